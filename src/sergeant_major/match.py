@@ -9,6 +9,7 @@ Every random choice comes from generators seeded from the match seed alone (deal
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .actions import Action, Contract
@@ -61,10 +62,14 @@ class Match:
         seed: the match seed (any int); the same seed gives the same cards.
         names: the players' names by seat (default ``Player 1..n``).
         dealer: the first dealer's seat (default: drawn from the seed).
+        cards: optional source of the cards: ``cards(number, dealer)`` returns ``(hands, kitty)`` for
+            deal ``number``, or ``None`` to shuffle from the seed (used to rebuild a match from a record).
     """
 
     def __init__(self, rules: Rules, seed: int = 0, names: list[str] | tuple[str, ...] | None = None,
-                 dealer: int | None = None) -> None:
+                 dealer: int | None = None,
+                 cards: Callable[[int, int], tuple[list[list[Card]], list[Card]] | None] | None = None) -> None:
+        self._cards = cards
         self.rules = rules
         self.seed = seed
         n = rules.players
@@ -101,11 +106,11 @@ class Match:
             return every
         return tuple(c for c in every if c not in self.contracts_used[seat])
 
-    def _start_deal(self, hands: list[list[Card]] | None = None, kitty: list[Card] | None = None) -> None:
+    def _start_deal(self) -> None:
         number = len(self.deals) + 1
         dealer = self.dealer_of(number)
-        if hands is None or kitty is None:
-            hands, kitty = deal_cards(self.rules, self.seed, number, dealer)
+        given = self._cards(number, dealer) if self._cards is not None else None
+        hands, kitty = given if given is not None else deal_cards(self.rules, self.seed, number, dealer)
         prev = self.results[-1].diffs if self.results else None
         declarer = (dealer + self.rules.declarer_role) % self.rules.players
         self.deals.append(Deal(self.rules, dealer, hands, kitty, prev, self.contracts_left(declarer), number))
