@@ -189,12 +189,12 @@ class Match:
                 # equal totals at or past the target: play another deal (RULES.md decision 6)
         if r.bound is not None and any(abs(x) >= r.bound for x in t):
             best = max(t)
-            top = tuple(s for s in range(n) if t[s] == best)
-            return MatchEnd(top, f"a total reached +-{r.bound}; the highest total ({best}) wins")
+            shared = tuple(i for i in range(n) if t[i] == best)
+            return MatchEnd(shared, f"a total reached +-{r.bound}; the highest total ({best}) wins")
         if r.deals is not None and deal.number >= r.deals:
             best = max(t)
-            top = tuple(s for s in range(n) if t[s] == best)
-            return MatchEnd(top, f"after {r.deals} deals the highest total ({best}) wins" + (" (shared)" if len(top) > 1 else ""))
+            shared = tuple(i for i in range(n) if t[i] == best)
+            return MatchEnd(shared, f"after {r.deals} deals the highest total ({best}) wins" + (" (shared)" if len(shared) > 1 else ""))
         return None
 
     # ------------------------------------------------------------------ views

@@ -82,7 +82,7 @@ class Rules:
         RulesError: from the constructor when the combination makes no sense; the message says why.
     """
 
-    preset: str = DEFAULT_PRESET
+    name: str = DEFAULT_PRESET
     players: int = 3
     targets: tuple[int, ...] = (9, 5, 2)
     unbalanced_targets: bool = False
@@ -210,7 +210,7 @@ class Rules:
             RulesError: quoting ``name`` when it is unknown.
         """
         try:
-            return cls(preset=name, **PRESETS[name])
+            return cls(name=name, **PRESETS[name])
         except KeyError:
             raise RulesError(f"unknown preset {name!r} (one of {', '.join(PRESETS)})") from None
 
@@ -250,9 +250,9 @@ class Rules:
                 raise RulesError(f"unknown option {raw_key!r} (options: {', '.join(_BY_KEY)})")
             kwargs[opt.field] = _convert(opt, value)
         if "players" in kwargs and "targets" not in kwargs and kwargs["players"] != self.players:
-            kwargs["targets"] = (5, 3, 2, 2) if kwargs["players"] == 4 else PRESETS[self.preset]["targets"]
+            kwargs["targets"] = (5, 3, 2, 2) if kwargs["players"] == 4 else PRESETS[self.name]["targets"]
         if kwargs.get("kitty") == "none" and "targets" not in kwargs and self.players == 3 and sum(self.targets) == 16:
-            kwargs["targets"] = _NO_KITTY_TARGETS.get(self.targets, (9, 5, 3))
+            kwargs["targets"] = _NO_KITTY_TARGETS.get(tuple(self.targets), (9, 5, 3))
         return dataclasses.replace(self, **kwargs)
 
     # ------------------------------------------------------------------ text
@@ -262,16 +262,16 @@ class Rules:
 
     def short(self) -> str:
         """Preset name (no validation needed)."""
-        return self.preset
+        return self.name
 
     def __str__(self) -> str:
         try:
-            base = Rules.preset(self.preset).options_dict()
+            base = Rules.preset(self.name).options_dict()
         except RulesError:
             base = {}
         mine = self.options_dict()
         diffs = [f"{k}={v}" for k, v in mine.items() if base.get(k) != v]
-        return " ".join([self.preset, *diffs])
+        return " ".join([self.name, *diffs])
 
     def target_of_role(self, role: int) -> int:
         """Target of seat role ``role`` (0 dealer, 1 eldest, 2 third, 3 fourth)."""
@@ -316,7 +316,7 @@ def _convert(opt: Option, value: str) -> Any:
     return value
 
 
-_NO_KITTY_TARGETS: Final = {(9, 5, 2): (9, 5, 3), (8, 5, 3): (9, 5, 3), (9, 2, 5): (9, 3, 5), (3, 8, 5): (3, 9, 5)}
+_NO_KITTY_TARGETS: Final[dict[tuple[int, ...], tuple[int, ...]]] = {(9, 5, 2): (9, 5, 3), (8, 5, 3): (9, 5, 3), (9, 2, 5): (9, 3, 5), (3, 8, 5): (3, 9, 5)}
 
 PRESETS: Final[dict[str, dict[str, Any]]] = {
     # 000/004: the Canadian 9-5-2. RULES.md: trump named -> D takes kitty -> D discards 4; to 10; 12+ wins.
