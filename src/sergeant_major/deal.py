@@ -32,7 +32,7 @@ from .actions import (
 )
 from .cards import CARDS, SUIT_MASKS, Card, cards_of, format_cards, ids_of
 from .errors import IllegalActionError
-from .rules import Rules
+from .rules import Rules, minimum_ceilings
 
 __all__ = ["Phase", "Deal", "DealResult", "Trick", "ExchangeEvent", "ROLE_NAMES", "role_name"]
 
@@ -84,7 +84,8 @@ class DealResult:
         targets: each seat's target (ceiling in minimum tricks).
         diffs: over-tricks (> 0) or under-tricks (< 0) as the exchange counts them: ``tricks - target``,
             inverted in minimum tricks (RULES.md decision 3).
-        scores: the deal's score per seat under the rules' scoring; they add up to 0.
+        scores: the deal's score per seat under the rules' scoring; they add up to
+            ``rules.score_sum(minimum)``: 0 with balanced targets (RULES.md decision 5).
         contract: the contract played.
     """
 
@@ -98,6 +99,34 @@ class DealResult:
 # Step kinds (internal): the queue of what comes next, expanded lazily for the exchange.
 _ASSIGN, _CONTRACT, _EXCHANGE, _GIVES, _RETURNS, _GIVE, _RETURN, _KITTY, _DISCARD = range(9)
 _PLAY_CACHE = [[Play(s, CARDS[i]) for i in range(52)] for s in range(4)]
+# The set bits of every 13-bit suit pattern, and the Play actions per seat and suit: listing the legal
+# cards is the hot path of simulation, and a table lookup per suit beats a bit loop by ~3x.
+_BITS13: tuple[tuple[int, ...], ...] = tuple(tuple(b for b in range(13) if v >> b & 1) for v in range(1 << 13))
+_PLAY_ROWS = [[_PLAY_CACHE[s][13 * u: 13 * u + 13] for u in range(4)] for s in range(4)]
+# Play actions by seat, suit and 13-bit pattern of that suit's legal cards, filled as patterns occur
+# (at most 16 x 8192 small tuples).
+_PLAY_MEMO: list[list[dict[int, tuple[Action, ...]]]] = [[{} for _ in range(4)] for _ in range(4)]
+
+
+def _memo_plays(seat: int, suit: int, bits: int) -> tuple[Action, ...]:
+    row = _PLAY_ROWS[seat][suit]
+    plays = _PLAY_MEMO[seat][suit][bits] = tuple([row[b] for b in _BITS13[bits]])
+    return plays
+
+
+_DISCARD_CACHE = [[Discard(s, CARDS[i]) for i in range(52)] for s in range(4)]
+_GIVE_CACHE = [[[Give(s, CARDS[i], t) for i in range(52)] for t in range(4)] for s in range(4)]
+_RETURN_CACHE = [[[Return(s, CARDS[i], t) for i in range(52)] for t in range(4)] for s in range(4)]
+
+
+def _ids(mask: int) -> list[int]:
+    """The card ids set in ``mask``, ascending (as :func:`~sergeant_major.cards.ids_of`, by table lookup)."""
+    out: list[int] = []
+    for off in (0, 13, 26, 39):
+        bits = mask >> off & 0x1FFF
+        if bits:
+            out += [off + b for b in _BITS13[bits]]
+    return out
 
 
 def _kitty_steps(rules: Rules) -> list[int]:
@@ -116,17 +145,23 @@ def step_plan(rules: Rules, exchange: bool) -> list[int]:
     """The order of steps before the play for ``rules`` (exchange on or off for this deal).
 
     Source: RULES.md "Presets" (kitty order per preset) and "Options" (kitty procedure, trump timing).
+    With ``kitty-timing=before-exchange`` (9-2-5, seeds 000/004 Variants "reversed targets") the declarer
+    takes the kitty and discards first and names trump later, also in a deal without exchange (the
+    first deal): kitty -> discard -> trump. With ``trump=before-exchange`` too, the kitty procedure keeps
+    its own order before the exchange (so ``kitty=blind-trump`` names trump before the kitty is seen).
     """
     ks = _kitty_steps(rules)
     ci = ks.index(_CONTRACT)
     pre: list[int] = [_ASSIGN] if rules.dealer_assigns else []
+    if rules.kitty_timing == "before-exchange" and rules.trump_timing == "before-exchange":
+        return pre + ks + ([_EXCHANGE] if exchange else [])
+    if rules.kitty_timing == "before-exchange" and not exchange:
+        return pre + [s for s in ks if s != _CONTRACT] + [_CONTRACT]
     if not exchange:
         return pre + ks
     if rules.kitty_timing == "before-exchange":
         kitty_part = [s for s in ks if s != _CONTRACT]
         t = rules.trump_timing
-        if t == "before-exchange":
-            return pre + kitty_part + [_CONTRACT, _EXCHANGE]
         if t == "mid-exchange":
             return pre + kitty_part + [_GIVES, _CONTRACT, _RETURNS]
         return pre + kitty_part + [_EXCHANGE, _CONTRACT]
@@ -239,6 +274,7 @@ class Deal:
         self.led_suit = -1
         self.tricks_won: list[int] = [0] * n
         self.completed: list[Trick] = []
+        self.n_tricks = rules.tricks  # tricks in the deal (rules.tricks is computed; this is read every trick)
         self.history: list[Action] = []
         self.result: DealResult | None = None
         self._settle()
@@ -342,23 +378,36 @@ class Deal:
         if self.result is not None:
             return []
         if not self._steps:
-            seat = self.to_play
-            cache = _PLAY_CACHE[seat]
-            return [cache[i] for i in ids_of(self.legal_play_mask())]
+            m = self.legal_play_mask()
+            u = ((m & -m).bit_length() - 1) // 13  # the lowest suit among the legal cards
+            memo = _PLAY_MEMO[self.to_play][u]
+            bits = m >> (13 * u) & 0x1FFF
+            plays: list[Action] = list(memo.get(bits) or _memo_plays(self.to_play, u, bits))
+            m >>= 13 * u + 13
+            while m:  # the other suits (leading, or void in the suit led)
+                u += 1
+                bits = m & 0x1FFF
+                if bits:
+                    plays += _PLAY_MEMO[self.to_play][u].get(bits) or _memo_plays(self.to_play, u, bits)
+                m >>= 13
+            return plays
         k, seat, other = self._steps[-1]
         if k == _GIVE:
-            acts: list[Action] = [Give(seat, CARDS[i], other) for i in ids_of(self._give_mask(seat))]
+            gives = _GIVE_CACHE[seat][other]
+            acts: list[Action] = [gives[i] for i in _ids(self._give_mask(seat))]
             if self.rules.exchange_count == "at-most":
                 acts.append(EndGive(seat, other))
             return acts
         if k == _RETURN:
-            return [Return(seat, CARDS[i], other) for i in ids_of(self._return_mask(seat, other))]
+            returns = _RETURN_CACHE[seat][other]
+            return [returns[i] for i in _ids(self._return_mask(seat, other))]
         if k == _CONTRACT:
             return [NameContract(seat, c) for c in self.allowed_contracts]
         if k == _KITTY:
             return [TakeKitty(seat)]
         if k == _DISCARD:
-            return [Discard(seat, CARDS[i]) for i in ids_of(self.hands[seat])]
+            discards = _DISCARD_CACHE[seat]
+            return [discards[i] for i in _ids(self.hands[seat])]
         # _ASSIGN
         perms = sorted(set(itertools.permutations(self.rules.targets)))
         return [AssignTargets(seat, tuple(p[(s - self.dealer) % self.n] for s in range(self.n))) for p in perms]
@@ -430,7 +479,8 @@ class Deal:
                     if self.rules.must_trump:
                         return over or trumps
                     if over != trumps and any(c // 13 == tr for _, c in self.trick):
-                        return (h & ~trumps) | over  # may discard; a trump must be a higher one if able
+                        # may discard; a trump must be a higher one if able; holding only lower trumps, any of them
+                        return ((h & ~trumps) | over) or h
                 elif self.rules.must_trump:
                     return trumps
         return h
@@ -454,6 +504,11 @@ class Deal:
                 ``follow suit``, ``must trump``, ``must over-trump``, ``exchange``, ``contract``...);
                 the state is unchanged.
         """
+        if type(action) is Play and not self._steps and self.result is None and action.seat == self.to_play:
+            cid = action.card.id
+            if self.legal_play_mask() >> cid & 1:  # the common legal card play: skip the full verify
+                self.play_unchecked(cid)
+                return
         self.verify(action)
         self._apply(action)
 
@@ -573,6 +628,8 @@ class Deal:
             self.contract = action.contract
             t = action.contract.trump
             self.trump = -1 if t is None else int(t)
+            if action.contract is Contract.MINIMUM:  # targets become ceilings (seed 003; rules.minimum_ceilings)
+                self.targets = minimum_ceilings(self.targets)
             self._pop()
         elif isinstance(action, TakeKitty):
             self.hands[seat] |= self.kitty
@@ -612,10 +669,15 @@ class Deal:
             elif cs == led and not win_trump and c > win_card:
                 win_seat, win_card = s, c
         self.tricks_won[win_seat] += 1
-        self.completed.append(Trick(self.leader, tuple((s, CARDS[c]) for s, c in trick), win_seat))
+        completed = self.completed
+        if self.n == 3:
+            (s0, c0), (s1, c1), (s2, c2) = trick
+            completed.append(Trick(self.leader, ((s0, CARDS[c0]), (s1, CARDS[c1]), (s2, CARDS[c2])), win_seat))
+        else:
+            completed.append(Trick(self.leader, tuple([(s, CARDS[c]) for s, c in trick]), win_seat))
         self.trick = []
         self.leader = self.to_play = win_seat
-        if len(self.completed) == self.rules.tricks:
+        if len(completed) == self.n_tricks:
             self._score()
 
     def _score(self) -> None:
@@ -623,7 +685,7 @@ class Deal:
         assert self.contract is not None
         mt = self.contract is Contract.MINIMUM
         tricks = tuple(self.tricks_won)
-        diffs = tuple((t - w) if mt else (w - t) for w, t in zip(tricks, self.targets))
+        diffs = tuple((t - w) if mt else (w - t) for w, t in zip(tricks, self.targets, strict=True))
         scoring = self.rules.scoring
         if scoring == "chips":
             ups = [d for d in diffs if d > 0]

@@ -118,7 +118,7 @@ class Match:
     # ------------------------------------------------------------------ actions
     def legal_actions(self) -> list[Action]:
         """The legal actions of the seat to act (empty once the match is over)."""
-        return [] if self.over else self.deal.legal_actions()
+        return [] if self.end is not None else self.deals[-1].legal_actions()
 
     def forced_action(self) -> Action | None:
         """The next action when the rules leave no choice, else ``None`` (see :meth:`Deal.forced_action`)."""
@@ -135,10 +135,24 @@ class Match:
         Raises:
             IllegalActionError: naming the rule; nothing changes.
         """
-        if self.over:
+        if self.end is not None:
             raise IllegalActionError("the match is over", "match over")
-        deal = self.deal
+        deal = self.deals[-1]
         deal.apply(action)
+        if deal.result is None:
+            return None
+        return self._finish_deal()
+
+    def play_unchecked(self, cid: int) -> DealResult | None:
+        """Play card id ``cid`` (0..51) for the seat to play, without any check: the fast path for
+        simulation and search (:meth:`Deal.play_unchecked`), only in the ``play`` phase with a card from
+        :meth:`Deal.legal_play_mask`. Scores the deal and starts the next one as :meth:`apply` does.
+
+        Returns:
+            the deal's result when this card finished the deal, else ``None``.
+        """
+        deal = self.deals[-1]
+        deal.play_unchecked(cid)
         if deal.result is None:
             return None
         return self._finish_deal()
@@ -164,17 +178,20 @@ class Match:
         n = r.players
         t = self.totals
         names = self.names
-        if r.instant_win is not None:
+        if r.instant_win is not None and res.contract is not Contract.MINIMUM:  # many tricks are bad in MT
             big = [s for s in range(n) if res.tricks[s] >= r.instant_win]
             if big:
                 s = big[0]
                 return MatchEnd((s,), f"{names[s]} took {res.tricks[s]} tricks in one deal ({r.instant_win}+ wins at once)")
-        if r.traditional != "off" and deal.number > n:
-            d = deal.dealer
-            made = res.tricks[d] > res.targets[d] if r.traditional == "strict" else res.tricks[d] >= res.targets[d]
-            if made:
-                verb = "beat" if r.traditional == "strict" else "made"
-                return MatchEnd((d,), f"{names[d]} {verb} the dealer's target after a full rotation (traditional end)")
+        if r.traditional != "off" and deal.number >= n:
+            # 002: the game ends when the deal has gone round the table once AND a dealer made (strict: beat)
+            # his target; the first such dealer wins, found at the end of the first rotation, else later.
+            verb = "beat" if r.traditional == "strict" else "made"
+            for i, (past, pres) in enumerate(zip(self.deals, self.results, strict=True)):
+                d = past.dealer
+                if pres.diffs[d] > 0 or (r.traditional == "on" and pres.diffs[d] == 0):
+                    return MatchEnd((d,), f"{names[d]} {verb} his target as dealer of deal {i + 1}, the first dealer to do so "
+                                          "once the deal had gone round the table (traditional end)")
         if r.target_total is not None:
             there = [s for s in range(n) if t[s] >= r.target_total]
             if there:

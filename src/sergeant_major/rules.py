@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from .errors import RulesError
 
-__all__ = ["Rules", "PRESETS", "OPTIONS", "Option", "DEFAULT_PRESET"]
+__all__ = ["Rules", "PRESETS", "PRESET_SOURCES", "OPTIONS", "Option", "DEFAULT_PRESET", "minimum_ceilings", "default_targets"]
 
 DEFAULT_PRESET: Final = "9-5-2"
 
@@ -41,31 +41,64 @@ class Option:
 
 
 OPTIONS: Final[tuple[Option, ...]] = (
-    Option("players", "players", ("3", "4"), "number of players; 4 deals 12 each and a 4-card kitty", "002"),
-    Option("targets", "targets", ("D-E-M[-4th]",), "targets by seat role: dealer, eldest, third (fourth)", "000, 004, 002, 003"),
-    Option("unbalanced-targets", "unbalanced_targets", ("off", "on"), "allow targets that do not add up to the tricks (RULES.md decision 5)", "002, RULES.md"),
-    Option("declarer", "declarer", ("dealer", "eldest"), "who names trump/contract and uses the kitty", "000, 003"),
-    Option("contracts", "contracts", ("suits", "suits-nt-mt"), "the four trump suits; or also no-trump and minimum tricks", "000, 003"),
-    Option("contract-once", "contract_once", ("off", "on"), "each player chooses each contract exactly once (needs deals = 6 x players)", "003, RULES.md"),
-    Option("contract-after", "contract_after", ("0", "6"), "the declarer chooses after seeing only this many cards (0: the whole hand)", "003"),
-    Option("kitty", "kitty", KITTY_PROCEDURES, "the kitty procedure", "004, 002"),
-    Option("kitty-timing", "kitty_timing", ("after-exchange", "before-exchange"), "when the declarer takes the kitty and discards", "000, 004 (reversed targets)"),
-    Option("exchange", "exchange", ("on", "off"), "the exchange between deals", "000, 004, 002"),
-    Option("give", "give", ("chosen", "lowest"), "what the up player gives: cards he chooses, or his lowest", "004, 002"),
-    Option("return", "return_rule", ("suit", "overall"), "what the down player returns: highest of the suit received, or highest overall", "004, 002"),
-    Option("trump-return", "trump_return", ("highest", "free"), "a trump received must be answered by the highest trump, or by any card", "003"),
-    Option("exchange-count", "exchange_count", ("exact", "at-most"), "exactly one card per over-trick, or at most that many", "004"),
-    Option("two-up", "two_up", ("higher-target", "most-up"), "with two players up, who exchanges first", "004, 003"),
-    Option("trump", "trump_timing", ("after-exchange", "before-exchange", "mid-exchange"), "when trump is named: after the exchange, before it, or between gives and returns", "000, 002, 004"),
-    Option("must-trump", "must_trump", ("off", "on"), "void in the suit led: must trump if able", "003"),
-    Option("must-overtrump", "must_overtrump", ("off", "on"), "a trump played must beat the trumps already in the trick if able", "online 8-5-3 rooms"),
-    Option("dealer-assigns-targets", "dealer_assigns", ("off", "on"), "the dealer assigns the preset's targets to the seats", "002"),
-    Option("scoring", "scoring", ("running", "counters", "chips"), "running +-1 per trick, counters, or chips", "004, 002"),
-    Option("to", "target_total", ("10", "20", "off"), "the game ends when a total reaches this", "000, 004"),
-    Option("instant-win", "instant_win", ("12", "off"), "taking this many tricks in one deal wins at once", "000, 004"),
-    Option("bound", "bound", ("off", "15"), "the game ends when a total reaches +bound or -bound", "000, 004 (reversed targets)"),
-    Option("deals", "deals", ("off", "9", "12", "18", "N"), "a fixed number of deals; highest total wins", "002, 003"),
-    Option("traditional", "traditional", ("off", "on", "strict"), "after one full rotation the first dealer who makes (strict: beats) his target wins", "002"),
+    Option("players", "players", ("3", "4"),
+           "number of players; 4 deals 12 cards each and a 4-card kitty (12 tricks, targets 5-3-2-2)", "002 (4 players); RULES.md"),
+    Option("targets", "targets", ("D-E-M[-4th]",),
+           "targets by seat role: dealer, eldest hand, third hand (fourth hand)", "000, 004, 002, 003"),
+    Option("unbalanced-targets", "unbalanced_targets", ("off", "on"),
+           "allow targets that do not add up to the tricks; scores then do not sum to 0", "002; RULES.md decision 5"),
+    Option("declarer", "declarer", ("dealer", "eldest"),
+           "who names trump (or the contract) and uses the kitty: the dealer, or the eldest hand (3-5-8 playmaker)", "000, 004; 003"),
+    Option("contracts", "contracts", ("suits", "suits-nt-mt"),
+           "what may be named: one of the four trump suits; or also no-trump (NT) and minimum tricks (MT)", "000, 004; 003"),
+    Option("contract-once", "contract_once", ("off", "on"),
+           "each player chooses each of the six contracts exactly once (needs deals = 6 x players)", "003; RULES.md notes on 3-5-8"),
+    Option("contract-after", "contract_after", ("0", "6"),
+           "the declarer chooses after seeing only this many of his cards (0: his whole hand)", "003"),
+    Option("kitty", "kitty", KITTY_PROCEDURES,
+           "the kitty procedure: take-then-discard (name trump, take the kitty, discard 4), discard-then-take "
+           "(name trump, discard 4 blind, take the kitty), see-then-trump (look at and take the kitty, then name trump, "
+           "discard 4), blind-trump (trump named before the kitty is seen, even when the kitty comes before the exchange), "
+           "none (51 cards without the 2C, 17 each, no kitty)", "004, 002"),
+    Option("kitty-timing", "kitty_timing", ("after-exchange", "before-exchange"),
+           "whether the declarer takes the kitty and discards after the exchange or before it", "000, 004 (Variants: reversed targets)"),
+    Option("exchange", "exchange", ("on", "off"),
+           "the exchange of cards from the second deal on, by the previous deal's over- and under-tricks", "000, 004, 002"),
+    Option("give", "give", ("chosen", "lowest"),
+           "what the up player gives: any cards he chooses, or his lowest cards", "004 (chosen); 002 (lowest)"),
+    Option("return", "return_rule", ("suit", "overall"),
+           "what the down player returns: his highest card of the suit received (it may be the card received), "
+           "or his highest cards overall", "004 (suit); 002 (overall); RULES.md decision 1"),
+    Option("trump-return", "trump_return", ("highest", "free"),
+           "a trump received is answered like any card (highest), or by any card the receiver likes (free)", "003"),
+    Option("exchange-count", "exchange_count", ("exact", "at-most"),
+           "exactly one card per over-trick, or at most that many (the up player may stop early)", "004"),
+    Option("two-up", "two_up", ("higher-target", "most-up"),
+           "with two players up, who exchanges first: the higher target in the coming deal, or the most up",
+           "004, 003 (higher-target); RULES.md decision 2"),
+    Option("trump", "trump_timing", ("after-exchange", "before-exchange", "mid-exchange"),
+           "when trump is named: after the exchange; before it (by the coming declarer); or between the gives and the returns",
+           "000, 004; 002, 003; 004 (reversed targets)"),
+    Option("must-trump", "must_trump", ("off", "on"), "void in the suit led, a player must trump if he can", "003"),
+    Option("must-overtrump", "must_overtrump", ("off", "on"),
+           "a trump played to a trick that holds a trump must beat it if the player can; void and unable to beat it, "
+           "he discards a side card, and plays a lower trump only when he holds nothing else (with must-trump: any trump)",
+           "online 8-5-3 rooms (RULES.md options)"),
+    Option("dealer-assigns-targets", "dealer_assigns", ("off", "on"),
+           "before each deal the dealer assigns the preset's targets to the seats (double dealer right)", "002"),
+    Option("scoring", "scoring", ("running", "counters", "chips"),
+           "running: +1 per over-trick, -1 per under-trick; counters: each down player pays one counter per under-trick, "
+           "each up player receives one per over-trick; chips: each over-trick earns one chip from every player who was down",
+           "000, 004; 004 (8-5-3); 002"),
+    Option("to", "target_total", ("10", "20", "off"), "the game ends when a total reaches this number", "000, 004"),
+    Option("instant-win", "instant_win", ("12", "off"),
+           "taking this many tricks in one deal wins at once (not in minimum-tricks deals)", "000, 004"),
+    Option("bound", "bound", ("off", "15"),
+           "the game ends when a total reaches +bound or -bound; the highest total wins", "004 (Variants: reversed targets)"),
+    Option("deals", "deals", ("off", "9", "12", "18", "N"),
+           "a fixed number of deals; the highest total wins, equal totals share the win", "000 (Feste Länge), 002, 003"),
+    Option("traditional", "traditional", ("off", "on", "strict"),
+           "once the deal has gone round the table, the first dealer who made (strict: beat) his target wins", "002"),
 )
 _BY_KEY: Final = {o.key: o for o in OPTIONS}
 
@@ -190,11 +223,19 @@ class Rules:
             raise bad(f"bound={self.bound} must be positive")
         if self.deals is not None and self.deals <= 0:
             raise bad(f"deals={self.deals} must be positive")
-        if self.instant_win is not None and not 1 <= self.instant_win <= self.tricks:
-            raise bad(f"instant-win={self.instant_win} outside 1..{self.tricks}")
+        if self.instant_win is not None and not self.tricks // 2 < self.instant_win <= self.tricks:
+            raise bad(f"instant-win={self.instant_win} outside {self.tricks // 2 + 1}..{self.tricks} "
+                      "(more than half the tricks, so that only one player can reach it)")
         if (self.target_total is None and self.instant_win is None and self.bound is None
                 and self.deals is None and self.traditional == "off"):
             raise bad("no game end is set (to, instant-win, bound, deals or traditional): the game would never end")
+        if not self.exchange and self.name in PRESETS:
+            preset = PRESETS[self.name]
+            for o in OPTIONS:
+                if o.key in ("give", "return", "trump-return", "exchange-count", "two-up"):
+                    value = getattr(self, o.field)
+                    if value != preset.get(o.field, _FIELD_DEFAULTS[o.field]):
+                        raise bad(f"{o.key}={_to_text(value)} has no effect with exchange=off")
 
     # ------------------------------------------------------------------ construction
     @staticmethod
@@ -249,10 +290,18 @@ class Rules:
             if opt is None:
                 raise RulesError(f"unknown option {raw_key!r} (options: {', '.join(_BY_KEY)})")
             kwargs[opt.field] = _convert(opt, value)
-        if "players" in kwargs and "targets" not in kwargs and kwargs["players"] != self.players:
-            kwargs["targets"] = (5, 3, 2, 2) if kwargs["players"] == 4 else PRESETS[self.name]["targets"]
-        if kwargs.get("kitty") == "none" and "targets" not in kwargs and self.players == 3 and sum(self.targets) == 16:
-            kwargs["targets"] = _NO_KITTY_TARGETS.get(tuple(self.targets), (9, 5, 3))
+        if "targets" not in kwargs and self.name in PRESETS:
+            # Targets left to the rules follow the player count and the kitty (RULES.md decision 5): the balanced
+            # defaults 9-5-3 (17 tricks) and 5-3-2-2 (4 players); with unbalanced-targets=on and 3 players the
+            # preset's own targets stay (seed 002 plays 8-5-3 with 17 tricks).
+            preset_targets: tuple[int, ...] = PRESETS[self.name]["targets"]
+            if tuple(self.targets) in (preset_targets, default_targets(self.name, self.players, self.kitty)):
+                players = kwargs.get("players", self.players)
+                kitty = kwargs.get("kitty", self.kitty)
+                if kwargs.get("unbalanced_targets", self.unbalanced_targets) and players == 3:
+                    kwargs["targets"] = preset_targets
+                else:
+                    kwargs["targets"] = default_targets(self.name, players, kitty)
         return dataclasses.replace(self, **kwargs)
 
     # ------------------------------------------------------------------ text
@@ -276,6 +325,23 @@ class Rules:
     def target_of_role(self, role: int) -> int:
         """Target of seat role ``role`` (0 dealer, 1 eldest, 2 third, 3 fourth)."""
         return self.targets[role]
+
+    def score_sum(self, minimum: bool = False) -> int:
+        """What the scores of one deal add up to under these rules (``minimum``: a minimum-tricks deal).
+
+        Running scores and counters add up to ``tricks - sum(targets)`` (negated in minimum tricks): 0 with
+        balanced targets, not 0 with ``unbalanced-targets=on`` (RULES.md decision 5; seeds 000/004
+        "Scoring": "the three scores of a deal always add up to 0" holds only for balanced targets).
+        Chips always add up to 0: every chip won is paid by a down player (002 chip variant).
+        """
+        if self.scoring == "chips":
+            return 0
+        s = self.tricks - sum(self.targets)
+        return -s if minimum else s
+
+    def explain(self) -> list[str]:
+        """The rule set in plain words, one sentence per line (``sergeant-major rules``), with sources."""
+        return _explain(self)
 
 
 def _to_text(v: object) -> str:
@@ -316,6 +382,39 @@ def _convert(opt: Option, value: str) -> Any:
     return value
 
 
+def minimum_ceilings(targets: tuple[int, ...]) -> tuple[int, ...]:
+    """The ceilings of a minimum-tricks (MT) deal, by seat, for the deal's ``targets`` by seat.
+
+    Seed 003 ("Nur bei MT ..."): with targets dealer 3, playmaker 8, third 5, in MT the playmaker may take
+    at most 3, the third at most 5 and the dealer at most 8 (RULES.md notes on 3-5-8). The engine reads this
+    as the targets mirrored by size: the seat with the largest target gets the smallest ceiling, the second
+    largest the second smallest, and so on (ties in seat order). The ceilings add up to the same number.
+    """
+    order = sorted(range(len(targets)), key=lambda i: (-targets[i], i))
+    asc = sorted(targets)
+    out = [0] * len(targets)
+    for k, i in enumerate(order):
+        out[i] = asc[k]
+    return tuple(out)
+
+
+def default_targets(preset: str, players: int, kitty: str) -> tuple[int, ...]:
+    """The balanced targets of ``preset`` for ``players`` and ``kitty`` (RULES.md decision 5): the preset's own
+    with 3 players and a kitty; 9-5-3 in the preset's order for 17 tricks (no kitty); 5-3-2-2 for 4 players.
+
+    Raises:
+        KeyError: for an unknown preset name.
+    """
+    base: tuple[int, ...] = PRESETS[preset]["targets"]
+    if players == 4:
+        return (5, 3, 2, 2)
+    if kitty == "none":
+        return _NO_KITTY_TARGETS.get(base, (9, 5, 3))
+    return base
+
+
+_FIELD_DEFAULTS: Final[dict[str, Any]] = {f.name: f.default for f in dataclasses.fields(Rules)}
+
 _NO_KITTY_TARGETS: Final[dict[tuple[int, ...], tuple[int, ...]]] = {(9, 5, 2): (9, 5, 3), (8, 5, 3): (9, 5, 3), (9, 2, 5): (9, 3, 5), (3, 8, 5): (3, 9, 5)}
 
 PRESETS: Final[dict[str, dict[str, Any]]] = {
@@ -332,3 +431,162 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
                   kitty="take-then-discard", trump_timing="before-exchange", must_trump=True, trump_return="free",
                   two_up="higher-target", scoring="running", target_total=None, instant_win=None, deals=18),
 }
+
+PRESET_SOURCES: Final[dict[str, str]] = {
+    "9-5-2": "the Canadian 9-5-2 (seeds 000, 004; RULES.md presets)",
+    "8-5-3": "the British original Sergeant Major (seed 004 Variants, seed 002; RULES.md presets)",
+    "9-2-5": "reversed targets (seed 000/004 Variants; RULES.md presets)",
+    "3-5-8": "the online 3-5-8 with a playmaker and six contracts (seed 003; RULES.md notes on 3-5-8)",
+}
+_ROLE_WORDS: Final = ("dealer", "eldest hand", "third hand", "fourth hand")
+
+
+def deal_order(r: Rules, plan: list[int] | None = None, exchange: bool = True, short: bool = False) -> list[str]:
+    """The steps before the play of a deal under ``r``, in words (``short``: one or two words each).
+
+    ``plan`` is a step plan from :func:`sergeant_major.deal.step_plan`; by default the plan of a deal with
+    (``exchange``) or without an exchange.
+    """
+    from . import deal as _d  # local import: deal imports rules
+
+    if plan is None:
+        plan = _d.step_plan(r, exchange)
+    who = "" if short else _ROLE_WORDS[r.declarer_role] + " "
+    parts: list[str] = []
+    for k in plan:
+        if k == _d._DISCARD:
+            if parts and "discard" in parts[-1]:
+                continue
+            parts.append(f"{who}discards 4" + ("" if short else " face down"))
+        elif k == _d._KITTY:
+            parts.append(f"{who}{'looks at and ' if r.kitty == 'see-then-trump' and not short else ''}takes the kitty")
+        elif k == _d._CONTRACT:
+            parts.append(f"{who}{'chooses the contract' if r.has_nt_mt else 'names trump'}")
+        elif k == _d._ASSIGN:
+            parts.append("dealer assigns the targets")
+        elif k == _d._EXCHANGE:
+            parts.append("exchange" if short else "the exchange (gives, then returns)")
+        elif k == _d._GIVES:
+            parts.append("up players give")
+        elif k == _d._RETURNS:
+            parts.append("down players return")
+    return parts
+
+
+def _explain(r: Rules) -> list[str]:
+    """The lines of :meth:`Rules.explain`."""
+    from . import deal as _d  # local import: deal imports rules
+
+    out: list[str] = []
+    src = PRESET_SOURCES.get(r.name, "")
+    out.append(f"Rules {str(r)!r}: preset {r.name}, {src}." if src else f"Rules {str(r)!r}.")
+    if r.players == 4:
+        out.append("4 players, 52 cards: 12 each and a 4-card kitty; 12 tricks a deal (seed 002, 4 players).")
+    elif r.kitty == "none":
+        out.append("3 players, 51 cards (the 2C is removed): 17 each, no kitty; 17 tricks a deal (seed 002, Strikt 51).")
+    else:
+        out.append("3 players, 52 cards: 16 each and a 4-card kitty; 16 tricks a deal (seeds 000/004 Setup).")
+    tg = ", ".join(f"{_ROLE_WORDS[i]} {t}" for i, t in enumerate(r.targets))
+    if sum(r.targets) == r.tricks:
+        out.append(f"Targets: {tg}; they add up to the {r.tricks} tricks.")
+    else:
+        out.append(f"Targets: {tg}; they add up to {sum(r.targets)}, not the {r.tricks} tricks "
+                   f"(unbalanced-targets=on, RULES.md decision 5).")
+    out.append("The deal passes to the left (to the eldest hand) after every deal; the targets move with it (RULES.md decision 7).")
+    if r.dealer_assigns:
+        out.append("Before each deal the dealer assigns these targets to the seats as he likes (double dealer right, seed 002).")
+    decl = _ROLE_WORDS[r.declarer_role] + (" (the playmaker)" if r.declarer == "eldest" else "")
+    if r.has_nt_mt:
+        out.append(f"The {decl} chooses the contract: spades, hearts, diamonds, clubs, no-trump (NT) or minimum tricks (MT) (seed 003).")
+    else:
+        out.append(f"The {decl} names trump: one of the four suits; no-trump is not allowed (seeds 000/004).")
+    if r.contract_after:
+        out.append(f"He chooses after seeing only the first {r.contract_after} cards dealt to him (seed 003).")
+    if r.contract_once:
+        out.append(f"Over the {r.deals} deals each player declares {r.deals // r.players if r.deals else 0} times and chooses each "
+                   "of the six contracts exactly once; a contract already chosen is refused (seed 003, RULES.md).")
+    if r.has_nt_mt:
+        ceil = minimum_ceilings(r.targets)
+        cw = ", ".join(f"{_ROLE_WORDS[i]} at most {t}" for i, t in enumerate(ceil))
+        out.append(f"In MT there is no trump, the targets become ceilings ({cw}) and scoring is inverted: "
+                   "+1 per trick under the ceiling, -1 per trick over it (seed 003 Wertung). NT has no trump.")
+
+    def words(plan: list[int]) -> str:
+        return " -> ".join(deal_order(r, plan))
+
+    first = words(_d.step_plan(r, False)) + " -> the eldest hand leads to the first trick"
+    if r.exchange:
+        later = words(_d.step_plan(r, True)) + " -> the eldest hand leads to the first trick"
+        if later == first:
+            out.append(f"Order of a deal: {first}.")
+        else:
+            out.append(f"Order of a deal without exchange (the first deal): {first}.")
+            out.append(f"Order of a deal with an exchange: {later}.")
+    else:
+        out.append(f"Order of a deal: {first}.")
+    if r.kitty == "blind-trump":
+        out.append("Blind kitty: trump is named before the kitty is seen (seed 002 Blinder Skat).")
+    if r.kitty != "none":
+        out.append("Nobody else sees the kitty or the discards; discards may hold trumps and never count as tricks (RULES.md decision 4).")
+
+    if not r.exchange:
+        out.append("No exchange: every deal stands alone (seed 002, Kein Tausch).")
+    else:
+        count = "exactly one card" if r.exchange_count == "exact" else "at most one card (he may stop early)"
+        what = "cards he chooses" if r.give == "chosen" else "his lowest cards"
+        back = ("his highest card of the suit received; if that is the card just received, it goes back (RULES.md decision 1)"
+                if r.return_rule == "suit" else "his highest card overall")
+        out.append(f"Exchange, from the second deal on: each player who was up in the previous deal gives {count} per over-trick "
+                   f"({what}) face down to the players who were down; for each card received the down player returns {back}. "
+                   "A player who made his target exactly takes no part (seeds 000/004 Exchanging cards).")
+        if r.trump_return == "free":
+            out.append("A trump received need not be answered with the highest trump: any card may go back (seed 003).")
+        first_up = ("the one with the higher target in the coming deal" if r.two_up == "higher-target" else "the one most up")
+        out.append(f"With two players up, {first_up} exchanges first; with one up and two down, the up player gives all his cards "
+                   "before any comes back; counts come from the previous deal's results whatever seats the players hold now "
+                   "(RULES.md decisions 2, 3).")
+        if r.has_nt_mt:
+            out.append("No exchange in NT and MT deals (seed 003).")
+        if sum(r.targets) != r.tricks:
+            out.append("With unbalanced targets each up player gives his over-tricks to down players, highest coming target first, "
+                       "each down player receiving at most his under-tricks (RULES.md decision 5).")
+
+    play = "Follow suit if you can; if you cannot, "
+    play += "you must trump if you can (seed 003)." if r.must_trump else "play any card, a trump or any other (seeds 000/004)."
+    out.append(play + " The highest trump wins the trick, else the highest card of the suit led; the winner leads next.")
+    if r.must_overtrump:
+        out.append("Must over-trump: a trump played to a trick that already holds a trump must beat it if you hold a higher trump "
+                   "(also when trumps are led). Void in the suit led and unable to beat it, you discard a side card and play a "
+                   "lower trump only when you hold nothing else" + (" (with must-trump: any trump)." if r.must_trump else "."))
+
+    if r.scoring == "running":
+        out.append("Scoring: +1 per over-trick, -1 per under-trick, 0 for the target exactly; running totals (seeds 000/004 Scoring).")
+    elif r.scoring == "counters":
+        out.append("Scoring in counters: each down player pays one counter per under-trick, each up player receives one per "
+                   "over-trick (seed 004, 8-5-3).")
+    else:
+        out.append("Scoring in chips: each over-trick earns one chip from every player who was down (seed 002, chip variant).")
+    ss = r.score_sum()
+    if ss == 0 and (not r.has_nt_mt or r.score_sum(True) == 0):
+        out.append("The scores of a deal add up to 0.")
+    else:
+        mt = f" ({r.score_sum(True)} in MT)" if r.has_nt_mt else ""
+        out.append(f"The scores of a deal add up to {ss}{mt} (unbalanced targets).")
+
+    ends: list[str] = []
+    if r.instant_win is not None:
+        ends.append(f"taking {r.instant_win} or more tricks in one deal wins at once (not in MT), and beats a total reaching "
+                    "the target in the same deal (seeds 000/004; RULES.md decision 6)")
+    if r.traditional != "off":
+        verb = "beat (strict: took more than)" if r.traditional == "strict" else "made (took at least)"
+        ends.append(f"once the deal has gone round the table, the first dealer who {verb} his target wins (seed 002, traditional)")
+    if r.target_total is not None:
+        ends.append(f"the first total to reach {r.target_total} wins; two there in the same deal: the higher wins, "
+                    "equal: play another deal (seeds 000/004; RULES.md decision 6)")
+    if r.bound is not None:
+        ends.append(f"when a total reaches +{r.bound} or -{r.bound} the game ends and the highest total wins, equal highest totals "
+                    "share the win (seed 004 reversed targets)")
+    if r.deals is not None:
+        ends.append(f"after {r.deals} deals the highest total wins; equal totals share the win (RULES.md decision 6)")
+    out.append("Game end: " + "; ".join(ends) + ".")
+    return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .actions import Action, Contract
+from .actions import Action, Contract, EndGive
 from .cards import CARDS, Card, cards_of, sort_hand
 from .deal import Deal, DealResult, ExchangeEvent, Phase, Trick
 from .rules import Rules
@@ -47,6 +47,9 @@ class View:
         totals: running match totals by seat.
         results: results of the completed deals of the match.
         contracts_left: per seat, the contracts it may still choose (3-5-8 ``contract-once``), else empty.
+        prev_diffs: the previous deal's over/under-tricks by seat (``None`` on the first deal).
+        ended_gives: ``(giver, receiver)`` pairs where the up player said he gives no more cards
+            (``exchange-count=at-most``; public, like the number of cards passed).
     """
 
     seat: int
@@ -74,6 +77,7 @@ class View:
     results: tuple[DealResult, ...]
     contracts_left: tuple[tuple[Contract, ...], ...]
     prev_diffs: tuple[int, ...] | None
+    ended_gives: tuple[tuple[int, int], ...] = ()
 
     @property
     def players(self) -> int:
@@ -161,4 +165,5 @@ def build_view(
         results=results,
         contracts_left=contracts_left,
         prev_diffs=deal.prev_diffs,
+        ended_gives=tuple((a.seat, a.to) for a in deal.history if isinstance(a, EndGive)),
     )

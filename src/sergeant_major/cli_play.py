@@ -1,0 +1,351 @@
+"""``sergeant-major play``: a whole match in the terminal, you (seat 0) against computer players.
+
+At each of your decisions the screen shows the deal, the contract, a small table (role, target, tricks,
+cards, running total per player), your exchange, kitty and discards, the last and current trick, your
+hand and a ``Legal:`` line; you type a card (``QS``, ``10h``, ``Q♠``), a contract, several cards on one
+line for discards and gives, ``done``, or a command (``help``, ``hand``, ``last``, ``table``, ``quit``).
+Forced actions (taking the kitty, returns by the rule) are applied without asking. Computer moves are
+printed as they happen; cards another seat may not see are never printed (only counts).
+
+``quit``, Ctrl-C or end of input saves the match (a game record, :mod:`sergeant_major.record`) and prints
+its path; ``--resume FILE`` continues it exactly: each computer decision uses
+:func:`~sergeant_major.players.decision_rng` ``(seed, seat, deal, actions so far)``, so the same
+position gives the same moves. The finished match's record is saved too.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from . import tui
+from .actions import Action, Discard, EndGive, Give, Return, TakeKitty
+from .cards import Card
+from .cli import app
+from .deal import DealResult, role_name
+from .errors import SergeantMajorError
+from .match import Match
+from .players import LEVELS, Player, decision_rng, make_player
+from .record import match_from_record, read_record, write_record
+from .rules import Rules
+from .view import View
+
+__all__ = ["play", "default_save_dir", "Game"]
+
+HUMAN = 0
+OPPONENT_NAMES = ("Bob", "Cleo", "Dan")
+
+
+class _Quit(Exception):
+    """The human asked to leave (``quit``, Ctrl-C, end of input)."""
+
+
+def default_save_dir() -> Path:
+    """``$XDG_DATA_HOME/sergeant-major/saves`` or ``~/.local/share/sergeant-major/saves``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "sergeant-major" / "saves"
+
+
+class Game:
+    """One terminal session: the match, the players by seat (``None`` for the human) and the console.
+
+    Args:
+        match: the match to play on (new or rebuilt from a record).
+        kinds: each seat's kind (``"human"`` at seat 0, else a level of :data:`players.LEVELS`).
+        save_path: where ``quit`` and the end write the record.
+        console: the rich console to print on.
+        ask: reads one line after showing a prompt (``input``-like; raises ``EOFError``/``KeyboardInterrupt``).
+    """
+
+    def __init__(self, match: Match, kinds: list[str], save_path: Path, console: Console,
+                 ask: Callable[[str], str] | None = None) -> None:
+        self.match = match
+        self.kinds = kinds
+        self.players: list[Player | None] = [None if k == "human" else make_player(k) for k in kinds]
+        self.save_path = save_path
+        self.console = console
+        self.ask = ask or (lambda p: console.input(p))
+        self._group: tuple[str, int, int, str] | None = None  # kind, giver, receiver, giver with role
+        self._group_cards: list[Card | None] = []
+        self._announced_deal = 0
+
+    # ------------------------------------------------------------------ output
+    def say(self, text: str | Text, style: str = "") -> None:
+        self._flush()
+        if isinstance(text, str):
+            self.console.print(text, style=style, highlight=False, markup=False, soft_wrap=True)
+        else:
+            self.console.print(text, highlight=False)
+
+    def _pass(self, kind: str, giver: int, receiver: int, card: Card | None) -> None:
+        """Collect consecutive cards passed the same way (gives, returns, discards) into one line;
+        ``card`` is ``None`` when the human may not see it (then only the count is printed)."""
+        d = self.match.deal
+        key = (kind, giver, receiver, tui.who(self.match.names, giver, d.dealer, d.declarer))
+        if self._group != key or (card is None) != (self._group_cards[0] is None):
+            self._flush()
+            self._group = key
+        self._group_cards.append(card)
+
+    def _flush(self) -> None:
+        if self._group is None:
+            return
+        kind, g, r, w = self._group
+        cards = [c for c in self._group_cards if c is not None]
+        names = self.match.names
+        if cards:
+            text = tui.passed_text(kind, w, names[g], names[r], cards)
+        else:
+            text = tui.hidden_text(kind, g, r, len(self._group_cards), names)
+        self._group = None
+        self._group_cards = []
+        self.console.print(text, highlight=False, markup=False)
+
+    def save(self) -> Path:
+        """Write the match's record to :attr:`save_path` and return the path."""
+        try:
+            self.save_path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise SergeantMajorError(f"cannot create the save folder {str(self.save_path.parent)!r}: {e.strerror or e}") from None
+        return write_record(self.match, self.save_path, self.kinds, {"program": "sergeant-major play",
+                                                                      "saved": time.strftime("%Y-%m-%dT%H:%M:%S")})
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> int:
+        """Play until the end or until the human leaves; save either way. Returns the exit code (0)."""
+        m = self.match
+        try:
+            while not m.over:
+                self._announce_deal()
+                forced = m.forced_action()
+                if forced is not None:
+                    self._apply(forced)
+                    continue
+                seat = m.to_act
+                assert seat is not None
+                p = self.players[seat]
+                if p is None:
+                    self._human_turn()
+                else:
+                    deal = m.deal
+                    view = m.view(seat)
+                    action = p.choose(view, decision_rng(m.seed, seat, deal.number, len(deal.history)))
+                    self._apply(action)
+        except (_Quit, KeyboardInterrupt, EOFError):
+            self._flush()
+            self.console.print()
+            path = self.save()
+            self.say(f"Match saved to {path}")
+            self.say(f"Continue with: sergeant-major play --resume {path}")
+            return 0
+        self._flush()
+        end = m.end
+        assert end is not None
+        winners = " and ".join(m.names[s] for s in end.winners)
+        self.say(f"Match over: {winners} {'win' if winners == 'You' or len(end.winners) > 1 else 'wins'} - {end.reason}.",
+                 style="bold")
+        self.say("Totals: " + ", ".join(f"{m.names[s]} {t:+d}" for s, t in enumerate(m.totals)))
+        path = self.save()
+        self.say(f"Record saved to {path}")
+        return 0
+
+    def _announce_deal(self) -> None:
+        m = self.match
+        d = m.deal
+        if d.number == self._announced_deal:
+            return
+        self._announced_deal = d.number
+        n = m.rules.players
+        roles = ", ".join(f"{m.names[s]} {role_name((s - d.dealer) % n)} {d.targets[s]}" for s in range(n))
+        self.say(Text(f"\n=== Deal {d.number}: {m.names[d.dealer]} {'deal' if m.names[d.dealer] == 'You' else 'deals'}. Targets: {roles} ===", style="bold cyan"))
+
+    def _apply(self, action: Action) -> None:
+        m = self.match
+        deal = m.deal
+        before = len(deal.completed)
+        res = m.apply(action)
+        text = tui.describe_public(action, deal, m.names, HUMAN)
+        if isinstance(action, (Give, Return, Discard)):
+            kind = "discard" if isinstance(action, Discard) else ("give" if isinstance(action, Give) else "return")
+            to = action.to if isinstance(action, (Give, Return)) else action.seat
+            self._pass(kind, action.seat, to, action.card if text is not None else None)
+        elif text is None:
+            pass
+        elif action.seat == HUMAN and isinstance(action, TakeKitty):
+            self.say(text, style="green")
+        else:
+            self.say(text)
+        if len(deal.completed) > before:
+            t = deal.completed[-1]
+            tally = ", ".join(f"{m.names[s]} {deal.tricks_won[s]}" for s in range(m.rules.players))
+            self.say(f"  -> {m.names[t.winner]} {'win' if m.names[t.winner] == 'You' else 'wins'} the trick ({tally})",
+                     style="dim")
+        if res is not None:
+            self._deal_over(res, deal.number, deal.dealer)
+
+    def _deal_over(self, res: DealResult, number: int, dealer: int) -> None:
+        m = self.match
+        self._flush()
+        self.console.print()
+        self.console.print(tui.deal_summary(res, number, m.totals, m.names, dealer))
+        if not m.over and m.rules.exchange and any(res.diffs):
+            nd = m.deal.dealer
+            plan = tui.exchange_plan(m.rules, res.diffs, nd, m.names)
+            if plan:
+                self.say("Exchange next deal (unless it is played in no-trump or minimum tricks):"
+                         if m.rules.has_nt_mt else "Exchange next deal:")
+                for line in plan:
+                    self.say("  " + line)
+
+    # ------------------------------------------------------------------ the human
+    def _human_turn(self) -> None:
+        m = self.match
+        view = m.view(HUMAN)
+        self._flush()
+        self.console.print()
+        self.console.print(tui.status(view), highlight=False)
+        word = tui.prompt_word(view)
+        while True:
+            try:
+                line = self.ask(f"{word}> ")
+            except KeyboardInterrupt:
+                raise _Quit() from None
+            cmd = line.strip().lower()
+            if not cmd:
+                continue
+            if cmd in ("quit", "exit", "q", "save"):
+                raise _Quit()
+            if cmd in ("help", "?"):
+                if tui.decision_help(view):
+                    self.say(tui.decision_help(view))
+                for k, v in tui.COMMANDS.items():
+                    self.say(f"  {k:6} {v}")
+                self.say("  Cards: QS 10h qs TD Q♠ (several on one line for discards and gives).")
+                continue
+            if cmd == "hand":
+                self.say(Text("Hand: ").append_text(tui.hand_text(view.hand)))
+                self.say("Legal: " + " ".join(tui.legal_tokens(view)))
+                continue
+            if cmd == "last":
+                done = view.completed
+                self.say(f"Last trick: {tui.trick_text(done[-1], view.names)}" if done else "No trick completed yet this deal.")
+                continue
+            if cmd in ("table", "show", "screen"):
+                self.console.print(tui.status(view), highlight=False)
+                continue
+            try:
+                actions = self._build(view, line)
+            except SergeantMajorError as e:
+                self.say(tui.refusal(line, e), style="bold red")
+                continue
+            for a in actions:
+                self._apply(a)
+            return
+
+    def _build(self, view: View, line: str) -> list[Action]:
+        """The actions a line stands for, checked on a copy of the deal first (all or nothing)."""
+        items = tui.parse_line(view, line)
+        if len(items) == 1 and not isinstance(items[0], Card):
+            single = items[0]
+            self.match.deal.clone().apply(single)  # raises IllegalActionError, nothing changes
+            return [single]
+        probe = self.match.deal.clone()
+        out: list[Action] = []
+        for i, c in enumerate(items):
+            assert isinstance(c, Card)
+            legal = probe.legal_actions() if probe.to_act == HUMAN and probe.forced_action() is None else []
+            first = legal[0] if legal else None
+            a: Action
+            if isinstance(first, Discard):
+                a = Discard(HUMAN, c)
+            elif isinstance(first, (Give, EndGive)):
+                a = Give(HUMAN, c, first.to)
+            elif isinstance(first, Return):
+                a = Return(HUMAN, c, first.to)
+            else:
+                raise tui.InputError(f"{line.strip()!r}: only {i} card{'s' if i != 1 else ''} "
+                                     f"{'is' if i == 1 else 'are'} asked now, not {len(items)}; nothing was done", "too many cards")
+            probe.apply(a)
+            out.append(a)
+        return out
+
+
+def _fail(msg: str) -> typer.Exit:
+    print(f"Error: {msg}", file=sys.stderr)
+    return typer.Exit(2)
+
+
+@app.command()
+def play(
+    rules: Annotated[str, typer.Option("--rules", help='Preset and options, e.g. "8-5-3 must-trump=on".')] = "9-5-2",
+    seed: Annotated[int | None, typer.Option("--seed", help="Match seed (default: random, printed).")] = None,
+    to: Annotated[str | None, typer.Option("--to", help="Target total that ends the match: 10, 20 or off.")] = None,
+    opponents: Annotated[str, typer.Option("--opponents", help="Computer levels, one or one per opponent: LEVEL,LEVEL.")]
+    = "heuristic",
+    name: Annotated[str, typer.Option("--name", help="Your name.")] = "You",
+    resume: Annotated[Path | None, typer.Option("--resume", help="Continue a saved match.")] = None,
+    save_dir: Annotated[Path | None, typer.Option("--save-dir", help="Where to save (default: the user's data dir).")] = None,
+) -> None:
+    """Play a whole match in the terminal against computer players (you are seat 0)."""
+    console = Console(highlight=False)
+    out_dir = save_dir if save_dir is not None else default_save_dir()
+    if resume is not None:
+        try:
+            rec = read_record(resume)
+            match = match_from_record(rec)
+        except SergeantMajorError as e:
+            raise _fail(f"cannot resume from {str(resume)!r}: {e}") from None
+        kinds = [str(p.get("kind", "")) for p in rec["players"]]
+        if kinds[HUMAN] != "human" or any(k not in LEVELS for k in kinds[1:]):
+            raise _fail(f"{str(resume)!r} is not a saved terminal match (players {kinds!r}; needs human at seat 0 and "
+                        f"levels from {', '.join(LEVELS)})")
+        if match.over:
+            assert match.end is not None
+            console.print(f"That match is already over: {match.end.reason}.", highlight=False, markup=False)
+            return
+        console.print(f"Resuming {resume}: rules {match.rules}, seed {match.seed}, deal {match.deal.number}.",
+                      highlight=False, markup=False)
+        path = resume
+    else:
+        try:
+            r = Rules.parse(rules)
+            if to is not None:
+                r = r.with_options(to=to)
+        except SergeantMajorError as e:
+            raise _fail(str(e)) from None
+        levels = [x.strip() for x in opponents.split(",") if x.strip()]
+        n_opp = r.players - 1
+        if len(levels) == 1:
+            levels *= n_opp
+        if len(levels) != n_opp:
+            raise _fail(f"--opponents {opponents!r}: give one level or {n_opp} (one per opponent)")
+        for lv in levels:
+            if lv not in LEVELS:
+                raise _fail(f"--opponents {opponents!r}: unknown level {lv!r} (one of {', '.join(LEVELS)})")
+        if not name.strip() or name.strip() in OPPONENT_NAMES[:n_opp]:
+            raise _fail(f"--name {name!r}: choose a non-empty name other than {', '.join(OPPONENT_NAMES[:n_opp])}")
+        if seed is None:
+            seed = random.SystemRandom().randrange(1 << 31)
+        names = [name.strip(), *OPPONENT_NAMES[:n_opp]]
+        match = Match(r, seed, names)
+        kinds = ["human", *levels]
+        path = out_dir / f"match-{seed}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        console.print(f"Rules: {r}   Seed: {seed}   Opponents: "
+                      + ", ".join(f"{names[i + 1]} ({lv})" for i, lv in enumerate(levels)),
+                      highlight=False, markup=False)
+        console.print("Type a card like QS, 10h or Q♠; 'help' for commands, 'quit' to save and leave.",
+                      highlight=False, markup=False)
+    try:
+        code = Game(match, kinds, path, console).run()
+    except SergeantMajorError as e:  # e.g. the save folder cannot be written
+        raise _fail(str(e)) from None
+    raise typer.Exit(code)

@@ -1,0 +1,99 @@
+"""``sergeant-major rules [RULES]``: the presets and options, or one rule set in plain words.
+
+Without an argument: two tables, the presets (with their sources) and every option with its values,
+its default (the default preset ``9-5-2``), what each other preset sets, and its source.
+With an argument (a preset name or any ``--rules`` string, e.g. ``"8-5-3 kitty=none"``; the words may also
+be given unquoted): that rule set in full, one plain sentence per rule, with sources (:meth:`Rules.explain`).
+
+Exit codes: 0 success; 2 a preset, option or value that is unknown, or a combination the rules refuse
+(one line on stderr quoting the input and saying why).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .cli import app
+from .errors import RulesError
+from .rules import DEFAULT_PRESET, OPTIONS, PRESETS, Rules, deal_order
+
+__all__ = ["rules_command", "presets_table", "options_table"]
+
+
+def _short_end(r: Rules) -> str:
+    parts: list[str] = []
+    if r.instant_win is not None:
+        parts.append(f"{r.instant_win}+ tricks wins at once")
+    if r.traditional != "off":
+        parts.append(f"traditional ({r.traditional})")
+    if r.target_total is not None:
+        parts.append(f"a total reaches {r.target_total}")
+    if r.bound is not None:
+        parts.append(f"a total reaches +-{r.bound}, highest wins")
+    if r.deals is not None:
+        parts.append(f"after {r.deals} deals, highest wins")
+    return "; ".join(parts)
+
+
+def presets_table() -> Table:
+    """The presets: name, targets by seat role, declarer, contracts, the order before the play, game end, source."""
+    t = Table(title="Presets (sergeant-major rules PRESET shows one in full)", header_style="bold")
+    for col in ("preset", "targets D/E/M", "declarer", "contracts", "before the play (from deal 2)", "game ends", "source"):
+        t.add_column(col, overflow="fold")
+    for name in PRESETS:
+        r = Rules.preset(name)
+        contracts = "S H D C NT MT" if r.has_nt_mt else "4 suits"
+        decl = "E (playmaker)" if r.declarer == "eldest" else "D"
+        label = name + (" (default)" if name == DEFAULT_PRESET else "")
+        order = " > ".join(deal_order(r, short=True))
+        t.add_row(label, "/".join(map(str, r.targets)), decl, contracts, order, _short_end(r), _SOURCES_SHORT[name])
+    return t
+
+
+_SOURCES_SHORT = {"9-5-2": "000, 004", "8-5-3": "004 Variants, 002", "9-2-5": "000/004 Variants", "3-5-8": "003"}
+
+
+def options_table() -> Table:
+    """Every option: key, values, default (of the default preset), the other presets' values, meaning, source."""
+    t = Table(title="Options (PRESET key=value ...; default = the 9-5-2 preset's value)", header_style="bold", show_lines=True)
+    for col in ("option", "values", "default", "other presets", "meaning", "source"):
+        t.add_column(col, overflow="fold")
+    base = Rules.preset(DEFAULT_PRESET).options_dict()
+    others = {name: Rules.preset(name).options_dict() for name in PRESETS if name != DEFAULT_PRESET}
+    for o in OPTIONS:
+        diff = [f"{name}: {opts[o.key]}" for name, opts in others.items() if opts[o.key] != base[o.key]]
+        t.add_row(o.key, ", ".join(o.values), base[o.key], "; ".join(diff), o.meaning, o.source)
+    return t
+
+
+@app.command("rules")
+def rules_command(
+    spec: Annotated[
+        list[str] | None,
+        typer.Argument(help='a preset or a rules string, e.g. 3-5-8 or "8-5-3 kitty=none must-trump=on"', show_default=False),
+    ] = None,
+) -> None:
+    """List the presets and options, or show one rule set in full in plain words."""
+    out = Console(highlight=False)
+    if not spec:
+        out.print(presets_table())
+        out.print(options_table())
+        out.print(Text('Rules string: PRESET key=value ..., e.g. "8-5-3 kitty=see-then-trump must-trump=on" (see docs/rules.md).'))
+        return
+    text = " ".join(spec)
+    try:
+        rules = Rules.parse(text)
+    except RulesError as e:
+        msg = str(e)
+        if msg.startswith("rules '"):  # the refusal names the preset; the input is quoted here in full
+            msg = msg.split(": ", 1)[-1]
+        Console(stderr=True, highlight=False).print(Text(f"error: rules {text!r}: {msg}"), soft_wrap=True)
+        raise typer.Exit(2) from None
+    for line in rules.explain():
+        out.print(Text(line))
+    out.print(Text(f"String form (for --rules and records): {str(rules)!r}"))

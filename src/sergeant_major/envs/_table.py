@@ -1,0 +1,145 @@
+"""The table both environments drive: a :class:`~sergeant_major.match.Match`, the episode's bounds, the
+forced actions applied automatically, and a seat's encoded observation and action mask."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..deal import Deal, DealResult
+from ..errors import SergeantMajorError
+from ..match import Match
+from ..research.action_space import NUM_ACTIONS, action_from_id, legal_ids
+from ..research.observation import (
+    encode_information_state,
+    encode_observation,
+    information_state_size,
+    observation_size,
+)
+from ..rules import Rules
+from ..view import View, build_view
+
+EPISODES = ("deal", "match")
+
+
+def make_rules(rules: Rules | str, options: dict[str, Any]) -> Rules:
+    """``rules`` (a :class:`Rules` or its string form) with rule ``options`` applied (``must_trump="on"``).
+
+    Raises:
+        RulesError: quoting an unknown preset, option or value.
+    """
+    r = rules if isinstance(rules, Rules) else Rules.parse(str(rules))
+    if options:
+        r = r.with_options(**{k: _option_text(v) for k, v in options.items()})
+    return r
+
+
+def _option_text(v: object) -> str:
+    if isinstance(v, bool):
+        return "on" if v else "off"
+    if v is None:
+        return "off"
+    return str(v)
+
+
+class Table:
+    """One episode's state.
+
+    Args:
+        rules: the rules in force.
+        episode: ``"deal"`` (one deal, the first of a new match) or ``"match"`` (a whole match).
+        max_deals: with ``episode="match"``, truncate after this many deals (``None``: play to the end).
+        information_state: encode the perfect-recall information state instead of the observation.
+
+    Raises:
+        SergeantMajorError: quoting a bad ``episode`` or ``max_deals``.
+    """
+
+    def __init__(self, rules: Rules, episode: str = "deal", max_deals: int | None = None,
+                 information_state: bool = False) -> None:
+        if episode not in EPISODES:
+            raise SergeantMajorError(f"episode={episode!r} is not one of {', '.join(EPISODES)}")
+        if max_deals is not None and (isinstance(max_deals, bool) or not isinstance(max_deals, int) or max_deals <= 0):
+            raise SergeantMajorError(f"max_deals={max_deals!r} must be a positive whole number or None")
+        self.rules = rules
+        self.episode = episode
+        self.max_deals = max_deals
+        self.information_state = information_state
+        self.size = information_state_size(rules) if information_state else observation_size(rules)
+        self.names = tuple(f"player_{i}" for i in range(rules.players))
+        self.match = Match(rules, 0, self.names)
+        self.deal: Deal = self.match.deal
+        self.deals_done = 0
+        self.done: str | None = None  # None, "terminated" or "truncated"
+        self._last_seat = 0
+        self._cache: dict[int, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] = {}
+
+    def new(self, seed: int) -> None:
+        """Start a new episode: a new match with ``seed`` (the same cards as ``Match(rules, seed)``)."""
+        self.match = Match(self.rules, seed, self.names)
+        self.deal = self.match.deal
+        self.deals_done = 0
+        self.done = None
+        self._last_seat = 0
+        self._cache.clear()
+        self._forced()
+
+    @property
+    def to_act(self) -> int:
+        """The seat whose decision comes next (the last one to act once the episode is over)."""
+        t = self.deal.to_act
+        return self._last_seat if t is None else t
+
+    def _forced(self) -> None:
+        while not self.match.over:
+            f = self.match.forced_action()
+            if f is None:
+                return
+            self.match.apply(f)
+
+    def step(self, aid: int) -> DealResult | None:
+        """Apply the decision with action id ``aid`` for the seat to act, then the forced actions that follow.
+
+        Returns:
+            the deal's result when this action finished a deal, else ``None``.
+
+        Raises:
+            IllegalActionError: quoting ``aid`` when it is not legal now (nothing changes).
+        """
+        action = action_from_id(self.deal, aid)
+        self._last_seat = action.seat
+        self._cache.clear()
+        res = self.match.apply(action)
+        if res is not None:
+            self.deals_done += 1
+            if self.episode == "deal" or self.match.over:
+                self.done = "terminated"
+            elif self.max_deals is not None and self.deals_done >= self.max_deals:
+                self.done = "truncated"
+            else:
+                self.deal = self.match.deal
+        if self.done is None:
+            self._forced()
+        return res
+
+    def view(self, seat: int) -> View:
+        """``seat``'s view of the episode's current (or, once over, last) deal."""
+        m = self.match
+        left = tuple(m.contracts_left(s) for s in range(self.rules.players)) if self.rules.contract_once else ()
+        return build_view(self.deal, seat, m.names, tuple(m.totals), tuple(m.results), left)
+
+    def observe(self, seat: int) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """``(observation float32[size], action_mask int8[NUM_ACTIONS])`` of ``seat``; the mask is all 0
+        unless ``seat`` is to act in a running episode."""
+        hit = self._cache.get(seat)
+        if hit is not None:
+            return hit[0].copy(), hit[1].copy()
+        v = self.view(seat)
+        enc = encode_information_state(v) if self.information_state else encode_observation(v)
+        obs = np.asarray(enc, dtype=np.float32)
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        if self.done is None and self.deal.to_act == seat:
+            mask[legal_ids(self.deal)] = 1
+        self._cache[seat] = (obs, mask)
+        return obs.copy(), mask.copy()

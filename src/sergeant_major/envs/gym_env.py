@@ -1,0 +1,151 @@
+"""A Gymnasium single-agent environment: one seat against the package's computer players."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, SupportsFloat
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..errors import SergeantMajorError
+from ..players import Player, decision_rng, make_player
+from ..research.action_space import NUM_ACTIONS, action_id
+from ..research.observation import observation_string
+from ..rules import Rules
+from ._table import Table, make_rules
+
+__all__ = ["SingleSeatEnv"]
+
+Obs = dict[str, Any]  # {"observation": float32[size], "action_mask": int8[84]}
+
+
+class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
+    """One seat of Sergeant Major against computer players (``players.make_player`` levels or
+    :class:`~sergeant_major.players.Player` objects), as a Gymnasium environment.
+
+    Spaces: action ``Discrete(84)`` (``sergeant_major.research.action_space``); observation ``Dict``
+    with ``observation`` Box(0, 1, (size,), float32) (``smobs-v1``, see ``docs/research.md``) and
+    ``action_mask`` Box(0, 1, (84,), int8). :meth:`action_masks` gives the mask as booleans (for
+    maskable-policy libraries).
+
+    Args:
+        rules: a preset or the rules string form (default ``"9-5-2"``).
+        seat: the learner's seat, ``0..players-1``.
+        opponents: one per other seat, in seat order from ``seat + 1`` round the table.
+        episode: ``"deal"`` (one deal) or ``"match"`` (a whole match; rewards at the end of each deal).
+        max_deals: with ``episode="match"``, truncate after this many deals.
+        information_state: observe the perfect-recall information state instead.
+        illegal_reward: an action outside the mask ends the episode with this reward (default ``-tricks``)
+            and ``info["illegal_action"]``.
+        render_mode: ``None``, ``"human"`` (print) or ``"ansi"`` (return the text).
+        **options: rule options, e.g. ``must_trump="on"``.
+
+    Rewards: the seat's score of each deal finished during the step. ``reset(seed=s)`` deals the cards of
+    ``Match(rules, s)``; the opponents draw from generators seeded from the match seed, so an episode
+    replays exactly from its seed and actions.
+
+    Raises:
+        SergeantMajorError: quoting a bad seat, opponent level, episode or render mode.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}
+
+    def __init__(self, rules: Rules | str = "9-5-2", seat: int = 0,
+                 opponents: Sequence[str | Player] = ("heuristic", "heuristic"), episode: str = "deal",
+                 max_deals: int | None = None, information_state: bool = False,
+                 illegal_reward: float | None = None, render_mode: str | None = None, **options: Any) -> None:
+        self.rules = make_rules(rules, options)
+        n = self.rules.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise SergeantMajorError(f"seat={seat!r} is not a seat 0..{n - 1}")
+        if len(opponents) != n - 1:
+            raise SergeantMajorError(f"{len(opponents)} opponents given for the {n - 1} other seats")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise SergeantMajorError(f"render_mode={render_mode!r} is not one of None, human, ansi")
+        self.seat = seat
+        self.render_mode = render_mode
+        self.players: dict[int, Player] = {}
+        for k, o in enumerate(opponents):
+            self.players[(seat + 1 + k) % n] = make_player(o) if isinstance(o, str) else o
+        self._table = Table(self.rules, episode, max_deals, information_state)
+        self.illegal_reward = -float(self.rules.tricks) if illegal_reward is None else float(illegal_reward)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (self._table.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+        })
+        self._over = True
+
+    def _obs(self) -> Obs:
+        obs, mask = self._table.observe(self.seat)
+        if self._over:
+            mask[:] = 0
+        return {"observation": obs, "action_mask": mask}
+
+    def action_masks(self) -> np.ndarray[Any, Any]:
+        """The legal actions now, as a bool array of length 84."""
+        mask: np.ndarray[Any, Any] = self._obs()["action_mask"]
+        return mask.astype(bool)
+
+    def _opponents(self) -> float:
+        """Let the other seats act until the learner is to act or the episode ends; the learner's rewards."""
+        t = self._table
+        reward = 0.0
+        while t.done is None and t.to_act != self.seat:
+            s = t.to_act
+            view = t.view(s)
+            d = t.deal
+            action = self.players[s].choose(view, decision_rng(t.match.seed, s, d.number, len(d.history)))
+            if action not in view.legal:
+                raise SergeantMajorError(f"opponent {self.players[s].name!r} at seat {s} chose an illegal action {action!r}")
+            res = t.step(action_id(action, d))
+            if res is not None:
+                reward += res.scores[self.seat]
+        return reward
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+        """Deal anew (``seed``: the cards of ``Match(rules, seed)``); the opponents act until the seat's turn."""
+        super().reset(seed=seed)
+        match_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**62))
+        self._table.new(match_seed)
+        self._over = False
+        self._opponents()
+        self._over = self._table.done is not None
+        return self._obs(), {}
+
+    def step(self, action: np.int64 | int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Take ``action`` (an id) for the seat, then let the opponents act.
+
+        Returns ``(observation, reward, terminated, truncated, info)``; an action outside the mask ends
+        the episode with ``illegal_reward`` and ``info["illegal_action"] = action``.
+        """
+        if self._over:
+            raise SergeantMajorError("the episode is over: call reset()")
+        t = self._table
+        aid = int(action)
+        _, mask = t.observe(self.seat)
+        if not 0 <= aid < NUM_ACTIONS or not mask[aid]:
+            self._over = True
+            return self._obs(), self.illegal_reward, True, False, {"illegal_action": aid}
+        reward = 0.0
+        res = t.step(aid)
+        if res is not None:
+            reward += res.scores[self.seat]
+        reward += self._opponents()
+        self._over = t.done is not None
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), reward, t.done == "terminated", t.done == "truncated", {}
+
+    def render(self) -> str | None:
+        """``human``: print the seat's view; ``ansi``: return it as text."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        text = observation_string(self._table.view(self.seat))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text

@@ -1,0 +1,215 @@
+"""PettingZoo AEC environment ``sergeant_major_v0`` (the page is :class:`raw_env`'s docstring)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..deal import role_name
+from ..errors import SergeantMajorError
+from ..research.action_space import ASSIGN_BASE, CONTRACT_BASE, END_GIVE, NUM_ACTIONS, TAKE_KITTY
+from ..research.observation import OBSERVATION_VERSION, layout_table, observation_string
+from ..rules import Rules
+from ._table import Table, make_rules
+
+__all__ = ["env", "raw_env", "ENV_NAME"]
+
+ENV_NAME = "sergeant_major_v0"
+
+_DOC = """Sergeant Major (9-5-2, 8-5-3, 9-2-5, 3-5-8) as a PettingZoo AEC environment: ``{name}``.
+
+| | |
+|---|---|
+| Import | ``from sergeant_major.envs import env`` (extra ``sergeant-major[pettingzoo]``) |
+| Actions | Discrete({num_actions}) |
+| Agents | ``player_0`` .. ``player_2`` (``player_3`` with ``players=4``) |
+| Observation | Dict: ``observation`` Box(0, 1, (size,), float32), ``action_mask`` Box(0, 1, ({num_actions},), int8) |
+| Observation version | ``{obs_version}`` (size 660 for the 3-player presets, 792 with 4 players) |
+
+Three players (or four) each try to take their target of tricks (dealer 9, eldest 5, third 2 in 9-5-2);
+over-tricks are paid back in the exchange of the next deal. ``env(rules="8-5-3", must_trump="on")``:
+``rules`` is a preset or the rules string form (``"9-5-2 to=20"``), and keyword options other than the
+environment's own are rule options (``Rules.with_options``).
+
+Arguments: ``rules`` (preset or string form, default ``"9-5-2"``); ``render_mode`` (``None``, ``"human"``
+prints, ``"ansi"`` returns the text); ``episode`` (``"deal"``: one deal, the first of a new match, the
+default; ``"match"``: a whole match, rewards at the end of each deal, terminations when the match ends);
+``max_deals`` (with ``episode="match"``: truncate after this many deals); ``information_state``
+(``True``: the observation is the perfect-recall information state, ``encode_information_state``);
+``illegal_reward`` (``env()`` only: the reward of an agent that plays an illegal action, which ends the
+episode; default ``-tricks``).
+
+Turn order and forced actions: only real decisions reach the agents. Taking the kitty, a return the
+rules fix and the give of the lowest card (``give=lowest``) are applied automatically; ``agent_selection``
+is the seat whose decision comes next (the exchange and the kitty phases are not in seat order).
+
+Seeding: ``reset(seed=s)`` deals the same cards as ``Match(rules, s)``; a reset without a seed draws the
+match seed from the generator set by the last seeded reset.
+
+Rewards: at the end of a deal each agent receives its score of the deal under the rules' scoring (running:
+tricks minus target, so over-tricks positive, under-tricks negative; the scores add up to 0).
+
+### Action space (``sergeant_major.research.action_space``)
+
+| ids | action |
+|---|---|
+| 0..51 | a card (id = suit*13 + rank, suits C D H S, ranks 2..A): give, return, discard or play, by the phase |
+| {contract_base}..{contract_end} | name a contract: clubs, diamonds, hearts, spades, no-trump, minimum tricks |
+| {take_kitty} | take the kitty (always forced: never in a mask) |
+| {end_give} | give no more cards (``exchange-count=at-most``) |
+| {assign_base}..{assign_end} | assign targets: permutation number k of the preset's targets (``dealer-assigns-targets``) |
+
+### Observation (``{obs_version}``, 9-5-2; seats relative to the agent: 0 me, 1 left, 2 right)
+
+{obs_table}
+
+### Information state (``information_state=True``)
+
+{info_table}
+"""
+
+
+def _doc() -> str:
+    return _DOC.format(
+        name=ENV_NAME, num_actions=NUM_ACTIONS, obs_version=OBSERVATION_VERSION, contract_base=CONTRACT_BASE,
+        contract_end=CONTRACT_BASE + 5, take_kitty=TAKE_KITTY, end_give=END_GIVE, assign_base=ASSIGN_BASE,
+        assign_end=NUM_ACTIONS - 1, obs_table=layout_table(), info_table=layout_table(info=True),
+    )
+
+
+class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": ENV_NAME, "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, rules: Rules | str = "9-5-2", render_mode: str | None = None, episode: str = "deal",
+                 max_deals: int | None = None, information_state: bool = False, **options: Any) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise SergeantMajorError(f"render_mode={render_mode!r} is not one of None, human, ansi")
+        self.rules = make_rules(rules, options)
+        self.render_mode = render_mode
+        self._table = Table(self.rules, episode, max_deals, information_state)
+        n = self.rules.players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agents = self.possible_agents[:]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(0.0, 1.0, (self._table.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            })
+            for a in self.possible_agents
+        }
+        self._rng = random.Random()
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+        self.agent_selection = self.possible_agents[0]
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The agent's observation space (the same object every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``Discrete(NUM_ACTIONS)`` (the same object every call)."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal anew: ``seed`` gives the cards of ``Match(rules, seed)``; ``None`` draws a seed."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+            match_seed = int(seed)
+        else:
+            match_seed = self._rng.getrandbits(62)
+        self._table.new(match_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self._table.to_act]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
+        """``{"observation": float32[size], "action_mask": int8[NUM_ACTIONS]}`` of ``agent``."""
+        obs, mask = self._table.observe(self._seat[agent])
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Play the action id ``action`` for ``agent_selection`` (``None`` for an agent already done).
+
+        Raises:
+            IllegalActionError: quoting the id when it is not in the action mask (``raw_env`` only;
+                ``env()`` ends the episode with ``illegal_reward`` instead).
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise SergeantMajorError(f"{agent} is to act: None is not an action")
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        res = self._table.step(int(action))
+        if res is not None:
+            for a in self.agents:
+                self.rewards[a] = float(res.scores[self._seat[a]])
+        done = self._table.done
+        if done == "terminated":
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif done == "truncated":
+            self.truncations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[self._table.to_act]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """``human``: print the table as ``agent_selection`` sees it; ``ansi``: return that text."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        seat = self._seat[self.agent_selection]
+        d = self._table.deal
+        head = (f"{ENV_NAME} {self.rules}: deal {d.number}, dealer player_{d.dealer}, "
+                f"player_{seat} ({role_name(d.role(seat))}) to see")
+        text = head + "\n" + observation_string(self._table.view(seat))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    @property
+    def match(self) -> Any:
+        """The :class:`~sergeant_major.match.Match` being played (the full state: for tests and tools, not for agents)."""
+        return self._table.match
+
+
+raw_env.__doc__ = _doc()
+
+
+def env(rules: Rules | str = "9-5-2", render_mode: str | None = None, illegal_reward: float | None = None,
+        **options: Any) -> Any:
+    """The wrapped environment (illegal action ends the episode with ``illegal_reward`` for the offender,
+    out-of-bounds actions assert, order enforced). See :class:`raw_env` for the arguments and the page."""
+    e: Any = raw_env(rules, render_mode, **options)
+    penalty = -float(e.rules.tricks) if illegal_reward is None else float(illegal_reward)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=penalty)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+env.__doc__ = (env.__doc__ or "") + "\n\n" + _doc()

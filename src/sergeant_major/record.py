@@ -1,0 +1,709 @@
+"""Game records: a versioned JSON file format for whole matches, its reader, writer and checker.
+
+A record holds everything needed to replay a match action by action: the rules (string form and the
+options dict), the players (names and kinds), the seed, the first dealer, and for every deal the
+hands as dealt (by seat, in the order dealt), the kitty, the dealer, every action in order (forced
+ones too) and the deal's result; then the running totals and the end. The format is documented in
+``docs/records.md`` and described by the JSON Schema ``record_schema.json`` shipped beside this module.
+
+Records are full-information files written after the fact (every hand, the kitty, the discards and
+the exchanged cards are in them); never show a record to a seat during play.
+
+API (stable; other modules code against it):
+
+- :func:`match_to_record` / :func:`dumps_record` / :func:`write_record`: match -> dict -> text -> file.
+- :func:`loads_record` / :func:`read_record`: text or file -> dict, validated structurally
+  (:class:`~sergeant_major.errors.RecordError` with ``where``, the JSON path of the fault, or
+  ``"line L column C"`` for a JSON syntax error).
+- :func:`match_from_record`: rebuild the :class:`~sergeant_major.match.Match` by applying every action
+  through the rules (:class:`RecordCheckError` on the first illegal action).
+- :func:`check_record`: also verify the recorded results, totals and end against the replayed ones.
+- :func:`replay_record`: the rebuild without raising, for front ends that show a record up to its fault.
+
+The core has no third-party dependency: the validator here is hand-written; the schema is for others.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from .actions import (
+    Action,
+    AssignTargets,
+    Contract,
+    Discard,
+    EndGive,
+    Give,
+    NameContract,
+    Play,
+    Return,
+    TakeKitty,
+    action_text,
+)
+from .cards import CARDS, Card
+from .deal import Deal, DealResult
+from .errors import IllegalActionError, RecordError, RulesError
+from .match import Match, MatchEnd
+from .rules import Rules
+
+__all__ = [
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
+    "RecordError",
+    "RecordCheckError",
+    "Replay",
+    "match_to_record",
+    "dumps_record",
+    "write_record",
+    "loads_record",
+    "read_record",
+    "match_from_record",
+    "check_record",
+    "replay_record",
+    "action_to_json",
+    "action_from_json",
+    "schema_path",
+]
+
+RECORD_FORMAT: Final = "sergeant-major-record"
+RECORD_VERSION: Final = 1
+
+_CARD_TEXTS: Final = {str(c): c for c in CARDS}
+_CONTRACT_CODES: Final = {c.code: c for c in Contract}
+_TOP_KEYS: Final = ("format", "version", "rules", "options", "players", "seed", "first_dealer", "meta", "deals",
+                    "totals", "end")
+_TOP_OPTIONAL: Final = ("meta",)
+_DEAL_KEYS: Final = ("number", "dealer", "hands", "kitty", "actions", "result")
+_RESULT_KEYS: Final = ("tricks", "targets", "diffs", "scores", "contract")
+_ACTION_KINDS: Final = ("play", "discard", "kitty", "contract", "give", "end_give", "return", "assign")
+
+
+class RecordCheckError(RecordError):
+    """A record whose actions the rules refuse, or whose recorded results differ from the replayed ones.
+
+    It is a :class:`~sergeant_major.errors.RecordError` (so ``where`` is the JSON path, e.g.
+    ``deals[2].actions[5]``) and a :class:`~sergeant_major.errors.SergeantMajorError`.
+
+    Attributes:
+        deal: the deal's number, from 1 (``0`` for a fault in the match totals or end).
+        action_index: index of the action in that deal's ``actions`` list, from 0 (the action's number
+            is ``action_index + 1``); ``-1`` when the fault is in a result, the totals or the end.
+        seat: the seat that took the action, ``0..players-1``; ``-1`` when no action is at fault.
+        action_text: the action in words (``"Ann plays QS"``); ``""`` when no action is at fault.
+        rule: short name of the rule broken, from :class:`~sergeant_major.errors.IllegalActionError`
+            (``"follow suit"``, ``"card not held"``, ``"turn"``, ``"phase"``...) or one of the record's own:
+            ``"deal over"``, ``"deal incomplete"``, ``"match over"``, ``"result"``, ``"totals"``, ``"end"``.
+    """
+
+    def __init__(self, message: str, *, deal: int, action_index: int = -1, seat: int = -1, action_text: str = "",
+                 rule: str, where: str = "") -> None:
+        super().__init__(message, where)
+        self.deal = deal
+        self.action_index = action_index
+        self.seat = seat
+        self.action_text = action_text
+        self.rule = rule
+
+
+def schema_path() -> Path:
+    """The path of ``record_schema.json`` (JSON Schema draft 2020-12 of format version 1)."""
+    return Path(__file__).with_name("record_schema.json")
+
+
+# ---------------------------------------------------------------------------------------------- actions
+def action_to_json(action: Action) -> dict[str, Any]:
+    """The record form of one action: a compact object with ``seat`` and one key naming the kind.
+
+    ``{"seat": 1, "play": "QS"}``, ``{"seat": 0, "discard": "2C"}``, ``{"seat": 0, "kitty": "take"}``,
+    ``{"seat": 0, "contract": "S"}`` (``C D H S NT MT``), ``{"seat": 0, "give": "3C", "to": 1}``,
+    ``{"seat": 0, "end_give": true, "to": 1}``, ``{"seat": 1, "return": "AC", "to": 0}``,
+    ``{"seat": 0, "assign": [2, 9, 5]}`` (targets by seat).
+    """
+    s = action.seat
+    if isinstance(action, Play):
+        return {"seat": s, "play": str(action.card)}
+    if isinstance(action, Discard):
+        return {"seat": s, "discard": str(action.card)}
+    if isinstance(action, TakeKitty):
+        return {"seat": s, "kitty": "take"}
+    if isinstance(action, NameContract):
+        return {"seat": s, "contract": action.contract.code}
+    if isinstance(action, Give):
+        return {"seat": s, "give": str(action.card), "to": action.to}
+    if isinstance(action, EndGive):
+        return {"seat": s, "end_give": True, "to": action.to}
+    if isinstance(action, Return):
+        return {"seat": s, "return": str(action.card), "to": action.to}
+    return {"seat": s, "assign": list(action.targets)}
+
+
+def action_from_json(obj: Any, players: int = 3, where: str = "action") -> Action:
+    """Parse one action object (see :func:`action_to_json`); seats must be in ``0..players-1``.
+
+    Raises:
+        RecordError: with ``where`` (extended to the faulty key) and a message quoting the bad value.
+    """
+    if not isinstance(obj, dict):
+        raise RecordError(f"an action must be an object like {{\"seat\": 1, \"play\": \"QS\"}}, not {_show(obj)}", where)
+    seat = _seat(obj.get("seat"), players, f"{where}.seat") if "seat" in obj else None
+    if seat is None:
+        raise RecordError("missing required key 'seat'", f"{where}.seat")
+    kinds = [k for k in obj if k in _ACTION_KINDS]
+    unknown = [k for k in obj if k not in _ACTION_KINDS and k not in ("seat", "to")]
+    if unknown:
+        raise RecordError(f"unknown key {unknown[0]!r} (an action has 'seat', one of {', '.join(_ACTION_KINDS)}, "
+                          "and 'to' for give, end_give and return)", f"{where}.{unknown[0]}")
+    if len(kinds) != 1:
+        what = "no" if not kinds else f"{len(kinds)} ({', '.join(kinds)})"
+        raise RecordError(f"an action needs exactly one of {', '.join(_ACTION_KINDS)}; it has {what}", where)
+    kind = kinds[0]
+    value = obj[kind]
+    at = f"{where}.{kind}"
+    needs_to = kind in ("give", "end_give", "return")
+    if needs_to and "to" not in obj:
+        raise RecordError(f"missing required key 'to' (the seat receiving the {kind.replace('_', ' ')})", f"{where}.to")
+    if not needs_to and "to" in obj:
+        raise RecordError(f"'to' belongs only to give, end_give and return, not to {kind}", f"{where}.to")
+    if kind == "play":
+        return Play(seat, _card(value, at))
+    if kind == "discard":
+        return Discard(seat, _card(value, at))
+    if kind == "kitty":
+        if value != "take":
+            raise RecordError(f"the kitty action is \"take\", not {_show(value)}", at)
+        return TakeKitty(seat)
+    if kind == "contract":
+        if not isinstance(value, str) or value not in _CONTRACT_CODES:
+            raise RecordError(f"{_show(value)} is not a contract (one of {', '.join(_CONTRACT_CODES)})", at)
+        return NameContract(seat, _CONTRACT_CODES[value])
+    if kind == "assign":
+        if not isinstance(value, list) or len(value) != players or not all(_is_int(x) for x in value):
+            raise RecordError(f"assign takes a list of {players} integer targets by seat, not {_show(value)}", at)
+        return AssignTargets(seat, tuple(value))
+    to = _seat(obj["to"], players, f"{where}.to")
+    if kind == "end_give":
+        if value is not True:
+            raise RecordError(f"end_give takes true, not {_show(value)}", at)
+        return EndGive(seat, to)
+    card = _card(value, at)
+    return Give(seat, card, to) if kind == "give" else Return(seat, card, to)
+
+
+# ---------------------------------------------------------------------------------------------- writing
+def _result_json(res: DealResult) -> dict[str, Any]:
+    return {"tricks": list(res.tricks), "targets": list(res.targets), "diffs": list(res.diffs),
+            "scores": list(res.scores), "contract": res.contract.code}
+
+
+def match_to_record(match: Match, players: Sequence[str], meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The record of ``match`` as it stands (finished or not) as a JSON-ready dict (format version 1).
+
+    Args:
+        match: the match; names come from ``match.names``.
+        players: each seat's kind or level, e.g. ``["human", "heuristic", "random"]`` (non-empty strings).
+        meta: free JSON-ready information (date, program, comments); stored as ``meta``.
+
+    An unfinished match gives an unfinished record: its last deal has the actions taken so far (maybe
+    none) and ``result: null``, and ``end`` is ``null``.
+
+    Raises:
+        RecordError: (``where="players"``) when ``players`` does not give one non-empty kind per seat;
+            (``where="meta"``) when ``meta`` is not JSON-ready.
+    """
+    n = match.rules.players
+    kinds = list(players)
+    if len(kinds) != n or not all(isinstance(k, str) and k for k in kinds):
+        raise RecordError(f"players must give one non-empty kind per seat ({n}), got {kinds!r}", "players")
+    meta = dict(meta) if meta else {}
+    try:
+        json.dumps(meta, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise RecordError(f"meta is not JSON-ready: {e}", "meta") from None
+    deals: list[dict[str, Any]] = []
+    for d in match.deals:
+        deals.append({
+            "number": d.number,
+            "dealer": d.dealer,
+            "hands": [[str(c) for c in h] for h in d.dealt],
+            "kitty": [str(c) for c in d.kitty_dealt],
+            "actions": [action_to_json(a) for a in d.history],
+            "result": _result_json(d.result) if d.result is not None else None,
+        })
+    end = match.end
+    return {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "rules": str(match.rules),
+        "options": match.rules.options_dict(),
+        "players": [{"name": match.names[s], "kind": kinds[s]} for s in range(n)],
+        "seed": match.seed,
+        "first_dealer": match.first_dealer,
+        "meta": meta,
+        "deals": deals,
+        "totals": list(match.totals),
+        "end": None if end is None else {"winners": list(end.winners), "reason": end.reason},
+    }
+
+
+_WIDTH: Final = 120
+
+
+def _depth(v: Any) -> int:
+    if isinstance(v, dict):
+        return 1 + max((_depth(x) for x in v.values()), default=0)
+    if isinstance(v, list):
+        return 1 + max((_depth(x) for x in v), default=0)
+    return 0
+
+
+def _fmt(v: Any, indent: int) -> str:
+    compact = json.dumps(v, ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
+    if not isinstance(v, (dict, list)) or not v:
+        return compact
+    if _depth(v) <= 2 and indent + len(compact) <= _WIDTH:
+        return compact
+    pad = " " * (indent + 2)
+    if isinstance(v, dict):
+        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {_fmt(x, indent + 2)}" for k, x in v.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [pad + _fmt(x, indent + 2) for x in v]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
+def dumps_record(rec: dict[str, Any]) -> str:
+    """Stable, human-readable JSON text of ``rec`` (keys in the record's order, one action per line,
+    one hand per line, UTF-8 names kept as they are), ending with a newline.
+
+    ``loads_record(dumps_record(rec)) == rec`` for every valid record.
+
+    Raises:
+        RecordError: when ``rec`` holds something JSON cannot represent.
+    """
+    try:
+        return _fmt(rec, 0) + "\n"
+    except (TypeError, ValueError) as e:
+        raise RecordError(f"the record cannot be written as JSON: {e}") from None
+
+
+def write_record(match: Match, path: str | Path, players: Sequence[str], meta: dict[str, Any] | None = None) -> Path:
+    """Write the record of ``match`` to ``path`` atomically (a temporary file in the same folder, then a
+    rename), so a crash never leaves half a record. Returns the path written.
+
+    Raises:
+        RecordError: from :func:`match_to_record`, or when the file cannot be written (the path and the
+            system's reason quoted); nothing is left behind then.
+    """
+    p = Path(path)
+    text = dumps_record(match_to_record(match, players, meta))
+    tmp: str | None = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent if str(p.parent) else ".")
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+        tmp = None
+    except OSError as e:
+        raise RecordError(f"cannot write the record to {str(p)!r}: {e.strerror or e}") from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+    return p
+
+
+# ---------------------------------------------------------------------------------------------- reading
+def _show(v: Any) -> str:
+    try:
+        text = json.dumps(v, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(v)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _int(v: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
+    if not _is_int(v):
+        raise RecordError(f"expected an integer, got {_show(v)}", where)
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise RecordError(f"{v} is outside {rng}", where)
+    return int(v)
+
+
+def _seat(v: Any, players: int, where: str) -> int:
+    if not _is_int(v) or not 0 <= v < players:
+        raise RecordError(f"{_show(v)} is not a seat (an integer 0..{players - 1})", where)
+    return int(v)
+
+
+def _card(v: Any, where: str) -> Card:
+    if isinstance(v, str) and v in _CARD_TEXTS:
+        return _CARD_TEXTS[v]
+    raise RecordError(f"{_show(v)} is not a card in canonical text (rank 2-9 T J Q K A, then suit C D H S: e.g. QS, TD)",
+                      where)
+
+
+def _cards(v: Any, where: str) -> list[Card]:
+    if not isinstance(v, list):
+        raise RecordError(f"expected a list of cards, got {_show(v)}", where)
+    return [_card(x, f"{where}[{i}]") for i, x in enumerate(v)]
+
+
+def _str(v: Any, where: str) -> str:
+    if not isinstance(v, str):
+        raise RecordError(f"expected a string, got {_show(v)}", where)
+    return v
+
+
+def _obj(v: Any, where: str, keys: Sequence[str], optional: Sequence[str] = ()) -> dict[str, Any]:
+    if not isinstance(v, dict):
+        raise RecordError(f"expected an object, got {_show(v)}", where)
+    for k in v:
+        if k not in keys:
+            raise RecordError(f"unknown key {k!r} (allowed: {', '.join(keys)})", _join(where, k))
+    for k in keys:
+        if k not in v and k not in optional:
+            raise RecordError(f"missing required key {k!r}", _join(where, k))
+    return v
+
+
+def _list(v: Any, where: str) -> list[Any]:
+    if not isinstance(v, list):
+        raise RecordError(f"expected a list, got {_show(v)}", where)
+    return v
+
+
+def _ints(v: Any, n: int, where: str) -> tuple[int, ...]:
+    lst = _list(v, where)
+    if len(lst) != n:
+        raise RecordError(f"expected {n} integers (one per seat), got {len(lst)}", where)
+    return tuple(_int(x, f"{where}[{i}]") for i, x in enumerate(lst))
+
+
+def _join(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+@dataclass
+class _Deal:
+    number: int
+    dealer: int
+    hands: list[list[Card]]
+    kitty: list[Card]
+    actions: list[Action]
+    result: DealResult | None
+
+
+@dataclass
+class _Parsed:
+    rules: Rules
+    names: list[str]
+    kinds: list[str]
+    seed: int
+    first_dealer: int
+    deals: list[_Deal]
+    totals: tuple[int, ...]
+    end: MatchEnd | None
+
+
+def _parse(rec: Any) -> _Parsed:
+    """Validate ``rec`` completely short of replaying it; return its parsed content."""
+    top = _obj(rec, "", _TOP_KEYS, _TOP_OPTIONAL)
+    if top["format"] != RECORD_FORMAT:
+        raise RecordError(f"this is not a Sergeant Major record: format is {_show(top['format'])}, "
+                          f"expected \"{RECORD_FORMAT}\"", "format")
+    version = top["version"]
+    if not _is_int(version):
+        raise RecordError(f"expected an integer version, got {_show(version)}", "version")
+    if version > RECORD_VERSION:
+        raise RecordError(f"record version {version} is newer than this program reads (version {RECORD_VERSION}); "
+                          "upgrade sergeant-major", "version")
+    if version < 1:
+        raise RecordError(f"record version {version} does not exist (versions start at 1)", "version")
+    text = _str(top["rules"], "rules")
+    try:
+        rules = Rules.parse(text)
+    except RulesError as e:
+        raise RecordError(str(e), "rules") from None
+    opts = _obj(top["options"], "options", tuple(rules.options_dict()))
+    for k, want in rules.options_dict().items():
+        got = opts[k]
+        if got != want:
+            raise RecordError(f"the options say {k}={_show(got)} but the rules {text!r} give {k}={want}", f"options.{k}")
+    n = rules.players
+    players = _list(top["players"], "players")
+    if len(players) != n:
+        raise RecordError(f"{len(players)} players for {n} seats", "players")
+    names: list[str] = []
+    kinds: list[str] = []
+    for i, p in enumerate(players):
+        po = _obj(p, f"players[{i}]", ("name", "kind"))
+        names.append(_str(po["name"], f"players[{i}].name"))
+        kinds.append(_str(po["kind"], f"players[{i}].kind"))
+        if not kinds[-1]:
+            raise RecordError("the player's kind is empty (e.g. human, heuristic, random)", f"players[{i}].kind")
+    seed = _int(top["seed"], "seed")
+    first = _seat(top["first_dealer"], n, "first_dealer")
+    if "meta" in top and not isinstance(top["meta"], dict):
+        raise RecordError(f"meta must be an object, got {_show(top['meta'])}", "meta")
+    raw_deals = _list(top["deals"], "deals")
+    if not raw_deals:
+        raise RecordError("a record has at least one deal", "deals")
+    deals: list[_Deal] = []
+    all_contracts = tuple(_CONTRACT_CODES)
+    for i, rd in enumerate(raw_deals):
+        w = f"deals[{i}]"
+        d = _obj(rd, w, _DEAL_KEYS)
+        number = _int(d["number"], f"{w}.number")
+        if number != i + 1:
+            raise RecordError(f"deal number {number} in place {i + 1}; deals are numbered 1, 2, 3... in order", f"{w}.number")
+        dealer = _seat(d["dealer"], n, f"{w}.dealer")
+        want_dealer = (first + i) % n
+        if dealer != want_dealer:
+            raise RecordError(f"dealer {dealer}, but with first dealer {first} deal {number} is dealt by seat {want_dealer} "
+                              "(the deal passes to the left, RULES.md decision 7)", f"{w}.dealer")
+        hl = _list(d["hands"], f"{w}.hands")
+        if len(hl) != n:
+            raise RecordError(f"{len(hl)} hands for {n} seats", f"{w}.hands")
+        hands = [_cards(h, f"{w}.hands[{s}]") for s, h in enumerate(hl)]
+        kitty = _cards(d["kitty"], f"{w}.kitty")
+        if len(kitty) != rules.kitty_size:
+            raise RecordError(f"the kitty has {len(kitty)} cards; the rules {text!r} give {rules.kitty_size}", f"{w}.kitty")
+        try:
+            Deal(rules, dealer, hands, kitty, number=number)
+        except IllegalActionError as e:
+            raise RecordError(f"not a valid deal: {e}", f"{w}.hands") from None
+        acts = [action_from_json(a, n, f"{w}.actions[{j}]") for j, a in enumerate(_list(d["actions"], f"{w}.actions"))]
+        result: DealResult | None = None
+        if d["result"] is not None:
+            rw = f"{w}.result"
+            ro = _obj(d["result"], rw, _RESULT_KEYS)
+            c = ro["contract"]
+            if not isinstance(c, str) or c not in _CONTRACT_CODES:
+                raise RecordError(f"{_show(c)} is not a contract (one of {', '.join(all_contracts)})", f"{rw}.contract")
+            result = DealResult(_ints(ro["tricks"], n, f"{rw}.tricks"), _ints(ro["targets"], n, f"{rw}.targets"),
+                                _ints(ro["diffs"], n, f"{rw}.diffs"), _ints(ro["scores"], n, f"{rw}.scores"),
+                                _CONTRACT_CODES[c])
+        elif i < len(raw_deals) - 1:
+            raise RecordError("only the last deal of a record may be unfinished (result null)", f"{w}.result")
+        deals.append(_Deal(number, dealer, hands, kitty, acts, result))
+    totals = _ints(top["totals"], n, "totals")
+    end: MatchEnd | None = None
+    if top["end"] is not None:
+        eo = _obj(top["end"], "end", ("winners", "reason"))
+        wl = _list(eo["winners"], "end.winners")
+        if not wl:
+            raise RecordError("a finished match has at least one winner", "end.winners")
+        winners = tuple(_seat(x, n, f"end.winners[{k}]") for k, x in enumerate(wl))
+        end = MatchEnd(winners, _str(eo["reason"], "end.reason"))
+        if deals[-1].result is None:
+            raise RecordError("the match has an end but its last deal has no result", "end")
+    return _Parsed(rules, names, kinds, seed, first, deals, totals, end)
+
+
+def loads_record(text: str) -> dict[str, Any]:
+    """Parse record text and validate it structurally: JSON syntax, types, keys, format name and version,
+    rules text and options, players, seats, card texts, contract codes, deal numbers and dealers, the
+    hands and kitty forming one whole deck split as the rules say. Legality of the actions is for
+    :func:`match_from_record` / :func:`check_record`.
+
+    Returns:
+        the record as a dict (exactly as in the text).
+
+    Raises:
+        RecordError: ``where`` is the JSON path of the fault (``"deals[2].actions[5].play"``; a missing
+            key's own path, e.g. ``"seed"``; ``""`` for the whole record), or ``"line L column C"`` for a
+            JSON syntax error; the message quotes the bad value.
+    """
+    def no_constant(name: str) -> Any:
+        raise ValueError(f"{name} is not allowed in a record")
+
+    try:
+        rec = json.loads(text, parse_constant=no_constant)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"not valid JSON: {e.msg}",
+                          f"line {e.lineno} column {e.colno}") from None
+    except (ValueError, RecursionError) as e:
+        raise RecordError(f"not valid JSON: {e}") from None
+    if not isinstance(rec, dict):
+        raise RecordError(f"a record is a JSON object, not {_show(rec)}")
+    _parse(rec)
+    return rec
+
+
+def read_record(path: str | Path) -> dict[str, Any]:
+    """Read and validate the record file ``path`` (UTF-8 JSON); see :func:`loads_record`.
+
+    Raises:
+        RecordError: when the file cannot be read or decoded (the path and reason quoted), or is malformed.
+    """
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise RecordError(f"cannot read the record {str(p)!r}: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise RecordError(f"{str(p)!r} is not UTF-8 text (byte {e.start}); a record is a JSON text file") from None
+    return loads_record(text)
+
+
+# ---------------------------------------------------------------------------------------------- replaying
+@dataclass
+class Replay:
+    """A record applied action by action.
+
+    Attributes:
+        match: the rebuilt match, up to (not including) the faulty action when there is one.
+        names: the players' names by seat; ``kinds`` their kinds.
+        forced: per recorded deal, for each action applied, whether the rules left no choice
+            (the action equals :meth:`Match.forced_action` at that moment).
+        error: the first fault, or ``None``.
+    """
+
+    match: Match
+    names: list[str]
+    kinds: list[str]
+    forced: list[list[bool]] = field(default_factory=list)
+    error: RecordCheckError | None = None
+
+
+def _rebuild(p: _Parsed) -> Replay:
+    recorded = {d.number: d for d in p.deals}
+
+    def source(number: int, dealer: int) -> tuple[list[list[Card]], list[Card]] | None:
+        d = recorded.get(number)
+        return ([list(h) for h in d.hands], list(d.kitty)) if d is not None else None
+
+    match = Match(p.rules, p.seed, p.names, dealer=p.first_dealer, cards=source)
+    rep = Replay(match, p.names, p.kinds)
+    for i, d in enumerate(p.deals):
+        w = f"deals[{i}]"
+        flags: list[bool] = []
+        rep.forced.append(flags)
+        if match.over:
+            rep.error = RecordCheckError(
+                f"deal {d.number} is recorded, but the match ended after deal {len(match.deals)} ({match.end.reason if match.end else ''})",
+                deal=d.number, rule="match over", where=w)
+            return rep
+        for j, a in enumerate(d.actions):
+            aw = f"{w}.actions[{j}]"
+            text = action_text(a, p.names)
+            if match.over or match.deal.number != d.number:
+                rep.error = RecordCheckError(
+                    f"deal {d.number}, action {j + 1} (seat {a.seat}: {text}): the deal was already over after action {j}",
+                    deal=d.number, action_index=j, seat=a.seat, action_text=text, rule="deal over", where=aw)
+                return rep
+            forced = match.forced_action()
+            try:
+                match.apply(a)
+            except IllegalActionError as e:
+                rep.error = RecordCheckError(
+                    f"deal {d.number}, action {j + 1} (seat {a.seat}: {text}) is illegal: {e} [rule: {e.rule}]",
+                    deal=d.number, action_index=j, seat=a.seat, action_text=text, rule=e.rule, where=aw)
+                return rep
+            flags.append(forced == a)
+        if i < len(p.deals) - 1 and match.deals[i].result is None:
+            rep.error = RecordCheckError(
+                f"deal {d.number} stops after {len(d.actions)} actions, before its last trick, but the record goes on "
+                f"to deal {d.number + 1}", deal=d.number, action_index=len(d.actions), rule="deal incomplete",
+                where=f"{w}.actions")
+            return rep
+    return rep
+
+
+def replay_record(rec: dict[str, Any]) -> Replay:
+    """Rebuild the match of ``rec`` action by action, stopping at the first fault instead of raising
+    (for front ends that show a record up to its fault).
+
+    Raises:
+        RecordError: when ``rec`` is structurally malformed (see :func:`loads_record`).
+    """
+    return _rebuild(_parse(rec))
+
+
+def match_from_record(rec: dict[str, Any]) -> Match:
+    """Rebuild the :class:`Match` of ``rec`` by applying every recorded action through the rules.
+
+    The deals in the record use the recorded hands (``Match(..., cards=...)``); deals beyond the record
+    come from the seed, so an unfinished match continues exactly as it would have (for example with
+    :func:`~sergeant_major.players.drive`). Recorded results, totals and end are not compared here
+    (see :func:`check_record`).
+
+    Raises:
+        RecordError: when ``rec`` is structurally malformed.
+        RecordCheckError: on the first action the rules refuse (deal, action index, seat, action and
+            rule named), an action after its deal was over, a deal that stops early but is followed by
+            another, or a deal recorded after the match ended.
+    """
+    rep = replay_record(rec)
+    if rep.error is not None:
+        raise rep.error
+    return rep.match
+
+
+def _nums(t: Sequence[int]) -> str:
+    return " ".join(str(x) for x in t)
+
+
+def check_record(rec: dict[str, Any]) -> Match:
+    """:func:`match_from_record`, then verify that every recorded result (tricks, targets, diffs, scores,
+    contract), the totals and the end's winners equal the replayed ones. The end's ``reason`` is
+    informative and not compared. Returns the rebuilt match.
+
+    Raises:
+        RecordError: when ``rec`` is structurally malformed.
+        RecordCheckError: on the first illegal action (see :func:`match_from_record`) or the first
+            difference (rule ``"result"``, ``"totals"`` or ``"end"``; ``where`` names the field).
+    """
+    p = _parse(rec)
+    rep = _rebuild(p)
+    if rep.error is not None:
+        raise rep.error
+    match = rep.match
+    for i, d in enumerate(p.deals):
+        got = match.deals[i].result
+        w = f"deals[{i}].result"
+        if d.result is None:
+            if got is not None:
+                raise RecordCheckError(f"deal {d.number} is finished after its actions, but the record gives no result",
+                                       deal=d.number, rule="result", where=w)
+            continue
+        if got is None:
+            raise RecordCheckError(f"deal {d.number} has a recorded result, but its actions stop before the last trick",
+                                   deal=d.number, rule="result", where=w)
+        for key in _RESULT_KEYS:
+            mine, theirs = getattr(d.result, key), getattr(got, key)
+            if mine != theirs:
+                show = (lambda c: c.code) if key == "contract" else _nums
+                raise RecordCheckError(
+                    f"deal {d.number}: the record gives {key} {show(mine)}, the replay gives {show(theirs)}",
+                    deal=d.number, rule="result", where=f"{w}.{key}")
+    if tuple(match.totals) != p.totals:
+        raise RecordCheckError(f"the record gives totals {_nums(p.totals)}, the replay gives {_nums(match.totals)}",
+                               deal=0, rule="totals", where="totals")
+    if (p.end is None) != (match.end is None):
+        if p.end is None:
+            assert match.end is not None
+            msg = f"the record gives no end, but the match ended: {match.end.reason}"
+        else:
+            msg = "the record gives an end, but the replayed match is not over"
+        raise RecordCheckError(msg, deal=0, rule="end", where="end")
+    if p.end is not None and match.end is not None and p.end.winners != match.end.winners:
+        raise RecordCheckError(f"the record gives winners {_nums(p.end.winners)}, the replay gives "
+                               f"{_nums(match.end.winners)} ({match.end.reason})", deal=0, rule="end", where="end.winners")
+    return match

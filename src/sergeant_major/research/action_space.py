@@ -1,0 +1,70 @@
+"""One stable integer action space for every preset (OpenSpiel style).
+
+| ids | action |
+|---|---|
+| 0..51 | a card (``Card.id``): give, return, discard or play, by the phase |
+| 52..57 | name a contract: clubs, diamonds, hearts, spades, no-trump, minimum tricks |
+| 58 | take the kitty (always forced) |
+| 59 | give no more cards (``exchange-count=at-most``) |
+| 60..83 | assign targets: permutation number ``k`` of the preset's targets (``dealer-assigns-targets``) |
+
+The encoding of a card action does not depend on its kind: the phase tells which kind it is.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Final
+
+from ..actions import Action, AssignTargets, Contract, Discard, EndGive, Give, NameContract, Play, Return, TakeKitty
+from ..cards import CARDS
+from ..deal import Deal
+from ..errors import IllegalActionError
+
+__all__ = ["NUM_ACTIONS", "CONTRACT_BASE", "TAKE_KITTY", "END_GIVE", "ASSIGN_BASE", "action_id", "action_from_id", "legal_ids"]
+
+CONTRACT_BASE: Final = 52
+TAKE_KITTY: Final = 58
+END_GIVE: Final = 59
+ASSIGN_BASE: Final = 60
+NUM_ACTIONS: Final = 84
+
+
+def _perms(targets: tuple[int, ...]) -> list[tuple[int, ...]]:
+    return sorted(set(itertools.permutations(targets)))
+
+
+def action_id(action: Action, deal: Deal | None = None) -> int:
+    """The integer id of ``action`` (``0 <= id < NUM_ACTIONS``). ``deal`` is needed only for AssignTargets."""
+    if isinstance(action, (Play, Discard, Give, Return)):
+        return action.card.id
+    if isinstance(action, NameContract):
+        return CONTRACT_BASE + int(action.contract)
+    if isinstance(action, TakeKitty):
+        return TAKE_KITTY
+    if isinstance(action, EndGive):
+        return END_GIVE
+    assert deal is not None, "AssignTargets needs the deal to number its permutation"
+    by_role = tuple(action.targets[(deal.dealer + r) % deal.n] for r in range(deal.n))
+    return ASSIGN_BASE + _perms(deal.rules.targets).index(by_role)
+
+
+def legal_ids(deal: Deal) -> list[int]:
+    """Sorted ids of the legal actions of the seat to act."""
+    return sorted(action_id(a, deal) for a in deal.legal_actions())
+
+
+def action_from_id(deal: Deal, aid: int) -> Action:
+    """The legal action of the seat to act with id ``aid``.
+
+    Raises:
+        IllegalActionError: quoting ``aid`` when no legal action has that id.
+    """
+    for a in deal.legal_actions():
+        if action_id(a, deal) == aid:
+            return a
+    what = str(CARDS[aid]) if 0 <= aid < 52 else str(aid)
+    raise IllegalActionError(f"action id {aid} ({what}) is not legal now (phase {deal.phase.value})", "action")
+
+
+_ = Contract

@@ -1,0 +1,654 @@
+"""Determinization: draw a whole deal consistent with what one seat knows (for PIMC and ISMCTS search).
+
+:func:`resample` takes a seat's :class:`~sergeant_major.view.View` and a generator and returns a
+:class:`~sergeant_major.deal.Deal` - built from sampled hands as dealt and replayed action by action
+through the checked engine - that equals the real deal in every public respect and in the seat's own
+cards: ``build_view(sample, view.seat, ...) == view``. No third-party dependency.
+
+What the seat knows and the sample honours (rules texts: seeds 000/004 "Exchanging cards", "Playing the
+tricks"; 002; 003; RULES.md decisions 1-4):
+
+- its own hand (in 3-5-8 before the contract only the first ``contract-after`` cards dealt: the rest of its
+  own hand is unknown too), every card played, the hand sizes, the kitty and discards if it is the declarer
+  (for the others the kitty and the discards are unknown cards that sit out);
+- shown voids: a seat that did not follow suit holds no card of the suit led; with ``must-trump=on`` a seat
+  that neither followed nor trumped holds no trump; with ``must-overtrump=on`` a seat that under-trumped
+  holds no higher trump (and, without must-trump, no card but trumps);
+- the exchange: the cards the seat gave and received; a card it gave is in the receiver's hand, unless a
+  later move it cannot see (a return to another up player, a discard by the declarer) may have taken it on;
+- the return rule (RULES.md decision 1): a down player who returned ``r`` for a card of suit S held no S
+  card above ``r`` at that moment (``return=suit``), or no card above ``r`` in the order rank, then trump,
+  then suit (``return=overall``); with ``trump-return=free`` (3-5-8) a trump received reveals nothing.
+  A card he returned was his highest of that suit *then*: it says nothing about cards that reached him later
+  (a second up player's gives, the kitty). ``give=lowest``: the card given was the giver's lowest then;
+- exchanges between two other seats: the cards are unknown, but the return rule must have been possible
+  with what those seats held.
+
+Method and exactness. (1) From the view, derive the *world* to sample: the current place of every card
+the seat cannot see - another seat's hand, the kitty still in the middle, "out" (unseen discards), or the
+seat's own undealt rest (3-5-8) - with per-card allowed places (voids, where a given card can have gone)
+and the sizes of every place. (2) Draw a world exactly uniformly from those constraints: the cards are
+grouped by their set of allowed places, the assignments are counted by dynamic programming over the
+groups (multinomials, big integers), and the groups are split by sequential counting; inside a group the
+cards are shuffled. (3) Complete the world into a history: walk the public history backwards, choosing what
+the seat cannot see (which cards of the declarer's hand came from the kitty, the order of unseen discards,
+the cards passed in exchanges it did not take part in, drawn at random among the choices the return rule
+allows), then build the deal as dealt and replay everything forwards with the checked engine; a completion
+that breaks a rule (a constraint of the exchange that step (1) cannot express as a place) is retried, and
+after :data:`COMPLETIONS` failures the world is rejected and a new one drawn.
+
+The result is exactly uniform over the worlds that satisfy the place constraints and have a legal
+completion *provided every such world finds one with the same probability*. That holds whenever the
+place constraints are the whole story (the play phase with the declarer's view; any view without an
+exchange the seat did not see and without an unseen kitty taken after a return it saw), and is approximate
+otherwise (a world with few legal completions is found a little less often). The hidden history is one
+completion drawn at random, not a uniform draw over histories. Every returned deal is verified: its view
+for the seat equals the given view. Same generator state, same sample.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from math import comb
+
+from ..actions import Action, AssignTargets, Contract, Discard, EndGive, Give, NameContract, Play, Return, TakeKitty
+from ..cards import CARDS, FULL_DECK, SUIT_MASKS, Card, mask_of
+from ..deal import Deal, Phase
+from ..errors import IllegalActionError, SergeantMajorError
+from ..rules import minimum_ceilings
+from ..view import View, build_view
+
+__all__ = ["resample", "ResampleError", "COMPLETIONS", "MAX_WORLDS"]
+
+COMPLETIONS = 12
+"""Completion attempts per sampled world before it is rejected."""
+MAX_WORLDS = 2000
+"""Worlds drawn before :func:`resample` gives up (never reached on views of legal games in the tests)."""
+
+
+class ResampleError(SergeantMajorError):
+    """The view admits no consistent deal (it was not built from a legal game), or sampling gave up."""
+
+
+def _key(cid: int, trump: int) -> tuple[int, int, int]:
+    """Order of cards for ``return=overall`` and ``give=lowest`` (deal.py ``_rank_key_high``)."""
+    s = cid // 13
+    return (cid % 13, 1 if s == trump else 0, s)
+
+
+def _bits(m: int) -> list[int]:
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
+@dataclass
+class _Slot:
+    """One action of the deal before the play, in order: what kind, who, and the card if the seat saw it."""
+
+    kind: str  # assign contract kitty discard give endgive return
+    seat: int
+    other: int = -1
+    card: int = -1  # -1: not seen by the viewer
+    action: Action | None = None  # the fixed public action (assign, contract, kitty, endgive)
+    trump: int = -1  # the trump suit known at that moment
+
+
+@dataclass
+class _Plan:
+    """Everything derived from one view; :meth:`sample` draws from it."""
+
+    view: View
+    slots: list[_Slot]
+    plays: list[tuple[int, int]]  # (seat, card id) of every card played, in order
+    own: int  # mask of the viewer's known own cards now
+    hidden_own: bool  # 3-5-8 before the contract: the viewer's rest of hand is unknown
+    bins: list[tuple[str, int]]  # ("seat", s) / ("kitty", -1) / ("out", -1) / ("rest", viewer)
+    caps: list[int]
+    groups: list[tuple[int, list[int]]]  # (allowed-bins mask, card ids), largest group last
+    known_out: int  # cards out of play known to the viewer (its discards; the 2C with kitty=none)
+    from_viewer: dict[int, int] = field(default_factory=dict)  # card -> seat the viewer gave it to
+    counter: Callable[[int, tuple[int, ...]], int] | None = None  # memoised assignment counts
+
+
+def resample(view: View, rng: random.Random) -> Deal:
+    """A whole deal drawn from the states consistent with ``view`` (see the module docstring).
+
+    Args:
+        view: a seat's view of a legal game (from :meth:`Match.view` or :func:`build_view`).
+        rng: the generator; the same state gives the same deal.
+
+    Returns:
+        A new :class:`Deal` at the same moment as ``view``: same public history, the viewer's own cards,
+        and for the other seats, the kitty and the discards cards drawn as described.
+
+    Raises:
+        ResampleError: when the view admits no consistent deal (it was not built from a legal game).
+    """
+    plan = _prepare(view)
+    return _sample(plan, rng)
+
+
+# ---------------------------------------------------------------------------------------------- prepare
+@lru_cache(maxsize=64)
+def _prepare(view: View) -> _Plan:
+    r = view.rules
+    n = view.players
+    v = view.seat
+    decl = view.declarer
+    slots, sizes, kitty_left = _public_slots(view)
+    plays = [(s, c.id) for t in view.completed for s, c in t.cards] + [(s, c.id) for s, c in view.trick]
+    played = 0
+    for _, c in plays:
+        played |= 1 << c
+    deck = FULL_DECK & ~1 if r.kitty == "none" else FULL_DECK
+    hidden_own = bool(r.contract_after) and view.contract is None
+    own = mask_of(view.hand)
+    known_out = (deck ^ FULL_DECK) | (mask_of(view.discards) if view.discards is not None else 0)
+    # bins and their sizes
+    bins: list[tuple[str, int]] = []
+    caps: list[int] = []
+    for s in range(n):
+        if s == v:
+            continue
+        bins.append(("seat", s))
+        caps.append(sizes[s] if hidden_own else view.hand_sizes[s])
+    if kitty_left:
+        bins.append(("kitty", -1))
+        caps.append(kitty_left)
+    n_disc = sum(1 for sl in slots if sl.kind == "discard")
+    if v != decl and n_disc:
+        bins.append(("out", -1))
+        caps.append(n_disc)
+    if hidden_own:
+        bins.append(("rest", v))
+        caps.append(sizes[v] - len(view.hand))
+    unknown = deck & ~own & ~played & ~known_out
+    if unknown.bit_count() != sum(caps):
+        raise ResampleError(f"the view of seat {v} does not add up: {unknown.bit_count()} unseen cards for {sum(caps)} places")
+    bin_of_seat = {s: i for i, (k, s) in enumerate(bins) if k == "seat"}
+    out_bin = next((i for i, (k, _) in enumerate(bins) if k == "out"), -1)
+    all_bins = (1 << len(bins)) - 1
+    allowed = dict.fromkeys(_bits(unknown), all_bins)
+    # shown voids and what the play reveals
+    trump = view.trump
+    for i, (s, c) in enumerate(plays):
+        if s == v:
+            continue
+        start = i - i % n if i < len(plays) - len(view.trick) else len(plays) - len(view.trick)
+        before = plays[start:i]
+        x = _play_forbidden(c, before, trump, r.must_trump, r.must_overtrump)
+        b = 1 << bin_of_seat[s]
+        for cid in _bits(x & unknown):
+            allowed[cid] &= ~b
+    # cards the viewer gave: where they can have gone since
+    from_viewer: dict[int, int] = {}
+    for idx, sl in enumerate(slots):
+        if sl.kind not in ("give", "return") or sl.seat != v or sl.card < 0 or not unknown >> sl.card & 1:
+            continue
+        from_viewer[sl.card] = sl.other
+        holders = {sl.other}
+        out = False
+        for later in slots[idx + 1:]:
+            if later.kind in ("give", "return") and later.seat in holders and later.card < 0:
+                holders.add(later.other)
+            elif later.kind == "discard" and decl in holders:
+                out = True
+        m = 0
+        for h in holders:
+            if h in bin_of_seat:
+                m |= 1 << bin_of_seat[h]
+        if out and out_bin >= 0:
+            m |= 1 << out_bin
+        allowed[sl.card] &= m
+    # returns the viewer saw: the returner held nothing higher then (safe when he received nothing after)
+    for idx, sl in enumerate(slots):
+        if sl.kind != "return" or sl.other != v or sl.card < 0:
+            continue
+        d = sl.seat
+        later_in = any(
+            (x.kind in ("give", "return") and x.other == d) or (x.kind == "kitty" and x.seat == d) for x in slots[idx + 1:])
+        if later_in or d not in bin_of_seat:
+            continue
+        got = _received_for(slots, idx)
+        x = _return_forbidden(sl.card, got, sl.trump, r.return_rule, r.trump_return)
+        b = 1 << bin_of_seat[d]
+        for cid in _bits(x & unknown):
+            allowed[cid] &= ~b
+    by_mask: dict[int, list[int]] = {}
+    for cid in sorted(allowed):
+        if allowed[cid] == 0:
+            raise ResampleError(f"card {CARDS[cid]} has no place consistent with the view of seat {v}")
+        by_mask.setdefault(allowed[cid], []).append(cid)
+    groups = sorted(by_mask.items(), key=lambda g: (len(g[1]), g[0]))
+    return _Plan(view, slots, plays, own, hidden_own, bins, caps, groups, known_out, from_viewer)
+
+
+def _received_for(slots: list[_Slot], ret_idx: int) -> int:
+    """The card id (or -1) received by the returner for the return at ``ret_idx`` (first in, first out)."""
+    d, u = slots[ret_idx].seat, slots[ret_idx].other
+    k = sum(1 for sl in slots[:ret_idx] if sl.kind == "return" and sl.seat == d and sl.other == u)
+    gives = [sl for sl in slots[:ret_idx] if sl.kind == "give" and sl.seat == u and sl.other == d]
+    return gives[k].card if k < len(gives) else -1
+
+
+def _return_forbidden(ret: int, got: int, trump: int, rule: str, trump_return: str) -> int:
+    """Cards the returner cannot have held when he returned ``ret`` for ``got`` (RULES.md decision 1)."""
+    suit = (got if got >= 0 else ret) // 13
+    if trump_return == "free" and suit == trump:
+        return 0
+    if rule == "overall":
+        k = _key(ret, trump)
+        return sum(1 << c for c in range(52) if _key(c, trump) > k)
+    return SUIT_MASKS[ret // 13] & ~((1 << (ret + 1)) - 1)
+
+
+def _play_forbidden(c: int, before: list[tuple[int, int]], trump: int, must_trump: bool, must_over: bool) -> int:
+    """Cards the player of ``c`` cannot have held, given the trick so far ``before`` (deal.legal_play_mask)."""
+    if not before:
+        return 0
+    led = before[0][1] // 13
+    tmask = SUIT_MASKS[trump] if trump >= 0 else 0
+    high = max((x for _, x in before if x // 13 == trump), default=-1) if trump >= 0 else -1
+    above = tmask & ~((1 << (high + 1)) - 1) if high >= 0 else tmask
+    cs = c // 13
+    if cs == led:
+        if trump == led and must_over and not above >> c & 1:
+            return above
+        return 0
+    x = SUIT_MASKS[led]
+    if trump >= 0:
+        if must_over:
+            if must_trump:
+                x |= (above if not above >> c & 1 else 0) if cs == trump else tmask
+            elif cs == trump and high >= 0 and not above >> c & 1:
+                x |= (FULL_DECK & ~tmask) | above
+        elif must_trump and cs != trump:
+            x |= tmask
+    return x
+
+
+def _public_slots(view: View) -> tuple[list[_Slot], list[int], int]:
+    """Walk a stand-in deal through the public history of ``view`` to list the actions taken before the
+    play, in order. Returns the slots, every seat's hand size at the stop and the kitty cards left."""
+    r = view.rules
+    n = view.players
+    deck = list(range(1, 52)) if r.kitty == "none" else list(range(52))
+    hs = r.hand_size
+    hands = [[CARDS[deck[s * hs + j]] for j in range(hs)] for s in range(n)]
+    kitty = [CARDS[c] for c in deck[n * hs:]]
+    allowed = view.contracts_left[view.declarer] if view.contracts_left else None
+    dummy = Deal(r, view.dealer, hands, kitty, view.prev_diffs, allowed, view.deal_number)
+    slots: list[_Slot] = []
+    ex = view.exchange
+    i = 0
+    decl = view.declarer
+    while dummy.phase not in (Phase.PLAY, Phase.SCORED):
+        ph = dummy.phase
+        trump = dummy.trump
+        legal = dummy.legal_actions()
+        act: Action
+        if ph == Phase.ASSIGN:
+            if view.phase == Phase.ASSIGN:
+                break
+            want = view.targets
+            mt = view.contract is Contract.MINIMUM
+            act = next(a for a in legal if isinstance(a, AssignTargets)
+                       and (minimum_ceilings(a.targets) if mt else a.targets) == want)
+            slots.append(_Slot("assign", act.seat, action=act))
+        elif ph == Phase.CONTRACT:
+            if view.contract is None:
+                break
+            act = NameContract(decl, view.contract)
+            slots.append(_Slot("contract", decl, action=act))
+        elif ph == Phase.KITTY:
+            if view.kitty_count:
+                break
+            act = TakeKitty(decl)
+            slots.append(_Slot("kitty", decl, action=act, trump=trump))
+        elif ph == Phase.DISCARD:
+            if view.phase == Phase.DISCARD and dummy.hands[decl].bit_count() == view.hand_sizes[decl]:
+                break
+            act = legal[0]
+            slots.append(_Slot("discard", decl, trump=trump))
+        else:
+            a0 = legal[0]
+            if isinstance(a0, (Give, EndGive)):
+                u, d = a0.seat, a0.to
+                if i < len(ex) and ex[i].kind == "give" and ex[i].giver == u and ex[i].receiver == d:
+                    c = ex[i].card
+                    slots.append(_Slot("give", u, d, c.id if c is not None else -1, trump=trump))
+                    i += 1
+                    act = next(a for a in legal if isinstance(a, Give))
+                elif (u, d) in view.ended_gives and r.exchange_count == "at-most":
+                    act = EndGive(u, d)
+                    slots.append(_Slot("endgive", u, d, action=act))
+                else:
+                    break
+            else:
+                assert isinstance(a0, Return)
+                d, u = a0.seat, a0.to
+                if i < len(ex) and ex[i].kind == "return" and ex[i].giver == d and ex[i].receiver == u:
+                    c = ex[i].card
+                    slots.append(_Slot("return", d, u, c.id if c is not None else -1, trump=trump))
+                    i += 1
+                    act = a0
+                else:
+                    break
+        dummy.apply(act)
+    if i != len(ex):
+        raise ResampleError(f"the exchange in the view of seat {view.seat} does not follow the rules' order")
+    sizes = [h.bit_count() for h in dummy.hands]
+    return slots, sizes, dummy.kitty.bit_count()
+
+
+# ---------------------------------------------------------------------------------------------- world
+def _count(groups: list[tuple[int, list[int]]], nb: int) -> Callable[[int, tuple[int, ...]], int]:
+    """A memoised counter ``f(i, caps)``: assignments of groups ``i..`` filling ``caps`` exactly."""
+    memo: dict[tuple[int, tuple[int, ...]], int] = {}
+    last = len(groups) - 1
+
+    def f(i: int, caps: tuple[int, ...]) -> int:
+        if i > last:
+            return 1 if not any(caps) else 0
+        key = (i, caps)
+        got = memo.get(key)
+        if got is not None:
+            return got
+        mask, cards = groups[i]
+        total = 0
+        if i == last:
+            if all(caps[b] == 0 for b in range(nb) if not mask >> b & 1) and sum(caps) == len(cards):
+                total = _multinomial(len(cards), caps)
+        else:
+            for split in _splits(len(cards), mask, caps, nb):
+                rest = tuple(c - s for c, s in zip(caps, split))
+                sub = f(i + 1, rest)
+                if sub:
+                    total += _multinomial(len(cards), split) * sub
+        memo[key] = total
+        return total
+
+    return f
+
+
+def _multinomial(n: int, parts: tuple[int, ...] | list[int]) -> int:
+    out = 1
+    left = n
+    for p in parts:
+        out *= comb(left, p)
+        left -= p
+    return out
+
+
+def _splits(n: int, mask: int, caps: tuple[int, ...], nb: int) -> list[tuple[int, ...]]:
+    """Every way to put ``n`` cards into the allowed bins within their capacities."""
+    idx = [b for b in range(nb) if mask >> b & 1]
+    out: list[tuple[int, ...]] = []
+    cur = [0] * nb
+
+    def rec(j: int, left: int) -> None:
+        if j == len(idx) - 1:
+            b = idx[j]
+            if left <= caps[b]:
+                cur[b] = left
+                out.append(tuple(cur))
+                cur[b] = 0
+            return
+        b = idx[j]
+        for x in range(min(left, caps[b]) + 1):
+            cur[b] = x
+            rec(j + 1, left - x)
+        cur[b] = 0
+
+    if idx:
+        rec(0, n)
+    elif n == 0:
+        out.append(tuple(cur))
+    return out
+
+
+def _draw_world(plan: _Plan, rng: random.Random) -> list[int]:
+    """Masks of cards per bin, uniformly among the assignments allowed by the plan's groups and sizes."""
+    nb = len(plan.bins)
+    if plan.counter is None:
+        plan.counter = _count(plan.groups, nb)
+    f = plan.counter
+    caps = tuple(plan.caps)
+    total = f(0, caps)
+    if total == 0:
+        raise ResampleError(f"no deal is consistent with the view of seat {plan.view.seat}")
+    masks = [0] * nb
+    for i, (mask, cards) in enumerate(plan.groups):
+        if i == len(plan.groups) - 1:
+            split: tuple[int, ...] = caps
+        else:
+            weights = []
+            options = _splits(len(cards), mask, caps, nb)
+            for sp in options:
+                rest = tuple(c - s for c, s in zip(caps, sp))
+                weights.append(_multinomial(len(cards), sp) * f(i + 1, rest))
+            pick = rng.randrange(sum(weights))
+            j = 0
+            while pick >= weights[j]:
+                pick -= weights[j]
+                j += 1
+            split = options[j]
+        shuffled = list(cards)
+        rng.shuffle(shuffled)
+        k = 0
+        for b in range(nb):
+            for cid in shuffled[k:k + split[b]]:
+                masks[b] |= 1 << cid
+            k += split[b]
+        caps = tuple(c - s for c, s in zip(caps, split))
+    return masks
+
+
+# ---------------------------------------------------------------------------------------------- completion
+def _sample(plan: _Plan, rng: random.Random) -> Deal:
+    view = plan.view
+    for _ in range(MAX_WORLDS):
+        world = _draw_world(plan, rng)
+        for _ in range(COMPLETIONS):
+            deal = _complete(plan, world, rng)
+            if deal is not None:
+                return deal
+    raise ResampleError(f"no consistent deal found for the view of seat {view.seat} after {MAX_WORLDS} draws")
+
+
+def _complete(plan: _Plan, world: list[int], rng: random.Random) -> Deal | None:
+    """Build one history for ``world`` backwards, replay it forwards; ``None`` when it breaks a rule."""
+    view = plan.view
+    r = view.rules
+    n = view.players
+    v = view.seat
+    decl = view.declarer
+    hands = [0] * n
+    hands[v] = plan.own
+    middle = 0
+    out = 0
+    rest = 0
+    for (kind, s), m in zip(plan.bins, world):
+        if kind == "seat":
+            hands[s] = m
+        elif kind == "kitty":
+            middle = m
+        elif kind == "out":
+            out = m
+        else:
+            rest = m
+    if plan.hidden_own:
+        hands[v] |= rest
+    if v == decl and view.discards is not None:
+        out = mask_of(view.discards)
+    for s, c in plan.plays:
+        hands[s] |= 1 << c
+    slots = plan.slots
+    chosen = [sl.card for sl in slots]
+    # pinned[s]: cards in s's hand that the viewer knows came from elsewhere (its own gifts)
+    from_viewer = plan.from_viewer
+    kitty_taken = 0
+    out_cards = _bits(out)
+    rng.shuffle(out_cards)
+    # hidden give -> chosen card, filled when its return is walked back
+    for idx in range(len(slots) - 1, -1, -1):
+        sl = slots[idx]
+        k = sl.kind
+        if k == "discard":
+            if v == decl:
+                c = chosen[idx]
+                if c < 0:
+                    c = out_cards.pop(0) if out_cards else -1
+            else:
+                c = out_cards.pop() if out_cards else -1
+            if c < 0:
+                return None
+            chosen[idx] = c
+            hands[decl] |= 1 << c
+        elif k == "kitty":
+            if v == decl and view.kitty is not None:
+                km = mask_of(view.kitty)
+            else:
+                cand = [c for c in _bits(hands[decl]) if from_viewer.get(c) != decl]
+                # cards a return the viewer saw says the declarer did not hold then: usually from the kitty
+                need = [c for c in cand if _seen_return_forbidden(plan, idx) >> c & 1]
+                if len(cand) < r.kitty_size or len(need) > r.kitty_size:
+                    return None
+                if need and rng.random() < 0.9:
+                    rest_c = [c for c in cand if c not in need]
+                    pick = need + rng.sample(rest_c, r.kitty_size - len(need))
+                else:
+                    pick = rng.sample(cand, r.kitty_size)
+                km = mask_of(CARDS[c] for c in pick)
+            if hands[decl] & km != km:
+                return None
+            hands[decl] &= ~km
+            kitty_taken = km
+        elif k == "return":
+            d, u = sl.seat, sl.other
+            gi = _give_index(slots, idx)
+            if chosen[idx] >= 0:
+                c = chosen[idx]
+            else:
+                pair = _hidden_return(hands, d, u, slots, idx, gi, chosen, from_viewer, r.return_rule, r.trump_return, rng)
+                if pair is None:
+                    return None
+                c, g = pair
+                chosen[idx] = c
+                if gi >= 0:
+                    chosen[gi] = g
+            if not hands[u] >> c & 1:
+                return None
+            hands[u] &= ~(1 << c)
+            hands[d] |= 1 << c
+        elif k == "give":
+            u, d = sl.seat, sl.other
+            c = chosen[idx]
+            if c < 0:  # a give whose return is still to come: any card the receiver holds from the giver
+                cand = [x for x in _bits(hands[d]) if x not in from_viewer and x not in chosen]
+                if not cand:
+                    return None
+                c = rng.choice(cand)
+                chosen[idx] = c
+            if not hands[d] >> c & 1:
+                return None
+            hands[d] &= ~(1 << c)
+            hands[u] |= 1 << c
+    kitty = middle | kitty_taken
+    hs = r.hand_size
+    if any(h.bit_count() != hs for h in hands) or kitty.bit_count() != r.kitty_size:
+        return None
+    dealt: list[list[Card]] = []
+    for s in range(n):
+        ids = _bits(hands[s])
+        if s == v and plan.hidden_own:
+            first = mask_of(view.hand)
+            ids = [c for c in ids if first >> c & 1] + [c for c in ids if not first >> c & 1]
+        elif plan.hidden_own or r.contract_after:
+            rng.shuffle(ids)
+        dealt.append([CARDS[c] for c in ids])
+    allowed = view.contracts_left[decl] if view.contracts_left else None
+    try:
+        kitty_cards = list(view.kitty) if view.kitty is not None else [CARDS[c] for c in _bits(kitty)]
+        deal = Deal(r, view.dealer, dealt, kitty_cards, view.prev_diffs, allowed, view.deal_number)
+        for idx, sl in enumerate(slots):
+            deal.apply(_slot_action(sl, chosen[idx]))
+        for s, c in plan.plays:
+            deal.apply(Play(s, CARDS[c]))
+    except IllegalActionError:
+        return None
+    if build_view(deal, v, view.names, view.totals, view.results, view.contracts_left) != view:
+        return None
+    return deal
+
+
+def _seen_return_forbidden(plan: _Plan, before: int) -> int:
+    """Cards the declarer cannot have held at the returns he made to the viewer before slot ``before``."""
+    r = plan.view.rules
+    x = 0
+    for idx, sl in enumerate(plan.slots[:before]):
+        if sl.kind == "return" and sl.seat == plan.view.declarer and sl.other == plan.view.seat and sl.card >= 0:
+            x |= _return_forbidden(sl.card, _received_for(plan.slots, idx), sl.trump, r.return_rule, r.trump_return)
+    return x
+
+
+def _slot_action(sl: _Slot, card: int) -> Action:
+    if sl.action is not None:
+        return sl.action
+    c = CARDS[card]
+    if sl.kind == "discard":
+        return Discard(sl.seat, c)
+    if sl.kind == "give":
+        return Give(sl.seat, c, sl.other)
+    return Return(sl.seat, c, sl.other)
+
+
+def _give_index(slots: list[_Slot], ret_idx: int) -> int:
+    """Index of the give that the return at ``ret_idx`` answers (first in, first out), or -1."""
+    d, u = slots[ret_idx].seat, slots[ret_idx].other
+    k = sum(1 for sl in slots[:ret_idx] if sl.kind == "return" and sl.seat == d and sl.other == u)
+    gives = [i for i, sl in enumerate(slots[:ret_idx]) if sl.kind == "give" and sl.seat == u and sl.other == d]
+    return gives[k] if k < len(gives) else -1
+
+
+def _hidden_return(hands: list[int], d: int, u: int, slots: list[_Slot], idx: int, gi: int, chosen: list[int],
+                   from_viewer: dict[int, int], rule: str, trump_return: str,
+                   rng: random.Random) -> tuple[int, int] | None:
+    """Choose an unseen return ``r`` (now in ``u``'s hand) and the unseen card ``g`` it answered, so that
+    ``r`` obeys the return rule in ``d``'s hand of that moment. Uniform among the allowed pairs."""
+    trump = slots[idx].trump
+    # unseen gives already matched to a later return: each card is given once
+    used = {chosen[j] for j, sl in enumerate(slots) if sl.kind == "give" and sl.card < 0 and chosen[j] >= 0}
+    pairs: list[tuple[int, int]] = []
+    # a card the viewer gave d that u now holds can only have come back with one of these returns
+    must = [c for c in _bits(hands[u]) if from_viewer.get(c) == d]
+    left = 1 + sum(1 for sl in slots[:idx] if sl.kind == "return" and sl.seat == d and sl.other == u and sl.card < 0)
+    if len(must) > left:
+        return None
+    for rc in must or _bits(hands[u]):
+        if from_viewer.get(rc) == u:
+            continue
+        dt = hands[d] | 1 << rc
+        gs = [g for g in _bits(dt) if (g not in used or g == rc) and g not in from_viewer]
+        for g in gs:
+            if trump_return == "free" and g // 13 == trump:
+                pairs.append((rc, g))
+                continue
+            if rule == "overall":
+                best = max(_bits(dt), key=lambda c: _key(c, trump))
+            else:
+                if g // 13 != rc // 13:
+                    continue
+                best = (dt & SUIT_MASKS[g // 13]).bit_length() - 1
+            if best == rc:
+                pairs.append((rc, g))
+    if not pairs:
+        return None
+    return rng.choice(pairs)

@@ -1,0 +1,480 @@
+"""Simulation: many whole matches between computer players, with statistics per player.
+
+Library entry point :func:`simulate` (returns a :class:`SimulationSummary`) and the command
+``sergeant-major simulate`` (registered on :data:`sergeant_major.cli.app` when this module is imported).
+
+Seat and role balance
+    The players are given as a list of levels, one *slot* per seat (``heuristic,random,random``: slot 0
+    is the heuristic player). Game ``g`` (0-based) uses rotation ``r = g % n`` (``n`` players): seat ``s``
+    is played by slot ``(s + r) % n``, so slot ``i`` sits at seat ``(i - r) % n``. The first dealer of
+    every match is seat 0 (not drawn from the seed). Over each block of ``n`` consecutive games every slot
+    therefore sits once in each seat and is the *first* dealer exactly once; as the deal passes to the
+    left after every deal (RULES.md decision 7), each slot holds each seat role (dealer, eldest hand,
+    third) equally often up to the last, unfinished rotation of each match. With a number of games that
+    is a multiple of ``n`` the balance is exact as far as who deals first is concerned.
+
+Determinism
+    Game ``g`` plays the match with seed :func:`game_seed` ``(seed, g)`` (48 bits, derived by BLAKE2b from
+    the simulation seed and ``g``); the players' own generators derive from that match seed
+    (:func:`~sergeant_major.players.decision_rng`). The games are split over ``workers`` processes in
+    chunks and merged in game order, so the summary (and the ``--out`` file) is the same whatever the
+    number of workers.
+
+Statistics
+    Per slot: matches won (a win shared by ``k`` players counts ``1/k`` to each; outright and shared wins
+    are also counted separately), the mean score per deal with a 95% confidence interval, the mean
+    over-tricks per deal (``tricks - target``; negative: under-tricks; inverted in minimum tricks,
+    RULES.md decision 3), the mean tricks taken in each seat role, and the matches won by taking the
+    rules' ``instant-win`` number of tricks (12+) in one deal. Deals of one match are not independent
+    (the exchange carries over), so the confidence intervals treat each match as one cluster: the
+    ratio estimator ``sum(T_m) / sum(D_m)`` with the cluster-robust standard error
+    ``sqrt(M/(M-1) * sum((T_m - mean*D_m)^2)) / sum(D_m)`` over the ``M`` matches (``T_m``: the slot's
+    total in match ``m``, ``D_m``: its deals); the interval is ``mean +- 1.96 * se``.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import math
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from .deal import ROLE_NAMES
+from .errors import SergeantMajorError
+from .match import Match
+from .players import LEVELS, drive, make_player
+from .rules import Rules
+
+__all__ = ["simulate", "SimulationSummary", "PlayerStats", "GameOutcome", "play_game", "game_seed", "parse_levels",
+           "seat_slots"]
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``: called in the calling process after each finished match, in game order."""
+
+
+# ---------------------------------------------------------------------------------------------- one game
+@dataclass(frozen=True)
+class GameOutcome:
+    """The statistics of one finished match, by player slot (not by seat).
+
+    Attributes:
+        game: the game index ``0..games-1``.
+        seed: the match seed (:func:`game_seed`).
+        rotation: ``game % players``; seat ``s`` was played by slot ``(s + rotation) % players``.
+        deals: deals played in the match (>= 1).
+        winners: the winning slots (several on a shared win).
+        reason: the end in words (:class:`~sergeant_major.match.MatchEnd`).
+        instant: the slot that won by the ``instant-win`` trick count in one deal, else ``None``.
+        score: each slot's total score over the match (the sum of its deal scores).
+        over: each slot's total over-tricks (``tricks - target``, summed over deals; negative: under).
+        role_tricks: per slot, the tricks taken in each seat role (0 dealer, 1 eldest, 2 third, ...).
+        role_deals: per slot, the deals played in each seat role.
+    """
+
+    game: int
+    seed: int
+    rotation: int
+    deals: int
+    winners: tuple[int, ...]
+    reason: str
+    instant: int | None
+    score: tuple[int, ...]
+    over: tuple[int, ...]
+    role_tricks: tuple[tuple[int, ...], ...]
+    role_deals: tuple[tuple[int, ...], ...]
+
+
+def game_seed(seed: int, game: int) -> int:
+    """The match seed of game ``game`` of a simulation with ``seed``: 48 bits of BLAKE2b of both."""
+    digest = hashlib.blake2b(f"sergeant-major/simulate/{seed}/{game}".encode(), digest_size=6).digest()
+    return int.from_bytes(digest, "big")
+
+
+def seat_slots(players: int, game: int) -> tuple[int, ...]:
+    """The player slot at each seat in game ``game``: seat ``s`` gets slot ``(s + game % players) % players``."""
+    r = game % players
+    return tuple((s + r) % players for s in range(players))
+
+
+def play_game(rules: Rules, levels: Sequence[str], seed: int, game: int) -> tuple[GameOutcome, Match]:
+    """Play game ``game`` of a simulation: the match with seed :func:`game_seed` ``(seed, game)``, the first
+    dealer at seat 0, the slots rotated through the seats as :func:`seat_slots` says.
+
+    Returns:
+        the outcome (by slot) and the finished match (by seat; names ``'<slot+1>:<level>'``).
+
+    Raises:
+        SergeantMajorError: an unknown level, or a level count that is not the rules' player count.
+    """
+    n = rules.players
+    if len(levels) != n:
+        raise SergeantMajorError(f"{len(levels)} players given ({','.join(levels)}) for rules with {n} players")
+    slots = seat_slots(n, game)
+    players = [make_player(levels[slots[s]]) for s in range(n)]
+    names = [f"{slots[s] + 1}:{levels[slots[s]]}" for s in range(n)]
+    mseed = game_seed(seed, game)
+    match = Match(rules, mseed, names, dealer=0)
+    drive(match, players)
+    end = match.end
+    assert end is not None
+    score = [0] * n
+    over = [0] * n
+    role_tricks = [[0] * n for _ in range(n)]
+    role_deals = [[0] * n for _ in range(n)]
+    for deal, res in zip(match.deals, match.results, strict=True):
+        for s in range(n):
+            i = slots[s]
+            role = (s - deal.dealer) % n
+            score[i] += res.scores[s]
+            over[i] += res.tricks[s] - res.targets[s]
+            role_tricks[i][role] += res.tricks[s]
+            role_deals[i][role] += 1
+    instant: int | None = None
+    last = match.results[-1]
+    if rules.instant_win is not None and len(end.winners) == 1 and last.tricks[end.winners[0]] >= rules.instant_win:
+        instant = slots[end.winners[0]]
+    outcome = GameOutcome(
+        game=game, seed=mseed, rotation=game % n, deals=len(match.results),
+        winners=tuple(sorted(slots[s] for s in end.winners)), reason=end.reason, instant=instant,
+        score=tuple(score), over=tuple(over),
+        role_tricks=tuple(tuple(r) for r in role_tricks), role_deals=tuple(tuple(r) for r in role_deals),
+    )
+    return outcome, match
+
+
+def _worker(rules: Rules, levels: tuple[str, ...], seed: int, records: bool, game: int) -> tuple[GameOutcome, str | None]:
+    outcome, match = play_game(rules, levels, seed, game)
+    line = None
+    if records:
+        from .record import match_to_record
+
+        n = rules.players
+        slots = seat_slots(n, game)
+        meta = {"program": "sergeant-major simulate", "simulation_seed": seed, "game": game,
+                "slots": [slots[s] + 1 for s in range(n)]}
+        rec = match_to_record(match, [levels[slots[s]] for s in range(n)], meta)
+        line = json.dumps(rec, ensure_ascii=False, separators=(",", ":"))
+    return outcome, line
+
+
+# ---------------------------------------------------------------------------------------------- summary
+@dataclass(frozen=True)
+class PlayerStats:
+    """Statistics of one player slot over a simulation.
+
+    Attributes:
+        slot: the slot number, 1-based, as given in the ``--players`` list.
+        level: the player level (``heuristic``, ``random``).
+        matches: matches played.
+        wins: matches won, a win shared by ``k`` players counting ``1/k``.
+        outright_wins: matches won alone.
+        shared_wins: matches whose win was shared with another player.
+        instant_wins: matches won by taking the ``instant-win`` tricks (12+) in one deal; ``None`` when the
+            rules have no instant win.
+        deals: deals played.
+        mean_score: mean score per deal (units of the rules' scoring: points, counters or chips).
+        score_ci95: half-width of the 95% confidence interval of :attr:`mean_score` (``None`` below 2 matches).
+        mean_over: mean over-tricks per deal (``tricks - target``; negative: under-tricks).
+        over_ci95: half-width of the 95% confidence interval of :attr:`mean_over`.
+        mean_tricks_by_role: mean tricks per deal in each seat role, ``{"dealer": 8.1, "eldest": ...}``
+            (``None`` for a role never held).
+    """
+
+    slot: int
+    level: str
+    matches: int
+    wins: float
+    outright_wins: int
+    shared_wins: int
+    instant_wins: int | None
+    deals: int
+    mean_score: float
+    score_ci95: float | None
+    mean_over: float
+    over_ci95: float | None
+    mean_tricks_by_role: dict[str, float | None]
+
+    @property
+    def label(self) -> str:
+        """``'1:heuristic'``: slot and level."""
+        return f"{self.slot}:{self.level}"
+
+
+@dataclass(frozen=True)
+class SimulationSummary:
+    """The result of :func:`simulate`: the same for the same rules, levels, games and seed, whatever the workers.
+
+    Attributes:
+        rules: the rules' string form.
+        levels: the player levels by slot.
+        games: matches played.
+        seed: the simulation seed.
+        deals: deals played in all.
+        mean_deals: mean deals per match.
+        players: statistics by slot.
+    """
+
+    rules: str
+    levels: tuple[str, ...]
+    games: int
+    seed: int
+    deals: int
+    mean_deals: float
+    players: tuple[PlayerStats, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as a JSON-ready dict (``label`` added to each player)."""
+        d = asdict(self)
+        d["levels"] = list(self.levels)
+        for p, pd in zip(self.players, d["players"], strict=True):
+            pd["label"] = p.label
+        return d
+
+
+def _ratio_ci(totals: Sequence[int], sizes: Sequence[int]) -> tuple[float, float | None]:
+    """Cluster ratio estimate ``sum(t)/sum(d)`` and the half-width of its 95% interval (module doc)."""
+    m = len(totals)
+    dsum = sum(sizes)
+    mean = sum(totals) / dsum
+    if m < 2:
+        return mean, None
+    ss = sum((t - mean * d) ** 2 for t, d in zip(totals, sizes, strict=True))
+    se = math.sqrt(m / (m - 1) * ss) / dsum
+    return mean, 1.96 * se
+
+
+def summarize(rules: Rules, levels: Sequence[str], seed: int, outcomes: Sequence[GameOutcome]) -> SimulationSummary:
+    """Merge game outcomes (in game order) into a :class:`SimulationSummary`.
+
+    Raises:
+        SergeantMajorError: when ``outcomes`` is empty.
+    """
+    if not outcomes:
+        raise SergeantMajorError("no games to summarize")
+    n = rules.players
+    sizes = [o.deals for o in outcomes]
+    stats: list[PlayerStats] = []
+    for i in range(n):
+        wins = 0.0
+        outright = shared = instant = 0
+        for o in outcomes:
+            if i in o.winners:
+                wins += 1 / len(o.winners)
+                if len(o.winners) == 1:
+                    outright += 1
+                else:
+                    shared += 1
+            if o.instant == i:
+                instant += 1
+        mean_score, score_ci = _ratio_ci([o.score[i] for o in outcomes], sizes)
+        mean_over, over_ci = _ratio_ci([o.over[i] for o in outcomes], sizes)
+        by_role: dict[str, float | None] = {}
+        for role in range(n):
+            t = sum(o.role_tricks[i][role] for o in outcomes)
+            d = sum(o.role_deals[i][role] for o in outcomes)
+            by_role[ROLE_NAMES[role]] = t / d if d else None
+        stats.append(PlayerStats(
+            slot=i + 1, level=levels[i], matches=len(outcomes), wins=wins, outright_wins=outright, shared_wins=shared,
+            instant_wins=instant if rules.instant_win is not None else None, deals=sum(sizes),
+            mean_score=mean_score, score_ci95=score_ci, mean_over=mean_over, over_ci95=over_ci,
+            mean_tricks_by_role=by_role,
+        ))
+    return SimulationSummary(rules=str(rules), levels=tuple(levels), games=len(outcomes), seed=seed, deals=sum(sizes),
+                             mean_deals=sum(sizes) / len(outcomes), players=tuple(stats))
+
+
+def parse_levels(text: str | Sequence[str], players: int) -> tuple[str, ...]:
+    """Player levels from ``'heuristic,random,random'`` (or a list), one per seat.
+
+    Raises:
+        SergeantMajorError: quoting an unknown level or a wrong count.
+    """
+    items = [w.strip() for w in text.split(",")] if isinstance(text, str) else [str(w).strip() for w in text]
+    for w in items:
+        if w not in LEVELS:
+            raise SergeantMajorError(f"unknown player level {w!r} in {text!r} (levels: {', '.join(LEVELS)})")
+    if len(items) != players:
+        raise SergeantMajorError(f"{len(items)} players given in {text!r}; these rules need {players}")
+    return tuple(items)
+
+
+def _chunks(games: int, workers: int) -> int:
+    return max(1, min(32, games // (workers * 8)))
+
+
+def simulate_iter(rules: Rules, levels: Sequence[str], games: int, seed: int = 0, workers: int = 1,
+                  records: bool = False) -> Iterator[tuple[GameOutcome, str | None]]:
+    """Play ``games`` matches and yield ``(outcome, record line or None)`` in game order.
+
+    ``records=True`` adds each match's record as one line of compact JSON (:func:`~sergeant_major.record.match_to_record`).
+    ``workers > 1`` spreads the games over that many processes (chunks, results merged in game order).
+
+    Raises:
+        SergeantMajorError: bad levels, ``games < 1`` or ``workers < 1``.
+    """
+    lv = parse_levels(list(levels), rules.players)
+    if games < 1:
+        raise SergeantMajorError(f"games={games}: play at least 1 game")
+    if workers < 1:
+        raise SergeantMajorError(f"workers={workers}: use at least 1 worker")
+    work = functools.partial(_worker, rules, lv, seed, records)
+    workers = min(workers, games)
+    if workers == 1:
+        for g in range(games):
+            yield work(g)
+        return
+    ctx = multiprocessing.get_context("spawn")  # no fork of a process that may run a progress thread
+    with ctx.Pool(workers) as pool:
+        yield from pool.imap(work, range(games), chunksize=_chunks(games, workers))
+
+
+def simulate(rules: Rules, levels: Sequence[str], games: int, seed: int = 0, workers: int = 1,
+             progress: Progress | None = None) -> SimulationSummary:
+    """Play ``games`` whole matches between computer players and summarize them by player slot.
+
+    Args:
+        rules: the rules in force.
+        levels: player levels by slot (``["heuristic", "random", "random"]``), one per seat; they rotate
+            through the seats (module doc).
+        games: number of matches (>= 1).
+        seed: the simulation seed; game ``g`` uses match seed ``game_seed(seed, g)``.
+        workers: processes to use (>= 1); the result does not depend on it.
+        progress: optional ``progress(done, total)`` callback.
+
+    Raises:
+        SergeantMajorError: bad levels, ``games < 1`` or ``workers < 1``.
+    """
+    outcomes: list[GameOutcome] = []
+    for outcome, _ in simulate_iter(rules, levels, games, seed, workers):
+        outcomes.append(outcome)
+        if progress is not None:
+            progress(len(outcomes), games)
+    return summarize(rules, levels, seed, outcomes)
+
+
+# ---------------------------------------------------------------------------------------------- command
+def _fmt_ci(mean: float, ci: float | None, digits: int = 3) -> str:
+    return f"{mean:+.{digits}f}" + ("" if ci is None else f" ± {ci:.{digits}f}")
+
+
+def _register() -> None:
+    import typer
+    from rich import box
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.table import Table
+
+    from .cli import app
+
+    @app.command("simulate")
+    def simulate_command(
+        games: int = typer.Option(100, "--games", "-n", help="Number of whole matches to play."),
+        players: str = typer.Option("heuristic,random,random", "--players", "-p",
+                                    help="Player levels by slot, comma separated (random, heuristic); they rotate through the seats."),
+        rules: str = typer.Option("9-5-2", "--rules", "-r", help="Rules string, e.g. '8-5-3 must-trump=on'."),
+        seed: int = typer.Option(0, "--seed", "-s", help="Simulation seed: the same seed gives the same result."),
+        workers: int = typer.Option(0, "--workers", "-w", help="Processes to use (0: one per core). The result does not depend on it."),
+        out: Path | None = typer.Option(None, "--out", "-o", help="Write every match's record to this JSON Lines file (one record a line)."),  # noqa: B008
+        as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON instead of a table."),
+    ) -> None:
+        """Play many whole matches between computer players and show statistics per player.
+
+        Players rotate through the seats (game g: seat s is played by slot (s + g) mod n) and the first
+        dealer is always seat 0, so each player sits in each seat and deals first equally often.
+        Wins shared by k players count 1/k each (outright and shared wins are also shown).
+        The 95% intervals treat each match as one cluster of deals.
+        """
+        err = Console(stderr=True)
+
+        def fail(msg: str) -> None:
+            typer.echo(f"error: {msg}", err=True)
+            raise typer.Exit(2)
+
+        try:
+            r = Rules.parse(rules)
+            lv = parse_levels(players, r.players)
+        except SergeantMajorError as e:
+            fail(str(e))
+            return
+        if games < 1:
+            fail(f"--games {games}: play at least 1 game")
+        if workers < 0:
+            fail(f"--workers {workers}: use 0 (one per core) or more")
+        k = workers or os.cpu_count() or 1
+        fh = None
+        if out is not None:
+            try:
+                fh = open(out, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+            except OSError as e:
+                fail(f"cannot write {str(out)!r}: {e.strerror or e}")
+        outcomes: list[GameOutcome] = []
+        t0 = time.perf_counter()
+        try:
+            with Progress(TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                          TimeRemainingColumn(), console=err, transient=as_json) as bar:
+                task = bar.add_task("games", total=games)
+                for outcome, line in simulate_iter(r, lv, games, seed, k, records=fh is not None):
+                    outcomes.append(outcome)
+                    if fh is not None and line is not None:
+                        fh.write(line + "\n")
+                    bar.advance(task)
+        except SergeantMajorError as e:
+            fail(str(e))
+        except OSError as e:
+            fail(f"cannot write {str(out)!r}: {e.strerror or e}")
+        finally:
+            if fh is not None:
+                fh.close()
+        elapsed = time.perf_counter() - t0
+        summary = summarize(r, lv, seed, outcomes)
+        if as_json:
+            d = summary.to_json()
+            d["seconds"] = round(elapsed, 3)
+            d["workers"] = k
+            sys.stdout.write(json.dumps(d, indent=2) + "\n")
+            return
+        n = r.players
+        roles = ROLE_NAMES[:n]
+        table = Table(title=f"{summary.games} matches of {summary.rules} (seed {seed}): {summary.deals} deals, "
+                            f"{summary.mean_deals:.2f} per match", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+        table.add_column("player", no_wrap=True)
+        table.add_column("won", justify="right")
+        table.add_column("win%", justify="right")
+        table.add_column("shared", justify="right")
+        if r.instant_win is not None:
+            table.add_column(f"{r.instant_win}+", justify="right")
+        table.add_column("score/deal", justify="right", no_wrap=True)
+        table.add_column("over", justify="right")
+        table.add_column("tricks " + "/".join(x[0].upper() for x in roles), justify="right", no_wrap=True)
+        for p in summary.players:
+            row = [p.label, f"{p.wins:g}", f"{100 * p.wins / p.matches:.1f}", str(p.shared_wins)]
+            if r.instant_win is not None:
+                row.append(str(p.instant_wins))
+            row += [_fmt_ci(p.mean_score, p.score_ci95, 2), f"{p.mean_over:+.2f}"]
+            row.append("/".join("-" if p.mean_tricks_by_role[x] is None else f"{p.mean_tricks_by_role[x]:.2f}" for x in roles))
+            table.add_row(*row)
+        notes = ["won: matches won, a win shared by k players counting 1/k; shared: wins shared with another player"]
+        if r.instant_win is not None:
+            notes.append(f"{r.instant_win}+: matches won by taking {r.instant_win}+ tricks in one deal")
+        notes += ["score/deal: mean score per deal ± 95% CI (matches as clusters); over: mean tricks over target per deal",
+                  "tricks: mean tricks per deal as " + "/".join(roles),
+                  f"{elapsed:.1f} s, {k} worker(s), {summary.deals / elapsed:.0f} deals/s"
+                  + (f"; records written to {out}" if out is not None else "")]
+        table.caption = "\n".join(notes)
+        table.caption_justify = "left"
+        Console().print(table)
+
+
+try:
+    _register()
+except ModuleNotFoundError as _e:  # the cli extra (typer, rich) is not installed: the library still works
+    if _e.name not in ("typer", "rich"):
+        raise

@@ -1,0 +1,699 @@
+"""Hot kernels of the trick phase: legal cards, trick winners, play-outs and the double-dummy search.
+
+Everything here works on plain integers and 1-d int64 arrays so that Numba can compile it (see
+:mod:`._jit`); the same source runs as Python when numba is absent. Conventions:
+
+* a hand is a 52-bit mask, bit ``suit * 13 + rank`` (as in :mod:`sergeant_major.cards`);
+* ``trick`` holds the card ids played to the trick in progress, ``tlen`` of them, led by ``leader``;
+* ``trump`` is the trump suit ``0..3`` or ``-1`` (no-trump, minimum tricks);
+* ``must_trump`` / ``must_over`` are the obligations of RULES.md "Options" (0 or 1), with the same
+  meaning as :meth:`sergeant_major.deal.Deal.legal_play_mask`.
+
+The double-dummy search (:func:`search`) is a zero-window ("can the maximising seat reach ``target``
+more tricks?") alpha-beta search with a transposition table keyed by relative ranks, equivalent cards
+searched once, quick-trick bounds and move ordering; :mod:`.dds` wraps it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._jit import HAVE_NUMBA, int_array, jit
+
+LANE = 0x1FFF
+M32 = 0xFFFFFFFF
+
+
+def _pop(v: int) -> int:
+    return bin(v).count("1")
+
+
+def _low(v: int) -> int:
+    return (v & -v).bit_length() - 1 if v else -1
+
+
+POP13: Any = int_array([_pop(v) for v in range(1 << 13)])
+LOW13: Any = int_array([_low(v) for v in range(1 << 13)])
+HIGH13: Any = int_array([v.bit_length() - 1 for v in range(1 << 13)])
+
+if HAVE_NUMBA:
+    import numpy as np
+
+    @jit
+    def alloc(k: int) -> Any:
+        """A zeroed int64 array of length ``k``."""
+        return np.zeros(k, np.int64)
+else:
+    def alloc(k: int) -> Any:
+        """A zeroed int64 array of length ``k``."""
+        return [0] * k
+
+# stats slots
+ST_NODES, ST_BUDGET, ST_ABORT, ST_TTHITS = 0, 1, 2, 3
+TT_WORDS = 4  # key words per entry
+
+
+@jit
+def popcount(m: int) -> int:
+    """Number of cards in mask ``m``."""
+    return int(POP13[m & LANE] + POP13[(m >> 13) & LANE] + POP13[(m >> 26) & LANE] + POP13[(m >> 39) & LANE])
+
+
+@jit
+def lowest(m: int) -> int:
+    """Id of the lowest card in the non-empty mask ``m``."""
+    for s in range(4):
+        v = (m >> (13 * s)) & LANE
+        if v != 0:
+            return int(13 * s + LOW13[v])
+    return -1
+
+
+@jit
+def highest(m: int) -> int:
+    """Id of the highest card in the non-empty mask ``m`` (by id: suit then rank)."""
+    for s in range(3, -1, -1):
+        v = (m >> (13 * s)) & LANE
+        if v != 0:
+            return int(13 * s + HIGH13[v])
+    return -1
+
+
+@jit
+def nth_card(m: int, k: int) -> int:
+    """Id of the ``k``-th lowest card (from 0) of ``m``; ``-1`` if ``m`` has fewer cards."""
+    for s in range(4):
+        v = (m >> (13 * s)) & LANE
+        c = int(POP13[v])
+        if k < c:
+            while k > 0:
+                v &= v - 1
+                k -= 1
+            return int(13 * s + LOW13[v])
+        k -= c
+    return -1
+
+
+@jit
+def over_trump(trumps: int, trick: Any, tlen: int, trump: int) -> int:
+    """The cards of ``trumps`` that beat every trump already in the trick (all of them if none)."""
+    high = -1
+    for i in range(tlen):
+        c = trick[i]
+        if c // 13 == trump and c > high:
+            high = c
+    if high < 0:
+        return trumps
+    return trumps & ~((1 << (high + 1)) - 1)
+
+
+@jit
+def legal_mask(h: int, trick: Any, tlen: int, trump: int, must_trump: int, must_over: int) -> int:
+    """The cards of hand ``h`` that may be played now; same rule as ``Deal.legal_play_mask``.
+
+    Follow suit if able (seeds 000/004 "Playing the tricks"); void: any card, or a trump if able with
+    must-trump (seed 003); with must-overtrump a trump must beat the trumps in the trick if able.
+    """
+    if tlen == 0:
+        return h
+    led = trick[0] // 13
+    follow = h & (LANE << (13 * led))
+    if follow != 0:
+        if trump == led and must_over != 0:
+            over = over_trump(follow, trick, tlen, trump)
+            return over if over != 0 else follow
+        return follow
+    if trump >= 0:
+        trumps = h & (LANE << (13 * trump))
+        if trumps != 0:
+            if must_over != 0:
+                over = over_trump(trumps, trick, tlen, trump)
+                if must_trump != 0:
+                    return over if over != 0 else trumps
+                if over != trumps:
+                    r = (h & ~trumps) | over
+                    return r if r != 0 else h
+            elif must_trump != 0:
+                return trumps
+    return h
+
+
+@jit
+def winner_index(trick: Any, n: int, trump: int) -> int:
+    """Index in play order (0 = the lead) of the card that wins the complete trick ``trick[0..n-1]``."""
+    led = trick[0] // 13
+    best = 0
+    bc = trick[0]
+    btr = led == trump
+    for i in range(1, n):
+        c = trick[i]
+        cs = c // 13
+        if cs == trump:
+            if not btr or c > bc:
+                best = i
+                bc = c
+                btr = True
+        elif cs == led and not btr and c > bc:
+            best = i
+            bc = c
+    return best
+
+
+# ---------------------------------------------------------------------------------------------- play-outs
+@jit
+def rng_next(state: Any) -> int:
+    """Advance the xorshift32 generator held in ``state[0]`` and return a value in ``0..2**32-1``."""
+    x = state[0]
+    x ^= (x << 13) & M32
+    x ^= x >> 17
+    x ^= (x << 5) & M32
+    state[0] = x
+    return int(x)
+
+
+@jit
+def policy_card(h: int, legal: int, trick: Any, tlen: int, trump: int, policy: int, rng: Any) -> int:
+    """Choose a card of ``legal``: policy 0 uniform random; 1 cheap greedy (win the trick with the lowest
+    card that beats it, else play the lowest card; lead the highest card of a random suit)."""
+    if policy == 1:
+        if tlen == 0:
+            k = rng_next(rng) % popcount(legal)
+            c = nth_card(legal, k)
+            s = c // 13
+            return 13 * s + int(HIGH13[(legal >> (13 * s)) & LANE])
+        # current winner
+        led = trick[0] // 13
+        bc = trick[0]
+        btr = led == trump
+        for i in range(1, tlen):
+            c = trick[i]
+            cs = c // 13
+            if cs == trump:
+                if not btr or c > bc:
+                    bc = c
+                    btr = True
+            elif cs == led and not btr and c > bc:
+                bc = c
+        best = -1
+        m = legal
+        while m != 0:
+            c = lowest(m)
+            m &= ~(1 << c)
+            cs = c // 13
+            wins = False
+            if cs == trump:
+                wins = (not btr) or c > bc
+            elif cs == led and not btr and c > bc:
+                wins = True
+            if wins:
+                best = c
+                break
+        if best >= 0:
+            return best
+        # lowest by rank, non-trumps first
+        lo = -1
+        lr = 99
+        m = legal
+        while m != 0:
+            c = lowest(m)
+            m &= ~(1 << c)
+            r = c % 13 + (13 if c // 13 == trump else 0)
+            if r < lr:
+                lr = r
+                lo = c
+        return lo
+    k = rng_next(rng) % popcount(legal)
+    return nth_card(legal, k)
+
+
+@jit
+def playout(hands: Any, n: int, trick: Any, tlen: int, leader: int, trump: int, must_trump: int, must_over: int,
+            policy: int, rng: Any, won: Any) -> None:
+    """Play the deal out from the position; add each seat's tricks to ``won[0..n-1]``.
+
+    ``hands`` and ``trick`` are modified (the caller passes copies)."""
+    while True:
+        to = (leader + tlen) % n
+        h = hands[to]
+        if h == 0:
+            return
+        legal = legal_mask(h, trick, tlen, trump, must_trump, must_over)
+        c = policy_card(h, legal, trick, tlen, trump, policy, rng)
+        hands[to] = h & ~(1 << c)
+        trick[tlen] = c
+        tlen += 1
+        if tlen == n:
+            w = (leader + winner_index(trick, n, trump)) % n
+            won[w] += 1
+            leader = w
+            tlen = 0
+
+
+@jit
+def playouts(hands0: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int, must_trump: int, must_over: int,
+             policy: int, count: int, seed: int, out: Any) -> None:
+    """``count`` play-outs from one position; ``out[i * n + s]`` receives seat ``s``'s tricks in play-out ``i``
+    (tricks of the remaining play only)."""
+    rng = alloc(1)
+    rng[0] = (seed & M32) | 1
+    hands = alloc(4)
+    trick = alloc(4)
+    won = alloc(4)
+    for i in range(count):
+        for s in range(n):
+            hands[s] = hands0[s]
+            won[s] = 0
+        for j in range(tlen0):
+            trick[j] = trick0[j]
+        playout(hands, n, trick, tlen0, leader0, trump, must_trump, must_over, policy, rng, won)
+        for s in range(n):
+            out[i * n + s] = won[s]
+
+
+@jit
+def deal_and_play(count: int, n: int, hand_size: int, trump: int, must_trump: int, must_over: int, policy: int,
+                  seed: int) -> int:
+    """Benchmark kernel: ``count`` times shuffle a deck, deal ``n`` hands of ``hand_size`` and play the whole deal
+    out from the opening lead (seat 1); returns the sum over deals of seat 0's tricks (a checksum)."""
+    rng = alloc(1)
+    rng[0] = (seed & M32) | 1
+    deck = alloc(52)
+    hands = alloc(4)
+    trick = alloc(4)
+    won = alloc(4)
+    total = 0
+    for _ in range(count):
+        for i in range(52):
+            deck[i] = i
+        for i in range(51, 0, -1):
+            j = rng_next(rng) % (i + 1)
+            t = deck[i]
+            deck[i] = deck[j]
+            deck[j] = t
+        for s in range(n):
+            hands[s] = 0
+            won[s] = 0
+        for j in range(n * hand_size):
+            hands[j % n] |= 1 << deck[j]
+        playout(hands, n, trick, 0, 1 % n, trump, must_trump, must_over, policy, rng, won)
+        total += won[0]
+    return total
+
+
+# ---------------------------------------------------------------------------------------------- double dummy
+@jit
+def rel_key(hands: Any, n: int) -> Any:
+    """Each seat's hand in relative ranks: within a suit, the remaining cards renumbered 0..k-1 from the
+    lowest, so positions equal up to cards already played get the same key. Returns 4 masks."""
+    r0 = 0
+    r1 = 0
+    r2 = 0
+    r3 = 0
+    for suit in range(4):
+        sh = 13 * suit
+        a0 = (hands[0] >> sh) & LANE
+        a1 = (hands[1] >> sh) & LANE
+        a2 = (hands[2] >> sh) & LANE
+        a3 = (hands[3] >> sh) & LANE
+        allb = a0 | a1 | a2 | a3
+        k = sh
+        while allb != 0:
+            low = allb & -allb
+            if a0 & low:
+                r0 |= 1 << k
+            elif a1 & low:
+                r1 |= 1 << k
+            elif a2 & low:
+                r2 |= 1 << k
+            else:
+                r3 |= 1 << k
+            k += 1
+            allb ^= low
+    return r0, r1, r2, r3
+
+
+@jit
+def quick_tricks(hands: Any, n: int, seat: int, trump: int) -> int:
+    """Tricks ``seat``, on lead, can cash at once whatever the others do: its cards above every other
+    remaining card of their suit, in a side suit only as long as every other hand holding trumps can
+    follow. Lead is kept throughout, so the count is a sure lower bound."""
+    mine = hands[seat]
+    others = 0
+    for s in range(n):
+        if s != seat:
+            others |= hands[s]
+    total = 0
+    for suit in range(4):
+        sh = 13 * suit
+        m = (mine >> sh) & LANE
+        if m == 0:
+            continue
+        o = (others >> sh) & LANE
+        top = int(HIGH13[o])  # -1 when the others are void
+        cnt = 0
+        v = m
+        while v != 0:
+            hb = int(HIGH13[v])
+            if hb < top:
+                break
+            cnt += 1
+            v &= ~(1 << hb)
+        if cnt == 0:
+            continue
+        if trump >= 0 and suit != trump:
+            for s in range(n):
+                if s != seat and (hands[s] >> (13 * trump)) & LANE != 0:
+                    ln = int(POP13[(hands[s] >> sh) & LANE])
+                    if ln < cnt:
+                        cnt = ln
+        total += cnt
+    return total
+
+
+@jit
+def last_trick_winner(hands: Any, n: int, leader: int, trump: int) -> int:
+    """The seat that wins the last trick, every hand holding one card, ``leader`` to lead."""
+    bc = lowest(hands[leader])
+    led = bc // 13
+    bs = leader
+    btr = led == trump
+    for i in range(1, n):
+        s = (leader + i) % n
+        c = lowest(hands[s])
+        cs = c // 13
+        if cs == trump:
+            if not btr or c > bc:
+                bs = s
+                bc = c
+                btr = True
+        elif cs == led and not btr and c > bc:
+            bs = s
+            bc = c
+    return bs
+
+
+@jit
+def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, trump: int, must_trump: int,
+              must_over: int, seat: int, misere: int, moves: Any, base: int) -> int:
+    """Write the legal cards of ``to`` into ``moves[base + 2k]`` (score at ``+ 1``), one card per run of
+    equivalent cards, best-first by a cheap ordering score; return how many."""
+    h = hands[to]
+    legal = legal_mask(h, trick, tlen, trump, must_trump, must_over)
+    maxing = to == seat
+    # cards still in play (hands and the trick): touching cards among them are equivalent
+    present = 0
+    for s in range(n):
+        present |= hands[s]
+    for i in range(tlen):
+        present |= 1 << trick[i]
+    # current winner of the trick so far
+    led = trick[0] // 13 if tlen > 0 else -1
+    bc = trick[0] if tlen > 0 else -1
+    bi = 0
+    btr = tlen > 0 and led == trump
+    for i in range(1, tlen):
+        c = trick[i]
+        cs = c // 13
+        if cs == trump:
+            if not btr or c > bc:
+                bi = i
+                bc = c
+                btr = True
+        elif cs == led and not btr and c > bc:
+            bi = i
+            bc = c
+    # the mover wants "good" tricks (won by the seat; in minimum tricks won by the others) when maximising
+    cur_good = False
+    if tlen > 0:
+        cur_good = (((leader + bi) % n) == seat) != (misere != 0)
+    want_good = maxing
+    good_to = (to == seat) != (misere != 0)
+    last = tlen == n - 1
+    nm = 0
+    for suit in range(4):
+        sh = 13 * suit
+        lv = (legal >> sh) & LANE
+        if lv == 0:
+            continue
+        pv = (present >> sh) & LANE
+        slen = int(POP13[lv])
+        prev_mine = False
+        v = pv
+        while v != 0:
+            hb = int(HIGH13[v])
+            v &= ~(1 << hb)
+            if (lv >> hb) & 1:
+                if not prev_mine:
+                    c = sh + hb
+                    sc = 0
+                    if tlen == 0:
+                        oth = present & ~h & (LANE << sh)
+                        if misere != 0:
+                            sc = 30 - hb if maxing else 30 + hb
+                        elif oth == 0 or c > highest(oth):
+                            sc = 60 + slen
+                        else:
+                            sc = 20 + slen - hb // 2
+                            if suit == trump:
+                                sc += 2
+                    else:
+                        beats = False
+                        if suit == trump:
+                            beats = (not btr) or c > bc
+                        elif suit == led and not btr and c > bc:
+                            beats = True
+                        if beats:
+                            if want_good == good_to:  # winning the trick is what the mover wants
+                                sc = 70 - hb + (10 if last else 0)
+                                if suit == trump and suit != led:
+                                    sc -= 5
+                            else:
+                                sc = 5 + hb
+                        elif cur_good == want_good:  # the trick already goes the mover's way
+                            sc = 60 + hb if misere != 0 else 60 - hb
+                        else:
+                            sc = 30 + hb if misere != 0 else 30 - hb
+                            if suit == trump and suit != led and misere == 0:
+                                sc -= 10
+                    j = nm
+                    while j > 0 and moves[base + 2 * (j - 1) + 1] < sc:
+                        moves[base + 2 * j] = moves[base + 2 * (j - 1)]
+                        moves[base + 2 * j + 1] = moves[base + 2 * (j - 1) + 1]
+                        j -= 1
+                    moves[base + 2 * j] = c
+                    moves[base + 2 * j + 1] = sc
+                    nm += 1
+                prev_mine = True
+            else:
+                prev_mine = False
+    return nm
+
+
+# frame fields of the iterative search
+F_TLEN, F_LEADER, F_TARGET, F_REM, F_TN, F_TO, F_H, F_J, F_NM, F_IDX, F_K0, F_K1, F_K2, F_K3 = range(14)
+FRAME = 16
+MOVES_PER_DEPTH = 40
+
+
+@jit
+def tt_store(tt_keys: Any, tt_bounds: Any, idx: int, k0: int, k1: int, k2: int, k3: int, target: int, remaining: int,
+             result: bool) -> None:
+    """Record in slot ``idx`` that the maximiser can (``result``) or cannot reach ``target``."""
+    b = idx * TT_WORDS
+    if not (tt_keys[b] == k0 and tt_keys[b + 1] == k1 and tt_keys[b + 2] == k2 and tt_keys[b + 3] == k3):
+        tt_keys[b] = k0
+        tt_keys[b + 1] = k1
+        tt_keys[b + 2] = k2
+        tt_keys[b + 3] = k3
+        tt_bounds[2 * idx] = 0
+        tt_bounds[2 * idx + 1] = remaining
+    if result:
+        if target > tt_bounds[2 * idx]:
+            tt_bounds[2 * idx] = target
+    elif target - 1 < tt_bounds[2 * idx + 1]:
+        tt_bounds[2 * idx + 1] = target - 1
+
+
+@jit
+def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int, must_trump: int, must_over: int,
+           seat: int, misere: int, target0: int, remaining0: int,
+           tt_keys: Any, tt_bounds: Any, tt_mask: int, moves: Any, frames: Any, tk: Any, stats: Any) -> bool:
+    """Can ``seat`` (against the others together) make ``target0`` more of the ``remaining0`` tricks
+    (with ``misere``: have them won by the others)? ``remaining0`` counts the trick in progress.
+
+    An iterative alpha-beta (explicit stack in ``frames``, ``FRAME`` words per depth) over the zero window
+    ``target0``: ``tt_keys`` (``4`` words per entry) and ``tt_bounds`` (lower, upper per entry) form the
+    transposition table of trick-start positions keyed by relative ranks and the solver's configuration;
+    ``moves`` holds ``MOVES_PER_DEPTH`` slots per depth, ``tk`` 4 slots per trick; ``stats`` counts nodes
+    and carries the node budget and the abort flag. ``hands`` is restored on return (also on abort).
+    """
+    mis = misere != 0
+    cfg = (seat | (misere << 2) | ((trump + 1) << 3) | (must_trump << 6) | (must_over << 7)) << 52
+    for i in range(tlen0):
+        tk[i] = trick0[i]
+    frames[F_TLEN] = tlen0
+    frames[F_LEADER] = leader0
+    frames[F_TARGET] = target0
+    frames[F_REM] = remaining0
+    frames[F_TN] = 0
+    d = 0
+    entering = True
+    val = False
+    while True:
+        if entering:
+            b = d * FRAME
+            tlen = frames[b + F_TLEN]
+            leader = frames[b + F_LEADER]
+            target = frames[b + F_TARGET]
+            remaining = frames[b + F_REM]
+            tn = frames[b + F_TN]
+            decided = -1
+            idx = -1
+            k0 = 0
+            k1 = 0
+            k2 = 0
+            k3 = 0
+            if target <= 0:
+                decided = 1
+            elif target > remaining:
+                decided = 0
+            else:
+                stats[ST_NODES] += 1
+                if stats[ST_NODES] > stats[ST_BUDGET]:
+                    stats[ST_ABORT] = 1
+                    decided = 0
+                elif tlen == 0:
+                    if remaining == 1:
+                        w = last_trick_winner(hands, n, leader, trump)
+                        decided = 1 if (w == seat) != mis else 0
+                    else:
+                        r0, r1, r2, r3 = rel_key(hands, n)
+                        k0 = r0 | (leader << 52)
+                        k1 = r1 | cfg
+                        k2 = r2
+                        k3 = r3
+                        hsh = ((k0 ^ (k0 >> 31)) & M32) * 16777619
+                        hsh = ((hsh ^ k1 ^ (k1 >> 29)) & M32) * 16777619
+                        hsh = ((hsh ^ k2 ^ (k2 >> 27)) & M32) * 16777619
+                        hsh = ((hsh ^ k3 ^ (k3 >> 25)) & M32) * 16777619
+                        hsh ^= hsh >> 23
+                        idx = hsh & tt_mask
+                        tb = idx * TT_WORDS
+                        if tt_keys[tb] == k0 and tt_keys[tb + 1] == k1 and tt_keys[tb + 2] == k2 and tt_keys[tb + 3] == k3:
+                            stats[ST_TTHITS] += 1
+                            if tt_bounds[2 * idx] >= target:
+                                decided = 1
+                            elif tt_bounds[2 * idx + 1] < target:
+                                decided = 0
+                        if decided < 0 and not mis:
+                            if leader == seat:
+                                if quick_tricks(hands, n, seat, trump) >= target:
+                                    decided = 1
+                            elif remaining - quick_tricks(hands, n, leader, trump) < target:
+                                decided = 0
+            if decided >= 0:
+                val = decided == 1
+                entering = False
+            else:
+                to = (leader + tlen) % n
+                tbase = tn * 4
+                nm = gen_moves(hands, n, tk[tbase:tbase + 4], tlen, leader, to, trump, must_trump, must_over, seat,
+                               misere, moves, d * MOVES_PER_DEPTH)
+                frames[b + F_TO] = to
+                frames[b + F_H] = hands[to]
+                frames[b + F_J] = 0
+                frames[b + F_NM] = nm
+                frames[b + F_IDX] = idx
+                frames[b + F_K0] = k0
+                frames[b + F_K1] = k1
+                frames[b + F_K2] = k2
+                frames[b + F_K3] = k3
+                # play the first move
+                c = moves[d * MOVES_PER_DEPTH]
+                hands[to] = frames[b + F_H] & ~(1 << c)
+                tk[tbase + tlen] = c
+                cb = b + FRAME
+                if tlen == n - 1:
+                    w = (leader + winner_index(tk[tbase:tbase + 4], n, trump)) % n
+                    frames[cb + F_TLEN] = 0
+                    frames[cb + F_LEADER] = w
+                    frames[cb + F_TARGET] = target - (1 if (w == seat) != mis else 0)
+                    frames[cb + F_REM] = remaining - 1
+                    frames[cb + F_TN] = tn + 1
+                else:
+                    frames[cb + F_TLEN] = tlen + 1
+                    frames[cb + F_LEADER] = leader
+                    frames[cb + F_TARGET] = target
+                    frames[cb + F_REM] = remaining
+                    frames[cb + F_TN] = tn
+                d += 1
+                continue
+        # ---- a node at depth d is decided with value val: hand it to its parent
+        if d == 0:
+            return val
+        d -= 1
+        b = d * FRAME
+        to = frames[b + F_TO]
+        hands[to] = frames[b + F_H]
+        if stats[ST_ABORT] != 0:
+            continue  # unwind, restoring the hands
+        tlen = frames[b + F_TLEN]
+        maxing = to == seat
+        if val == maxing:
+            if frames[b + F_IDX] >= 0:
+                tt_store(tt_keys, tt_bounds, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
+                         frames[b + F_K3], frames[b + F_TARGET], frames[b + F_REM], val)
+            continue
+        j = frames[b + F_J] + 1
+        if j >= frames[b + F_NM]:
+            val = not maxing
+            if frames[b + F_IDX] >= 0:
+                tt_store(tt_keys, tt_bounds, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
+                         frames[b + F_K3], frames[b + F_TARGET], frames[b + F_REM], val)
+            continue
+        frames[b + F_J] = j
+        leader = frames[b + F_LEADER]
+        target = frames[b + F_TARGET]
+        remaining = frames[b + F_REM]
+        tn = frames[b + F_TN]
+        tbase = tn * 4
+        c = moves[d * MOVES_PER_DEPTH + 2 * j]
+        hands[to] = frames[b + F_H] & ~(1 << c)
+        tk[tbase + tlen] = c
+        cb = b + FRAME
+        if tlen == n - 1:
+            w = (leader + winner_index(tk[tbase:tbase + 4], n, trump)) % n
+            frames[cb + F_TLEN] = 0
+            frames[cb + F_LEADER] = w
+            frames[cb + F_TARGET] = target - (1 if (w == seat) != mis else 0)
+            frames[cb + F_REM] = remaining - 1
+            frames[cb + F_TN] = tn + 1
+        else:
+            frames[cb + F_TLEN] = tlen + 1
+            frames[cb + F_LEADER] = leader
+            frames[cb + F_TARGET] = target
+            frames[cb + F_REM] = remaining
+            frames[cb + F_TN] = tn
+        d += 1
+        entering = True
+
+
+@jit
+def solve_bounds(hands: Any, n: int, trick: Any, tlen: int, leader: int, trump: int, must_trump: int, must_over: int,
+                 seat: int, misere: int, lo: int, hi: int, remaining: int,
+                 tt_keys: Any, tt_bounds: Any, tt_mask: int, moves: Any, frames: Any, tk: Any, stats: Any,
+                 out: Any) -> None:
+    """Narrow ``lo..hi`` (the maximiser's tricks among the remaining ones) by zero-window tests until equal
+    or the node budget runs out; ``out[0], out[1]`` receive the final bounds."""
+    while lo < hi:
+        t = (lo + hi + 1) // 2
+        r = search(hands, n, trick, tlen, leader, trump, must_trump, must_over, seat, misere, t, remaining,
+                   tt_keys, tt_bounds, tt_mask, moves, frames, tk, stats)
+        if stats[ST_ABORT] != 0:
+            break
+        if r:
+            lo = t
+        else:
+            hi = t - 1
+    out[0] = lo
+    out[1] = hi

@@ -1,0 +1,280 @@
+"""The double-dummy solver: every hand known, one seat against the other players together.
+
+For a chosen seat the value of a :class:`~.position.Position` is the most tricks (already taken ones
+included) that seat can make when the others combine against it (the "paranoid" value); in a
+minimum-tricks deal it is the fewest tricks it can hold itself to. The obligations of the rules in force
+apply (must follow; ``must-trump`` and ``must-overtrump``, RULES.md "Options").
+
+Technique (see docs/solver.md): zero-window searches "can the seat reach ``t`` tricks?" narrowed by
+bisection (as MTD(f) narrows with null windows), alpha-beta with a transposition table of trick-start
+positions keyed by relative ranks (positions equal up to cards already played share an entry, and one
+table serves every seat, contract and position), equivalent cards (touching cards of one hand once
+played cards are removed) searched once, quick-trick bounds and move ordering. The search is compiled
+with Numba when the ``fast`` extra is installed and runs as Python otherwise.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from ..cards import CARDS, Card
+from ._jit import HAVE_NUMBA, int_array
+from ._kernels import FRAME, MOVES_PER_DEPTH, ST_ABORT, ST_BUDGET, ST_NODES, ST_TTHITS, TT_WORDS, solve_bounds
+from .position import Position, PositionError
+
+__all__ = ["Solver", "Solution", "SolverTimeout", "solve", "can_reach", "card_values", "default_solver"]
+
+
+class SolverTimeout(TimeoutError):
+    """:func:`can_reach` ran out of time before an answer. ``lower``/``upper`` bound the seat's value."""
+
+    def __init__(self, message: str, lower: int, upper: int) -> None:
+        super().__init__(message)
+        self.lower = lower
+        self.upper = upper
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The solver's answer for one seat.
+
+    Attributes:
+        seat: the seat solved for.
+        tricks: its value in tricks for the whole deal (taken + to come); when not ``exact`` the bound the
+            search had reached on its side (``lower`` normally, ``upper`` in minimum tricks).
+        lower, upper: bounds on the value (equal when ``exact``).
+        exact: ``False`` when the time limit stopped the search first.
+        cards: when the seat is to move, the value after each of its legal cards (empty otherwise).
+        nodes: search nodes visited.
+    """
+
+    seat: int
+    tricks: int
+    lower: int
+    upper: int
+    exact: bool
+    cards: dict[Card, int] = field(default_factory=dict)
+    nodes: int = 0
+
+    def best_cards(self) -> list[Card]:
+        """The legal cards that keep the value (best for the seat), ascending id."""
+        if not self.cards:
+            return []
+        pick = min if self._misere else max
+        v = pick(self.cards.values())
+        return sorted(c for c, x in self.cards.items() if x == v)
+
+    _misere: bool = False
+
+
+class Solver:
+    """A double-dummy solver with its own transposition table, kept between calls (re-use one solver for
+    many positions: the table is keyed by relative ranks, so what one search learns serves the next).
+
+    Args:
+        tt_bits: the table holds ``2**tt_bits`` entries of 48 bytes (default 20 with numba: 48 MB;
+            14 without).
+    """
+
+    def __init__(self, tt_bits: int | None = None) -> None:
+        if tt_bits is None:
+            tt_bits = 20 if HAVE_NUMBA else 14
+        if not 8 <= tt_bits <= 26:
+            raise ValueError(f"tt_bits={tt_bits!r} is outside 8..26")
+        self.tt_bits = tt_bits
+        size = 1 << tt_bits
+        self._tt_keys = int_array(size * TT_WORDS)
+        self._tt_bounds = int_array(size * 2)
+        self._moves = int_array(64 * MOVES_PER_DEPTH)
+        self._frames = int_array(64 * FRAME)
+        self._tk = int_array(4 * 20)
+        self._stats = int_array(4)
+        self.nodes = 0
+        self.tt_hits = 0
+
+    def clear(self) -> None:
+        """Forget everything learnt (empties the transposition table)."""
+        self.__init__(self.tt_bits)  # type: ignore[misc]
+
+    # ------------------------------------------------------------------ core
+    def _bounds(self, pos: Position, seat: int, lo: int, hi: int, deadline: float | None) -> tuple[int, int, bool]:
+        """Narrow the maximiser's remaining-trick count to ``lo..hi``; returns ``(lo, hi, exact)``."""
+        if lo >= hi:
+            return lo, hi, True
+        hands = int_array(list(pos.hands) + [0] * (4 - pos.n))
+        trick = int_array(list(pos.trick) + [0] * (4 - len(pos.trick)))
+        out = int_array(2)
+        stats = self._stats
+        budget = 1 << 62 if deadline is None else 20_000
+        rate = 0.0
+        while True:
+            stats[ST_NODES] = 0
+            stats[ST_ABORT] = 0
+            stats[ST_TTHITS] = 0
+            stats[ST_BUDGET] = budget
+            t0 = time.perf_counter()
+            solve_bounds(hands, pos.n, trick, len(pos.trick), pos.leader, pos.trump, int(pos.rules.must_trump),
+                         int(pos.rules.must_overtrump), seat, int(pos.misere), lo, hi, pos.remaining,
+                         self._tt_keys, self._tt_bounds, (1 << self.tt_bits) - 1, self._moves, self._frames, self._tk,
+                         stats, out)
+            dt = time.perf_counter() - t0
+            self.nodes += int(stats[ST_NODES])
+            self.tt_hits += int(stats[ST_TTHITS])
+            lo, hi = int(out[0]), int(out[1])
+            if not stats[ST_ABORT] or lo >= hi:
+                return lo, hi, lo >= hi
+            assert deadline is not None
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return lo, hi, False
+            rate = max(rate, stats[ST_NODES] / max(dt, 1e-6))
+            budget = int(max(budget * 2, 10_000) if rate == 0 else max(10_000, min(budget * 2, rate * left)))
+
+    def _check(self, pos: Position, seat: int | None) -> int:
+        if not isinstance(pos, Position):
+            raise PositionError(f"{pos!r} is not a Position")
+        s = pos.to_move if seat is None else seat
+        if not 0 <= s < pos.n:
+            raise PositionError(f"seat {s!r} is outside 0..{pos.n - 1}")
+        return s
+
+    def value(self, pos: Position, seat: int | None = None, *, time_limit: float | None = None) -> Solution:
+        """The seat's paranoid value (no per-card values); ``seat`` defaults to the seat to move.
+
+        Args:
+            time_limit: seconds; when it runs out the bounds reached so far are returned (``exact=False``).
+
+        Raises:
+            PositionError: when ``seat`` is not a seat of the position.
+        """
+        s = self._check(pos, seat)
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        n0 = self.nodes
+        lo, hi, exact = self._bounds(pos, s, 0, pos.remaining, deadline)
+        return self._solution(pos, s, lo, hi, exact, {}, self.nodes - n0)
+
+    def _solution(self, pos: Position, s: int, lo: int, hi: int, exact: bool, cards: dict[Card, int], nodes: int) -> Solution:
+        base = pos.tricks[s]
+        rem = pos.remaining
+        if pos.misere:  # maximiser's count = tricks the seat loses
+            low, up = base + rem - hi, base + rem - lo
+            best = up
+        else:
+            low, up = base + lo, base + hi
+            best = low
+        return Solution(s, best, low, up, exact, cards, nodes, pos.misere)
+
+    def solve(self, pos: Position, seat: int | None = None, *, cards: bool = True,
+              time_limit: float | None = None) -> Solution:
+        """The seat's value and, when it is to move and ``cards`` is true, the value after each legal card.
+
+        Equivalent cards (touching once played cards are removed) are searched once and share a value.
+
+        Args:
+            seat: the seat solved for (default: the seat to move).
+            time_limit: seconds for the whole call; when it runs out, the bounds so far (``exact=False``)
+                and only the card values already found.
+
+        Raises:
+            PositionError: when ``seat`` is not a seat of the position.
+        """
+        s = self._check(pos, seat)
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        n0 = self.nodes
+        values: dict[Card, int] = {}
+        exact = True
+        if cards and s == pos.to_move and not pos.over:
+            for group in equivalent_groups(pos):
+                child = pos.play_unchecked(group[0])
+                left = None if deadline is None else deadline - time.perf_counter()
+                if left is not None and left <= 0:
+                    exact = False
+                    break
+                sol = self.value(child, s, time_limit=left)
+                if not sol.exact:
+                    exact = False
+                    break
+                for c in group:
+                    values[CARDS[c]] = sol.tricks
+        if exact and values:
+            v = (min if pos.misere else max)(values.values())
+            return Solution(s, v, v, v, True, values, self.nodes - n0, pos.misere)
+        left = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
+        sol = self.value(pos, s, time_limit=left)
+        return Solution(s, sol.tricks, sol.lower, sol.upper, sol.exact and exact, values, self.nodes - n0, pos.misere)
+
+    def can_reach(self, pos: Position, seat: int, t: int, *, time_limit: float | None = None) -> bool:
+        """Whether ``seat`` can make at least ``t`` tricks in the deal (taken ones included) against the others
+        together; in minimum tricks, whether it can hold itself to at most ``t`` tricks.
+
+        Raises:
+            PositionError: when ``seat`` is not a seat of the position.
+            SolverTimeout: when ``time_limit`` (seconds) runs out first; it carries the bounds found.
+        """
+        s = self._check(pos, seat)
+        rem = pos.remaining
+        base = pos.tricks[s]
+        need = (rem - (t - base)) if pos.misere else (t - base)
+        if need <= 0:
+            return True
+        if need > rem:
+            return False
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        lo, hi, exact = self._bounds(pos, s, need - 1, need, deadline)
+        if not exact:
+            sol = self._solution(pos, s, lo, hi, False, {}, 0)
+            raise SolverTimeout(f"no answer within {time_limit} s; the value lies in {sol.lower}..{sol.upper}",
+                                sol.lower, sol.upper)
+        return lo >= need
+
+
+def equivalent_groups(pos: Position) -> list[list[int]]:
+    """The legal cards of the seat to move, grouped into runs of equivalent cards (touching in one suit
+    once the cards played in earlier tricks are removed; cards in the trick in progress still separate).
+    Each group is high to low."""
+    legal = pos.legal_mask()
+    present = 0
+    for h in pos.hands:
+        present |= h
+    for c in pos.trick:
+        present |= 1 << c
+    groups: list[list[int]] = []
+    for suit in range(4):
+        cur: list[int] = []
+        for r in range(12, -1, -1):
+            c = 13 * suit + r
+            if not present >> c & 1:
+                continue
+            if legal >> c & 1:
+                cur.append(c)
+            elif cur:
+                groups.append(cur)
+                cur = []
+        if cur:
+            groups.append(cur)
+    return groups
+
+
+_DEFAULT: list[Solver] = []
+
+
+def default_solver() -> Solver:
+    """The shared solver used by the module-level functions (created on first use)."""
+    if not _DEFAULT:
+        _DEFAULT.append(Solver())
+    return _DEFAULT[0]
+
+
+def solve(pos: Position, seat: int | None = None, *, cards: bool = True, time_limit: float | None = None) -> Solution:
+    """:meth:`Solver.solve` on the shared solver."""
+    return default_solver().solve(pos, seat, cards=cards, time_limit=time_limit)
+
+
+def can_reach(pos: Position, seat: int, t: int, *, time_limit: float | None = None) -> bool:
+    """:meth:`Solver.can_reach` on the shared solver."""
+    return default_solver().can_reach(pos, seat, t, time_limit=time_limit)
+
+
+def card_values(pos: Position, seat: int | None = None) -> dict[Card, int]:
+    """The value for ``seat`` (default: the one to move) after each of its legal cards."""
+    return default_solver().solve(pos, seat).cards

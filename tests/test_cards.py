@@ -1,0 +1,133 @@
+"""Cards: ids, canonical text, the lenient parser, its errors, and hand sorting (DESIGN.md conventions 2, 3, 10)."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from sergeant_major.cards import (
+    CARDS,
+    FULL_DECK,
+    SUIT_MASKS,
+    Card,
+    Suit,
+    cards_of,
+    format_cards,
+    ids_of,
+    mask_of,
+    parse_card,
+    parse_cards,
+    sort_hand,
+)
+from sergeant_major.errors import CardParseError, SergeantMajorError
+
+
+def test_ids_are_suit_times_13_plus_rank() -> None:
+    assert len(CARDS) == 52
+    for i, c in enumerate(CARDS):
+        assert c.id == i
+        assert c.id == int(c.suit) * 13 + c.rank
+        assert Card(i) is c
+    assert str(CARDS[0]) == "2C"
+    assert str(CARDS[12]) == "AC"
+    assert str(CARDS[13]) == "2D"
+    assert str(CARDS[51]) == "AS"
+    assert parse_card("TH").id == 2 * 13 + 8
+
+
+def test_canonical_text_round_trips() -> None:
+    texts = {str(c) for c in CARDS}
+    assert len(texts) == 52
+    for c in CARDS:
+        assert parse_card(str(c)) is c
+        assert eval(repr(c), {"Card": Card}) is c  # paste-back repr
+        assert pickle.loads(pickle.dumps(c)) is c
+    assert format_cards(parse_cards("AS KH TD 2C")) == "AS KH TD 2C"
+
+
+def test_rank_order_is_ace_high() -> None:
+    """Seeds 000/004 "Basic terms": A K Q J 10 9 8 7 6 5 4 3 2 in every suit."""
+    order = parse_cards("2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS")
+    assert [c.rank for c in order] == list(range(13))
+
+
+def test_card_is_immutable_and_hashable() -> None:
+    c = parse_card("QS")
+    with pytest.raises(AttributeError):
+        c.rank = 3  # type: ignore[misc]
+    assert {c: 1}[CARDS[c.id]] == 1
+    with pytest.raises(CardParseError):
+        Card(52)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("QS", "QS"), ("qs", "QS"), ("Qs", "QS"), ("10h", "TH"), ("10H", "TH"), ("TD", "TD"), ("td", "TD"),
+        ("Q♠", "QS"), ("a♥", "AH"), ("10♦", "TD"), ("2♣", "2C"), (" KS ", "KS"), ("as", "AS"), ("jc", "JC"),
+    ],
+)
+def test_lenient_parser(text: str, expected: str) -> None:
+    assert str(parse_card(text)) == expected
+    assert str(Card.parse(text)) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [("DS", "QS"), ("BH", "JH"), ("d♠", "QS"), ("b♦", "JD"), ("KC", "KC"), ("10D", "TD")])
+def test_german_queen_and_jack(text: str, expected: str) -> None:
+    """Seed 000/002 use A K D B 10 ...: D (Dame) is the queen, B (Bube) the jack, with ``german=True``."""
+    assert str(parse_card(text, german=True)) == expected
+
+
+def test_german_letters_need_the_flag() -> None:
+    with pytest.raises(CardParseError):
+        parse_card("BH")
+    with pytest.raises(CardParseError):
+        parse_card("DS")
+
+
+@pytest.mark.parametrize("text", ["QSX", "", "1", "10", "Q", "S", "   ", "1S", "11S", "QQ", "XS", "QX", "Q S S", "AS,", "0S", "♠Q", "K♠♠"])
+def test_no_phantom_card_from_stray_text(text: str) -> None:
+    with pytest.raises(CardParseError) as info:
+        parse_card(text)
+    assert repr(text) in str(info.value), "the error quotes the input"
+    assert isinstance(info.value, SergeantMajorError) and isinstance(info.value, ValueError)
+
+
+def test_parse_cards_errors_quote_the_bad_word_and_return_nothing() -> None:
+    assert parse_cards("AS KH, 10D") == [parse_card("AS"), parse_card("KH"), parse_card("TD")]
+    assert parse_cards("") == []
+    with pytest.raises(CardParseError) as info:
+        parse_cards("AS KX 10D")
+    assert "'KX'" in str(info.value)
+
+
+def test_suit_parse() -> None:
+    assert Suit.parse("S") is Suit.SPADES
+    assert Suit.parse("hearts") is Suit.HEARTS
+    assert Suit.parse("♦") is Suit.DIAMONDS
+    assert Suit.parse("Club") is Suit.CLUBS
+    with pytest.raises(CardParseError) as info:
+        Suit.parse("swords")
+    assert "'swords'" in str(info.value)
+
+
+def test_masks() -> None:
+    cards = parse_cards("AS 2C TD")
+    m = mask_of(cards)
+    assert m == (1 << 51) | (1 << 0) | (1 << 21)
+    assert cards_of(m) == sorted(cards, key=lambda c: c.id)
+    assert list(ids_of(m)) == [0, 21, 51]
+    assert FULL_DECK == sum(SUIT_MASKS)
+    for s in Suit:
+        assert all(CARDS[i].suit is s for i in ids_of(SUIT_MASKS[s]))
+        assert SUIT_MASKS[s].bit_count() == 13
+    assert parse_card("QS").mask == 1 << parse_card("QS").id
+
+
+def test_sort_hand() -> None:
+    hand = parse_cards("2C AS 3H KD TS 4C AH")
+    assert format_cards(sort_hand(hand)) == "AS TS AH 3H KD 4C 2C"
+    assert format_cards(sort_hand(hand, Suit.CLUBS)) == "4C 2C AS TS AH 3H KD"
+    assert format_cards(sort_hand(hand, Suit.HEARTS)) == "AH 3H AS TS KD 4C 2C"
+    assert sorted(sort_hand(hand)) == sorted(hand)

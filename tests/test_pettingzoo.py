@@ -1,0 +1,228 @@
+"""The PettingZoo AEC environment and the Gymnasium single-seat environment (``sergeant_major.envs``).
+
+Conformance: ``pettingzoo.test.api_test`` and ``seed_test`` on every preset (deal and match episodes),
+gymnasium's ``check_env`` on the single-seat wrapper; the action masks agree with the core's legal actions
+on thousands of random states; rewards are the deals' scores; seeds reproduce the cards of ``Match``.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from sergeant_major.envs import SingleSeatEnv, env, raw_env  # noqa: E402
+from sergeant_major.errors import IllegalActionError, RulesError, SergeantMajorError  # noqa: E402
+from sergeant_major.match import Match  # noqa: E402
+from sergeant_major.research.action_space import NUM_ACTIONS, legal_ids  # noqa: E402
+from sergeant_major.research.observation import (  # noqa: E402
+    OBSERVATION_VERSION,
+    information_state_size,
+    layout_table,
+    observation_size,
+)
+from sergeant_major.rules import Rules  # noqa: E402
+
+PRESETS = Rules.preset_names()
+
+
+@pytest.fixture(autouse=True)
+def _quiet() -> Any:
+    # api_test warns that Dict observations are "not a NumPy array" (as for PettingZoo's own classic envs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_api_and_seed_tests_pass(preset: str) -> None:
+    api_test(env(preset), num_cycles=1000)
+    seed_test(lambda: env(preset), num_cycles=500)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_api_test_passes_for_match_episodes(preset: str) -> None:
+    api_test(env(preset, episode="match", max_deals=6), num_cycles=1000)
+    seed_test(lambda: env(preset, episode="match", max_deals=3), num_cycles=500)
+
+
+@pytest.mark.parametrize("text", ["9-5-2 players=4", "8-5-3 kitty=see-then-trump exchange-count=at-most dealer-assigns-targets=on"])
+def test_api_test_passes_for_variants(text: str) -> None:
+    api_test(env(text, episode="match", max_deals=4), num_cycles=1000)
+    api_test(env(text, information_state=True), num_cycles=200)
+
+
+def test_spaces() -> None:
+    for rules in ("9-5-2", "9-5-2 players=4"):
+        e = raw_env(rules, information_state=False)
+        r = Rules.parse(rules)
+        assert e.possible_agents == [f"player_{i}" for i in range(r.players)]
+        sp = e.observation_space("player_0")
+        assert sp["observation"].shape == (observation_size(r),) and sp["observation"].dtype == np.float32
+        assert sp["action_mask"].shape == (NUM_ACTIONS,) and sp["action_mask"].dtype == np.int8
+        assert e.action_space("player_1").n == NUM_ACTIONS
+    e = raw_env("3-5-8", information_state=True)
+    assert e.observation_space("player_2")["observation"].shape == (information_state_size(Rules.preset("3-5-8")),)
+
+
+def test_docstring_is_the_page() -> None:
+    doc = raw_env.__doc__ or ""
+    assert OBSERVATION_VERSION in doc and "sergeant_major_v0" in doc
+    assert layout_table() in doc and layout_table(info=True) in doc
+    assert "| 0..51 |" in doc
+
+
+@pytest.mark.parametrize("rules", [*PRESETS, "9-5-2 players=4", "8-5-3 exchange-count=at-most dealer-assigns-targets=on give=lowest"])
+def test_masks_agree_with_the_core(rules: str) -> None:
+    e = raw_env(rules, episode="match", max_deals=4)
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(4):
+        e.reset(seed=seed)
+        while e.agents:
+            agent = e.agent_selection
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            deal = e._table.deal
+            assert deal.forced_action() is None  # only real decisions reach the agents
+            assert agent == f"player_{deal.to_act}"
+            ids = [int(i) for i in np.flatnonzero(obs["action_mask"])]
+            assert ids == legal_ids(deal)
+            assert len(ids) == len(deal.legal_actions()) > 0
+            for other in e.agents:
+                if other != agent:
+                    assert not e.observe(other)["action_mask"].any()
+            checked += 1
+            e.step(rng.choice(ids))
+    assert checked > 400
+
+
+def test_rewards_are_the_deal_scores_and_totals() -> None:
+    e = raw_env("9-5-2", episode="match")
+    e.reset(seed=12)
+    rng = random.Random(0)
+    got = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        got[agent] += reward
+        e.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    m = e.match
+    assert m.over
+    assert [got[f"player_{s}"] for s in range(3)] == [float(t) for t in m.totals]
+
+    d = raw_env("8-5-3")
+    d.reset(seed=4)
+    for agent in d.agent_iter():
+        obs, reward, term, trunc, _ = d.last()
+        if term:
+            assert reward == d.match.results[0].scores[int(agent[-1])]
+        d.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[-1]))
+    assert len(d.match.results) == 1
+
+
+def test_seed_deals_the_cards_of_match() -> None:
+    e = raw_env("9-2-5")
+    e.reset(seed=77)
+    assert e.match.deal.dealt == Match(Rules.preset("9-2-5"), 77).deal.dealt
+    first = e.observe(e.agent_selection)["observation"].copy()
+    e.reset()
+    e.reset(seed=77)
+    assert (e.observe(e.agent_selection)["observation"] == first).all()
+
+
+def test_illegal_actions() -> None:
+    raw = raw_env("9-5-2")
+    raw.reset(seed=1)
+    agent = raw.agent_selection
+    mask = raw.observe(agent)["action_mask"]
+    bad = int(np.flatnonzero(mask == 0)[0])
+    before = raw.observe(agent)["observation"].copy()
+    with pytest.raises(IllegalActionError, match=str(bad)):
+        raw.step(bad)
+    assert (raw.observe(agent)["observation"] == before).all() and raw.agent_selection == agent
+
+    wrapped = env("9-5-2")
+    wrapped.reset(seed=1)
+    agent = wrapped.agent_selection
+    wrapped.step(bad)
+    assert all(wrapped.terminations.values())
+    assert wrapped.rewards[agent] == -16.0
+
+
+def test_bad_arguments_are_quoted() -> None:
+    with pytest.raises(SergeantMajorError, match="'season'"):
+        raw_env(episode="season")
+    with pytest.raises(SergeantMajorError, match="-2"):
+        raw_env(max_deals=-2)
+    with pytest.raises(RulesError, match="'colour'"):
+        raw_env(colour="red")
+    with pytest.raises(RulesError, match="'9-9-9'"):
+        raw_env("9-9-9")
+    with pytest.raises(SergeantMajorError, match="'movie'"):
+        raw_env(render_mode="movie")
+    assert raw_env("9-5-2", must_trump="on").rules.must_trump
+
+
+def test_render_shows_only_the_agent_to_act() -> None:
+    e = raw_env("9-5-2", render_mode="ansi")
+    e.reset(seed=2)
+    text = e.render()
+    assert isinstance(text, str) and OBSERVATION_VERSION in text
+    seat = int(e.agent_selection[-1])
+    other = (seat + 1) % 3
+    hidden = [str(c) for c in e.match.deal.hand(other)]
+    hand_line = next(line for line in text.splitlines() if line.startswith("hand:"))
+    assert not any(c in hand_line.split() for c in hidden)
+
+
+# ------------------------------------------------------------------------------------------ gymnasium
+@pytest.mark.parametrize("rules", ["9-5-2", "3-5-8", "9-5-2 players=4"])
+def test_gymnasium_checker(rules: str) -> None:
+    n = Rules.parse(rules).players
+    check_env(SingleSeatEnv(rules, seat=1, opponents=("heuristic",) * (n - 1)), skip_render_check=True)
+
+
+def test_single_seat_plays_against_computer_players() -> None:
+    e = SingleSeatEnv("9-5-2", seat=2, opponents=("heuristic", "random"), episode="match", max_deals=5)
+    totals = []
+    for _ in range(2):
+        obs, _ = e.reset(seed=9)
+        total = 0.0
+        steps = 0
+        while True:
+            assert e.action_masks().any()
+            obs, reward, term, trunc, _ = e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+            total += float(reward)
+            steps += 1
+            if term or trunc:
+                break
+        assert total == e._table.match.totals[2]
+        totals.append((total, steps))
+    assert totals[0] == totals[1]  # reproducible from the seed
+
+
+def test_single_seat_errors() -> None:
+    with pytest.raises(SergeantMajorError, match="seat=5"):
+        SingleSeatEnv(seat=5)
+    with pytest.raises(SergeantMajorError, match="1 opponents"):
+        SingleSeatEnv(opponents=("random",))
+    with pytest.raises(SergeantMajorError, match="'genius'"):
+        SingleSeatEnv(opponents=("random", "genius"))
+    e = SingleSeatEnv()
+    obs, _ = e.reset(seed=3)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, reward, term, _, info = e.step(bad)
+    assert term and reward == -16.0 and info["illegal_action"] == bad
+    with pytest.raises(SergeantMajorError, match="reset"):
+        e.step(0)

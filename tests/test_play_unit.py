@@ -1,0 +1,324 @@
+"""Unit tests of the terminal front end: input parsing, refusals, the screen and whole scripted matches
+through :class:`sergeant_major.cli_play.Game` (no terminal: the console writes to a string)."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from sergeant_major import tui
+from sergeant_major.actions import Contract, Discard, EndGive, Give, NameContract, Play, Return
+from sergeant_major.cards import CARDS, parse_card
+from sergeant_major.cli_play import Game
+from sergeant_major.deal import Phase
+from sergeant_major.errors import IllegalActionError
+from sergeant_major.match import Match, first_dealer
+from sergeant_major.record import match_from_record, read_record
+from sergeant_major.rules import Rules
+
+C = parse_card
+
+
+def _console() -> tuple[Console, io.StringIO]:
+    buf = io.StringIO()
+    return Console(file=buf, width=120, force_terminal=False, color_system=None, highlight=False), buf
+
+
+def _human_dealer_seed() -> int:
+    return next(s for s in range(100) if first_dealer(s, 3) == 0)
+
+
+# ------------------------------------------------------------------------------------------- parsing
+@pytest.mark.parametrize("text", ["QS", "qs", "Q♠", "q♠", " QS ", "Qs"])
+def test_card_forms(text: str) -> None:
+    assert tui.parse_card_list(text) == [C("QS")]
+
+
+def test_ten_forms() -> None:
+    assert tui.parse_card_list("10h TH th") == [C("TH")] * 3
+
+
+def test_multi_card_line_with_commas() -> None:
+    assert tui.parse_card_list("2c 3d, 4h,5s") == [C("2C"), C("3D"), C("4H"), C("5S")]
+
+
+@pytest.mark.parametrize("text", ["zz", "QX", "1S", "11H", "Q"])
+def test_garbage_card_is_refused_quoting_it(text: str) -> None:
+    with pytest.raises(tui.InputError) as ei:
+        tui.parse_card_list(text)
+    assert repr(text) in str(ei.value)
+    assert ei.value.rule == "not a card"
+
+
+def test_garbage_in_a_line_quotes_the_line_and_the_word() -> None:
+    with pytest.raises(tui.InputError) as ei:
+        tui.parse_card_list("2c 3d zz")
+    assert "'2c 3d zz'" in str(ei.value) and "'zz'" in str(ei.value)
+
+
+def _decl_view(rules: Rules) -> tuple[Match, tui.View]:
+    m = Match(rules, _human_dealer_seed(), ["You", "Bob", "Cleo"])
+    assert m.deal.dealer == 0 and m.to_act == 0
+    return m, m.view(0)
+
+
+@pytest.mark.parametrize("text,contract", [("S", Contract.SPADES), ("spades", Contract.SPADES), ("h", Contract.HEARTS),
+                                           ("♦", Contract.DIAMONDS), ("Clubs", Contract.CLUBS)])
+def test_contract_forms(text: str, contract: Contract) -> None:
+    _, v = _decl_view(Rules.parse("9-5-2"))
+    assert tui.parse_line(v, text) == [NameContract(0, contract)]
+    assert tui.prompt_word(v) == "trump"
+
+
+def test_no_trump_refused_in_952_but_offered_in_358() -> None:
+    _, v = _decl_view(Rules.parse("9-5-2"))
+    with pytest.raises(tui.InputError) as ei:
+        tui.parse_line(v, "NT")
+    assert "'NT'" in str(ei.value) and ei.value.rule == "contract"
+    legal = [NameContract(0, c) for c in Contract]
+    assert tui.parse_contract("nt", legal) == NameContract(0, Contract.NO_TRUMP)
+    assert tui.parse_contract("MT", legal) == NameContract(0, Contract.MINIMUM)
+    with pytest.raises(tui.InputError) as e2:
+        tui.parse_contract("banana", legal)
+    assert "'banana'" in str(e2.value) and "NT MT" in str(e2.value)
+
+
+def test_play_line_takes_one_card() -> None:
+    m, _ = _decl_view(Rules.parse("9-5-2"))
+    drive_to_phase(m, Phase.PLAY, human_first_legal=True)
+    v = m.view(0)
+    assert isinstance(v.legal[0], Play) if v.legal else True
+    if v.legal:
+        with pytest.raises(tui.InputError) as ei:
+            tui.parse_line(v, "QS QH")
+        assert ei.value.rule == "one card at a time" and "'QS QH'" in str(ei.value)
+
+
+def test_discard_line_gives_cards() -> None:
+    m, v = _decl_view(Rules.parse("9-5-2"))
+    m.apply(NameContract(0, Contract.SPADES))
+    m.apply(m.forced_action())  # type: ignore[arg-type]  # take the kitty
+    v = m.view(0)
+    assert tui.prompt_word(v) == "discard"
+    assert "Discard 4 cards" in tui.decision_help(v)
+    items = tui.parse_line(v, "2c 3d 4h 5s")
+    assert items == [C("2C"), C("3D"), C("4H"), C("5S")]
+    with pytest.raises(tui.InputError) as ei:
+        tui.parse_line(v, "2c 2C")
+    assert ei.value.rule == "card twice"
+
+
+def test_refusal_names_rule_and_quotes_input() -> None:
+    err = IllegalActionError("you do not hold KD", "card not held")
+    line = tui.refusal("kd", err)
+    assert line == "Refused [card not held]: 'kd': you do not hold KD"
+    already = tui.InputError("'zz' is not a card", "not a card")
+    assert tui.refusal("zz", already) == "Refused [not a card]: 'zz' is not a card"
+
+
+# ------------------------------------------------------------------------------------------- screen
+def _render(v: tui.View) -> str:
+    con, buf = _console()
+    con.print(tui.status(v))
+    return buf.getvalue()
+
+
+def test_status_of_declarer_before_trump() -> None:
+    _, v = _decl_view(Rules.parse("9-5-2"))
+    out = _render(v)
+    assert "Deal 1" in out and "not named yet" in out
+    assert "dealer" in out and "eldest" in out and "third" in out
+    assert "Legal: C D H S" in out
+    hand = " ".join(str(c) for c in v.hand)
+    assert all(str(c) in out for c in v.hand), hand
+
+
+def test_status_shows_contracts_left_and_six_cards_in_358() -> None:
+    rules = Rules.parse("3-5-8")
+    seed = next(s for s in range(100) if (first_dealer(s, 3) + 1) % 3 == 0)  # the human is eldest: the playmaker
+    m = Match(rules, seed, ["You", "Bob", "Cleo"])
+    assert m.to_act == 0
+    out = _render(m.view(0))
+    assert "Contracts left: C D H S NT MT" in out
+    assert "only your first 6 cards" in out
+    assert "Legal: C D H S NT MT" in out
+
+
+def test_legal_tokens_in_hand_order() -> None:
+    m, _ = _decl_view(Rules.parse("9-5-2"))
+    m.apply(NameContract(0, Contract.HEARTS))
+    m.apply(m.forced_action())  # type: ignore[arg-type]
+    v = m.view(0)
+    assert tui.legal_tokens(v) == [str(c) for c in v.hand]
+    assert v.hand[0].suit == 2  # hearts (trump) first
+
+
+def test_describe_hides_other_seats_cards() -> None:
+    m, _ = _decl_view(Rules.parse("9-5-2"))
+    d = m.deal
+    names = m.names
+    assert tui.describe_public(Discard(1, C("2C")), d, names, 0) is None
+    assert tui.describe_public(Give(1, C("2C"), 2), d, names, 0) is None
+    assert tui.describe_public(Return(2, C("AS"), 1), d, names, 0) is None
+    assert tui.describe_public(Give(1, C("2C"), 0), d, names, 0) == "Bob (eldest) gives 2C to You"
+    assert tui.describe_public(Return(0, C("AS"), 1), d, names, 0) == "You (dealer) return AS to Bob"
+    assert tui.describe_public(Play(1, C("QS")), d, names, 0) == "Bob (eldest) plays QS"
+    assert tui.describe_public(EndGive(1, 2), d, names, 0) == "Bob (eldest) gives no more cards to Cleo"
+    assert tui.hidden_text("give", 1, 2, 2, names) == "Bob gives Cleo 2 cards"
+    assert tui.hidden_text("discard", 2, 2, 4, names) == "Cleo discards 4 cards face down"
+
+
+def test_exchange_plan_words() -> None:
+    rules = Rules.parse("9-5-2")
+    names = ("You", "Bob", "Cleo")
+    # You +2, Bob -2, Cleo 0; next dealer seat 1 -> coming targets You 2, Bob 9, Cleo 5
+    plan = tui.exchange_plan(rules, (2, -2, 0), 1, names)
+    assert plan == ["You (up 2) give 2 cards to Bob (down 2)"]
+
+
+# ------------------------------------------------------------------------------------------- scripted matches
+def drive_to_phase(m: Match, phase: Phase, human_first_legal: bool = False) -> None:
+    from sergeant_major.players import HeuristicPlayer, decision_rng
+
+    p = HeuristicPlayer()
+    while not m.over and not (m.deal.phase is phase and m.to_act == 0):
+        f = m.forced_action()
+        if f is not None:
+            m.apply(f)
+            continue
+        seat = m.to_act
+        assert seat is not None
+        m.apply(p.choose(m.view(seat), decision_rng(m.seed, seat, m.deal.number, len(m.deal.history))))
+
+
+class Scripted:
+    """Answers prompts like a careless person: sometimes garbage or an illegal card, else a legal token."""
+
+    def __init__(self, game_ref: list[Game], seed: int, quit_after: int | None = None) -> None:
+        self.ref = game_ref
+        self.rng = random.Random(seed)
+        self.asked = 0
+        self.quit_after = quit_after
+        self.refused_lines: list[str] = []
+
+    def __call__(self, prompt: str) -> str:
+        self.asked += 1
+        if self.quit_after is not None and self.asked > self.quit_after:
+            return "quit"
+        v = self.ref[0].match.view(0)
+        tokens = tui.legal_tokens(v)
+        x = self.rng.random()
+        if x < 0.05:
+            return "zz9"
+        if x < 0.08:
+            return "help"
+        if x < 0.12 and prompt in ("play> ", "discard> ", "give> "):
+            held = {str(c) for c in v.hand}
+            not_held = next(str(c) for c in CARDS if str(c) not in held)
+            return not_held.lower()
+        return self.rng.choice(tokens)
+
+
+PRESET_RULES = ["9-5-2 to=3", "8-5-3 instant-win=9", "9-2-5 bound=3", "3-5-8 deals=18", "9-5-2 exchange-count=at-most to=4",
+                "9-5-2 give=lowest return=overall to=4", "8-5-3 dealer-assigns-targets=on instant-win=9",
+                "8-5-3 kitty=see-then-trump instant-win=9", "9-5-2 must-overtrump=on to=4"]
+
+
+@pytest.mark.parametrize("rules_text", PRESET_RULES)
+def test_scripted_match_to_the_end(rules_text: str, tmp_path: Path) -> None:
+    try:
+        rules = Rules.parse(rules_text)
+    except Exception as e:  # an option not (yet) in the rules: skip, but loudly
+        pytest.skip(f"{rules_text!r}: {e}")
+    m = Match(rules, 11, ["You", "Bob", "Cleo"])
+    con, buf = _console()
+    ref: list[Game] = []
+    ask = Scripted(ref, 5)
+    g = Game(m, ["human", "heuristic", "random"], tmp_path / "m.json", con, ask)
+    ref.append(g)
+    assert g.run() == 0
+    out = buf.getvalue()
+    assert m.over and "Match over:" in out
+    assert "Record saved to" in out and (tmp_path / "m.json").exists()
+    assert "Traceback" not in out
+    assert ask.asked > 0
+    # every refusal is one line naming a rule
+    for line in out.splitlines():
+        if line.startswith("Refused"):
+            assert re.match(r"Refused \[[a-z -]+\]: '", line), line
+    # never a card passed between the two computer players, nor their discards
+    for line in out.splitlines():
+        if re.match(r"(Bob|Cleo) .*(gives|returns|discards)", line) and "You" not in line:
+            assert not re.search(r"\b[2-9TJQKA][CDHS]\b", line), line
+    rec = read_record(tmp_path / "m.json")
+    assert match_from_record(rec).totals == m.totals
+
+
+def test_quit_and_resume_continue_exactly(tmp_path: Path) -> None:
+    rules = Rules.parse("9-5-2 to=3")
+    path = tmp_path / "save.json"
+    # the whole match in one go
+    con, _ = _console()
+    ref: list[Game] = []
+    full = Game(Match(rules, 21, ["You", "Bob", "Cleo"]), ["human", "heuristic", "heuristic"], tmp_path / "full.json", con,
+                Scripted(ref, 3))
+    ref.append(full)
+    full.run()
+    # the same, stopped after 8 answers and resumed
+    con2, buf2 = _console()
+    ref2: list[Game] = []
+    g = Game(Match(rules, 21, ["You", "Bob", "Cleo"]), ["human", "heuristic", "heuristic"], path, con2, Scripted(ref2, 3, 8))
+    ref2.append(g)
+    g.run()
+    assert f"Match saved to {path}" in buf2.getvalue()
+    assert not g.match.over
+    m2 = match_from_record(read_record(path))
+    assert m2.view(0) == g.match.view(0)
+    ask = Scripted([], 3)
+    ask.rng = ref2[0].ask.rng  # type: ignore[attr-defined]  # the same person goes on
+    con3, _ = _console()
+    g3 = Game(m2, ["human", "heuristic", "heuristic"], path, con3, ask)
+    ask.ref = [g3]
+    g3.run()
+    assert g3.match.over
+    assert g3.match.totals == full.match.totals
+    assert [d.history for d in g3.match.deals] == [d.history for d in full.match.deals]
+
+
+def test_every_decision_kind_is_met(tmp_path: Path) -> None:
+    prompts: set[str] = set()
+    for rules_text, seed in (("3-5-8 deals=18", 0), ("8-5-3 dealer-assigns-targets=on instant-win=9", 1),
+                             ("9-5-2 exchange-count=at-most to=4", 2)):
+        m = Match(Rules.parse(rules_text), seed, ["You", "Bob", "Cleo"])
+        con, buf = _console()
+        ref: list[Game] = []
+        person = Scripted(ref, seed)
+
+        def ask(p: str, person: Scripted = person) -> str:
+            prompts.add(p)
+            return person(p)
+
+        g = Game(m, ["human", "heuristic", "random"], tmp_path / f"{seed}.json", con, ask)
+        ref.append(g)
+        g.run()
+        assert m.over, rules_text
+    assert prompts == {f"{w}> " for w in ("play", "trump", "contract", "discard", "give", "return", "targets")}
+
+
+@pytest.mark.parametrize("exc", [KeyboardInterrupt, EOFError])
+def test_ctrl_c_and_end_of_input_save(exc: type[BaseException], tmp_path: Path) -> None:
+    m = Match(Rules.parse("9-5-2"), 2, ["You", "Bob", "Cleo"])
+    con, buf = _console()
+
+    def ask(prompt: str) -> str:
+        raise exc()
+
+    g = Game(m, ["human", "heuristic", "heuristic"], tmp_path / "s" / "x.json", con, ask)
+    assert g.run() == 0
+    assert f"Match saved to {tmp_path / 's' / 'x.json'}" in buf.getvalue()
+    assert match_from_record(read_record(tmp_path / "s" / "x.json")).view(0) == m.view(0)

@@ -1,0 +1,639 @@
+"""Game records: round trips, unfinished records, tampering, malformed files, the schema and the CLI."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+import sergeant_major.cli_records  # noqa: F401  (registers replay and check)
+from sergeant_major import CARDS, Card, HeuristicPlayer, Match, Play, RandomPlayer, Rules, drive
+from sergeant_major.cli import app
+from sergeant_major.errors import RecordError, SergeantMajorError
+from sergeant_major.match import deal_cards
+from sergeant_major.players import Player, decision_rng
+from sergeant_major.record import (
+    RECORD_FORMAT,
+    RECORD_VERSION,
+    RecordCheckError,
+    action_from_json,
+    action_to_json,
+    check_record,
+    dumps_record,
+    loads_record,
+    match_from_record,
+    match_to_record,
+    read_record,
+    replay_record,
+    schema_path,
+    write_record,
+)
+from sergeant_major.rules import OPTIONS
+
+DATA = Path(__file__).parent / "data"
+ROOT = Path(__file__).resolve().parents[1]
+NAMES = ["Ann", "Bob", "Cid", "Dee"]
+LEVELS: dict[str, Callable[[], Player]] = {"random": RandomPlayer, "heuristic": HeuristicPlayer}
+
+
+# ------------------------------------------------------------------------------------------ helpers
+def new_match(rules: Rules, seed: int) -> Match:
+    return Match(rules, seed, NAMES[: rules.players])
+
+
+def players_of(levels: Sequence[str]) -> list[Player]:
+    return [LEVELS[k]() for k in levels]
+
+
+def drive_steps(match: Match, players: Sequence[Player], steps: int) -> None:
+    """Like players.drive, but stop after ``steps`` actions (forced ones included)."""
+    for _ in range(steps):
+        if match.over:
+            return
+        forced = match.forced_action()
+        if forced is not None:
+            match.apply(forced)
+            continue
+        seat = match.to_act
+        assert seat is not None
+        deal = match.deal
+        match.apply(players[seat].choose(match.view(seat), decision_rng(match.seed, seat, deal.number, len(deal.history))))
+
+
+def deal_state(d: Any) -> tuple[Any, ...]:
+    return (d.number, d.dealer, d.dealt, d.kitty_dealt, tuple(d.history), d.result, tuple(d.completed),
+            tuple(d.exchange_log), d.targets, d.contract, tuple(d.hands), d.kitty, d.discards, d.phase, d.to_act,
+            tuple(d.trick), tuple(d.tricks_won), d.prev_diffs)
+
+
+def state(m: Match) -> tuple[Any, ...]:
+    return (str(m.rules), m.seed, m.names, m.first_dealer, tuple(m.totals), m.end, tuple(m.results),
+            [list(c) for c in m.contracts_used], [deal_state(d) for d in m.deals])
+
+
+def played(rules_text: str, seed: int, levels: Sequence[str] = ("heuristic", "random", "heuristic"),
+           steps: int | None = None) -> tuple[Match, dict[str, Any]]:
+    rules = Rules.parse(rules_text)
+    levels = list(levels)[: rules.players] + ["random"] * (rules.players - len(levels))
+    m = new_match(rules, seed)
+    pl = players_of(levels)
+    if steps is None:
+        drive(m, pl)
+    else:
+        drive_steps(m, pl, steps)
+    return m, match_to_record(m, levels, {"test": True})
+
+
+def round_trip(rec: dict[str, Any]) -> Match:
+    text = dumps_record(rec)
+    rec2 = loads_record(text)
+    assert rec2 == rec
+    assert dumps_record(rec2) == text  # stable text
+    return match_from_record(rec2)
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict[str, Any]:
+    s: dict[str, Any] = json.loads(schema_path().read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(s)
+    return s
+
+
+def schema_ok(schema: dict[str, Any], rec: Any) -> bool:
+    return jsonschema.Draft202012Validator(schema).is_valid(rec)
+
+
+# ------------------------------------------------------------------------------------------ round trips
+@pytest.mark.parametrize("preset", Rules.preset_names())
+@pytest.mark.parametrize("levels", [("heuristic", "heuristic", "heuristic"), ("random", "random", "random"),
+                                    ("heuristic", "random", "heuristic")])
+def test_whole_match_round_trip_every_preset(preset: str, levels: tuple[str, ...], schema: dict[str, Any]) -> None:
+    m, rec = played(preset, seed=11, levels=levels)
+    assert m.over
+    assert rec["format"] == RECORD_FORMAT and rec["version"] == RECORD_VERSION
+    assert rec["rules"] == str(m.rules) and rec["options"] == m.rules.options_dict()
+    assert [p["kind"] for p in rec["players"]] == list(levels)
+    assert [p["name"] for p in rec["players"]] == NAMES[:3]
+    assert m.end is not None and rec["end"]["winners"] == list(m.end.winners)
+    m2 = round_trip(rec)
+    assert state(m2) == state(m)
+    assert state(check_record(rec)) == state(m)
+    assert schema_ok(schema, rec)
+
+
+VARIANTS = [
+    "9-5-2 exchange-count=at-most",
+    "8-5-3 dealer-assigns-targets=on",
+    "9-5-2 kitty=none",
+    "9-5-2 players=4",
+    "8-5-3 kitty=see-then-trump must-trump=on",
+    "9-5-2 give=lowest return=overall",
+    "9-5-2 must-overtrump=on kitty=blind-trump",
+    "8-5-3 scoring=chips",
+]
+
+
+@pytest.mark.parametrize("rules_text", VARIANTS)
+def test_variants_round_trip(rules_text: str, schema: dict[str, Any]) -> None:
+    m, rec = played(rules_text, seed=5, levels=("random", "random", "random", "random"))
+    assert state(round_trip(rec)) == state(m)
+    check_record(rec)
+    assert schema_ok(schema, rec)
+
+
+def test_every_action_kind_is_recorded_and_parsed_back() -> None:
+    seen: set[str] = set()
+    for text in ("9-5-2 exchange-count=at-most", "8-5-3 dealer-assigns-targets=on"):
+        for seed in range(4):
+            m, rec = played(text, seed, ("random", "random", "random"))
+            for d in m.deals:
+                for a in d.history:
+                    obj = action_to_json(a)
+                    assert action_from_json(json.loads(json.dumps(obj)), 3) == a
+                    seen.add(type(a).__name__)
+    assert seen == {"AssignTargets", "NameContract", "Give", "EndGive", "Return", "TakeKitty", "Discard", "Play"}
+
+
+def test_record_holds_hands_in_dealt_order_and_actions_with_forced_ones() -> None:
+    m, rec = played("9-5-2", seed=3, levels=("heuristic",) * 3)
+    d0 = rec["deals"][0]
+    assert d0["hands"] == [[str(c) for c in h] for h in m.deals[0].dealt]
+    assert d0["kitty"] == [str(c) for c in m.deals[0].kitty_dealt]
+    assert {"seat": m.deals[0].declarer, "kitty": "take"} in d0["actions"]  # a forced action is recorded
+    assert len(d0["actions"]) == len(m.deals[0].history)
+    assert d0["result"]["tricks"] == list(m.results[0].tricks)
+    assert d0["result"]["contract"] == m.results[0].contract.code
+    rep = replay_record(rec)
+    assert rep.error is None
+    kitty_index = d0["actions"].index({"seat": m.deals[0].declarer, "kitty": "take"})
+    assert rep.forced[0][kitty_index] is True
+    first_play = next(i for i, a in enumerate(d0["actions"]) if "play" in a)
+    assert rep.forced[0][first_play] is False
+
+
+def test_dumps_one_action_per_line() -> None:
+    _, rec = played("9-5-2", seed=1)
+    text = dumps_record(rec)
+    first = rec["deals"][0]["actions"][0]
+    assert "\n" + " " * 8 + json.dumps(first, separators=(", ", ": ")) + ",\n" in text
+    assert text.endswith("}\n")
+
+
+# ------------------------------------------------------------------------------------------ unfinished records
+@pytest.mark.parametrize("preset", Rules.preset_names())
+def test_unfinished_record_rebuilds_and_continues_exactly(preset: str) -> None:
+    rules = Rules.preset(preset)
+    levels = ("heuristic", "random", "heuristic")
+    full = new_match(rules, 21)
+    drive(full, players_of(levels))
+    part = new_match(rules, 21)
+    # into the second deal, mid deal: the first deal's actions plus 30 more
+    drive_steps(part, players_of(levels), len(full.deals[0].history) + 30)
+    assert len(part.deals) == 2 and part.deal.result is None and 0 < len(part.deal.history)
+    rec = match_to_record(part, levels)
+    assert rec["deals"][-1]["result"] is None and rec["end"] is None
+    again = round_trip(rec)
+    assert state(again) == state(part)
+    assert state(check_record(rec)) == state(part)
+    drive(again, players_of(levels))
+    assert state(again) == state(full)
+
+
+def test_recorded_hands_win_over_the_seed() -> None:
+    """Deals in the record come from the recorded hands (here not the seed's); later deals from the seed."""
+    rules = Rules.preset("9-5-2")
+
+    def other_cards(number: int, dealer: int) -> tuple[list[list[Card]], list[Card]] | None:
+        return deal_cards(rules, 999, number, dealer) if number <= 2 else None
+
+    levels = ("heuristic", "heuristic", "random")
+    full = Match(rules, 1, NAMES[:3], cards=other_cards)
+    drive(full, players_of(levels))
+    assert len(full.deals) > 2
+    assert full.deals[0].dealt != tuple(tuple(h) for h in deal_cards(rules, 1, 1, full.first_dealer)[0])
+    part = Match(rules, 1, NAMES[:3], cards=other_cards)
+    drive_steps(part, players_of(levels), len(full.deals[0].history) + 5)
+    again = round_trip(match_to_record(part, levels))
+    assert state(again) == state(part)
+    drive(again, players_of(levels))
+    assert state(again) == state(full)
+
+
+def test_record_between_deals_has_an_empty_last_deal() -> None:
+    full, _ = played("9-5-2", seed=2, levels=("heuristic",) * 3)
+    part, rec = played("9-5-2", seed=2, levels=("heuristic",) * 3, steps=len(full.deals[0].history))
+    assert rec["deals"][-1]["actions"] == [] and rec["deals"][-1]["result"] is None
+    assert state(round_trip(rec)) == state(part)
+    check_record(rec)
+
+
+def test_unfinished_record_may_only_leave_the_last_deal_open() -> None:
+    _, rec = played("9-5-2", seed=4, levels=("random",) * 3)
+    assert len(rec["deals"]) > 2
+    rec["deals"][0]["result"] = None
+    with pytest.raises(RecordError) as e:
+        loads_record(json.dumps(rec))
+    assert e.value.where == "deals[0].result"
+
+
+# ------------------------------------------------------------------------------------------ tampering
+def _first_deal_positions(rec: dict[str, Any]) -> list[tuple[int, Match]]:
+    """(index, match just before that action) for every play of deal 1 that follows a lead."""
+    out = []
+    m = Match(Rules.parse(rec["rules"]), rec["seed"], [p["name"] for p in rec["players"]], dealer=rec["first_dealer"])
+    for j, obj in enumerate(rec["deals"][0]["actions"]):
+        a = action_from_json(obj, m.rules.players)
+        if isinstance(a, Play) and m.deal.trick:
+            out.append((j, copy.deepcopy(m)))
+        m.apply(a)
+    return out
+
+
+def test_check_names_a_revoke() -> None:
+    _, rec = played("9-5-2", seed=7, levels=("random",) * 3)
+    chances = [(i, m) for i, m in _first_deal_positions(rec) if m.deal.hands[m.deal.to_play] & ~m.deal.legal_play_mask()]
+    assert chances, "no chance to revoke in deal 1"
+    j, m = chances[0]
+    seat = m.deal.to_play
+    revokes = m.deal.hands[seat] & ~m.deal.legal_play_mask()
+    bad = CARDS[(revokes & -revokes).bit_length() - 1]
+    rec["deals"][0]["actions"][j] = {"seat": seat, "play": str(bad)}
+    with pytest.raises(RecordCheckError) as e:
+        match_from_record(rec)
+    err = e.value
+    assert (err.deal, err.action_index, err.seat, err.rule) == (1, j, seat, "follow suit")
+    assert err.where == f"deals[0].actions[{j}]"
+    assert str(bad) in err.action_text and NAMES[seat] in err.action_text
+    assert f"action {j + 1}" in str(err) and "revoke" in str(err)
+    assert isinstance(err, SergeantMajorError) and isinstance(err, RecordError)
+
+
+def test_check_names_a_card_not_held_and_a_wrong_turn() -> None:
+    _, rec = played("8-5-3", seed=8)
+    j, m = _first_deal_positions(rec)[3]
+    d = m.deal
+    seat = d.to_play
+    other = next(s for s in range(3) if s != seat and d.hands[s])
+    stolen = d.hand(other)[0]
+    bad = copy.deepcopy(rec)
+    bad["deals"][0]["actions"][j] = {"seat": seat, "play": str(stolen)}
+    with pytest.raises(RecordCheckError) as e:
+        check_record(bad)
+    assert (e.value.deal, e.value.action_index, e.value.seat, e.value.rule) == (1, j, seat, "card not held")
+    bad = copy.deepcopy(rec)
+    bad["deals"][0]["actions"][j]["seat"] = other
+    with pytest.raises(RecordCheckError) as e:
+        check_record(bad)
+    assert (e.value.action_index, e.value.seat, e.value.rule) == (j, other, "turn")
+
+
+def test_check_detects_results_totals_and_end_that_differ() -> None:
+    _, rec = played("9-5-2", seed=9, levels=("random",) * 3)
+    check_record(rec)
+    bad = copy.deepcopy(rec)
+    bad["deals"][0]["result"]["scores"][0] += 1
+    with pytest.raises(RecordCheckError) as e:
+        check_record(bad)
+    assert (e.value.rule, e.value.deal, e.value.where) == ("result", 1, "deals[0].result.scores")
+    match_from_record(bad)  # the actions themselves are legal
+    bad = copy.deepcopy(rec)
+    bad["totals"][1] -= 3
+    with pytest.raises(RecordCheckError) as e:
+        check_record(bad)
+    assert (e.value.rule, e.value.where) == ("totals", "totals")
+    bad = copy.deepcopy(rec)
+    bad["end"]["winners"] = [(w + 1) % 3 for w in rec["end"]["winners"]]
+    with pytest.raises(RecordCheckError) as e:
+        check_record(bad)
+    assert (e.value.rule, e.value.where) == ("end", "end.winners")
+    bad = copy.deepcopy(rec)
+    bad["end"] = None
+    with pytest.raises(RecordCheckError) as e:
+        check_record(bad)
+    assert e.value.rule == "end"
+
+
+def test_check_detects_extra_and_missing_actions() -> None:
+    _, rec = played("9-5-2", seed=4, levels=("random",) * 3)
+    assert len(rec["deals"]) > 2
+    bad = copy.deepcopy(rec)
+    first_of_next = rec["deals"][1]["actions"][0]
+    bad["deals"][0]["actions"].append(first_of_next)
+    with pytest.raises(RecordCheckError) as e:
+        match_from_record(bad)
+    assert (e.value.rule, e.value.deal, e.value.action_index) == ("deal over", 1, len(rec["deals"][0]["actions"]))
+    bad = copy.deepcopy(rec)
+    bad["deals"][0]["actions"].pop()
+    with pytest.raises(RecordCheckError) as e:
+        match_from_record(bad)
+    assert (e.value.rule, e.value.deal, e.value.where) == ("deal incomplete", 1, "deals[0].actions")
+    bad = copy.deepcopy(rec)
+    extra = copy.deepcopy(rec["deals"][-1])
+    extra["number"] = len(rec["deals"]) + 1
+    extra["dealer"] = (extra["dealer"] + 1) % 3
+    bad["deals"].append(extra)
+    with pytest.raises(RecordCheckError) as e:
+        match_from_record(bad)
+    assert e.value.rule == "match over"
+
+
+def test_forced_actions_cannot_be_left_out() -> None:
+    _, rec = played("9-5-2", seed=3, levels=("heuristic",) * 3)
+    acts = rec["deals"][0]["actions"]
+    k = next(i for i, a in enumerate(acts) if "kitty" in a)
+    del acts[k]
+    with pytest.raises(RecordCheckError) as e:
+        match_from_record(rec)
+    assert (e.value.action_index, e.value.rule) == (k, "phase")
+
+
+# ------------------------------------------------------------------------------------------ malformed files
+@pytest.fixture(scope="module")
+def good_text() -> str:
+    _, rec = played("9-5-2", seed=12, levels=("heuristic",) * 3)
+    return dumps_record(rec)
+
+
+def _mutate(text: str, fn: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    rec: dict[str, Any] = json.loads(text)
+    fn(rec)
+    return rec
+
+
+def _set(path: Sequence[Any], value: Any) -> Callable[[dict[str, Any]], None]:
+    def fn(rec: dict[str, Any]) -> None:
+        obj: Any = rec
+        for k in path[:-1]:
+            obj = obj[k]
+        obj[path[-1]] = value
+    return fn
+
+
+def _delete(path: Sequence[Any]) -> Callable[[dict[str, Any]], None]:
+    def fn(rec: dict[str, Any]) -> None:
+        obj: Any = rec
+        for k in path[:-1]:
+            obj = obj[k]
+        del obj[path[-1]]
+    return fn
+
+
+MALFORMED: list[tuple[str, Callable[[dict[str, Any]], None], str, bool]] = [
+    # (label, mutation, expected where, the schema rejects it too)
+    ("wrong version", _set(["version"], 2), "version", True),
+    ("version as text", _set(["version"], "1"), "version", True),
+    ("wrong format", _set(["format"], "pgn"), "format", True),
+    ("bad card in a hand", _set(["deals", 0, "hands", 1, 3], "ZZ"), "deals[0].hands[1][3]", True),
+    ("non-canonical card", _set(["deals", 0, "kitty", 0], "10H"), "deals[0].kitty[0]", True),
+    ("bad card in an action", _set(["deals", 1, "actions", -1, "play"], "ZZ"), "deals[1].actions[{last}].play", True),
+    ("missing seed", _delete(["seed"]), "seed", True),
+    ("missing kitty", _delete(["deals", 0, "kitty"]), "deals[0].kitty", True),
+    ("missing action seat", _delete(["deals", 0, "actions", 2, "seat"]), "deals[0].actions[2].seat", True),
+    ("seed as text", _set(["seed"], "12"), "seed", True),
+    ("seat out of range", _set(["deals", 0, "actions", 0, "seat"], 5), "deals[0].actions[0].seat", True),
+    ("seat as bool", _set(["first_dealer"], True), "first_dealer", True),
+    ("unknown key", _set(["deals", 0, "colour"], "red"), "deals[0].colour", True),
+    ("two kinds in one action", _set(["deals", 0, "actions", 0, "discard"], "2C"), "deals[0].actions[0]", True),
+    ("bad contract", _set(["deals", 0, "result", "contract"], "X"), "deals[0].result.contract", True),
+    ("players not a list", _set(["players"], "Ann"), "players", True),
+    ("player name missing", _delete(["players", 1, "name"]), "players[1].name", True),
+    ("totals too short", _set(["totals"], [1, 2]), "totals", True),
+    ("end without winners", _set(["end"], {"winners": [], "reason": "x"}), "end.winners", True),
+    ("deals empty", _set(["deals"], []), "deals", True),
+    # only the program's own reader sees these
+    ("unknown rules", _set(["rules"], "7-7-2"), "rules", False),
+    ("options disagree with rules", _set(["options", "to"], "20"), "options.to", False),
+    ("duplicated card", _set(["deals", 0, "kitty", 0], "{hand00}"), "deals[0].hands", False),
+    ("wrong dealer", _set(["deals", 1, "dealer"], "{dealer1+1}"), "deals[1].dealer", False),
+    ("deals misnumbered", _set(["deals", 1, "number"], 5), "deals[1].number", False),
+]
+
+
+@pytest.mark.parametrize(("label", "mutation", "where", "schema_rejects"), MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_malformed_records_name_the_place(label: str, mutation: Callable[[dict[str, Any]], None], where: str,
+                                          schema_rejects: bool, good_text: str, schema: dict[str, Any]) -> None:
+    base = json.loads(good_text)
+    where = where.replace("{last}", str(len(base["deals"][1]["actions"]) - 1))
+    rec = _mutate(good_text, mutation)
+    # placeholders that depend on the record
+    if rec["deals"] and rec["deals"][0].get("kitty", [None])[0] == "{hand00}":
+        rec["deals"][0]["kitty"][0] = base["deals"][0]["hands"][0][0]
+    if len(rec["deals"]) > 1 and rec["deals"][1].get("dealer") == "{dealer1+1}":
+        rec["deals"][1]["dealer"] = (base["deals"][1]["dealer"] + 1) % 3
+    with pytest.raises(RecordError) as e:
+        loads_record(json.dumps(rec))
+    assert e.value.where == where, str(e.value)
+    assert str(e.value).startswith(f"{where}: ")
+    assert schema_ok(schema, rec) is not schema_rejects
+
+
+def test_truncated_json_gives_the_line(good_text: str, tmp_path: Path) -> None:
+    cut = good_text[: len(good_text) // 2]
+    with pytest.raises(RecordError) as e:
+        loads_record(cut)
+    line = cut.count("\n") + 1
+    assert e.value.where.startswith(f"line {line} column ") or e.value.where.startswith(f"line {line - 1} column ")
+    assert "not valid JSON" in str(e.value)
+    p = tmp_path / "cut.json"
+    p.write_text(cut, encoding="utf-8")
+    with pytest.raises(RecordError):
+        read_record(p)
+
+
+@pytest.mark.parametrize("text", ["", "[]", "null", "42", '{"format": "sergeant-major-record", "version": NaN}'])
+def test_not_a_record(text: str) -> None:
+    with pytest.raises(RecordError):
+        loads_record(text)
+
+
+def test_bad_files(tmp_path: Path) -> None:
+    with pytest.raises(RecordError) as e:
+        read_record(tmp_path / "missing.json")
+    assert "missing.json" in str(e.value)
+    p = tmp_path / "latin1.json"
+    p.write_bytes(b"{\"name\": \"J\xf6rg\"}")
+    with pytest.raises(RecordError) as e:
+        read_record(p)
+    assert "UTF-8" in str(e.value)
+    with pytest.raises(RecordError):
+        read_record(tmp_path)  # a folder
+
+
+def test_action_from_json_errors() -> None:
+    for obj, where in [({"seat": 0}, "a"), ("play QS", "a"), ({"seat": 0, "give": "QS"}, "a.to"),
+                       ({"seat": 0, "play": "QS", "to": 1}, "a.to"), ({"seat": 0, "kitty": "leave"}, "a.kitty"),
+                       ({"seat": 0, "end_give": 1, "to": 1}, "a.end_give"), ({"seat": 0, "assign": [9, 5]}, "a.assign")]:
+        with pytest.raises(RecordError) as e:
+            action_from_json(obj, 3, "a")
+        assert e.value.where == where, (obj, str(e.value))
+
+
+# ------------------------------------------------------------------------------------------ writing
+def test_write_record_is_atomic_and_readable(tmp_path: Path) -> None:
+    m, rec = played("3-5-8", seed=13, steps=200)
+    p = write_record(m, tmp_path / "game.json", ["heuristic", "random", "heuristic"], {"test": True})
+    assert p == tmp_path / "game.json"
+    assert read_record(p) == rec
+    assert [x.name for x in tmp_path.iterdir()] == ["game.json"]  # no temporary file left
+    write_record(m, p, ["heuristic", "random", "heuristic"], {"test": True})  # overwrite
+    assert read_record(p) == rec
+    with pytest.raises(RecordError):
+        write_record(m, tmp_path / "no" / "such" / "dir.json", ["human"] * 3)
+    with pytest.raises(RecordError) as e:
+        match_to_record(m, ["human", "human"])
+    assert e.value.where == "players"
+    with pytest.raises(RecordError) as e:
+        match_to_record(m, ["human"] * 3, {"when": object()})
+    assert e.value.where == "meta"
+
+
+# ------------------------------------------------------------------------------------------ schema
+def test_schema_knows_every_option(schema: dict[str, Any]) -> None:
+    opts = schema["properties"]["options"]
+    assert sorted(opts["required"]) == sorted(o.key for o in OPTIONS)
+    assert schema["properties"]["version"]["const"] == RECORD_VERSION
+
+
+def test_sample_records_are_valid(schema: dict[str, Any]) -> None:
+    samples = sorted(DATA.glob("*.json"))
+    assert samples
+    for p in samples:
+        rec = read_record(p)
+        assert schema_ok(schema, rec), p
+        if "tampered" in p.name:
+            with pytest.raises(RecordCheckError):
+                check_record(rec)
+        else:
+            check_record(rec)
+
+
+# ------------------------------------------------------------------------------------------ property test
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preset=st.sampled_from(Rules.preset_names()), seed=st.integers(0, 2**40),
+       levels=st.lists(st.sampled_from(sorted(LEVELS)), min_size=3, max_size=3),
+       steps=st.one_of(st.none(), st.integers(0, 400)))
+def test_property_records_round_trip(preset: str, seed: int, levels: list[str], steps: int | None) -> None:
+    m, rec = played(preset, seed, levels, steps)
+    again = round_trip(rec)
+    assert state(again) == state(m)
+    assert state(check_record(rec)) == state(m)
+
+
+# ------------------------------------------------------------------------------------------ command line
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("records")
+    m, rec = played("9-5-2", seed=7, levels=("random",) * 3)
+    good = write_record(m, d / "good.json", ["random"] * 3)
+    bad = copy.deepcopy(rec)
+    j, mm = _first_deal_positions(rec)[0]
+    seat = mm.deal.to_play
+    other = next(s for s in range(3) if s != seat)
+    bad["deals"][0]["actions"][j] = {"seat": seat, "play": str(mm.deal.hand(other)[0])}
+    (d / "bad.json").write_text(dumps_record(bad), encoding="utf-8")
+    (d / "broken.json").write_text(dumps_record(rec)[:500], encoding="utf-8")
+    part, _ = played("3-5-8", seed=7, steps=250)
+    write_record(part, d / "part.json", ["human", "heuristic", "random"])
+    return {"good": good, "bad": d / "bad.json", "broken": d / "broken.json", "part": d / "part.json",
+            "j": Path(str(j + 1)), "seat": Path(str(seat))}
+
+
+def test_cli_check_ok(files: dict[str, Path]) -> None:
+    res = runner.invoke(app, ["check", str(files["good"])])
+    assert res.exit_code == 0, res.output
+    rec = read_record(files["good"])
+    totals = ", ".join(f"{p['name']} {t}" for p, t in zip(rec["players"], rec["totals"], strict=True))
+    assert f"Final totals: {totals}" in res.output
+    assert "Winner:" in res.output
+
+
+def test_cli_check_unfinished(files: dict[str, Path]) -> None:
+    res = runner.invoke(app, ["check", str(files["part"])])
+    assert res.exit_code == 0, res.output
+    assert "Unfinished" in res.output
+
+
+def test_cli_check_illegal(files: dict[str, Path]) -> None:
+    res = runner.invoke(app, ["check", str(files["bad"])])
+    assert res.exit_code == 1
+    out = res.output
+    assert f"deal 1, action {files['j']}, seat {files['seat']}" in out
+    assert "card not held" in out
+    assert "Traceback" not in out
+
+
+def test_cli_check_malformed(files: dict[str, Path], tmp_path: Path) -> None:
+    res = runner.invoke(app, ["check", str(files["broken"])])
+    assert res.exit_code == 2
+    assert "not valid JSON" in res.output and "line " in res.output
+    res = runner.invoke(app, ["check", str(tmp_path / "nope.json")])
+    assert res.exit_code == 2 and "cannot read" in res.output
+    rec = json.loads(files["good"].read_text(encoding="utf-8"))
+    rec["deals"][0]["hands"][0][0] = "ZZ"
+    p = tmp_path / "zz.json"
+    p.write_text(json.dumps(rec), encoding="utf-8")
+    res = runner.invoke(app, ["replay", str(p)])
+    assert res.exit_code == 2 and "deals[0].hands[0][0]" in res.output and '"ZZ"' in res.output
+
+
+def test_cli_replay(files: dict[str, Path]) -> None:
+    res = runner.invoke(app, ["replay", str(files["good"])])
+    assert res.exit_code == 0, res.output
+    out = res.output
+    rec = read_record(files["good"])
+    n_deals = len(rec["deals"])
+    for k in range(1, n_deals + 1):
+        assert f"Deal {k}" in out
+    for word in ("Dealer:", "Hands as dealt", "Kitty:", "Tricks", "Won by", "Result of deal 1", "Totals", "Winner:"):
+        assert word in out
+    assert " ".join(rec["deals"][0]["kitty"]) in out
+    assert "(forced)" in out  # the kitty is always taken
+
+
+def test_cli_replay_one_deal_and_errors(files: dict[str, Path]) -> None:
+    res = runner.invoke(app, ["replay", str(files["good"]), "--deal", "2"])
+    assert res.exit_code == 0, res.output
+    assert "Deal 2" in res.output and "Deal 1" not in res.output and "Result of deal 2" in res.output
+    res = runner.invoke(app, ["replay", str(files["good"]), "--deal", "999"])
+    assert res.exit_code == 2 and "--deal 999" in res.output
+    res = runner.invoke(app, ["replay", str(files["bad"])])
+    assert res.exit_code == 1
+    assert "Deal 1" in res.output and "card not held" in res.output
+    res = runner.invoke(app, ["replay", str(files["part"])])
+    assert res.exit_code == 0, res.output
+    assert "unfinished" in res.output and "First 6 dealt" in res.output
+
+
+def _script() -> Path:
+    p = Path(sys.executable).parent / "sergeant-major"
+    return p if p.exists() else ROOT / ".venv" / "bin" / "sergeant-major"
+
+
+def test_installed_script_check_exit_codes(files: dict[str, Path]) -> None:
+    script = _script()
+    if not script.exists():
+        pytest.skip("the sergeant-major script is not installed")
+    env = dict(os.environ, COLUMNS="120")
+    ok = subprocess.run([str(script), "check", str(files["good"])], capture_output=True, text=True, env=env, timeout=120)
+    assert ok.returncode == 0, ok.stderr
+    assert "Final totals:" in ok.stdout
+    bad = subprocess.run([str(script), "check", str(files["bad"])], capture_output=True, text=True, env=env, timeout=120)
+    assert bad.returncode == 1
+    assert "card not held" in bad.stderr and "Traceback" not in bad.stderr
+    broken = subprocess.run([str(script), "check", str(files["broken"])], capture_output=True, text=True, env=env,
+                            timeout=120)
+    assert broken.returncode == 2 and "Traceback" not in broken.stderr

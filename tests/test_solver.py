@@ -1,0 +1,200 @@
+"""The double-dummy solver against a brute-force minimax on random endings (issue 5).
+
+The brute force is independent of the solver: it asks the core engine (``Deal.legal_play_mask``) for the
+legal cards, resolves tricks by the rule text, and memoises exact states only (no relative ranks, no
+equivalent cards, no bounds). Set SERGEANT_MAJOR_LONG_TESTS=1 for the full run (thousands per contract kind).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import types
+from functools import lru_cache
+
+import pytest
+
+from sergeant_major import Contract, Rules
+from sergeant_major.deal import Deal
+from sergeant_major.solver import Position, PositionError, Solver, SolverTimeout
+from sergeant_major.solver.dds import equivalent_groups
+from sergeant_major.solver.position import random_position
+
+LONG = bool(os.environ.get("SERGEANT_MAJOR_LONG_TESTS"))
+
+# (rules, contract) per contract kind and obligation
+KINDS = [
+    ("9-5-2", None),  # a trump suit, must follow only
+    ("3-5-8 must-trump=off", Contract.NO_TRUMP),
+    ("3-5-8 must-trump=off", Contract.MINIMUM),
+    ("3-5-8", Contract.SPADES),  # must-trump=on
+    ("8-5-3 must-overtrump=on", None),
+    ("8-5-3 must-overtrump=on must-trump=on", None),
+    ("9-5-2 players=4", None),
+]
+
+
+def _winner(trick: tuple[tuple[int, int], ...], trump: int) -> int:
+    """Seat of the winner: the highest trump, else the highest card of the suit led."""
+    led = trick[0][1] // 13
+    best_seat, best = trick[0]
+    for seat, c in trick[1:]:
+        if c // 13 == trump and (best // 13 != trump or c > best):
+            best_seat, best = seat, c
+        elif c // 13 == led and best // 13 == led and c > best:
+            best_seat, best = seat, c
+    return best_seat
+
+
+def brute_values(pos: Position, seat: int) -> tuple[int, dict[int, int]]:
+    """Exact paranoid value for ``seat`` (total tricks) and the value after each legal card of the mover."""
+    rules = pos.rules
+    n = rules.players
+    trump = pos.trump
+    mis = pos.misere
+    fake = types.SimpleNamespace(rules=rules, trump=trump)
+    fake._over_trump = types.MethodType(Deal._over_trump, fake)
+
+    def legal(hands: tuple[int, ...], trick: tuple[tuple[int, int], ...], to: int) -> int:
+        fake.hands = list(hands)
+        fake.to_play = to
+        fake.trick = list(trick)
+        fake.led_suit = trick[0][1] // 13 if trick else -1
+        return int(Deal.legal_play_mask(fake))  # type: ignore[arg-type]
+
+    @lru_cache(maxsize=None)
+    def value(hands: tuple[int, ...], trick: tuple[tuple[int, int], ...], to: int) -> int:
+        """Tricks the seat takes from here (best for it: most, or fewest in minimum tricks)."""
+        if hands[to] == 0:
+            return 0
+        m = legal(hands, trick, to)
+        assert m, f"no legal card for seat {to} in {hands} {trick}"
+        outs = []
+        for c in range(52):
+            if m >> c & 1:
+                outs.append(child(hands, trick, to, c))
+        maxing = (to == seat) != mis
+        return max(outs) if maxing else min(outs)
+
+    def child(hands: tuple[int, ...], trick: tuple[tuple[int, int], ...], to: int, c: int) -> int:
+        h = list(hands)
+        h[to] &= ~(1 << c)
+        t = trick + ((to, c),)
+        if len(t) == n:
+            w = _winner(t, trump)
+            return (1 if w == seat else 0) + value(tuple(h), (), w)
+        return value(tuple(h), t, (to + 1) % n)
+
+    lead = pos.leader
+    trick = tuple(((lead + i) % n, c) for i, c in enumerate(pos.trick))
+    v = pos.tricks[seat] + value(pos.hands, trick, pos.to_move)
+    per: dict[int, int] = {}
+    m = legal(pos.hands, trick, pos.to_move)
+    for c in range(52):
+        if m >> c & 1:
+            per[c] = pos.tricks[seat] + child(pos.hands, trick, pos.to_move, c)
+    return v, per
+
+
+def endings(count: int, seed: int, max_tricks: int = 5) -> list[tuple[Position, int]]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        rules_t, contract = KINDS[i % len(KINDS)]
+        rules = Rules.parse(rules_t)
+        left = rng.randint(1, max_tricks)
+        pos = random_position(rules, rng, left, contract=contract, in_trick=rng.randrange(rules.players))
+        out.append((pos, rng.randrange(rules.players)))
+    return out
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_solver_matches_brute_force(chunk: int) -> None:
+    count = 1500 if LONG else 120
+    solver = Solver(tt_bits=16)
+    mism = []
+    for pos, seat in endings(count, 1000 + chunk):
+        v, per = brute_values(pos, seat)
+        sol = solver.solve(pos, seat)
+        assert sol.exact
+        if sol.tricks != v:
+            mism.append((repr(pos), seat, v, sol.tricks))
+        if seat == pos.to_move:
+            got = {c.id: x for c, x in sol.cards.items()}
+            if got != per:
+                mism.append((repr(pos), seat, per, got))
+    assert not mism, mism[:3]
+
+
+def test_can_reach_matches_brute_force() -> None:
+    solver = Solver(tt_bits=16)
+    rng = random.Random(7)
+    for pos, seat in endings(150 if not LONG else 1500, 77):
+        v, _ = brute_values(pos, seat)
+        for t in range(pos.tricks[seat], pos.tricks[seat] + pos.remaining + 1):
+            want = (v <= t) if pos.misere else (v >= t)
+            assert solver.can_reach(pos, seat, t) == want, (repr(pos), seat, t, v)
+        del rng
+
+
+def test_contract_kinds_are_all_exercised() -> None:
+    kinds = {(p.contract.trump is None, p.misere, p.rules.must_trump, p.rules.must_overtrump) for p, _ in endings(30, 5)}
+    assert (False, False, False, False) in kinds  # trump, must follow
+    assert (True, False, False, False) in kinds  # no-trump
+    assert (True, True, False, False) in kinds  # minimum tricks
+    assert (False, False, True, False) in kinds  # must trump
+    assert (False, False, False, True) in kinds  # must over-trump
+
+
+def test_equivalent_groups_cover_the_legal_cards() -> None:
+    for pos, _ in endings(100, 3, max_tricks=8):
+        groups = equivalent_groups(pos)
+        flat = sorted(c for g in groups for c in g)
+        assert flat == [c.id for c in pos.legal_cards()]
+
+
+def test_time_limit_returns_bounds() -> None:
+    rng = random.Random(11)
+    pos = random_position(Rules.preset("9-5-2"), rng, 16)
+    solver = Solver(tt_bits=12)
+    sol = solver.solve(pos, 0, cards=False, time_limit=0.0)
+    assert not sol.exact
+    assert 0 <= sol.lower <= sol.upper <= 16
+    with pytest.raises(SolverTimeout):
+        solver.can_reach(pos, 0, 8, time_limit=0.0)
+
+
+def test_bad_seat_is_refused() -> None:
+    pos = random_position(Rules.preset("9-5-2"), random.Random(1), 2)
+    with pytest.raises(PositionError, match="seat 5"):
+        Solver(tt_bits=10).solve(pos, 5)
+
+
+_PURE_SCRIPT = r"""
+import json, random, sys
+sys.path.insert(0, sys.argv[1])
+from test_solver import endings, brute_values
+from sergeant_major.solver import HAVE_NUMBA, Solver
+assert not HAVE_NUMBA
+solver = Solver(tt_bits=12)
+bad = []
+for pos, seat in endings(int(sys.argv[2]), 4242, max_tricks=3):
+    v, per = brute_values(pos, seat)
+    sol = solver.solve(pos, seat)
+    got = {c.id: x for c, x in sol.cards.items()}
+    if sol.tricks != v or (seat == pos.to_move and got != per):
+        bad.append(repr(pos))
+print(json.dumps(bad))
+"""
+
+
+def test_pure_python_path_matches_brute_force() -> None:
+    env = dict(os.environ, SERGEANT_MAJOR_NO_NUMBA="1")
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = subprocess.run([sys.executable, "-c", _PURE_SCRIPT, here, "150" if LONG else "40"], env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == []
