@@ -73,7 +73,10 @@ def test_lenient_parser(text: str, expected: str) -> None:
     assert str(Card.parse(text)) == expected
 
 
-@pytest.mark.parametrize(("text", "expected"), [("DS", "QS"), ("BH", "JH"), ("d♠", "QS"), ("b♦", "JD"), ("KC", "KC"), ("10D", "TD")])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("DS", "QS"), ("BH", "JH"), ("d♠", "QS"), ("b♦", "JD"), ("DD", "QD"), ("KC", "KC"), ("10D", "TD"), ("QS", "QS"), ("JH", "JH")],
+)
 def test_german_queen_and_jack(text: str, expected: str) -> None:
     """Seed 000/002 use A K D B 10 ...: D (Dame) is the queen, B (Bube) the jack, with ``german=True``."""
     assert str(parse_card(text, german=True)) == expected

@@ -8,7 +8,6 @@ import os
 import re
 import shutil
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -196,6 +195,8 @@ def test_short_match_to_the_end_and_resume_midway(env: dict[str, str], tmp_path:
     (["--rules", "7-7-2"], "'7-7-2'"),
     (["--to", "zero"], "'zero'"),
     (["--opponents", "wizard"], "'wizard'"),
+    (["--seed", "abc"], "'abc'"),
+    (["--opponents", "heuristic,random,random"], "'heuristic,random,random'"),
     (["--resume", "/nonexistent/save.json"], "/nonexistent/save.json"),
 ])
 def test_bad_arguments_one_line_exit_2(args: list[str], quoted: str, env: dict[str, str]) -> None:
@@ -205,7 +206,3 @@ def test_bad_arguments_one_line_exit_2(args: list[str], quoted: str, env: dict[s
     assert child.exitstatus == 2, out
     text = _clean(out).strip()
     assert len(text.splitlines()) == 1 and quoted in text and "Traceback" not in text, text
-
-
-def iter_lines(text: str) -> Iterator[str]:
-    yield from _clean(text).splitlines()

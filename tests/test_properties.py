@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 import random
 
@@ -62,6 +63,20 @@ def snapshot(deal: Deal) -> object:
         tuple(deal.trick), deal.led_suit, tuple(deal.tricks_won), tuple(deal.completed), tuple(deal.history),
         deal.result, tuple(deal._steps), deal.phase, deal.to_act,
     )
+
+
+def light_clone(deal: Deal) -> Deal:
+    """A cheap copy for probing one action (Deal.clone deep-copies everything and is slow)."""
+    other = copy.copy(deal)
+    other.hands = list(deal.hands)
+    other.exchange_log = list(deal.exchange_log)
+    other._to_return = {k: list(q) for k, q in deal._to_return.items()}
+    other.trick = list(deal.trick)
+    other.tricks_won = list(deal.tricks_won)
+    other.completed = list(deal.completed)
+    other.history = list(deal.history)
+    other._steps = list(deal._steps)
+    return other
 
 
 def check_cards_in_one_place(deal: Deal) -> None:
@@ -119,7 +134,13 @@ def check_step(match: Match, rng: random.Random, sample: int) -> None:
     forced = deal.forced_action()
     assert forced is None or forced in legal
     for a in legal:
-        assert deal.can_apply(a), a  # every legal action passes the check (the chosen one is applied below)
+        assert deal.can_apply(a), a  # every legal action passes the check
+    before = snapshot(deal)
+    for a in rng.sample(legal, min(len(legal), 2)):
+        probe = light_clone(deal)
+        probe.apply(a)  # and applies (the one chosen by the player is applied to the match below)
+        assert probe.history[-1] == a
+    assert snapshot(deal) == before, "applying to a copy changed the original"
     if sample:
         legal_set = set(legal)
         before = snapshot(deal)

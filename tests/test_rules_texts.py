@@ -645,3 +645,36 @@ def test_match_apply_is_checked_and_unchanged_on_refusal() -> None:
             m.apply(action)
         assert info.value.rule == rule
         assert (snapshot(m.deal), list(m.totals), len(m.deals)) == before
+
+
+def test_free_trump_return_never_takes_a_card_still_owed() -> None:
+    """Seed 003 (3-5-8): the down player returns the highest card of the suit received, "does not apply to trump
+    cards" (RULES.md notes on 3-5-8). Regression: a trump received first and answered freely could give away the
+    only heart, leaving nothing for the heart received after it (the engine crashed). Cards of other suits are
+    now answered before the trumps."""
+    rules = Rules.preset("3-5-8")
+    hands, kitty = build_hands({1: "AS 2H", 0: "KS QS"}, voids={0: "H"}, rules=rules)
+    deal = Deal(rules, 0, hands, kitty, prev_diffs=(-2, 2, 0))
+    assert deal.phase is Phase.CONTRACT and deal.to_act == 1  # 3-5-8: the playmaker E names first
+    deal.apply(NameContract(1, Contract.SPADES))
+    deal.apply(Give(1, parse_card("AS"), 0))
+    deal.apply(Give(1, parse_card("2H"), 0))
+    assert deal.legal_actions() == [Return(0, parse_card("2H"), 1)]  # the heart first: the highest heart
+    deal.apply(Return(0, parse_card("2H"), 1))
+    free = deal.legal_actions()
+    assert {a.card for a in free if isinstance(a, Return)} == set(deal.hand(0))  # then any card for the trump
+    deal.apply(Return(0, parse_card("KS"), 1))
+    assert deal.phase is not Phase.EXCHANGE
+
+
+def test_malformed_actions_are_refused_cleanly() -> None:
+    """Bad input of any kind gets a clear IllegalActionError (rule ``action``) and changes nothing."""
+    hands, kitty = build_hands({})
+    deal = Deal(R952, 0, hands, kitty)
+    refused(deal, NameContract(0, 3), "action")  # type: ignore[arg-type]
+    refused(deal, NameContract(0, "S"), "action")  # type: ignore[arg-type]
+    refused(deal, "NameContract S", "action")  # type: ignore[arg-type]
+    deal.apply(NameContract(0, Contract.SPADES))
+    deal.apply(TakeKitty(0))
+    refused(deal, Discard(0, "QS"), "action")  # type: ignore[arg-type]
+    refused(deal, Discard(0, 51), "action")  # type: ignore[arg-type]

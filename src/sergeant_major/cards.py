@@ -149,8 +149,9 @@ _GERMAN_RANKS: Final = {"D": 10, "B": 9}
 def parse_card(text: str, *, german: bool = False) -> Card:
     """Parse one card: ``'QS'``, ``'10h'``, ``'qs'``, ``'TD'``, ``'Q♠'``, ``'as'``.
 
-    With ``german=True`` the letters ``D`` (Dame) and ``B`` (Bube) mean queen and jack; then
-    the suit must be a symbol or a German suit word is not accepted (``D`` would be ambiguous).
+    With ``german=True`` the rank letters ``D`` (Dame) and ``B`` (Bube) mean queen and jack
+    (``DS``, ``B♥``, ``DD`` = queen of diamonds); suits are still ``C D H S`` or symbols: German suit
+    letters (``K`` for both Kreuz and Karo) would be ambiguous and are not accepted.
 
     Raises:
         CardParseError: quoting ``text`` when it is not exactly one card.

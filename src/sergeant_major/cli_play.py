@@ -287,9 +287,9 @@ def _fail(msg: str) -> typer.Exit:
 @app.command()
 def play(
     rules: Annotated[str, typer.Option("--rules", help='Preset and options, e.g. "8-5-3 must-trump=on".')] = "9-5-2",
-    seed: Annotated[int | None, typer.Option("--seed", help="Match seed (default: random, printed).")] = None,
+    seed: Annotated[str | None, typer.Option("--seed", help="Match seed, an integer (default: random, printed).")] = None,
     to: Annotated[str | None, typer.Option("--to", help="Target total that ends the match: 10, 20 or off.")] = None,
-    opponents: Annotated[str, typer.Option("--opponents", help="Computer levels, one or one per opponent: LEVEL,LEVEL.")]
+    opponents: Annotated[str, typer.Option("--opponents", help=f"Computer levels, one or one per opponent: LEVEL,LEVEL ({', '.join(LEVELS)}).")]
     = "heuristic",
     name: Annotated[str, typer.Option("--name", help="Your name.")] = "You",
     resume: Annotated[Path | None, typer.Option("--resume", help="Continue a saved match.")] = None,
@@ -312,6 +312,9 @@ def play(
             assert match.end is not None
             console.print(f"That match is already over: {match.end.reason}.", highlight=False, markup=False)
             return
+        if seed is not None or to is not None or rules != "9-5-2" or opponents != "heuristic" or name != "You":
+            console.print("(--rules, --seed, --to, --opponents and --name come from the saved match when resuming)",
+                          highlight=False, markup=False)
         console.print(f"Resuming {resume}: rules {match.rules}, seed {match.seed}, deal {match.deal.number}.",
                       highlight=False, markup=False)
         path = resume
@@ -334,12 +337,17 @@ def play(
         if not name.strip() or name.strip() in OPPONENT_NAMES[:n_opp]:
             raise _fail(f"--name {name!r}: choose a non-empty name other than {', '.join(OPPONENT_NAMES[:n_opp])}")
         if seed is None:
-            seed = random.SystemRandom().randrange(1 << 31)
+            seed_n = random.SystemRandom().randrange(1 << 31)
+        else:
+            try:
+                seed_n = int(seed)
+            except ValueError:
+                raise _fail(f"--seed {seed!r} is not an integer") from None
         names = [name.strip(), *OPPONENT_NAMES[:n_opp]]
-        match = Match(r, seed, names)
+        match = Match(r, seed_n, names)
         kinds = ["human", *levels]
-        path = out_dir / f"match-{seed}-{time.strftime('%Y%m%d-%H%M%S')}.json"
-        console.print(f"Rules: {r}   Seed: {seed}   Opponents: "
+        path = out_dir / f"match-{seed_n}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        console.print(f"Rules: {r}   Seed: {seed_n}   Opponents: "
                       + ", ".join(f"{names[i + 1]} ({lv})" for i, lv in enumerate(levels)),
                       highlight=False, markup=False)
         console.print("Type a card like QS, 10h or Q♠; 'help' for commands, 'quit' to save and leave.",

@@ -437,13 +437,24 @@ class Deal:
         best = min(ids_of(h), key=lambda c: _rank_key_high(c, self.trump))
         return 1 << best
 
+    def _receipt_index(self, queue: list[int]) -> int:
+        """Which card received is answered next: the oldest, except that with ``trump-return=free`` the cards
+        of other suits are answered before the trumps, so a free return can never take away the card of a
+        suit still owed a return (seed 003: "Dies gilt aber nicht für Trumpfkarten")."""
+        if self.rules.trump_return == "free" and self.trump >= 0:
+            for i, cid in enumerate(queue):
+                if cid // 13 != self.trump:
+                    return i
+        return 0
+
     def _return_mask(self, seat: int, to: int) -> int:
-        """Cards ``seat`` may return for the oldest card received from ``to`` (RULES.md decision 1)."""
+        """Cards ``seat`` may return for the next card received from ``to`` (RULES.md decision 1; see
+        :meth:`_receipt_index`)."""
         h = self.hands[seat]
         queue = self._to_return.get((seat, to))
         if not queue:
             return 0
-        received = queue[0]
+        received = queue[self._receipt_index(queue)]
         suit = received // 13
         if self.rules.trump_return == "free" and suit == self.trump:
             return h  # seed 003: "does not apply to trump cards"
@@ -522,13 +533,17 @@ class Deal:
 
     def verify(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` with a full sentence if ``action`` is not legal now."""
+        kind = _KIND_OF.get(type(action))
+        if kind is None:
+            raise IllegalActionError(f"{action!r} is not an action", "action")
+        if isinstance(action, (Play, Discard, Give, Return)) and not isinstance(action.card, Card):
+            raise IllegalActionError(f"{action!r}: {action.card!r} is not a card", "action")
+        if isinstance(action, NameContract) and not isinstance(action.contract, Contract):
+            raise IllegalActionError(f"{action!r}: {action.contract!r} is not a contract", "action")
         if self.result is not None:
             raise IllegalActionError(f"the deal is over; {_desc(action)} is refused", "phase")
         expected = self.to_act
         phase = self.phase
-        kind = _KIND_OF.get(type(action))
-        if kind is None:
-            raise IllegalActionError(f"{action!r} is not an action", "action")
         if kind != phase and not (kind == Phase.EXCHANGE and phase == Phase.EXCHANGE):
             raise IllegalActionError(
                 f"{_desc(action)} is refused: the deal is in the {phase.value} phase, waiting for seat {expected}", "phase")
@@ -562,7 +577,8 @@ class Deal:
             else:
                 m = self._return_mask(action.seat, action.to)
                 if not m >> c.id & 1:
-                    rec = CARDS[self._to_return[(action.seat, action.to)][0]]
+                    queue = self._to_return[(action.seat, action.to)]
+                    rec = CARDS[queue[self._receipt_index(queue)]]
                     must = format_cards(cards_of(m))
                     what = "highest card" if self.rules.return_rule == "overall" else f"highest {rec.suit.word[:-1]}"
                     raise IllegalActionError(
@@ -621,7 +637,8 @@ class Deal:
             cid = action.card.id
             self.hands[seat] &= ~(1 << cid)
             self.hands[action.to] |= 1 << cid
-            self._to_return[(seat, action.to)].pop(0)
+            queue = self._to_return[(seat, action.to)]
+            queue.pop(self._receipt_index(queue))
             self.exchange_log.append(ExchangeEvent("return", seat, action.to, action.card))
             self._pop()
         elif isinstance(action, NameContract):

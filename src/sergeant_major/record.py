@@ -291,6 +291,16 @@ def dumps_record(rec: dict[str, Any]) -> str:
         raise RecordError(f"the record cannot be written as JSON: {e}") from None
 
 
+def _file_mode(p: Path) -> int:
+    """The mode for a new record file: the existing file's mode, else 0666 less the process's umask."""
+    try:
+        return p.stat().st_mode & 0o777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
 def write_record(match: Match, path: str | Path, players: Sequence[str], meta: dict[str, Any] | None = None) -> Path:
     """Write the record of ``match`` to ``path`` atomically (a temporary file in the same folder, then a
     rename), so a crash never leaves half a record. Returns the path written.
@@ -304,6 +314,7 @@ def write_record(match: Match, path: str | Path, players: Sequence[str], meta: d
     tmp: str | None = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent if str(p.parent) else ".")
+        os.chmod(tmp, _file_mode(p))  # mkstemp makes 0600 files; a record gets the usual mode
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
             f.flush()

@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .actions import Action, AssignTargets, Contract, Discard, EndGive, Give, NameContract, Play, Return, TakeKitty
-from .cards import Card, Suit, parse_card
+from .cards import Card, Suit, parse_card, sort_hand
 from .deal import Deal, DealResult, Phase, Trick, exchange_rounds, role_name
 from .errors import CardParseError, SergeantMajorError
 from .rules import Rules
@@ -397,11 +397,13 @@ def status(view: View) -> RenderableType:
     mine = exchange_text(view)
     if mine:
         parts.append(Text(mine))
+    trump = None if view.trump < 0 else Suit(view.trump)
+    discarded = " ".join(map(str, sort_hand(view.discards or (), trump)))
     if view.kitty is not None:
-        parts.append(Text("Kitty: " + " ".join(map(str, view.kitty))
-                          + ("   Discarded: " + " ".join(map(str, view.discards)) if view.discards else "")))
-    elif view.discards:
-        parts.append(Text("Discarded: " + " ".join(map(str, view.discards))))
+        parts.append(Text("Kitty: " + " ".join(map(str, sort_hand(view.kitty, trump)))
+                          + (f"   Discarded: {discarded}" if discarded else "")))
+    elif discarded:
+        parts.append(Text(f"Discarded: {discarded}"))
     if view.completed:
         parts.append(Text(f"Last trick: {trick_text(view.completed[-1], view.names)}"))
     if view.phase is Phase.PLAY:

@@ -28,8 +28,9 @@ This module has no third-party dependency (plain lists); the environments turn t
 
 from __future__ import annotations
 
+import functools
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
@@ -147,7 +148,8 @@ def _info_size_formula(block: Block, rules: Rules) -> int:
     return observation_size(rules) if block.size == "OBS" else block.length(rules)
 
 
-def observation_layout(rules: Rules) -> list[tuple[str, int, int, str]]:
+@functools.lru_cache(maxsize=64)
+def observation_layout(rules: Rules) -> tuple[tuple[str, int, int, str], ...]:
     """``(block, offset, size, meaning)`` rows of the observation under ``rules``."""
     out: list[tuple[str, int, int, str]] = []
     off = 0
@@ -155,10 +157,11 @@ def observation_layout(rules: Rules) -> list[tuple[str, int, int, str]]:
         k = b.length(rules)
         out.append((b.name, off, k, b.meaning))
         off += k
-    return out
+    return tuple(out)
 
 
-def information_state_layout(rules: Rules) -> list[tuple[str, int, int, str]]:
+@functools.lru_cache(maxsize=64)
+def information_state_layout(rules: Rules) -> tuple[tuple[str, int, int, str], ...]:
     """``(block, offset, size, meaning)`` rows of the information state under ``rules``."""
     out: list[tuple[str, int, int, str]] = []
     off = 0
@@ -166,17 +169,19 @@ def information_state_layout(rules: Rules) -> list[tuple[str, int, int, str]]:
         k = _info_size_formula(b, rules)
         out.append((b.name, off, k, b.meaning))
         off += k
-    return out
+    return tuple(out)
 
 
 def observation_size(rules: Rules) -> int:
     """Length of :func:`encode_observation` under ``rules`` (660 for the 3-player presets, 792 with 4 players)."""
-    return sum(b.length(rules) for b in OBS_BLOCKS)
+    last = observation_layout(rules)[-1]
+    return last[1] + last[2]
 
 
 def information_state_size(rules: Rules) -> int:
     """Length of :func:`encode_information_state` under ``rules``."""
-    return sum(_info_size_formula(b, rules) for b in INFO_BLOCKS)
+    last = information_state_layout(rules)[-1]
+    return last[1] + last[2]
 
 
 def layout_hash() -> str:
@@ -282,109 +287,9 @@ def _set_cards(out: list[float], base: int, cards: Iterable[Card]) -> None:
 
 
 # ---------------------------------------------------------------------------------------- tensors
-def _observation_parts(view: View) -> dict[str, Callable[[list[float], int], None]]:
-    """Per block, a writer ``f(out, offset)`` that fills the block (the rest stays 0)."""
-    r = view.rules
-    n = view.players
-    T = r.tricks
-
-    def hand(o: list[float], b: int) -> None:
-        _set_cards(o, b, view.hand)
-
-    def played(o: list[float], b: int) -> None:
-        for t in view.completed:
-            for s, c in t.cards:
-                o[b + 52 * _rel(view, s) + c.id] = 1.0
-        for s, c in view.trick:
-            o[b + 52 * _rel(view, s) + c.id] = 1.0
-
-    def trick(o: list[float], b: int) -> None:
-        for i, (_, c) in enumerate(view.trick):
-            o[b + 52 * i + c.id] = 1.0
-
-    def leader(o: list[float], b: int) -> None:
-        o[b + _rel(view, view.leader)] = 1.0
-
-    def to_act(o: list[float], b: int) -> None:
-        if view.to_act is not None:
-            o[b + _rel(view, view.to_act)] = 1.0
-
-    def exchange_with(o: list[float], b: int) -> None:
-        other = _exchange_with(view)
-        if other is not None:
-            o[b + _rel(view, other)] = 1.0
-
-    def phase(o: list[float], b: int) -> None:
-        o[b + _PHASE_INDEX[view.phase]] = 1.0
-
-    def contract(o: list[float], b: int) -> None:
-        o[b + (0 if view.contract is None else 1 + int(view.contract))] = 1.0
-
-    def role(o: list[float], b: int) -> None:
-        o[b + view.role(view.seat)] = 1.0
-
-    def declarer(o: list[float], b: int) -> None:
-        o[b + _rel(view, view.declarer)] = 1.0
-
-    def per_seat(values: tuple[int, ...], scale: float) -> Callable[[list[float], int], None]:
-        def write(o: list[float], b: int) -> None:
-            for s in range(n):
-                o[b + _rel(view, s)] = min(1.0, max(0.0, values[s] / scale))
-        return write
-
-    def kitty_count(o: list[float], b: int) -> None:
-        o[b] = view.kitty_count / 4
-
-    def kitty(o: list[float], b: int) -> None:
-        if view.kitty is not None:
-            _set_cards(o, b, view.kitty)
-
-    def discards(o: list[float], b: int) -> None:
-        if view.discards is not None:
-            _set_cards(o, b, view.discards)
-
-    def gave(o: list[float], b: int) -> None:
-        _set_cards(o, b, view.gave)
-
-    def received(o: list[float], b: int) -> None:
-        _set_cards(o, b, view.received)
-
-    def passed(o: list[float], b: int) -> None:
-        for i, row in enumerate(_passed(view)):
-            for j, k in enumerate(row):
-                o[b + i * n + j] = min(1.0, k / T)
-
-    prev = view.prev_diffs or (0,) * n
-
-    def voids(o: list[float], b: int) -> None:
-        for s, suits in enumerate(_voids(view)):
-            for u in suits:
-                o[b + 4 * _rel(view, s) + u] = 1.0
-
-    def deal_number(o: list[float], b: int) -> None:
-        o[b] = min(1.0, view.deal_number / (r.deals or _DEAL_CAP))
-
-    scale = _total_scale(r)
-
-    def totals(o: list[float], b: int) -> None:
-        for s in range(n):
-            o[b + _rel(view, s)] = min(1.0, max(0.0, 0.5 + view.totals[s] / (2 * scale)))
-
-    def contracts_left(o: list[float], b: int) -> None:
-        for i, cs in enumerate(_contracts_left(view)):
-            for c in cs:
-                o[b + 6 * i + int(c)] = 1.0
-
-    return {
-        "hand": hand, "played": played, "trick": trick, "leader": leader, "to_act": to_act, "exchange_with": exchange_with, "phase": phase,
-        "contract": contract, "role": role, "declarer": declarer,
-        "targets": per_seat(view.targets, T), "tricks_won": per_seat(view.tricks_won, T),
-        "hand_sizes": per_seat(view.hand_sizes, 52), "kitty_count": kitty_count, "kitty": kitty,
-        "discards": discards, "gave": gave, "received": received, "passed": passed,
-        "prev_over": per_seat(tuple(max(0, d) for d in prev), T),
-        "prev_under": per_seat(tuple(max(0, -d) for d in prev), T),
-        "voids": voids, "deal_number": deal_number, "totals": totals, "contracts_left": contracts_left,
-    }
+@functools.lru_cache(maxsize=64)
+def _offsets(rules: Rules) -> dict[str, int]:
+    return {name: off for name, off, _, _ in observation_layout(rules)}
 
 
 def encode_observation(view: View) -> list[float]:
@@ -392,10 +297,77 @@ def encode_observation(view: View) -> list[float]:
 
     Layout: :data:`OBS_BLOCKS` (see :func:`layout_table`); version :data:`OBSERVATION_VERSION`.
     """
-    out = [0.0] * observation_size(view.rules)
-    parts = _observation_parts(view)
-    for name, off, _, _ in observation_layout(view.rules):
-        parts[name](out, off)
+    r = view.rules
+    n = len(view.names)
+    me = view.seat
+    rel = [(s - me) % n for s in range(n)]
+    T = r.tricks
+    off = _offsets(r)
+    out = [0.0] * observation_size(r)
+
+    b = off["hand"]
+    for c in view.hand:
+        out[b + c.id] = 1.0
+    b = off["played"]
+    for t in view.completed:
+        for s, c in t.cards:
+            out[b + 52 * rel[s] + c.id] = 1.0
+    for s, c in view.trick:
+        out[b + 52 * rel[s] + c.id] = 1.0
+    b = off["trick"]
+    for i, (_, c) in enumerate(view.trick):
+        out[b + 52 * i + c.id] = 1.0
+    out[off["leader"] + rel[view.leader]] = 1.0
+    if view.to_act is not None:
+        out[off["to_act"] + rel[view.to_act]] = 1.0
+    w = _exchange_with(view)
+    if w is not None:
+        out[off["exchange_with"] + rel[w]] = 1.0
+    out[off["phase"] + _PHASE_INDEX[view.phase]] = 1.0
+    out[off["contract"] + (0 if view.contract is None else 1 + int(view.contract))] = 1.0
+    out[off["role"] + (me - view.dealer) % n] = 1.0
+    out[off["declarer"] + rel[view.declarer]] = 1.0
+    prev = view.prev_diffs or (0,) * n
+    scale = 2 * _total_scale(r)
+    bt, bw, bh = off["targets"], off["tricks_won"], off["hand_sizes"]
+    bo, bu, bs = off["prev_over"], off["prev_under"], off["totals"]
+    for s in range(n):
+        k = rel[s]
+        out[bt + k] = min(1.0, view.targets[s] / T)
+        out[bw + k] = min(1.0, view.tricks_won[s] / T)
+        out[bh + k] = min(1.0, view.hand_sizes[s] / 52)
+        out[bo + k] = min(1.0, max(0, prev[s]) / T)
+        out[bu + k] = min(1.0, max(0, -prev[s]) / T)
+        out[bs + k] = min(1.0, max(0.0, 0.5 + view.totals[s] / scale))
+    out[off["kitty_count"]] = view.kitty_count / 4
+    if view.kitty is not None:
+        b = off["kitty"]
+        for c in view.kitty:
+            out[b + c.id] = 1.0
+    if view.discards is not None:
+        b = off["discards"]
+        for c in view.discards:
+            out[b + c.id] = 1.0
+    bg, br, bp = off["gave"], off["received"], off["passed"]
+    passed = [0] * (n * n)
+    for e in view.exchange:
+        passed[rel[e.giver] * n + rel[e.receiver]] += 1
+        if e.card is not None:
+            if e.giver == me:
+                out[bg + e.card.id] = 1.0
+            if e.receiver == me:
+                out[br + e.card.id] = 1.0
+    for i, k in enumerate(passed):
+        out[bp + i] = min(1.0, k / T)
+    b = off["voids"]
+    for s, suits in enumerate(_voids(view)):
+        for u in suits:
+            out[b + 4 * rel[s] + u] = 1.0
+    out[off["deal_number"]] = min(1.0, view.deal_number / (r.deals or _DEAL_CAP))
+    b = off["contracts_left"]
+    for i, cs in enumerate(_contracts_left(view)):
+        for contract in cs:
+            out[b + 6 * i + int(contract)] = 1.0
     return out
 
 
@@ -412,6 +384,7 @@ def encode_information_state(view: View) -> list[float]:
     n = view.players
     out = [0.0] * information_state_size(r)
     layout = {name: off for name, off, _, _ in information_state_layout(r)}
+    limit = layout["trick_seq"] - layout["exchange_seq"]
     obs = encode_observation(view)
     out[: len(obs)] = obs
     b = layout["dealt"]
@@ -419,8 +392,7 @@ def encode_information_state(view: View) -> list[float]:
         out[b + i] = float(x)
     b = layout["exchange_seq"]
     width = 2 + 2 * n + 52
-    limit = _eval_size("E", r)
-    for k, e in enumerate(view.exchange[:limit]):
+    for k, e in enumerate(view.exchange[: limit // width]):
         base = b + k * width
         out[base + (0 if e.kind == "give" else 1)] = 1.0
         out[base + 2 + _rel(view, e.giver)] = 1.0

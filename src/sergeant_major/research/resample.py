@@ -58,7 +58,7 @@ from ..actions import Action, AssignTargets, Contract, Discard, EndGive, Give, N
 from ..cards import CARDS, FULL_DECK, SUIT_MASKS, Card, mask_of
 from ..deal import Deal, Phase
 from ..errors import IllegalActionError, SergeantMajorError
-from ..rules import minimum_ceilings
+from ..rules import Rules, minimum_ceilings
 from ..view import View, build_view
 
 __all__ = ["resample", "ResampleError", "COMPLETIONS", "MAX_WORLDS"]
@@ -110,10 +110,11 @@ class _Plan:
     own: int  # mask of the viewer's known own cards now
     hidden_own: bool  # 3-5-8 before the contract: the viewer's rest of hand is unknown
     bins: list[tuple[str, int]]  # ("seat", s) / ("kitty", -1) / ("out", -1) / ("rest", viewer)
-    caps: list[int]
+    variants: list[tuple[int, ...]]  # the sizes of the bins, one tuple per split of the late bins
     groups: list[tuple[int, list[int]]]  # (allowed-bins mask, card ids), largest group last
     known_out: int  # cards out of play known to the viewer (its discards; the 2C with kitty=none)
     from_viewer: dict[int, int] = field(default_factory=dict)  # card -> seat the viewer gave it to
+    seen_f: dict[int, int] = field(default_factory=dict)  # seat -> cards above a return it made to the viewer
     counter: Callable[[int, tuple[int, ...]], int] | None = None  # memoised assignment counts
 
 
@@ -151,31 +152,72 @@ def _prepare(view: View) -> _Plan:
     hidden_own = bool(r.contract_after) and view.contract is None
     own = mask_of(view.hand)
     known_out = (deck ^ FULL_DECK) | (mask_of(view.discards) if view.discards is not None else 0)
-    # bins and their sizes
+    unknown = deck & ~own & ~played & ~known_out
+    # returns the viewer saw: the returner held no higher card then (RULES.md decision 1). A card above it
+    # that he holds now must have reached him later (a later give, the kitty): at most ``late[d]`` of them.
+    seen_f: dict[int, int] = {}
+    late: dict[int, int] = {}
+    for idx, sl in enumerate(slots):
+        if sl.kind != "return" or sl.other != v or sl.card < 0:
+            continue
+        d = sl.seat
+        if d not in seen_f:
+            later = slots[idx + 1:]
+            # a card above the return that reaches him by a later give is itself answered by a return of
+            # the highest card of its suit (or overall): it comes back out, unless a received trump is
+            # free (trump-return=free). So only the kitty (and free trumps) can leave such cards with him.
+            free = r.trump_return == "free"
+            late[d] = (sum(1 for x in later if free and x.kind == "give" and x.other == d)
+                       + sum(r.kitty_size for x in later if x.kind == "kitty" and x.seat == d))
+        got = _received_for(slots, idx)
+        seen_f[d] = seen_f.get(d, 0) | _return_forbidden(sl.card, got, sl.trump, r.return_rule, r.trump_return)
+    # bins and their sizes; a seat with such cards gets a second bin for them, of size 0..late[d]
     bins: list[tuple[str, int]] = []
-    caps: list[int] = []
+    base: list[int] = []
+    split: list[tuple[int, int, int]] = []  # (bin of the seat, bin of its late cards, at most)
     for s in range(n):
         if s == v:
             continue
         bins.append(("seat", s))
-        caps.append(sizes[s] if hidden_own else view.hand_sizes[s])
+        base.append(sizes[s] if hidden_own else view.hand_sizes[s])
+        fs = seen_f.get(s, 0) & unknown
+        if fs and late.get(s, 0):
+            bins.append(("late", s))
+            base.append(0)
+            split.append((len(bins) - 2, len(bins) - 1, min(late[s], base[-2], fs.bit_count())))
     if kitty_left:
         bins.append(("kitty", -1))
-        caps.append(kitty_left)
+        base.append(kitty_left)
     n_disc = sum(1 for sl in slots if sl.kind == "discard")
     if v != decl and n_disc:
         bins.append(("out", -1))
-        caps.append(n_disc)
+        base.append(n_disc)
     if hidden_own:
         bins.append(("rest", v))
-        caps.append(sizes[v] - len(view.hand))
-    unknown = deck & ~own & ~played & ~known_out
-    if unknown.bit_count() != sum(caps):
-        raise ResampleError(f"the view of seat {v} does not add up: {unknown.bit_count()} unseen cards for {sum(caps)} places")
+        base.append(sizes[v] - len(view.hand))
+    if unknown.bit_count() != sum(base):
+        raise ResampleError(f"the view of seat {v} does not add up: {unknown.bit_count()} unseen cards for {sum(base)} places")
+    variants = [tuple(base)]
+    for hb, lb, most in split:
+        grown = []
+        for caps in variants:
+            for ell in range(most + 1):
+                c2 = list(caps)
+                c2[hb] -= ell
+                c2[lb] = ell
+                grown.append(tuple(c2))
+        variants = grown
     bin_of_seat = {s: i for i, (k, s) in enumerate(bins) if k == "seat"}
+    late_bin = {s: i for i, (k, s) in enumerate(bins) if k == "late"}
+    seat_bits = {s: 1 << b | (1 << late_bin[s] if s in late_bin else 0) for s, b in bin_of_seat.items()}
     out_bin = next((i for i, (k, _) in enumerate(bins) if k == "out"), -1)
-    all_bins = (1 << len(bins)) - 1
-    allowed = dict.fromkeys(_bits(unknown), all_bins)
+    late_all = sum(1 << b for b in late_bin.values())
+    allowed = dict.fromkeys(_bits(unknown), ((1 << len(bins)) - 1) & ~late_all)
+    for s, fs in seen_f.items():  # cards above a seen return: only in the seat's late bin (or elsewhere)
+        for cid in _bits(fs & unknown):
+            allowed[cid] &= ~(1 << bin_of_seat[s])
+            if s in late_bin:
+                allowed[cid] |= 1 << late_bin[s]
     # shown voids and what the play reveals
     trump = view.trump
     for i, (s, c) in enumerate(plays):
@@ -184,7 +226,7 @@ def _prepare(view: View) -> _Plan:
         start = i - i % n if i < len(plays) - len(view.trick) else len(plays) - len(view.trick)
         before = plays[start:i]
         x = _play_forbidden(c, before, trump, r.must_trump, r.must_overtrump)
-        b = 1 << bin_of_seat[s]
+        b = seat_bits[s]
         for cid in _bits(x & unknown):
             allowed[cid] &= ~b
     # cards the viewer gave: where they can have gone since
@@ -203,31 +245,17 @@ def _prepare(view: View) -> _Plan:
         m = 0
         for h in holders:
             if h in bin_of_seat:
-                m |= 1 << bin_of_seat[h]
+                m |= seat_bits[h]
         if out and out_bin >= 0:
             m |= 1 << out_bin
         allowed[sl.card] &= m
-    # returns the viewer saw: the returner held nothing higher then (safe when he received nothing after)
-    for idx, sl in enumerate(slots):
-        if sl.kind != "return" or sl.other != v or sl.card < 0:
-            continue
-        d = sl.seat
-        later_in = any(
-            (x.kind in ("give", "return") and x.other == d) or (x.kind == "kitty" and x.seat == d) for x in slots[idx + 1:])
-        if later_in or d not in bin_of_seat:
-            continue
-        got = _received_for(slots, idx)
-        x = _return_forbidden(sl.card, got, sl.trump, r.return_rule, r.trump_return)
-        b = 1 << bin_of_seat[d]
-        for cid in _bits(x & unknown):
-            allowed[cid] &= ~b
     by_mask: dict[int, list[int]] = {}
     for cid in sorted(allowed):
         if allowed[cid] == 0:
             raise ResampleError(f"card {CARDS[cid]} has no place consistent with the view of seat {v}")
         by_mask.setdefault(allowed[cid], []).append(cid)
     groups = sorted(by_mask.items(), key=lambda g: (len(g[1]), g[0]))
-    return _Plan(view, slots, plays, own, hidden_own, bins, caps, groups, known_out, from_viewer)
+    return _Plan(view, slots, plays, own, hidden_own, bins, variants, groups, known_out, from_viewer, seen_f)
 
 
 def _received_for(slots: list[_Slot], ret_idx: int) -> int:
@@ -420,10 +448,15 @@ def _draw_world(plan: _Plan, rng: random.Random) -> list[int]:
     if plan.counter is None:
         plan.counter = _count(plan.groups, nb)
     f = plan.counter
-    caps = tuple(plan.caps)
-    total = f(0, caps)
-    if total == 0:
+    totals = [f(0, c) for c in plan.variants]
+    if not any(totals):
         raise ResampleError(f"no deal is consistent with the view of seat {plan.view.seat}")
+    pick = rng.randrange(sum(totals))
+    j = 0
+    while pick >= totals[j]:
+        pick -= totals[j]
+        j += 1
+    caps = plan.variants[j]
     masks = [0] * nb
     for i, (mask, cards) in enumerate(plan.groups):
         if i == len(plan.groups) - 1:
@@ -476,8 +509,8 @@ def _complete(plan: _Plan, world: list[int], rng: random.Random) -> Deal | None:
     out = 0
     rest = 0
     for (kind, s), m in zip(plan.bins, world):
-        if kind == "seat":
-            hands[s] = m
+        if kind in ("seat", "late"):
+            hands[s] |= m
         elif kind == "kitty":
             middle = m
         elif kind == "out":
@@ -537,7 +570,7 @@ def _complete(plan: _Plan, world: list[int], rng: random.Random) -> Deal | None:
             if chosen[idx] >= 0:
                 c = chosen[idx]
             else:
-                pair = _hidden_return(hands, d, u, slots, idx, gi, chosen, from_viewer, r.return_rule, r.trump_return, rng)
+                pair = _hidden_return(hands, d, u, slots, idx, chosen, from_viewer, plan.seen_f.get(d, 0), r, rng)
                 if pair is None:
                     return None
                 c, g = pair
@@ -618,11 +651,14 @@ def _give_index(slots: list[_Slot], ret_idx: int) -> int:
     return gives[k] if k < len(gives) else -1
 
 
-def _hidden_return(hands: list[int], d: int, u: int, slots: list[_Slot], idx: int, gi: int, chosen: list[int],
-                   from_viewer: dict[int, int], rule: str, trump_return: str,
+def _hidden_return(hands: list[int], d: int, u: int, slots: list[_Slot], idx: int, chosen: list[int],
+                   from_viewer: dict[int, int], prefer: int, rules: Rules,
                    rng: random.Random) -> tuple[int, int] | None:
     """Choose an unseen return ``r`` (now in ``u``'s hand) and the unseen card ``g`` it answered, so that
-    ``r`` obeys the return rule in ``d``'s hand of that moment. Uniform among the allowed pairs."""
+    ``r`` obeys the return rule in ``d``'s hand of that moment: at random among the allowed pairs, mostly
+    among those whose ``g`` is in ``prefer`` (cards ``d`` cannot have held at an earlier return)."""
+    rule = rules.return_rule
+    trump_return = rules.trump_return
     trump = slots[idx].trump
     # unseen gives already matched to a later return: each card is given once
     used = {chosen[j] for j, sl in enumerate(slots) if sl.kind == "give" and sl.card < 0 and chosen[j] >= 0}
@@ -651,4 +687,7 @@ def _hidden_return(hands: list[int], d: int, u: int, slots: list[_Slot], idx: in
                 pairs.append((rc, g))
     if not pairs:
         return None
+    good = [p for p in pairs if prefer >> p[1] & 1]
+    if good and rng.random() < 0.9:
+        return rng.choice(good)
     return rng.choice(pairs)

@@ -371,6 +371,24 @@ def quick_tricks(hands: Any, n: int, seat: int, trump: int) -> int:
 
 
 @jit
+def trump_bounds(hands: Any, n: int, seat: int, trump: int) -> Any:
+    """``(sure, lost)``: tricks ``seat`` surely wins with trumps above every trump the others hold (one per
+    trick), and tricks the others surely win with trumps above every trump of ``seat`` (at most ``n - 1``
+    of them fall in one trick). Each such card wins whichever trick it is played to."""
+    sh = 13 * trump
+    mine = (hands[seat] >> sh) & LANE
+    oth = 0
+    for s in range(n):
+        if s != seat:
+            oth |= (hands[s] >> sh) & LANE
+    ho = int(HIGH13[oth])
+    hm = int(HIGH13[mine])
+    sure = int(POP13[mine & ~((1 << (ho + 1)) - 1)])
+    ot = int(POP13[oth & ~((1 << (hm + 1)) - 1)])
+    return sure, (ot + n - 2) // (n - 1)
+
+
+@jit
 def last_trick_winner(hands: Any, n: int, leader: int, trump: int) -> int:
     """The seat that wins the last trick, every hand holding one card, ``leader`` to lead."""
     bc = lowest(hands[leader])
@@ -429,6 +447,7 @@ def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, t
     want_good = maxing
     good_to = (to == seat) != (misere != 0)
     last = tlen == n - 1
+    seat_played = ((seat - leader) % n) < tlen
     nm = 0
     for suit in range(4):
         sh = 13 * suit
@@ -463,7 +482,9 @@ def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, t
                         elif suit == led and not btr and c > bc:
                             beats = True
                         if beats:
-                            if want_good == good_to:  # winning the trick is what the mover wants
+                            if cur_good == want_good and seat_played:  # a partner wins it already: duck first
+                                sc = 40 - hb
+                            elif want_good == good_to:  # winning the trick is what the mover wants
                                 sc = 70 - hb + (10 if last else 0)
                                 if suit == trump and suit != led:
                                     sc -= 5
@@ -584,6 +605,12 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                             if tt_bounds[2 * idx] >= target:
                                 decided = 1
                             elif tt_bounds[2 * idx + 1] < target:
+                                decided = 0
+                        if decided < 0 and not mis and trump >= 0:
+                            tb1, tb2 = trump_bounds(hands, n, seat, trump)
+                            if tb1 >= target:
+                                decided = 1
+                            elif remaining - tb2 < target:
                                 decided = 0
                         if decided < 0 and not mis:
                             if leader == seat:
