@@ -61,6 +61,21 @@ def test_api_test_passes_for_variants(text: str) -> None:
     api_test(env(text, information_state=True), num_cycles=200)
 
 
+@pytest.mark.parametrize("preset", ["9-5-2", "3-5-8"])
+def test_later_deal_episodes_reach_the_exchange(preset: str) -> None:
+    api_test(env(preset, start_deal=2), num_cycles=200)
+    e = raw_env(preset, start_deal=2)
+    phases = set()
+    for seed in range(6):
+        e.reset(seed=seed)
+        assert e.match.deal.number == 2 and len(e.match.results) == 1
+        while e.agents:
+            obs, _, term, trunc, _ = e.last()
+            phases.add(e._table.deal.phase.value)
+            e.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert "exchange" in phases
+
+
 def test_spaces() -> None:
     for rules in ("9-5-2", "9-5-2 players=4"):
         e = raw_env(rules, information_state=False)
@@ -169,6 +184,10 @@ def test_bad_arguments_are_quoted() -> None:
         raw_env(colour="red")
     with pytest.raises(RulesError, match="'9-9-9'"):
         raw_env("9-9-9")
+    with pytest.raises(SergeantMajorError, match="start_deal=0"):
+        raw_env(start_deal=0)
+    with pytest.raises(SergeantMajorError, match="start_deal=19 must be a deal number from 1 to 18"):
+        raw_env("3-5-8", start_deal=19)
     with pytest.raises(SergeantMajorError, match="'movie'"):
         raw_env(render_mode="movie")
     assert raw_env("9-5-2", must_trump="on").rules.must_trump

@@ -113,7 +113,7 @@ def endings(count: int, seed: int, max_tricks: int = 5) -> list[tuple[Position, 
 
 @pytest.mark.parametrize("chunk", range(4))
 def test_solver_matches_brute_force(chunk: int) -> None:
-    count = 1800 if LONG else 60
+    count = 3000 if LONG else 60
     solver = Solver(tt_bits=16)
     mism = []
     for pos, seat in endings(count, 1000 + chunk):

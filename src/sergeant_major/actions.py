@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Union
 
 from .cards import Card, Suit
 
@@ -139,7 +138,7 @@ class Play:
     card: Card
 
 
-Action = Union[AssignTargets, NameContract, Give, EndGive, Return, TakeKitty, Discard, Play]
+Action = AssignTargets | NameContract | Give | EndGive | Return | TakeKitty | Discard | Play
 
 
 def action_text(action: Action, names: list[str] | None = None) -> str:

@@ -10,6 +10,7 @@ import numpy as np
 from ..deal import Deal, DealResult
 from ..errors import SergeantMajorError
 from ..match import Match
+from ..players import HeuristicPlayer, drive
 from ..research.action_space import NUM_ACTIONS, action_from_id, legal_ids
 from ..research.observation import (
     encode_information_state,
@@ -49,6 +50,8 @@ class Table:
     Args:
         rules: the rules in force.
         episode: ``"deal"`` (one deal, the first of a new match) or ``"match"`` (a whole match).
+        start_deal: the episode starts at this deal of the match; the deals before it are played by
+            heuristic computer players (default 1: the first deal, which has no exchange).
         max_deals: with ``episode="match"``, truncate after this many deals (``None``: play to the end).
         information_state: encode the perfect-recall information state instead of the observation.
 
@@ -57,7 +60,11 @@ class Table:
     """
 
     def __init__(self, rules: Rules, episode: str = "deal", max_deals: int | None = None,
-                 information_state: bool = False) -> None:
+                 information_state: bool = False, start_deal: int = 1) -> None:
+        if isinstance(start_deal, bool) or not isinstance(start_deal, int) or start_deal < 1 or (
+                rules.deals is not None and start_deal > rules.deals):
+            raise SergeantMajorError(f"start_deal={start_deal!r} must be a deal number from 1"
+                                     + (f" to {rules.deals}" if rules.deals is not None else ""))
         if episode not in EPISODES:
             raise SergeantMajorError(f"episode={episode!r} is not one of {', '.join(EPISODES)}")
         if max_deals is not None and (isinstance(max_deals, bool) or not isinstance(max_deals, int) or max_deals <= 0):
@@ -66,6 +73,7 @@ class Table:
         self.episode = episode
         self.max_deals = max_deals
         self.information_state = information_state
+        self.start_deal = start_deal
         self.size = information_state_size(rules) if information_state else observation_size(rules)
         self.names = tuple(f"player_{i}" for i in range(rules.players))
         self.match = Match(rules, 0, self.names)
@@ -76,8 +84,21 @@ class Table:
         self._cache: dict[int, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] = {}
 
     def new(self, seed: int) -> None:
-        """Start a new episode: a new match with ``seed`` (the same cards as ``Match(rules, seed)``)."""
+        """Start a new episode: a new match with ``seed`` (the same cards as ``Match(rules, seed)``).
+
+        With ``start_deal=k > 1`` the deals before deal ``k`` are played by heuristic computer players
+        (so deal ``k`` has a real exchange and real totals); a match that ends before deal ``k`` is
+        replaced by the one with seed + 1, and so on (reproducible).
+        """
         self.match = Match(self.rules, seed, self.names)
+        while self.start_deal > 1:
+            players = [HeuristicPlayer() for _ in self.names]
+            while not self.match.over and self.match.deal.number < self.start_deal:
+                drive(self.match, players, until_deal_end=True)
+            if not self.match.over:
+                break
+            seed += 1
+            self.match = Match(self.rules, seed, self.names)
         self.deal = self.match.deal
         self.deals_done = 0
         self.done = None

@@ -40,6 +40,8 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
         illegal_reward: an action outside the mask ends the episode with this reward (default ``-tricks``)
             and ``info["illegal_action"]``.
         render_mode: ``None``, ``"human"`` (print) or ``"ansi"`` (return the text).
+        start_deal: the episode starts at this deal of the match (the deals before it played by heuristic
+            computer players); ``2`` gives deal episodes with an exchange.
         **options: rule options, e.g. ``must_trump="on"``.
 
     Rewards: the seat's score of each deal finished during the step. ``reset(seed=s)`` deals the cards of
@@ -55,7 +57,8 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
     def __init__(self, rules: Rules | str = "9-5-2", seat: int = 0,
                  opponents: Sequence[str | Player] = ("heuristic", "heuristic"), episode: str = "deal",
                  max_deals: int | None = None, information_state: bool = False,
-                 illegal_reward: float | None = None, render_mode: str | None = None, **options: Any) -> None:
+                 illegal_reward: float | None = None, render_mode: str | None = None, start_deal: int = 1,
+                 **options: Any) -> None:
         self.rules = make_rules(rules, options)
         n = self.rules.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
@@ -69,7 +72,7 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
         self.players: dict[int, Player] = {}
         for k, o in enumerate(opponents):
             self.players[(seat + 1 + k) % n] = make_player(o) if isinstance(o, str) else o
-        self._table = Table(self.rules, episode, max_deals, information_state)
+        self._table = Table(self.rules, episode, max_deals, information_state, start_deal)
         self.illegal_reward = -float(self.rules.tricks) if illegal_reward is None else float(illegal_reward)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = spaces.Dict({

@@ -40,7 +40,9 @@ environment's own are rule options (``Rules.with_options``).
 Arguments: ``rules`` (preset or string form, default ``"9-5-2"``); ``render_mode`` (``None``, ``"human"``
 prints, ``"ansi"`` returns the text); ``episode`` (``"deal"``: one deal, the first of a new match, the
 default; ``"match"``: a whole match, rewards at the end of each deal, terminations when the match ends);
-``max_deals`` (with ``episode="match"``: truncate after this many deals); ``information_state``
+``max_deals`` (with ``episode="match"``: truncate after this many deals); ``start_deal`` (default 1:
+the episode starts at this deal of the match, the deals before it played by the heuristic computer
+players, so that ``start_deal=2`` gives deal episodes with an exchange); ``information_state``
 (``True``: the observation is the perfect-recall information state, ``encode_information_state``);
 ``illegal_reward`` (``env()`` only: the reward of an agent that plays an illegal action, which ends the
 episode; default ``-tricks``).
@@ -87,13 +89,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": ENV_NAME, "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, rules: Rules | str = "9-5-2", render_mode: str | None = None, episode: str = "deal",
-                 max_deals: int | None = None, information_state: bool = False, **options: Any) -> None:
+                 max_deals: int | None = None, information_state: bool = False, start_deal: int = 1,
+                 **options: Any) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise SergeantMajorError(f"render_mode={render_mode!r} is not one of None, human, ansi")
         self.rules = make_rules(rules, options)
         self.render_mode = render_mode
-        self._table = Table(self.rules, episode, max_deals, information_state)
+        self._table = Table(self.rules, episode, max_deals, information_state, start_deal)
         n = self.rules.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents = self.possible_agents[:]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 from typing import Final
 
-from ..actions import Action, AssignTargets, Contract, Discard, EndGive, Give, NameContract, Play, Return, TakeKitty
+from ..actions import Action, Contract, Discard, EndGive, Give, NameContract, Play, Return, TakeKitty
 from ..cards import CARDS
 from ..deal import Deal
 from ..errors import IllegalActionError
