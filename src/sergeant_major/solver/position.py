@@ -188,7 +188,7 @@ class Position:
         """Cards the seat to move may play, as a mask (same rule as ``Deal.legal_play_mask``)."""
         from ._kernels import legal_mask
 
-        tr = list(self.trick) + [0] * (4 - len(self.trick))
+        tr = tuple(self.trick) + (0,) * (4 - len(self.trick))
         return int(legal_mask(self.hands[self.to_move], tr, len(self.trick), self.trump,
                               int(self.rules.must_trump), int(self.rules.must_overtrump)))
 
