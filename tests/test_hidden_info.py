@@ -176,8 +176,8 @@ def test_every_phase_is_covered() -> None:
     """The property above meets the exchange (deal 2 on), kitty and discard phases, in every preset."""
     for preset in PRESETS:
         seen: set[Phase] = set()
-        for seed in range(6):
-            phases, _ = play_and_check(Rules.preset(preset), seed, ("heuristic",) * 3, max_deals=3, suit_preserving=False)
+        for seed in range(3):
+            phases, _ = play_and_check(Rules.preset(preset), seed, ("heuristic",) * 3, max_deals=2, suit_preserving=False)
             seen |= phases
         assert {Phase.EXCHANGE, Phase.CONTRACT, Phase.KITTY, Phase.DISCARD, Phase.PLAY} <= seen, preset
 

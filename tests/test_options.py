@@ -98,6 +98,7 @@ def score_of(rules: Rules, tricks: tuple[int, ...], contract: Contract = Contrac
     ("7-7-2", "unknown preset '7-7-2'"),
     ("9-5-2 frobnicate=1", "unknown option 'frobnicate'"),
     ("9-5-2 kitty", "'kitty' is not key=value"),
+    ("9-5-2 to=10 to=20", "option 'to' is given twice"),
     ("9-5-2 must-trump=yes", "must-trump='yes': use on or off"),
     ("9-5-2 kitty=nonee", "kitty='nonee' is not one of"),
     ("9-5-2 targets=9-5", "name 2 seats for 3 players"),

@@ -70,6 +70,16 @@ def test_seat_rotation_puts_each_slot_in_each_seat_once_per_block(n: int) -> Non
         assert seen == {(i, s) for i in range(n) for s in range(n)}
 
 
+def test_all_seatings_over_n_factorial_games() -> None:
+    assert [seat_slots(3, g) for g in range(6)] == [(0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 2, 1), (2, 1, 0), (1, 0, 2)]
+    assert seat_slots(3, 6) == seat_slots(3, 0)
+    four = {seat_slots(4, g) for g in range(24)}
+    assert len(four) == 24  # every permutation once
+    # who sits to whose left is balanced: each ordered pair of neighbours equally often
+    left = [(o[s], o[(s + 1) % 3]) for g in range(6) for o in [seat_slots(3, g)] for s in range(3)]
+    assert {p: left.count(p) for p in set(left)} == {(a, b): 3 for a in range(3) for b in range(3) if a != b}
+
+
 def test_each_slot_deals_first_once_per_block() -> None:
     rules = Rules.preset("9-5-2")
     first_dealers = []

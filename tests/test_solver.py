@@ -13,7 +13,7 @@ import random
 import subprocess
 import sys
 import types
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -65,7 +65,7 @@ def brute_values(pos: Position, seat: int) -> tuple[int, dict[int, int]]:
         fake.led_suit = trick[0][1] // 13 if trick else -1
         return int(Deal.legal_play_mask(fake))  # type: ignore[arg-type]
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(hands: tuple[int, ...], trick: tuple[tuple[int, int], ...], to: int) -> int:
         """Tricks the seat takes from here (best for it: most, or fewest in minimum tricks)."""
         if hands[to] == 0:

@@ -19,7 +19,7 @@ app = typer.Typer(
 def _register() -> None:
     import importlib
 
-    for mod in ("cli_play", "cli_records", "simulate", "cli_rules"):
+    for mod in ("cli_play", "cli_records", "simulate", "cli_rules", "tournament", "cli_serve", "cli_analyze"):
         try:
             importlib.import_module(f"sergeant_major.{mod}")
         except ModuleNotFoundError as e:  # a command module not written yet

@@ -114,6 +114,9 @@ def _memo_plays(seat: int, suit: int, bits: int) -> tuple[Action, ...]:
     return plays
 
 
+_BIT = [1 << i for i in range(52)]
+_ALL_CONTRACTS = tuple(Contract)
+_SUIT_CONTRACTS = _ALL_CONTRACTS[:4]
 _DISCARD_CACHE = [[Discard(s, CARDS[i]) for i in range(52)] for s in range(4)]
 _GIVE_CACHE = [[[Give(s, CARDS[i], t) for i in range(52)] for t in range(4)] for s in range(4)]
 _RETURN_CACHE = [[[Return(s, CARDS[i], t) for i in range(52)] for t in range(4)] for s in range(4)]
@@ -245,13 +248,8 @@ class Deal:
         self.dealt: tuple[tuple[Card, ...], ...] = tuple(tuple(h) for h in hands)
         self.kitty_dealt: tuple[Card, ...] = tuple(kitty)
         self._check_deal()
-        self.hands: list[int] = [0] * n
-        for s, h in enumerate(self.dealt):
-            for c in h:
-                self.hands[s] |= 1 << c.id
-        self.kitty = 0
-        for c in self.kitty_dealt:
-            self.kitty |= 1 << c.id
+        self.hands: list[int] = [sum([_BIT[c.id] for c in h]) for h in self.dealt]  # distinct cards (checked)
+        self.kitty = sum([_BIT[c.id] for c in self.kitty_dealt])
         self.kitty_seen = False
         self.discards = 0
         self.targets: tuple[int, ...] = tuple(rules.targets[(s - dealer) % n] for s in range(n))
@@ -259,7 +257,7 @@ class Deal:
         self.contract: Contract | None = None
         self.trump = -1
         self.prev_diffs = prev_diffs
-        all_contracts = tuple(Contract) if rules.has_nt_mt else tuple(Contract)[:4]
+        all_contracts = _ALL_CONTRACTS if rules.has_nt_mt else _SUIT_CONTRACTS
         self.allowed_contracts: tuple[Contract, ...] = allowed_contracts if allowed_contracts is not None else all_contracts
         do_exchange = rules.exchange and prev_diffs is not None and any(prev_diffs)
         self._steps: list[tuple[int, int, int]] = []
@@ -288,11 +286,14 @@ class Deal:
                 f"a deal needs {r.players} hands of {r.hand_size} cards, got sizes {[len(h) for h in self.dealt]}", "deal")
         if len(self.kitty_dealt) != r.kitty_size:
             raise IllegalActionError(f"the kitty needs {r.kitty_size} cards, got {len(self.kitty_dealt)}", "deal")
-        for c in itertools.chain(*self.dealt, self.kitty_dealt):
-            if c.id in seen:
-                raise IllegalActionError(f"card {c} is dealt twice", "deal")
-            seen.add(c.id)
-        if r.kitty == "none" and 0 in seen:
+        ids = [c.id for h in self.dealt for c in h]
+        ids += [c.id for c in self.kitty_dealt]
+        if len(set(ids)) != len(ids):  # name the first card seen twice, in dealing order
+            for c in itertools.chain(*self.dealt, self.kitty_dealt):
+                if c.id in seen:
+                    raise IllegalActionError(f"card {c} is dealt twice", "deal")
+                seen.add(c.id)
+        if r.kitty == "none" and 0 in ids:
             raise IllegalActionError("with kitty=none the 2C is removed from the deck (seed 002)", "deal")
 
     def clone(self) -> Deal:

@@ -210,8 +210,15 @@ def _beats(c: Card, best: Card, led: int, trump: int) -> bool:
     return False
 
 
+def _beginner() -> Player:
+    from .bots.beginner import BeginnerPlayer
+
+    return BeginnerPlayer()
+
+
 LEVELS: dict[str, Callable[[], Player]] = {
     "random": RandomPlayer,
+    "beginner": _beginner,
     "heuristic": HeuristicPlayer,
 }
 

@@ -12,6 +12,14 @@ String form (used on the command line and carried by every record)::
 
 ``str(rules)`` gives the preset followed by every option that differs from it, and
 ``Rules.parse(str(rules)) == rules``.
+
+Decisions taken where the texts leave a choice (all listed in docs/rules.md, "Decisions the engine takes"):
+MT ceilings are the targets mirrored by size (:func:`minimum_ceilings`, seed 003); targets left to the rules
+follow ``players`` and ``kitty`` (:func:`default_targets`, RULES.md decision 5), while
+``unbalanced-targets=on`` keeps the preset's; ``blind-trump`` is ``take-then-discard`` that is never moved
+behind the kitty (so with ``kitty-timing=before-exchange`` it needs ``trump=before-exchange``);
+``instant-win`` must be more than half the tricks; with ``exchange=off`` the exchange options may not be
+changed (they would do nothing). Scores add up to :meth:`Rules.score_sum`.
 """
 
 from __future__ import annotations
@@ -274,6 +282,8 @@ class Rules:
             key, sep, value = w.partition("=")
             if not sep or not value:
                 raise RulesError(f"{w!r} is not key=value (in rules {text!r})")
+            if key in changes:
+                raise RulesError(f"option {key!r} is given twice (in rules {text!r})")
             changes[key] = value
         return base.with_options(**changes)
 

@@ -5,13 +5,17 @@ Library entry point :func:`simulate` (returns a :class:`SimulationSummary`) and 
 
 Seat and role balance
     The players are given as a list of levels, one *slot* per seat (``heuristic,random,random``: slot 0
-    is the heuristic player). Game ``g`` (0-based) uses rotation ``r = g % n`` (``n`` players): seat ``s``
-    is played by slot ``(s + r) % n``, so slot ``i`` sits at seat ``(i - r) % n``. The first dealer of
-    every match is seat 0 (not drawn from the seed). Over each block of ``n`` consecutive games every slot
-    therefore sits once in each seat and is the *first* dealer exactly once; as the deal passes to the
-    left after every deal (RULES.md decision 7), each slot holds each seat role (dealer, eldest hand,
-    third) equally often up to the last, unfinished rotation of each match. With a number of games that
-    is a multiple of ``n`` the balance is exact as far as who deals first is concerned.
+    is the heuristic player). The first dealer of every match is seat 0 (not drawn from the seed), and
+    :func:`seat_slots` puts the slots in the seats: game ``g`` (0-based) takes the cyclic order number
+    ``(g // n) % (n-1)!`` of the slots (slot 0 first, then a permutation of the others; for 3 players
+    ``0 1 2`` and ``0 2 1``) and rotates it by ``r = g % n``: seat ``s`` is played by ``order[(s + r) % n]``.
+    So every block of ``n`` consecutive games puts every slot once in each seat, and so makes it the
+    *first* dealer exactly once; as the deal passes to the left after every deal (RULES.md decision 7),
+    each slot then holds each seat role (dealer, eldest hand, third) equally often up to the last,
+    unfinished rotation of each match. Every block of ``n!`` games also balances who sits to whose left
+    (with a fixed cyclic order, one random player would always sit to the left of the heuristic one and
+    be eldest hand whenever it deals). Use a number of games that is a multiple of ``n!`` (6 for 3 players)
+    for an exact balance.
 
 Determinism
     Game ``g`` plays the match with seed :func:`game_seed` ``(seed, g)`` (48 bits, derived by BLAKE2b from
@@ -36,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import json
 import math
 import multiprocessing
@@ -68,7 +73,8 @@ class GameOutcome:
     Attributes:
         game: the game index ``0..games-1``.
         seed: the match seed (:func:`game_seed`).
-        rotation: ``game % players``; seat ``s`` was played by slot ``(s + rotation) % players``.
+        rotation: ``game % players``: how far the slots' cyclic order was turned (:func:`seat_slots`).
+        slots: the slot at each seat (:func:`seat_slots`).
         deals: deals played in the match (>= 1).
         winners: the winning slots (several on a shared win).
         reason: the end in words (:class:`~sergeant_major.match.MatchEnd`).
@@ -82,6 +88,7 @@ class GameOutcome:
     game: int
     seed: int
     rotation: int
+    slots: tuple[int, ...]
     deals: int
     winners: tuple[int, ...]
     reason: str
@@ -99,9 +106,20 @@ def game_seed(seed: int, game: int) -> int:
 
 
 def seat_slots(players: int, game: int) -> tuple[int, ...]:
-    """The player slot at each seat in game ``game``: seat ``s`` gets slot ``(s + game % players) % players``."""
+    """The player slot at each seat in game ``game`` (module doc, "Seat and role balance").
+
+    Games ``0..n-1`` are the rotations of ``(0, 1, ..., n-1)``: seat ``s`` gets slot ``(s + g) % n``;
+    the next blocks of ``n`` games rotate the other cyclic orders (for 3 players: ``(0, 2, 1)``).
+    """
+    orders = _cyclic_orders(players)
+    order = orders[(game // players) % len(orders)]
     r = game % players
-    return tuple((s + r) % players for s in range(players))
+    return tuple(order[(s + r) % players] for s in range(players))
+
+
+@functools.cache
+def _cyclic_orders(players: int) -> tuple[tuple[int, ...], ...]:
+    return tuple((0, *p) for p in itertools.permutations(range(1, players)))
 
 
 def play_game(rules: Rules, levels: Sequence[str], seed: int, game: int) -> tuple[GameOutcome, Match]:
@@ -142,7 +160,7 @@ def play_game(rules: Rules, levels: Sequence[str], seed: int, game: int) -> tupl
     if rules.instant_win is not None and len(end.winners) == 1 and last.tricks[end.winners[0]] >= rules.instant_win:
         instant = slots[end.winners[0]]
     outcome = GameOutcome(
-        game=game, seed=mseed, rotation=game % n, deals=len(match.results),
+        game=game, seed=mseed, rotation=game % n, slots=slots, deals=len(match.results),
         winners=tuple(sorted(slots[s] for s in end.winners)), reason=end.reason, instant=instant,
         score=tuple(score), over=tuple(over),
         role_tricks=tuple(tuple(r) for r in role_tricks), role_deals=tuple(tuple(r) for r in role_deals),
@@ -157,7 +175,7 @@ def _worker(rules: Rules, levels: tuple[str, ...], seed: int, records: bool, gam
         from .record import match_to_record
 
         n = rules.players
-        slots = seat_slots(n, game)
+        slots = outcome.slots
         meta = {"program": "sergeant-major simulate", "simulation_seed": seed, "game": game,
                 "slots": [slots[s] + 1 for s in range(n)]}
         rec = match_to_record(match, [levels[slots[s]] for s in range(n)], meta)
@@ -311,8 +329,8 @@ def _chunks(games: int, workers: int) -> int:
 
 
 def simulate_iter(rules: Rules, levels: Sequence[str], games: int, seed: int = 0, workers: int = 1,
-                  records: bool = False) -> Iterator[tuple[GameOutcome, str | None]]:
-    """Play ``games`` matches and yield ``(outcome, record line or None)`` in game order.
+                  records: bool = False, first: int = 0) -> Iterator[tuple[GameOutcome, str | None]]:
+    """Play games ``first .. first+games-1`` and yield ``(outcome, record line or None)`` in game order.
 
     ``records=True`` adds each match's record as one line of compact JSON (:func:`~sergeant_major.record.match_to_record`).
     ``workers > 1`` spreads the games over that many processes (chunks, results merged in game order).
@@ -325,15 +343,17 @@ def simulate_iter(rules: Rules, levels: Sequence[str], games: int, seed: int = 0
         raise SergeantMajorError(f"games={games}: play at least 1 game")
     if workers < 1:
         raise SergeantMajorError(f"workers={workers}: use at least 1 worker")
+    if first < 0:
+        raise SergeantMajorError(f"first={first}: game indices start at 0")
     work = functools.partial(_worker, rules, lv, seed, records)
     workers = min(workers, games)
     if workers == 1:
-        for g in range(games):
+        for g in range(first, first + games):
             yield work(g)
         return
     ctx = multiprocessing.get_context("spawn")  # no fork of a process that may run a progress thread
     with ctx.Pool(workers) as pool:
-        yield from pool.imap(work, range(games), chunksize=_chunks(games, workers))
+        yield from pool.imap(work, range(first, first + games), chunksize=_chunks(games, workers))
 
 
 def simulate(rules: Rules, levels: Sequence[str], games: int, seed: int = 0, workers: int = 1,
@@ -387,8 +407,8 @@ def _register() -> None:
     ) -> None:
         """Play many whole matches between computer players and show statistics per player.
 
-        Players rotate through the seats (game g: seat s is played by slot (s + g) mod n) and the first
-        dealer is always seat 0, so each player sits in each seat and deals first equally often.
+        Players rotate through the seats and the first dealer is always seat 0, so over every n games
+        each player sits in each seat and deals first once (over n! games, all seatings are used).
         Wins shared by k players count 1/k each (outright and shared wins are also shown).
         The 95% intervals treat each match as one cluster of deals.
         """

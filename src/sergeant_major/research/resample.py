@@ -169,7 +169,7 @@ def _prepare(view: View) -> _Plan:
             free = r.trump_return == "free"
             late[d] = (sum(1 for x in later if free and x.kind == "give" and x.other == d)
                        + sum(r.kitty_size for x in later if x.kind == "kitty" and x.seat == d))
-        got = _received_for(slots, idx)
+        got = _received_for(slots, idx, r.trump_return)
         seen_f[d] = seen_f.get(d, 0) | _return_forbidden(sl.card, got, sl.trump, r.return_rule, r.trump_return)
     # bins and their sizes; a seat with such cards gets a second bin for them, of size 0..late[d]
     bins: list[tuple[str, int]] = []
@@ -258,12 +258,31 @@ def _prepare(view: View) -> _Plan:
     return _Plan(view, slots, plays, own, hidden_own, bins, variants, groups, known_out, from_viewer, seen_f)
 
 
-def _received_for(slots: list[_Slot], ret_idx: int) -> int:
-    """The card id (or -1) received by the returner for the return at ``ret_idx`` (first in, first out)."""
+def _answered(slots: list[_Slot], ret_idx: int, trump_return: str) -> int:
+    """Index of the give that the return at ``ret_idx`` answers, or -1. The oldest card received is answered
+    first, except that with ``trump-return=free`` cards of other suits are answered before trumps
+    (deal.py ``_receipt_index``); a give the viewer did not see counts as a non-trump here."""
     d, u = slots[ret_idx].seat, slots[ret_idx].other
-    k = sum(1 for sl in slots[:ret_idx] if sl.kind == "return" and sl.seat == d and sl.other == u)
-    gives = [sl for sl in slots[:ret_idx] if sl.kind == "give" and sl.seat == u and sl.other == d]
-    return gives[k].card if k < len(gives) else -1
+    queue = [i for i, sl in enumerate(slots[:ret_idx]) if sl.kind == "give" and sl.seat == u and sl.other == d]
+    for j in range(ret_idx + 1):
+        sl = slots[j]
+        if sl.kind != "return" or sl.seat != d or sl.other != u:
+            continue
+        if not queue:
+            return -1
+        k = 0
+        if trump_return == "free" and sl.trump >= 0:
+            k = next((t for t, gi in enumerate(queue) if slots[gi].card < 0 or slots[gi].card // 13 != sl.trump), 0)
+        gi = queue.pop(k)
+        if j == ret_idx:
+            return gi
+    return -1
+
+
+def _received_for(slots: list[_Slot], ret_idx: int, trump_return: str) -> int:
+    """The card id (or -1) that the return at ``ret_idx`` answers."""
+    gi = _answered(slots, ret_idx, trump_return)
+    return slots[gi].card if gi >= 0 else -1
 
 
 def _return_forbidden(ret: int, got: int, trump: int, rule: str, trump_return: str) -> int:
@@ -566,7 +585,7 @@ def _complete(plan: _Plan, world: list[int], rng: random.Random) -> Deal | None:
             kitty_taken = km
         elif k == "return":
             d, u = sl.seat, sl.other
-            gi = _give_index(slots, idx)
+            gi = _answered(slots, idx, r.trump_return)
             if chosen[idx] >= 0:
                 c = chosen[idx]
             else:
@@ -628,7 +647,7 @@ def _seen_return_forbidden(plan: _Plan, before: int) -> int:
     x = 0
     for idx, sl in enumerate(plan.slots[:before]):
         if sl.kind == "return" and sl.seat == plan.view.declarer and sl.other == plan.view.seat and sl.card >= 0:
-            x |= _return_forbidden(sl.card, _received_for(plan.slots, idx), sl.trump, r.return_rule, r.trump_return)
+            x |= _return_forbidden(sl.card, _received_for(plan.slots, idx, r.trump_return), sl.trump, r.return_rule, r.trump_return)
     return x
 
 
@@ -643,14 +662,6 @@ def _slot_action(sl: _Slot, card: int) -> Action:
     return Return(sl.seat, c, sl.other)
 
 
-def _give_index(slots: list[_Slot], ret_idx: int) -> int:
-    """Index of the give that the return at ``ret_idx`` answers (first in, first out), or -1."""
-    d, u = slots[ret_idx].seat, slots[ret_idx].other
-    k = sum(1 for sl in slots[:ret_idx] if sl.kind == "return" and sl.seat == d and sl.other == u)
-    gives = [i for i, sl in enumerate(slots[:ret_idx]) if sl.kind == "give" and sl.seat == u and sl.other == d]
-    return gives[k] if k < len(gives) else -1
-
-
 def _hidden_return(hands: list[int], d: int, u: int, slots: list[_Slot], idx: int, chosen: list[int],
                    from_viewer: dict[int, int], prefer: int, rules: Rules,
                    rng: random.Random) -> tuple[int, int] | None:
@@ -663,16 +674,26 @@ def _hidden_return(hands: list[int], d: int, u: int, slots: list[_Slot], idx: in
     # unseen gives already matched to a later return: each card is given once
     used = {chosen[j] for j, sl in enumerate(slots) if sl.kind == "give" and sl.card < 0 and chosen[j] >= 0}
     pairs: list[tuple[int, int]] = []
+    # d returned a card to the viewer before, with nothing received since: it held no card above that
+    # return then, so neither the card it returns now nor the card it answers can be such a card
+    banned = 0
+    for j in range(idx - 1, -1, -1):
+        sj = slots[j]
+        if sj.kind == "give" and sj.other == d:
+            break
+        if sj.kind == "return" and sj.seat == d and sj.card >= 0:
+            got = _received_for(slots, j, trump_return)
+            banned |= _return_forbidden(sj.card, got, sj.trump, rule, trump_return)
     # a card the viewer gave d that u now holds can only have come back with one of these returns
     must = [c for c in _bits(hands[u]) if from_viewer.get(c) == d]
     left = 1 + sum(1 for sl in slots[:idx] if sl.kind == "return" and sl.seat == d and sl.other == u and sl.card < 0)
     if len(must) > left:
         return None
     for rc in must or _bits(hands[u]):
-        if from_viewer.get(rc) == u:
+        if from_viewer.get(rc) == u or banned >> rc & 1:
             continue
         dt = hands[d] | 1 << rc
-        gs = [g for g in _bits(dt) if (g not in used or g == rc) and g not in from_viewer]
+        gs = [g for g in _bits(dt) if (g not in used or g == rc) and g not in from_viewer and not banned >> g & 1]
         for g in gs:
             if trump_return == "free" and g // 13 == trump:
                 pairs.append((rc, g))

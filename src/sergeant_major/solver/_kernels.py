@@ -116,7 +116,7 @@ def legal_mask(h: int, trick: Any, tlen: int, trump: int, must_trump: int, must_
     """
     if tlen == 0:
         return h
-    led = trick[0] // 13
+    led = int(trick[0]) // 13
     follow = h & (LANE << (13 * led))
     if follow != 0:
         if trump == led and must_over != 0:
@@ -469,12 +469,33 @@ def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, t
                         oth = present & ~h & (LANE << sh)
                         if misere != 0:
                             sc = 30 - hb if maxing else 30 + hb
-                        elif oth == 0 or c > highest(oth):
-                            sc = 60 + slen
+                        elif not maxing:
+                            # the others lead: suits their side rules, which the seat must follow
+                            sv = (hands[seat] >> sh) & LANE
+                            seat_top = int(HIGH13[sv])
+                            side = (present & ~hands[seat]) >> sh & LANE
+                            side_top = int(HIGH13[side])
+                            if sv == 0 and suit != trump and trump >= 0 and (hands[seat] >> (13 * trump)) & LANE != 0:
+                                sc = 5 - hb // 4  # the seat would ruff
+                            elif side_top > seat_top:
+                                sc = 60 + hb if hb == side_top else 45 - hb // 2
+                            else:
+                                sc = 20 + slen - hb // 2
                         else:
-                            sc = 20 + slen - hb // 2
-                            if suit == trump:
-                                sc += 2
+                            # the seat leads: cash a top card, else a suit nobody can ruff, low
+                            ruff = False
+                            if trump >= 0 and suit != trump:
+                                for o in range(n):
+                                    if o != seat and (hands[o] >> sh) & LANE == 0 and (hands[o] >> (13 * trump)) & LANE != 0:
+                                        ruff = True
+                            if oth == 0 or c > highest(oth):
+                                sc = 40 if ruff else 60 + slen
+                            else:
+                                sc = 20 + slen - hb // 2
+                                if ruff:
+                                    sc -= 15
+                                if suit == trump:
+                                    sc += 2
                     else:
                         beats = False
                         if suit == trump:
@@ -709,18 +730,22 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
 def solve_bounds(hands: Any, n: int, trick: Any, tlen: int, leader: int, trump: int, must_trump: int, must_over: int,
                  seat: int, misere: int, lo: int, hi: int, remaining: int,
                  tt_keys: Any, tt_bounds: Any, tt_mask: int, moves: Any, frames: Any, tk: Any, stats: Any,
-                 out: Any) -> None:
+                 out: Any, guess: int) -> None:
     """Narrow ``lo..hi`` (the maximiser's tricks among the remaining ones) by zero-window tests until equal
-    or the node budget runs out; ``out[0], out[1]`` receive the final bounds."""
+    or the node budget runs out; ``out[0], out[1]`` receive the final bounds. The tests step by one trick from
+    ``guess`` (as MTD(f) does from its first guess) while it stays inside the bounds, else bisect."""
+    g = guess
     while lo < hi:
-        t = (lo + hi + 1) // 2
+        t = g if lo < g <= hi else (lo + hi + 1) // 2
         r = search(hands, n, trick, tlen, leader, trump, must_trump, must_over, seat, misere, t, remaining,
                    tt_keys, tt_bounds, tt_mask, moves, frames, tk, stats)
         if stats[ST_ABORT] != 0:
             break
         if r:
             lo = t
+            g = t + 1
         else:
             hi = t - 1
+            g = t - 1
     out[0] = lo
     out[1] = hi

@@ -60,7 +60,7 @@ def parse_hand(text: str) -> int:
         if len(parts) != 4:
             raise PositionError(f"hand {text!r}: write four suits spades.hearts.diamonds.clubs separated by dots")
         cards: list[Card] = []
-        for s, part in zip(_PBN_SUITS, parts):
+        for s, part in zip(_PBN_SUITS, parts, strict=True):
             p = part.strip().upper().replace("10", "T")
             if p == "-":
                 continue

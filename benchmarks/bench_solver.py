@@ -1,0 +1,83 @@
+"""Double-dummy solver timings (issue 5): median, p95 and max over random positions per size.
+
+Sizes: a whole 16-trick deal from the opening lead and positions with 8 tricks left (trick start), under
+9-5-2 (trump suits) by default. Each position is solved for the seat to move (its paranoid value, no
+per-card values) by a fresh :class:`Solver` per size whose table is kept across positions, as a search
+player would. Times are the process's CPU time (the search is single-threaded, so on an idle machine this
+equals the wall time; on a shared, loaded machine it is the fair figure); wall times are reported too. A
+position that runs into ``--limit`` seconds (wall) counts at its elapsed time and is reported.
+
+Run: ``python benchmarks/bench_solver.py [--positions N] [--sizes 16 8] [--rules 9-5-2] [--limit S]``.
+Prints a table and one JSON line at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+
+from sergeant_major import Rules
+from sergeant_major.solver import HAVE_NUMBA, Solver
+from sergeant_major.solver.position import random_position
+
+
+def pct(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+
+
+def bench(rules: Rules, size: int, count: int, limit: float, seed: int) -> dict[str, object]:
+    rng = random.Random(seed)
+    positions = [random_position(rules, rng, size) for _ in range(count)]
+    solver = Solver()
+    solver.value(random_position(rules, random.Random(0), 3), 0)  # compile / load the cache
+    times: list[float] = []
+    walls: list[float] = []
+    nodes: list[int] = []
+    timeouts = 0
+    for pos in positions:
+        n0 = solver.nodes
+        t0 = time.process_time()
+        w0 = time.perf_counter()
+        sol = solver.value(pos, pos.to_move, time_limit=limit)
+        times.append(time.process_time() - t0)
+        walls.append(time.perf_counter() - w0)
+        nodes.append(solver.nodes - n0)
+        timeouts += not sol.exact
+    ms = [t * 1000 for t in times]
+    wall = [t * 1000 for t in walls]
+    return {
+        "rules": str(rules), "tricks_left": size, "positions": count, "limit_s": limit, "clock": "process CPU time",
+        "median_ms": round(statistics.median(ms), 3), "p95_ms": round(pct(ms, 0.95), 3), "max_ms": round(max(ms), 3),
+        "mean_ms": round(statistics.mean(ms), 3), "median_nodes": int(statistics.median(nodes)),
+        "max_nodes": max(nodes), "timeouts": timeouts,
+        "wall_median_ms": round(statistics.median(wall), 3), "wall_p95_ms": round(pct(wall, 0.95), 3),
+        "wall_max_ms": round(max(wall), 3),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=100)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[8, 16])
+    ap.add_argument("--rules", default="9-5-2")
+    ap.add_argument("--limit", type=float, default=20.0, help="seconds per position")
+    ap.add_argument("--seed", type=int, default=2026)
+    a = ap.parse_args()
+    rules = Rules.parse(a.rules)
+    print(f"numba={HAVE_NUMBA}")
+    results = []
+    for size in a.sizes:
+        r = bench(rules, size, a.positions, a.limit, a.seed + size)
+        results.append(r)
+        print(f"{size:2d} tricks left, {r['positions']} positions: median {r['median_ms']} ms, p95 {r['p95_ms']} ms, "
+              f"max {r['max_ms']} ms, mean {r['mean_ms']} ms, median nodes {r['median_nodes']}, "
+              f"timeouts {r['timeouts']} (limit {a.limit} s)", flush=True)
+    print(json.dumps({"numba": HAVE_NUMBA, "results": results}))
+
+
+if __name__ == "__main__":
+    main()

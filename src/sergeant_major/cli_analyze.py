@@ -1,0 +1,273 @@
+"""``sergeant-major analyze FILE|POSITION``: double-dummy analysis of a position or of a recorded deal.
+
+* A position text (see ``docs/solver.md``) at the opening lead: the double-dummy table - for each
+  contract the rules allow and each seat, the tricks that seat can make against the other players
+  together - and the declarer's best choice (most over-tricks, fewest under-tricks). Later in the play:
+  the seat to move's value and the value of each of its legal cards.
+* A game record (``docs/records.md``): for the chosen deal, the table on the hands as they stood when the
+  play began (after the kitty, the discards and the exchange), then trick by trick what each card cost its
+  player in double-dummy tricks (its value after the best card minus after the card played), and the
+  biggest mistakes of the deal.
+
+Values are paranoid (the player against the others together; in minimum tricks the fewest tricks the
+player can hold itself to). ``--time-limit`` bounds each search; a value the limit cut short shows as a
+range ``lo..hi``. ``--json`` prints the same analysis as JSON for tools.
+
+Exit codes: 0 success; 2 an argument that is neither a readable record nor a position, or a bad option.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .actions import Contract
+from .cards import CARDS
+from .cli import app
+from .deal import Deal
+from .errors import SergeantMajorError
+from .solver.dds import Solver
+from .solver.position import Position, PositionError
+
+__all__ = ["analyze", "dd_table", "analyze_position", "analyze_deal"]
+
+
+def _val(lo: int, hi: int) -> str:
+    return str(lo) if lo == hi else f"{lo}..{hi}"
+
+
+def dd_table(pos: Position, solver: Solver, time_limit: float | None) -> dict[str, Any]:
+    """The double-dummy table of a position at the opening lead.
+
+    Returns:
+        ``{"leader", "declarer", "rows": [{"contract", "tricks": [[lo, hi] per seat], "diff": [lo, hi]}], "best"}``
+        where ``diff`` is the declarer's over-tricks (under-tricks negative; in minimum tricks the target
+        minus the tricks) and ``best`` the contract code with the largest sure ``diff``.
+    """
+    rules = pos.rules
+    n = pos.n
+    dealer = (pos.leader - 1) % n  # the eldest hand leads the first trick (seeds 000/004)
+    declarer = (dealer + rules.declarer_role) % n
+    target = rules.targets[(declarer - dealer) % n]
+    contracts = [c for c in Contract if c.value < 4 or rules.has_nt_mt]
+    rows = []
+    for con in contracts:
+        p = Position(rules, con, pos.to_move, pos.tricks, pos.hands, pos.trick)
+        cells = []
+        for s in range(n):
+            sol = solver.value(p, s, time_limit=time_limit)
+            cells.append([sol.lower, sol.upper])
+        lo, hi = cells[declarer]
+        diff = [target - hi, target - lo] if con is Contract.MINIMUM else [lo - target, hi - target]
+        rows.append({"contract": con.code, "word": con.word, "tricks": cells, "diff": diff})
+    best = max(rows, key=lambda r: (r["diff"][0], r["diff"][1]))
+    return {"leader": pos.leader, "dealer": dealer, "declarer": declarer, "target": target, "rows": rows,
+            "best": best["contract"]}
+
+
+def analyze_position(pos: Position, solver: Solver, time_limit: float | None) -> dict[str, Any]:
+    """The analysis of one position: the table at the opening lead, else the mover's value per legal card."""
+    out: dict[str, Any] = {"position": pos.text()}
+    if sum(pos.tricks) == 0 and not pos.trick:
+        out["table"] = dd_table(pos, solver, time_limit)
+    if not pos.over:
+        sol = solver.solve(pos, pos.to_move, time_limit=time_limit)
+        out["to_move"] = pos.to_move
+        out["value"] = [sol.lower, sol.upper]
+        out["cards"] = {str(c): v for c, v in sorted(sol.cards.items(), key=lambda kv: kv[0].id)}
+        out["best_cards"] = [str(c) for c in sol.best_cards()]
+    return out
+
+
+def play_start(deal: Deal) -> Position:
+    """The position when the play of ``deal`` began (hands after the kitty, discards and exchange).
+
+    Raises:
+        PositionError: when the deal never reached the play.
+    """
+    if deal.contract is None or not (deal.completed or deal.trick or deal.phase.value == "play"):
+        raise PositionError(f"deal {deal.number} never reached the play")
+    n = deal.n
+    hands = list(deal.hands)
+    for t in deal.completed:
+        for s, card in t.cards:
+            hands[s] |= 1 << card.id
+    for s, cid in deal.trick:
+        hands[s] |= 1 << cid
+    leader = deal.completed[0].leader if deal.completed else deal.leader
+    return Position(deal.rules, deal.contract, leader, (0,) * n, tuple(hands), ())
+
+
+def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bool = True,
+                 top: int = 5) -> dict[str, Any]:
+    """Double-dummy analysis of a played deal: the table at the start of the play (if ``table``), then each
+    card's cost to its player, and the ``top`` biggest mistakes.
+
+    Returns:
+        ``{"deal", "contract", "start", "table", "plays": [{"trick", "seat", "card", "value", "played", "cost",
+        "best"}], "mistakes"}``; ``value``/``played`` are ``[lo, hi]`` ranges, ``cost`` ``None`` when the
+        time limit left it open.
+    """
+    start = play_start(deal)
+    plays_seq: list[tuple[int, int, int]] = []  # (trick number, seat, card id)
+    for k, t in enumerate(deal.completed, 1):
+        for s, card in t.cards:
+            plays_seq.append((k, s, card.id))
+    for s, cid in deal.trick:
+        plays_seq.append((len(deal.completed) + 1, s, cid))
+    positions = [start]
+    for _, _, cid in plays_seq:
+        positions.append(positions[-1].play_unchecked(cid))
+    plays: list[dict[str, Any]] = [{}] * len(plays_seq)
+    # from the end backwards: the small positions fill the table the big ones then use
+    for i in range(len(plays_seq) - 1, -1, -1):
+        k, s, cid = plays_seq[i]
+        pos = positions[i]
+        sol = solver.solve(pos, s, time_limit=time_limit)
+        played = sol.cards.get(CARDS[cid])
+        cost: int | None = None
+        if sol.exact and played is not None:
+            cost = (played - sol.tricks) if pos.misere else (sol.tricks - played)
+        plays[i] = {"trick": k, "seat": s, "card": str(CARDS[cid]), "value": [sol.lower, sol.upper],
+                    "played": played, "cost": cost, "best": [str(b) for b in sol.best_cards()]}
+    mistakes = sorted((p for p in plays if p["cost"]), key=lambda p: (-p["cost"], p["trick"]))[:top]
+    out: dict[str, Any] = {"deal": deal.number, "contract": deal.contract.code if deal.contract else None,
+                           "start": start.text(), "plays": plays, "mistakes": mistakes}
+    if table:
+        out["table"] = dd_table(start, solver, time_limit)
+    if deal.result is not None:
+        out["tricks"] = list(deal.result.tricks)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- rendering
+def _print_table(out: Console, t: dict[str, Any], names: list[str]) -> None:
+    tab = Table(title=f"Double-dummy table (declarer {names[t['declarer']]}, target {t['target']}; "
+                      f"{names[t['leader']]} leads)", header_style="bold")
+    tab.add_column("Contract")
+    for nm in names:
+        tab.add_column(Text(nm), justify="right")
+    tab.add_column("Declarer +/-", justify="right")
+    for r in t["rows"]:
+        style = "bold green" if r["contract"] == t["best"] else ""
+        d = r["diff"]
+        tab.add_row(Text(r["word"], style=style), *[Text(_val(*c)) for c in r["tricks"]],
+                    Text(f"{d[0]:+d}" if d[0] == d[1] else f"{d[0]:+d}..{d[1]:+d}", style=style))
+    out.print(tab)
+    word = next(r["word"] for r in t["rows"] if r["contract"] == t["best"])
+    out.print(Text(f"Declarer's best choice: {word}", style="bold"))
+
+
+def _print_position(out: Console, a: dict[str, Any]) -> None:
+    out.print(Text(f"Position: {a['position']}"))
+    names = [f"Seat {s}" for s in range(len(a["position"].split("|")[3].split("-")))]
+    if "table" in a:
+        _print_table(out, a["table"], names)
+    if "cards" in a:
+        out.print(Text(f"Seat {a['to_move']} to move: value {_val(*a['value'])} tricks"))
+        tab = Table(title="Value after each legal card", header_style="bold")
+        tab.add_column("Card")
+        tab.add_column("Tricks", justify="right")
+        best = set(a["best_cards"])
+        for c, v in a["cards"].items():
+            tab.add_row(Text(c, style="bold green" if c in best else ""), Text(str(v)))
+        out.print(tab)
+
+
+def _print_deal(out: Console, a: dict[str, Any], names: list[str]) -> None:
+    out.rule(Text(f"Deal {a['deal']} ({a['contract']})", style="bold"))
+    out.print(Text(f"Start of the play: {a['start']}"))
+    if "table" in a:
+        _print_table(out, a["table"], names)
+    tab = Table(title="Cards and their double-dummy cost", header_style="bold")
+    for col in ("Trick", "Player", "Card", "Value before", "After card", "Cost", "Best cards"):
+        tab.add_column(col, justify="right" if col in ("Trick", "Value before", "After card", "Cost") else "left")
+    for p in a["plays"]:
+        cost = "?" if p["cost"] is None else str(p["cost"])
+        style = "bold red" if p["cost"] else ""
+        tab.add_row(str(p["trick"]), Text(names[p["seat"]]), p["card"], _val(*p["value"]),
+                    "?" if p["played"] is None else str(p["played"]), Text(cost, style=style), " ".join(p["best"]))
+    out.print(tab)
+    if a["mistakes"]:
+        out.print(Text("Biggest mistakes:", style="bold"))
+        for p in a["mistakes"]:
+            out.print(Text(f"  trick {p['trick']}: {names[p['seat']]} played {p['card']} - cost {p['cost']} trick(s); "
+                           f"best {' '.join(p['best'])}"))
+    else:
+        out.print(Text("No card cost a double-dummy trick.", style="green"))
+
+
+# ---------------------------------------------------------------------------------------------- command
+@app.command()
+def analyze(
+    target: Annotated[str, typer.Argument(help="A game record file (JSON) or a position text (docs/solver.md).")],
+    deal: Annotated[int, typer.Option("--deal", "-d", help="The deal of the record to analyse (1-based).")] = 1,
+    time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="Seconds per search (a cut value shows as lo..hi).")] = 5.0,
+    table: Annotated[bool, typer.Option("--table/--no-table", help="The double-dummy table of a recorded deal.")] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+) -> None:
+    """Double-dummy analysis: the table of a deal as dealt, or what each card of a recorded deal cost."""
+    out = Console(highlight=False, soft_wrap=True)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    if time_limit <= 0:
+        err.print(Text(f"error: --time-limit {time_limit}: give a positive number of seconds"))
+        raise typer.Exit(2)
+    solver = Solver()
+    path = Path(target)
+    is_file = "|" not in target and path.is_file()
+    if not is_file:
+        try:
+            pos = Position.parse(target)
+        except PositionError as e:
+            hint = "" if "|" in target else " (and no such file)"
+            err.print(Text(f"error: {target!r} is not a position{hint}: {e}"))
+            raise typer.Exit(2) from None
+        a = analyze_position(pos, solver, time_limit)
+        if as_json:
+            out.print_json(json.dumps(a))
+        else:
+            _print_position(out, a)
+        return
+    try:
+        from .record import match_from_record, read_record
+    except ImportError:  # pragma: no cover - the records module ships with the package
+        err.print(Text("error: reading records needs sergeant_major.record"))
+        raise typer.Exit(2) from None
+    try:
+        rec = read_record(path)
+        match = match_from_record(rec)
+    except SergeantMajorError as e:
+        # a file holding a position text instead of a record
+        try:
+            text = path.read_text(encoding="utf-8").strip()
+            pos = Position.parse(text)
+        except (OSError, UnicodeDecodeError, SergeantMajorError):
+            err.print(Text(f"error: {target}: {e}"))
+            raise typer.Exit(2) from None
+        a = analyze_position(pos, solver, time_limit)
+        if as_json:
+            out.print_json(json.dumps(a))
+        else:
+            _print_position(out, a)
+        return
+    if not 1 <= deal <= len(match.deals):
+        err.print(Text(f"error: --deal {deal}: the record {target} has deals 1..{len(match.deals)}"))
+        raise typer.Exit(2)
+    d = match.deals[deal - 1]
+    names = list(match.names)
+    try:
+        a = analyze_deal(d, solver, time_limit, table=table)
+    except PositionError as e:
+        err.print(Text(f"error: {target}, deal {deal}: {e}"))
+        raise typer.Exit(2) from None
+    a["names"] = names
+    if as_json:
+        out.print_json(json.dumps(a))
+    else:
+        _print_deal(out, a, names)

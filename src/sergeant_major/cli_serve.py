@@ -1,0 +1,64 @@
+"""``sergeant-major serve``: the web app (the ``web`` extra: FastAPI, uvicorn, SQLAlchemy, Alembic)."""
+
+from __future__ import annotations
+
+import typer
+
+from .cli import app
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", help="address to listen on"),
+    port: int = typer.Option(8000, help="TCP port (1..65535; 0 picks a free one)"),
+    db: str = typer.Option("", help="database URL: default an SQLite file in the user data directory; "
+                                    "postgresql+psycopg://user:password@host/dbname for PostgreSQL"),
+    delay: float = typer.Option(0.6, help="seconds a computer player waits before each decision (0..10)"),
+) -> None:
+    """Play in the browser: start the web app and print its address."""
+    try:
+        import uvicorn
+
+        from .web.app import create_app
+        from .web.store import Store, default_db_url
+    except ModuleNotFoundError as e:
+        typer.echo(f"serve needs the web extra ({e.name} is missing): pip install 'sergeant-major[web]'", err=True)
+        raise typer.Exit(2) from None
+    if not 0 <= port <= 65535:
+        typer.echo(f"--port {port} is not a TCP port (0..65535)", err=True)
+        raise typer.Exit(2)
+    if not 0 <= delay <= 10:
+        typer.echo(f"--delay {delay} is outside 0..10 seconds", err=True)
+        raise typer.Exit(2)
+    url = db or default_db_url()
+    try:
+        store = Store(url)
+        store.migrate()
+    except Exception as e:  # noqa: BLE001 - a bad URL or an unreachable server: one line, no traceback
+        typer.echo(f"cannot open the database {url.split('@')[-1]!r}: {str(e).splitlines()[0] if str(e) else type(e).__name__}",
+                   err=True)
+        raise typer.Exit(2) from None
+    web = create_app(store=store, delay=delay)
+    config = uvicorn.Config(web, host=host, port=port, log_level="warning", ws_max_size=1 << 16)
+    server = uvicorn.Server(config)
+    shown = f"[{host}]" if ":" in host else host
+
+    import asyncio
+
+    async def main() -> None:
+        config.load()
+        server.lifespan = config.lifespan_class(config)
+        with server.capture_signals():
+            await server.startup()
+            if server.should_exit:
+                return
+            ports = [s.getsockname()[1] for srv in server.servers for s in srv.sockets]
+            typer.echo(f"Sergeant Major is served at http://{shown}:{ports[0] if ports else port}/  "
+                       f"(database: {url.split('@')[-1]}; Ctrl-C stops)")
+            await server.main_loop()
+            await server.shutdown()
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass

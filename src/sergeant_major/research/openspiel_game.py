@@ -1,0 +1,376 @@
+"""The Sergeant Major family as a Python OpenSpiel game: ``python_sergeant_major`` (extra ``openspiel``).
+
+Importing this module registers the game with ``pyspiel.register_game``::
+
+    import pyspiel
+    import sergeant_major.research.openspiel_game  # noqa: F401  (registers the game)
+    game = pyspiel.load_game("python_sergeant_major", {"rules": "3-5-8", "deals": 1})
+
+Parameters:
+
+| name | default | meaning |
+|---|---|---|
+| ``rules`` | ``"9-5-2"`` | the rules' string form (RULES.md presets and options). In the one-line game string, where ``=`` and spaces are taken, write ``:`` for ``=`` and ``+`` for a space, and quote a bare preset: ``python_sergeant_major(rules="9-5-2")``, ``python_sergeant_major(rules=8-5-3+kitty:see-then-trump)`` |
+| ``deals`` | ``1`` | deals per game: one game is one deal by default; more plays a match of at most that many deals (it ends earlier when the rules end it); the exchange of deal k+1 comes from deal k |
+
+The game: players ``0..n-1`` are the seats; seat 0 deals the first deal (the deal passes to the left).
+Chance deals the cards one at a time, clockwise from the eldest hand, the last cards to the kitty (seeds
+000/004 "Setup"), each outcome uniform over the cards not yet dealt (``kitty=none``: 51 cards, no 2C), as
+in OpenSpiel's hearts and skat. Actions are the stable ids of :mod:`.action_space` (cards 0..51 for give,
+return, discard and play; contracts 52..57; 59 give no more; 60.. assign targets), legal actions sorted.
+Forced actions (taking the kitty, a return the rule fixes, a give of the lowest card) are applied inside
+``apply_action``: players see only decisions. Returns: the deal's scores (a match: the totals), as floats;
+rewards: a deal's scores after the player action that finished it, kept through the chance actions that
+deal the next one (reward model ``REWARDS``).
+
+Observations come from :mod:`.observation` (``encode_observation`` / ``encode_information_state`` and the
+matching strings) through ``make_py_observer``: ``perfect_recall=True`` gives the information state, else
+the observation. While a deal is being dealt, a player's string lists the cards it has received so far
+and the tensor is all zeros. With several deals, the information state covers the current deal and the
+match so far (totals and results), not the earlier deals' tricks.
+
+Search: ``state.resample_from_infostate(player, sampler)`` draws a state consistent with the player's
+information from :func:`~sergeant_major.research.resample.resample`, so the Python ISMCTS bot
+(``open_spiel.python.algorithms.ismcts.ISMCTSBot``) can play it. OpenSpiel's C++ ISMCTS cannot play a
+Python game: it needs the game's resampling in C++.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ..actions import Contract
+from ..cards import CARDS, Card
+from ..deal import Deal, Phase
+from ..errors import SergeantMajorError
+from ..match import Match
+from ..rules import Rules
+from ..view import View
+from .action_space import ASSIGN_BASE, CONTRACT_BASE, END_GIVE, NUM_ACTIONS, TAKE_KITTY, action_from_id, legal_ids
+from .resample import resample
+
+__all__ = ["GAME_NAME", "SergeantMajorGame", "SergeantMajorState", "parse_rules_param"]
+
+GAME_NAME = "python_sergeant_major"
+_DEFAULTS: dict[str, Any] = {"rules": "9-5-2", "deals": 1}
+
+
+def _game_type(zero_sum: bool) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=GAME_NAME,
+        long_name="Python Sergeant Major (9-5-2, 8-5-3, 9-2-5, 3-5-8)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.REWARDS,
+        max_num_players=4,
+        min_num_players=3,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_DEFAULTS,
+    )
+
+
+_GAME_TYPE = _game_type(True)
+
+
+def parse_rules_param(text: str) -> Rules:
+    """The rules from the ``rules`` parameter: the string form, with ``+`` or ``;`` allowed for spaces and
+    ``:`` for ``=``, and surrounding quotes ignored (for OpenSpiel's one-line game strings, where a bare
+    ``9-5-2`` would be read as a number: write ``rules="9-5-2"``).
+
+    Raises:
+        RulesError: quoting the bad preset, option or value.
+    """
+    words = str(text).strip().strip("'\"").replace("+", " ").replace(";", " ").split()
+    return Rules.parse(" ".join(w.replace(":", "=") for w in words))
+
+
+class SergeantMajorGame(pyspiel.Game):  # type: ignore[misc]
+    """The game: immutable rules and number of deals (see the module docstring for the parameters).
+
+    Raises:
+        SergeantMajorError: quoting a bad ``rules`` or ``deals`` parameter.
+    """
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        p = dict(_DEFAULTS)
+        p.update(params or {})
+        self.rules = parse_rules_param(p["rules"])
+        try:
+            deals = int(p["deals"])
+        except (TypeError, ValueError):
+            raise SergeantMajorError(f"deals={p['deals']!r} is not a whole number") from None
+        if deals < 1:
+            raise SergeantMajorError(f"deals={deals} must be at least 1")
+        self.deals = deals
+        r = self.rules
+        n = r.players
+        zero = r.score_sum(False) == 0 and r.score_sum(True) == 0
+        per_deal = r.tricks * (n - 1)
+        length = deals * (52 + 2 + r.kitty_size + 2 * r.tricks + n * n + n * r.tricks)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=52,
+            num_players=n,
+            min_utility=float(-per_deal * deals),
+            max_utility=float(per_deal * deals),
+            utility_sum=0.0 if zero else None,
+            max_game_length=length,
+        )
+        super().__init__(_GAME_TYPE if zero else _game_type(False), info, {"rules": str(r), "deals": deals})
+
+    def new_initial_state(self) -> SergeantMajorState:
+        """A new game: chance deals the first card next."""
+        return SergeantMajorState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+        """The observer: information state with ``perfect_recall=True``, else the observation."""
+        if params:
+            raise SergeantMajorError(f"observation parameters are not supported; got {params!r}")
+        return _Observer(self.rules, bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
+
+
+def _placeholder(rules: Rules) -> tuple[list[list[Card]], list[Card]]:
+    deck = list(range(1, 52)) if rules.kitty == "none" else list(range(52))
+    hs = rules.hand_size
+    hands = [[CARDS[c] for c in deck[s * hs:(s + 1) * hs]] for s in range(rules.players)]
+    return hands, [CARDS[c] for c in deck[rules.players * hs:]]
+
+
+class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
+    """A game in progress: a :class:`Match` plus the cards chance has dealt so far for the current deal."""
+
+    def __init__(self, game: SergeantMajorGame) -> None:
+        super().__init__(game)
+        self._rules = game.rules
+        self._cap = game.deals
+        self._deck = tuple(range(1, 52)) if game.rules.kitty == "none" else tuple(range(52))
+        self._match = Match(game.rules, 0, dealer=0, cards=lambda number, dealer: _placeholder(game.rules))
+        self._dealing: list[int] | None = []
+        self._rewards = [0.0] * game.rules.players
+
+    # ------------------------------------------------------------------ OpenSpiel API
+    def current_player(self) -> int:
+        """The seat to act, ``CHANCE`` while dealing, ``TERMINAL`` at the end."""
+        if self._over():
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self._dealing is not None:
+            return int(pyspiel.PlayerId.CHANCE)
+        seat = self._match.to_act
+        assert seat is not None
+        return seat
+
+    def _over(self) -> bool:
+        return self._match.over or len(self._match.results) >= self._cap
+
+    def is_terminal(self) -> bool:
+        return self._over()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return legal_ids(self._match.deal)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Every card not dealt yet, with equal probability."""
+        assert self._dealing is not None
+        dealt = set(self._dealing)
+        left = [c for c in self._deck if c not in dealt]
+        p = 1.0 / len(left)
+        return [(c, p) for c in left]
+
+    def _apply_action(self, action: int) -> None:
+        if self._dealing is not None:
+            self._dealing.append(int(action))
+            if len(self._dealing) == len(self._deck):
+                self._start_deal()
+            return
+        m = self._match
+        before = len(m.results)
+        self._rewards = [0.0] * self._rules.players
+        m.apply(action_from_id(m.deal, int(action)))
+        if len(m.results) > before:
+            self._rewards = [float(x) for x in m.results[-1].scores]
+            if not self._over():
+                self._dealing = []
+            return
+        self._run_forced()
+
+    def _start_deal(self) -> None:
+        assert self._dealing is not None
+        r = self._rules
+        n = r.players
+        m = self._match
+        old = m.deal
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        cut = n * r.hand_size
+        for j, c in enumerate(self._dealing[:cut]):
+            hands[(old.dealer + 1 + j) % n].append(CARDS[c])
+        kitty = [CARDS[c] for c in self._dealing[cut:]]
+        m.deals[-1] = Deal(r, old.dealer, hands, kitty, old.prev_diffs, old.allowed_contracts, old.number)
+        self._dealing = None
+        self._run_forced()
+
+    def _run_forced(self) -> None:
+        m = self._match
+        while not m.over:
+            f = m.forced_action()
+            if f is None:
+                return
+            m.apply(f)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        a = int(action)
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"Deal {CARDS[a]}"
+        if a < 52:
+            verb = {Phase.PLAY: "Play", Phase.DISCARD: "Discard", Phase.EXCHANGE: "Pass"}.get(self._match.deal.phase, "Card")
+            return f"{verb} {CARDS[a]}"
+        if a < TAKE_KITTY:
+            return f"Name {Contract(a - CONTRACT_BASE).word}"
+        if a == TAKE_KITTY:
+            return "Take the kitty"
+        if a == END_GIVE:
+            return "Give no more"
+        return f"Assign targets #{a - ASSIGN_BASE}"
+
+    def returns(self) -> list[float]:
+        """The deal's scores (a match: the totals so far), by seat."""
+        return [float(t) for t in self._match.totals]
+
+    def rewards(self) -> list[float]:
+        """The scores of the deal that the last player action finished, else zeros. Chance actions (the
+        next deal's cards) keep them, so that they are seen at the next decision, as OpenSpiel's
+        simulation tests and ``rl_environment`` read rewards."""
+        return list(self._rewards)
+
+    def __str__(self) -> str:
+        m = self._match
+        if self._dealing is not None:
+            return f"deal {m.deal.number}: dealing, {len(self._dealing)} of {len(self._deck)} cards out"
+        d = m.deal
+        hands = " | ".join(" ".join(str(c) for c in d.hand(s)) for s in range(d.n))
+        return f"deal {d.number} {d.phase.value} to act {d.to_act}; tricks {d.tricks_won}; totals {m.totals}; hands {hands}"
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SergeantMajorState:
+        new = SergeantMajorState(self.get_game())
+        new._rules = self._rules
+        new._cap = self._cap
+        new._deck = self._deck
+        new._dealing = None if self._dealing is None else list(self._dealing)
+        new._rewards = list(self._rewards)
+        new._match = _clone_match(self._match)
+        return new
+
+    # ------------------------------------------------------------------ views and search
+    def view(self, player: int) -> View | None:
+        """``player``'s :class:`View`, or ``None`` while the cards are being dealt."""
+        if self._dealing is not None or self._over() and self._match.deal.result is None:
+            return None
+        return self._match.view(player)
+
+    def dealt_so_far(self, player: int) -> list[Card]:
+        """The cards ``player`` has received so far while the current deal is being dealt."""
+        if self._dealing is None:
+            return []
+        n = self._rules.players
+        dealer = self._match.deal.dealer
+        cut = n * self._rules.hand_size
+        return sorted((CARDS[c] for j, c in enumerate(self._dealing[:cut]) if (dealer + 1 + j) % n == player),
+                      key=lambda c: c.id)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SergeantMajorState:
+        """A state drawn from those ``player_id`` cannot tell from this one (for ISMCTS).
+
+        Uses :func:`~sergeant_major.research.resample.resample`, seeded from ``probability_sampler()``
+        (OpenSpiel's ``UniformProbabilitySampler``; any callable returning a float in ``[0, 1)``).
+        """
+        try:
+            seed = int(float(probability_sampler()) * (1 << 53))
+        except TypeError:
+            seed = random.getrandbits(53)
+        rng = random.Random(seed)
+        new = copy.deepcopy(self)
+        if self._dealing is not None:
+            n = self._rules.players
+            dealer = self._match.deal.dealer
+            cut = n * self._rules.hand_size
+            mine = [j for j in range(len(self._dealing)) if j < cut and (dealer + 1 + j) % n == player_id]
+            others = [j for j in range(len(self._dealing)) if j not in mine]
+            unseen = [c for c in self._deck if c not in {self._dealing[j] for j in mine}]
+            pick = rng.sample(unseen, len(others))
+            assert new._dealing is not None
+            for j, c in zip(others, pick):
+                new._dealing[j] = c
+            return new
+        view = self.view(player_id)
+        if view is None or self._over():
+            return new
+        new._match.deals[-1] = resample(view, rng)
+        return new
+
+
+def _clone_deal(d: Deal) -> Deal:
+    """A copy of a deal's state (lists copied, immutable values shared): much faster than deepcopy."""
+    new = Deal.__new__(Deal)
+    for k, v in d.__dict__.items():
+        if isinstance(v, list):
+            v = [list(x) if isinstance(x, list) else x for x in v]
+        elif isinstance(v, dict):
+            v = {a: (list(b) if isinstance(b, list) else b) for a, b in v.items()}
+        new.__dict__[k] = v
+    return new
+
+
+def _clone_match(m: Match) -> Match:
+    new = Match.__new__(Match)
+    for k, v in m.__dict__.items():
+        if k == "deals":
+            v = list(v[:-1]) + [_clone_deal(v[-1])]
+        elif k == "contracts_used":
+            v = [list(x) for x in v]
+        elif isinstance(v, list):
+            v = list(v)
+        new.__dict__[k] = v
+    return new
+
+
+class _Observer:
+    """OpenSpiel's PyObserver protocol over :mod:`.observation` (imported when first needed)."""
+
+    def __init__(self, rules: Rules, info: bool) -> None:
+        from . import observation as obs
+
+        self._obs = obs
+        self._info = info
+        size = obs.information_state_size(rules) if info else obs.observation_size(rules)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"information_state" if info else "observation": self.tensor}
+
+    def set_from(self, state: SergeantMajorState, player: int) -> None:
+        view = state.view(player)
+        if view is None:
+            self.tensor.fill(0.0)
+            return
+        vals = self._obs.encode_information_state(view) if self._info else self._obs.encode_observation(view)
+        self.tensor[:] = vals
+
+    def string_from(self, state: SergeantMajorState, player: int) -> str:
+        view = state.view(player)
+        if view is None:
+            m = state._match
+            cards = " ".join(str(c) for c in state.dealt_so_far(player))
+            return f"p{player} deal {m.deal.number} dealing; totals {m.totals}; cards so far: {cards}"
+        if self._info:
+            return str(self._obs.information_state_string(view))
+        return str(self._obs.observation_string(view))
+
+
+pyspiel.register_game(_GAME_TYPE, SergeantMajorGame)

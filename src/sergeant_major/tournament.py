@@ -1,0 +1,808 @@
+"""Duplicate tournaments: the same deals played with the players in every seat arrangement.
+
+Library entry point :func:`tournament` (returns a :class:`TournamentResult`) and the command
+``sergeant-major tournament`` (registered on :data:`sergeant_major.cli.app` when this module is imported).
+The method, and figures measured with it, are in ``docs/tournament.md``.
+
+Slots and arrangements
+    The players are given as a list of levels, one *slot* per seat (``expert,heuristic,heuristic``: slot 1
+    is the expert). An *arrangement* is a permutation ``p`` of the slots: seat ``s`` is played by slot
+    ``p[s]``. Every board is played in all ``n!`` arrangements (6 with three players; 24 with four), also
+    when two slots hold the same level, so every slot sits in every seat (dealer, eldest hand, third)
+    exactly ``(n-1)!`` times on every board and holds every hand of the board equally often.
+
+Boards
+    A *board* is one deal: the cards (hands and kitty, from :func:`~sergeant_major.match.deal_cards` with
+    the board's seed), the dealer, and the exchange situation. By default a board is *deal 2 of a seeded
+    match* whose deal 1 was played by three ``heuristic`` players: the previous deal's over- and
+    under-tricks (by seat) decide the exchange exactly as in a match (seeds 000/004 "Exchanging cards";
+    RULES.md decisions 2, 3, 5), and the views carry that deal's result and totals. So boards include the
+    exchange with the frequency and sizes that real play produces, and every arrangement meets the same
+    exchange situation (the same seats are up and down). ``first_deals=True`` plays boards as first deals
+    (no exchange). Boards are independent single deals: match-level rules (``contract-once`` in 3-5-8,
+    the game end) do not apply to them, so in 3-5-8 the playmaker may choose any contract on every board;
+    whole matches (``matches``) play them in full.
+
+Players and generators
+    Each game (a board in one arrangement, or a match in one arrangement) gets fresh player objects
+    from :data:`~sergeant_major.players.LEVELS`, read at run time, so any level registered there can
+    play. A player's generator for a decision is :func:`~sergeant_major.players.decision_rng` of the
+    board (or match) seed, the *seat*, the deal number and the number of actions taken: it does not
+    depend on the arrangement, so identical players produce identical games in every arrangement and
+    the difference between them is exactly zero on every board.
+
+Oracle players (measurement only)
+    A player that also has ``choose_with_state(deal, view, rng)`` (:class:`OraclePlayer`) is given a copy
+    of the whole :class:`~sergeant_major.deal.Deal` (every hand and the kitty) with its view, for
+    measuring how far a player is from perfect information. This happens only here, never in ``play``.
+
+Statistics
+    Per slot, per level and per pair of levels: the mean score per deal and the mean over-tricks per deal
+    (``tricks - target``, inverted in minimum tricks as the exchange counts them, RULES.md decision 3),
+    with 95% confidence intervals over boards. The unit is the board: a slot's mean over the ``n!``
+    arrangements of one board (the arrangements of a board share its cards and are not independent;
+    different boards are). The interval is ``mean +- t(0.975, B-1) * sd / sqrt(B)`` over the ``B`` board
+    means (Student's t; 1.96 for large ``B``). Whole-match win rates (``matches`` seeded matches, each in
+    every arrangement; a win shared by ``k`` players counts ``1/k``) use the match seed as the unit.
+
+Determinism
+    Board ``b`` uses seed :func:`board_seed` ``(seed, b)`` and match ``m`` seed :func:`match_seed`
+    ``(seed, m)`` (48 bits, BLAKE2b). The work is split over ``workers`` processes and merged in order,
+    so the result is the same whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import itertools
+import json
+import math
+import multiprocessing
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from .actions import Action, Contract
+from .cards import Card
+from .deal import Deal, DealResult
+from .errors import SergeantMajorError
+from .match import Match, deal_cards
+from .players import LEVELS, HeuristicPlayer, Player, decision_rng, make_player
+from .rules import Rules
+from .view import View, build_view
+
+__all__ = [
+    "OraclePlayer", "Board", "BoardOutcome", "MatchOutcome", "Estimate", "SlotStats", "LevelStats", "Difference",
+    "TournamentResult", "tournament", "tournament_iter", "summarize", "make_board", "play_board", "play_board_game",
+    "play_match_game", "arrangements", "board_seed", "match_seed", "parse_players", "mean_ci",
+]
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``: called in the calling process after each finished board or match, in order."""
+
+
+@runtime_checkable
+class OraclePlayer(Protocol):
+    """A player that may be given the whole state, for measurement only (the ``oracle`` level).
+
+    The tournament calls :meth:`choose_with_state` instead of ``choose`` for such a player, with a copy of
+    the deal (changing it changes nothing) and the seat's view; it must return one of ``view.legal``.
+    """
+
+    name: str
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        """Return one of ``view.legal`` from the view alone."""
+        ...
+
+    def choose_with_state(self, deal: Deal, view: View, rng: random.Random) -> Action:
+        """Return one of ``view.legal``, knowing every card of ``deal``."""
+        ...
+
+
+# ---------------------------------------------------------------------------------------------- seeds, seats
+def _seed48(*parts: object) -> int:
+    text = "/".join(str(p) for p in ("sergeant-major", "tournament", *parts))
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=6).digest(), "big")
+
+
+def board_seed(seed: int, board: int) -> int:
+    """The seed of board ``board`` (0-based) of a tournament with ``seed``: 48 bits, from BLAKE2b."""
+    return _seed48(seed, "board", board)
+
+
+def match_seed(seed: int, match: int) -> int:
+    """The seed of whole match ``match`` (0-based) of a tournament with ``seed``: 48 bits, from BLAKE2b."""
+    return _seed48(seed, "match", match)
+
+
+def arrangements(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every seat arrangement of ``n`` slots: ``p[seat] = slot``, all ``n!`` permutations in lexicographic order."""
+    return tuple(itertools.permutations(range(n)))
+
+
+def parse_players(text: str | Sequence[str], players: int) -> tuple[str, ...]:
+    """Player levels from ``'expert,heuristic,heuristic'`` (or a list), one per slot, checked against
+    :data:`~sergeant_major.players.LEVELS` as it is now.
+
+    Raises:
+        SergeantMajorError: quoting an unknown level or a wrong count.
+    """
+    items = [w.strip() for w in text.split(",")] if isinstance(text, str) else [str(w).strip() for w in text]
+    for w in items:
+        if w not in LEVELS:
+            raise SergeantMajorError(f"unknown player level {w!r} in {text!r} (levels: {', '.join(LEVELS)})")
+    if len(items) != players:
+        raise SergeantMajorError(f"{len(items)} players given in {text!r}; these rules need {players}")
+    return tuple(items)
+
+
+# ---------------------------------------------------------------------------------------------- boards
+@dataclass(frozen=True)
+class Board:
+    """One board: a deal to be played in every arrangement.
+
+    Attributes:
+        index: the board number, 0-based.
+        seed: the board seed (cards of the board and of its previous deal, players' generators).
+        dealer: the dealer's seat.
+        number: the deal number the board is played as (2 after a previous deal, else 1).
+        hands: each seat's cards in the order dealt.
+        kitty: the kitty's cards.
+        prev: the previous deal's result (played by ``heuristic`` players), or ``None`` for a first deal.
+    """
+
+    index: int
+    seed: int
+    dealer: int
+    number: int
+    hands: tuple[tuple[Card, ...], ...]
+    kitty: tuple[Card, ...]
+    prev: DealResult | None
+
+
+def _play_deal(rules: Rules, deal: Deal, players: Sequence[Player], seed: int, names: tuple[str, ...],
+               totals: tuple[int, ...], results: tuple[DealResult, ...],
+               left: tuple[tuple[Contract, ...], ...]) -> DealResult:
+    while deal.result is None:
+        forced = deal.forced_action()
+        if forced is not None:
+            deal.apply(forced)
+            continue
+        seat = deal.to_act
+        assert seat is not None
+        view = build_view(deal, seat, names, totals, results, left)
+        rng = decision_rng(seed, seat, deal.number, len(deal.history))
+        action = _decide(players[seat], deal, view, rng)
+        if action not in view.legal:
+            raise SergeantMajorError(f"player {players[seat].name!r} at seat {seat} chose an illegal action {action!r}")
+        deal.apply(action)
+    return deal.result
+
+
+def _decide(player: Player, deal: Deal, view: View, rng: random.Random) -> Action:
+    if isinstance(player, OraclePlayer):
+        return player.choose_with_state(deal.clone(), view, rng)
+    return player.choose(view, rng)
+
+
+def make_board(rules: Rules, seed: int, index: int, first_deals: bool = False) -> Board:
+    """Board ``index`` of a tournament with ``seed``.
+
+    The dealer is seat ``index % n``. Unless ``first_deals``, the board is deal 2 of the match with the
+    board seed: deal 1 (dealt by the seat before) is played by ``heuristic`` players and its over- and
+    under-tricks decide the board's exchange (module doc, "Boards").
+    """
+    n = rules.players
+    bs = board_seed(seed, index)
+    dealer = index % n
+    prev: DealResult | None = None
+    number = 1
+    if not first_deals:
+        d0 = (dealer - 1) % n
+        hands, kitty = deal_cards(rules, bs, 1, d0)
+        first = Deal(rules, d0, hands, kitty, None, None, 1)
+        names = tuple("heuristic" for _ in range(n))
+        prev = _play_deal(rules, first, [HeuristicPlayer() for _ in range(n)], bs, names, (0,) * n, (), ())
+        number = 2
+    hands, kitty = deal_cards(rules, bs, number, dealer)
+    return Board(index, bs, dealer, number, tuple(tuple(h) for h in hands), tuple(kitty), prev)
+
+
+def _contracts_left(rules: Rules, board: Board) -> tuple[tuple[Contract, ...], ...]:
+    if not rules.contract_once:
+        return ()
+    every = tuple(Contract) if rules.has_nt_mt else tuple(Contract)[:4]
+    used: list[list[Contract]] = [[] for _ in range(rules.players)]
+    if board.prev is not None:
+        used[(board.dealer - 1 + rules.declarer_role) % rules.players].append(board.prev.contract)
+    return tuple(tuple(c for c in every if c not in u) for u in used)
+
+
+def play_board(rules: Rules, board: Board, players: Sequence[Player], names: Sequence[str] | None = None) -> DealResult:
+    """Play ``board`` once with ``players`` by seat and return the deal's result (by seat).
+
+    Raises:
+        SergeantMajorError: when a player returns an illegal action.
+    """
+    res = _play_board(rules, board, players, names).result
+    assert res is not None
+    return res
+
+
+def _play_board(rules: Rules, board: Board, players: Sequence[Player], names: Sequence[str] | None) -> Deal:
+    n = rules.players
+    prev = board.prev
+    left = _contracts_left(rules, board)
+    deal = Deal(rules, board.dealer, board.hands, board.kitty, prev.diffs if prev else None,
+                left[(board.dealer + rules.declarer_role) % n] if left else None, board.number)
+    nm = tuple(names) if names else tuple(p.name for p in players)
+    totals = prev.scores if prev else (0,) * n
+    _play_deal(rules, deal, players, board.seed, nm, totals, (prev,) if prev else (), left)
+    return deal
+
+
+# ---------------------------------------------------------------------------------------------- outcomes
+@dataclass(frozen=True)
+class BoardOutcome:
+    """One board played in every arrangement, by slot (sums over the ``n!`` arrangements, exact integers).
+
+    Attributes:
+        index: the board number, 0-based.
+        seed: the board seed.
+        exchange: whether cards were exchanged in the board's deal (in at least one arrangement: in 3-5-8
+            the exchange also depends on the contract chosen).
+        scores: each slot's total score over the arrangements.
+        over: each slot's total over-tricks (``tricks - target``; negative: under-tricks).
+        tricks: each slot's total tricks.
+    """
+
+    index: int
+    seed: int
+    exchange: bool
+    scores: tuple[int, ...]
+    over: tuple[int, ...]
+    tricks: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class MatchOutcome:
+    """One seeded match played in every arrangement, by slot.
+
+    Attributes:
+        index: the match number, 0-based.
+        seed: the match seed.
+        wins: each slot's wins summed over the arrangements (a win shared by ``k`` counts ``1/k``).
+        deals: deals played, summed over the arrangements.
+    """
+
+    index: int
+    seed: int
+    wins: tuple[float, ...]
+    deals: int
+
+
+def play_board_game(rules: Rules, levels: Sequence[str], seed: int, index: int, first_deals: bool = False,
+                    duplicate: bool = True) -> BoardOutcome:
+    """Play board ``index`` in every arrangement of the ``levels`` (fresh players for every game).
+
+    With ``duplicate=False`` (for comparison only) each arrangement gets its own cards: arrangement ``a``
+    plays board ``index * n! + a``.
+    """
+    n = rules.players
+    arrs = arrangements(n)
+    scores = [0] * n
+    over = [0] * n
+    tricks = [0] * n
+    exchange = False
+    board = make_board(rules, seed, index, first_deals) if duplicate else None
+    for a, perm in enumerate(arrs):
+        b = board if board is not None else make_board(rules, seed, index * len(arrs) + a, first_deals)
+        players = [make_player(levels[perm[s]]) for s in range(n)]
+        names = tuple(f"{perm[s] + 1}:{levels[perm[s]]}" for s in range(n))
+        deal = _play_board(rules, b, players, names)
+        res = deal.result
+        assert res is not None
+        exchange = exchange or bool(deal.exchange_log)
+        for s in range(n):
+            slot = perm[s]
+            scores[slot] += res.scores[s]
+            over[slot] += res.diffs[s]
+            tricks[slot] += res.tricks[s]
+    return BoardOutcome(index, board.seed if board is not None else board_seed(seed, index * len(arrs)),
+                        exchange, tuple(scores), tuple(over), tuple(tricks))
+
+
+def _drive(match: Match, players: Sequence[Player]) -> None:
+    while not match.over:
+        forced = match.forced_action()
+        if forced is not None:
+            match.apply(forced)
+            continue
+        seat = match.to_act
+        assert seat is not None
+        view = match.view(seat)
+        deal = match.deal
+        action = _decide(players[seat], deal, view, decision_rng(match.seed, seat, deal.number, len(deal.history)))
+        if action not in view.legal:
+            raise SergeantMajorError(f"player {players[seat].name!r} at seat {seat} chose an illegal action {action!r}")
+        match.apply(action)
+
+
+def play_match_game(rules: Rules, levels: Sequence[str], seed: int, index: int) -> MatchOutcome:
+    """Play whole match ``index`` (seed :func:`match_seed`) in every arrangement of the ``levels``.
+
+    The first dealer is drawn from the match seed, the same in every arrangement; players' generators are
+    those of :func:`~sergeant_major.players.drive`, so each game equals ``play_match`` with those players.
+    """
+    n = rules.players
+    ms = match_seed(seed, index)
+    wins = [0.0] * n
+    deals = 0
+    for perm in arrangements(n):
+        players = [make_player(levels[perm[s]]) for s in range(n)]
+        match = Match(rules, ms, [f"{perm[s] + 1}:{levels[perm[s]]}" for s in range(n)])
+        _drive(match, players)
+        assert match.end is not None
+        deals += len(match.results)
+        for s in match.end.winners:
+            wins[perm[s]] += 1 / len(match.end.winners)
+    return MatchOutcome(index, ms, tuple(wins), deals)
+
+
+def _task(rules: Rules, levels: tuple[str, ...], seed: int, first_deals: bool, duplicate: bool,
+          job: tuple[str, int]) -> BoardOutcome | MatchOutcome:
+    kind, i = job
+    if kind == "board":
+        return play_board_game(rules, levels, seed, i, first_deals, duplicate)
+    return play_match_game(rules, levels, seed, i)
+
+
+# ---------------------------------------------------------------------------------------------- statistics
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def _t975(df: int) -> float:
+    if df <= len(_T975):
+        return _T975[df - 1]
+    return 1.959964 + 2.4 / df  # within 0.002 of Student's t above 30 degrees of freedom
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean over independent units and the half-width of its 95% confidence interval.
+
+    Attributes:
+        mean: the mean.
+        ci95: half-width of the 95% interval (Student's t), ``None`` with fewer than 2 units.
+        units: the number of independent units (boards or match seeds).
+    """
+
+    mean: float
+    ci95: float | None
+    units: int
+
+    @property
+    def low(self) -> float | None:
+        """Lower end of the interval."""
+        return None if self.ci95 is None else self.mean - self.ci95
+
+    @property
+    def high(self) -> float | None:
+        """Upper end of the interval."""
+        return None if self.ci95 is None else self.mean + self.ci95
+
+    def text(self, digits: int = 3) -> str:
+        """``'+0.412 ± 0.051'``."""
+        return f"{self.mean:+.{digits}f}" + ("" if self.ci95 is None else f" ± {self.ci95:.{digits}f}")
+
+
+def mean_ci(values: Sequence[float]) -> Estimate:
+    """Mean of ``values`` (independent units) with the 95% interval ``t(0.975, k-1) * sd / sqrt(k)``.
+
+    Raises:
+        SergeantMajorError: when ``values`` is empty.
+    """
+    k = len(values)
+    if k == 0:
+        raise SergeantMajorError("no values to average")
+    mean = math.fsum(values) / k
+    if k < 2:
+        return Estimate(mean, None, k)
+    var = math.fsum((v - mean) ** 2 for v in values) / (k - 1)
+    return Estimate(mean, _t975(k - 1) * math.sqrt(var / k), k)
+
+
+@dataclass(frozen=True)
+class SlotStats:
+    """One slot's figures. Scores are per deal, in the units of the rules' scoring.
+
+    Attributes:
+        slot: 1-based slot number, as given in the players list.
+        level: the player level.
+        score: mean score per deal.
+        over: mean over-tricks per deal (``tricks - target``; negative: under-tricks).
+        tricks: mean tricks per deal.
+        wins: whole-match win rate (0..1), ``None`` when no matches were played.
+    """
+
+    slot: int
+    level: str
+    score: Estimate
+    over: Estimate
+    tricks: float
+    wins: Estimate | None
+
+    @property
+    def label(self) -> str:
+        """``'1:expert'``."""
+        return f"{self.slot}:{self.level}"
+
+
+@dataclass(frozen=True)
+class LevelStats:
+    """A level's figures: its slots' per-board mean (so two heuristic slots count as one player).
+
+    Attributes:
+        level: the level.
+        slots: its 1-based slot numbers.
+        score: mean score per deal.
+        over: mean over-tricks per deal.
+        wins: whole-match win rate per slot (0..1), ``None`` without matches.
+    """
+
+    level: str
+    slots: tuple[int, ...]
+    score: Estimate
+    over: Estimate
+    wins: Estimate | None
+
+
+@dataclass(frozen=True)
+class Difference:
+    """``a - b`` per board, with its interval: ``a`` and ``b`` are levels (or slot labels when all levels
+    are the same). A positive score difference whose interval lies above zero: ``a`` is stronger.
+
+    Attributes:
+        a: the first level or slot label.
+        b: the second.
+        score: mean score difference per deal.
+        over: mean over-trick difference per deal.
+    """
+
+    a: str
+    b: str
+    score: Estimate
+    over: Estimate
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """The result of :func:`tournament`: the same for the same arguments, whatever the workers.
+
+    Attributes:
+        rules: the rules' string form.
+        levels: the player levels by slot.
+        seed: the tournament seed.
+        boards: boards played (each in ``arrangements`` seat arrangements).
+        arrangements: seat arrangements per board or match (``n!``).
+        duplicate: whether every arrangement of a board had the same cards.
+        first_deals: whether boards were first deals (no exchange).
+        deals: deals played for the board figures (``boards * arrangements``).
+        exchange_boards: boards whose deal had an exchange of cards (in at least one arrangement).
+        matches: seeded matches played (each in every arrangement).
+        match_deals: deals played in those matches.
+        slots: figures by slot.
+        levels_stats: figures by level (in order of first appearance).
+        differences: per pair of levels (or slots when all levels are equal), ``a - b``.
+        board_outcomes: every board's sums by slot.
+        match_outcomes: every match's wins by slot.
+    """
+
+    rules: str
+    levels: tuple[str, ...]
+    seed: int
+    boards: int
+    arrangements: int
+    duplicate: bool
+    first_deals: bool
+    deals: int
+    exchange_boards: int
+    matches: int
+    match_deals: int
+    slots: tuple[SlotStats, ...]
+    levels_stats: tuple[LevelStats, ...]
+    differences: tuple[Difference, ...]
+    board_outcomes: tuple[BoardOutcome, ...]
+    match_outcomes: tuple[MatchOutcome, ...]
+
+    def to_json(self, include_boards: bool = True) -> dict[str, Any]:
+        """A JSON-ready dict; ``include_boards`` adds every board's and match's sums by slot."""
+
+        def est(e: Estimate | None) -> dict[str, Any] | None:
+            if e is None or e.units == 0:
+                return None
+            return {"mean": e.mean, "ci95": e.ci95, "low": e.low, "high": e.high, "units": e.units}
+
+        d: dict[str, Any] = {
+            "rules": self.rules, "levels": list(self.levels), "seed": self.seed, "boards": self.boards,
+            "arrangements": self.arrangements, "duplicate": self.duplicate, "first_deals": self.first_deals,
+            "deals": self.deals, "exchange_boards": self.exchange_boards, "matches": self.matches,
+            "match_deals": self.match_deals,
+            "slots": [{"slot": s.slot, "level": s.level, "label": s.label, "score": est(s.score), "over": est(s.over),
+                       "tricks": None if math.isnan(s.tricks) else s.tricks, "wins": est(s.wins)} for s in self.slots],
+            "by_level": [{"level": v.level, "slots": list(v.slots), "score": est(v.score), "over": est(v.over),
+                          "wins": est(v.wins)} for v in self.levels_stats],
+            "differences": [{"a": x.a, "b": x.b, "score": est(x.score), "over": est(x.over)} for x in self.differences],
+        }
+        if include_boards:
+            d["board_outcomes"] = [{"index": b.index, "seed": b.seed, "exchange": b.exchange, "scores": list(b.scores),
+                                    "over": list(b.over), "tricks": list(b.tricks)} for b in self.board_outcomes]
+            d["match_outcomes"] = [{"index": m.index, "seed": m.seed, "wins": list(m.wins), "deals": m.deals}
+                                   for m in self.match_outcomes]
+        return d
+
+
+def summarize(rules: Rules, levels: Sequence[str], seed: int, boards: Sequence[BoardOutcome],
+              matches: Sequence[MatchOutcome] = (), duplicate: bool = True, first_deals: bool = False) -> TournamentResult:
+    """Merge board and match outcomes (in order) into a :class:`TournamentResult` (statistics: module doc).
+
+    Raises:
+        SergeantMajorError: when there are neither boards nor matches.
+    """
+    if not boards and not matches:
+        raise SergeantMajorError("no boards or matches to summarize")
+    n = rules.players
+    a = math.factorial(n)
+    lv = tuple(levels)
+
+    def est(values: list[float]) -> Estimate:
+        return mean_ci(values) if values else Estimate(math.nan, None, 0)
+
+    def per_board(get: Callable[[BoardOutcome], tuple[int, ...]], slots: Sequence[int]) -> list[float]:
+        return [sum(get(b)[i] for i in slots) / (a * len(slots)) for b in boards]
+
+    def win_rates(slots: Sequence[int]) -> Estimate | None:
+        if not matches:
+            return None
+        return mean_ci([sum(m.wins[i] for i in slots) / (a * len(slots)) for m in matches])
+
+    slots = tuple(
+        SlotStats(i + 1, lv[i], est(per_board(lambda b: b.scores, [i])), est(per_board(lambda b: b.over, [i])),
+                  math.fsum(per_board(lambda b: b.tricks, [i])) / len(boards) if boards else math.nan, win_rates([i]))
+        for i in range(n))
+    order = list(dict.fromkeys(lv))
+    groups = {v: [i for i in range(n) if lv[i] == v] for v in order}
+    by_level = tuple(LevelStats(v, tuple(i + 1 for i in g), est(per_board(lambda b: b.scores, g)),
+                                est(per_board(lambda b: b.over, g)), win_rates(g)) for v, g in groups.items())
+    pairs: list[tuple[str, str, list[int], list[int]]]
+    if len(order) > 1:
+        pairs = [(x, y, groups[x], groups[y]) for x, y in itertools.combinations(order, 2)]
+    else:
+        pairs = [(f"{i + 1}:{lv[i]}", f"{j + 1}:{lv[j]}", [i], [j]) for i, j in itertools.combinations(range(n), 2)]
+    diffs = []
+    for x, y, gx, gy in pairs:
+        ds = [p - q for p, q in zip(per_board(lambda b: b.scores, gx), per_board(lambda b: b.scores, gy), strict=True)]
+        do = [p - q for p, q in zip(per_board(lambda b: b.over, gx), per_board(lambda b: b.over, gy), strict=True)]
+        diffs.append(Difference(x, y, est(ds), est(do)))
+    return TournamentResult(
+        rules=str(rules), levels=lv, seed=seed, boards=len(boards), arrangements=a, duplicate=duplicate,
+        first_deals=first_deals, deals=len(boards) * a, exchange_boards=sum(1 for b in boards if b.exchange),
+        matches=len(matches), match_deals=sum(m.deals for m in matches), slots=slots, levels_stats=by_level,
+        differences=tuple(diffs), board_outcomes=tuple(boards), match_outcomes=tuple(matches))
+
+
+# ---------------------------------------------------------------------------------------------- runner
+def _check(rules: Rules, levels: Sequence[str], boards: int, matches: int, workers: int) -> tuple[str, ...]:
+    lv = parse_players(list(levels), rules.players)
+    if boards < 0 or matches < 0:
+        raise SergeantMajorError(f"deals={boards}, matches={matches}: neither may be negative")
+    if boards == 0 and matches == 0:
+        raise SergeantMajorError("deals=0 and matches=0: play at least one deal or one match")
+    if workers < 1:
+        raise SergeantMajorError(f"workers={workers}: use at least 1 worker")
+    return lv
+
+
+def tournament_iter(rules: Rules, levels: Sequence[str], boards: int, seed: int = 0, workers: int = 1, matches: int = 0,
+                    first_deals: bool = False, duplicate: bool = True) -> Iterator[BoardOutcome | MatchOutcome]:
+    """Play the boards, then the matches, and yield their outcomes in that order (arguments: :func:`tournament`).
+
+    Raises:
+        SergeantMajorError: bad levels or counts.
+    """
+    lv = _check(rules, levels, boards, matches, workers)
+    jobs = [("board", i) for i in range(boards)] + [("match", i) for i in range(matches)]
+    work = functools.partial(_task, rules, lv, seed, first_deals, duplicate)
+    workers = min(workers, len(jobs))
+    if workers == 1:
+        for j in jobs:
+            yield work(j)
+        return
+    ctx = multiprocessing.get_context("spawn")  # no fork of a process that may run a progress thread
+    with ctx.Pool(workers) as pool:
+        yield from pool.imap(work, jobs, chunksize=max(1, min(16, len(jobs) // (workers * 8))))
+
+
+def tournament(rules: Rules, levels: Sequence[str], boards: int, seed: int = 0, workers: int = 1, matches: int = 0,
+               first_deals: bool = False, duplicate: bool = True, progress: Progress | None = None) -> TournamentResult:
+    """A duplicate tournament between computer players.
+
+    Args:
+        rules: the rules in force (any preset or option set).
+        levels: player levels by slot, one per seat, from :data:`~sergeant_major.players.LEVELS`.
+        boards: boards (deals) to play, each in all ``n!`` seat arrangements (>= 0).
+        seed: the tournament seed; the same seed gives the same result.
+        workers: processes to use (>= 1); the result does not depend on it.
+        matches: seeded whole matches to play, each in every arrangement, for win rates (>= 0).
+        first_deals: play boards as first deals (no exchange) instead of deal 2 after a heuristic deal 1.
+        duplicate: ``False`` gives every arrangement its own cards (only to show what duplicate saves).
+        progress: optional ``progress(done, total)`` callback.
+
+    Raises:
+        SergeantMajorError: bad levels, negative counts, nothing to play, ``workers < 1``, or a player
+            returning an illegal action.
+    """
+    bs: list[BoardOutcome] = []
+    ms: list[MatchOutcome] = []
+    total = boards + matches
+    for o in tournament_iter(rules, levels, boards, seed, workers, matches, first_deals, duplicate):
+        if isinstance(o, BoardOutcome):
+            bs.append(o)
+        else:
+            ms.append(o)
+        if progress is not None:
+            progress(len(bs) + len(ms), total)
+    return summarize(rules, levels, seed, bs, ms, duplicate, first_deals)
+
+
+# ---------------------------------------------------------------------------------------------- command
+def _register() -> None:
+    import typer
+    from rich import box
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.table import Table
+
+    from .cli import app
+
+    @app.command("tournament")
+    def tournament_command(
+        players: str = typer.Option("heuristic,random,random", "--players", "-p",
+                                    help=f"Player levels by slot, comma separated ({', '.join(LEVELS)} ...)."),
+        deals: int = typer.Option(100, "--deals", "-n", help="Boards (deals) to play, each in every seat arrangement."),
+        duplicate: bool = typer.Option(True, "--duplicate/--no-duplicate",
+                                       help="Same cards in every arrangement (default). --no-duplicate only shows what duplicate saves."),
+        rules: str = typer.Option("9-5-2", "--rules", "-r", help="Rules string, e.g. '3-5-8' or '8-5-3 must-trump=on'."),
+        seed: int = typer.Option(0, "--seed", "-s", help="Tournament seed: the same seed gives the same result."),
+        workers: int = typer.Option(0, "--workers", "-w", help="Processes to use (0: one per core). The result does not depend on it."),
+        matches: int = typer.Option(0, "--matches", "-m", help="Also play this many seeded whole matches in every arrangement, for win rates."),
+        first_deals: bool = typer.Option(False, "--first-deals",
+                                         help="Play boards as first deals (no exchange) instead of deal 2 after a heuristic deal 1."),
+        json_file: str | None = typer.Option(None, "--json", help="Also write the result as JSON to this file ('-': to stdout, no table)."),
+    ) -> None:
+        """Duplicate tournament: the same deals played with the players in every seat arrangement.
+
+        Each board is played in all n! seat arrangements (6 with three players) so the luck of the cards
+        cancels. Shows the mean score and over-tricks per deal per player with 95% confidence intervals
+        over boards, the differences between levels, and, with --matches, whole-match win rates.
+        """
+        def fail(msg: str) -> None:
+            typer.echo(f"error: {msg}", err=True)
+            raise typer.Exit(2)
+
+        try:
+            r = Rules.parse(rules)
+            lv = parse_players(players, r.players)
+        except SergeantMajorError as e:
+            fail(str(e))
+            return
+        if deals < 0:
+            fail(f"--deals {deals}: may not be negative")
+        if matches < 0:
+            fail(f"--matches {matches}: may not be negative")
+        if deals == 0 and matches == 0:
+            fail("--deals 0 and --matches 0: play at least one deal or one match")
+        if workers < 0:
+            fail(f"--workers {workers}: use 0 (one per core) or more")
+        if json_file is not None and json_file != "-":
+            try:
+                Path(json_file).open("a", encoding="utf-8").close()
+            except OSError as e:
+                fail(f"cannot write {json_file!r}: {e.strerror or e}")
+        k = workers or os.cpu_count() or 1
+        to_stdout = json_file == "-"
+        bs: list[BoardOutcome] = []
+        ms: list[MatchOutcome] = []
+        t0 = time.perf_counter()
+        try:
+            with Progress(TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                          TimeRemainingColumn(), console=Console(stderr=True), transient=to_stdout) as bar:
+                task = bar.add_task("boards", total=deals + matches)
+                for o in tournament_iter(r, lv, deals, seed, k, matches, first_deals, duplicate):
+                    if isinstance(o, BoardOutcome):
+                        bs.append(o)
+                    else:
+                        ms.append(o)
+                    bar.advance(task)
+        except SergeantMajorError as e:
+            fail(str(e))
+        elapsed = time.perf_counter() - t0
+        res = summarize(r, lv, seed, bs, ms, duplicate, first_deals)
+        if json_file is not None:
+            d = res.to_json()
+            d["seconds"] = round(elapsed, 3)
+            d["workers"] = k
+            text = json.dumps(d, indent=1) + "\n"
+            if to_stdout:
+                sys.stdout.write(text)
+                return
+            try:
+                Path(json_file).write_text(text, encoding="utf-8")
+            except OSError as e:
+                fail(f"cannot write {json_file!r}: {e.strerror or e}")
+        how = "duplicate" if duplicate else "NOT duplicate"
+        what = "first deals" if first_deals else f"deal 2 after a heuristic deal 1, {res.exchange_boards} with an exchange"
+        title = (f"{res.boards} boards of {res.rules} x {res.arrangements} seat arrangements ({how}; {what}), seed {seed}"
+                 if res.boards else f"{res.matches} matches of {res.rules} x {res.arrangements} seat arrangements, seed {seed}")
+        table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+        table.add_column("player", no_wrap=True)
+        if res.boards:
+            table.add_column("score/deal", justify="right", no_wrap=True)
+            table.add_column("over/deal", justify="right", no_wrap=True)
+            table.add_column("tricks", justify="right")
+        if res.matches:
+            table.add_column("match win %", justify="right", no_wrap=True)
+
+        def pct(e: Estimate | None) -> str:
+            if e is None:
+                return "-"
+            return f"{100 * e.mean:.1f}" + ("" if e.ci95 is None else f" ± {100 * e.ci95:.1f}")
+
+        for s in res.slots:
+            row = [s.label]
+            if res.boards:
+                row += [s.score.text(2), s.over.text(2), f"{s.tricks:.2f}"]
+            if res.matches:
+                row.append(pct(s.wins))
+            table.add_row(*row)
+        if len(res.levels_stats) < len(res.slots):
+            table.add_section()
+            for v in res.levels_stats:
+                row = [f"{v.level} ({len(v.slots)} slots)" if len(v.slots) > 1 else v.level]
+                if res.boards:
+                    row += [v.score.text(2), v.over.text(2), ""]
+                if res.matches:
+                    row.append(pct(v.wins))
+                table.add_row(*row)
+        if res.boards:
+            table.add_section()
+            for x in res.differences:
+                row = [f"{x.a} - {x.b}", x.score.text(2), x.over.text(2), ""]
+                if res.matches:
+                    row.append("")
+                table.add_row(*row)
+        notes = ["score/deal, over/deal: means per deal ± 95% CI over boards (a board's mean over its arrangements is the unit)"]
+        if res.matches:
+            notes.append(f"match win %: {res.matches} seeded matches x {res.arrangements} arrangements "
+                         f"({res.match_deals} deals); a shared win counts 1/k; ± 95% CI over match seeds")
+        played = res.deals + res.match_deals
+        notes.append(f"{elapsed:.1f} s, {k} worker(s), {played / elapsed:.0f} deals/s"
+                     + (f"; JSON written to {json_file}" if json_file is not None else ""))
+        table.caption = "\n".join(notes)
+        table.caption_justify = "left"
+        Console().print(table)
+
+
+try:
+    _register()
+except ModuleNotFoundError as _e:  # the cli extra (typer, rich) is not installed: the library still works
+    if _e.name not in ("typer", "rich"):
+        raise

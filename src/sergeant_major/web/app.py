@@ -1,0 +1,584 @@
+"""The FastAPI app: pages, a small HTTP API and the websocket protocol (see ``docs/web.md``).
+
+One server process is the only authority over its tables. Each table has an :class:`asyncio.Lock`;
+every change is checked against the state version, stored (committed) in the database, applied to the
+in-memory state and only then broadcast, each client getting the message built from its own seat's view
+(spectators: the public view).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import secrets
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+from ..actions import action_text
+from ..errors import IllegalActionError, RecordError, RulesError, SergeantMajorError
+from ..match import Match
+from ..players import LEVELS, HeuristicPlayer, decision_rng
+from ..record import action_from_json, action_to_json, dumps_record
+from ..rules import Rules
+from .store import LogEntry, SeatRow, Store, TableRow
+from .tables import HUMAN, GameTable
+
+__all__ = ["create_app", "Hub", "MAX_MESSAGE"]
+
+STATIC = Path(__file__).with_name("static")
+MAX_MESSAGE = 4096  # characters in one websocket message from a client
+_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+
+
+def _err(code: str, reason: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "reason": reason}
+
+
+def _show(v: Any) -> str:
+    try:
+        text = json.dumps(v, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(v)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+@dataclass(eq=False)
+class Conn:
+    """One websocket client: its table and seat (``None``: spectator or not joined yet)."""
+
+    ws: WebSocket
+    table: str
+    seat: int | None = None
+    joined: bool = False
+
+
+@dataclass
+class Hub:
+    """The server's state: the store, the loaded tables, their locks and their clients.
+
+    Args:
+        store: the database (migrated).
+        delay: seconds a computer waits before each decision (0: none; for the eye in a browser).
+    """
+
+    store: Store
+    delay: float = 0.0
+    tables: dict[str, GameTable] = field(default_factory=dict)
+    locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+    conns: dict[str, list[Conn]] = field(default_factory=dict)
+    last_seen: dict[tuple[str, int], float] = field(default_factory=dict)
+
+    def lock(self, table_id: str) -> asyncio.Lock:
+        """The table's lock."""
+        lk = self.locks.get(table_id)
+        if lk is None:
+            lk = self.locks[table_id] = asyncio.Lock()
+        return lk
+
+    def load(self, table_id: str) -> GameTable | None:
+        """The table (loaded from the store and replayed on first use), or ``None`` for an unknown id."""
+        gt = self.tables.get(table_id)
+        if gt is not None:
+            return gt
+        if not _ID_RE.match(table_id):
+            return None
+        got = self.store.table(table_id)
+        if got is None:
+            return None
+        row, seats, log = got
+        gt = self.tables.get(table_id)  # loaded meanwhile
+        if gt is None:
+            gt = self.tables[table_id] = GameTable(row, seats, log)
+            now = time.time()
+            for s in seats:
+                self.last_seen[(table_id, s.seat)] = now
+        return gt
+
+    def online(self, table_id: str) -> set[int]:
+        """Seats with at least one connected client."""
+        return {c.seat for c in self.conns.get(table_id, []) if c.seat is not None}
+
+    # ------------------------------------------------------------------ changes (call with the lock held)
+    def append(self, gt: GameTable, kind: str, seat: int | None, data: dict[str, Any]) -> None:
+        """Store the next log entry, then apply it to ``gt``.
+
+        Raises:
+            SQLAlchemyError: when the database refuses; nothing is applied then.
+        """
+        idx = len(gt.log)
+        self.store.append(gt.row.id, idx, kind, seat, data)
+        gt.apply_entry(LogEntry(idx, kind, seat, data))
+
+    async def advance(self, gt: GameTable) -> None:
+        """Take the server's own actions (forced ones, computers', stand-ins'), each stored before the next;
+        start the next deal by itself at a table of computers only. Broadcasts as it goes."""
+        while True:
+            if gt.waiting_start and not any(s.kind == HUMAN for s in gt.seats) and not gt.match.over:
+                self.append(gt, "start", None, {"deal": gt.match.deal.number})
+                continue
+            nxt = gt.next_machine_action()
+            if nxt is None:
+                break
+            action, by = nxt
+            if self.delay > 0 and by != "forced":
+                await self.broadcast(gt)
+                await asyncio.sleep(self.delay)
+            self.append(gt, "act", action.seat, {"action": action_to_json(action), "by": by})
+        await self.broadcast(gt)
+
+    async def broadcast(self, gt: GameTable) -> None:
+        """Send every client of ``gt`` its own state message."""
+        conns = list(self.conns.get(gt.row.id, []))
+        online = self.online(gt.row.id)
+        cache: dict[int | None, str] = {}
+        for c in conns:
+            if not c.joined:
+                continue
+            if c.seat not in cache:
+                cache[c.seat] = json.dumps(gt.state_message(c.seat, online), separators=(",", ":"))
+            await self.send_text(c, cache[c.seat])
+
+    async def send_text(self, c: Conn, text: str) -> None:
+        """Send to one client; a client gone is dropped quietly."""
+        try:
+            await c.ws.send_text(text)
+        except Exception:  # noqa: BLE001 - a closed socket must never hurt the table
+            self.drop(c)
+
+    async def send(self, c: Conn, msg: dict[str, Any]) -> None:
+        """Send one message (a dict) to one client."""
+        await self.send_text(c, json.dumps(msg, separators=(",", ":")))
+
+    def drop(self, c: Conn) -> None:
+        """Forget a client; remember when its seat was last seen."""
+        lst = self.conns.get(c.table)
+        if lst is not None and c in lst:
+            lst.remove(c)
+            if c.seat is not None:
+                self.last_seen[(c.table, c.seat)] = time.time()
+
+    async def check_away(self) -> None:
+        """Seat a stand-in computer for every human absent past the table's timeout (in a started, unfinished match)."""
+        now = time.time()
+        for tid, gt in list(self.tables.items()):
+            t = gt.row.away_timeout
+            if t < 0 or gt.match.over or gt.released == 0:
+                continue
+            online = self.online(tid)
+            for s in gt.seats:
+                if s.kind != HUMAN or s.seat in online or s.seat in gt.away:
+                    continue
+                if now - self.last_seen.get((tid, s.seat), now) >= t:
+                    async with self.lock(tid):
+                        if s.seat in self.online(tid) or s.seat in gt.away:
+                            continue
+                        try:
+                            self.append(gt, "away", s.seat, {})
+                            await self.advance(gt)
+                        except SQLAlchemyError:
+                            continue
+
+    # ------------------------------------------------------------------ client messages
+    async def handle(self, c: Conn, text: str) -> None:
+        """Handle one client message; every refusal is an ``error`` message to that client only."""
+        if len(text) > MAX_MESSAGE:
+            await self.send(c, _err("too_large", f"message of {len(text)} characters refused (at most {MAX_MESSAGE})"))
+            return
+        try:
+            msg = json.loads(text)
+        except (ValueError, RecursionError):
+            await self.send(c, _err("bad_json", f"not JSON: {text[:60]!r}"))
+            return
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            await self.send(c, _err("bad_message", f"a message is an object with a \"type\", not {_show(msg)}"))
+            return
+        kind = msg["type"]
+        gt = self.load(c.table)
+        if gt is None:
+            await self.send(c, _err("unknown_table", f"there is no table {c.table!r}"))
+            return
+        if kind == "join":
+            await self._join(c, gt, msg)
+        elif kind == "ping":
+            await self.send(c, {"type": "pong"})
+        elif kind == "hint":
+            await self._hint(c, gt)
+        elif kind in ("act", "start", "undo"):
+            if not c.joined or c.seat is None:
+                await self.send(c, _err("not_seated", "only a seated player may do that; join with your seat's token"))
+                return
+            v = msg.get("v")
+            if not isinstance(v, int) or isinstance(v, bool):
+                await self.send(c, _err("bad_message", f"\"v\" (the state version the action was made on) must be an integer, not {_show(v)}"))
+                return
+            async with self.lock(c.table):
+                if v != gt.version:
+                    await self.send(c, _err("stale", f"the table has moved on (version {gt.version}, your action was made on {v}); "
+                                                     "nothing was changed"))
+                    await self.send_state(c, gt)
+                    return
+                try:
+                    if kind == "act":
+                        ok = await self._act(c, gt, msg.get("action"))
+                    elif kind == "start":
+                        ok = await self._start(c, gt)
+                    else:
+                        ok = await self._undo(c, gt)
+                except (SQLAlchemyError, IntegrityError) as e:
+                    await self.send(c, _err("storage", f"the action could not be stored ({type(e).__name__}); nothing was changed"))
+                    return
+                if ok:
+                    await self.advance(gt)
+        else:
+            await self.send(c, _err("bad_message", f"unknown message type {kind[:40]!r} (join, act, start, undo, hint, ping)"))
+
+    async def send_state(self, c: Conn, gt: GameTable) -> None:
+        """Send ``c`` its current state message."""
+        await self.send(c, gt.state_message(c.seat, self.online(gt.row.id)))
+
+    async def _join(self, c: Conn, gt: GameTable, msg: dict[str, Any]) -> None:
+        token = msg.get("token")
+        if token is None or token == "":
+            if c.seat is not None:
+                self.drop(c)
+                self.conns.setdefault(c.table, []).append(c)
+            c.seat = None
+            c.joined = True
+            await self.send_state(c, gt)
+            return
+        seat = gt.seat_of_token(token) if isinstance(token, str) else None
+        if seat is None:
+            await self.send(c, _err("wrong_token", "this token holds no seat at this table; you may watch as a spectator"))
+            return
+        name = msg.get("name")
+        async with self.lock(c.table):
+            c.seat = seat
+            c.joined = True
+            if isinstance(name, str) and name.strip() and name.strip()[:40] != gt.seats[seat].name:
+                clean = name.strip()[:40]
+                try:
+                    self.store.rename_seat(gt.row.id, seat, clean)
+                except SQLAlchemyError:
+                    pass
+                else:
+                    gt.seats[seat] = SeatRow(seat, clean, gt.seats[seat].kind, gt.seats[seat].token)
+                    gt.match.names = tuple(s.name for s in gt.seats)
+            if seat in gt.away:
+                try:
+                    self.append(gt, "back", seat, {})
+                except SQLAlchemyError:
+                    pass
+            await self.advance(gt)
+
+    async def _act(self, c: Conn, gt: GameTable, raw: Any) -> bool:
+        assert c.seat is not None
+        if not isinstance(raw, dict):
+            await self.send(c, _err("bad_action", f"\"action\" must be an object like {{\"play\": \"QS\"}}, not {_show(raw)}"))
+            return False
+        data = dict(raw)
+        data["seat"] = c.seat
+        try:
+            action = action_from_json(data, gt.rules.players, "action")
+        except RecordError as e:
+            await self.send(c, _err("bad_action", f"{e} ({_show(raw)})"))
+            return False
+        m = gt.match
+        if m.over:
+            await self.send(c, _err("over", "the match is over"))
+            return False
+        if gt.waiting_start:
+            await self.send(c, _err("not_started", f"deal {m.deal.number} has not started yet"))
+            return False
+        if m.to_act != c.seat or m.forced_action() is not None:
+            await self.send(c, _err("turn", "it is not your turn"))
+            return False
+        try:
+            m.deal.verify(action)
+        except IllegalActionError as e:
+            await self.send(c, _err("illegal", f"{e} [rule: {e.rule}]"))
+            return False
+        self.append(gt, "act", c.seat, {"action": action_to_json(action), "by": HUMAN})
+        return True
+
+    async def _start(self, c: Conn, gt: GameTable) -> bool:
+        if not gt.waiting_start:
+            await self.send(c, _err("not_waiting", "no deal is waiting to be started"))
+            return False
+        self.append(gt, "start", c.seat, {"deal": gt.match.deal.number})
+        return True
+
+    async def _undo(self, c: Conn, gt: GameTable) -> bool:
+        assert c.seat is not None
+        n = gt.undo_count(c.seat)
+        if n == 0:
+            await self.send(c, _err("no_undo", "nothing to undo (practice tables only, your cards of this deal)"))
+            return False
+        self.append(gt, "undo", c.seat, {"n": n})
+        return True
+
+    async def _hint(self, c: Conn, gt: GameTable) -> None:
+        m = gt.match
+        if c.seat is None or not gt.row.practice or m.over or m.to_act != c.seat or gt.waiting_start:
+            await self.send(c, _err("no_hint", "hints are for your own turn at a practice table"))
+            return
+        deal = m.deal
+        a = HeuristicPlayer().choose(m.view(c.seat), decision_rng(m.seed, c.seat, deal.number, len(deal.history)))
+        await self.send(c, {"type": "hint", "v": gt.version, "action": action_to_json(a)})
+
+
+# ---------------------------------------------------------------------------------------------- HTTP
+def _create(hub: Hub, body: Any) -> dict[str, Any]:
+    """Create a table from the home page's form. Raises ValueError with a message for the user."""
+    if not isinstance(body, dict):
+        raise ValueError("the request body must be a JSON object")
+    text = body.get("rules", "9-5-2")
+    if not isinstance(text, str) or len(text) > 300:
+        raise ValueError(f"rules must be a short text like \"9-5-2 to=20\", not {_show(text)}")
+    try:
+        rules = Rules.parse(text or "9-5-2")
+    except (RulesError, SergeantMajorError) as e:
+        raise ValueError(str(e)) from None
+    name = body.get("name") or "Table"
+    if not isinstance(name, str) or len(name) > 60:
+        raise ValueError(f"the table name must be a text of at most 60 characters, not {_show(name)}")
+    seats_in = body.get("seats")
+    n = rules.players
+    if not isinstance(seats_in, list) or len(seats_in) != n:
+        raise ValueError(f"seats must be a list of {n} seats ({rules.short() if hasattr(rules, 'short') else text} has {n} players)")
+    timeout = body.get("away_timeout", 60)
+    if not isinstance(timeout, int) or isinstance(timeout, bool) or not -1 <= timeout <= 86400:
+        raise ValueError(f"away_timeout is seconds 0..86400, or -1 for never, not {_show(timeout)}")
+    seed = body.get("seed")
+    if seed is None:
+        seed = secrets.randbits(31)
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62:
+        raise ValueError(f"seed must be a non-negative integer, not {_show(seed)}")
+    tid = secrets.token_urlsafe(6)
+    seats: list[SeatRow] = []
+    friends = 0
+    for i, s in enumerate(seats_in):
+        if not isinstance(s, dict):
+            raise ValueError(f"seat {i + 1} must be an object like {{\"kind\": \"me\", \"name\": \"Ann\"}}")
+        kind = s.get("kind")
+        sname = s.get("name")
+        if sname is not None and (not isinstance(sname, str) or len(sname) > 40):
+            raise ValueError(f"seat {i + 1}: a name is a text of at most 40 characters, not {_show(sname)}")
+        if kind == "me":
+            seats.append(SeatRow(i, (sname or "Me").strip() or "Me", HUMAN, secrets.token_urlsafe(16)))
+        elif kind == "friend":
+            friends += 1
+            seats.append(SeatRow(i, (sname or f"Friend {friends}").strip() or f"Friend {friends}", HUMAN, secrets.token_urlsafe(16)))
+        elif kind == "computer":
+            level = s.get("level", "heuristic")
+            if level not in LEVELS:
+                raise ValueError(f"seat {i + 1}: unknown computer level {_show(level)} (one of {', '.join(LEVELS)})")
+            default = f"{level.capitalize()} {i + 1}"
+            seats.append(SeatRow(i, (sname or default).strip() or default, str(level), None))
+        else:
+            raise ValueError(f"seat {i + 1}: kind must be \"me\", \"friend\" or \"computer\", not {_show(kind)}")
+    row = TableRow(tid, name.strip() or "Table", str(rules), int(seed), friends == 0, int(timeout), time.time())
+    hub.store.create_table(row, seats)
+    return {"id": tid, "rules": str(rules), "practice": row.practice,
+            "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind,
+                       "token": s.token if seats_in[s.seat].get("kind") == "me" else None,
+                       "invite": f"/t/{tid}#token={s.token}" if seats_in[s.seat].get("kind") == "friend" else None}
+                      for s in seats]}
+
+
+def _replay_steps(gt: GameTable) -> list[dict[str, Any]]:
+    """Every position of a finished match, action by action, with all hands (for the replay viewer)."""
+    rules = gt.rules
+    m = Match(rules, gt.row.seed, [s.name for s in gt.seats])
+
+    def snap(text: str) -> dict[str, Any]:
+        deal = m.deal
+        return {"text": text, "deal": deal.number, "dealer": deal.dealer, "declarer": deal.declarer,
+                "contract": None if deal.contract is None else deal.contract.code,
+                "hands": [[str(c) for c in deal.hand(s)] for s in range(rules.players)],
+                "kitty": [str(c) for c in deal.kitty_dealt] if deal.kitty else [],
+                "trick": [[s, str(c)] for s, c in deal.current_trick()],
+                "last": None if not deal.completed else {"cards": [[s, str(c)] for s, c in deal.completed[-1].cards],
+                                                         "winner": deal.completed[-1].winner},
+                "tricks_won": list(deal.tricks_won), "targets": list(deal.targets), "totals": list(m.totals)}
+
+    steps = [snap("deal 1")]
+    names = [s.name for s in gt.seats]
+    for a, _by in gt.acts:
+        before = m.deal
+        m.apply(a)
+        text = f"deal {before.number}: {action_text(a, names)}"
+        if m.deal is not before and before.result is not None:
+            # show the finished deal's last trick before the next deal's cards
+            steps.append({**snap(text), "deal": before.number, "hands": [[] for _ in names], "trick": [],
+                          "last": {"cards": [[s, str(c)] for s, c in before.completed[-1].cards],
+                                   "winner": before.completed[-1].winner},
+                          "tricks_won": list(before.tricks_won), "contract": before.contract.code if before.contract else None})
+        else:
+            steps.append(snap(text))
+    return steps
+
+
+def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | None = None, check_every: float = 1.0) -> FastAPI:
+    """The web app.
+
+    Args:
+        db_url: SQLAlchemy URL (default: an SQLite file in the user data directory).
+        delay: seconds computers wait before each decision (0 in tests).
+        store: an already migrated store (overrides ``db_url``).
+        check_every: seconds between checks for absent players (stand-ins).
+    """
+    from .store import default_db_url
+
+    if store is None:
+        store = Store(db_url or default_db_url())
+        store.migrate()
+    hub = Hub(store, delay)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        async def watch() -> None:
+            while True:
+                await asyncio.sleep(check_every)
+                try:
+                    await hub.check_away()
+                except Exception:  # noqa: BLE001 - the watcher must never stop
+                    pass
+
+        task = asyncio.create_task(watch())
+        try:
+            yield
+        finally:
+            task.cancel()
+
+    app = FastAPI(title="Sergeant Major", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.hub = hub
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def page(name: str) -> FileResponse:
+        return FileResponse(STATIC / name, media_type="text/html")
+
+    @app.get("/")
+    async def home() -> FileResponse:
+        return page("index.html")
+
+    @app.get("/t/{table_id}")
+    async def table_page(table_id: str) -> FileResponse:
+        return page("table.html")
+
+    @app.get("/favicon.ico")
+    async def favicon() -> Response:
+        return Response(status_code=204)
+
+    @app.get("/history")
+    async def history_page() -> FileResponse:
+        return page("history.html")
+
+    @app.get("/replay/{table_id}")
+    async def replay_page(table_id: str) -> FileResponse:
+        return page("replay.html")
+
+    @app.get("/api/options")
+    async def options() -> dict[str, Any]:
+        return {"presets": list(Rules.preset_names()), "levels": list(LEVELS)}
+
+    @app.post("/api/tables")
+    async def create(request: Request) -> Response:
+        try:
+            body = json.loads(await request.body())
+        except ValueError:
+            return JSONResponse({"error": "the request body is not JSON"}, status_code=400)
+        try:
+            out = _create(hub, body)
+        except ValueError as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+        except SQLAlchemyError as e:
+            return JSONResponse({"error": f"the table could not be stored ({type(e).__name__})"}, status_code=503)
+        gt = hub.load(out["id"])
+        assert gt is not None
+        return JSONResponse(out)
+
+    @app.post("/api/history")
+    async def history(request: Request) -> Response:
+        try:
+            body = json.loads(await request.body())
+            tokens = [t for t in body.get("tokens", []) if isinstance(t, str)][:500]
+        except (ValueError, AttributeError, TypeError):
+            return JSONResponse({"error": "send {\"tokens\": [...]}"}, status_code=400)
+        games: list[dict[str, Any]] = []
+        for tid, seat, _tok in hub.store.tables_of_tokens(tokens):
+            gt = hub.load(tid)
+            if gt is None:
+                continue
+            m = gt.match
+            games.append({"id": tid, "name": gt.row.name, "rules": str(gt.rules), "seat": seat, "over": m.over,
+                          "names": [s.name for s in gt.seats], "totals": list(m.totals), "deal": m.deal.number,
+                          "winners": list(m.end.winners) if m.end else [], "created": gt.row.created})
+        games.sort(key=lambda g: -float(g["created"]))
+        return JSONResponse({"games": games})
+
+    def finished(table_id: str) -> GameTable | Response:
+        gt = hub.load(table_id)
+        if gt is None:
+            return JSONResponse({"error": f"there is no table {table_id[:40]!r}"}, status_code=404)
+        if not gt.match.over:
+            return JSONResponse({"error": "the record is shown once the match is over (it holds every hand)"}, status_code=403)
+        return gt
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(table_id: str) -> Response:
+        gt = finished(table_id)
+        if isinstance(gt, Response):
+            return gt
+        return Response(dumps_record(gt.record()), media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="sergeant-major-{table_id}.json"'})
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def replay(table_id: str) -> Response:
+        gt = finished(table_id)
+        if isinstance(gt, Response):
+            return gt
+        return JSONResponse({"names": [s.name for s in gt.seats], "rules": str(gt.rules), "steps": _replay_steps(gt),
+                             "end": {"winners": list(gt.match.end.winners), "reason": gt.match.end.reason} if gt.match.end else None})
+
+    @app.websocket("/ws/{table_id}")
+    async def ws(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        c = Conn(websocket, table_id)
+        gt = hub.load(table_id)
+        if gt is None:
+            await hub.send(c, _err("unknown_table", f"there is no table {table_id[:40]!r}"))
+            await websocket.close(code=4404)
+            return
+        hub.conns.setdefault(table_id, []).append(c)
+        try:
+            async with hub.lock(table_id):
+                await hub.advance(gt)  # after a restart: take the server's own actions that were due
+            while True:
+                text = await websocket.receive_text()
+                try:
+                    await hub.handle(c, text)
+                except WebSocketDisconnect:
+                    raise
+                except Exception as e:  # noqa: BLE001 - one bad message must never take the table down
+                    await hub.send(c, _err("server", f"the message could not be handled ({type(e).__name__})"))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            was = c.seat
+            hub.drop(c)
+            if was is not None:
+                g = hub.tables.get(table_id)
+                if g is not None:
+                    await hub.broadcast(g)
+
+    return app

@@ -1,0 +1,67 @@
+"use strict";
+let LEVELS = ["heuristic", "random"];
+function seatRow(i, kind) {
+  const div = document.createElement("div");
+  div.className = "seatrow"; div.dataset.seat = i;
+  const opts = [["me", t("me")], ["friend", t("friend")]].concat(LEVELS.map((l) => ["computer:" + l, t("computer") + " (" + l + ")"]));
+  div.innerHTML = `<span>${esc(t("seat"))} ${i + 1}</span> <select class="kind" aria-label="seat ${i + 1}">` +
+    opts.map(([v, l]) => `<option value="${v}">${esc(l)}</option>`).join("") +
+    `</select> <input class="sname" maxlength="40" aria-label="name ${i + 1}" placeholder="${esc(t("name"))}">`;
+  div.querySelector(".kind").value = kind;
+  if (kind === "me") div.querySelector(".sname").value = localStorage.getItem("sm-name") || "";
+  return div;
+}
+function renderSeats() {
+  const n = /players=4/.test(document.getElementById("opts").value) ? 4 : 3;
+  const box = document.getElementById("seats");
+  const old = Array.from(box.children).map((d) => d.querySelector(".kind").value);
+  box.innerHTML = "";
+  for (let i = 0; i < n; i++) box.appendChild(seatRow(i, old[i] || (i === 0 ? "me" : "computer:heuristic")));
+}
+async function init() {
+  try {
+    const r = await fetch("/api/options"); const o = await r.json(); LEVELS = o.levels;
+    const sel = document.getElementById("preset");
+    sel.innerHTML = o.presets.map((p) => `<option>${esc(p)}</option>`).join("");
+  } catch (e) { /* keep defaults */ }
+  renderSeats();
+  document.getElementById("opts").addEventListener("input", renderSeats);
+  document.getElementById("create").addEventListener("submit", create);
+  document.getElementById("invite-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const u = document.getElementById("invite-url").value.trim();
+    const m = u.match(/\/t\/([A-Za-z0-9_-]+)(#token=[A-Za-z0-9_-]+)?/);
+    if (m) location.href = "/t/" + m[1] + (m[2] || "");
+    else document.getElementById("error").textContent = "?? " + u;
+  });
+}
+async function create(ev) {
+  ev.preventDefault();
+  const seats = Array.from(document.querySelectorAll("#seats .seatrow")).map((d) => {
+    const k = d.querySelector(".kind").value; const name = d.querySelector(".sname").value.trim() || undefined;
+    if (k.startsWith("computer:")) return { kind: "computer", level: k.slice(9), name };
+    return { kind: k, name };
+  });
+  const me = seats.find((s) => s.kind === "me");
+  if (me && me.name) localStorage.setItem("sm-name", me.name);
+  const body = { name: document.getElementById("tname").value, rules: (document.getElementById("preset").value + " " + document.getElementById("opts").value).trim(),
+    seats, away_timeout: parseInt(document.getElementById("timeout").value || "60", 10) };
+  const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const out = await r.json();
+  if (!r.ok) { document.getElementById("error").textContent = out.error; return; }
+  document.getElementById("error").textContent = "";
+  let mine = null;
+  for (const s of out.seats) if (s.token && mine === null) { mine = s.token; saveToken(out.id, s.token); }
+  const ul = document.getElementById("invites"); ul.innerHTML = "";
+  for (const s of out.seats) if (s.invite) {
+    const li = document.createElement("li"); const url = location.origin + s.invite;
+    li.innerHTML = `${esc(t("seat"))} ${s.seat + 1} (${esc(s.name)}): <a class="invite" href="${esc(url)}">${esc(url)}</a> `;
+    const b = document.createElement("button"); b.textContent = t("copy"); b.type = "button";
+    b.onclick = () => navigator.clipboard && navigator.clipboard.writeText(url); li.appendChild(b); ul.appendChild(li);
+  }
+  document.getElementById("go").href = "/t/" + out.id;
+  document.getElementById("created").hidden = false;
+  if (!out.seats.some((s) => s.invite)) location.href = "/t/" + out.id;
+}
+window.onLang = renderSeats;
+document.addEventListener("DOMContentLoaded", init);

@@ -1,0 +1,194 @@
+"""The web app's database: tables, seats and each table's append-only log (the source of truth).
+
+SQLAlchemy 2 Core over SQLite (default: a file in the user data directory) or PostgreSQL
+(``postgresql+psycopg://user:pass@host/db``). The schema is made by the Alembic migrations shipped in
+``sergeant_major/web/migrations`` and run by :meth:`Store.migrate` at start.
+
+A table's state is the replay of its log (see :mod:`.tables`): entries are numbered ``idx`` from 0 per
+table, and ``(table_id, idx)`` is the primary key, so one entry can never be stored twice. Every entry is
+committed before anything is sent to a browser.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+__all__ = ["metadata", "tables_t", "seats_t", "log_t", "Store", "LogEntry", "SeatRow", "TableRow", "default_db_url"]
+
+metadata = sa.MetaData()
+
+tables_t = sa.Table(
+    "sm_tables", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(100), nullable=False),
+    sa.Column("rules", sa.String(500), nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("practice", sa.Boolean, nullable=False),
+    sa.Column("away_timeout", sa.Integer, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+seats_t = sa.Table(
+    "sm_seats", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("sm_tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("kind", sa.String(20), nullable=False),
+    sa.Column("token", sa.String(64), nullable=True, unique=True),
+)
+
+log_t = sa.Table(
+    "sm_log", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("sm_tables.id"), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("data", sa.Text, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A stored table: id, name, rules text, seed, practice flag, away timeout (seconds, < 0: never), created (epoch s)."""
+
+    id: str
+    name: str
+    rules: str
+    seed: int
+    practice: bool
+    away_timeout: int
+    created: float
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A stored seat: number ``0..players-1``, name, kind (``human`` or a computer level), token (humans only)."""
+
+    seat: int
+    name: str
+    kind: str
+    token: str | None
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One log entry: ``idx`` from 0, ``kind`` (``start``, ``act``, ``undo``, ``away``, ``back``), the seat, JSON data."""
+
+    idx: int
+    kind: str
+    seat: int | None
+    data: dict[str, Any]
+
+
+def default_db_url() -> str:
+    """``sqlite:///<user data dir>/sergeant-major/web.sqlite3`` (the folder is created)."""
+    import platformdirs
+
+    d = Path(platformdirs.user_data_dir("sergeant-major"))
+    d.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{d / 'web.sqlite3'}"
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")  # a commit is in the file before it returns: safe from kill -9
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+class Store:
+    """The database. Methods are synchronous and short (one transaction each).
+
+    Args:
+        url: an SQLAlchemy URL (``sqlite:///path`` or ``postgresql+psycopg://...``).
+
+    Raises:
+        ValueError: for a URL SQLAlchemy cannot use (the URL quoted, password hidden).
+    """
+
+    def __init__(self, url: str) -> None:
+        try:
+            self.engine: Engine = sa.create_engine(url, future=True, pool_pre_ping=True)
+        except Exception as e:  # noqa: BLE001 - any parse/driver error becomes one clear message
+            raise ValueError(f"cannot use the database URL {_hide(url)!r}: {e}") from None
+        self.url = url
+        if self.engine.dialect.name == "sqlite":
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+
+    def migrate(self) -> None:
+        """Bring the schema up to date with the Alembic migrations (idempotent)."""
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+        cfg.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+
+    def dispose(self) -> None:
+        """Close the connection pool."""
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ writes
+    def create_table(self, row: TableRow, seats: list[SeatRow]) -> None:
+        """Store a new table and its seats in one transaction."""
+        with self.engine.begin() as c:
+            c.execute(tables_t.insert().values(id=row.id, name=row.name, rules=row.rules, seed=row.seed,
+                                               practice=row.practice, away_timeout=row.away_timeout, created=row.created))
+            c.execute(seats_t.insert(), [{"table_id": row.id, "seat": s.seat, "name": s.name, "kind": s.kind,
+                                          "token": s.token} for s in seats])
+
+    def append(self, table_id: str, idx: int, kind: str, seat: int | None, data: dict[str, Any]) -> None:
+        """Append log entry ``idx`` (committed when this returns).
+
+        Raises:
+            sqlalchemy.exc.IntegrityError: when entry ``idx`` exists already (a second server wrote it).
+        """
+        with self.engine.begin() as c:
+            c.execute(log_t.insert().values(table_id=table_id, idx=idx, kind=kind, seat=seat,
+                                            data=json.dumps(data, separators=(",", ":")), created=time.time()))
+
+    def rename_seat(self, table_id: str, seat: int, name: str) -> None:
+        """Set a seat's name (an invited friend names himself)."""
+        with self.engine.begin() as c:
+            c.execute(seats_t.update().where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(name=name))
+
+    # ------------------------------------------------------------------ reads
+    def table(self, table_id: str) -> tuple[TableRow, list[SeatRow], list[LogEntry]] | None:
+        """The table, its seats by number and its whole log in order, or ``None`` for an unknown id."""
+        with self.engine.connect() as c:
+            t = c.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).first()
+            if t is None:
+                return None
+            seats = [SeatRow(r.seat, r.name, r.kind, r.token) for r in
+                     c.execute(sa.select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat))]
+            log = [LogEntry(r.idx, r.kind, r.seat, json.loads(r.data)) for r in
+                   c.execute(sa.select(log_t).where(log_t.c.table_id == table_id).order_by(log_t.c.idx))]
+        return TableRow(t.id, t.name, t.rules, int(t.seed), bool(t.practice), int(t.away_timeout), float(t.created)), seats, log
+
+    def tables_of_tokens(self, tokens: list[str]) -> list[tuple[str, int, str]]:
+        """``(table id, seat, token)`` for each known token among ``tokens``."""
+        if not tokens:
+            return []
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(seats_t.c.table_id, seats_t.c.seat, seats_t.c.token)
+                             .where(seats_t.c.token.in_(tokens))).all()
+        return [(r.table_id, int(r.seat), str(r.token)) for r in rows]
+
+
+def _hide(url: str) -> str:
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001
+        return url

@@ -1,0 +1,239 @@
+"""One table's game state, rebuilt from its stored log, and the JSON messages built from views.
+
+The log (see :mod:`.store`) is the source of truth; entries (``data`` is JSON):
+
+- ``start`` ``{"deal": n}``: a player released deal ``n`` (the first deal, or "next deal" after a result).
+- ``act`` ``{"action": <record action>, "by": "human"|"computer"|"standin"|"forced"}``: an action applied
+  through the rules (:func:`~sergeant_major.record.action_to_json` form).
+- ``undo`` ``{"n": k}``: practice mode: the last ``k`` actions are taken back.
+- ``away`` / ``back``: a computer stands in for an absent human at ``seat`` / the human is back.
+
+The state version is the number of ``start``, ``act`` and ``undo`` entries: every client action carries
+the version it was made on and is refused when it differs. Messages to browsers are built only from
+:meth:`Match.view` of the client's seat, or from a public view for spectators (no hand, kitty,
+discards or exchanged cards).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..actions import Action, Play
+from ..deal import Trick
+from ..match import Match
+from ..players import LEVELS, HeuristicPlayer, decision_rng, make_player
+from ..record import action_from_json, action_to_json, match_to_record
+from ..rules import Rules
+from ..view import View
+from .store import LogEntry, SeatRow, TableRow
+
+__all__ = ["GameTable", "view_json", "HUMAN", "STANDIN_LEVEL"]
+
+HUMAN = "human"
+STANDIN_LEVEL = "heuristic"
+GAME_KINDS = ("start", "act", "undo")
+
+
+@dataclass
+class GameTable:
+    """The state of one table: rows from the store plus the match replayed from the log.
+
+    Attributes:
+        row: the stored table; seats: the stored seats by number.
+        log: every stored entry in order (``len(log)`` is the next entry's ``idx``).
+        match: the match after the effective actions.
+        acts: the effective actions with who took them (``by``), after undos.
+        released: how many deals have been started by a ``start`` entry.
+        version: the state version (count of ``start``, ``act`` and ``undo`` entries).
+        away: seats where a computer stands in for an absent human now.
+    """
+
+    row: TableRow
+    seats: list[SeatRow]
+    log: list[LogEntry] = field(default_factory=list)
+    match: Match = field(init=False)
+    acts: list[tuple[Action, str]] = field(default_factory=list)
+    released: int = 0
+    version: int = 0
+    away: set[int] = field(default_factory=set)
+    standins: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rules = Rules.parse(self.row.rules)
+        self.match = Match(self.rules, self.row.seed, [s.name for s in self.seats])
+        entries = list(self.log)
+        self.log = []
+        for e in entries:
+            self.apply_entry(e)
+
+    # ------------------------------------------------------------------ replay
+    def _rebuild(self) -> None:
+        self.match = Match(self.rules, self.row.seed, [s.name for s in self.seats])
+        for a, _ in self.acts:
+            self.match.apply(a)
+
+    def apply_entry(self, e: LogEntry) -> None:
+        """Apply one stored entry to the state (no checks beyond the rules': entries were checked when stored)."""
+        self.log.append(e)
+        if e.kind in GAME_KINDS:
+            self.version += 1
+        if e.kind == "start":
+            self.released = max(self.released, int(e.data["deal"]))
+        elif e.kind == "act":
+            a = action_from_json(e.data["action"], self.rules.players)
+            self.match.apply(a)
+            self.acts.append((a, str(e.data.get("by", HUMAN))))
+        elif e.kind == "undo":
+            k = int(e.data["n"])
+            del self.acts[len(self.acts) - k:]
+            self._rebuild()
+        elif e.kind == "away" and e.seat is not None:
+            self.away.add(e.seat)
+            self.standins.append({"seat": e.seat, "level": STANDIN_LEVEL, "from": self._where(), "to": None})
+        elif e.kind == "back" and e.seat is not None:
+            self.away.discard(e.seat)
+            for s in reversed(self.standins):
+                if s["seat"] == e.seat and s["to"] is None:
+                    s["to"] = self._where()
+                    break
+
+    def _where(self) -> dict[str, int]:
+        return {"deal": self.match.deal.number, "action": len(self.match.deal.history)}
+
+    # ------------------------------------------------------------------ questions
+    def is_human(self, seat: int) -> bool:
+        """Whether ``seat`` is played by a person (who may be away)."""
+        return self.seats[seat].kind == HUMAN
+
+    def seat_of_token(self, token: str) -> int | None:
+        """The seat whose token is ``token``, or ``None``."""
+        for s in self.seats:
+            if s.token is not None and s.token == token:
+                return s.seat
+        return None
+
+    @property
+    def waiting_start(self) -> bool:
+        """Whether the current deal waits for a ``start`` (the first deal, or the next deal after a result)."""
+        return not self.match.over and self.match.deal.number > self.released
+
+    def computer_of(self, seat: int) -> str | None:
+        """The level playing ``seat`` now: its own level, the stand-in's for an away human, else ``None``."""
+        kind = self.seats[seat].kind
+        if kind != HUMAN:
+            return kind
+        return STANDIN_LEVEL if seat in self.away else None
+
+    def next_machine_action(self) -> tuple[Action, str] | None:
+        """The next action the server takes itself (forced, or a computer's/stand-in's decision), or ``None``
+        when a person must act, the deal waits for a start or the match is over."""
+        m = self.match
+        if m.over or self.waiting_start:
+            return None
+        forced = m.forced_action()
+        if forced is not None:
+            return forced, "forced"
+        seat = m.to_act
+        assert seat is not None
+        level = self.computer_of(seat)
+        if level is None:
+            return None
+        player = make_player(level) if level in LEVELS else HeuristicPlayer()
+        deal = m.deal
+        action = player.choose(m.view(seat), decision_rng(m.seed, seat, deal.number, len(deal.history)))
+        return action, ("computer" if self.seats[seat].kind != HUMAN else "standin")
+
+    def undo_count(self, seat: int) -> int:
+        """Practice mode: how many actions an undo of ``seat``'s last card takes back (0: nothing to undo).
+        Only cards of the current deal, and only when every other seat is a computer."""
+        if not self.row.practice or self.match.over:
+            return 0
+        deal = self.match.deal
+        hist = deal.history
+        for i in range(len(hist) - 1, -1, -1):
+            a = hist[i]
+            if isinstance(a, Play) and a.seat == seat:
+                return len(hist) - i
+        return 0
+
+    def record(self) -> dict[str, Any]:
+        """The match's record (full information: only for finished matches), with the stand-ins in ``meta``."""
+        kinds = [s.kind for s in self.seats]
+        meta: dict[str, Any] = {"program": "sergeant-major serve", "table": self.row.id, "name": self.row.name,
+                                "practice": self.row.practice, "standins": [dict(s) for s in self.standins]}
+        return match_to_record(self.match, kinds, meta)
+
+    # ------------------------------------------------------------------ messages
+    def state_message(self, seat: int | None, online: set[int]) -> dict[str, Any]:
+        """The ``state`` message for ``seat`` (``None``: a spectator), built from that seat's view only."""
+        m = self.match
+        view = m.view(0 if seat is None else seat)
+        vj = view_json(view, public=seat is None)
+        if self.waiting_start and seat is not None:
+            vj["legal"] = []
+        prev: dict[str, Any] | None = None
+        if len(m.deals) >= 2 or m.over:
+            d = m.deals[-2] if not m.over else m.deals[-1]
+            if d.result is not None:
+                prev = {"number": d.number, "result": _result_json(d.result),
+                        "last_trick": _trick_json(d.completed[-1]) if d.completed else None}
+        return {
+            "type": "state",
+            "v": self.version,
+            "you": seat,
+            "table": {
+                "id": self.row.id, "name": self.row.name, "rules": str(self.rules), "practice": self.row.practice,
+                "seats": [{"name": s.name, "kind": s.kind, "online": s.seat in online, "away": s.seat in self.away}
+                          for s in self.seats],
+            },
+            "waiting_start": self.waiting_start,
+            "over": m.over,
+            "end": None if m.end is None else {"winners": list(m.end.winners), "reason": m.end.reason},
+            "can_undo": seat is not None and self.undo_count(seat) > 0,
+            "prev": prev,
+            "view": vj,
+        }
+
+
+def _trick_json(t: Trick) -> dict[str, Any]:
+    return {"leader": t.leader, "cards": [[s, str(c)] for s, c in t.cards], "winner": t.winner}
+
+
+def _result_json(r: Any) -> dict[str, Any]:
+    return {"tricks": list(r.tricks), "targets": list(r.targets), "diffs": list(r.diffs), "scores": list(r.scores),
+            "contract": r.contract.code}
+
+
+def view_json(view: View, public: bool = False) -> dict[str, Any]:
+    """The JSON form of ``view``. With ``public``, everything a seat alone may know is removed (hand,
+    kitty, discards, exchanged cards, legal actions): what a spectator sees."""
+    return {
+        "seat": None if public else view.seat,
+        "names": list(view.names),
+        "deal": view.deal_number,
+        "dealer": view.dealer,
+        "declarer": view.declarer,
+        "phase": view.phase.value,
+        "to_act": view.to_act,
+        "targets": list(view.targets),
+        "contract": None if view.contract is None else view.contract.code,
+        "trump": view.trump,
+        "hand": [] if public else [str(c) for c in view.hand],
+        "hand_sizes": list(view.hand_sizes),
+        "kitty_count": view.kitty_count,
+        "kitty": None if public or view.kitty is None else [str(c) for c in view.kitty],
+        "discards": None if public or view.discards is None else [str(c) for c in view.discards],
+        "trick": [[s, str(c)] for s, c in view.trick],
+        "leader": view.leader,
+        "tricks_won": list(view.tricks_won),
+        "completed": [_trick_json(t) for t in view.completed],
+        "exchange": [{"kind": e.kind, "giver": e.giver, "receiver": e.receiver,
+                      "card": None if public or e.card is None else str(e.card)} for e in view.exchange],
+        "legal": [] if public else [action_to_json(a) for a in view.legal],
+        "totals": list(view.totals),
+        "results": [_result_json(r) for r in view.results],
+        "contracts_left": [[c.code for c in cl] for cl in view.contracts_left],
+        "prev_diffs": None if view.prev_diffs is None else list(view.prev_diffs),
+        "ended_gives": [list(p) for p in view.ended_gives],
+    }

@@ -1,0 +1,166 @@
+"""Position text (issue 5): round trip, paste-back repr, clear errors; and the ``analyze`` command."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from sergeant_major import CARDS, Contract, HeuristicPlayer, Match, Play, RandomPlayer, Rules, drive
+from sergeant_major.cli import _register, app
+from sergeant_major.solver import Position, PositionError, format_hand, parse_hand
+from sergeant_major.solver.position import random_position
+
+RULES = ["9-5-2", "8-5-3 must-overtrump=on", "3-5-8", "9-5-2 players=4", "9-5-2 kitty=none", "3-5-8 must-trump=off"]
+runner = CliRunner()
+_register()  # every command, as the script does (typer runs a lone command without its name)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(RULES), st.integers(0, 2**30), st.integers(1, 12), st.integers(0, 3))
+def test_text_round_trips(rules_text: str, seed: int, left: int, in_trick: int) -> None:
+    rules = Rules.parse(rules_text)
+    pos = random_position(rules, random.Random(seed), left, in_trick=in_trick % rules.players)
+    text = pos.text()
+    assert "\n" not in text
+    assert Position.parse(text) == pos
+    assert str(Position.parse(text)) == text
+    assert eval(repr(pos), {"Position": Position}) == pos  # repr pastes back
+
+
+def test_example_text() -> None:
+    text = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"
+    pos = Position.parse(text)
+    assert pos.contract is Contract.HEARTS and pos.to_move == 2 and pos.tricks == (2, 4, 4)
+    assert pos.remaining == 6 and pos.leader == 2 and pos.trick == ()
+    assert format_hand(pos.hands[0]) == "42..JT98."
+    assert pos.text() == text
+    # lenient: card lists, 10 for T, spaces
+    pos2 = Position.parse("9-5-2|h|2|2-4-4| 4S 2S JD 10D 9D 8D / ..AQ.AJ94 / 53.T4..T3 | - ")
+    assert pos2 == pos
+
+
+def test_trick_in_progress() -> None:
+    pos = Position.parse("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -")
+    after = pos.play("3S")
+    assert after.to_move == 0 and after.trick == (Position.parse(after.text()).trick) and after.leader == 2
+    assert Position.parse(after.text()) == after
+    with pytest.raises(PositionError, match="not legal"):
+        after.play("JD")  # seat 0 holds spades: must follow suit
+    with pytest.raises(PositionError, match="does not hold"):
+        after.play("AS")
+    done = after.play("4S").play("AC")  # seat 1 is void in spades and discards
+    assert done.trick == () and done.tricks == (3, 4, 4) and done.to_move == 0
+
+
+@pytest.mark.parametrize("bad,msg", [
+    ("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3", "6 fields"),
+    ("9-5-9 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -", "9-5-9"),
+    ("9-5-2 | X | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -", "'X'"),
+    ("9-5-2 | NT | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -", "suits-nt-mt"),
+    ("9-5-2 | H | x | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -", "'x'"),
+    ("9-5-2 | H | 2 | 2-4-5 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -", "not the 16 tricks"),
+    ("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T32 | -", "should hold 7"),
+    ("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..TX | -", "'X' is not a rank"),
+    ("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 / | -", "3 players need 3 hands"),
+    ("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 42.T4..T3 | -", "held twice"),
+    ("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | ZZ", "trick 'ZZ'"),
+])
+def test_bad_text_is_refused_with_a_quote(bad: str, msg: str) -> None:
+    with pytest.raises(PositionError, match=msg):
+        Position.parse(bad)
+
+
+def test_parse_hand_forms() -> None:
+    assert parse_hand("AK.-.-.2") == parse_hand("AS KS 2C")
+    assert parse_hand("-") == 0
+    with pytest.raises(PositionError, match="four suits"):
+        parse_hand("AK.QJ")
+    with pytest.raises(PositionError, match="twice"):
+        parse_hand("AS AS")
+
+
+def test_from_deal_matches_engine() -> None:
+    match = Match(Rules.preset("9-5-2"), seed=4)
+    deal = match.deal
+    with pytest.raises(PositionError, match="phase"):
+        Position.from_deal(deal)
+    rng = random.Random(2)
+    while match.deal.phase.value != "play":
+        fa = match.forced_action()
+        match.apply(fa if fa is not None else rng.choice(match.legal_actions()))
+    d = match.deal
+    for _ in range(20):
+        pos = Position.from_deal(d)
+        assert pos.legal_mask() == d.legal_play_mask()
+        assert Position.parse(pos.text()) == pos
+        cid = rng.choice([c.id for c in pos.legal_cards()])
+        nxt = pos.play(cid)
+        match.apply(Play(d.to_play, CARDS[cid]))
+        assert Position.from_deal(d) == nxt
+
+
+# ---------------------------------------------------------------------------------------------- analyze
+def test_analyze_position_text_and_json() -> None:
+    text = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"
+    r = runner.invoke(app, ["analyze", text])
+    assert r.exit_code == 0, r.output
+    assert "Value after each legal card" in r.output
+    r = runner.invoke(app, ["analyze", text, "--json"])
+    assert r.exit_code == 0, r.output
+    a = json.loads(r.output)
+    assert a["position"] == text and a["value"][0] == a["value"][1]
+    assert set(a["cards"]) == {"3C", "TC", "4H", "TH", "3S", "5S"}
+    assert set(a["best_cards"]) <= set(a["cards"])
+
+
+def test_analyze_opening_table_json() -> None:
+    r = runner.invoke(app, ["analyze", _opening_text(), "--json", "-t", "5"])
+    assert r.exit_code == 0, r.output
+    a = json.loads(r.output)
+    t = a["table"]
+    assert [row["contract"] for row in t["rows"]] == ["C", "D", "H", "S"]
+    assert t["best"] in {"C", "D", "H", "S"}
+    for row in t["rows"]:
+        assert all(0 <= lo <= hi <= 16 for lo, hi in row["tricks"])
+
+
+def _opening_text() -> str:
+    """A 16-trick opening position whose table solves fast: seat 0 holds every top card."""
+    return "9-5-2 | S | 1 | 0-0-0 | AKQJT98765432.AKQ.. / .JT98765432.AKQJT9. / ..8765432.AKQJT9876 | -"
+
+
+def test_analyze_refuses_bad_input() -> None:
+    r = runner.invoke(app, ["analyze", "no such thing"])
+    assert r.exit_code == 2
+    assert "no such thing" in r.output and "Traceback" not in r.output
+    r = runner.invoke(app, ["analyze", "9-5-2 | H | 2 | 2-4-4 | 42 | -"])
+    assert r.exit_code == 2 and "hand '42'" in r.output
+    r = runner.invoke(app, ["analyze", "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -", "-t", "0"])
+    assert r.exit_code == 2
+
+
+def test_analyze_record(tmp_path: Path) -> None:
+    record = pytest.importorskip("sergeant_major.record")
+    match = Match(Rules.preset("9-5-2"), seed=11)
+    drive(match, [HeuristicPlayer(), RandomPlayer(), RandomPlayer()], until_deal_end=True)
+    path = tmp_path / "m.json"
+    record.write_record(match, path, ["heuristic", "random", "random"])
+    r = runner.invoke(app, ["analyze", str(path), "--json", "--no-table", "-t", "0.05"])
+    assert r.exit_code == 0, r.output
+    a = json.loads(r.output)
+    assert a["deal"] == 1 and len(a["plays"]) == 48
+    assert all(p["cost"] is None or p["cost"] >= 0 for p in a["plays"])
+    costs = [p["cost"] for p in a["mistakes"]]
+    assert costs == sorted(costs, reverse=True) and all(c > 0 for c in costs)
+    # the last trick can always be solved: nothing to choose, nothing lost
+    assert all(p["cost"] == 0 for p in a["plays"][-3:])
+    r = runner.invoke(app, ["analyze", str(path), "--deal", "7"])
+    assert r.exit_code == 2 and "deals 1.." in r.output
+    r = runner.invoke(app, ["analyze", str(path), "--no-table", "-t", "0.05"])
+    assert r.exit_code == 0 and "Cards and their double-dummy cost" in r.output

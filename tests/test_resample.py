@@ -1,0 +1,201 @@
+"""Determinization (`research.resample`): every sample is a legal deal that gives the same view, the same
+generator gives the same sample, it never fails on views of legal games, and it is uniform where the
+exact distribution is easy to count."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+
+from sergeant_major.actions import Play
+from sergeant_major.cards import CARDS, SUIT_MASKS, mask_of
+from sergeant_major.deal import Deal, Phase
+from sergeant_major.match import Match
+from sergeant_major.players import HeuristicPlayer, decision_rng
+from sergeant_major.research.resample import ResampleError, resample
+from sergeant_major.rules import Rules
+from sergeant_major.view import View, build_view
+
+RULES = [
+    "9-5-2",
+    "8-5-3",
+    "9-2-5",
+    "3-5-8",
+    "9-5-2 exchange-count=at-most must-overtrump=on",
+    "8-5-3 kitty=see-then-trump must-trump=on must-overtrump=on two-up=most-up",
+    "9-5-2 players=4",
+    "9-5-2 kitty=none dealer-assigns-targets=on",
+    "8-5-3 trump=before-exchange kitty=blind-trump scoring=chips",
+]
+
+
+def _views(rules_text: str, games: int = 2, stride: int = 5, max_deals: int = 4) -> list[View]:
+    """Views of every seat at every ``stride``-th decision of a few games (random and heuristic players)."""
+    rules = Rules.parse(rules_text)
+    out: list[View] = []
+    heur = HeuristicPlayer()
+    for g in range(games):
+        m = Match(rules, 100 + g)
+        k = 0
+        while not m.over and len(m.deals) <= max_deals:
+            f = m.forced_action()
+            if f is not None:
+                m.apply(f)
+                continue
+            k += 1
+            seat = m.to_act
+            assert seat is not None
+            view = m.view(seat)
+            if k % stride == 0:
+                out += [m.view(s) for s in range(rules.players)]
+            rng = decision_rng(m.seed, seat, m.deal.number, len(m.deal.history))
+            m.apply(heur.choose(view, rng) if g % 2 else view.legal[rng.randrange(len(view.legal))])
+    return out
+
+
+def _same_view(deal: Deal, view: View) -> bool:
+    return build_view(deal, view.seat, view.names, view.totals, view.results, view.contracts_left) == view
+
+
+@pytest.mark.parametrize("rules_text", RULES)
+def test_every_sample_gives_the_same_view(rules_text: str) -> None:
+    views = _views(rules_text)
+    phases = Counter(v.phase for v in views)
+    assert phases[Phase.PLAY] and (phases[Phase.EXCHANGE] or not Rules.parse(rules_text).exchange)
+    for i, view in enumerate(views):
+        sample = resample(view, random.Random(i))
+        assert _same_view(sample, view), (rules_text, i)
+        # the sample is a legal engine state: its history replays from its cards as dealt
+        again = Deal(sample.rules, sample.dealer, sample.dealt, sample.kitty_dealt, sample.prev_diffs,
+                     sample.allowed_contracts, sample.number)
+        for a in sample.history:
+            again.apply(a)
+        assert again.hands == sample.hands and again.phase == sample.phase
+
+
+def test_the_same_generator_gives_the_same_sample() -> None:
+    for view in _views("9-5-2", games=1, stride=11):
+        a = resample(view, random.Random(7))
+        b = resample(view, random.Random(7))
+        assert a.dealt == b.dealt and a.kitty_dealt == b.kitty_dealt and a.history == b.history
+
+
+def test_other_hands_vary_and_own_hand_stays() -> None:
+    view = next(v for v in _views("9-5-2", games=1, stride=3) if v.phase == Phase.PLAY and v.seat != v.declarer)
+    rng = random.Random(1)
+    seen = set()
+    for _ in range(20):
+        s = resample(view, rng)
+        assert s.hands[view.seat] == mask_of(view.hand)
+        seen.add(tuple(s.hands))
+    assert len(seen) > 10
+
+
+def test_3_5_8_first_six_cards() -> None:
+    """Before the contract the playmaker has seen only his first 6 cards: the rest of his hand is unknown."""
+    views = [v for v in _views("3-5-8", games=1, stride=1, max_deals=2) if v.phase == Phase.CONTRACT]
+    assert views
+    view = views[0]
+    assert len(view.hand) == 6
+    rests = set()
+    for i in range(10):
+        s = resample(view, random.Random(i))
+        assert set(s.dealt[view.seat][:6]) == set(view.hand)
+        rests.add(frozenset(s.dealt[view.seat][6:]))
+        assert _same_view(s, view)
+    assert len(rests) > 5
+
+
+def _play_to(rules_text: str, seed: int, tricks: int) -> Match:
+    """A first deal (no exchange) played by heuristic players up to ``tricks`` completed tricks."""
+    m = Match(Rules.parse(rules_text), seed)
+    heur = HeuristicPlayer()
+    while len(m.deal.completed) < tricks or m.deal.trick:
+        f = m.forced_action()
+        if f is not None:
+            m.apply(f)
+            continue
+        seat = m.to_act
+        assert seat is not None
+        m.apply(heur.choose(m.view(seat), random.Random(len(m.deal.history))))
+    return m
+
+
+def _voids(view: View) -> dict[int, int]:
+    """Per seat, the suits (as a card mask) it has shown void in (did not follow suit)."""
+    out: dict[int, int] = {s: 0 for s in range(view.players)}
+    for t in view.completed:
+        led = t.cards[0][1].suit
+        for s, c in t.cards[1:]:
+            if c.suit != led:
+                out[s] |= SUIT_MASKS[led]
+    return out
+
+
+def test_each_card_turns_up_exactly_where_it_may() -> None:
+    m = _play_to("9-5-2", 3, 7)
+    view = m.view(m.deal.declarer)  # the declarer knows the kitty and the discards
+    voids = _voids(view)
+    assert any(voids[s] for s in range(3) if s != view.seat), "the position should show a void"
+    known = mask_of(view.hand) | mask_of(view.played_cards()) | mask_of(view.discards or ())
+    unseen = [c for c in range(52) if not known >> c & 1]
+    others = [s for s in range(3) if s != view.seat]
+    may = {(c, s) for c in unseen for s in others if not voids[s] >> c & 1}
+    seen = set()
+    rng = random.Random(5)
+    for _ in range(300):
+        d = resample(view, rng)
+        seen |= {(c, s) for c in unseen for s in others if d.hands[s] >> c & 1}
+    assert seen == may
+
+
+def test_uniform_on_a_small_position() -> None:
+    """Late in a first deal the declarer knows every card but the other two hands; with shown voids the
+    consistent splits are counted by brute force and the samples must be uniform over them."""
+    m = _play_to("9-5-2", 11, 12)
+    view = m.view(m.deal.declarer)
+    others = [s for s in range(3) if s != view.seat]
+    voids = _voids(view)
+    known = mask_of(view.hand) | mask_of(view.played_cards()) | mask_of(view.discards or ())
+    unseen = [c for c in range(52) if not known >> c & 1]
+    a, b = others
+    size_a = view.hand_sizes[a]
+    splits = [frozenset(x) for x in itertools.combinations(unseen, size_a)
+              if not any(voids[a] >> c & 1 for c in x) and not any(voids[b] >> c & 1 for c in set(unseen) - set(x))]
+    assert 3 <= len(splits) <= 200
+    n = 40 * len(splits)
+    rng = random.Random(9)
+    counts: Counter[frozenset[int]] = Counter()
+    for _ in range(n):
+        hand_a = resample(view, rng).hands[a]
+        counts[frozenset(c for c in unseen if hand_a >> c & 1)] += 1
+    assert set(counts) <= set(splits) and len(counts) == len(splits)
+    exp = n / len(splits)
+    chi2 = sum((counts[s] - exp) ** 2 / exp for s in splits)
+    df = len(splits) - 1
+    assert chi2 < df + 5 * (2 * df) ** 0.5, (chi2, df)
+
+
+def test_a_view_of_no_legal_game_is_refused() -> None:
+    m = _play_to("9-5-2", 2, 2)
+    view = m.view(0)
+    bad = View(**{**view.__dict__, "hand_sizes": tuple(h + 1 for h in view.hand_sizes)})
+    with pytest.raises(ResampleError):
+        resample(bad, random.Random(0))
+
+
+def test_a_sample_can_be_played_on() -> None:
+    view = next(v for v in _views("8-5-3", games=1, stride=4) if v.phase == Phase.PLAY and v.to_act == v.seat)
+    d = resample(view, random.Random(3))
+    heur = HeuristicPlayer()
+    while d.result is None:
+        f = d.forced_action()
+        a = f if f is not None else heur.choose(build_view(d, d.to_act or 0, view.names, view.totals, view.results),
+                                                 random.Random(0))
+        d.apply(a)
+    assert sum(d.result.tricks) == d.rules.tricks
+    assert isinstance(d.history[-1], Play)
+    _ = CARDS

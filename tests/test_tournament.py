@@ -1,0 +1,301 @@
+"""Tests of the duplicate tournament and the ``beginner`` level: seat arrangements, exact cancellation of
+luck between identical players, strength ordering, determinism across workers, oracle players, the command."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sergeant_major.actions import Action
+from sergeant_major.bots.beginner import BeginnerPlayer
+from sergeant_major.cli import _register, app
+from sergeant_major.deal import Deal
+from sergeant_major.errors import SergeantMajorError
+from sergeant_major.players import LEVELS, HeuristicPlayer, Player, make_player, play_match
+from sergeant_major.rules import Rules
+from sergeant_major.tournament import (
+    OraclePlayer,
+    arrangements,
+    board_seed,
+    make_board,
+    mean_ci,
+    parse_players,
+    play_board_game,
+    play_match_game,
+    tournament,
+)
+from sergeant_major.view import View
+
+EXE = Path(sys.executable).parent / "sergeant-major"
+PRESETS = ("9-5-2", "8-5-3", "9-2-5", "3-5-8")
+
+_register()
+runner = CliRunner()
+
+
+# ------------------------------------------------------------------ seat arrangements
+@pytest.mark.parametrize("n", [3, 4])
+def test_arrangements_put_every_slot_in_every_seat_equally(n: int) -> None:
+    arrs = arrangements(n)
+    assert len(arrs) == math.factorial(n) and len(set(arrs)) == len(arrs)
+    seen = Counter((slot, seat) for p in arrs for seat, slot in enumerate(p))
+    assert set(seen) == {(i, s) for i in range(n) for s in range(n)}
+    assert set(seen.values()) == {math.factorial(n - 1)}
+
+
+class _Recorder(HeuristicPlayer):
+    """A heuristic player that notes the seat, the slot label and the board's cards of every decision."""
+
+    log: list[tuple[str, int, int]] = []
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        _Recorder.log.append((view.names[view.seat], view.seat, view.role(view.seat)))
+        return super().choose(view, rng)
+
+
+def test_every_player_sits_in_every_seat_and_role_on_a_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(LEVELS, "recorder", _Recorder)
+    _Recorder.log = []
+    play_board_game(Rules.preset("9-5-2"), ("recorder", "recorder", "recorder"), 5, 0)
+    by_slot: dict[str, set[int]] = {}
+    for label, seat, _ in _Recorder.log:
+        by_slot.setdefault(label, set()).add(seat)
+    assert by_slot == {"1:recorder": {0, 1, 2}, "2:recorder": {0, 1, 2}, "3:recorder": {0, 1, 2}}
+
+
+# ------------------------------------------------------------------ boards
+def test_boards_are_seeded_and_carry_the_exchange() -> None:
+    rules = Rules.preset("9-5-2")
+    a = make_board(rules, 3, 7)
+    assert a == make_board(rules, 3, 7)
+    assert a != make_board(rules, 4, 7)
+    assert a.number == 2 and a.prev is not None and a.seed == board_seed(3, 7) and a.dealer == 7 % 3
+    first = make_board(rules, 3, 7, first_deals=True)
+    assert first.prev is None and first.number == 1
+    res = tournament(rules, ["heuristic"] * 3, boards=6, seed=2)
+    assert res.exchange_boards > 0
+    assert tournament(rules, ["heuristic"] * 3, boards=6, seed=2, first_deals=True).exchange_boards == 0
+
+
+# ------------------------------------------------------------------ duplicate cancels luck
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("level", ["heuristic", "random", "beginner"])
+def test_identical_players_differ_by_exactly_zero_on_every_board(preset: str, level: str) -> None:
+    res = tournament(Rules.preset(preset), [level] * 3, boards=4, seed=5)
+    for b in res.board_outcomes:
+        assert len(set(b.scores)) == 1 and len(set(b.over)) == 1 and len(set(b.tricks)) == 1, b
+    for d in res.differences:
+        assert d.score.mean == 0 and d.score.ci95 == 0 and d.over.mean == 0
+
+
+def test_two_identical_slots_get_identical_figures() -> None:
+    res = tournament(Rules.preset("8-5-3"), ["heuristic", "random", "random"], boards=5, seed=1)
+    assert all(b.scores[1] == b.scores[2] for b in res.board_outcomes)
+    assert [v.level for v in res.levels_stats] == ["heuristic", "random"]
+    assert res.levels_stats[1].slots == (2, 3)
+
+
+def test_duplicate_narrows_the_interval() -> None:
+    rules = Rules.preset("9-5-2")
+    levels = ["heuristic", "beginner", "random"]
+    dup = tournament(rules, levels, boards=40, seed=3)
+    free = tournament(rules, levels, boards=40, seed=3, duplicate=False)
+    assert dup.differences[0].score.ci95 is not None and free.differences[0].score.ci95 is not None
+    assert dup.differences[0].score.ci95 < free.differences[0].score.ci95
+
+
+# ------------------------------------------------------------------ strength
+def test_heuristic_beats_random_with_interval_above_zero() -> None:
+    res = tournament(Rules.preset("9-5-2"), ["heuristic", "random", "random"], boards=30, seed=0)
+    (d,) = res.differences
+    assert (d.a, d.b) == ("heuristic", "random")
+    assert d.score.low is not None and d.score.low > 0
+    assert res.slots[0].score.low is not None and res.slots[0].score.low > 0
+
+
+@pytest.mark.parametrize("preset", ["9-5-2", "3-5-8"])
+def test_beginner_sits_between_random_and_heuristic(preset: str) -> None:
+    res = tournament(Rules.preset(preset), ["beginner", "heuristic", "random"], boards=60, seed=0)
+    diff = {(d.a, d.b): d.score for d in res.differences}
+    b_h, b_r = diff[("beginner", "heuristic")], diff[("beginner", "random")]
+    assert b_h.high is not None and b_h.high < 0
+    assert b_r.low is not None and b_r.low > 0
+
+
+# ------------------------------------------------------------------ every preset and option
+@pytest.mark.parametrize("text", [*PRESETS, "9-5-2 players=4", "8-5-3 kitty=none", "9-5-2 dealer-assigns-targets=on",
+                                  "8-5-3 scoring=chips", "9-5-2 exchange=off"])
+def test_tournament_plays_every_preset(text: str) -> None:
+    rules = Rules.parse(text)
+    n = rules.players
+    levels = ["beginner", "heuristic", "random", "random"][:n]
+    res = tournament(rules, levels, boards=2, seed=1, matches=1)
+    assert res.arrangements == math.factorial(n) and res.deals == 2 * math.factorial(n)
+    assert res.rules == str(rules)
+    for b in res.board_outcomes:
+        assert sum(b.tricks) == rules.tricks * res.arrangements
+        assert sum(b.scores) == rules.score_sum() * res.arrangements == 0
+    (m,) = res.match_outcomes
+    assert math.isclose(sum(m.wins), res.arrangements)
+
+
+# ------------------------------------------------------------------ matches
+def test_match_games_equal_play_match_and_win_rates_add_up() -> None:
+    rules = Rules.preset("9-5-2")
+    levels = ("heuristic", "beginner", "random")
+    m = play_match_game(rules, levels, 4, 0)
+    assert m == play_match_game(rules, levels, 4, 0)
+    # each arrangement is the same match as play_match with those players by seat
+    wins = [0.0] * 3
+    deals = 0
+    for perm in arrangements(3):
+        alone = play_match(rules, [make_player(levels[perm[s]]) for s in range(3)], m.seed)
+        assert alone.end is not None
+        deals += len(alone.results)
+        for s in alone.end.winners:
+            wins[perm[s]] += 1 / len(alone.end.winners)
+    assert (tuple(wins), deals) == (m.wins, m.deals)
+    res = tournament(rules, levels, boards=0, seed=4, matches=2)
+    assert res.boards == 0 and res.matches == 2 and res.match_deals > 0
+    assert all(s.wins is not None for s in res.slots)
+    assert math.isclose(sum(s.wins.mean for s in res.slots if s.wins is not None), 1.0)
+    assert res.to_json()["slots"][0]["score"] is None
+    json.dumps(res.to_json(), allow_nan=False)
+
+
+# ------------------------------------------------------------------ determinism
+def test_same_seed_same_result_whatever_the_workers() -> None:
+    rules = Rules.preset("3-5-8")
+    levels = ["beginner", "heuristic", "random"]
+    one = tournament(rules, levels, boards=6, seed=9, matches=1, workers=1)
+    two = tournament(rules, levels, boards=6, seed=9, matches=1, workers=2)
+    assert one == two
+    assert one != tournament(rules, levels, boards=6, seed=10, matches=1, workers=1)
+
+
+def test_progress_is_called_in_order() -> None:
+    calls: list[tuple[int, int]] = []
+    tournament(Rules.preset("9-5-2"), ["random"] * 3, boards=3, matches=1, progress=lambda d, t: calls.append((d, t)))
+    assert calls == [(1, 4), (2, 4), (3, 4), (4, 4)]
+
+
+# ------------------------------------------------------------------ oracle players
+class _Oracle(HeuristicPlayer):
+    """Checks that it gets a copy of the full deal; plays as the heuristic."""
+
+    calls = 0
+
+    def __init__(self) -> None:
+        super().__init__("oracle")
+
+    def choose_with_state(self, deal: Deal, view: View, rng: random.Random) -> Action:
+        _Oracle.calls += 1
+        assert view.seat == deal.to_act
+        assert sum(h.bit_count() for h in deal.hands) >= len(view.hand)
+        deal.hands[(view.seat + 1) % deal.n] = 0  # a copy: changing it changes nothing
+        return self.choose(view, rng)
+
+
+def test_an_oracle_player_is_given_the_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(LEVELS, "oracle", _Oracle)
+    assert isinstance(_Oracle(), OraclePlayer) and not isinstance(HeuristicPlayer(), OraclePlayer)
+    _Oracle.calls = 0
+    rules = Rules.preset("9-5-2")
+    res = tournament(rules, ["oracle", "heuristic", "heuristic"], boards=3, seed=0, matches=1)
+    assert _Oracle.calls > 0
+    # it plays as the heuristic does, so it is exactly even with the heuristic players
+    assert all(len(set(b.scores)) == 1 for b in res.board_outcomes)
+
+
+# ------------------------------------------------------------------ statistics and input
+def test_mean_ci() -> None:
+    e = mean_ci([1.0, 2.0, 3.0])
+    assert e.mean == 2.0 and e.units == 3
+    assert e.ci95 is not None and math.isclose(e.ci95, 4.303 / math.sqrt(3))
+    assert mean_ci([5.0]).ci95 is None
+    big = mean_ci([float(i % 2) for i in range(1000)])
+    assert big.ci95 is not None and math.isclose(big.ci95, 1.96 * math.sqrt(0.25 * 1000 / 999 / 1000), rel_tol=2e-3)
+    with pytest.raises(SergeantMajorError):
+        mean_ci([])
+
+
+def test_bad_input_is_a_clear_error() -> None:
+    rules = Rules.preset("9-5-2")
+    with pytest.raises(SergeantMajorError, match="'grandmaster'"):
+        parse_players("heuristic,grandmaster,random", 3)
+    with pytest.raises(SergeantMajorError, match="need 3"):
+        parse_players("heuristic,random", 3)
+    with pytest.raises(SergeantMajorError, match="at least one"):
+        tournament(rules, ["random"] * 3, boards=0)
+    with pytest.raises(SergeantMajorError, match="negative"):
+        tournament(rules, ["random"] * 3, boards=-1)
+    with pytest.raises(SergeantMajorError, match="workers=0"):
+        tournament(rules, ["random"] * 3, boards=1, workers=0)
+
+
+# ------------------------------------------------------------------ the beginner level
+def test_beginner_is_a_level_and_plays_like_the_heuristic_without_mistakes() -> None:
+    assert "beginner" in LEVELS and isinstance(make_player("beginner"), BeginnerPlayer)
+    rules = Rules.preset("9-5-2")
+    careful: list[Player] = [BeginnerPlayer(mistake=0.0) for _ in range(3)]
+    heur: list[Player] = [HeuristicPlayer() for _ in range(3)]
+    a = play_match(rules, careful, 8)
+    b = play_match(rules, heur, 8)
+    assert [d.history for d in a.deals] == [d.history for d in b.deals]
+    sloppy = play_match(rules, [BeginnerPlayer(mistake=1.0) for _ in range(3)], 8)
+    assert [d.history for d in sloppy.deals] != [d.history for d in b.deals]
+    with pytest.raises(ValueError, match="1.5"):
+        BeginnerPlayer(mistake=1.5)
+
+
+# ------------------------------------------------------------------ the command
+def test_command_prints_a_table_and_writes_json(tmp_path: Path) -> None:
+    out = tmp_path / "t.json"
+    r = runner.invoke(app, ["tournament", "--players", "heuristic,random,random", "--deals", "4", "--duplicate",
+                            "--workers", "1", "--matches", "1", "--json", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "heuristic - random" in r.output and "match win %" in r.output
+    d = json.loads(out.read_text())
+    assert d["boards"] == 4 and d["arrangements"] == 6 and d["levels"] == ["heuristic", "random", "random"]
+    assert len(d["board_outcomes"]) == 4 and d["differences"][0]["a"] == "heuristic"
+    r = runner.invoke(app, ["tournament", "-p", "beginner,heuristic,random", "-n", "2", "-w", "1", "-r", "3-5-8",
+                            "--json", "-"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["rules"] == "3-5-8" and d["slots"][0]["label"] == "1:beginner"
+
+
+@pytest.mark.parametrize("args, quoted", [
+    (["-p", "heuristic,wizard,random"], "'wizard'"),
+    (["-p", "heuristic,random"], "need 3"),
+    (["-r", "9-5-2 frobnicate=on"], "frobnicate"),
+    (["-n", "-3"], "--deals -3"),
+    (["-n", "0"], "--deals 0"),
+    (["-m", "-1"], "--matches -1"),
+    (["-w", "-2"], "--workers -2"),
+    (["--json", "/nonexistent-dir/x.json"], "/nonexistent-dir/x.json"),
+])
+def test_command_bad_input_is_one_line_and_exit_2(args: list[str], quoted: str) -> None:
+    r = runner.invoke(app, ["tournament", "-w", "1", *args])
+    assert r.exit_code == 2
+    assert quoted in r.output
+    assert "Traceback" not in r.output
+    assert len([line for line in r.stderr.splitlines() if line.strip()]) == 1
+
+
+def test_installed_command_runs(tmp_path: Path) -> None:
+    out = tmp_path / "t.json"
+    p = subprocess.run([str(EXE), "tournament", "--players", "heuristic,beginner,random", "--deals", "3", "--duplicate",
+                        "--rules", "9-5-2", "--seed", "2", "--workers", "1", "--json", str(out)],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "heuristic - beginner" in p.stdout
+    assert json.loads(out.read_text())["deals"] == 18

@@ -1,0 +1,145 @@
+"""Helpers for the web tests: an in-process hub with fake websockets, the card-visibility oracle, a real server."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sergeant_major.match import Match
+from sergeant_major.web.app import Conn, Hub, _create
+from sergeant_major.web.store import Store
+
+CARD_RE = re.compile(r'"([2-9TJQKA][CDHS])"')
+
+
+@dataclass
+class FakeWS:
+    """Stands in for a starlette WebSocket: records every text frame sent."""
+
+    frames: list[str] = field(default_factory=list)
+    on_send: Any = None
+
+    async def send_text(self, text: str) -> None:
+        if self.on_send is not None:
+            self.on_send(text)
+        self.frames.append(text)
+
+    def last(self, kind: str = "state") -> dict[str, Any] | None:
+        for f in reversed(self.frames):
+            m = json.loads(f)
+            if m["type"] == kind:
+                return m
+        return None
+
+
+def make_hub(tmp_path: Path) -> Hub:
+    store = Store(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    store.migrate()
+    return Hub(store, 0.0)
+
+
+def new_table(hub: Hub, rules: str, kinds: list[str], seed: int = 1, timeout: int = -1) -> dict[str, Any]:
+    """Create a table; ``kinds`` per seat: ``me``, ``friend`` or a computer level."""
+    seats = [{"kind": k} if k in ("me", "friend") else {"kind": "computer", "level": k} for k in kinds]
+    out = _create(hub, {"name": "T", "rules": rules, "seats": seats, "seed": seed, "away_timeout": timeout})
+    for s in out["seats"]:
+        if s["invite"]:
+            s["token"] = s["invite"].split("#token=")[1]
+    return out
+
+
+def connect(hub: Hub, tid: str, on_send: Any = None) -> Conn:
+    c = Conn(FakeWS(on_send=on_send), tid)  # type: ignore[arg-type]
+    hub.conns.setdefault(tid, []).append(c)
+    return c
+
+
+async def send(hub: Hub, c: Conn, msg: Any) -> None:
+    await hub.handle(c, msg if isinstance(msg, str) else json.dumps(msg))
+
+
+def allowed_cards(match: Match, seat: int | None) -> set[str]:
+    """Every card ``seat`` (``None``: a spectator) may have seen up to now, computed from the state itself:
+    cards played in any deal so far, and for a seat its own dealt cards (in 3-5-8 before the contract only
+    the first ``contract-after``), cards it gave or received, and the kitty when it is the declarer who saw it."""
+    out: set[str] = set()
+    r = match.rules
+    for d in match.deals:
+        for t in d.completed:
+            out.update(str(c) for _, c in t.cards)
+        out.update(str(c) for _, c in d.current_trick())
+        if seat is None:
+            continue
+        own = d.dealt[seat]
+        if r.contract_after and d.contract is None:
+            own = own[: r.contract_after]
+        out.update(str(c) for c in own)
+        for e in d.exchange_log:
+            if seat in (e.giver, e.receiver):
+                out.add(str(e.card))
+        if seat == d.declarer and d.kitty_seen:
+            out.update(str(c) for c in d.kitty_dealt)
+    return out
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``sergeant-major serve`` as a real subprocess (uvicorn on a free loopback port)."""
+
+    def __init__(self, db: str, delay: float = 0.0) -> None:
+        self.db = db
+        self.delay = delay
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        exe = Path(sys.executable).with_name("sergeant-major")
+        cmd = [str(exe), "serve", "--port", str(self.port), "--db", self.db, "--delay", str(self.delay)]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline().decode()
+        if "served at" not in line:
+            rest = self.proc.stdout.read().decode() if self.proc.poll() is not None else ""
+            raise RuntimeError(f"the server did not start: {line}{rest}")
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("the server does not listen")
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+            self.proc = None
