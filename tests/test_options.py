@@ -531,6 +531,7 @@ def test_property_random_option_combinations(rules: Rules, seed: int, mix: int) 
     """Over every preset and random valid option combinations: cards conserved, tricks add up to
     rules.tricks, scores to rules.score_sum, every game ends, string form round-trips."""
     assert Rules.parse(str(rules)) == rules
+    assert any(line.startswith("Game end: ") for line in rules.explain())  # sergeant-major rules RULES works
     players: list[Player] = [HeuristicPlayer() if (mix >> (s % 2)) & 1 else RandomPlayer() for s in range(rules.players)]
     m = Match(rules, seed=seed)
     drive(m, players)

@@ -16,6 +16,7 @@ with Numba when the ``fast`` extra is installed and runs as Python otherwise.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..cards import CARDS, Card
@@ -76,14 +77,17 @@ class Solver:
     Args:
         tt_bits: the table holds ``2**tt_bits`` entries of 48 bytes (default 20 with numba: 48 MB;
             14 without).
+        clock: the clock time limits are measured with (default ``time.perf_counter``, wall time;
+            benchmarks on a shared machine pass ``time.process_time``).
     """
 
-    def __init__(self, tt_bits: int | None = None) -> None:
+    def __init__(self, tt_bits: int | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
         if tt_bits is None:
             tt_bits = 20 if HAVE_NUMBA else 14
         if not 8 <= tt_bits <= 26:
             raise ValueError(f"tt_bits={tt_bits!r} is outside 8..26")
         self.tt_bits = tt_bits
+        self.clock = clock
         size = 1 << tt_bits
         self._tt_keys = int_array(size * TT_WORDS)
         self._tt_bounds = int_array(size * 2)
@@ -98,7 +102,7 @@ class Solver:
 
     def clear(self) -> None:
         """Forget everything learnt (empties the transposition table)."""
-        self.__init__(self.tt_bits)  # type: ignore[misc]
+        self.__init__(self.tt_bits, self.clock)  # type: ignore[misc]
 
     # ------------------------------------------------------------------ core
     def _bounds(self, pos: Position, seat: int, lo: int, hi: int, deadline: float | None) -> tuple[int, int, bool]:
@@ -117,19 +121,19 @@ class Solver:
             stats[ST_ABORT] = 0
             stats[ST_TTHITS] = 0
             stats[ST_BUDGET] = budget
-            t0 = time.perf_counter()
+            t0 = self.clock()
             solve_bounds(hands, pos.n, trick, len(pos.trick), pos.leader, pos.trump, int(pos.rules.must_trump),
                          int(pos.rules.must_overtrump), seat, int(pos.misere), lo, hi, pos.remaining,
                          self._tt_keys, self._tt_bounds, (1 << self.tt_bits) - 1, self._moves, self._frames, self._tk,
                          stats, out, guess)
-            dt = time.perf_counter() - t0
+            dt = self.clock() - t0
             self.nodes += int(stats[ST_NODES])
             self.tt_hits += int(stats[ST_TTHITS])
             lo, hi = int(out[0]), int(out[1])
             if not stats[ST_ABORT] or lo >= hi:
                 return lo, hi, lo >= hi
             assert deadline is not None
-            left = deadline - time.perf_counter()
+            left = deadline - self.clock()
             if left <= 0:
                 return lo, hi, False
             rate = max(rate, stats[ST_NODES] / max(dt, 1e-6))
@@ -163,7 +167,7 @@ class Solver:
             PositionError: when ``seat`` is not a seat of the position.
         """
         s = self._check(pos, seat)
-        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        deadline = None if time_limit is None else self.clock() + time_limit
         n0 = self.nodes
         lo, hi, exact = self._bounds(pos, s, 0, pos.remaining, deadline)
         return self._solution(pos, s, lo, hi, exact, {}, self.nodes - n0)
@@ -194,14 +198,14 @@ class Solver:
             PositionError: when ``seat`` is not a seat of the position.
         """
         s = self._check(pos, seat)
-        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        deadline = None if time_limit is None else self.clock() + time_limit
         n0 = self.nodes
         values: dict[Card, int] = {}
         exact = True
         if cards and s == pos.to_move and not pos.over:
             for group in equivalent_groups(pos):
                 child = pos.play_unchecked(group[0])
-                left = None if deadline is None else deadline - time.perf_counter()
+                left = None if deadline is None else deadline - self.clock()
                 if left is not None and left <= 0:
                     exact = False
                     break
@@ -214,7 +218,7 @@ class Solver:
         if exact and values:
             v = (min if pos.misere else max)(values.values())
             return Solution(s, v, v, v, True, values, self.nodes - n0, pos.misere)
-        left = None if deadline is None else max(deadline - time.perf_counter(), 0.0)
+        left = None if deadline is None else max(deadline - self.clock(), 0.0)
         sol = self.value(pos, s, time_limit=left)
         return Solution(s, sol.tricks, sol.lower, sol.upper, sol.exact and exact, values, self.nodes - n0, pos.misere)
 
@@ -234,7 +238,7 @@ class Solver:
             return True
         if need > rem:
             return False
-        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        deadline = None if time_limit is None else self.clock() + time_limit
         lo, hi, exact = self._bounds(pos, s, need - 1, need, deadline)
         if not exact:
             sol = self._solution(pos, s, lo, hi, False, {}, 0)
