@@ -149,8 +149,10 @@ def _placeholder(rules: Rules) -> tuple[list[list[Card]], list[Card]]:
 class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
     """A game in progress: a :class:`Match` plus the cards chance has dealt so far for the current deal."""
 
-    def __init__(self, game: SergeantMajorGame) -> None:
+    def __init__(self, game: SergeantMajorGame, _blank: bool = False) -> None:
         super().__init__(game)
+        if _blank:  # filled in by __deepcopy__
+            return
         self._rules = game.rules
         self._cap = game.deals
         self._deck = tuple(range(1, 52)) if game.rules.kitty == "none" else tuple(range(52))
@@ -260,7 +262,7 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
         return f"deal {d.number} {d.phase.value} to act {d.to_act}; tricks {d.tricks_won}; totals {m.totals}; hands {hands}"
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SergeantMajorState:
-        new = SergeantMajorState(self.get_game())
+        new = SergeantMajorState(self.get_game(), True)
         new._rules = self._rules
         new._cap = self._cap
         new._deck = self._deck
