@@ -13,7 +13,6 @@ state unchanged). Fast, unchecked paths for search and simulation: :meth:`Deal.l
 
 from __future__ import annotations
 
-import copy
 import itertools
 from dataclasses import dataclass
 from enum import Enum
@@ -297,8 +296,17 @@ class Deal:
             raise IllegalActionError("with kitty=none the 2C is removed from the deck (seed 002)", "deal")
 
     def clone(self) -> Deal:
-        """A deep copy of the state (for search)."""
-        return copy.deepcopy(self)
+        """An independent copy of the state (for search): the mutable containers are copied, the immutable
+        values (cards, actions, tricks, rules) shared. About 100x faster than ``copy.deepcopy``."""
+        new = object.__new__(Deal)
+        d = new.__dict__
+        d.update(self.__dict__)
+        for k, v in d.items():
+            if type(v) is list:
+                d[k] = v.copy()
+            elif type(v) is dict:
+                d[k] = {kk: (vv.copy() if type(vv) is list else vv) for kk, vv in v.items()}
+        return new
 
     def role(self, seat: int) -> int:
         """Role index of ``seat``: 0 dealer, 1 eldest, 2 third, 3 fourth."""
