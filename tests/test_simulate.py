@@ -227,3 +227,16 @@ def test_real_command_writes_records(tmp_path: Path) -> None:
         assert [p["kind"] for p in rec["players"]] == [LEVELS[slots[s]] for s in range(3)]
         match = check_record(rec)
         assert match.totals == rec["totals"]
+
+
+def test_3_5_8_matches_have_18_deals_and_over_tricks_are_the_exchange_diffs() -> None:
+    rules = Rules.preset("3-5-8")
+    for g in range(2):
+        outcome, match = play_game(rules, LEVELS, 1, g)
+        assert outcome.deals == 18
+        slots = seat_slots(3, g)
+        for s in range(3):
+            assert outcome.over[slots[s]] == sum(r.diffs[s] for r in match.results)
+    s = simulate(rules, LEVELS, games=2, seed=1)
+    assert s.deals == 36
+    assert all(p.instant_wins is None for p in s.players)  # 3-5-8 has no instant win

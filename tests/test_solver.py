@@ -131,13 +131,11 @@ def test_solver_matches_brute_force(chunk: int) -> None:
 
 def test_can_reach_matches_brute_force() -> None:
     solver = Solver(tt_bits=16)
-    rng = random.Random(7)
     for pos, seat in endings(150 if not LONG else 1500, 77):
         v, _ = brute_values(pos, seat)
         for t in range(pos.tricks[seat], pos.tricks[seat] + pos.remaining + 1):
             want = (v <= t) if pos.misere else (v >= t)
             assert solver.can_reach(pos, seat, t) == want, (repr(pos), seat, t, v)
-        del rng
 
 
 def test_contract_kinds_are_all_exercised() -> None:

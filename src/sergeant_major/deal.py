@@ -524,13 +524,44 @@ class Deal:
                 ``follow suit``, ``must trump``, ``must over-trump``, ``exchange``, ``contract``...);
                 the state is unchanged.
         """
-        if type(action) is Play and not self._steps and self.result is None and action.seat == self.to_play:
+        if (type(action) is Play and not self._steps and self.result is None and action.seat == self.to_play
+                and type(action.card) is Card):
             cid = action.card.id
             if self.legal_play_mask() >> cid & 1:  # the common legal card play: skip the full verify
                 self.play_unchecked(cid)
                 return
+        elif self._steps and self.result is None and self._plainly_legal(action):
+            self._apply(action)
+            return
         self.verify(action)
         self._apply(action)
+
+    def _plainly_legal(self, action: Action) -> bool:
+        """A quick test that ``action`` is the legal step now (what :meth:`verify` would accept); ``False``
+        leaves the decision, and the error message, to :meth:`verify`. Only before the play. Keep it in step
+        with :meth:`verify`: a rule added there must be added here too (or return ``False`` for that action)."""
+        t = type(action)
+        if t is not Discard and t is not Give and t is not Return and t is not NameContract and t is not TakeKitty:
+            return False  # Play, EndGive, AssignTargets, anything else: verify decides
+        k, seat, other = self._steps[-1]
+        if action.seat != seat:
+            return False
+        if isinstance(action, (Discard, Give, Return)) and type(action.card) is not Card:
+            return False
+        if type(action) is Discard:
+            return k == _DISCARD and bool(self.hands[seat] >> action.card.id & 1)
+        if type(action) is Give:
+            cid = action.card.id
+            return (k == _GIVE and action.to == other and bool(self.hands[seat] >> cid & 1)
+                    and bool(self._give_mask(seat) >> cid & 1))
+        if type(action) is Return:
+            return (k == _RETURN and action.to == other
+                    and bool((self._return_mask(seat, other) & self.hands[seat]) >> action.card.id & 1))
+        if type(action) is NameContract:
+            return k == _CONTRACT and type(action.contract) is Contract and action.contract in self.allowed_contracts
+        if type(action) is TakeKitty:
+            return k == _KITTY
+        return False
 
     def can_apply(self, action: Action) -> bool:
         """Whether :meth:`apply` would accept ``action``."""

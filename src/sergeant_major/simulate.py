@@ -80,7 +80,8 @@ class GameOutcome:
         reason: the end in words (:class:`~sergeant_major.match.MatchEnd`).
         instant: the slot that won by the ``instant-win`` trick count in one deal, else ``None``.
         score: each slot's total score over the match (the sum of its deal scores).
-        over: each slot's total over-tricks (``tricks - target``, summed over deals; negative: under).
+        over: each slot's total over-tricks as the exchange counts them (:attr:`DealResult.diffs`: ``tricks - target``,
+            inverted in minimum tricks), summed over deals; negative: under-tricks.
         role_tricks: per slot, the tricks taken in each seat role (0 dealer, 1 eldest, 2 third, ...).
         role_deals: per slot, the deals played in each seat role.
     """
@@ -152,7 +153,7 @@ def play_game(rules: Rules, levels: Sequence[str], seed: int, game: int) -> tupl
             i = slots[s]
             role = (s - deal.dealer) % n
             score[i] += res.scores[s]
-            over[i] += res.tricks[s] - res.targets[s]
+            over[i] += res.diffs[s]
             role_tricks[i][role] += res.tricks[s]
             role_deals[i][role] += 1
     instant: int | None = None
@@ -200,7 +201,8 @@ class PlayerStats:
         deals: deals played.
         mean_score: mean score per deal (units of the rules' scoring: points, counters or chips).
         score_ci95: half-width of the 95% confidence interval of :attr:`mean_score` (``None`` below 2 matches).
-        mean_over: mean over-tricks per deal (``tricks - target``; negative: under-tricks).
+        mean_over: mean over-tricks per deal (:attr:`DealResult.diffs`: ``tricks - target``, inverted in minimum
+            tricks; negative: under-tricks).
         over_ci95: half-width of the 95% confidence interval of :attr:`mean_over`.
         mean_tricks_by_role: mean tricks per deal in each seat role, ``{"dealer": 8.1, "eldest": ...}``
             (``None`` for a role never held).

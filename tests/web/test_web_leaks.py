@@ -16,13 +16,18 @@ from _webhelp import CARD_RE, allowed_cards, connect, make_hub, new_table, send 
 
 from sergeant_major.rules import Rules  # noqa: E402
 
+# Every preset, a whole match each (ended after a few deals so the suite stays fast; deals 2+ have exchanges),
+# and some variants that change what is hidden (seeing the kitty, giving at most, four players, 3-5-8's
+# contract after six cards).
 GAMES = [
-    ("9-5-2", ["me", "friend", "heuristic"]),
-    ("8-5-3", ["friend", "heuristic", "me"]),
-    ("9-2-5", ["me", "random", "friend"]),
+    ("9-5-2 deals=4", ["me", "friend", "heuristic"]),
     ("3-5-8", ["heuristic", "me", "friend"]),
-    ("9-5-2 kitty=see-then-trump exchange-count=at-most", ["me", "friend", "random"]),
-    ("8-5-3 players=4", ["me", "friend", "heuristic", "friend"]),
+    ("8-5-3 deals=4", ["friend", "heuristic", "me"]),
+    ("9-2-5 deals=4", ["me", "random", "friend"]),
+    ("3-5-8 contract-once=off deals=4", ["heuristic", "me", "friend"]),
+    ("9-5-2 kitty=see-then-trump exchange-count=at-most deals=3", ["me", "friend", "random"]),
+    ("8-5-3 players=4 deals=3", ["me", "friend", "heuristic", "friend"]),
+    ("8-5-3 kitty=discard-then-take deals=3", ["me", "friend", "heuristic"]),
 ]
 
 
@@ -66,7 +71,7 @@ def test_no_frame_shows_a_card_the_client_may_not_see(tmp_path: Path, rules: str
             steps += 1
             assert steps < 20000
             moved = False
-            for i, c in clients.items():
+            for c in clients.values():
                 st = c.ws.last()
                 if st["waiting_start"]:
                     await send(hub, c, {"type": "start", "v": st["v"]})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import warnings
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,10 @@ import pytest
 pytest.importorskip("fastapi")
 
 from _webhelp import connect, make_hub, new_table, send  # noqa: E402
-from fastapi.testclient import TestClient  # noqa: E402
+
+with warnings.catch_warnings():  # starlette's notice about httpx, not about this code
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient  # noqa: E402
 
 from sergeant_major.record import check_record, loads_record  # noqa: E402
 from sergeant_major.web.app import MAX_MESSAGE, create_app  # noqa: E402
@@ -46,9 +50,8 @@ def test_join_start_play_and_refusals(tmp_path: Path) -> None:
         assert c.ws.last("error")["code"] == "stale"
         assert hub.tables[t["id"]].version == v
         gt = hub.tables[t["id"]]
-        while gt.match.to_act != 0 or gt.match.forced_action() is not None:
-            # the human's turn comes after the computers and forced steps
-            assert False, "the server must run computers until the human acts"
+        # the server ran the computers and the forced steps until the human acts
+        assert gt.match.to_act == 0 and gt.match.forced_action() is None
         st = c.ws.last()
         legal = st["view"]["legal"]
         assert legal
@@ -58,7 +61,7 @@ def test_join_start_play_and_refusals(tmp_path: Path) -> None:
         n_log = len(gt.log)
         await send(hub, c, {"type": "act", "v": st["v"], "action": {"play": other}})
         err = c.ws.last("error")
-        assert err["code"] in ("illegal", "bad_action") and other in err["reason"] or "not" in err["reason"]
+        assert err["code"] == "illegal" and other in err["reason"]
         assert len(gt.log) == n_log
         # the legal action, then the same message again (a double click): the second is stale
         a = _first_legal(st)
@@ -173,7 +176,6 @@ def test_practice_undo_and_hint(tmp_path: Path) -> None:
             a = dict(h["action"])
             a.pop("seat")
             await send(hub, c, {"type": "act", "v": st["v"], "action": a})
-        before_hand = None
         hist = gt.match.deal.history
         for i in range(len(hist) - 1, -1, -1):
             if getattr(hist[i], "seat", None) == 0 and type(hist[i]).__name__ == "Play":
@@ -184,7 +186,6 @@ def test_practice_undo_and_hint(tmp_path: Path) -> None:
         await send(hub, c, {"type": "undo", "v": st["v"]})
         st = c.ws.last()
         assert card in st["view"]["hand"] and any(x.get("play") == card for x in st["view"]["legal"])
-        del before_hand
         # undo is refused at a table with a friend
         t2 = new_table(hub, "9-5-2", ["me", "friend", "heuristic"], seed=11)
         assert not t2["practice"]

@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..actions import Contract
+from ..actions import Contract, Play
 from ..cards import CARDS, Card
 from ..deal import Deal, Phase
 from ..errors import SergeantMajorError
@@ -178,7 +178,16 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
         return self._over()
 
     def _legal_actions(self, player: int) -> list[int]:
-        return legal_ids(self._match.deal)
+        d = self._match.deal
+        if d.phase == Phase.PLAY:  # the hot path: card ids straight from the legal-play mask (ascending)
+            m = d.legal_play_mask()
+            out = []
+            while m:
+                low = m & -m
+                out.append(low.bit_length() - 1)
+                m ^= low
+            return out
+        return legal_ids(d)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Every card not dealt yet, with equal probability."""
@@ -197,7 +206,9 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
         m = self._match
         before = len(m.results)
         self._rewards = [0.0] * self._rules.players
-        m.apply(action_from_id(m.deal, int(action)))
+        d = m.deal
+        a = int(action)
+        m.apply(Play(d.to_play, CARDS[a]) if d.phase == Phase.PLAY and 0 <= a < 52 else action_from_id(d, a))
         if len(m.results) > before:
             self._rewards = [float(x) for x in m.results[-1].scores]
             if not self._over():
@@ -309,7 +320,7 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
             unseen = [c for c in self._deck if c not in {self._dealing[j] for j in mine}]
             pick = rng.sample(unseen, len(others))
             assert new._dealing is not None
-            for j, c in zip(others, pick):
+            for j, c in zip(others, pick, strict=True):
                 new._dealing[j] = c
             return new
         view = self.view(player_id)

@@ -237,10 +237,10 @@ def _prepare(view: View) -> _Plan:
         from_viewer[sl.card] = sl.other
         holders = {sl.other}
         out = False
-        for later in slots[idx + 1:]:
-            if later.kind in ("give", "return") and later.seat in holders and later.card < 0:
-                holders.add(later.other)
-            elif later.kind == "discard" and decl in holders:
+        for nxt in slots[idx + 1:]:
+            if nxt.kind in ("give", "return") and nxt.seat in holders and nxt.card < 0:
+                holders.add(nxt.other)
+            elif nxt.kind == "discard" and decl in holders:
                 out = True
         m = 0
         for h in holders:
@@ -415,7 +415,7 @@ def _count(groups: list[tuple[int, list[int]]], nb: int) -> Callable[[int, tuple
                 total = _multinomial(len(cards), caps)
         else:
             for split in _splits(len(cards), mask, caps, nb):
-                rest = tuple(c - s for c, s in zip(caps, split))
+                rest = tuple(c - s for c, s in zip(caps, split, strict=True))
                 sub = f(i + 1, rest)
                 if sub:
                     total += _multinomial(len(cards), split) * sub
@@ -484,7 +484,7 @@ def _draw_world(plan: _Plan, rng: random.Random) -> list[int]:
             weights = []
             options = _splits(len(cards), mask, caps, nb)
             for sp in options:
-                rest = tuple(c - s for c, s in zip(caps, sp))
+                rest = tuple(c - s for c, s in zip(caps, sp, strict=True))
                 weights.append(_multinomial(len(cards), sp) * f(i + 1, rest))
             pick = rng.randrange(sum(weights))
             j = 0
@@ -499,7 +499,7 @@ def _draw_world(plan: _Plan, rng: random.Random) -> list[int]:
             for cid in shuffled[k:k + split[b]]:
                 masks[b] |= 1 << cid
             k += split[b]
-        caps = tuple(c - s for c, s in zip(caps, split))
+        caps = tuple(c - s for c, s in zip(caps, split, strict=True))
     return masks
 
 
@@ -527,7 +527,7 @@ def _complete(plan: _Plan, world: list[int], rng: random.Random) -> Deal | None:
     middle = 0
     out = 0
     rest = 0
-    for (kind, s), m in zip(plan.bins, world):
+    for (kind, s), m in zip(plan.bins, world, strict=True):
         if kind in ("seat", "late"):
             hands[s] |= m
         elif kind == "kitty":

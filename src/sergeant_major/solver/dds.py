@@ -49,6 +49,7 @@ class Solution:
         exact: ``False`` when the time limit stopped the search first.
         cards: when the seat is to move, the value after each of its legal cards (empty otherwise).
         nodes: search nodes visited.
+        misere: whether the contract is minimum tricks (then the best cards are those with the lowest value).
     """
 
     seat: int
@@ -58,16 +59,15 @@ class Solution:
     exact: bool
     cards: dict[Card, int] = field(default_factory=dict)
     nodes: int = 0
+    misere: bool = False
 
     def best_cards(self) -> list[Card]:
         """The legal cards that keep the value (best for the seat), ascending id."""
         if not self.cards:
             return []
-        pick = min if self._misere else max
+        pick = min if self.misere else max
         v = pick(self.cards.values())
         return sorted(c for c, x in self.cards.items() if x == v)
-
-    _misere: bool = False
 
 
 class Solver:

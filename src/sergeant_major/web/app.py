@@ -120,21 +120,42 @@ class Hub:
         gt.apply_entry(LogEntry(idx, kind, seat, data))
 
     async def advance(self, gt: GameTable) -> None:
-        """Take the server's own actions (forced ones, computers', stand-ins'), each stored before the next;
-        start the next deal by itself at a table of computers only. Broadcasts as it goes."""
-        while True:
-            if gt.waiting_start and not any(s.kind == HUMAN for s in gt.seats) and not gt.match.over:
-                self.append(gt, "start", None, {"deal": gt.match.deal.number})
-                continue
-            nxt = gt.next_machine_action()
-            if nxt is None:
-                break
-            action, by = nxt
-            if self.delay > 0 and by != "forced":
-                await self.broadcast(gt)
-                await asyncio.sleep(self.delay)
-            self.append(gt, "act", action.seat, {"action": action_to_json(action), "by": by})
+        """Take the server's own actions (forced ones, computers', stand-ins'), start the next deal by itself
+        at a table of computers only, then broadcast. Without a delay the actions of one run are stored in one
+        transaction, before anything is sent; with a delay each is stored and shown before the next."""
+        batch: list[tuple[int, str, int | None, dict[str, Any]]] = []
+
+        def flush() -> None:
+            if batch:
+                self.store.append_many(gt.row.id, batch)
+                batch.clear()
+
+        # when storing fails the table is replayed from the database on next use: memory never runs ahead of it
+        try:
+            while True:
+                if gt.waiting_start and not any(s.kind == HUMAN for s in gt.seats) and not gt.match.over:
+                    entry: tuple[int, str, int | None, dict[str, Any]] = (len(gt.log), "start", None, {"deal": gt.match.deal.number})
+                else:
+                    nxt = gt.next_machine_action()
+                    if nxt is None:
+                        break
+                    action, by = nxt
+                    if self.delay > 0 and by != "forced":
+                        flush()
+                        await self.broadcast(gt)
+                        await asyncio.sleep(self.delay)
+                    entry = (len(gt.log), "act", action.seat, {"action": action_to_json(action), "by": by})
+                batch.append(entry)
+                gt.apply_entry(LogEntry(*entry))
+            flush()
+        except SQLAlchemyError:
+            self.reload(gt.row.id)
+            raise
         await self.broadcast(gt)
+
+    def reload(self, table_id: str) -> None:
+        """Forget the in-memory state of a table (it is replayed from the database on next use)."""
+        self.tables.pop(table_id, None)
 
     async def broadcast(self, gt: GameTable) -> None:
         """Send every client of ``gt`` its own state message."""

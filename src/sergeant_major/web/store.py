@@ -159,6 +159,16 @@ class Store:
             c.execute(log_t.insert().values(table_id=table_id, idx=idx, kind=kind, seat=seat,
                                             data=json.dumps(data, separators=(",", ":")), created=time.time()))
 
+    def append_many(self, table_id: str, entries: list[tuple[int, str, int | None, dict[str, Any]]]) -> None:
+        """Append several log entries ``(idx, kind, seat, data)`` in one transaction (all or none)."""
+        if not entries:
+            return
+        now = time.time()
+        with self.engine.begin() as c:
+            c.execute(log_t.insert(), [{"table_id": table_id, "idx": i, "kind": k, "seat": s,
+                                        "data": json.dumps(d, separators=(",", ":")), "created": now}
+                                       for i, k, s, d in entries])
+
     def rename_seat(self, table_id: str, seat: int, name: str) -> None:
         """Set a seat's name (an invited friend names himself)."""
         with self.engine.begin() as c:

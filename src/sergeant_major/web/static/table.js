@@ -15,9 +15,8 @@ function connect() {
   ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + TABLE);
   ws.onopen = () => {
     retry = 0; $("conn").textContent = "";
-    const msg = { type: "join", token };
-    if (pendingName) { const n = localStorage.getItem("sm-name"); if (n) msg.name = n; }
-    ws.send(JSON.stringify(msg));
+    if (pendingName && token) { askName(); return; }
+    ws.send(JSON.stringify({ type: "join", token }));
   };
   ws.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
@@ -29,6 +28,19 @@ function connect() {
     } else if (m.type === "hint") { showHint(m.action); }
   };
   ws.onclose = () => { $("conn").textContent = t("disconnected"); setTimeout(connect, Math.min(5000, 300 * ++retry)); };
+}
+function askName() {
+  // an invited friend names himself once, before joining the seat
+  $("dlg-body").innerHTML = `<label>${esc(t("yourName"))} <input id="myname" maxlength="40" value="${esc(localStorage.getItem("sm-name") || "")}"></label>`;
+  const A = $("dlg-actions"); A.innerHTML = "";
+  const b = document.createElement("button"); b.id = "btn-join"; b.textContent = t("join"); A.appendChild(b);
+  const go = () => {
+    const n = $("myname").value.trim(); if (n) localStorage.setItem("sm-name", n);
+    pendingName = null; $("dlg").close(); dlgKey = "";
+    ws.send(JSON.stringify(n ? { type: "join", token, name: n } : { type: "join", token }));
+  };
+  b.onclick = go; $("myname").addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
+  if (!$("dlg").open) $("dlg").show(); $("myname").focus();
 }
 function send(msg) {
   if (!S || sent || !ws || ws.readyState !== 1) return;
@@ -84,12 +96,11 @@ function render() {
   $("exinfo").textContent = ex.length ? ex.map((e) => (e.giver === you ? "→ " + nm[e.receiver] : "← " + nm[e.giver]) + " " + e.card).join(", ") : "";
   // status
   let st = "";
-  if (you === null) st = t("spectator");
   if (S.over) st = t("over") + ": " + t("wins", { names: S.end.winners.map((w) => nm[w]).join(", ") });
   else if (S.waiting_start) st = v.deal === 1 ? t("waiting") : t("result", { n: v.deal - 1 });
   else if (v.to_act === you) st = t("yourTurn") + (Object.keys(plays).length ? " (" + t("legalHint") + ")" : "");
   else if (v.to_act !== null) st = t("waitingFor", { name: nm[v.to_act] });
-  $("status").textContent = st;
+  $("status").textContent = (you === null ? t("spectator") + " · " : "") + st;
   $("btn-hint").hidden = !(S.table.practice && you !== null);
   $("btn-undo").hidden = !(S.table.practice && you !== null);
   $("btn-undo").disabled = !S.can_undo;
@@ -108,7 +119,7 @@ function openDlg(key, html, buttons) {
     if (attrs) for (const k in attrs) b.setAttribute(k, attrs[k]);
     b.onclick = fn; A.appendChild(b);
   }
-  if (!d.open) d.showModal();
+  if (!d.open) d.show();
   const f = A.querySelector("button"); if (f) f.focus();
 }
 function closeDlg() { const d = $("dlg"); if (d.open) d.close(); dlgKey = ""; }
@@ -128,13 +139,8 @@ function renderDialog() {
   }
   if (S.waiting_start) {
     if (v.deal === 1) {
-      const html = `<h2>${esc(t("waiting"))}</h2><ul>` + S.table.seats.map((s) => `<li>${esc(s.name)}: ${esc(s.kind === "human" ? (s.online ? t("online") : t("offline")) : s.kind)}</li>`).join("") + "</ul>" +
-        (you !== null && pendingName ? `<label>${esc(t("yourName"))} <input id="myname" maxlength="40" value="${esc(S.table.seats[you].name)}"></label>` : "");
-      const btns = you !== null ? [[t("start"), () => {
-        const n = $("myname"); if (n && n.value.trim() && n.value.trim() !== S.table.seats[you].name) { localStorage.setItem("sm-name", n.value.trim()); ws.send(JSON.stringify({ type: "join", token, name: n.value.trim() })); pendingName = null; }
-        send({ type: "start" });
-      }, { id: "btn-start" }]] : [];
-      openDlg("start", html, btns);
+      const html = `<h2>${esc(t("waiting"))}</h2><ul id="seatlist">` + S.table.seats.map((s) => `<li>${esc(s.name)}: ${esc(s.kind === "human" ? (s.online ? t("online") : t("offline")) : s.kind)}</li>`).join("") + "</ul>";
+      openDlg("start" + S.table.seats.map((s) => s.name + s.online).join(), html, you !== null ? [[t("start"), () => send({ type: "start" }), { id: "btn-start" }]] : []);
     } else {
       const html = `<h2>${esc(t("result", { n: S.prev ? S.prev.number : v.deal - 1 }))}</h2>` + (S.prev ? resultTable(S.prev.result) : "");
       openDlg("next", html, you !== null ? [[t("nextDeal"), () => send({ type: "start" }), { id: "btn-next" }]] : []);

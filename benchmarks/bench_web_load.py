@@ -1,0 +1,194 @@
+"""Load on the web app: many tables of computer players driven over real websockets on loopback against
+one ``sergeant-major serve`` process.
+
+Run (the ``web`` extra)::
+
+    python benchmarks/bench_web_load.py [--tables 200] [--seconds 30] [--rules "9-5-2"] [--db URL] [--think 0.5]
+
+What happens: the server is started as a subprocess (uvicorn on a free loopback port, ``--delay 0``, an
+SQLite file in a temporary folder unless ``--db`` names another database). ``--tables`` tables are created
+over HTTP, each with seat 0 a player driven by this script and seats 1 and 2 ``heuristic`` computers that
+the server plays itself. One websocket per table; the script's player waits ``--think`` seconds (a person
+thinks: mean of an exponential draw; 0 = as fast as possible), then sends the first legal action (or
+"start"/"next deal") with the state version, and times until the next state message of a newer version
+arrives (that reply includes the computers' moves taken in between, each stored in the database before
+it is broadcast). A table whose match ends is replaced by a new one.
+
+Reported: tables held (open websockets playing at the end), client actions per second, game actions per
+second (every stored action: the client's, the computers', the forced ones and the deal starts), and
+p50/p90/p99/max action latency in milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _start_server(db: str, port: int) -> subprocess.Popen[bytes]:
+    exe = Path(sys.executable).with_name("sergeant-major")
+    proc = subprocess.Popen([str(exe), "serve", "--port", str(port), "--db", db, "--delay", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert proc.stdout is not None
+    line = proc.stdout.readline().decode()
+    if "served at" not in line:
+        raise SystemExit(f"the server did not start: {line}")
+    return proc
+
+
+async def _create(base: str, rules: str, seed: int) -> tuple[str, str]:
+    import httpx
+
+    async with httpx.AsyncClient(timeout=30) as cl:
+        r = await cl.post(base + "/api/tables", json={
+            "name": f"load {seed}", "rules": rules, "seed": seed, "away_timeout": -1,
+            "seats": [{"kind": "me"}, {"kind": "computer", "level": "heuristic"}, {"kind": "computer", "level": "heuristic"}]})
+        r.raise_for_status()
+        out = r.json()
+    return out["id"], out["seats"][0]["token"]
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.client_actions = 0
+        self.game_actions = 0
+        self.held = 0
+        self.errors = 0
+        self.games = 0
+
+
+async def _table(base: str, rules: str, seed: int, stop: float, think: float, st: Stats, measure_from: float) -> None:
+    from websockets.asyncio.client import connect
+
+    rng = random.Random(seed)
+    while time.time() < stop:
+        tid, tok = await _create(base, rules, seed)
+        seed += 100_000
+        async with connect(base.replace("http", "ws") + f"/ws/{tid}", max_size=1 << 22) as ws:
+            await ws.send(json.dumps({"type": "join", "token": tok}))
+            st.held += 1
+            sent_at: float | None = None
+            sent_v = -1
+            last_v = 0
+            try:
+                while time.time() < stop:
+                    remaining = stop - time.time()
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, remaining))
+                    except TimeoutError:
+                        break
+                    m = json.loads(raw)
+                    if m["type"] == "error":
+                        st.errors += 1
+                        continue
+                    if m["type"] != "state" or m["v"] <= sent_v:
+                        continue
+                    now = time.time()
+                    if sent_at is not None and now >= measure_from:
+                        st.latencies.append(now - sent_at)
+                        st.game_actions += m["v"] - last_v
+                    last_v = m["v"]
+                    sent_at = None
+                    if m["over"]:
+                        st.games += 1
+                        break
+                    legal = m["view"]["legal"]
+                    if not m["waiting_start"] and not legal:
+                        continue
+                    if think > 0:
+                        await asyncio.sleep(rng.expovariate(1 / think))
+                    if m["waiting_start"]:
+                        msg: dict[str, Any] = {"type": "start", "v": m["v"]}
+                    else:
+                        a = dict(legal[0])
+                        a.pop("seat")
+                        msg = {"type": "act", "v": m["v"], "action": a}
+                    sent_at = time.time()
+                    sent_v = m["v"]
+                    if sent_at >= measure_from:
+                        st.client_actions += 1
+                    await ws.send(json.dumps(msg))
+            finally:
+                st.held -= 1 if time.time() < stop else 0
+
+
+async def _run(args: argparse.Namespace, base: str) -> Stats:
+    st = Stats()
+    t0 = time.time()
+    stop = t0 + args.warmup + args.seconds
+    measure_from = t0 + args.warmup
+    tasks = [asyncio.create_task(_table(base, args.rules, 1000 + i, stop, args.think, st, measure_from)) for i in range(args.tables)]
+    await asyncio.sleep(args.warmup + args.seconds - 0.5)
+    held = st.held
+    await asyncio.gather(*tasks, return_exceptions=True)
+    st.held = held
+    return st
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--seconds", type=float, default=30.0)
+    ap.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring (tables are created meanwhile)")
+    ap.add_argument("--think", type=float, default=0.5, help="mean seconds the client player thinks (0: none)")
+    ap.add_argument("--rules", default="9-5-2")
+    ap.add_argument("--db", default="", help="database URL (default: SQLite in a temporary folder)")
+    ap.add_argument("--url", default="", help="use this running server (http://host:port) instead of starting one")
+    args = ap.parse_args()
+    if args.url:
+        st = asyncio.run(_run(args, args.url.rstrip("/")))
+        _report(args, st)
+        return
+    tmp = tempfile.mkdtemp()
+    db = args.db or f"sqlite:///{os.path.join(tmp, 'load.sqlite3')}"
+    port = _free_port()
+    proc = _start_server(db, port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        time.sleep(0.3)
+        st = asyncio.run(_run(args, base))
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    _report(args, st)
+
+
+def _report(args: argparse.Namespace, st: Stats) -> None:
+    lat = sorted(x * 1000 for x in st.latencies)
+
+    def q(p: float) -> float:
+        return lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
+
+    print(f"tables requested {args.tables}, held at the end {st.held}, think {args.think}s, {args.seconds:.0f}s measured "
+          f"({'SQLite' if not args.db else args.db.split(':')[0]})")
+    print(f"client actions/s {st.client_actions / args.seconds:.1f}; game actions/s {st.game_actions / args.seconds:.1f}; "
+          f"games finished {st.games}; errors {st.errors}")
+    if lat:
+        print(f"action latency ms: p50 {q(0.5):.1f}  p90 {q(0.9):.1f}  p99 {q(0.99):.1f}  max {lat[-1]:.1f}  "
+              f"mean {statistics.fmean(lat):.1f}  (n={len(lat)})")
+
+
+if __name__ == "__main__":
+    main()
