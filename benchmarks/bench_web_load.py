@@ -66,8 +66,18 @@ async def _create(base: str, rules: str, seed: int) -> tuple[str, str]:
     return out["id"], out["seats"][0]["token"]
 
 
+def _cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` (Linux /proc; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 class Stats:
     def __init__(self) -> None:
+        self.server_cpu = 0.0
         self.latencies: list[float] = []
         self.client_actions = 0
         self.game_actions = 0
@@ -165,7 +175,9 @@ def main() -> None:
     base = f"http://127.0.0.1:{port}"
     try:
         time.sleep(0.3)
+        cpu0 = _cpu(proc.pid)
         st = asyncio.run(_run(args, base))
+        st.server_cpu = _cpu(proc.pid) - cpu0
     finally:
         proc.send_signal(signal.SIGINT)
         try:
@@ -185,6 +197,12 @@ def _report(args: argparse.Namespace, st: Stats) -> None:
           f"({'SQLite' if not args.db else args.db.split(':')[0]})")
     print(f"client actions/s {st.client_actions / args.seconds:.1f}; game actions/s {st.game_actions / args.seconds:.1f}; "
           f"games finished {st.games}; errors {st.errors}")
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    elapsed = args.seconds + args.warmup
+    print(f"CPU over {elapsed:.0f}s: server {st.server_cpu:.1f}s, this load client {own.ru_utime + own.ru_stime:.1f}s; "
+          f"load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     if lat:
         print(f"action latency ms: p50 {q(0.5):.1f}  p90 {q(0.9):.1f}  p99 {q(0.99):.1f}  max {lat[-1]:.1f}  "
               f"mean {statistics.fmean(lat):.1f}  (n={len(lat)})")

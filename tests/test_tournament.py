@@ -80,6 +80,7 @@ def test_boards_are_seeded_and_carry_the_exchange() -> None:
     assert a.number == 2 and a.prev is not None and a.seed == board_seed(3, 7) and a.dealer == 7 % 3
     first = make_board(rules, 3, 7, first_deals=True)
     assert first.prev is None and first.number == 1
+    assert make_board(rules, 3, 7, dealer=2).dealer == 2
     res = tournament(rules, ["heuristic"] * 3, boards=6, seed=2)
     assert res.exchange_boards > 0
     assert tournament(rules, ["heuristic"] * 3, boards=6, seed=2, first_deals=True).exchange_boards == 0
@@ -106,8 +107,8 @@ def test_two_identical_slots_get_identical_figures() -> None:
 def test_duplicate_narrows_the_interval() -> None:
     rules = Rules.preset("9-5-2")
     levels = ["heuristic", "beginner", "random"]
-    dup = tournament(rules, levels, boards=40, seed=3)
-    free = tournament(rules, levels, boards=40, seed=3, duplicate=False)
+    dup = tournament(rules, levels, boards=30, seed=3)
+    free = tournament(rules, levels, boards=30, seed=3, duplicate=False)
     assert dup.differences[0].score.ci95 is not None and free.differences[0].score.ci95 is not None
     assert dup.differences[0].score.ci95 < free.differences[0].score.ci95
 

@@ -192,16 +192,17 @@ def _decide(player: Player, deal: Deal, view: View, rng: random.Random) -> Actio
     return player.choose(view, rng)
 
 
-def make_board(rules: Rules, seed: int, index: int, first_deals: bool = False) -> Board:
+def make_board(rules: Rules, seed: int, index: int, first_deals: bool = False, dealer: int | None = None) -> Board:
     """Board ``index`` of a tournament with ``seed``.
 
-    The dealer is seat ``index % n``. Unless ``first_deals``, the board is deal 2 of the match with the
-    board seed: deal 1 (dealt by the seat before) is played by ``heuristic`` players and its over- and
-    under-tricks decide the board's exchange (module doc, "Boards").
+    The dealer is seat ``index % n`` unless ``dealer`` is given. Unless ``first_deals``, the board is
+    deal 2 of the match with the board seed: deal 1 (dealt by the seat before) is played by ``heuristic``
+    players and its over- and under-tricks decide the board's exchange (module doc, "Boards").
     """
     n = rules.players
     bs = board_seed(seed, index)
-    dealer = index % n
+    if dealer is None:
+        dealer = index % n
     prev: DealResult | None = None
     number = 1
     if not first_deals:
@@ -293,7 +294,8 @@ def play_board_game(rules: Rules, levels: Sequence[str], seed: int, index: int, 
     """Play board ``index`` in every arrangement of the ``levels`` (fresh players for every game).
 
     With ``duplicate=False`` (for comparison only) each arrangement gets its own cards: arrangement ``a``
-    plays board ``index * n! + a``.
+    plays the cards of board ``index * n! + a``, with the dealer still at seat ``index % n`` so that every
+    slot deals equally often.
     """
     n = rules.players
     arrs = arrangements(n)
@@ -303,7 +305,7 @@ def play_board_game(rules: Rules, levels: Sequence[str], seed: int, index: int, 
     exchange = False
     board = make_board(rules, seed, index, first_deals) if duplicate else None
     for a, perm in enumerate(arrs):
-        b = board if board is not None else make_board(rules, seed, index * len(arrs) + a, first_deals)
+        b = board if board is not None else make_board(rules, seed, index * len(arrs) + a, first_deals, index % n)
         players = [make_player(levels[perm[s]]) for s in range(n)]
         names = tuple(f"{perm[s] + 1}:{levels[perm[s]]}" for s in range(n))
         deal = _play_board(rules, b, players, names)

@@ -44,6 +44,10 @@ exchange the seat did not see and without an unseen kitty taken after a return i
 otherwise (a world with few legal completions is found a little less often). The hidden history is one
 completion drawn at random, not a uniform draw over histories. Every returned deal is verified: its view
 for the seat equals the given view. Same generator state, same sample.
+
+Known limitation: with ``give=lowest`` (a house variant, seed 002) a large exchange between two other
+seats pins the giver's hand above the cards given, which step (1) does not express; such a view may
+exhaust :data:`MAX_WORLDS` and raise :class:`ResampleError` (docs/research.md gives the measured rate).
 """
 
 from __future__ import annotations
