@@ -7,12 +7,12 @@ Run::
 
 For each rules string, whole matches are played with :func:`sergeant_major.simulate.simulate_iter` (the
 slots rotate through the seats as :func:`~sergeant_major.simulate.seat_slots` says; the first dealer is
-seat 0) until at least ``--deals`` deals
-are played and the number of matches is a multiple of ``players!`` (6): every seating of the slots is
-used equally often, so every slot sits in every seat, deals first, and has each neighbour to its left
-equally often. Printed per slot: matches won (a shared win counts 1/k), matches won by 12+ tricks in one deal, mean score per
-deal and mean tricks over target per deal (negative: under-tricks), each with a 95% confidence interval
-that treats every match as one cluster of deals, and the mean tricks as dealer / eldest hand / third.
+seat 0) until at least ``--deals`` deals are played and the number of matches is a multiple of
+``players!`` (6): every seating of the slots is used equally often, so every slot sits in every seat,
+deals first, and has each neighbour to its left equally often. Printed per slot: matches won (a shared
+win counts 1/k), matches won by 12+ tricks in one deal, mean score per deal and mean tricks over target
+per deal (negative: under-tricks), each with a 95% confidence interval that treats every match as one
+cluster of deals, and the mean tricks as dealer / eldest hand / third.
 The figures depend only on the seed, not on ``--workers``.
 """
 

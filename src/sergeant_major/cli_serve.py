@@ -34,12 +34,15 @@ def serve(
     try:
         store = Store(url)
         store.migrate()
-    except Exception as e:  # noqa: BLE001 - a bad URL or an unreachable server: one line, no traceback
+    except ValueError as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(2) from None
+    except Exception as e:  # noqa: BLE001 - an unreachable or refusing server: one line, no traceback
         typer.echo(f"cannot open the database {url.split('@')[-1]!r}: {str(e).splitlines()[0] if str(e) else type(e).__name__}",
                    err=True)
         raise typer.Exit(2) from None
     web = create_app(store=store, delay=delay)
-    config = uvicorn.Config(web, host=host, port=port, log_level="warning", ws_max_size=1 << 16)
+    config = uvicorn.Config(web, host=host, port=port, log_level="critical", ws_max_size=1 << 16)
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
 
@@ -51,6 +54,7 @@ def serve(
         with server.capture_signals():
             await server.startup()
             if server.should_exit:
+                failed.append(True)
                 return
             ports = [s.getsockname()[1] for srv in server.servers for s in srv.sockets]
             typer.echo(f"Sergeant Major is served at http://{shown}:{ports[0] if ports else port}/  "
@@ -58,7 +62,13 @@ def serve(
             await server.main_loop()
             await server.shutdown()
 
+    failed: list[bool] = []
     try:
         asyncio.run(main())
     except KeyboardInterrupt:
         pass
+    except SystemExit:  # uvicorn exits when it cannot bind
+        failed.append(True)
+    if failed:
+        typer.echo(f"cannot listen on {shown}:{port} (in use, or not an address of this machine)", err=True)
+        raise typer.Exit(1)

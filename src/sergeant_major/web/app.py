@@ -472,6 +472,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
                 await asyncio.sleep(check_every)
                 try:
                     await hub.check_away()
+                    await asyncio.to_thread(hub.store.checkpoint)
                 except Exception:  # noqa: BLE001 - the watcher must never stop
                     pass
 
