@@ -20,7 +20,7 @@ from .match import Match
 from .rules import Rules
 from .view import View
 
-__all__ = ["Player", "RandomPlayer", "HeuristicPlayer", "make_player", "LEVELS", "play_match", "decision_rng"]
+__all__ = ["Player", "RandomPlayer", "HeuristicPlayer", "make_player", "LEVELS", "MEASUREMENT_LEVELS", "play_match", "decision_rng"]
 
 
 @runtime_checkable
@@ -216,11 +216,29 @@ def _beginner() -> Player:
     return BeginnerPlayer()
 
 
+def _expert() -> Player:
+    from .bots.expert import ExpertPlayer
+
+    return ExpertPlayer()
+
+
+def _oracle() -> Player:
+    from .bots.oracle import OraclePlayer
+
+    return OraclePlayer()
+
+
 LEVELS: dict[str, Callable[[], Player]] = {
     "random": RandomPlayer,
     "beginner": _beginner,
     "heuristic": HeuristicPlayer,
+    "expert": _expert,
 }
+
+MEASUREMENT_LEVELS: dict[str, Callable[[], Player]] = {
+    "oracle": _oracle,
+}
+"""Levels for measurement only (they see every card), never offered in ``play``: the tournament may use them."""
 
 
 def make_player(level: str) -> Player:

@@ -142,3 +142,59 @@ def test_kill9_postgresql() -> None:
     deals, done = _play_with_kills(url)
     assert done == {"exchange", "discard", "trick"}
     assert deals == _reference()
+
+
+def test_kill9_at_any_moment_while_computers_play(tmp_path: Path) -> None:
+    """Kills at moments not chosen by the game (a timer, while the server's computers think with a
+    delay and write their actions): after each restart the match goes on, and ends exactly as uninterrupted."""
+    import threading
+
+    from websockets.exceptions import ConnectionClosed
+
+    server = Server(f"sqlite:///{tmp_path / 'any.sqlite3'}", delay=0.01)
+    server.start()
+    kills = 0
+    try:
+        tid, tok = _create(server.url)
+        ws_url = server.url.replace("http", "ws") + f"/ws/{tid}"
+        lock = threading.Lock()
+
+        def killer() -> None:
+            nonlocal kills
+            with lock:
+                if server.proc is not None:
+                    server.kill9()
+                    kills += 1
+
+        over = False
+        rounds = 0
+        while not over:
+            rounds += 1
+            assert rounds < 10
+            with lock:
+                if server.proc is None:
+                    server.start()
+            timer = threading.Timer(0.15 + 0.1 * rounds, killer) if rounds <= 3 else None
+            if timer is not None:
+                timer.start()
+            try:
+                with ws_connect(ws_url) as ws:
+                    ws.send(json.dumps({"type": "join", "token": tok}))
+                    st = _latest_state(ws)
+                    while not st["over"]:
+                        if st["waiting_start"]:
+                            ws.send(json.dumps({"type": "start", "v": st["v"]}))
+                        else:
+                            ws.send(json.dumps({"type": "act", "v": st["v"], "action": _policy(st)}))
+                        st = _latest_state(ws, st["v"] + 1)
+                    over = True
+            except (ConnectionClosed, OSError, TimeoutError):
+                pass
+            if timer is not None:
+                timer.join()
+        assert kills >= 1
+        with urllib.request.urlopen(server.url + f"/api/tables/{tid}/record", timeout=10) as r:
+            deals = json.loads(r.read())["deals"]
+        assert deals == _reference()
+    finally:
+        server.stop()

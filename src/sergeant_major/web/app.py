@@ -22,7 +22,7 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import SQLAlchemyError
 
 from ..actions import action_text
 from ..errors import IllegalActionError, RecordError, RulesError, SergeantMajorError
@@ -103,6 +103,15 @@ class Hub:
             for s in seats:
                 self.last_seen[(table_id, s.seat)] = now
         return gt
+
+    def peek(self, table_id: str) -> GameTable | None:
+        """The table for reading only (pages, records): the loaded one, else replayed from the store without
+        keeping it in memory; ``None`` for an unknown id."""
+        gt = self.tables.get(table_id)
+        if gt is not None or not _ID_RE.match(table_id):
+            return gt
+        got = self.store.table(table_id)
+        return None if got is None else GameTable(*got)
 
     def online(self, table_id: str) -> set[int]:
         """Seats with at least one connected client."""
@@ -201,7 +210,7 @@ class Hub:
                     continue
                 if now - self.last_seen.get((tid, s.seat), now) >= t:
                     async with self.lock(tid):
-                        if s.seat in self.online(tid) or s.seat in gt.away:
+                        if self.tables.get(tid) is not gt or s.seat in self.online(tid) or s.seat in gt.away:
                             continue
                         try:
                             self.append(gt, "away", s.seat, {})
@@ -255,7 +264,8 @@ class Hub:
                         ok = await self._start(c, gt)
                     else:
                         ok = await self._undo(c, gt)
-                except (SQLAlchemyError, IntegrityError) as e:
+                except SQLAlchemyError as e:
+                    self.reload(c.table)  # replayed from the database on next use
                     await self.send(c, _err("storage", f"the action could not be stored ({type(e).__name__}); nothing was changed"))
                     return
                 if ok:
@@ -525,8 +535,6 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
             return JSONResponse({"error": str(e)}, status_code=400)
         except SQLAlchemyError as e:
             return JSONResponse({"error": f"the table could not be stored ({type(e).__name__})"}, status_code=503)
-        gt = hub.load(out["id"])
-        assert gt is not None
         return JSONResponse(out)
 
     @app.post("/api/history")
@@ -538,7 +546,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
             return JSONResponse({"error": "send {\"tokens\": [...]}"}, status_code=400)
         games: list[dict[str, Any]] = []
         for tid, seat, _tok in hub.store.tables_of_tokens(tokens):
-            gt = hub.load(tid)
+            gt = hub.peek(tid)
             if gt is None:
                 continue
             m = gt.match
@@ -549,7 +557,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         return JSONResponse({"games": games})
 
     def finished(table_id: str) -> GameTable | Response:
-        gt = hub.load(table_id)
+        gt = hub.peek(table_id)
         if gt is None:
             return JSONResponse({"error": f"there is no table {table_id[:40]!r}"}, status_code=404)
         if not gt.match.over:
@@ -598,9 +606,11 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         finally:
             was = c.seat
             hub.drop(c)
-            if was is not None:
+            async with hub.lock(table_id):
                 g = hub.tables.get(table_id)
-                if g is not None:
+                if g is not None and not hub.conns.get(table_id):
+                    hub.reload(table_id)  # nobody at the table: free the memory; the database has it all
+                elif g is not None and was is not None:
                     await hub.broadcast(g)
 
     return app
