@@ -242,6 +242,12 @@ class Game:
             if cmd in ("table", "show", "screen"):
                 self.console.print(tui.status(view), highlight=False)
                 continue
+            if cmd == "hint":
+                from .bots.expert import hint_lines
+
+                for hl in hint_lines(view, decision_rng(m.seed, HUMAN, m.deal.number, len(m.deal.history))):
+                    self.say(hl)
+                continue
             try:
                 actions = self._build(view, line)
             except SergeantMajorError as e:

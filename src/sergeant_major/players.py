@@ -242,13 +242,14 @@ MEASUREMENT_LEVELS: dict[str, Callable[[], Player]] = {
 
 
 def make_player(level: str) -> Player:
-    """A computer player by level name (``random``, ``heuristic``).
+    """A computer player by level name: one of :data:`LEVELS` (``random``, ``beginner``, ``heuristic``,
+    ``expert``) or of :data:`MEASUREMENT_LEVELS` (``oracle``, which needs the whole deal: tournaments only).
 
     Raises:
         SergeantMajorError: quoting an unknown level.
     """
     try:
-        return LEVELS[level]()
+        return (LEVELS.get(level) or MEASUREMENT_LEVELS[level])()
     except KeyError:
         raise SergeantMajorError(f"unknown player level {level!r} (one of {', '.join(LEVELS)})") from None
 

@@ -47,6 +47,7 @@ COMMANDS = {
     "hand": "show your hand again",
     "last": "show the last completed trick",
     "table": "show the whole table again",
+    "hint": "what the expert would do, with its estimate for each choice (tricks, points)",
     "quit": "save the match and leave (Ctrl-C and Ctrl-D do the same)",
 }
 

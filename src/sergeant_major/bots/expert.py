@@ -252,6 +252,8 @@ class _Context:
 
 
 _HEURISTIC = HeuristicPlayer()
+_SHARED: list[Solver] = []  # one solver (and transposition table) for every expert of the process; its
+# table changes how fast, never what, the solver answers, so sharing it keeps decisions deterministic
 
 
 def _advance(deal: Deal, ctx: _Context, rng: random.Random) -> None:
@@ -393,7 +395,7 @@ class ExpertPlayer:
     Args:
         name: the player's name.
         think: multiplies every count budget (worlds, play-outs); 1.0 is the level ``expert``. Must be > 0.
-        solver: a double-dummy solver to use (default: a new one with its own transposition table).
+        solver: a double-dummy solver to use (default: one shared by the experts of the process).
 
     Raises:
         ValueError: for ``think <= 0``.
@@ -414,7 +416,9 @@ class ExpertPlayer:
     def solver(self) -> Solver:
         """The double-dummy solver (created on first use)."""
         if self._solver is None:
-            self._solver = Solver(tt_bits=18)
+            if not _SHARED:
+                _SHARED.append(Solver(tt_bits=18))
+            self._solver = _SHARED[0]
         return self._solver
 
     def choose(self, view: View, rng: random.Random) -> Action:
@@ -431,8 +435,12 @@ class ExpertPlayer:
                 fails += 1
         return out
 
-    def estimate(self, view: View, rng: random.Random) -> Estimate:
+    def estimate(self, view: View, rng: random.Random, worlds: Sequence[Deal] | None = None) -> Estimate:
         """The search's evaluation of every candidate for the decision in ``view`` and its choice.
+
+        Args:
+            worlds: deals to search instead of worlds drawn from the view (the oracle passes the true deal);
+                they must agree with the view.
 
         Raises:
             ValueError: when the view has no legal action (the seat is not to act).
@@ -444,8 +452,8 @@ class ExpertPlayer:
             return Estimate(legal[0], {legal[0]: 0.0}, {}, 0, "forced")
         first = legal[0]
         if isinstance(first, Play):
-            return self._estimate_play(view, [a for a in legal if isinstance(a, Play)], rng)
-        return self._estimate_pre(view, rng)
+            return self._estimate_play(view, [a for a in legal if isinstance(a, Play)], rng, worlds)
+        return self._estimate_pre(view, rng, worlds)
 
     def _tie_break(self, view: View, best: list[Action], rng: random.Random) -> Action:
         if len(best) == 1:
@@ -463,8 +471,8 @@ class ExpertPlayer:
         best = [a for a, v in values.items() if v >= top - 1e-9]
         return self._tie_break(view, best, random.Random(rng.getrandbits(32)))
 
-    def _estimate_play(self, view: View, legal: list[Play], rng: random.Random) -> Estimate:
-        worlds = self._worlds(view, self.worlds_play, rng)
+    def _estimate_play(self, view: View, legal: list[Play], rng: random.Random, given: Sequence[Deal] | None) -> Estimate:
+        worlds = list(given) if given is not None else self._worlds(view, self.worlds_play, rng)
         if not worlds:
             a = _HEURISTIC.choose(view, rng)
             return Estimate(a, {a: 0.0}, {}, 0, "heuristic")
@@ -472,7 +480,7 @@ class ExpertPlayer:
         values = dict(zip(legal, util, strict=True))
         return Estimate(self._pick(view, values, rng), values, dict(zip(legal, tricks, strict=True)), len(worlds), method)
 
-    def _estimate_pre(self, view: View, rng: random.Random) -> Estimate:
+    def _estimate_pre(self, view: View, rng: random.Random, given: Sequence[Deal] | None) -> Estimate:
         legal = view.legal
         first = legal[0]
         cands: list[Action | tuple[Action, ...]]
@@ -493,7 +501,7 @@ class ExpertPlayer:
             cands = list(keys)
         if len(cands) == 1:
             return Estimate(keys[0], {keys[0]: 0.0}, {}, 0, "forced")
-        worlds = self._worlds(view, self.worlds_pre, rng)
+        worlds = list(given) if given is not None else self._worlds(view, self.worlds_pre, rng)
         if not worlds:
             a = _HEURISTIC.choose(view, rng)
             return Estimate(a, {a: 0.0}, {}, 0, "heuristic")
@@ -511,3 +519,35 @@ class ExpertPlayer:
 
 
 _ = (CARDS, AssignTargets, NameContract)
+
+
+def hint_lines(view: View, rng: random.Random, think: float = 1.0) -> list[str]:
+    """The ``hint`` command of ``play``: the expert's choice for the decision in ``view`` and its estimate for each
+    candidate (mean whole-deal tricks of the seat, and the utility in points), best first. Uses only the view.
+
+    Raises:
+        ValueError: when the seat is not to act.
+    """
+    from ..actions import action_text
+
+    est = ExpertPlayer(think=think).estimate(view, rng)
+    names = list(view.names)
+
+    def short(a: Action) -> str:
+        if isinstance(a, (Play, Discard, Give, Return)):
+            return str(a.card)
+        return action_text(a, names).split(" ", 1)[-1] if isinstance(a, (NameContract, AssignTargets, EndGive)) else str(a)
+
+    how = {"dds": "double-dummy", "playout": "play-outs", "rollout": "play-outs", "forced": "", "heuristic": "no worlds"}
+    head = f"Hint: the expert would choose {short(est.choice)}"
+    if est.worlds:
+        head += f" (estimated over {est.worlds} sampled deals, {how.get(est.method, est.method)})"
+    lines = [head + "."]
+    if est.tricks:
+        if isinstance(est.choice, Discard):
+            lines.append("  (discards are compared as sets of cards; each line is the best set holding that card)")
+        for a in sorted(est.values, key=lambda x: -est.values[x]):
+            t = est.tricks.get(a)
+            tt = f"{t:5.2f} tricks" if t is not None else ""
+            lines.append(f"  {short(a):<24} {tt}   {est.values[a]:+6.2f} points")
+    return lines
