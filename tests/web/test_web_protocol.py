@@ -267,3 +267,25 @@ def test_http_api_and_websocket(tmp_path: Path) -> None:
         assert [g["id"] for g in hist] == [tid] and hist[0]["over"]
         with cl.websocket_connect("/ws/unknown") as ws:
             assert ws.receive_json()["code"] == "unknown_table"
+
+
+def test_every_computer_level_plays(tmp_path: Path) -> None:
+    """Each level of ``players.LEVELS`` can sit at a table (slow ones think in a worker thread)."""
+    from sergeant_major.players import LEVELS
+
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        for level in LEVELS:
+            t = new_table(hub, "9-5-2 deals=1", ["me", level, level], seed=21)
+            c = connect(hub, t["id"])
+            await send(hub, c, {"type": "join", "token": t["seats"][0]["token"]})
+            gt = hub.tables[t["id"]]
+            while not gt.match.over:
+                st = c.ws.last()
+                if st["waiting_start"]:
+                    await send(hub, c, {"type": "start", "v": st["v"]})
+                else:
+                    await send(hub, c, {"type": "act", "v": st["v"], "action": _first_legal(st)})
+            assert {e.data["by"] for e in gt.log if e.kind == "act"} >= {"computer", "human"}
+
+    asyncio.run(run())

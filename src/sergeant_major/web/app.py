@@ -15,6 +15,7 @@ import re
 import secrets
 import time
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -118,14 +119,15 @@ class Hub:
         return {c.seat for c in self.conns.get(table_id, []) if c.seat is not None}
 
     # ------------------------------------------------------------------ changes (call with the lock held)
-    def append(self, gt: GameTable, kind: str, seat: int | None, data: dict[str, Any]) -> None:
-        """Store the next log entry, then apply it to ``gt``.
+    async def append(self, gt: GameTable, kind: str, seat: int | None, data: dict[str, Any]) -> None:
+        """Store the next log entry (committed, in a worker thread so other tables go on meanwhile), then
+        apply it to ``gt``. Call with the table's lock held.
 
         Raises:
             SQLAlchemyError: when the database refuses; nothing is applied then.
         """
         idx = len(gt.log)
-        self.store.append(gt.row.id, idx, kind, seat, data)
+        await asyncio.to_thread(self.store.append, gt.row.id, idx, kind, seat, data)
         gt.apply_entry(LogEntry(idx, kind, seat, data))
 
     async def advance(self, gt: GameTable) -> None:
@@ -134,9 +136,9 @@ class Hub:
         transaction, before anything is sent; with a delay each is stored and shown before the next."""
         batch: list[tuple[int, str, int | None, dict[str, Any]]] = []
 
-        def flush() -> None:
+        async def flush() -> None:
             if batch:
-                self.store.append_many(gt.row.id, batch)
+                await asyncio.to_thread(self.store.append_many, gt.row.id, list(batch))
                 batch.clear()
 
         # when storing fails the table is replayed from the database on next use: memory never runs ahead of it
@@ -145,19 +147,20 @@ class Hub:
                 if gt.waiting_start and not any(s.kind == HUMAN for s in gt.seats) and not gt.match.over:
                     entry: tuple[int, str, int | None, dict[str, Any]] = (len(gt.log), "start", None, {"deal": gt.match.deal.number})
                 else:
-                    nxt = gt.next_machine_action()
+                    slow = gt.slow_decision_next()
+                    nxt = await asyncio.to_thread(gt.next_machine_action) if slow else gt.next_machine_action()
                     if nxt is None:
                         break
                     action, by = nxt
                     if self.delay > 0 and by != "forced":
-                        flush()
+                        await flush()
                         await self.broadcast(gt)
                         await asyncio.sleep(self.delay)
                     entry = (len(gt.log), "act", action.seat, {"action": action_to_json(action), "by": by})
                 batch.append(entry)
                 gt.apply_entry(LogEntry(*entry))
-            flush()
-        except SQLAlchemyError:
+            await flush()
+        except BaseException:  # storing failed, a player failed, or cancelled: memory must not run ahead of the database
             self.reload(gt.row.id)
             raise
         await self.broadcast(gt)
@@ -213,7 +216,7 @@ class Hub:
                         if self.tables.get(tid) is not gt or s.seat in self.online(tid) or s.seat in gt.away:
                             continue
                         try:
-                            self.append(gt, "away", s.seat, {})
+                            await self.append(gt, "away", s.seat, {})
                             await self.advance(gt)
                         except SQLAlchemyError:
                             continue
@@ -252,6 +255,10 @@ class Hub:
                 await self.send(c, _err("bad_message", f"\"v\" (the state version the action was made on) must be an integer, not {_show(v)}"))
                 return
             async with self.lock(c.table):
+                gt = self.load(c.table)  # the table may have been replayed anew while this waited for the lock
+                if gt is None:
+                    await self.send(c, _err("unknown_table", f"there is no table {c.table!r}"))
+                    return
                 if v != gt.version:
                     await self.send(c, _err("stale", f"the table has moved on (version {gt.version}, your action was made on {v}); "
                                                      "nothing was changed"))
@@ -285,7 +292,8 @@ class Hub:
                 self.conns.setdefault(c.table, []).append(c)
             c.seat = None
             c.joined = True
-            await self.send_state(c, gt)
+            async with self.lock(c.table):  # never a state that is not stored yet
+                await self.send_state(c, gt)
             return
         seat = gt.seat_of_token(token) if isinstance(token, str) else None
         if seat is None:
@@ -306,7 +314,7 @@ class Hub:
                     gt.match.names = tuple(s.name for s in gt.seats)
             if seat in gt.away:
                 try:
-                    self.append(gt, "back", seat, {})
+                    await self.append(gt, "back", seat, {})
                 except SQLAlchemyError:
                     pass
             await self.advance(gt)
@@ -338,14 +346,14 @@ class Hub:
         except IllegalActionError as e:
             await self.send(c, _err("illegal", f"{e} [rule: {e.rule}]"))
             return False
-        self.append(gt, "act", c.seat, {"action": action_to_json(action), "by": HUMAN})
+        await self.append(gt, "act", c.seat, {"action": action_to_json(action), "by": HUMAN})
         return True
 
     async def _start(self, c: Conn, gt: GameTable) -> bool:
         if not gt.waiting_start:
             await self.send(c, _err("not_waiting", "no deal is waiting to be started"))
             return False
-        self.append(gt, "start", c.seat, {"deal": gt.match.deal.number})
+        await self.append(gt, "start", c.seat, {"deal": gt.match.deal.number})
         return True
 
     async def _undo(self, c: Conn, gt: GameTable) -> bool:
@@ -354,7 +362,7 @@ class Hub:
         if n == 0:
             await self.send(c, _err("no_undo", "nothing to undo (practice tables only, your cards of this deal)"))
             return False
-        self.append(gt, "undo", c.seat, {"n": n})
+        await self.append(gt, "undo", c.seat, {"n": n})
         return True
 
     async def _hint(self, c: Conn, gt: GameTable) -> None:
@@ -486,6 +494,8 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
                 except Exception:  # noqa: BLE001 - the watcher must never stop
                     pass
 
+        # database writes run in worker threads: enough of them that commits of many tables overlap
+        asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=32, thread_name_prefix="sm-db"))
         task = asyncio.create_task(watch())
         try:
             yield

@@ -121,8 +121,10 @@ class Store:
     def __init__(self, url: str) -> None:
         try:
             sqlite = url.startswith("sqlite")
-            self.engine: Engine = sa.create_engine(url, future=True, pool_pre_ping=not sqlite,
-                                                   connect_args={"check_same_thread": False} if sqlite else {})
+            if sqlite:
+                self.engine: Engine = sa.create_engine(url, connect_args={"check_same_thread": False})
+            else:
+                self.engine = sa.create_engine(url, pool_pre_ping=True, pool_size=24, max_overflow=16)
         except Exception as e:  # noqa: BLE001 - any parse/driver error becomes one clear message
             raise ValueError(f"cannot use the database URL {_hide(url)!r}: {e}") from None
         self.url = url

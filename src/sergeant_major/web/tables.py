@@ -33,6 +33,7 @@ __all__ = ["GameTable", "view_json", "HUMAN", "STANDIN_LEVEL"]
 HUMAN = "human"
 STANDIN_LEVEL = "heuristic"
 GAME_KINDS = ("start", "act", "undo")
+FAST_LEVELS = frozenset({"random", "beginner", "heuristic"})  # a decision in well under a millisecond or so
 
 
 @dataclass
@@ -124,6 +125,15 @@ class GameTable:
         if kind != HUMAN:
             return kind
         return STANDIN_LEVEL if seat in self.away else None
+
+    def slow_decision_next(self) -> bool:
+        """Whether the next server action is a decision by a level that thinks long (not in :data:`FAST_LEVELS`):
+        the app then computes it in a worker thread, so other tables are served meanwhile."""
+        m = self.match
+        if m.over or self.waiting_start or m.forced_action() is not None or m.to_act is None:
+            return False
+        level = self.computer_of(m.to_act)
+        return level is not None and level not in FAST_LEVELS
 
     def next_machine_action(self) -> tuple[Action, str] | None:
         """The next action the server takes itself (forced, or a computer's/stand-in's decision), or ``None``
