@@ -31,7 +31,7 @@ def _cards(text: str) -> list[Card]:
 
 
 # ------------------------------------------------------------------------------------------- legality
-RULES = ["9-5-2", "8-5-3", "9-2-5", "3-5-8", "9-5-2 must-overtrump=on give=lowest return=overall",
+RULES = ["9-5-2", "8-5-3", "9-2-5", "3-5-8", "9-5-2 must-overtrump=on return=overall", "8-5-3 give=lowest",
          "8-5-3 dealer-assigns-targets=on kitty=see-then-trump", "9-5-2 exchange-count=at-most must-trump=on",
          "8-5-3 kitty=none trump=before-exchange"]
 
@@ -230,7 +230,7 @@ def test_levels() -> None:
 
 def test_utility_values_winning_the_match() -> None:
     r = Rules.parse("9-5-2")
-    u = utility_table(r, 0, 9, False, (8, 0, 0), 5)
+    u = utility_table(r, 0, 9, False, (9, 0, 0), 5)
     assert u[9] == 0 and u[10] > u[9] + 1.5  # +1 reaches the target total of 10: worth more than a point
     assert u[12] - u[11] > 1.5  # 12 tricks win at once
     mt = utility_table(Rules.parse("3-5-8"), 0, 3, True, (0, 0, 0), 1)

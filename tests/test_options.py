@@ -590,3 +590,35 @@ def test_rules_command_bad_input_one_line_exit_2(arg: str) -> None:
     code, out, err = _run(arg)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and repr(arg) in err and "Traceback" not in err
+
+
+def test_rules_explain_game_end_only_what_applies() -> None:
+    """8-5-3 has neither MT nor a target total: its game-end sentence mentions neither (9-5-2 and 3-5-8 do)."""
+    def game_end(*spec: str) -> str:
+        code, out, _ = _run(*spec)
+        assert code == 0
+        text = " ".join(out.split())
+        return text[text.index("Game end:"):text.index("String form")]
+
+    end = game_end("8-5-3")
+    assert "12 or more tricks" in end and "not in MT" not in end and "target" not in end
+    end = game_end("9-5-2")
+    assert "beats a total reaching the target" in end and "not in MT" not in end
+    end = game_end("3-5-8", "instant-win=12")
+    assert "not in MT" in end and "beats a total" not in end
+
+
+def test_rules_options_readable_at_80_columns() -> None:
+    """The option listing fits 80 columns: no line longer, each option starts its own line with its values."""
+    from typer.testing import CliRunner
+
+    from sergeant_major.cli import _register, app
+
+    _register()
+    res = CliRunner().invoke(app, ["rules"], env={"COLUMNS": "80"})
+    assert res.exit_code == 0
+    lines = res.stdout.splitlines()
+    assert max(len(ln.rstrip()) for ln in lines) <= 80
+    starts = {ln.split(" = ", 1)[0] for ln in lines if " = " in ln and not ln.startswith(" ")}
+    assert {o.key for o in OPTIONS} <= starts
+    assert "(default take-then-discard)" in " ".join(res.stdout.split())

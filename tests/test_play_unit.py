@@ -322,3 +322,36 @@ def test_ctrl_c_and_end_of_input_save(exc: type[BaseException], tmp_path: Path) 
     assert g.run() == 0
     assert f"Match saved to {tmp_path / 's' / 'x.json'}" in buf.getvalue()
     assert match_from_record(read_record(tmp_path / "s" / "x.json")).view(0) == m.view(0)
+
+
+def test_play_command_errors_and_resume_from_json_lines(tmp_path: Path) -> None:
+    """``play`` errors start ``error:`` like every command; ``--resume FILE --game N`` picks a record of a
+    JSON Lines file, and the continued match is saved to a file of its own, not over that file."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from sergeant_major.cli import _register, app
+    from sergeant_major.players import HeuristicPlayer
+    from sergeant_major.players import drive as drive_match
+    from sergeant_major.record import match_to_record
+
+    _register()
+    runner = CliRunner()
+    res = runner.invoke(app, ["play", "--opponents", "wizard"])
+    assert res.exit_code == 2 and res.stderr.startswith("error: ") and "'wizard'" in res.stderr
+    recs = []
+    for seed in (5, 6):
+        m = Match(Rules.parse("9-5-2"), seed, ["You", "Bob", "Cleo"])
+        drive_match(m, [HeuristicPlayer()] * 3, until_deal_end=True)
+        recs.append(match_to_record(m, ["human", "heuristic", "heuristic"]))
+    p = tmp_path / "two.jsonl"
+    text = "".join(json.dumps(r) + "\n" for r in recs)
+    p.write_text(text, encoding="utf-8")
+    res = runner.invoke(app, ["play", "--resume", str(p)])
+    assert res.exit_code == 2 and res.stderr.startswith("error: ") and "2 records" in res.stderr and "--game N" in res.stderr
+    saves = tmp_path / "saves"
+    res = runner.invoke(app, ["play", "--resume", str(p), "--game", "2", "--save-dir", str(saves)], input="quit\n")
+    assert "Resuming" in res.stdout and "seed 6" in res.stdout, res.output
+    assert p.read_text(encoding="utf-8") == text
+    assert list(saves.glob("match-6-*.json"))

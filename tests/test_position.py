@@ -116,7 +116,29 @@ def test_analyze_position_text_and_json() -> None:
     a = json.loads(r.output)
     assert a["position"] == text and a["value"][0] == a["value"][1]
     assert set(a["cards"]) == {"3C", "TC", "4H", "TH", "3S", "5S"}
+    assert all(lo == hi == a["value"][0] for lo, hi in a["cards"].values())
     assert set(a["best_cards"]) <= set(a["cards"])
+
+
+def test_analyze_never_drops_a_legal_card_when_the_time_runs_out() -> None:
+    """A time limit too short for every card: each legal card still shows, its value as lo..hi bounds."""
+    text = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"
+    r = runner.invoke(app, ["analyze", text, "--json", "-t", "0.000001"])
+    assert r.exit_code == 0, r.output
+    a = json.loads(r.output)
+    assert set(a["cards"]) == {"3C", "TC", "4H", "TH", "3S", "5S"}
+    assert all(lo <= 7 <= hi for lo, hi in a["cards"].values())  # 7: the exact value of every card
+    r = runner.invoke(app, ["analyze", text, "-t", "0.000001"], env={"COLUMNS": "120"})
+    assert r.exit_code == 0
+    assert all(c in r.output for c in ("3C", "TC", "4H", "TH", "3S", "5S"))
+
+
+def test_position_error_counts_the_fields() -> None:
+    """The field count is filled in, not a raw ``{len(fields)}`` placeholder."""
+    with pytest.raises(PositionError, match="got 1$"):
+        Position.parse("garbage")
+    r = runner.invoke(app, ["analyze", "garbage"])
+    assert r.exit_code == 2 and "got 1" in r.output and "{" not in r.output
 
 
 def test_analyze_opening_table_json() -> None:

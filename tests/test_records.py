@@ -573,9 +573,12 @@ def test_cli_check_illegal(files: dict[str, Path]) -> None:
     res = runner.invoke(app, ["check", str(files["bad"])])
     assert res.exit_code == 1
     out = res.output
-    assert f"deal 1, action {files['j']}, seat {files['seat']}" in out
+    assert f"deal 1, action {files['j']} (seat {files['seat']}:" in out
     assert "card not held" in out
     assert "Traceback" not in out
+    # told once, in the third person, naming the seat and the player
+    assert out.count("card not held") == 1 and out.count("\n") == 1
+    assert " you " not in out.lower() and f"seat {files['seat']} ({NAMES[int(str(files['seat']))]}) does not hold" in out
 
 
 def test_cli_check_malformed(files: dict[str, Path], tmp_path: Path) -> None:
@@ -650,3 +653,108 @@ def test_write_record_keeps_the_usual_file_mode(tmp_path: Path) -> None:
     p.chmod(0o640)
     write_record(m, p, ["human"] * 3)
     assert p.stat().st_mode & 0o777 == 0o640
+
+
+# ------------------------------------------------------------------------------------------ JSON Lines, faults
+def _jsonl(tmp_path: Path, recs: list[dict[str, Any]], name: str = "games.jsonl") -> Path:
+    p = tmp_path / name
+    p.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in recs), encoding="utf-8")
+    return p
+
+
+@pytest.fixture(scope="module")
+def jsonl_recs() -> list[dict[str, Any]]:
+    return [played("9-5-2", seed=s, levels=("random",) * 3)[1] for s in (3, 4, 5)]
+
+
+def test_read_record_json_lines(tmp_path: Path, jsonl_recs: list[dict[str, Any]]) -> None:
+    from sergeant_major.record import RecordCountError, read_records
+
+    p = _jsonl(tmp_path, jsonl_recs)
+    assert [ln for ln, _ in read_records(p)] == [1, 2, 3]
+    assert read_record(p, 2) == jsonl_recs[1]
+    with pytest.raises(RecordCountError, match="3 records") as ei:
+        read_record(p)
+    assert ei.value.count == 3
+    with pytest.raises(RecordCountError, match="no record 4"):
+        read_record(p, 4)
+    # a pretty-printed single record is one record, and game 1 is it
+    one = tmp_path / "one.json"
+    one.write_text(dumps_record(jsonl_recs[0]), encoding="utf-8")
+    assert read_record(one) == read_record(one, 1) == jsonl_recs[0]
+    # an error in a JSON Lines record names its line
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(p.read_text(encoding="utf-8") + "\n" + '{"format": 1}\n', encoding="utf-8")
+    with pytest.raises(RecordError, match=r"^line 5"):
+        read_record(bad, 4)
+
+
+def test_cli_json_lines_check_replay_analyze(tmp_path: Path, jsonl_recs: list[dict[str, Any]]) -> None:
+    import sergeant_major.cli_analyze  # noqa: F401  (registers analyze)
+
+    p = _jsonl(tmp_path, jsonl_recs)
+    res = runner.invoke(app, ["check", str(p)])
+    assert res.exit_code == 0, res.output
+    assert "3 records: 3 legal, 0 illegal" in res.output
+    assert all(f"record {k} (line {k}): OK" in res.output for k in (1, 2, 3))
+    res = runner.invoke(app, ["check", str(p), "--game", "2"])
+    assert res.exit_code == 0 and "record 2" in res.output
+    for cmd in (["replay", str(p)], ["analyze", str(p)]):
+        res = runner.invoke(app, cmd)
+        assert res.exit_code == 2
+        assert "3 records" in res.output and "--game N" in res.output and "Extra data" not in res.output
+    res = runner.invoke(app, ["replay", str(p), "--game", "3"])
+    assert res.exit_code == 0, res.output
+    assert "Winner:" in res.output
+    res = runner.invoke(app, ["replay", str(p), "--game", "9"])
+    assert res.exit_code == 2 and "--game 9" in res.output
+    res = runner.invoke(app, ["analyze", str(p), "--game", "2", "--no-table", "-t", "0.05", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["deal"] == 1
+    # one illegal record: exit 1 naming its line; the others still reported
+    bad = copy.deepcopy(jsonl_recs[1])
+    j, mm = _first_deal_positions(bad)[0]
+    seat = mm.deal.to_play
+    other = next(s for s in range(3) if s != seat)
+    bad["deals"][0]["actions"][j] = {"seat": seat, "play": str(mm.deal.hand(other)[0])}
+    q = _jsonl(tmp_path, [jsonl_recs[0], bad, jsonl_recs[2]], "mixed.jsonl")
+    res = runner.invoke(app, ["check", str(q)])
+    assert res.exit_code == 1
+    assert "record 2 (line 2): error:" in res.output and "1 illegal (line 2)" in res.output
+    assert "record 3 (line 3): OK" in res.output
+
+
+def test_cli_replay_reports_removed_deals(tmp_path: Path) -> None:
+    """Deals cut from a record: replay reports the totals that do not follow (exit 1) and invents no deal."""
+    _, rec = played("9-5-2", seed=7, levels=("random",) * 3)
+    assert len(rec["deals"]) >= 3
+    cut = copy.deepcopy(rec)
+    del cut["deals"][2:]
+    p = tmp_path / "cut.json"
+    p.write_text(dumps_record(cut), encoding="utf-8")
+    res = runner.invoke(app, ["replay", str(p)])
+    assert res.exit_code == 1
+    assert "Deal 3" not in res.output and "unfinished: exchange" not in res.output
+    assert "totals" in res.output
+    res = runner.invoke(app, ["check", str(p)])
+    assert res.exit_code == 1 and "totals" in res.output
+
+
+def test_replay_grammar_with_the_name_you(tmp_path: Path) -> None:
+    """A terminal match's human is called "You": "You return", never "You returns"."""
+    m = Match(Rules.preset("9-5-2"), 7, ["You", "Bob", "Cleo"])
+    drive(m, [RandomPlayer(), RandomPlayer(), RandomPlayer()])
+    p = write_record(m, tmp_path / "you.json", ["random"] * 3)
+    res = runner.invoke(app, ["replay", str(p)], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    assert "You play" in res.output or "You take" in res.output or "You return" in res.output or "You give" in res.output
+    for verb in ("plays", "takes", "returns", "gives", "discards", "names"):
+        assert f"You {verb}" not in res.output
+
+
+def test_third_person_fault_messages() -> None:
+    from sergeant_major.record import third_person
+
+    assert third_person("revoke: clubs were led and you hold 5C KC; you must follow suit, not play 5H", "seat 2 (Ann)") == \
+        "revoke: clubs were led and seat 2 (Ann) holds 5C KC; they must follow suit, not play 5H"
+    assert third_person("you do not hold 2C", "seat 1 (Bob)") == "seat 1 (Bob) does not hold 2C"

@@ -199,3 +199,71 @@ def test_a_sample_can_be_played_on() -> None:
     assert sum(d.result.tricks) == d.rules.tricks
     assert isinstance(d.history[-1], Play)
     _ = CARDS
+
+
+# give=lowest (seed 002 house variant) and the other exchange options: a seat that saw none of a large
+# exchange between the other two seats must still get a sample (the threshold of the up player's gives)
+HARD = [
+    "9-5-2 give=lowest",
+    "9-5-2 give=lowest exchange-count=at-most return=overall two-up=most-up",
+    "8-5-3 give=lowest trump=before-exchange return=overall",
+    "9-2-5 give=lowest",  # trump=mid-exchange, kitty before the exchange
+    "9-5-2 give=lowest players=4 exchange-count=at-most",
+    "9-5-2 give=lowest kitty=none",
+    "3-5-8 give=lowest",
+    "3-5-8 return=overall exchange-count=at-most",
+    "8-5-3 return=overall kitty=see-then-trump must-trump=on two-up=most-up",
+]
+
+
+def _exchange_views(rules_text: str, seed: int, want: int) -> list[View]:
+    """Views of every seat at random moments of deals with an exchange, from random play."""
+    rules = Rules.parse(rules_text)
+    rng = random.Random(seed)
+    out: list[View] = []
+    m = Match(rules, seed)
+    while len(out) < want:
+        if m.over or len(m.deals) > 6:
+            m = Match(rules, rng.randrange(1 << 30))
+        legal = m.legal_actions()
+        m.apply(legal[rng.randrange(len(legal))])
+        if not m.over and m.deal.exchange_log and rng.random() < 0.3:
+            out += [m.view(s) for s in range(rules.players)]
+    return out
+
+
+@pytest.mark.parametrize("rules_text", HARD)
+def test_never_fails_after_an_exchange(rules_text: str) -> None:
+    views = _exchange_views(rules_text, 3, 45)
+    assert any(e.card is None for v in views for e in v.exchange), "some exchange should be unseen"
+    for i, view in enumerate(views):
+        sample = resample(view, random.Random(i))  # raises ResampleError on failure
+        assert _same_view(sample, view), (rules_text, i)
+        if view.rules.give == "lowest":  # every give in the sample was the giver's lowest card then
+            again = Deal(sample.rules, sample.dealer, sample.dealt, sample.kitty_dealt, sample.prev_diffs,
+                         sample.allowed_contracts, sample.number)
+            for a in sample.history:
+                again.apply(a)  # checked: a give that is not the lowest card is refused
+            assert again.hands == sample.hands
+
+
+def test_a_large_unseen_lowest_exchange() -> None:
+    """Seat 2 received one card of a six-card exchange and saw none of the five given to seat 1."""
+    m = Match(Rules.parse("9-5-2 give=lowest"), 1000)
+    rng = random.Random(1)
+    view = None
+    while view is None:
+        legal = m.legal_actions()
+        m.apply(legal[rng.randrange(len(legal))])
+        for s in range(3):
+            v = m.view(s)
+            hidden = [e for e in v.exchange if e.kind == "give" and e.card is None]
+            if v.phase == Phase.PLAY and len(hidden) >= 4:
+                view = v
+    rng = random.Random(2)
+    hands = set()
+    for _ in range(15):
+        sample = resample(view, rng)
+        assert _same_view(sample, view)
+        hands.add(tuple(sample.hands))
+    assert len(hands) > 5

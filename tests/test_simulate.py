@@ -240,3 +240,13 @@ def test_3_5_8_matches_have_18_deals_and_over_tricks_are_the_exchange_diffs() ->
     s = simulate(rules, LEVELS, games=2, seed=1)
     assert s.deals == 36
     assert all(p.instant_wins is None for p in s.players)  # 3-5-8 has no instant win
+
+
+def test_cli_default_players_follow_the_rules_player_count() -> None:
+    """--rules with players=4 and no --players: heuristic and three random players, not a count error."""
+    res = runner.invoke(app, ["simulate", "-n", "2", "--rules", "9-5-2 players=4", "--workers", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["levels"] == ["heuristic", "random", "random", "random"]
+    from sergeant_major.simulate import default_levels
+
+    assert default_levels(3) == "heuristic,random,random"

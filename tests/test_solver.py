@@ -196,3 +196,38 @@ def test_pure_python_path_matches_brute_force() -> None:
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout.strip().splitlines()[-1]) == []
+
+
+def test_time_limit_keeps_every_legal_card_with_bounds() -> None:
+    """A search cut short still gives every legal card, with bounds that hold the exact value."""
+    text = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"
+    pos = Position.parse(text)
+    exact = Solver(tt_bits=12).solve(pos)
+    assert exact.exact and {c for c, (lo, hi) in exact.card_bounds.items() if lo == hi} == set(exact.cards)
+    ticks = iter(range(10**6))
+    # a clock that jumps 1 s at every look: the second card group already finds the time up
+    cut = Solver(tt_bits=12, clock=lambda: float(next(ticks))).solve(pos, time_limit=1.5)
+    assert not cut.exact
+    legal = set(pos.legal_cards())
+    assert set(cut.card_bounds) == legal == set(exact.cards)
+    assert len(cut.cards) < len(legal)
+    for c, (lo, hi) in cut.card_bounds.items():
+        assert lo <= exact.cards[c] <= hi
+
+
+def test_timed_search_warms_the_kernels_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The JIT compilation is not charged to a time limit: a timed call warms the kernels up first."""
+    from sergeant_major.solver import dds
+
+    calls: list[int] = []
+    monkeypatch.setattr(dds, "warm_up", lambda: calls.append(1))
+    pos = Position.parse("9-5-2 | H | 0 | 6-5-3 | AK... / QJ... / T9... | -")
+    Solver(tt_bits=8).solve(pos, 0)
+    assert calls == []
+    Solver(tt_bits=8).solve(pos, 0, time_limit=5)
+    Solver(tt_bits=8).value(pos, 1, time_limit=5)
+    Solver(tt_bits=8).can_reach(pos, 0, 7, time_limit=5)
+    assert len(calls) >= 3
+    monkeypatch.undo()
+    dds.warm_up()  # the real one: runs (or is a no-op without numba) and may be called again
+    dds.warm_up()

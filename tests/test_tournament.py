@@ -300,3 +300,11 @@ def test_installed_command_runs(tmp_path: Path) -> None:
     assert p.returncode == 0, p.stderr
     assert "heuristic - beginner" in p.stdout
     assert json.loads(out.read_text())["deals"] == 18
+
+
+def test_default_players_follow_the_rules_player_count() -> None:
+    """--rules with players=4 and no --players: heuristic and three random players, not a count error."""
+    r = runner.invoke(app, ["tournament", "--rules", "9-5-2 players=4", "--deals", "1", "--workers", "1", "--json", "-"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["levels"] == ["heuristic", "random", "random", "random"] and d["arrangements"] == 24

@@ -148,18 +148,19 @@ def action_text(action: Action, names: list[str] | None = None) -> str:
     def other(s: int) -> str:
         return names[s] if names else f"seat {s}"
 
+    s = "" if who.strip().lower() == "you" else "s"  # the default human's name is "You": "You play", not "You plays"
     if isinstance(action, Play):
-        return f"{who} plays {action.card}"
+        return f"{who} play{s} {action.card}"
     if isinstance(action, Discard):
-        return f"{who} discards {action.card}"
+        return f"{who} discard{s} {action.card}"
     if isinstance(action, TakeKitty):
-        return f"{who} takes the kitty"
+        return f"{who} take{s} the kitty"
     if isinstance(action, NameContract):
-        return f"{who} names {action.contract.word}"
+        return f"{who} name{s} {action.contract.word}"
     if isinstance(action, Give):
-        return f"{who} gives {action.card} to {other(action.to)}"
+        return f"{who} give{s} {action.card} to {other(action.to)}"
     if isinstance(action, Return):
-        return f"{who} returns {action.card} to {other(action.to)}"
+        return f"{who} return{s} {action.card} to {other(action.to)}"
     if isinstance(action, EndGive):
-        return f"{who} gives no more to {other(action.to)}"
-    return f"{who} assigns targets {'-'.join(map(str, action.targets))}"
+        return f"{who} give{s} no more to {other(action.to)}"
+    return f"{who} assign{s} targets {'-'.join(map(str, action.targets))}"

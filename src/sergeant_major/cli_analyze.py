@@ -10,8 +10,9 @@
   biggest mistakes of the deal.
 
 Values are paranoid (the player against the others together; in minimum tricks the fewest tricks the
-player can hold itself to). ``--time-limit`` bounds each search; a value the limit cut short shows as a
-range ``lo..hi``. ``--json`` prints the same analysis as JSON for tools.
+player can hold itself to). ``--time-limit`` bounds each search (the numba kernels are compiled before the
+clock starts); a value the limit cut short shows as a range ``lo..hi`` and no legal card is ever left out.
+``--json`` prints the same analysis as JSON for tools (a card's value as ``[lo, hi]``).
 
 Exit codes: 0 success; 2 an argument that is neither a readable record nor a position, or a bad option.
 """
@@ -80,7 +81,8 @@ def analyze_position(pos: Position, solver: Solver, time_limit: float | None) ->
         sol = solver.solve(pos, pos.to_move, time_limit=time_limit)
         out["to_move"] = pos.to_move
         out["value"] = [sol.lower, sol.upper]
-        out["cards"] = {str(c): v for c, v in sorted(sol.cards.items(), key=lambda kv: kv[0].id)}
+        # every legal card, its value as [lo, hi] (equal when found; the bounds when the time ran out)
+        out["cards"] = {str(c): list(b) for c, b in sol.card_bounds.items()}
         out["best_cards"] = [str(c) for c in sol.best_cards()]
     return out
 
@@ -130,10 +132,11 @@ def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bo
         k, s, cid = plays_seq[i]
         pos = positions[i]
         sol = solver.solve(pos, s, time_limit=time_limit)
-        played = sol.cards.get(CARDS[cid])
+        pb = sol.card_bounds.get(CARDS[cid])
+        played = list(pb) if pb is not None else [pos.tricks[s], pos.tricks[s] + pos.remaining]
         cost: int | None = None
-        if sol.exact and played is not None:
-            cost = (played - sol.tricks) if pos.misere else (sol.tricks - played)
+        if sol.exact and played[0] == played[1]:
+            cost = (played[0] - sol.tricks) if pos.misere else (sol.tricks - played[0])
         plays[i] = {"trick": k, "seat": s, "card": str(CARDS[cid]), "value": [sol.lower, sol.upper],
                     "played": played, "cost": cost, "best": [str(b) for b in sol.best_cards()]}
     mistakes = sorted((p for p in plays if p["cost"]), key=lambda p: (-p["cost"], p["trick"]))[:top]
@@ -176,7 +179,7 @@ def _print_position(out: Console, a: dict[str, Any]) -> None:
         tab.add_column("Tricks", justify="right")
         best = set(a["best_cards"])
         for c, v in a["cards"].items():
-            tab.add_row(Text(c, style="bold green" if c in best else ""), Text(str(v)))
+            tab.add_row(Text(c, style="bold green" if c in best else ""), Text(_val(*v)))
         out.print(tab)
 
 
@@ -192,7 +195,7 @@ def _print_deal(out: Console, a: dict[str, Any], names: list[str]) -> None:
         cost = "?" if p["cost"] is None else str(p["cost"])
         style = "bold red" if p["cost"] else ""
         tab.add_row(str(p["trick"]), Text(names[p["seat"]]), p["card"], _val(*p["value"]),
-                    "?" if p["played"] is None else str(p["played"]), Text(cost, style=style), " ".join(p["best"]))
+                    _val(*p["played"]), Text(cost, style=style), " ".join(p["best"]))
     out.print(tab)
     if a["mistakes"]:
         out.print(Text("Biggest mistakes:", style="bold"))
@@ -208,6 +211,8 @@ def _print_deal(out: Console, a: dict[str, Any], names: list[str]) -> None:
 def analyze(
     target: Annotated[str, typer.Argument(help="A game record file (JSON) or a position text (docs/solver.md).")],
     deal: Annotated[int, typer.Option("--deal", "-d", help="The deal of the record to analyse (1-based).")] = 1,
+    game: Annotated[int | None, typer.Option("--game", "-g", help="For a JSON Lines file of several records "
+                                             "(simulate --out): which record, from 1.")] = None,
     time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="Seconds per search (a cut value shows as lo..hi).")] = 5.0,
     table: Annotated[bool, typer.Option("--table/--no-table", help="The double-dummy table of a recorded deal.")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
@@ -235,13 +240,17 @@ def analyze(
             _print_position(out, a)
         return
     try:
-        from .record import match_from_record, read_record
+        from .cli_records import record_error_text
+        from .record import RecordCountError, match_from_record, read_record
     except ImportError:  # pragma: no cover - the records module ships with the package
         err.print(Text("error: reading records needs sergeant_major.record"))
         raise typer.Exit(2) from None
     try:
-        rec = read_record(path)
+        rec = read_record(path, game)
         match = match_from_record(rec)
+    except RecordCountError as e:
+        err.print(Text(f"error: {record_error_text(path, e, game)}"))
+        raise typer.Exit(2) from None
     except SergeantMajorError as e:
         # a file holding a position text instead of a record
         try:

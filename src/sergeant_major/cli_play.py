@@ -31,11 +31,12 @@ from . import tui
 from .actions import Action, Discard, EndGive, Give, Return, TakeKitty
 from .cards import Card
 from .cli import app
+from .cli_records import record_error_text
 from .deal import DealResult, role_name
 from .errors import SergeantMajorError
 from .match import Match
 from .players import LEVELS, Player, decision_rng, make_player
-from .record import match_from_record, read_record, write_record
+from .record import RecordCountError, match_from_record, read_record, read_records, write_record
 from .rules import Rules
 from .view import View
 
@@ -286,7 +287,7 @@ class Game:
 
 
 def _fail(msg: str) -> typer.Exit:
-    print(f"Error: {msg}", file=sys.stderr)
+    print(f"error: {msg}", file=sys.stderr)
     return typer.Exit(2)
 
 
@@ -299,6 +300,8 @@ def play(
     = "heuristic",
     name: Annotated[str, typer.Option("--name", help="Your name.")] = "You",
     resume: Annotated[Path | None, typer.Option("--resume", help="Continue a saved match.")] = None,
+    game: Annotated[int | None, typer.Option("--game", help="With --resume on a JSON Lines file of several records: "
+                                             "which record, from 1.")] = None,
     save_dir: Annotated[Path | None, typer.Option("--save-dir", help="Where to save (default: the user's data dir).")] = None,
 ) -> None:
     """Play a whole match in the terminal against computer players (you are seat 0)."""
@@ -306,8 +309,11 @@ def play(
     out_dir = save_dir if save_dir is not None else default_save_dir()
     if resume is not None:
         try:
-            rec = read_record(resume)
+            several = len(read_records(resume)) > 1
+            rec = read_record(resume, game)
             match = match_from_record(rec)
+        except RecordCountError as e:
+            raise _fail(f"cannot resume: {record_error_text(resume, e, game)}") from None
         except SergeantMajorError as e:
             raise _fail(f"cannot resume from {str(resume)!r}: {e}") from None
         kinds = [str(p.get("kind", "")) for p in rec["players"]]
@@ -323,8 +329,11 @@ def play(
                           highlight=False, markup=False)
         console.print(f"Resuming {resume}: rules {match.rules}, seed {match.seed}, deal {match.deal.number}.",
                       highlight=False, markup=False)
-        path = resume
+        # a file of several records is never overwritten by one: the match is saved to a file of its own
+        path = out_dir / f"match-{match.seed}-{time.strftime('%Y%m%d-%H%M%S')}.json" if several else resume
     else:
+        if game is not None:
+            raise _fail("--game picks a record of the --resume file; give --resume FILE too")
         try:
             r = Rules.parse(rules)
             if to is not None:

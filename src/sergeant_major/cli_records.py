@@ -5,7 +5,8 @@ shows every hand, the kitty, the discards and the exchanged cards.
 
 Exit codes: 0 success; 1 an illegal action or a recorded result that the rules do not give (``check``;
 ``replay`` shows the record up to the fault, then names it); 2 a file that cannot be read or is malformed,
-or a bad option value.
+or a bad option value. A JSON Lines file of several records (``simulate --out``): ``--game N`` picks one;
+``check`` without it checks them all.
 """
 
 from __future__ import annotations
@@ -23,16 +24,40 @@ from .cards import format_cards, sort_hand
 from .cli import app
 from .deal import Deal, role_name
 from .errors import RecordError
-from .record import RecordCheckError, Replay, check_record, read_record, replay_record
+from .record import (
+    RecordCheckError,
+    RecordCountError,
+    Replay,
+    check_record,
+    loads_record_at,
+    read_record,
+    read_records,
+    replay_record,
+)
 
-__all__ = ["replay", "check"]
+__all__ = ["replay", "check", "load_record", "record_error_text", "GAME_HELP"]
+
+GAME_HELP = "For a JSON Lines file of several records (simulate --out): which record, from 1."
 
 
-def _load(path: Path, err: Console) -> dict[str, Any]:
+def record_error_text(path: Path, e: RecordError, game: int | None) -> str:
+    """The one-line message (without ``error:``) for a record file that cannot be used, naming ``--game``
+    when the file holds several records."""
+    if isinstance(e, RecordCountError):
+        if game is None:
+            return (f"{path} holds {e.count} records (JSON Lines, one match a line); choose one with --game N "
+                    f"(1..{e.count})")
+        return f"--game {game}: {e}"
+    return f"{path}: {e}"
+
+
+def load_record(path: Path, game: int | None, err: Console) -> dict[str, Any]:
+    """Read record ``game`` (1-based; ``None`` for a one-record file) of ``path``; on failure print the reason
+    to ``err`` and exit with status 2."""
     try:
-        return read_record(path)
+        return read_record(path, game)
     except RecordError as e:
-        err.print(Text(f"error: {path}: {e}"))
+        err.print(Text(f"error: {record_error_text(path, e, game)}"))
         raise typer.Exit(2) from None
 
 
@@ -95,7 +120,7 @@ def _deal_block(out: Console, rep: Replay, index: int, running: list[int]) -> No
         out.print(tricks)
     res = deal.result
     if res is None:
-        out.print(Text(f"Deal {deal.number} unfinished: {deal.phase.value} phase, seat {deal.to_act} to act; "
+        out.print(Text(f"Deal {deal.number} unfinished: {deal.phase.value} phase, {'nobody' if deal.to_act is None else _who(rep, deal.to_act)} to act; "
                        f"tricks so far {' '.join(map(str, deal.tricks_won))}", style="yellow"))
         return
     for s in range(n):
@@ -109,28 +134,37 @@ def _deal_block(out: Console, rep: Replay, index: int, running: list[int]) -> No
     out.print(table)
 
 
-def _end_lines(out: Console, rep: Replay) -> None:
+def _end_lines(out: Console, rep: Replay, recorded: int) -> None:
     m = rep.match
     out.rule(Text("Totals", style="bold"))
     out.print(Text(", ".join(f"{rep.names[s]} {m.totals[s]}" for s in range(m.rules.players))))
     if m.end is not None:
         who = " and ".join(rep.names[s] for s in m.end.winners)
         out.print(Text(f"Winner: {who} - {m.end.reason}", style="bold green"))
+    elif recorded and m.deals[recorded - 1].result is None:
+        out.print(Text(f"The match is unfinished (the record stops in deal {recorded}).", style="yellow"))
     else:
-        out.print(Text(f"The match is unfinished (deal {len(m.deals)} in progress).", style="yellow"))
+        out.print(Text(f"The match is unfinished (the record stops after deal {recorded}).", style="yellow"))
 
 
 @app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="A game record (JSON, docs/records.md).")],
     deal: Annotated[int | None, typer.Option("--deal", "-d", help="Show only this deal (1-based).")] = None,
+    game: Annotated[int | None, typer.Option("--game", "-g", help=GAME_HELP)] = None,
 ) -> None:
-    """Show a recorded match deal by deal and trick by trick (every hand: records are full information)."""
+    """Show a recorded match deal by deal and trick by trick (every hand: records are full information).
+
+    Exit 1 when the record is inconsistent: an illegal action (shown up to it), or results, totals or an
+    end that the rules do not give (as ``check`` finds them).
+    """
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
-    rep = replay_record(_load(file, err))
+    rec = load_record(file, game, err)
+    rep = replay_record(rec)
     m = rep.match
-    shown = len(m.deals)
+    # only the deals in the record: the match starts the next deal by itself after a scored one
+    shown = min(len(m.deals), len(rec["deals"]))
     if deal is not None and not 1 <= deal <= shown:
         err.print(Text(f"error: --deal {deal}: the record {file} has deals 1..{shown}"))
         raise typer.Exit(2)
@@ -144,42 +178,103 @@ def replay(
         elif m.deals[i].result is not None:
             for s, sc in enumerate(m.deals[i].result.scores):  # type: ignore[union-attr]
                 running[s] += sc
-    if rep.error is not None:
-        _fault(err, rep.error)
+    fault = rep.error
+    if fault is None:
+        try:
+            check_record(rec)  # the recorded results, totals and end must be the ones the rules give
+        except RecordCheckError as e:
+            fault = e
+    if deal is None and rep.error is None:
+        _end_lines(out, rep, shown)
+    if fault is not None:
+        _fault(err, fault)
         raise typer.Exit(1)
-    if deal is None:
-        _end_lines(out, rep)
 
 
-def _fault(err: Console, e: RecordCheckError) -> None:
-    err.print(Text(f"error: {e}", style="bold red"))
-    if e.action_index >= 0 and e.seat >= 0:
-        err.print(Text(f"  deal {e.deal}, action {e.action_index + 1}, seat {e.seat}: {e.action_text}; rule broken: {e.rule}"))
+def _fault_text(e: RecordCheckError) -> str:
+    """The fault once, in the third person, with the JSON path of the record field at the end."""
+    msg = str(e)[len(e.where) + 2:] if e.where else str(e)
+    return msg + (f" (at {e.where})" if e.where else "")
+
+
+def _fault(err: Console, e: RecordCheckError, prefix: str = "") -> None:
+    err.print(Text(f"{prefix}error: {_fault_text(e)}", style="bold red"))
 
 
 @app.command()
 def check(
-    file: Annotated[Path, typer.Argument(help="A game record (JSON, docs/records.md).")],
+    file: Annotated[Path, typer.Argument(help="A game record (JSON, or JSON Lines of several records, docs/records.md).")],
+    game: Annotated[int | None, typer.Option("--game", "-g", help=GAME_HELP + " Default: every record.")] = None,
 ) -> None:
     """Verify a record: every action legal, every result, the totals and the end as the rules give them.
 
     Exit 0 and the final totals when it is; 1 naming the first fault (deal, action, seat, action, rule);
-    2 for a file that cannot be read or is malformed.
+    2 for a file that cannot be read or is malformed. A JSON Lines file (``simulate --out``) is checked
+    record by record, one line each and a summary; exit 1 if any record is illegal (its line named), 2 if
+    any is malformed.
     """
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
-    rec = _load(file, err)
+    if game is None:
+        try:
+            recs = read_records(file)
+        except RecordError as e:
+            err.print(Text(f"error: {file}: {e}"))
+            raise typer.Exit(2) from None
+        if len(recs) > 1:
+            raise typer.Exit(_check_all(file, recs, out, err))
+    rec = load_record(file, game, err)
     try:
         m = check_record(rec)
     except RecordCheckError as e:
         _fault(err, e)
         raise typer.Exit(1) from None
+    where = f"{file}" if game is None else f"{file} record {game}"
+    out.print(Text(f"OK: {where}: {_summary(m)}"))
     names = m.names
     n = m.rules.players
-    acts = sum(len(d.history) for d in m.deals)
-    out.print(Text(f"OK: {file}: {len(m.deals)} deals, {acts} actions, every one legal ({m.rules})"))
     out.print(Text("Final totals: " + ", ".join(f"{names[s]} {m.totals[s]}" for s in range(n))))
     if m.end is not None:
         out.print(Text(f"Winner: {' and '.join(names[s] for s in m.end.winners)} - {m.end.reason}"))
     else:
-        out.print(Text(f"Unfinished: deal {len(m.deals)} in progress"))
+        out.print(Text(f"Unfinished: the record stops in deal {len(rec['deals'])}"))
+
+
+def _summary(m: Any) -> str:
+    acts = sum(len(d.history) for d in m.deals)
+    return f"{len(m.deals)} deals, {acts} actions, every one legal ({m.rules})"
+
+
+def _check_all(file: Path, recs: list[tuple[int, str]], out: Console, err: Console) -> int:
+    """``check`` of a JSON Lines file: one line per record, then a summary; returns the exit status."""
+    illegal: list[int] = []
+    malformed: list[int] = []
+    for k, (line, text) in enumerate(recs, 1):
+        head = f"record {k} (line {line}): "
+        try:
+            m = check_record(loads_record_at(text, line, True))
+        except RecordCheckError as e:
+            illegal.append(line)
+            _fault(err, e, head)
+            continue
+        except RecordError as e:
+            malformed.append(line)
+            err.print(Text(f"{head}error: malformed: {e}", style="bold red"))
+            continue
+        end = (f"winner {' and '.join(m.names[s] for s in m.end.winners)}" if m.end is not None
+               else "unfinished")
+        totals = " ".join(str(t) for t in m.totals)
+        out.print(Text(f"{head}OK: {_summary(m)}; totals {totals}; {end}"))
+    n = len(recs)
+    good = n - len(illegal) - len(malformed)
+
+    def lines(xs: list[int]) -> str:
+        return f" (line{'s' if len(xs) > 1 else ''} {', '.join(map(str, xs[:10]))}{', ...' if len(xs) > 10 else ''})"
+
+    msg = (f"{file}: {n} records: {good} legal, {len(illegal)} illegal{lines(illegal) if illegal else ''}"
+           f", {len(malformed)} malformed{lines(malformed) if malformed else ''}")
+    if illegal or malformed:
+        err.print(Text(msg, style="bold red"))
+        return 2 if malformed else 1
+    out.print(Text(f"OK: {msg}"))
+    return 0

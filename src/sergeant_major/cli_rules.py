@@ -1,7 +1,8 @@
 """``sergeant-major rules [RULES]``: the presets and options, or one rule set in plain words.
 
-Without an argument: two tables, the presets (with their sources) and every option with its values,
-its default (the default preset ``9-5-2``), what each other preset sets, and its source.
+Without an argument: the presets table (with their sources), then every option as a short block that
+reads at 80 columns: its values, its default (the default preset ``9-5-2``), its meaning, what each other
+preset sets, and its source.
 With an argument (a preset name or any ``--rules`` string, e.g. ``"8-5-3 kitty=none"``; the words may also
 be given unquoted): that rule set in full, one plain sentence per rule, with sources (:meth:`Rules.explain`).
 
@@ -14,7 +15,8 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.console import Console
+from rich.console import Console, Group
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -22,7 +24,7 @@ from .cli import app
 from .errors import RulesError
 from .rules import DEFAULT_PRESET, OPTIONS, PRESETS, Rules, deal_order
 
-__all__ = ["rules_command", "presets_table", "options_table"]
+__all__ = ["rules_command", "presets_table", "options_table", "options_listing"]
 
 
 def _short_end(r: Rules) -> str:
@@ -71,6 +73,27 @@ def options_table() -> Table:
     return t
 
 
+def options_listing() -> Group:
+    """Every option as a short block that reads at 80 columns: ``key = v1 | v2 ...  (default X)``, then,
+    indented, its meaning, the other presets' values when they differ from the default, and its source."""
+    base = Rules.preset(DEFAULT_PRESET).options_dict()
+    others = {name: Rules.preset(name).options_dict() for name in PRESETS if name != DEFAULT_PRESET}
+    parts: list[Text | Padding] = [Text(f"Options (PRESET key=value ...; default = the {DEFAULT_PRESET} preset's value)",
+                                        style="bold")]
+    for o in OPTIONS:
+        head = Text()
+        head.append(o.key, style="bold cyan")
+        head.append(f" = {' | '.join(o.values)}   (default {base[o.key]})")
+        parts.append(head)
+        body = Text(o.meaning[:1].upper() + o.meaning[1:] + ".")
+        diff = [f"{name}: {opts[o.key]}" for name, opts in others.items() if opts[o.key] != base[o.key]]
+        if diff:
+            body.append(f" Other presets: {'; '.join(diff)}.")
+        body.append(f" Source: {o.source}.", style="dim")
+        parts.append(Padding(body, (0, 0, 0, 4)))
+    return Group(*parts)
+
+
 @app.command("rules")
 def rules_command(
     spec: Annotated[
@@ -82,7 +105,7 @@ def rules_command(
     out = Console(highlight=False)
     if not spec:
         out.print(presets_table())
-        out.print(options_table())
+        out.print(options_listing())
         out.print(Text('Rules string: PRESET key=value ..., e.g. "8-5-3 kitty=see-then-trump must-trump=on" (see docs/rules.md).'))
         return
     text = " ".join(spec)

@@ -42,7 +42,8 @@ def serve(
                    err=True)
         raise typer.Exit(2) from None
     web = create_app(store=store, delay=delay)
-    config = uvicorn.Config(web, host=host, port=port, log_level="critical", ws_max_size=1 << 16)
+    # no per-message deflate: state messages are a few KB, and compressing them was the largest CPU cost
+    config = uvicorn.Config(web, host=host, port=port, log_level="critical", ws_max_size=1 << 16, ws_per_message_deflate=False)
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
 
@@ -63,8 +64,15 @@ def serve(
             await server.shutdown()
 
     failed: list[bool] = []
+    import importlib.util
+
     try:
-        asyncio.run(main())
+        if importlib.util.find_spec("uvloop") is not None:  # the faster event loop of uvicorn[standard]
+            import uvloop
+
+            uvloop.run(main())
+        else:
+            asyncio.run(main())
     except KeyboardInterrupt:
         pass
     except SystemExit:  # uvicorn exits when it cannot bind

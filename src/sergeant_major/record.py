@@ -12,6 +12,9 @@ the exchanged cards are in them); never show a record to a seat during play.
 API (stable; other modules code against it):
 
 - :func:`match_to_record` / :func:`dumps_record` / :func:`write_record`: match -> dict -> text -> file.
+- :func:`read_records` / :func:`split_records`: a file (or text) -> its records ``[(line, text)]``: one JSON
+  record, or JSON Lines (one record a line, as ``simulate --out`` writes); ``read_record(path, game=K)``
+  picks record K (:class:`RecordCountError` when a file of several records is read without ``game``).
 - :func:`loads_record` / :func:`read_record`: text or file -> dict, validated structurally
   (:class:`~sergeant_major.errors.RecordError` with ``where``, the JSON path of the fault, or
   ``"line L column C"`` for a JSON syntax error).
@@ -63,6 +66,10 @@ __all__ = [
     "write_record",
     "loads_record",
     "read_record",
+    "read_records",
+    "split_records",
+    "loads_record_at",
+    "RecordCountError",
     "match_from_record",
     "check_record",
     "replay_record",
@@ -555,22 +562,107 @@ def loads_record(text: str) -> dict[str, Any]:
     return rec
 
 
-def read_record(path: str | Path) -> dict[str, Any]:
-    """Read and validate the record file ``path`` (UTF-8 JSON); see :func:`loads_record`.
+class RecordCountError(RecordError):
+    """A JSON Lines file of several records read without saying which one (or naming one it lacks).
 
-    Raises:
-        RecordError: when the file cannot be read or decoded (the path and reason quoted), or is malformed.
+    Attributes:
+        count: the number of records in the file (>= 1).
+        lines: the line number (1-based) of each record, in file order.
     """
-    p = Path(path)
+
+    def __init__(self, message: str, count: int, lines: Sequence[int]) -> None:
+        super().__init__(message)
+        self.count = count
+        self.lines = tuple(lines)
+
+
+def split_records(text: str) -> list[tuple[int, str]]:
+    """Split the text of a record file into its records: ``[(line, text)]`` with ``line`` the 1-based line
+    number where each record starts.
+
+    A file is either one JSON record (pretty-printed over many lines, as :func:`write_record` writes it, or
+    on one line) or JSON Lines, one compact record a line, as ``sergeant-major simulate --out`` writes them
+    (blank lines are skipped). It is taken as JSON Lines when it has more than one non-blank line and its
+    first non-blank line is a whole JSON value by itself.
+    """
+    lines = text.splitlines()
+    filled = [(i + 1, ln) for i, ln in enumerate(lines) if ln.strip()]
+    if len(filled) > 1:
+        try:
+            json.loads(filled[0][1])
+        except ValueError:
+            pass
+        else:
+            return filled
+    first = filled[0][0] if filled else 1
+    return [(first, text)]
+
+
+def _read_text(p: Path) -> str:
     try:
         data = p.read_bytes()
     except OSError as e:
         raise RecordError(f"cannot read the record {str(p)!r}: {e.strerror or e}") from None
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise RecordError(f"{str(p)!r} is not UTF-8 text (byte {e.start}); a record is a JSON text file") from None
-    return loads_record(text)
+
+
+def _at_line(e: RecordError, line: int) -> RecordError:
+    """``e`` with its ``where`` prefixed by the line of a JSON Lines file."""
+    msg = str(e)[len(e.where) + 2:] if e.where else str(e)
+    if e.where.startswith("line "):  # a JSON syntax error: its column is within the line
+        col = e.where.split("column", 1)[1].strip() if "column" in e.where else ""
+        return RecordError(msg, f"line {line}" + (f" column {col}" if col else ""))
+    return RecordError(msg, f"line {line}" + (f", {e.where}" if e.where else ""))
+
+
+def read_records(path: str | Path) -> list[tuple[int, str]]:
+    """The records of the file ``path`` unparsed, ``[(line, text)]`` (see :func:`split_records`); parse one
+    with :func:`loads_record_at`.
+
+    Raises:
+        RecordError: when the file cannot be read or is not UTF-8 (the path and reason quoted).
+    """
+    return split_records(_read_text(Path(path)))
+
+
+def loads_record_at(text: str, line: int, json_lines: bool) -> dict[str, Any]:
+    """:func:`loads_record`, naming the line (``where`` starts ``"line L"``) when ``json_lines`` is true."""
+    if not json_lines:
+        return loads_record(text)
+    try:
+        return loads_record(text)
+    except RecordError as e:
+        raise _at_line(e, line) from None
+
+
+def read_record(path: str | Path, game: int | None = None) -> dict[str, Any]:
+    """Read and validate the record file ``path`` (UTF-8 JSON); see :func:`loads_record`.
+
+    Args:
+        game: for a JSON Lines file of several records (``simulate --out``), which one, from 1; ``None``
+            for a file holding one record.
+
+    Raises:
+        RecordError: when the file cannot be read or decoded (the path and reason quoted), or is malformed
+            (in a JSON Lines file ``where`` starts with the line number).
+        RecordCountError: when the file holds several records and ``game`` is ``None``, or ``game`` is not
+            one of them.
+    """
+    p = Path(path)
+    recs = read_records(p)
+    n = len(recs)
+    if game is None and n > 1:
+        raise RecordCountError(f"{str(p)!r} holds {n} records (JSON Lines, one match a line, lines "
+                               f"{recs[0][0]}..{recs[-1][0]}); choose one by its number 1..{n}", n, [ln for ln, _ in recs])
+    k = 1 if game is None else game
+    if not 1 <= k <= n:
+        what = "1 record" if n == 1 else f"{n} records, 1..{n}"
+        raise RecordCountError(f"{str(p)!r} has no record {k}: it holds {what}", n, [ln for ln, _ in recs])
+    line, text = recs[k - 1]
+    return loads_record_at(text, line, n > 1)
 
 
 # ---------------------------------------------------------------------------------------------- replaying
@@ -591,6 +683,20 @@ class Replay:
     kinds: list[str]
     forced: list[list[bool]] = field(default_factory=list)
     error: RecordCheckError | None = None
+
+
+def third_person(message: str, who: str) -> str:
+    """A rules message addressed to the player (``"you hold JH QH; you must follow suit"``, as
+    :class:`~sergeant_major.errors.IllegalActionError` words it for the one at the table) turned into the
+    third person for a record: ``who`` (e.g. ``"seat 2 (Ann)"``) the first time, ``they`` after."""
+    out = message
+    for you, they in (("you do not hold", "does not hold"), ("you hold", "holds"), ("you must return your", "must return their"),
+                      ("you must", "must")):
+        while you in out:
+            name = who if who not in out else "they"
+            verb = they if name == who else they.replace("does not", "do not").replace("holds", "hold")
+            out = out.replace(you, f"{name} {verb}", 1)
+    return out
 
 
 def _rebuild(p: _Parsed) -> Replay:
@@ -623,8 +729,9 @@ def _rebuild(p: _Parsed) -> Replay:
             try:
                 match.apply(a)
             except IllegalActionError as e:
+                why = third_person(str(e), f"seat {a.seat} ({p.names[a.seat]})")
                 rep.error = RecordCheckError(
-                    f"deal {d.number}, action {j + 1} (seat {a.seat}: {text}) is illegal: {e} [rule: {e.rule}]",
+                    f"deal {d.number}, action {j + 1} (seat {a.seat}: {text}) is illegal: {why} [rule: {e.rule}]",
                     deal=d.number, action_index=j, seat=a.seat, action_text=text, rule=e.rule, where=aw)
                 return rep
             flags.append(forced == a)

@@ -585,8 +585,11 @@ def _explain(r: Rules) -> list[str]:
 
     ends: list[str] = []
     if r.instant_win is not None:
-        ends.append(f"taking {r.instant_win} or more tricks in one deal wins at once (not in MT), and beats a total reaching "
-                    "the target in the same deal (seeds 000/004; RULES.md decision 6)")
+        # only what applies to this rule set: MT exists only with no-trump/minimum contracts, a target total only with to=
+        not_mt = " (not in MT)" if r.has_nt_mt else ""
+        beats = ", and beats a total reaching the target in the same deal" if r.target_total is not None else ""
+        ends.append(f"taking {r.instant_win} or more tricks in one deal wins at once{not_mt}{beats} "
+                    "(seeds 000/004; RULES.md decision 6)")
     if r.traditional != "off":
         verb = "beat (strict: took more than)" if r.traditional == "strict" else "made (took at least)"
         ends.append(f"once the deal has gone round the table, the first dealer who {verb} his target wins (seed 002, traditional)")

@@ -58,7 +58,7 @@ from .match import Match
 from .players import LEVELS, drive, make_player
 from .rules import Rules
 
-__all__ = ["simulate", "SimulationSummary", "PlayerStats", "GameOutcome", "play_game", "game_seed", "parse_levels",
+__all__ = ["simulate", "SimulationSummary", "PlayerStats", "GameOutcome", "play_game", "game_seed", "parse_levels", "default_levels",
            "seat_slots"]
 
 Progress = Callable[[int, int], None]
@@ -311,6 +311,12 @@ def summarize(rules: Rules, levels: Sequence[str], seed: int, outcomes: Sequence
                              mean_deals=sum(sizes) / len(outcomes), players=tuple(stats))
 
 
+def default_levels(players: int) -> str:
+    """The default line-up for ``players`` seats (2..4): one heuristic player and random ones in the other
+    seats, e.g. ``'heuristic,random,random'`` for three."""
+    return ",".join(["heuristic"] + ["random"] * (players - 1))
+
+
 def parse_levels(text: str | Sequence[str], players: int) -> tuple[str, ...]:
     """Player levels from ``'heuristic,random,random'`` (or a list), one per seat.
 
@@ -399,8 +405,9 @@ def _register() -> None:
     @app.command("simulate")
     def simulate_command(
         games: int = typer.Option(100, "--games", "-n", help="Number of whole matches to play."),
-        players: str = typer.Option("heuristic,random,random", "--players", "-p",
-                                    help="Player levels by slot, comma separated (random, heuristic); they rotate through the seats."),
+        players: str | None = typer.Option(None, "--players", "-p",
+                                           help="Player levels by slot, comma separated (random, heuristic); they rotate through the "
+                                                "seats. Default: heuristic and a random player in every other seat of the rules."),
         rules: str = typer.Option("9-5-2", "--rules", "-r", help="Rules string, e.g. '8-5-3 must-trump=on'."),
         seed: int = typer.Option(0, "--seed", "-s", help="Simulation seed: the same seed gives the same result."),
         workers: int = typer.Option(0, "--workers", "-w", help="Processes to use (0: one per core). The result does not depend on it."),
@@ -422,7 +429,7 @@ def _register() -> None:
 
         try:
             r = Rules.parse(rules)
-            lv = parse_levels(players, r.players)
+            lv = parse_levels(players if players is not None else default_levels(r.players), r.players)
         except SergeantMajorError as e:
             fail(str(e))
             return

@@ -677,8 +677,9 @@ def _register() -> None:
 
     @app.command("tournament")
     def tournament_command(
-        players: str = typer.Option("heuristic,random,random", "--players", "-p",
-                                    help=f"Player levels by slot, comma separated ({', '.join(LEVELS)} ...)."),
+        players: str | None = typer.Option(None, "--players", "-p",
+                                           help=f"Player levels by slot, comma separated ({', '.join(LEVELS)} ...). Default: heuristic "
+                                                "and a random player in every other seat of the rules."),
         deals: int = typer.Option(100, "--deals", "-n", help="Boards (deals) to play, each in every seat arrangement."),
         duplicate: bool = typer.Option(True, "--duplicate/--no-duplicate",
                                        help="Same cards in every arrangement (default). --no-duplicate only shows what duplicate saves."),
@@ -702,7 +703,8 @@ def _register() -> None:
 
         try:
             r = Rules.parse(rules)
-            lv = parse_players(players, r.players)
+            lv = parse_players(players if players is not None else ",".join(["heuristic"] + ["random"] * (r.players - 1)),
+                               r.players)
         except SergeantMajorError as e:
             fail(str(e))
             return

@@ -41,21 +41,25 @@ def browser() -> Iterator[Any]:
 
 
 def _step(page: Any) -> bool:
-    """Take one action on ``page`` if it is that player's turn; True when something was clicked."""
-    for sel in ("#btn-next", "#btn-start"):
-        loc = page.locator(sel)
-        if loc.count() and loc.first.is_visible():
-            loc.first.click()
+    """Take one action on ``page`` if it is that player's turn; True when something was clicked. A button
+    may vanish between seeing and clicking it (the other player moved first): that is no click."""
+    try:
+        for sel in ("#btn-next", "#btn-start"):
+            loc = page.locator(sel)
+            if loc.count() and loc.first.is_visible():
+                loc.first.click(timeout=2000)
+                return True
+        steps = page.locator("#dlg button.step")
+        if steps.count() and steps.first.is_visible():
+            steps.first.click(timeout=2000)
             return True
-    steps = page.locator("#dlg button.step")
-    if steps.count() and steps.first.is_visible():
-        steps.first.click()
-        return True
-    legal = page.locator("#hand button.legal")
-    if legal.count():
-        legal.first.focus()
-        page.keyboard.press("Enter")  # the keyboard path: focus a legal card, Enter plays it
-        return True
+        legal = page.locator("#hand button.legal")
+        if legal.count():
+            legal.first.focus(timeout=2000)
+            page.keyboard.press("Enter")  # the keyboard path: focus a legal card, Enter plays it
+            return True
+    except sync_api.TimeoutError:
+        return False
     return False
 
 

@@ -427,12 +427,11 @@ class ExpertPlayer:
 
     def _worlds(self, view: View, count: int, rng: random.Random) -> list[Deal]:
         out: list[Deal] = []
-        fails = 0
-        while len(out) < count and fails < 3:
+        while len(out) < count:
             try:
                 out.append(resample(view, rng))
-            except ResampleError:
-                fails += 1
+            except ResampleError:  # rare (give=lowest, resample's docstring): search the worlds found so far
+                break
         return out
 
     def estimate(self, view: View, rng: random.Random, worlds: Sequence[Deal] | None = None) -> Estimate:
@@ -463,7 +462,7 @@ class ExpertPlayer:
             return h
         cards = [a for a in best if isinstance(a, (Play, Give, Return, Discard))]
         if cards:
-            return min(cards, key=lambda a: (a.card.rank, a.card.suit))  # type: ignore[union-attr]
+            return min(cards, key=lambda a: (a.card.rank, a.card.suit))
         return best[0]
 
     def _pick(self, view: View, values: dict[Action, float], rng: random.Random) -> Action:
@@ -477,8 +476,9 @@ class ExpertPlayer:
             a = _HEURISTIC.choose(view, rng)
             return Estimate(a, {a: 0.0}, {}, 0, "heuristic")
         util, tricks, method = _play_values(worlds, view, legal, self.solver, self.playouts_play, rng)
-        values = dict(zip(legal, util, strict=True))
-        return Estimate(self._pick(view, values, rng), values, dict(zip(legal, tricks, strict=True)), len(worlds), method)
+        values: dict[Action, float] = dict(zip(legal, util, strict=True))
+        trick_map: dict[Action, float] = dict(zip(legal, tricks, strict=True))
+        return Estimate(self._pick(view, values, rng), values, trick_map, len(worlds), method)
 
     def _estimate_pre(self, view: View, rng: random.Random, given: Sequence[Deal] | None) -> Estimate:
         legal = view.legal

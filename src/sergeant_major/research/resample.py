@@ -113,12 +113,24 @@ class _Plan:
     plays: list[tuple[int, int]]  # (seat, card id) of every card played, in order
     own: int  # mask of the viewer's known own cards now
     hidden_own: bool  # 3-5-8 before the contract: the viewer's rest of hand is unknown
-    bins: list[tuple[str, int]]  # ("seat", s) / ("kitty", -1) / ("out", -1) / ("rest", viewer)
-    variants: list[tuple[int, ...]]  # the sizes of the bins, one tuple per split of the late bins
-    groups: list[tuple[int, list[int]]]  # (allowed-bins mask, card ids), largest group last
+    bins: list[tuple[str, int]]  # ("seat", s) / ("late", s) / ("kitty", -1) / ("out", -1) / ("rest", viewer)
+    subs: list[_Sub]  # one per choice of the give=lowest thresholds (a single one without them)
     known_out: int  # cards out of play known to the viewer (its discards; the 2C with kitty=none)
     from_viewer: dict[int, int] = field(default_factory=dict)  # card -> seat the viewer gave it to
     seen_f: dict[int, int] = field(default_factory=dict)  # seat -> cards above a return it made to the viewer
+    rounds: dict[int, list[int]] = field(default_factory=dict)  # give=lowest: up seat -> its slots (gives, returns)
+    totals: list[int] | None = None  # assignment counts per (sub, variant), filled on the first draw
+
+
+@dataclass
+class _Sub:
+    """The place constraints for one choice of thresholds: ``thresholds[u]`` is the highest card the up
+    player ``u`` gave (``give=lowest``), so that every card he held then and kept is above it."""
+
+    thresholds: dict[int, int]
+    variants: list[tuple[int, ...]]  # the sizes of the bins, one tuple per split of the late bins
+    groups: list[tuple[int, list[int]]]  # (allowed-bins mask, card ids), largest group last
+    weights: list[int]  # per variant: LATE_ODDS ** (cards fewer in the up players' late bins than at most)
     counter: Callable[[int, tuple[int, ...]], int] | None = None  # memoised assignment counts
 
 
@@ -175,6 +187,22 @@ def _prepare(view: View) -> _Plan:
                        + sum(r.kitty_size for x in later if x.kind == "kitty" and x.seat == d))
         got = _received_for(slots, idx, r.trump_return)
         seen_f[d] = seen_f.get(d, 0) | _return_forbidden(sl.card, got, sl.trump, r.return_rule, r.trump_return)
+    # give=lowest (seed 002 house variant; deal.py _give_mask): each card an up player gave was his lowest
+    # then, so every card he kept is above the highest card he gave (his threshold). A card at or below it
+    # that he holds after his gives (now, or played since) reached him later: a return or the kitty.
+    rounds: dict[int, list[int]] = {}
+    up_cap: dict[int, int] = {}
+    if r.give == "lowest":
+        for sl in slots:
+            if sl.kind == "give" and sl.seat != v:
+                rounds.setdefault(sl.seat, [])
+        for u in rounds:
+            idxs = [i for i, sl in enumerate(slots)
+                    if (sl.kind == "give" and sl.seat == u) or (sl.kind == "return" and sl.other == u)]
+            rounds[u] = idxs
+            first = idxs[0]
+            up_cap[u] = (sum(1 for i in idxs if slots[i].kind == "return")
+                         + sum(r.kitty_size for x in slots[first + 1:] if x.kind == "kitty" and x.seat == u))
     # bins and their sizes; a seat with such cards gets a second bin for them, of size 0..late[d]
     bins: list[tuple[str, int]] = []
     base: list[int] = []
@@ -185,10 +213,11 @@ def _prepare(view: View) -> _Plan:
         bins.append(("seat", s))
         base.append(sizes[s] if hidden_own else view.hand_sizes[s])
         fs = seen_f.get(s, 0) & unknown
-        if fs and late.get(s, 0):
+        if (fs and late.get(s, 0)) or s in rounds:
             bins.append(("late", s))
             base.append(0)
-            split.append((len(bins) - 2, len(bins) - 1, min(late[s], base[-2], fs.bit_count())))
+            if s not in rounds:
+                split.append((len(bins) - 2, len(bins) - 1, min(late[s], base[-2], fs.bit_count())))
     if kitty_left:
         bins.append(("kitty", -1))
         base.append(kitty_left)
@@ -199,23 +228,28 @@ def _prepare(view: View) -> _Plan:
     if hidden_own:
         bins.append(("rest", v))
         base.append(sizes[v] - len(view.hand))
+    # one up player with unseen gives: the cards he gave are at or below his threshold and went to his down
+    # players; a twin bin of each place they cannot have reached counts the low cards there
+    twin: dict[int, int] = {}
+    if len(rounds) == 1:
+        (u1, idxs1), = rounds.items()
+        downs = {slots[i].other for i in idxs1 if slots[i].kind == "give"}
+        for b, (k, s) in enumerate(list(bins)):
+            if k in ("kitty", "rest") or (k in ("seat", "late") and s not in downs and s != u1):
+                bins.append(("low", b))
+                base.append(0)
+                twin[b] = len(bins) - 1
     if unknown.bit_count() != sum(base):
         raise ResampleError(f"the view of seat {v} does not add up: {unknown.bit_count()} unseen cards for {sum(base)} places")
-    variants = [tuple(base)]
-    for hb, lb, most in split:
-        grown = []
-        for caps in variants:
-            for ell in range(most + 1):
-                c2 = list(caps)
-                c2[hb] -= ell
-                c2[lb] = ell
-                grown.append(tuple(c2))
-        variants = grown
     bin_of_seat = {s: i for i, (k, s) in enumerate(bins) if k == "seat"}
     late_bin = {s: i for i, (k, s) in enumerate(bins) if k == "late"}
     seat_bits = {s: 1 << b | (1 << late_bin[s] if s in late_bin else 0) for s, b in bin_of_seat.items()}
+    for s in seat_bits:
+        for b in (bin_of_seat[s], late_bin.get(s, -1)):
+            if b in twin:
+                seat_bits[s] |= 1 << twin[b]
     out_bin = next((i for i, (k, _) in enumerate(bins) if k == "out"), -1)
-    late_all = sum(1 << b for b in late_bin.values())
+    late_all = sum(1 << b for b in late_bin.values()) | sum(1 << b for b in twin.values())
     allowed = dict.fromkeys(_bits(unknown), ((1 << len(bins)) - 1) & ~late_all)
     for s, fs in seen_f.items():  # cards above a seen return: only in the seat's late bin (or elsewhere)
         for cid in _bits(fs & unknown):
@@ -253,13 +287,142 @@ def _prepare(view: View) -> _Plan:
         if out and out_bin >= 0:
             m |= 1 << out_bin
         allowed[sl.card] &= m
+    variants = [tuple(base)]
+    for hb, lb, most in split:
+        variants = _grow(variants, hb, lb, most)
+    thresholds = _threshold_options(view, slots, rounds, up_cap, plays, own, known_out, unknown, deck)
+    subs: list[_Sub] = []
+    for combo in thresholds:
+        al = dict(allowed)
+        vs = variants
+        for u, (_t, most, below, lowg, slack) in combo.items():
+            main, lb = 1 << bin_of_seat[u], 1 << late_bin[u]
+            for cid in _bits(below & unknown):
+                if al[cid] & main:
+                    al[cid] = (al[cid] & ~main) | lb
+            vs = _grow(vs, bin_of_seat[u], late_bin[u], min(most, base[bin_of_seat[u]]))
+            if twin and slack < lowg.bit_count():
+                for cid in _bits(lowg):
+                    for b, tb in twin.items():
+                        if al[cid] >> b & 1:
+                            al[cid] = (al[cid] & ~(1 << b)) | 1 << tb
+                vs = _grow_sum(vs, list(twin.items()), slack)
+        # penalise low cards in a late bin only where the gives were unseen (they may be the hidden returns)
+        hid = [u for u in combo if any(slots[i].kind == "give" and slots[i].card < 0 for i in rounds[u])]
+        ells = [sum(c[late_bin[u]] for u in hid) for c in vs]
+        weights = [LATE_ODDS ** (max(ells) - e) for e in ells]
+        subs.append(_Sub({u: x[0] for u, x in combo.items()}, vs, _group(al, v), weights))
+    return _Plan(view, slots, plays, own, hidden_own, bins, subs, known_out, from_viewer, seen_f, rounds)
+
+
+def _grow(variants: list[tuple[int, ...]], hb: int, lb: int, most: int) -> list[tuple[int, ...]]:
+    """Every split of bin ``hb`` into itself and its late bin ``lb`` with 0..``most`` cards in ``lb``."""
+    grown = []
+    for caps in variants:
+        for ell in range(min(most, caps[hb]) + 1):
+            c2 = list(caps)
+            c2[hb] -= ell
+            c2[lb] += ell
+            grown.append(tuple(c2))
+    return grown
+
+
+def _grow_sum(variants: list[tuple[int, ...]], pairs: list[tuple[int, int]], most: int) -> list[tuple[int, ...]]:
+    """Every split of each bin ``b`` into itself and its twin ``tb`` (``pairs``), ``most`` cards in the twins
+    together at most."""
+    out: list[tuple[int, ...]] = []
+
+    def rec(caps: list[int], j: int, left: int) -> None:
+        if j == len(pairs):
+            out.append(tuple(caps))
+            return
+        b, tb = pairs[j]
+        for x in range(min(left, caps[b]) + 1):
+            c2 = list(caps)
+            c2[b] -= x
+            c2[tb] += x
+            rec(c2, j + 1, left - x)
+
+    for caps in variants:
+        rec(list(caps), 0, most)
+    return out
+
+
+def _group(allowed: dict[int, int], v: int) -> list[tuple[int, list[int]]]:
     by_mask: dict[int, list[int]] = {}
     for cid in sorted(allowed):
         if allowed[cid] == 0:
             raise ResampleError(f"card {CARDS[cid]} has no place consistent with the view of seat {v}")
         by_mask.setdefault(allowed[cid], []).append(cid)
-    groups = sorted(by_mask.items(), key=lambda g: (len(g[1]), g[0]))
-    return _Plan(view, slots, plays, own, hidden_own, bins, variants, groups, known_out, from_viewer, seen_f)
+    return sorted(by_mask.items(), key=lambda g: (len(g[1]), g[0]))
+
+
+LATE_ODDS = 32
+"""``give=lowest``: each card at or below an up player's threshold that the drawn world leaves in his hand
+(it must have come back as a return, which is rarely a low card) makes the world this many times less
+likely to be drawn. A heuristic weight, not the exact posterior (see the module docstring)."""
+
+MAX_THRESHOLD_CHOICES = 400
+"""Cap on the combinations of ``give=lowest`` thresholds of several up players (4 players)."""
+
+
+def _threshold_options(view: View, slots: list[_Slot], rounds: dict[int, list[int]], up_cap: dict[int, int],
+                       plays: list[tuple[int, int]], own: int, known_out: int, unknown: int,
+                       deck: int) -> list[dict[int, tuple[int, int, int, int, int]]]:
+    """For ``give=lowest``: per up player ``u`` (not the viewer), the possible thresholds ``t`` (the highest
+    card he gave) as ``(t, most, below, lowg, slack)``: at most ``most`` unseen cards at or below ``t`` (mask
+    ``below``) can be in his hand, since each reached him after his gives; of the unseen cards at or below
+    ``t`` that he may have given (mask ``lowg``), at most ``slack`` can be where no card he gave can be
+    (the kitty, a seat that took no part). Returns the combinations ([{}] when none)."""
+    if not rounds:
+        return [{}]
+    v = view.seat
+    played_by = [0] * view.players
+    for s, c in plays:
+        played_by[s] |= 1 << c
+    received = sum(1 << sl.card for sl in slots if sl.other == v and sl.card >= 0 and sl.kind in ("give", "return"))
+    gave = sum(1 << sl.card for sl in slots if sl.seat == v and sl.card >= 0 and sl.kind in ("give", "return"))
+    never = ((own | played_by[v] | known_out) & ~received) | gave
+    per_up: list[list[tuple[int, tuple[int, int, int, int, int]]]] = []
+    for u, idxs in rounds.items():
+        gives = [slots[i] for i in idxs if slots[i].kind == "give"]
+        tg = gives[0].trump
+        order = sorted(range(52), key=lambda c: _key(c, tg))
+        pos = {c: i for i, c in enumerate(order)}
+        seen = [g.card for g in gives if g.card >= 0]
+        seen_mask = sum(1 << c for c in seen)
+        lo = max((pos[c] for c in seen), default=-1)
+        last = gives[-1].card
+        opts: list[tuple[int, tuple[int, int, int, int, int]]] = []
+        downs = {g.other for g in gives}
+        reach = received | played_by[u]
+        for d in downs:
+            reach |= played_by[d]
+        below = 0
+        for c in order:
+            below |= 1 << c
+            np = (below & played_by[u]).bit_count()
+            if np > up_cap[u]:
+                break
+            if pos[c] < lo or not deck >> c & 1 or (last >= 0 and c != last) or (last < 0 and never >> c & 1):
+                continue
+            if ((below & deck & ~never) | seen_mask).bit_count() < len(gives):
+                continue
+            lowg = below & unknown & ~never & ~seen_mask
+            slack = (seen_mask | (reach & below & ~unknown)).bit_count() + lowg.bit_count() - len(gives)
+            if slack < 0:
+                continue
+            opts.append((u, (c, up_cap[u] - np, below, lowg, slack)))
+            if last >= 0:
+                break
+        if not opts:
+            raise ResampleError(f"the gives of seat {u} in the view of seat {v} cannot have been his lowest cards")
+        per_up.append(opts)
+    combos: list[dict[int, tuple[int, int, int, int, int]]] = [{}]
+    for opts in per_up:
+        keep = max(1, MAX_THRESHOLD_CHOICES // max(1, len(combos)))
+        combos = [{**cmb, u: x} for cmb in combos for u, x in opts[:keep]]
+    return combos
 
 
 def _answered(slots: list[_Slot], ret_idx: int, trump_return: str) -> int:
@@ -465,13 +628,18 @@ def _splits(n: int, mask: int, caps: tuple[int, ...], nb: int) -> list[tuple[int
     return out
 
 
-def _draw_world(plan: _Plan, rng: random.Random) -> list[int]:
-    """Masks of cards per bin, uniformly among the assignments allowed by the plan's groups and sizes."""
+def _draw_world(plan: _Plan, rng: random.Random) -> tuple[list[int], dict[int, int]]:
+    """Masks of cards per bin, uniformly among the assignments allowed by one of the plan's place
+    constraints (a threshold choice drawn in proportion to its count), and that choice's thresholds."""
     nb = len(plan.bins)
-    if plan.counter is None:
-        plan.counter = _count(plan.groups, nb)
-    f = plan.counter
-    totals = [f(0, c) for c in plan.variants]
+    if plan.totals is None:
+        totals = []
+        for sub in plan.subs:
+            if sub.counter is None:
+                sub.counter = _count(sub.groups, nb)
+            totals += [sub.counter(0, c) * w for c, w in zip(sub.variants, sub.weights, strict=True)]
+        plan.totals = totals
+    totals = plan.totals
     if not any(totals):
         raise ResampleError(f"no deal is consistent with the view of seat {plan.view.seat}")
     pick = rng.randrange(sum(totals))
@@ -479,10 +647,16 @@ def _draw_world(plan: _Plan, rng: random.Random) -> list[int]:
     while pick >= totals[j]:
         pick -= totals[j]
         j += 1
-    caps = plan.variants[j]
+    for sub in plan.subs:
+        if j < len(sub.variants):
+            break
+        j -= len(sub.variants)
+    f = sub.counter
+    assert f is not None
+    caps = sub.variants[j]
     masks = [0] * nb
-    for i, (mask, cards) in enumerate(plan.groups):
-        if i == len(plan.groups) - 1:
+    for i, (mask, cards) in enumerate(sub.groups):
+        if i == len(sub.groups) - 1:
             split: tuple[int, ...] = caps
         else:
             weights = []
@@ -504,22 +678,22 @@ def _draw_world(plan: _Plan, rng: random.Random) -> list[int]:
                 masks[b] |= 1 << cid
             k += split[b]
         caps = tuple(c - s for c, s in zip(caps, split, strict=True))
-    return masks
+    return masks, sub.thresholds
 
 
 # ---------------------------------------------------------------------------------------------- completion
 def _sample(plan: _Plan, rng: random.Random) -> Deal:
     view = plan.view
     for _ in range(MAX_WORLDS):
-        world = _draw_world(plan, rng)
+        world, thresholds = _draw_world(plan, rng)
         for _ in range(COMPLETIONS):
-            deal = _complete(plan, world, rng)
+            deal = _complete(plan, world, thresholds, rng)
             if deal is not None:
                 return deal
     raise ResampleError(f"no consistent deal found for the view of seat {view.seat} after {MAX_WORLDS} draws")
 
 
-def _complete(plan: _Plan, world: list[int], rng: random.Random) -> Deal | None:
+def _complete(plan: _Plan, world: list[int], thresholds: dict[int, int], rng: random.Random) -> Deal | None:
     """Build one history for ``world`` backwards, replay it forwards; ``None`` when it breaks a rule."""
     view = plan.view
     r = view.rules
@@ -532,14 +706,16 @@ def _complete(plan: _Plan, world: list[int], rng: random.Random) -> Deal | None:
     out = 0
     rest = 0
     for (kind, s), m in zip(plan.bins, world, strict=True):
+        if kind == "low":
+            kind, s = plan.bins[s]
         if kind in ("seat", "late"):
             hands[s] |= m
         elif kind == "kitty":
-            middle = m
+            middle |= m
         elif kind == "out":
-            out = m
+            out |= m
         else:
-            rest = m
+            rest |= m
     if plan.hidden_own:
         hands[v] |= rest
     if v == decl and view.discards is not None:
@@ -554,9 +730,16 @@ def _complete(plan: _Plan, world: list[int], rng: random.Random) -> Deal | None:
     out_cards = _bits(out)
     rng.shuffle(out_cards)
     # hidden give -> chosen card, filled when its return is walked back
+    planned: set[int] = set()
     for idx in range(len(slots) - 1, -1, -1):
         sl = slots[idx]
         k = sl.kind
+        if plan.rounds and k in ("give", "return"):
+            up = sl.seat if k == "give" else sl.other
+            if up in plan.rounds and up not in planned:
+                planned.add(up)
+                if not _plan_round(plan, up, thresholds[up], hands, chosen, rng):
+                    return None
         if k == "discard":
             if v == decl:
                 c = chosen[idx]
@@ -575,6 +758,15 @@ def _complete(plan: _Plan, world: list[int], rng: random.Random) -> Deal | None:
                 cand = [c for c in _bits(hands[decl]) if from_viewer.get(c) != decl]
                 # cards a return the viewer saw says the declarer did not hold then: usually from the kitty
                 need = [c for c in cand if _seen_return_forbidden(plan, idx) >> c & 1]
+                if decl in thresholds and plan.rounds[decl][0] < idx:
+                    # give=lowest: cards at or below his threshold came back by a return or from the kitty
+                    idxs = plan.rounds[decl]
+                    tg = slots[idxs[0]].trump
+                    tk = _key(thresholds[decl], tg)
+                    low = [c for c in cand if _key(c, tg) <= tk and c not in need]
+                    n_ret = sum(1 for i in idxs if slots[i].kind == "return")
+                    if len(low) > n_ret:
+                        need += rng.sample(low, len(low) - n_ret)
                 if len(cand) < r.kitty_size or len(need) > r.kitty_size:
                     return None
                 if need and rng.random() < 0.9:
@@ -617,6 +809,8 @@ def _complete(plan: _Plan, world: list[int], rng: random.Random) -> Deal | None:
                 return None
             hands[d] &= ~(1 << c)
             hands[u] |= 1 << c
+            if r.give == "lowest" and min(_bits(hands[u]), key=lambda x: _key(x, sl.trump)) != c:
+                return None  # not his lowest card then
     kitty = middle | kitty_taken
     hs = r.hand_size
     if any(h.bit_count() != hs for h in hands) or kitty.bit_count() != r.kitty_size:
@@ -716,3 +910,192 @@ def _hidden_return(hands: list[int], d: int, u: int, slots: list[_Slot], idx: in
     if good and rng.random() < 0.9:
         return rng.choice(good)
     return rng.choice(pairs)
+
+
+def _plan_round(plan: _Plan, u: int, t: int, hands: list[int], chosen: list[int], rng: random.Random) -> bool:
+    """``give=lowest``: choose the cards of up player ``u``'s exchange that the viewer did not see, from the
+    hands right after it (``hands``, walked back so far), and write them into ``chosen``.
+
+    The gives are ``u``'s lowest cards, so they rise in order of giving, the highest is the threshold ``t``
+    drawn with the world, and every card he kept is above it: a card at or below ``t`` that he holds now
+    came back as a return. The gives are drawn uniformly among the rising sequences of cards at or below
+    ``t`` that the receiver (or ``u``, for one that came back) holds; the returns are then walked back from
+    the last, each the card the return rule forces in the down player's hand of that moment, preferring
+    cards that must have come back. Returns ``False`` when this draw finds no consistent exchange."""
+    slots = plan.slots
+    idxs = plan.rounds[u]
+    gives = [i for i in idxs if slots[i].kind == "give"]
+    tg = slots[gives[0]].trump
+    tk = _key(t, tg)
+    fv = plan.from_viewer
+    seen = {sl.card for sl in slots if sl.card >= 0}
+    pu = hands[u]
+    # candidates per give, in the order of giving; the last give is the threshold itself
+    cands: list[list[int]] = []
+    for j, gi in enumerate(gives):
+        if chosen[gi] >= 0:
+            cands.append([chosen[gi]])
+            continue
+        pool = hands[slots[gi].other] | pu
+        if j == len(gives) - 1:
+            cands.append([t] if pool >> t & 1 and t not in fv and t not in seen else [])
+        else:
+            cands.append([c for c in _bits(pool) if _key(c, tg) < tk and c not in fv and c not in seen])
+        cands[-1].sort(key=lambda c: _key(c, tg))
+    # count the rising sequences from the back, then draw one from the front
+    ways: list[dict[int, int]] = [{} for _ in gives]
+    for j in range(len(gives) - 1, -1, -1):
+        for c in cands[j]:
+            if j == len(gives) - 1:
+                ways[j][c] = 1
+            else:
+                kc = _key(c, tg)
+                ways[j][c] = sum(w for c2, w in ways[j + 1].items() if _key(c2, tg) > kc)
+    if not any(ways[0].values()):
+        return False
+    # how many forced returns each down player can make to u, per suit (return=suit) or in all (overall)
+    r = plan.view.rules
+    room: dict[tuple[int, int], int] = {}
+    for d in {slots[i].other for i in gives}:
+        tr = next((slots[i].trump for i in idxs if slots[i].kind == "return" and slots[i].seat == d), tg)
+        if r.return_rule == "overall":
+            top = max(_bits(hands[d]), key=lambda c: _key(c, tr), default=-1)
+            tops = _key(top, tr) if top >= 0 else (-1, -1, -1)
+            room[d, -1] = sum(1 for c in _bits(hands[u]) if _key(c, tr) > tops)
+        else:
+            for s_ in range(4):
+                hi = (hands[d] & SUIT_MASKS[s_]).bit_length() - 1
+                room[d, s_] = sum(1 for c in _bits(hands[u] & SUIT_MASKS[s_]) if c > hi)
+    for _ in range(PLAN_TRIES):
+        got = _try_round(plan, u, tk, tg, gives, idxs, cands, ways, room, hands, chosen, rng)
+        if got is not None:
+            for i, c in got.items():
+                chosen[i] = c
+            return True
+    return False
+
+
+PLAN_TRIES = 100
+"""Draws of the unseen gives per :func:`_plan_round` call before the completion is retried."""
+
+
+def _try_round(plan: _Plan, u: int, tk: tuple[int, int, int], tg: int, gives: list[int], idxs: list[int],
+               cands: list[list[int]], ways: list[dict[int, int]], room: dict[tuple[int, int], int],
+               hands: list[int], chosen: list[int], rng: random.Random) -> dict[int, int] | None:
+    """One draw for :func:`_plan_round`: the gives (a rising sequence, uniformly), then the returns, walked
+    back from the last. Returns the chosen card per slot, or ``None``."""
+    r = plan.view.rules
+    slots = plan.slots
+    fv = plan.from_viewer
+    g_cards: list[int] = []
+    prev: tuple[int, int, int] | None = None
+    for j in range(len(gives)):
+        opts = [(c, w) for c, w in ways[j].items() if w and (prev is None or _key(c, tg) > prev)]
+        total = sum(w for _, w in opts)
+        if not total:
+            return None
+        pick = rng.randrange(total)
+        x = 0
+        while pick >= opts[x][1]:
+            pick -= opts[x][1]
+            x += 1
+        g_cards.append(opts[x][0])
+        prev = _key(opts[x][0], tg)
+    gmap = dict(zip(gives, g_cards, strict=True))
+    # which give each return answers (deal.py _receipt_index), simulated forwards
+    queues: dict[int, list[int]] = {}
+    answers: dict[int, int] = {}
+    for i in idxs:
+        sl = slots[i]
+        if sl.kind == "give":
+            queues.setdefault(sl.other, []).append(gmap[i])
+            continue
+        q = queues.get(sl.seat, [])
+        if not q:
+            return None
+        k = 0
+        if r.trump_return == "free" and sl.trump >= 0:
+            k = next((x for x, c in enumerate(q) if c // 13 != sl.trump), 0)
+        answers[i] = q.pop(k)
+    # a quick check before the walk: each down player holds fewer cards of a suit than u above his
+    use: dict[tuple[int, int], int] = {}
+    for i, g in answers.items():
+        sl = slots[i]
+        if chosen[i] < 0 and not (r.trump_return == "free" and sl.trump >= 0 and g // 13 == sl.trump):
+            key = (sl.seat, -1 if r.return_rule == "overall" else g // 13)
+            use[key] = use.get(key, 0) + 1
+            if use[key] > room.get(key, 0):
+                return None
+    hs = list(hands)
+    rets = [i for i in idxs if slots[i].kind == "return"]
+    for i in rets:  # the returns the viewer made
+        if chosen[i] >= 0:
+            c, d = chosen[i], slots[i].seat
+            if not hs[u] >> c & 1:
+                return None
+            hs[u] &= ~(1 << c)
+            hs[d] |= 1 << c
+    must = [c for c in _bits(hs[u]) if _key(c, tg) <= tk]  # he kept only cards above t: these came back
+    got: dict[int, int] = dict(gmap)
+    # returns the viewer made are fixed; free returns (a trump received, trump-return=free) come last for
+    # each down player and may be any card; the others are forced: walk back the free ones first, then
+    # choose each down player's forced returns as a set and hand them out highest first
+    forced: dict[int, list[int]] = {}
+    for i in reversed(rets):
+        sl = slots[i]
+        d, g, tr = sl.seat, answers[i], sl.trump
+        if chosen[i] >= 0:
+            continue
+        if r.trump_return == "free" and tr >= 0 and g // 13 == tr:
+            opts2 = [c for c in _bits(hs[u]) if fv.get(c) != u and (hs[d] | 1 << c) >> g & 1]
+            if not opts2:
+                return None
+            pref = [c for c in opts2 if c in must]
+            rc = rng.choice(pref or opts2)
+            got[i] = rc
+            hs[u] &= ~(1 << rc)
+            hs[d] |= 1 << rc
+        else:
+            forced.setdefault(d, []).append(i)
+    todo = [c for c in must if not any(got.get(i) == c for i in rets)]
+    rng.shuffle(todo)
+    for d, lst in forced.items():
+        lst.reverse()  # in the order of time
+        tr = slots[lst[0]].trump
+        if r.return_rule == "overall":
+            top = max(_bits(hs[d]), key=lambda c: _key(c, tr), default=-1)
+            tops = _key(top, tr) if top >= 0 else (-1, -1, -1)
+            classes = {-1: lst}
+            avail = {-1: [c for c in _bits(hs[u]) if _key(c, tr) > tops and fv.get(c) != u]}
+        else:
+            classes = {}
+            for i in lst:
+                classes.setdefault(answers[i] // 13, []).append(i)
+            avail = {}
+            for s_ in classes:
+                hi = (hs[d] & SUIT_MASKS[s_]).bit_length() - 1
+                avail[s_] = [c for c in _bits(hs[u] & SUIT_MASKS[s_]) if c > hi and fv.get(c) != u]
+        for cls, li in classes.items():
+            pool = avail[cls]
+            if len(pool) < len(li):
+                return None
+            need = [c for c in todo if c in pool]
+            # cards this down player was given and holds no more must be among his returns
+            need += [answers[i] for i in li if not hs[d] >> answers[i] & 1 and answers[i] not in need]
+            if len(need) > len(li) or any(c not in pool for c in need):
+                return None
+            rest = [c for c in pool if c not in need]
+            picked = need + rng.sample(rest, len(li) - len(need))
+            todo = [c for c in todo if c not in picked]
+            key_tr = slots[li[0]].trump
+            picked.sort(key=lambda c: _key(c, key_tr), reverse=True)
+            for i, c in zip(li, picked, strict=True):
+                got[i] = c
+                hs[u] &= ~(1 << c)
+                hs[d] |= 1 << c
+    if any(_key(c, tg) <= tk for c in _bits(hs[u])):
+        return None  # he kept a card at or below his threshold
+    for gi, g in gmap.items():
+        if not hs[slots[gi].other] >> g & 1:
+            return None
+    return got

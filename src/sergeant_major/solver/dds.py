@@ -25,7 +25,7 @@ from ._kernels import FRAME, MOVES_PER_DEPTH, ST_ABORT, ST_BUDGET, ST_NODES, ST_
 from .playout import playouts
 from .position import Position, PositionError
 
-__all__ = ["Solver", "Solution", "SolverTimeout", "solve", "can_reach", "card_values", "default_solver"]
+__all__ = ["Solver", "Solution", "SolverTimeout", "solve", "can_reach", "card_values", "default_solver", "warm_up"]
 
 
 class SolverTimeout(TimeoutError):
@@ -50,6 +50,10 @@ class Solution:
         cards: when the seat is to move, the value after each of its legal cards (empty otherwise).
         nodes: search nodes visited.
         misere: whether the contract is minimum tricks (then the best cards are those with the lowest value).
+        card_bounds: when the seat is to move, ``(lo, hi)`` bounds on the value after each legal card - equal
+            to ``cards[c]`` for a card whose value was found, the bounds reached (or the trivial ones,
+            narrowed by the seat's overall value) for a card the time limit left open. Every legal card
+            is a key, so no card is dropped when the time runs out.
     """
 
     seat: int
@@ -60,6 +64,7 @@ class Solution:
     cards: dict[Card, int] = field(default_factory=dict)
     nodes: int = 0
     misere: bool = False
+    card_bounds: dict[Card, tuple[int, int]] = field(default_factory=dict)
 
     def best_cards(self) -> list[Card]:
         """The legal cards that keep the value (best for the seat), ascending id."""
@@ -167,6 +172,8 @@ class Solver:
             PositionError: when ``seat`` is not a seat of the position.
         """
         s = self._check(pos, seat)
+        if time_limit is not None:
+            warm_up()
         deadline = None if time_limit is None else self.clock() + time_limit
         n0 = self.nodes
         lo, hi, exact = self._bounds(pos, s, 0, pos.remaining, deadline)
@@ -198,29 +205,48 @@ class Solver:
             PositionError: when ``seat`` is not a seat of the position.
         """
         s = self._check(pos, seat)
+        if time_limit is not None:
+            warm_up()
         deadline = None if time_limit is None else self.clock() + time_limit
         n0 = self.nodes
         values: dict[Card, int] = {}
+        bounds: dict[Card, tuple[int, int]] = {}
+        open_groups: list[list[int]] = []
         exact = True
         if cards and s == pos.to_move and not pos.over:
             for group in equivalent_groups(pos):
+                if not exact:
+                    open_groups.append(group)
+                    continue
                 child = pos.play_unchecked(group[0])
                 left = None if deadline is None else deadline - self.clock()
                 if left is not None and left <= 0:
                     exact = False
-                    break
+                    open_groups.append(group)
+                    continue
                 sol = self.value(child, s, time_limit=left)
                 if not sol.exact:
                     exact = False
-                    break
+                    for c in group:
+                        bounds[CARDS[c]] = (sol.lower, sol.upper)
+                    continue
                 for c in group:
                     values[CARDS[c]] = sol.tricks
+                    bounds[CARDS[c]] = (sol.tricks, sol.tricks)
         if exact and values:
             v = (min if pos.misere else max)(values.values())
-            return Solution(s, v, v, v, True, values, self.nodes - n0, pos.misere)
+            return Solution(s, v, v, v, True, values, self.nodes - n0, pos.misere,
+                            dict(sorted(bounds.items(), key=lambda kv: kv[0].id)))
         left = None if deadline is None else max(deadline - self.clock(), 0.0)
         sol = self.value(pos, s, time_limit=left)
-        return Solution(s, sol.tricks, sol.lower, sol.upper, sol.exact and exact, values, self.nodes - n0, pos.misere)
+        # a card not searched in time: the trivial bounds, narrowed by the seat's overall value (the best
+        # card's value: no card is better for the seat than the value, in minimum tricks none lower)
+        base, top = pos.tricks[s], pos.tricks[s] + pos.remaining
+        for group in open_groups:
+            for c in group:
+                bounds[CARDS[c]] = (sol.lower, top) if pos.misere else (base, sol.upper)
+        return Solution(s, sol.tricks, sol.lower, sol.upper, sol.exact and exact, values, self.nodes - n0, pos.misere,
+                        dict(sorted(bounds.items(), key=lambda kv: kv[0].id)))
 
     def can_reach(self, pos: Position, seat: int, t: int, *, time_limit: float | None = None) -> bool:
         """Whether ``seat`` can make at least ``t`` tricks in the deal (taken ones included) against the others
@@ -238,6 +264,8 @@ class Solver:
             return True
         if need > rem:
             return False
+        if time_limit is not None:
+            warm_up()
         deadline = None if time_limit is None else self.clock() + time_limit
         lo, hi, exact = self._bounds(pos, s, need - 1, need, deadline)
         if not exact:
@@ -272,6 +300,25 @@ def equivalent_groups(pos: Position) -> list[list[int]]:
         if cur:
             groups.append(cur)
     return groups
+
+
+_WARM: list[bool] = []
+
+
+def warm_up() -> None:
+    """Compile the search kernels (numba) by solving a tiny position once per process, so that the
+    compilation (seconds with a cold numba cache) is not charged to a caller's time limit. Called by
+    :class:`Solver` before a timed search starts; a no-op after the first call and without numba."""
+    if _WARM:
+        return
+    _WARM.append(True)
+    if not HAVE_NUMBA:
+        return
+    # two tricks left in 9-5-2, hearts trump: enough to run the search, the guess and the play-outs
+    tiny = Position.parse("9-5-2 | H | 0 | 6-5-3 | AK... / QJ... / T9... | -")
+    solver = Solver(tt_bits=8)
+    solver.solve(tiny, 0)
+    solver.value(tiny, 1)
 
 
 _DEFAULT: list[Solver] = []

@@ -271,7 +271,7 @@ class Position:
         if len(fields) != 6:
             raise PositionError(
                 f"{text!r} is not a position: it needs 6 fields separated by '|' "
-                "(rules | contract | to move | tricks | hands | trick), got {len(fields)}")
+                f"(rules | contract | to move | tricks | hands | trick), got {len(fields)}")
         rules_t, contract_t, to_t, tricks_t, hands_t, trick_t = fields
         try:
             rules = Rules.parse(rules_t)

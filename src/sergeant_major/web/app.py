@@ -393,7 +393,7 @@ def _create(hub: Hub, body: Any) -> dict[str, Any]:
     seats_in = body.get("seats")
     n = rules.players
     if not isinstance(seats_in, list) or len(seats_in) != n:
-        raise ValueError(f"seats must be a list of {n} seats ({rules.short() if hasattr(rules, 'short') else text} has {n} players)")
+        raise ValueError(f"seats must be a list of {n} seats (the rules {str(rules)!r} have {n} players)")
     timeout = body.get("away_timeout", 60)
     if not isinstance(timeout, int) or isinstance(timeout, bool) or not -1 <= timeout <= 86400:
         raise ValueError(f"away_timeout is seconds 0..86400, or -1 for never, not {_show(timeout)}")

@@ -62,6 +62,7 @@ class GameTable:
 
     def __post_init__(self) -> None:
         self.rules = Rules.parse(self.row.rules)
+        self.rules_text = str(self.rules)  # str() of rules is not free; every message carries it
         self.match = Match(self.rules, self.row.seed, [s.name for s in self.seats])
         entries = list(self.log)
         self.log = []
@@ -193,7 +194,7 @@ class GameTable:
             "v": self.version,
             "you": seat,
             "table": {
-                "id": self.row.id, "name": self.row.name, "rules": str(self.rules), "practice": self.row.practice,
+                "id": self.row.id, "name": self.row.name, "rules": self.rules_text, "practice": self.row.practice,
                 "seats": [{"name": s.name, "kind": s.kind, "online": s.seat in online, "away": s.seat in self.away}
                           for s in self.seats],
             },
