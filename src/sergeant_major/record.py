@@ -70,6 +70,7 @@ __all__ = [
     "split_records",
     "loads_record_at",
     "RecordCountError",
+    "third_person",
     "match_from_record",
     "check_record",
     "replay_record",

@@ -172,3 +172,24 @@ def test_pages_fail_cleanly(server: Server, browser: Any, tmp_path: Path) -> Non
     page.goto(server.url + "/replay/no-such-table")
     page.locator("#step-text", has_text="no table").wait_for()
     ctx.close()
+
+
+def test_practice_undo_and_hint(server: Server, browser: Any) -> None:
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = _errors(page)
+    _create(page, server, "", ["me", "computer:heuristic", "computer:heuristic"])
+    page.wait_for_url("**/t/*")
+    page.click("#btn-start")
+    # play through the steps until the first card of the play is ours to choose
+    _drive([page], lambda: page.locator("#hand button.legal").count() > 0)
+    page.click("#btn-hint")
+    page.locator("#error", has_text="Hint").wait_for()
+    card = page.locator("#hand button.legal").first.get_attribute("data-card")
+    page.locator("#hand button.legal").first.click()
+    page.locator(f"#hand button[data-card='{card}']").wait_for(state="detached")
+    page.locator("#btn-undo:not([disabled])").wait_for()
+    page.click("#btn-undo")
+    page.locator(f"#hand button.legal[data-card='{card}']").wait_for()
+    assert not errs, errs
+    ctx.close()
