@@ -212,6 +212,7 @@ HARD = [
     "9-5-2 give=lowest kitty=none",
     "3-5-8 give=lowest",
     "3-5-8 return=overall exchange-count=at-most",
+    "9-5-2 return=overall",
     "8-5-3 return=overall kitty=see-then-trump must-trump=on two-up=most-up",
 ]
 
@@ -234,7 +235,7 @@ def _exchange_views(rules_text: str, seed: int, want: int) -> list[View]:
 
 @pytest.mark.parametrize("rules_text", HARD)
 def test_never_fails_after_an_exchange(rules_text: str) -> None:
-    views = _exchange_views(rules_text, 3, 45)
+    views = _exchange_views(rules_text, 3, 8 if "players=4" in rules_text or "9-2-5" in rules_text else 15)
     assert any(e.card is None for v in views for e in v.exchange), "some exchange should be unseen"
     for i, view in enumerate(views):
         sample = resample(view, random.Random(i))  # raises ResampleError on failure
@@ -262,8 +263,8 @@ def test_a_large_unseen_lowest_exchange() -> None:
                 view = v
     rng = random.Random(2)
     hands = set()
-    for _ in range(15):
+    for _ in range(6):
         sample = resample(view, rng)
         assert _same_view(sample, view)
         hands.add(tuple(sample.hands))
-    assert len(hands) > 5
+    assert len(hands) > 2

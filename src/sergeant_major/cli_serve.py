@@ -42,8 +42,9 @@ def serve(
                    err=True)
         raise typer.Exit(2) from None
     web = create_app(store=store, delay=delay)
-    # no per-message deflate: state messages are a few KB, and compressing them was the largest CPU cost
-    config = uvicorn.Config(web, host=host, port=port, log_level="critical", ws_max_size=1 << 16, ws_per_message_deflate=False)
+    # no per-message deflate: state messages are a few KB, and compressing them was the largest CPU cost.
+    # Frames up to 1 MiB reach the app, which refuses those over MAX_MESSAGE with a too_large error.
+    config = uvicorn.Config(web, host=host, port=port, log_level="critical", ws_max_size=1 << 20, ws_per_message_deflate=False)
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
 

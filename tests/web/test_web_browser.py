@@ -49,7 +49,7 @@ def _step(page: Any) -> bool:
             if loc.count() and loc.first.is_visible():
                 loc.first.click(timeout=2000)
                 return True
-        steps = page.locator("#dlg button.step")
+        steps = page.locator("#stepbar button.step")
         if steps.count() and steps.first.is_visible():
             steps.first.click(timeout=2000)
             return True
@@ -168,7 +168,7 @@ def test_pages_fail_cleanly(server: Server, browser: Any, tmp_path: Path) -> Non
     ctx = browser.new_context()
     page = ctx.new_page()
     page.goto(server.url + "/t/no-such-table")
-    page.locator("#error", has_text="no table").wait_for()
+    page.locator("#notable", has_text="no table").wait_for()
     page.goto(server.url + "/replay/no-such-table")
     page.locator("#step-text", has_text="no table").wait_for()
     ctx.close()
@@ -181,8 +181,9 @@ def test_practice_undo_and_hint(server: Server, browser: Any) -> None:
     _create(page, server, "", ["me", "computer:heuristic", "computer:heuristic"])
     page.wait_for_url("**/t/*")
     page.click("#btn-start")
-    # play through the steps until the first card of the play is ours to choose
-    _drive([page], lambda: page.locator("#hand button.legal").count() > 0)
+    # play through the steps until the first card of the play is ours to choose (cards to discard are
+    # chosen in the hand too, with the step bar shown)
+    _drive([page], lambda: page.locator("#hand button.legal").count() > 0 and page.locator("#stepbar").is_hidden())
     page.click("#btn-hint")
     page.locator("#error", has_text="Hint").wait_for()
     card = page.locator("#hand button.legal").first.get_attribute("data-card")

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..actions import Action, AssignTargets, Contract, Discard, EndGive, Give, NameContract, Play, Return
-from ..cards import CARDS, Card
+from ..cards import Card
 from ..deal import Deal, Phase
 from ..players import HeuristicPlayer
 from ..research.resample import ResampleError, resample
@@ -518,8 +518,6 @@ class ExpertPlayer:
         return Estimate(self._pick(view, values, rng), values, trick_map, len(worlds), "rollout")
 
 
-_ = (CARDS, AssignTargets, NameContract)
-
 
 def hint_lines(view: View, rng: random.Random, think: float = 1.0) -> list[str]:
     """The ``hint`` command of ``play``: the expert's choice for the decision in ``view`` and its estimate for each
@@ -542,6 +540,8 @@ def hint_lines(view: View, rng: random.Random, think: float = 1.0) -> list[str]:
     head = f"Hint: the expert would choose {short(est.choice)}"
     if est.worlds:
         head += f" (estimated over {est.worlds} sampled deals, {how.get(est.method, est.method)})"
+    elif est.method == "forced":
+        head += " (the only sensible choice)" if len(view.legal) > 1 else " (the only legal choice)"
     lines = [head + "."]
     if est.tricks:
         if isinstance(est.choice, Discard):

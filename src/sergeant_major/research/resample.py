@@ -37,17 +37,34 @@ allows), then build the deal as dealt and replay everything forwards with the ch
 that breaks a rule (a constraint of the exchange that step (1) cannot express as a place) is retried, and
 after :data:`COMPLETIONS` failures the world is rejected and a new one drawn.
 
+Thresholds. Two rules make an unseen exchange pin a whole hand, which per-card places alone miss (and
+rejection then almost never succeeds). ``give=lowest``: the cards an up player gave were his lowest, so
+every card he kept is above the highest card he gave, his *threshold* ``t``; a card at or below ``t`` that
+he holds after his gives came back later (a return, the kitty). ``return=overall`` (without free trump
+returns): a down player's unseen returns were his highest cards, so he kept nothing from the lowest of them
+up, except what reached him later (the kitty). The threshold is unknown when the cards are: step (1) builds
+one set of place constraints per possible threshold (a second "late" place for the seat, holding the cards
+beyond the threshold, at most as many as can have come later; with one ``give=lowest`` up player also the
+rule that enough low cards stayed where his gives can have gone), and step (2) draws the threshold in
+proportion to its number of assignments, then the world. For an up player whose gives the seat did not
+see, a world with ``j`` low cards in his late place is weighted ``LATE_ODDS ** -j`` (a return is rarely a
+low card). Step (3) then chooses the unseen gives as a rising sequence of cards at or below ``t`` (uniform
+among those the receivers hold) and the unseen returns as the rule forces them.
+
 The result is exactly uniform over the worlds that satisfy the place constraints and have a legal
 completion *provided every such world finds one with the same probability*. That holds whenever the
 place constraints are the whole story (the play phase with the declarer's view; any view without an
 exchange the seat did not see and without an unseen kitty taken after a return it saw), and is approximate
-otherwise (a world with few legal completions is found a little less often). The hidden history is one
-completion drawn at random, not a uniform draw over histories. Every returned deal is verified: its view
-for the seat equals the given view. Same generator state, same sample.
+otherwise (a world with few legal completions is found a little less often). With thresholds it is
+approximate too: a world consistent with several thresholds is counted once for each, the ``LATE_ODDS``
+weight is a heuristic, and the unseen gives and returns are drawn by rejection. Views of games without
+``give=lowest`` or ``return=overall`` draw exactly as before. The hidden history is one completion drawn at
+random, not a uniform draw over histories. Every returned deal is verified: its view for the seat equals the
+given view. Same generator state, same sample.
 
-Known limitation: with ``give=lowest`` (a house variant, seed 002) a large exchange between two other
-seats pins the giver's hand above the cards given, which step (1) does not express; such a view may
-exhaust :data:`MAX_WORLDS` and raise :class:`ResampleError` (docs/research.md gives the measured rate).
+Cost: about 1 ms per sample for most views (the plan of a view is cached). Views after a large exchange the
+seat did not see take longer (tens of ms, up to about a second in 4-player ``give=lowest`` games with two
+up players, where the low cards' places are not counted).
 """
 
 from __future__ import annotations
@@ -203,6 +220,20 @@ def _prepare(view: View) -> _Plan:
             first = idxs[0]
             up_cap[u] = (sum(1 for i in idxs if slots[i].kind == "return")
                          + sum(r.kitty_size for x in slots[first + 1:] if x.kind == "kitty" and x.seat == u))
+    # return=overall: a down player's unseen returns to another seat were his highest cards then, so he kept
+    # nothing above the lowest of them (his threshold); a card above it that he holds came later (the kitty)
+    downs_cap: dict[int, tuple[int, int, int]] = {}  # seat -> (returns, at most late, trump then)
+    if r.return_rule == "overall" and r.trump_return != "free":
+        for idx, sl in enumerate(slots):
+            d = sl.seat
+            if sl.kind != "return" or sl.card >= 0 or d == v or d in seen_f or sl.other == v:
+                continue
+            k0, _, _ = downs_cap.get(d, (0, 0, 0))
+            if not k0:  # what may reach him after his first such return: the kitty, later gives
+                later = slots[idx + 1:]
+                cap = (sum(r.kitty_size for x in later if x.kind == "kitty" and x.seat == d)
+                       + sum(1 for x in later if x.kind == "give" and x.other == d))
+            downs_cap[d] = (k0 + 1, cap if not k0 else downs_cap[d][1], sl.trump)
     # bins and their sizes; a seat with such cards gets a second bin for them, of size 0..late[d]
     bins: list[tuple[str, int]] = []
     base: list[int] = []
@@ -213,10 +244,10 @@ def _prepare(view: View) -> _Plan:
         bins.append(("seat", s))
         base.append(sizes[s] if hidden_own else view.hand_sizes[s])
         fs = seen_f.get(s, 0) & unknown
-        if (fs and late.get(s, 0)) or s in rounds:
+        if (fs and late.get(s, 0)) or s in rounds or s in downs_cap:
             bins.append(("late", s))
             base.append(0)
-            if s not in rounds:
+            if s not in rounds and s not in downs_cap:
                 split.append((len(bins) - 2, len(bins) - 1, min(late[s], base[-2], fs.bit_count())))
     if kitty_left:
         bins.append(("kitty", -1))
@@ -290,7 +321,7 @@ def _prepare(view: View) -> _Plan:
     variants = [tuple(base)]
     for hb, lb, most in split:
         variants = _grow(variants, hb, lb, most)
-    thresholds = _threshold_options(view, slots, rounds, up_cap, plays, own, known_out, unknown, deck)
+    thresholds = _threshold_options(view, slots, rounds, up_cap, plays, own, known_out, unknown, deck, downs_cap)
     subs: list[_Sub] = []
     for combo in thresholds:
         al = dict(allowed)
@@ -301,14 +332,14 @@ def _prepare(view: View) -> _Plan:
                 if al[cid] & main:
                     al[cid] = (al[cid] & ~main) | lb
             vs = _grow(vs, bin_of_seat[u], late_bin[u], min(most, base[bin_of_seat[u]]))
-            if twin and slack < lowg.bit_count():
+            if twin and u in rounds and slack < lowg.bit_count():
                 for cid in _bits(lowg):
                     for b, tb in twin.items():
                         if al[cid] >> b & 1:
                             al[cid] = (al[cid] & ~(1 << b)) | 1 << tb
                 vs = _grow_sum(vs, list(twin.items()), slack)
         # penalise low cards in a late bin only where the gives were unseen (they may be the hidden returns)
-        hid = [u for u in combo if any(slots[i].kind == "give" and slots[i].card < 0 for i in rounds[u])]
+        hid = [u for u in combo if u in rounds and any(slots[i].kind == "give" and slots[i].card < 0 for i in rounds[u])]
         ells = [sum(c[late_bin[u]] for u in hid) for c in vs]
         weights = [LATE_ODDS ** (max(ells) - e) for e in ells]
         subs.append(_Sub({u: x[0] for u, x in combo.items()}, vs, _group(al, v), weights))
@@ -362,19 +393,20 @@ LATE_ODDS = 32
 (it must have come back as a return, which is rarely a low card) makes the world this many times less
 likely to be drawn. A heuristic weight, not the exact posterior (see the module docstring)."""
 
-MAX_THRESHOLD_CHOICES = 400
+MAX_THRESHOLD_CHOICES = 120
 """Cap on the combinations of ``give=lowest`` thresholds of several up players (4 players)."""
 
 
 def _threshold_options(view: View, slots: list[_Slot], rounds: dict[int, list[int]], up_cap: dict[int, int],
                        plays: list[tuple[int, int]], own: int, known_out: int, unknown: int,
-                       deck: int) -> list[dict[int, tuple[int, int, int, int, int]]]:
+                       deck: int, downs_cap: dict[int, tuple[int, int, int]] | None = None,
+                       ) -> list[dict[int, tuple[int, int, int, int, int]]]:
     """For ``give=lowest``: per up player ``u`` (not the viewer), the possible thresholds ``t`` (the highest
     card he gave) as ``(t, most, below, lowg, slack)``: at most ``most`` unseen cards at or below ``t`` (mask
     ``below``) can be in his hand, since each reached him after his gives; of the unseen cards at or below
     ``t`` that he may have given (mask ``lowg``), at most ``slack`` can be where no card he gave can be
     (the kitty, a seat that took no part). Returns the combinations ([{}] when none)."""
-    if not rounds:
+    if not rounds and not downs_cap:
         return [{}]
     v = view.seat
     played_by = [0] * view.players
@@ -412,12 +444,29 @@ def _threshold_options(view: View, slots: list[_Slot], rounds: dict[int, list[in
             slack = (seen_mask | (reach & below & ~unknown)).bit_count() + lowg.bit_count() - len(gives)
             if slack < 0:
                 continue
-            opts.append((u, (c, up_cap[u] - np, below, lowg, slack)))
+            # returns the viewer made above the threshold take no low card back to him
+            high_back = sum(1 for i in idxs if slots[i].kind == "return" and slots[i].card >= 0 and not below >> slots[i].card & 1)
+            opts.append((u, (c, up_cap[u] - np - high_back, below, lowg, slack)))
             if last >= 0:
                 break
         if not opts:
             raise ResampleError(f"the gives of seat {u} in the view of seat {v} cannot have been his lowest cards")
         per_up.append(opts)
+    for d, (k, cap, tr) in (downs_cap or {}).items():
+        order = sorted(range(52), key=lambda c: _key(c, tr), reverse=True)
+        dopts: list[tuple[int, tuple[int, int, int, int, int]]] = []
+        above = 0
+        for c in order:  # c: the lowest card he returned; he holds no card from c up, but late ones
+            above |= 1 << c
+            np = (above & played_by[d]).bit_count()
+            if np > cap:
+                break
+            if not deck >> c & 1 or never >> c & 1 or (above & deck & ~never).bit_count() < k:
+                continue
+            dopts.append((d, (c, cap - np, above, 0, 0)))
+        if not dopts:
+            raise ResampleError(f"the returns of seat {d} in the view of seat {v} cannot have been his highest cards")
+        per_up.append(dopts)
     combos: list[dict[int, tuple[int, int, int, int, int]]] = [{}]
     for opts in per_up:
         keep = max(1, MAX_THRESHOLD_CHOICES // max(1, len(combos)))
@@ -758,13 +807,13 @@ def _complete(plan: _Plan, world: list[int], thresholds: dict[int, int], rng: ra
                 cand = [c for c in _bits(hands[decl]) if from_viewer.get(c) != decl]
                 # cards a return the viewer saw says the declarer did not hold then: usually from the kitty
                 need = [c for c in cand if _seen_return_forbidden(plan, idx) >> c & 1]
-                if decl in thresholds and plan.rounds[decl][0] < idx:
+                if decl in plan.rounds and decl in thresholds and plan.rounds[decl][0] < idx:
                     # give=lowest: cards at or below his threshold came back by a return or from the kitty
                     idxs = plan.rounds[decl]
                     tg = slots[idxs[0]].trump
                     tk = _key(thresholds[decl], tg)
                     low = [c for c in cand if _key(c, tg) <= tk and c not in need]
-                    n_ret = sum(1 for i in idxs if slots[i].kind == "return")
+                    n_ret = sum(1 for i in idxs if slots[i].kind == "return" and (slots[i].card < 0 or _key(slots[i].card, tg) <= tk))
                     if len(low) > n_ret:
                         need += rng.sample(low, len(low) - n_ret)
                 if len(cand) < r.kitty_size or len(need) > r.kitty_size:
@@ -906,6 +955,10 @@ def _hidden_return(hands: list[int], d: int, u: int, slots: list[_Slot], idx: in
                 pairs.append((rc, g))
     if not pairs:
         return None
+    if rule == "overall" and rng.random() < 0.8:
+        # walking back, the returns rise: an earlier one was above this one, so keep the high cards for it
+        low = min(_key(p[0], trump) for p in pairs)
+        pairs = [p for p in pairs if _key(p[0], trump) == low]
     good = [p for p in pairs if prefer >> p[1] & 1]
     if good and rng.random() < 0.9:
         return rng.choice(good)

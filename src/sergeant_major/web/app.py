@@ -32,7 +32,7 @@ from ..players import LEVELS, HeuristicPlayer, decision_rng
 from ..record import action_from_json, action_to_json, dumps_record
 from ..rules import Rules
 from .store import LogEntry, SeatRow, Store, TableRow
-from .tables import HUMAN, GameTable
+from .tables import HUMAN, GameTable, end_json
 
 __all__ = ["create_app", "Hub", "MAX_MESSAGE"]
 
@@ -324,12 +324,19 @@ class Hub:
         if not isinstance(raw, dict):
             await self.send(c, _err("bad_action", f"\"action\" must be an object like {{\"play\": \"QS\"}}, not {_show(raw)}"))
             return False
+        if "seat" in raw:
+            await self.send(c, _err("bad_action", f"an action names no seat (yours is taken from your token): {_show(raw)}"))
+            return False
         data = dict(raw)
         data["seat"] = c.seat
         try:
             action = action_from_json(data, gt.rules.players, "action")
         except RecordError as e:
             await self.send(c, _err("bad_action", f"{e} ({_show(raw)})"))
+            return False
+        extra = sorted(str(k) for k in set(data) - set(action_to_json(action)))
+        if extra:
+            await self.send(c, _err("bad_action", f"unknown field(s) {', '.join(extra)[:60]} in the action {_show(raw)}"))
             return False
         m = gt.match
         if m.over:
@@ -450,20 +457,21 @@ def _replay_steps(gt: GameTable) -> list[dict[str, Any]]:
                                                          "winner": deal.completed[-1].winner},
                 "tricks_won": list(deal.tricks_won), "targets": list(deal.targets), "totals": list(m.totals)}
 
-    steps = [snap("deal 1")]
+    steps = [{**snap("deal 1"), "action": None}]
     names = [s.name for s in gt.seats]
     for a, _by in gt.acts:
         before = m.deal
         m.apply(a)
         text = f"deal {before.number}: {action_text(a, names)}"
+        aj = action_to_json(a)  # the client writes the step in its language from this
         if m.deal is not before and before.result is not None:
             # show the finished deal's last trick before the next deal's cards
-            steps.append({**snap(text), "deal": before.number, "hands": [[] for _ in names], "trick": [],
+            steps.append({**snap(text), "action": aj, "deal": before.number, "hands": [[] for _ in names], "trick": [],
                           "last": {"cards": [[s, str(c)] for s, c in before.completed[-1].cards],
                                    "winner": before.completed[-1].winner},
                           "tricks_won": list(before.tricks_won), "contract": before.contract.code if before.contract else None})
         else:
-            steps.append(snap(text))
+            steps.append({**snap(text), "action": aj})
     return steps
 
 
@@ -515,7 +523,11 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
 
     @app.get("/t/{table_id}")
     async def table_page(table_id: str) -> FileResponse:
-        return page("table.html")
+        known = table_id in hub.tables or (_ID_RE.match(table_id) is not None and await asyncio.to_thread(hub.store.exists, table_id))
+        resp = page("table.html")  # the page itself says "no such table" (its websocket is closed with 4404)
+        if not known:
+            resp.status_code = 404
+        return resp
 
     @app.get("/favicon.ico")
     async def favicon() -> Response:
@@ -551,9 +563,12 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
     async def history(request: Request) -> Response:
         try:
             body = json.loads(await request.body())
-            tokens = [t for t in body.get("tokens", []) if isinstance(t, str)][:500]
-        except (ValueError, AttributeError, TypeError):
-            return JSONResponse({"error": "send {\"tokens\": [...]}"}, status_code=400)
+        except ValueError:
+            return JSONResponse({"error": "the request body is not JSON; send {\"tokens\": [...]}"}, status_code=400)
+        raw = body.get("tokens") if isinstance(body, dict) else None
+        if not isinstance(raw, list) or not all(isinstance(t, str) for t in raw):
+            return JSONResponse({"error": f"send {{\"tokens\": [...]}} (a list of texts), not {_show(body)}"}, status_code=400)
+        tokens = list(raw)[:500]
         games: list[dict[str, Any]] = []
         for tid, seat, _tok in hub.store.tables_of_tokens(tokens):
             gt = hub.peek(tid)
@@ -588,7 +603,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         if isinstance(gt, Response):
             return gt
         return JSONResponse({"names": [s.name for s in gt.seats], "rules": str(gt.rules), "steps": _replay_steps(gt),
-                             "end": {"winners": list(gt.match.end.winners), "reason": gt.match.end.reason} if gt.match.end else None})
+                             "end": end_json(gt.match.end) if gt.match.end else None})
 
     @app.websocket("/ws/{table_id}")
     async def ws(websocket: WebSocket, table_id: str) -> None:

@@ -202,6 +202,11 @@ class Store:
                    c.execute(sa.select(log_t).where(log_t.c.table_id == table_id).order_by(log_t.c.idx))]
         return TableRow(t.id, t.name, t.rules, int(t.seed), bool(t.practice), int(t.away_timeout), float(t.created)), seats, log
 
+    def exists(self, table_id: str) -> bool:
+        """Whether a table with this id is stored."""
+        with self.engine.connect() as c:
+            return c.execute(sa.select(tables_t.c.id).where(tables_t.c.id == table_id)).first() is not None
+
     def tables_of_tokens(self, tokens: list[str]) -> list[tuple[str, int, str]]:
         """``(table id, seat, token)`` for each known token among ``tokens``."""
         if not tokens:

@@ -3,7 +3,7 @@ let LEVELS = ["heuristic", "random"];
 function seatRow(i, kind) {
   const div = document.createElement("div");
   div.className = "seatrow"; div.dataset.seat = i;
-  const opts = [["me", t("me")], ["friend", t("friend")]].concat(LEVELS.map((l) => ["computer:" + l, t("computer") + " (" + l + ")"]));
+  const opts = [["me", t("me")], ["friend", t("friend")]].concat(LEVELS.map((l) => ["computer:" + l, kindText(l)]));
   div.innerHTML = `<span>${esc(t("seat"))} ${i + 1}</span> <select class="kind" aria-label="seat ${i + 1}">` +
     opts.map(([v, l]) => `<option value="${v}">${esc(l)}</option>`).join("") +
     `</select> <input class="sname" maxlength="40" aria-label="name ${i + 1}" placeholder="${esc(t("name"))}">`;
@@ -11,12 +11,28 @@ function seatRow(i, kind) {
   if (kind === "me") div.querySelector(".sname").value = localStorage.getItem("sm-name") || "";
   return div;
 }
-function renderSeats() {
+// the seat rows; typing in Options only adds or removes the fourth row (players=4): kinds and names typed stay.
+// relabel: rebuild every row (a language change), keeping what was chosen and typed
+function renderSeats(relabel) {
   const n = /players=4/.test(document.getElementById("opts").value) ? 4 : 3;
   const box = document.getElementById("seats");
-  const old = Array.from(box.children).map((d) => d.querySelector(".kind").value);
-  box.innerHTML = "";
-  for (let i = 0; i < n; i++) box.appendChild(seatRow(i, old[i] || (i === 0 ? "me" : "computer:heuristic")));
+  const old = Array.from(box.children).map((d) => ({ kind: d.querySelector(".kind").value, name: d.querySelector(".sname").value }));
+  if (relabel === true) box.innerHTML = "";
+  while (box.children.length > n) box.removeChild(box.lastChild);
+  for (let i = box.children.length; i < n; i++) {
+    const row = seatRow(i, old[i] ? old[i].kind : (i === 0 ? "me" : "computer:heuristic"));
+    if (old[i]) row.querySelector(".sname").value = old[i].name;
+    box.appendChild(row);
+  }
+}
+// copy a link: the clipboard API where the page may use it (https, localhost), else the selected text and
+// execCommand; the link stays selected when both fail, and the button says what happened
+async function copyLink(input, fb) {
+  let ok = false;
+  try { if (navigator.clipboard && window.isSecureContext) { await navigator.clipboard.writeText(input.value); ok = true; } } catch (e) { ok = false; }
+  input.focus(); input.select();
+  if (!ok) { try { ok = document.execCommand("copy"); } catch (e) { ok = false; } }
+  fb.textContent = ok ? t("copied") : t("copyManual");
 }
 async function init() {
   try {
@@ -55,13 +71,17 @@ async function create(ev) {
   const ul = document.getElementById("invites"); ul.innerHTML = "";
   for (const s of out.seats) if (s.invite) {
     const li = document.createElement("li"); const url = location.origin + s.invite;
-    li.innerHTML = `${esc(t("seat"))} ${s.seat + 1} (${esc(s.name)}): <a class="invite" href="${esc(url)}">${esc(url)}</a> `;
-    const b = document.createElement("button"); b.textContent = t("copy"); b.type = "button";
-    b.onclick = () => navigator.clipboard && navigator.clipboard.writeText(url); li.appendChild(b); ul.appendChild(li);
+    li.innerHTML = `${esc(t("seat"))} ${s.seat + 1} (${esc(s.name)}): <a class="invite" href="${esc(url)}">${esc(t("open"))}</a> `;
+    const inp = document.createElement("input"); inp.className = "invite-text"; inp.readOnly = true; inp.value = url;
+    inp.setAttribute("aria-label", t("invitations"));
+    const b = document.createElement("button"); b.textContent = t("copy"); b.type = "button"; b.className = "copy";
+    const fb = document.createElement("span"); fb.className = "copied"; fb.setAttribute("role", "status");
+    b.onclick = () => copyLink(inp, fb);
+    li.appendChild(b); li.appendChild(fb); li.appendChild(inp); ul.appendChild(li);
   }
   document.getElementById("go").href = "/t/" + out.id;
   document.getElementById("created").hidden = false;
   if (!out.seats.some((s) => s.invite)) location.href = "/t/" + out.id;
 }
-window.onLang = renderSeats;
+window.onLang = () => renderSeats(true);
 document.addEventListener("DOMContentLoaded", init);

@@ -22,6 +22,21 @@ const STRINGS = {
     join: "Join", hintIs: "Hint: {a}", practice: "practice", gave: "You gave", received: "You received",
     NT: "no-trump", MT: "minimum tricks", C: "clubs", D: "diamonds", H: "hearts", S: "spades",
     exchange: "Exchange", played: "played", won: "won the trick", you: "you",
+    noTable: "There is no table {id}.", badToken: "This invitation's token holds no seat at this table: you are watching as a spectator.",
+    otherSeat: "This invitation is for another seat at this table, but you already play here as {name}.",
+    keepSeat: "Keep my seat", playThis: "Play the invitation's seat instead",
+    discardN: "Discard {n} cards ({k} left)", fromKitty: "from the kitty", chooseInHand: "choose in your hand",
+    copied: "Copied", copyManual: "Copying failed: the link is selected, copy it with Ctrl+C",
+    lv_random: "random", lv_beginner: "beginner", lv_heuristic: "heuristic",
+    end_instant: "{name} took {tricks} tricks in one deal ({limit} or more win at once)",
+    end_traditional_made: "{name} made his target as dealer of deal {deal}, the first dealer to do so once the deal had gone round the table",
+    end_traditional_beat: "{name} beat his target as dealer of deal {deal}, the first dealer to do so once the deal had gone round the table",
+    end_target: "{name} reached {total} (target total {limit})", end_two: "; with two past the target, the higher total wins",
+    end_bound: "a total reached ±{limit}; the highest total ({total}) wins", end_deals: "after {deals} deals the highest total ({total}) wins",
+    shared: " (shared)",
+    a_play: "{name} plays {card}", a_discard: "{name} discards {card}", a_kitty: "{name} takes the kitty", a_contract: "{name} names {c}",
+    a_give: "{name} gives {card} to {to}", a_end_give: "{name} gives {to} no more", a_return: "{name} returns {card} to {to}",
+    a_assign: "{name} assigns the targets: {t}", a_start: "Deal {n}",
   },
   de: {
     title: "Sergeant Major", home: "Start", history: "Meine Spiele", lang: "English",
@@ -44,12 +59,27 @@ const STRINGS = {
     join: "Beitreten", hintIs: "Tipp: {a}", practice: "Übung", gave: "Du hast gegeben", received: "Du hast bekommen",
     NT: "ohne Trumpf", MT: "Mindeststiche", C: "Kreuz", D: "Karo", H: "Herz", S: "Pik",
     exchange: "Tausch", played: "gespielt", won: "hat den Stich", you: "du",
+    noTable: "Den Tisch {id} gibt es nicht.", badToken: "Der Schlüssel dieser Einladung gehört zu keinem Platz an diesem Tisch: du schaust zu.",
+    otherSeat: "Diese Einladung ist für einen anderen Platz an diesem Tisch, aber du spielst hier schon als {name}.",
+    keepSeat: "Meinen Platz behalten", playThis: "Stattdessen den Platz der Einladung spielen",
+    discardN: "{n} Karten drücken (noch {k})", fromKitty: "aus dem Skat", chooseInHand: "in deinem Blatt wählen",
+    copied: "Kopiert", copyManual: "Kopieren ging nicht: der Link ist markiert, kopiere ihn mit Strg+C",
+    lv_random: "Zufall", lv_beginner: "Anfänger", lv_heuristic: "Heuristik",
+    end_instant: "{name} hat {tricks} Stiche in einem Spiel gemacht ({limit} oder mehr gewinnen sofort)",
+    end_traditional_made: "{name} hat als Geber von Spiel {deal} sein Soll erfüllt, als erster Geber, nachdem jeder einmal gegeben hatte",
+    end_traditional_beat: "{name} hat als Geber von Spiel {deal} sein Soll übertroffen, als erster Geber, nachdem jeder einmal gegeben hatte",
+    end_target: "{name} hat {total} erreicht (Ziel {limit})", end_two: "; da zwei das Ziel überschritten haben, gewinnt die höhere Summe",
+    end_bound: "eine Summe hat ±{limit} erreicht; die höchste Summe ({total}) gewinnt", end_deals: "nach {deals} Spielen gewinnt die höchste Summe ({total})",
+    shared: " (geteilt)",
+    a_play: "{name} spielt {card}", a_discard: "{name} drückt {card}", a_kitty: "{name} nimmt den Skat", a_contract: "{name} sagt {c} an",
+    a_give: "{name} gibt {to} {card}", a_end_give: "{name} gibt {to} nichts mehr", a_return: "{name} gibt {to} {card} zurück",
+    a_assign: "{name} verteilt die Sollzahlen: {t}", a_start: "Spiel {n}",
   },
 };
 let LANG = localStorage.getItem("sm-lang") || ((navigator.language || "en").startsWith("de") ? "de" : "en");
 function t(key, args) {
   let s = (STRINGS[LANG] && STRINGS[LANG][key]) || STRINGS.en[key] || key;
-  if (args) for (const k in args) s = s.replace("{" + k + "}", args[k]);
+  if (args) for (const k in args) s = s.replace("{" + k + "}", () => String(args[k]));  // a name with "$&" stays as it is
   return s;
 }
 function applyI18n(root) {
@@ -67,15 +97,52 @@ function rankText(r) {
   if (LANG === "de") return { J: "B", Q: "D", K: "K", A: "A" }[r] || r;
   return r;
 }
+// every card on every page is written by cardText: rank and suit symbol (A♠, 10♣), never the code "AS"/"TC"
+function cardText(card) { return card ? rankText(card[0]) + SUIT_SYM[card[1]] : ""; }
 function cardEl(card, tag) {
   const el = document.createElement(tag || "span");
   el.className = "card " + (card[1] === "H" || card[1] === "D" ? "red" : "black");
-  el.textContent = rankText(card[0]) + SUIT_SYM[card[1]];
+  el.textContent = cardText(card);
   el.dataset.card = card;
-  el.setAttribute("aria-label", card);
+  el.setAttribute("aria-label", cardText(card));
   return el;
 }
+function contractText(c) { return c ? (c.length === 1 ? SUIT_SYM[c] + " " + t(c) : t(c)) : t("noContract"); }
+// a seat's kind: "human" or a computer level
+function kindText(kind) { const k = "lv_" + kind; const lv = STRINGS.en[k] ? t(k) : kind; return t("computer") + " (" + lv + ")"; }
+// one action (record form, with its seat) in words, in the page's language
+function actionText(a, nm) {
+  const name = nm[a.seat] !== undefined ? nm[a.seat] : "?", to = nm[a.to];
+  if (a.play) return t("a_play", { name, card: cardText(a.play) });
+  if (a.discard) return t("a_discard", { name, card: cardText(a.discard) });
+  if (a.kitty) return t("a_kitty", { name });
+  if (a.contract) return t("a_contract", { name, c: contractText(a.contract) });
+  if (a.give) return t("a_give", { name, card: cardText(a.give), to });
+  if (a.end_give) return t("a_end_give", { name, to });
+  if (a.return) return t("a_return", { name, card: cardText(a.return), to });
+  if (a.assign) return t("a_assign", { name, t: a.assign.map((x, i) => nm[i] + " " + x).join(", ") });
+  return JSON.stringify(a);
+}
+// why the match ended, from the structured end the server sends (kind and numbers); English reason as a fallback
+function endReason(end, nm) {
+  const name = end.winners.map((w) => nm[w]).join(", ");
+  const a = Object.assign({ name }, end);
+  if (end.kind === "instant") return t("end_instant", a);
+  if (end.kind === "traditional") return t(end.verb === "beat" ? "end_traditional_beat" : "end_traditional_made", a);
+  if (end.kind === "target") return t("end_target", a) + (end.two ? t("end_two") : "");
+  if (end.kind === "bound") return t("end_bound", a);
+  if (end.kind === "deals") return t("end_deals", a) + (end.winners.length > 1 ? t("shared") : "");
+  return end.reason;
+}
+// tokens: one seat per table is this browser's own ("sm-tokens": table -> token); seats it held before at a
+// table are kept too ("sm-tokens-more") so that My games still lists them
 function tokens() { try { return JSON.parse(localStorage.getItem("sm-tokens") || "{}"); } catch (e) { return {}; } }
-function saveToken(table, token) { const m = tokens(); m[table] = token; localStorage.setItem("sm-tokens", JSON.stringify(m)); }
+function moreTokens() { try { const l = JSON.parse(localStorage.getItem("sm-tokens-more") || "[]"); return Array.isArray(l) ? l : []; } catch (e) { return []; } }
+function allTokens() { return Array.from(new Set(Object.values(tokens()).concat(moreTokens()))); }
+function saveToken(table, token) {
+  const m = tokens(); const old = m[table];
+  if (old && old !== token) { const l = moreTokens(); if (!l.includes(old)) l.push(old); localStorage.setItem("sm-tokens-more", JSON.stringify(l)); }
+  m[table] = token; localStorage.setItem("sm-tokens", JSON.stringify(m));
+}
 function esc(s) { const d = document.createElement("span"); d.textContent = String(s); return d.innerHTML; }
 document.addEventListener("DOMContentLoaded", () => { applyI18n(); langButton(); });

@@ -1,33 +1,68 @@
 "use strict";
 // The table page: one websocket; every state message comes from the server, built from this seat's view.
 const TABLE = location.pathname.split("/").pop();
-let token = null, ws = null, S = null, sent = false, pendingName = null, retry = 0, dlgKey = "";
+// token: the seat token this browser holds here (saved); invite: a token from an invitation link not yet
+// accepted by the server (it is saved only once the server seats us with it); trying: the token of the
+// join in flight that would replace ours
+let token = null, invite = null, trying = null, ws = null, S = null, sent = false, pendingName = null, retry = 0;
+let dlgKey = "", dismissed = "", stepKey = "", tokenErr = "", gone = false;
 (function readToken() {
   const m = location.hash.match(/token=([A-Za-z0-9_-]+)/);
-  if (m) { saveToken(TABLE, m[1]); pendingName = true; history.replaceState(null, "", location.pathname); }
   token = tokens()[TABLE] || null;
+  if (m) {
+    history.replaceState(null, "", location.pathname);
+    if (m[1] !== token) { invite = m[1]; pendingName = true; }
+  }
 })();
+// an invitation opened on this very page (only the #token= part changed: no reload)
+window.addEventListener("hashchange", () => {
+  const m = location.hash.match(/token=([A-Za-z0-9_-]+)/);
+  if (!m || gone) return;
+  history.replaceState(null, "", location.pathname);
+  if (m[1] === token || m[1] === trying) return;
+  invite = m[1]; pendingName = true;
+  if (!token) { if (ws && ws.readyState === 1) askName(); } else if (S) render();
+});
 const $ = (id) => document.getElementById(id);
 function names() { return S ? S.table.seats.map((s) => s.name) : []; }
-function contractText(c) { return c ? (c.length === 1 ? SUIT_SYM[c] + " " + t(c) : t(c)) : t("noContract"); }
+function join(tok, name) { ws.send(JSON.stringify(name ? { type: "join", token: tok, name } : { type: "join", token: tok })); }
 function connect() {
+  if (gone) return;
   $("conn").textContent = t("connecting");
   ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + TABLE);
   ws.onopen = () => {
-    retry = 0; $("conn").textContent = "";
-    if (pendingName && token) { askName(); return; }
-    ws.send(JSON.stringify({ type: "join", token }));
+    retry = 0; $("conn").textContent = ""; trying = null;
+    if (invite && !token) { askName(); return; }  // an invitation and no seat of our own here: take it
+    join(token);  // with a seat already ours here, an invitation for another is offered once we are seated
   };
   ws.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
-    if (m.type === "state") { S = m; sent = false; $("error").textContent = ""; render(); }
-    else if (m.type === "error") {
+    if (m.type === "state") {
+      if (trying && m.you !== null) { saveToken(TABLE, trying); token = trying; tokenErr = ""; }
+      trying = null;
+      S = m; sent = false; $("error").textContent = ""; render();
+    } else if (m.type === "error") {
       sent = false;
-      if (m.code === "wrong_token") { token = null; ws.send(JSON.stringify({ type: "join", token: null })); }
+      if (m.code === "wrong_token") {
+        // a token of no seat here (a mistyped or made-up link): never saved; stay (or become) a spectator
+        tokenErr = t("badToken"); $("tokerr").textContent = tokenErr;
+        if (trying) { trying = null; if (!S) join(token); } else { token = null; join(null); }
+        return;
+      }
       $("error").textContent = m.reason;
     } else if (m.type === "hint") { showHint(m.action); }
   };
-  ws.onclose = () => { $("conn").textContent = t("disconnected"); setTimeout(connect, Math.min(5000, 300 * ++retry)); };
+  ws.onclose = (ev) => {
+    if (ev.code === 4404 || (ev.code >= 4400 && ev.code < 4500) || ev.code === 1008) { noTable(); return; }  // permanent: no retry
+    $("conn").textContent = t("disconnected"); setTimeout(connect, Math.min(5000, 300 * ++retry));
+  };
+}
+function noTable() {
+  gone = true; $("conn").textContent = "";
+  const main = document.querySelector("main");
+  main.innerHTML = `<div class="panel" id="notable"><h2>${esc(t("noTable", { id: TABLE }))}</h2><p><a href="/">${esc(t("home"))}</a> · ` +
+    `<a href="/history">${esc(t("history"))}</a></p></div>`;
+  document.title = t("noTable", { id: TABLE });
 }
 function askName() {
   // an invited friend names himself once, before joining the seat
@@ -37,10 +72,23 @@ function askName() {
   const go = () => {
     const n = $("myname").value.trim(); if (n) localStorage.setItem("sm-name", n);
     pendingName = null; $("dlg").close(); dlgKey = "";
-    ws.send(JSON.stringify(n ? { type: "join", token, name: n } : { type: "join", token }));
+    trying = invite; invite = null; join(trying, n);
   };
   b.onclick = go; $("myname").addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
   if (!$("dlg").open) $("dlg").show(); $("myname").focus();
+}
+function offerInvite() {
+  // we already hold a seat here and opened an invitation for another: ask, never replace silently
+  const mine = S.you !== null ? names()[S.you] : "?";
+  $("dlg-body").innerHTML = `<p id="other-seat">${esc(t("otherSeat", { name: mine }))}</p>`;
+  const A = $("dlg-actions"); A.innerHTML = "";
+  const keep = document.createElement("button"); keep.id = "btn-keep"; keep.textContent = t("keepSeat");
+  const sw = document.createElement("button"); sw.id = "btn-switch"; sw.textContent = t("playThis");
+  keep.onclick = () => { invite = null; pendingName = null; $("dlg").close(); dlgKey = ""; render(); };
+  sw.onclick = () => { trying = invite; invite = null; pendingName = null; $("dlg").close(); dlgKey = ""; join(trying); };
+  A.appendChild(keep); A.appendChild(sw);
+  dlgKey = "invite";
+  if (!$("dlg").open) $("dlg").show(); keep.focus();
 }
 function send(msg) {
   if (!S || sent || !ws || ws.readyState !== 1) return;
@@ -49,25 +97,28 @@ function send(msg) {
 function act(a) { const x = Object.assign({}, a); delete x.seat; send({ type: "act", action: x }); }
 function actionLabel(a) {
   const nm = names();
-  if (a.play) return a.play; if (a.discard) return a.discard;
+  const card = a.play || a.discard || a.give || a.return;
+  if (card) return cardText(card) + (a.to !== undefined && nm[a.to] !== undefined ? " → " + nm[a.to] : "");
   if (a.contract) return contractText(a.contract);
   if (a.kitty) return t("take");
-  if (a.give) return a.give; if (a.return) return a.return;
   if (a.end_give) return t("endGive");
   if (a.assign) return a.assign.map((x, i) => nm[i] + " " + x).join(", ");
   return JSON.stringify(a);
 }
+function fromKittyCount() { return document.querySelectorAll("#hand button.card.kitty").length; }
+function cardOf(a) { return a.play || a.discard || a.give || a.return || null; }
 function render() {
   const v = S.view, nm = names(), you = S.you;
   $("tname").textContent = S.table.name + " · " + S.table.rules + (S.table.practice ? " · " + t("practice") : "");
   document.title = S.table.name + " · Sergeant Major";
+  $("tokerr").textContent = tokenErr;
   // players
   const P = $("players"); P.innerHTML = "";
   S.table.seats.forEach((s, i) => {
     const d = document.createElement("div");
     d.className = "player" + (v.to_act === i && !S.waiting_start && !S.over ? " to-act" : "");
     d.dataset.seat = i;
-    const flags = [i === v.dealer ? t("dealer") : null, s.kind === "human" ? (s.online ? t("online") : t("offline")) : s.kind,
+    const flags = [i === v.dealer ? t("dealer") : null, s.kind === "human" ? (s.online ? t("online") : t("offline")) : kindText(s.kind),
       s.away ? t("standin") : null, i === you ? t("you") : null].filter(Boolean).join(" · ");
     d.innerHTML = `<div class="nm">${esc(s.name)}</div><div class="st">${esc(t("target"))} ${v.targets[i]} · ${esc(t("tricks"))} ` +
       `<b class="tricks">${v.tricks_won[i]}</b> · ${esc(t("total"))} <b class="total">${v.totals[i]}</b></div><div class="st">${esc(flags)}</div>`;
@@ -83,46 +134,86 @@ function render() {
     d.appendChild(cardEl(c)); d.appendChild(document.createElement("br"));
     d.appendChild(document.createTextNode(nm[s] + (winner === s ? " ✓" : ""))); T.appendChild(d);
   }
-  // hand
+  // hand: the cards that may be played, discarded, given or returned now are marked and chosen right here
   const H = $("hand"); H.innerHTML = "";
-  const plays = {}; for (const a of v.legal) if (a.play) plays[a.play] = a;
+  const mine = v.to_act === you && !S.waiting_start && !S.over;
+  const byCard = {}; if (mine) for (const a of v.legal) { const c = cardOf(a); if (c) byCard[c] = a; }
+  const fromKitty = new Set(v.kitty && v.discards !== null ? v.kitty : []);
   for (const c of v.hand) {
     const b = cardEl(c, "button"); b.type = "button";
-    if (plays[c]) { b.classList.add("legal"); b.onclick = () => act(plays[c]); } else { b.setAttribute("aria-disabled", "true"); }
+    if (byCard[c]) { b.classList.add("legal"); b.onclick = () => act(byCard[c]); } else { b.setAttribute("aria-disabled", "true"); }
+    if (fromKitty.has(c)) { b.classList.add("kitty"); b.title = t("fromKitty"); b.setAttribute("aria-label", cardText(c) + " (" + t("fromKitty") + ")"); }
     H.appendChild(b);
   }
   // exchange info
   const ex = v.exchange.filter((e) => e.card);
-  $("exinfo").textContent = ex.length ? ex.map((e) => (e.giver === you ? "→ " + nm[e.receiver] : "← " + nm[e.giver]) + " " + e.card).join(", ") : "";
+  $("exinfo").textContent = ex.length ? ex.map((e) => (e.giver === you ? "→ " + nm[e.receiver] : "← " + nm[e.giver]) + " " + cardText(e.card)).join(", ") : "";
   // status
   let st = "";
   if (S.over) st = t("over") + ": " + t("wins", { names: S.end.winners.map((w) => nm[w]).join(", ") });
   else if (S.waiting_start) st = v.deal === 1 ? t("waiting") : t("result", { n: v.deal - 1 });
-  else if (v.to_act === you) st = t("yourTurn") + (Object.keys(plays).length ? " (" + t("legalHint") + ")" : "");
+  else if (v.to_act === you) st = t("yourTurn") + (v.legal.some((a) => a.play) ? " (" + t("legalHint") + ")" : "");
   else if (v.to_act !== null) st = t("waitingFor", { name: nm[v.to_act] });
   $("status").textContent = (you === null ? t("spectator") + " · " : "") + st;
   $("btn-hint").hidden = !(S.table.practice && you !== null);
   $("btn-undo").hidden = !(S.table.practice && you !== null);
   $("btn-undo").disabled = !S.can_undo;
   $("btn-hint").disabled = !(v.to_act === you && v.legal.length);
+  renderSteps();
+  if (invite && token && you !== null && !trying && dlgKey !== "invite") offerInvite();
   renderDialog();
 }
+// decisions other than playing a card are shown in a bar just above the hand (never over it); cards to
+// discard, give or return are chosen in the hand itself
+function renderSteps() {
+  const v = S.view, you = S.you, nm = names(), bar = $("stepbar");
+  const steps = S.waiting_start || S.over || v.to_act !== you ? [] : v.legal.filter((a) => !a.play);
+  if (!steps.length) { bar.hidden = true; stepKey = ""; return; }
+  const a0 = steps[0]; let title = "";
+  if (a0.contract) title = t("nameTrump");
+  else if (a0.kitty) title = t("takeKitty");
+  else if (a0.discard) {
+    const n = v.kitty ? v.kitty.length : 0, k = n - (v.discards ? v.discards.length : 0);
+    title = n ? t("discardN", { n, k }) : t("discard");
+  } else if (a0.give || a0.end_give) title = t("give", { name: nm[a0.to] });
+  else if (a0.return) title = t("ret", { name: nm[a0.to] });
+  else if (a0.assign) title = t("assign");
+  const cardSteps = steps.some(cardOf);
+  $("step-title").textContent = title + (cardSteps ? " · " + t("chooseInHand") : "");
+  const X = $("step-extra"); X.innerHTML = "";
+  if (v.kitty && !a0.discard) { X.textContent = t("kitty") + ": "; v.kitty.forEach((c) => X.appendChild(cardEl(c))); }
+  if (a0.discard && fromKittyCount() > 0) { const l = document.createElement("span"); l.className = "legend"; l.textContent = "• / ▁ = " + t("fromKitty"); X.appendChild(l); }
+  const A = $("step-actions"); A.innerHTML = "";
+  for (const a of steps) {
+    if (cardOf(a)) continue;
+    const b = document.createElement("button"); b.type = "button"; b.className = "step";
+    b.textContent = actionLabel(a); b.dataset.action = JSON.stringify(a); b.onclick = () => act(a); A.appendChild(b);
+  }
+  bar.hidden = false;
+  if (stepKey !== String(S.v)) {
+    stepKey = String(S.v);
+    const f = A.querySelector("button") || document.querySelector("#hand button.legal");
+    if (f) f.focus({ preventScroll: true });
+    $("handpanel").scrollIntoView({ block: "nearest" });
+  }
+}
 function openDlg(key, html, buttons) {
-  const d = $("dlg");
-  if (dlgKey === key + ":" + S.v && d.open) return;
-  dlgKey = key + ":" + S.v;
+  const d = $("dlg"), k = key + ":" + S.v;
+  if (dismissed === k || (dlgKey === k && d.open)) return;
+  dlgKey = k;
   $("dlg-body").innerHTML = html;
   const A = $("dlg-actions"); A.innerHTML = "";
   for (const [label, fn, attrs] of buttons) {
     const b = document.createElement("button"); b.type = "button";
     if (label instanceof Node) b.appendChild(label); else b.textContent = label;
-    if (attrs) for (const k in attrs) b.setAttribute(k, attrs[k]);
+    if (attrs) for (const a in attrs) b.setAttribute(a, attrs[a]);
     b.onclick = fn; A.appendChild(b);
   }
   if (!d.open) d.show();
   const f = A.querySelector("button"); if (f) f.focus();
 }
 function closeDlg() { const d = $("dlg"); if (d.open) d.close(); dlgKey = ""; }
+function dismiss() { dismissed = dlgKey; closeDlg(); }
 function resultTable(r) {
   const nm = names();
   return `<table class="sheet"><tr><th></th><th>${esc(t("target"))}</th><th>${esc(t("tricks"))}</th><th>+/-</th></tr>` +
@@ -130,52 +221,40 @@ function resultTable(r) {
 }
 function renderDialog() {
   const v = S.view, you = S.you, nm = names();
+  if (pendingName || dlgKey === "invite") return;
   if (S.over) {
     const html = `<h2 id="end-title">${esc(t("over"))}</h2><p id="winner">${esc(t("wins", { names: S.end.winners.map((w) => nm[w]).join(", ") }))}</p>` +
-      `<p>${esc(S.end.reason)}</p>` + (S.prev ? resultTable(S.prev.result) : "") + scoreSheet();
+      `<p id="end-reason">${esc(endReason(S.end, nm))}</p>` + (S.prev ? resultTable(S.prev.result) : "") + scoreSheet();
     openDlg("over", html, [[t("replay"), () => { location.href = "/replay/" + TABLE; }, { id: "btn-replay" }],
-      [t("download"), () => { location.href = "/api/tables/" + TABLE + "/record"; }], [t("close"), closeDlg]]);
+      [t("download"), () => { location.href = "/api/tables/" + TABLE + "/record"; }], [t("close"), dismiss, { id: "btn-close" }]]);
     return;
   }
   if (S.waiting_start) {
+    const closeBtn = [t("close"), dismiss, { id: "btn-close" }];  // a spectator has nothing to press but may look at the table
     if (v.deal === 1) {
-      const html = `<h2>${esc(t("waiting"))}</h2><ul id="seatlist">` + S.table.seats.map((s) => `<li>${esc(s.name)}: ${esc(s.kind === "human" ? (s.online ? t("online") : t("offline")) : s.kind)}</li>`).join("") + "</ul>";
-      openDlg("start" + S.table.seats.map((s) => s.name + s.online).join(), html, you !== null ? [[t("start"), () => send({ type: "start" }), { id: "btn-start" }]] : []);
+      const html = `<h2>${esc(t("waiting"))}</h2><ul id="seatlist">` + S.table.seats.map((s) => `<li>${esc(s.name)}: ${esc(s.kind === "human" ? (s.online ? t("online") : t("offline")) : kindText(s.kind))}</li>`).join("") + "</ul>";
+      openDlg("start" + S.table.seats.map((s) => s.name + s.online).join(), html, you !== null ? [[t("start"), () => send({ type: "start" }), { id: "btn-start" }]] : [closeBtn]);
     } else {
       const html = `<h2>${esc(t("result", { n: S.prev ? S.prev.number : v.deal - 1 }))}</h2>` + (S.prev ? resultTable(S.prev.result) : "");
-      openDlg("next", html, you !== null ? [[t("nextDeal"), () => send({ type: "start" }), { id: "btn-next" }]] : []);
+      openDlg("next", html, you !== null ? [[t("nextDeal"), () => send({ type: "start" }), { id: "btn-next" }]] : [closeBtn]);
     }
     return;
   }
-  const steps = v.legal.filter((a) => !a.play);
-  if (v.to_act === you && steps.length) {
-    const a0 = steps[0]; let title = "", extra = "";
-    if (a0.contract) title = t("nameTrump");
-    else if (a0.kitty) { title = t("takeKitty"); }
-    else if (a0.discard) title = t("discard");
-    else if (a0.give || a0.end_give) title = t("give", { name: nm[(a0.to)] });
-    else if (a0.return) title = t("ret", { name: nm[a0.to] });
-    else if (a0.assign) title = t("assign");
-    if (v.kitty) { const k = document.createElement("div"); k.textContent = t("kitty") + ": "; v.kitty.forEach((c) => k.appendChild(cardEl(c))); extra = k.outerHTML; }
-    const btns = steps.map((a) => {
-      const card = a.discard || a.give || a.return;
-      return [card ? cardEl(card) : actionLabel(a), () => act(a), { "data-action": JSON.stringify(a), class: "step" }];
-    });
-    openDlg("step", `<h2 id="step-title">${esc(title)}</h2>` + extra, btns);
-    return;
-  }
-  if ($("dlg").open && !dlgKey.startsWith("info")) closeDlg();
+  if ($("dlg").open) closeDlg();
 }
 function scoreSheet() {
   const v = S.view, nm = names();
   let h = `<table class="sheet" id="sheet"><tr><th>${esc(t("deal"))}</th>` + nm.map((n) => `<th>${esc(n)}</th>`).join("") + "</tr>";
   const tot = nm.map(() => 0);
   v.results.forEach((r, k) => { r.scores.forEach((x, i) => { tot[i] += x; });
-    h += `<tr><td>${k + 1} (${esc(r.contract)})</td>` + r.scores.map((x, i) => `<td>${r.tricks[i]}/${r.targets[i]}: ${x > 0 ? "+" : ""}${x} = ${tot[i]}</td>`).join("") + "</tr>"; });
+    h += `<tr><td>${k + 1} (${esc(contractText(r.contract))})</td>` + r.scores.map((x, i) => `<td>${r.tricks[i]}/${r.targets[i]}: ${x > 0 ? "+" : ""}${x} = ${tot[i]}</td>`).join("") + "</tr>"; });
   return h + `<tr><th>${esc(t("total"))}</th>` + v.totals.map((x) => `<th>${x}</th>`).join("") + "</tr></table>";
 }
 function info(html) { $("info-body").innerHTML = html; if (!$("info").open) $("info").showModal(); $("info-close").focus(); }
-function showHint(a) { $("error").textContent = t("hintIs", { a: actionLabel(a) }); const b = document.querySelector(`#hand [data-card="${a.play}"]`); if (b) b.focus(); }
+function showHint(a) {
+  $("error").textContent = t("hintIs", { a: actionLabel(a) });
+  const c = cardOf(a), b = c ? document.querySelector(`#hand [data-card="${c}"]`) : null; if (b) b.focus();
+}
 $("info-close").onclick = () => $("info").close();
 $("btn-scores").onclick = () => S && info(`<h2>${esc(t("scores"))}</h2>` + scoreSheet());
 $("btn-last").onclick = () => {
@@ -186,9 +265,9 @@ $("btn-last").onclick = () => {
 };
 $("btn-hint").onclick = () => ws && ws.send(JSON.stringify({ type: "hint" }));
 $("btn-undo").onclick = () => send({ type: "undo" });
-// keyboard: arrows move between the cards of the hand; Enter/Space plays the focused card
+// keyboard: arrows move between the cards of the hand; Enter/Space plays (discards, gives) the focused card
 document.addEventListener("keydown", (ev) => {
-  if ($("dlg").open || $("info").open) return;
+  if ($("info").open || ($("dlg").open && $("dlg").contains(document.activeElement))) return;
   const cards = Array.from(document.querySelectorAll("#hand button.card"));
   if (!cards.length) return;
   const i = cards.indexOf(document.activeElement);
@@ -200,5 +279,5 @@ document.addEventListener("keydown", (ev) => {
     list[k].focus();
   } else if ((ev.key === "Enter" || ev.key === " ") && i >= 0) { ev.preventDefault(); cards[i].click(); }
 });
-window.onLang = () => S && (dlgKey = "", render());
+window.onLang = () => { if (gone) { noTable(); return; } if (S) { dlgKey = ""; dismissed = ""; stepKey = ""; render(); } };
 document.addEventListener("DOMContentLoaded", connect);

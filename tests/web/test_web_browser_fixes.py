@@ -1,0 +1,186 @@
+"""Regressions from a fresh-eyes review of the browser play, in headless Debian Chromium (Playwright; skipped
+when /usr/bin/chromium or the playwright package is missing): invitation links never replace the seat this
+browser holds, made-up tokens are never saved and say so, the Options field keeps the seats typed, an unknown
+table stops reconnecting, decisions leave the hand in sight (discard chosen in the hand, cards from the kitty
+marked, the count left), German everywhere (end reason, computer kinds, card symbols), a spectator can
+dismiss the waiting dialog, Copy says what it did, long names stay inside the score sheet."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (CI installs Debian's chromium: apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing (the test extra)")
+pytest.importorskip("fastapi")
+
+from _webhelp import Server  # noqa: E402
+from test_web_browser import ARGS, _create, _drive, _errors  # noqa: E402
+
+RAW_CARD = re.compile(r"\b[2-9TJQKA][CDHS]\b")
+SHOTS = Path(os.environ.get("SM_SCREENSHOTS", "")) if os.environ.get("SM_SCREENSHOTS") else None
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(f"sqlite:///{tmp_path_factory.mktemp('webfix') / 'b.sqlite3'}")
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def _tokens(page: Any) -> dict[str, str]:
+    return dict(json.loads(page.evaluate("localStorage.getItem('sm-tokens') || '{}'")))
+
+
+def test_invitation_never_replaces_my_seat_and_bad_tokens_are_not_saved(server: Server, browser: Any) -> None:
+    ca, cs = browser.new_context(), browser.new_context()
+    a = ca.new_page()
+    errs = _errors(a)
+    _create(a, server, "", ["me", "friend", "computer:heuristic"])
+    # Copy gives feedback (the clipboard, or the link selected for Ctrl+C on plain http)
+    a.locator("#invites button.copy").first.click()
+    a.locator("#invites .copied").first.wait_for()
+    assert a.inner_text("#invites .copied") in ("Copied", "Copying failed: the link is selected, copy it with Ctrl+C")
+    invite = a.locator("#invites a.invite").first.get_attribute("href")
+    a.click("#go")
+    a.wait_for_url("**/t/*")
+    tid = a.url.rsplit("/", 1)[1]
+    a.locator("#btn-start").wait_for()
+    mine = _tokens(a)[tid]
+    # the host opens the friend's link: asked, keeps her seat
+    a.goto(invite)
+    a.locator("#other-seat").wait_for()
+    a.click("#btn-keep")
+    a.locator(".player[data-seat='0']", has_text="you").wait_for()
+    assert _tokens(a)[tid] == mine
+    # a spectator may close the waiting dialog, and it stays closed
+    s = cs.new_page()
+    s.goto(server.url + "/t/" + tid)
+    s.locator("#btn-close").click()
+    assert not s.locator("#dlg").is_visible()
+    # a made-up token: a persistent error, not saved, a spectator
+    s.goto(server.url + "/t/" + tid + "#token=madeup123")
+    s.fill("#myname", "Zed")
+    s.click("#btn-join")
+    s.locator("#tokerr", has_text="no seat").wait_for()
+    s.locator("#status", has_text="watching").wait_for()
+    a.click("#btn-start")  # a new state reaches the spectator: the error stays
+    s.locator("#contract", has_text="Deal 1").wait_for()
+    s.wait_for_function("document.querySelector('#seatlist') === null || !document.querySelector('#dlg').open")
+    assert "no seat" in s.inner_text("#tokerr")
+    assert tid not in _tokens(s)
+    # the host asks for the friend's seat this time: it becomes hers, her own token is kept for My games
+    a.goto(invite)
+    a.locator("#other-seat").wait_for()
+    a.click("#btn-switch")
+    a.locator(".player[data-seat='1']", has_text="you").wait_for()
+    assert _tokens(a)[tid] == invite.split("#token=")[1]
+    assert mine in json.loads(a.evaluate("localStorage.getItem('sm-tokens-more')"))
+    assert not errs, errs
+    ca.close()
+    cs.close()
+
+
+def test_options_keep_seats_and_unknown_table_stops(server: Server, browser: Any) -> None:
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.select_option("#seats .seatrow[data-seat='1'] .kind", "friend")
+    page.fill("#seats .seatrow[data-seat='0'] .sname", "Ann")
+    page.fill("#seats .seatrow[data-seat='1'] .sname", "Bea")
+    page.type("#opts", "to=20 players=4")
+    assert page.locator("#seats .seatrow").count() == 4
+    assert page.input_value("#seats .seatrow[data-seat='0'] .sname") == "Ann"
+    assert page.input_value("#seats .seatrow[data-seat='1'] .sname") == "Bea"
+    assert page.input_value("#seats .seatrow[data-seat='1'] .kind") == "friend"
+    page.fill("#opts", "to=20")
+    assert page.locator("#seats .seatrow").count() == 3
+    assert page.input_value("#seats .seatrow[data-seat='1'] .sname") == "Bea"
+    # a table that does not exist: a 404 page saying so, one websocket and no reconnecting
+    sockets: list[Any] = []
+    page.on("websocket", lambda w: sockets.append(w))
+    resp = page.goto(server.url + "/t/nonexist")
+    assert resp is not None and resp.status == 404
+    page.locator("#notable", has_text="There is no table nonexist").wait_for()
+    page.wait_for_timeout(1500)  # the old page reconnected after 300 ms, 600 ms, ...
+    assert len(sockets) == 1 and "reconnecting" not in page.inner_text("header")
+    ctx.close()
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}], ids=["desktop", "phone"])
+def test_discard_in_the_hand_and_german(server: Server, browser: Any, viewport: dict[str, int]) -> None:
+    ctx = browser.new_context(viewport=viewport)
+    page = ctx.new_page()
+    errs = _errors(page)
+    page.goto(server.url + "/")
+    long = "Wolfgangamadeusmozartvonsalzburgxx" + str(viewport["width"])
+    tid = page.evaluate("""async (name) => {
+      const r = await fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(
+        {name: 'D', rules: '9-5-2 deals=1', seed: 1, seats: [{kind: 'me', name}, {kind: 'computer', level: 'heuristic'},
+         {kind: 'computer', level: 'random'}]})});
+      const o = await r.json(); saveToken(o.id, o.seats[0].token); return o.id; }""", long)
+    page.goto(server.url + "/t/" + tid)
+    page.click("#btn-start")
+    # seed 1: this seat deals, names trump (a bar above the hand), takes the kitty and discards in the hand
+    page.locator("#stepbar button.step").first.wait_for()
+    assert page.locator("#hand button.card").count() == 16 and not page.locator("#dlg").is_visible()
+    _drive([page], lambda: "Discard" in page.inner_text("#stepbar") if page.locator("#stepbar").is_visible() else False, limit=30)
+    assert "Discard 4 cards (4 left)" in page.inner_text("#step-title")
+    assert page.locator("#hand button.card.kitty").count() == 4
+    assert page.locator("#hand button.legal").count() == 20
+    bar, hand = page.locator("#stepbar").bounding_box(), page.locator("#hand").bounding_box()
+    assert bar and hand and bar["y"] + bar["height"] <= hand["y"]  # the bar is above the hand, not over it
+    assert hand["y"] + hand["height"] <= viewport["height"] + page.evaluate("window.scrollY")  # the hand is in sight
+    if SHOTS is not None:
+        page.screenshot(path=str(SHOTS / f"discard-{viewport['width']}.png"))
+    page.locator("#hand button.legal").first.click()
+    page.locator("#step-title", has_text="(3 left)").wait_for()
+    # German: computer kinds, hint with card symbols, the end reason
+    page.click("#lang")
+    page.locator("#players", has_text="Computer (Heuristik)").wait_for()
+    page.locator("#step-title", has_text="4 Karten drücken (noch 3)").wait_for()
+    _drive([page], lambda: page.locator("#hand button.legal").count() > 0 and page.locator("#stepbar").is_hidden(), limit=30)
+    _drive([page], lambda: page.locator("#end-title").is_visible(), limit=60)
+    reason = page.inner_text("#end-reason")
+    assert "nach 1 Spielen gewinnt die höchste Summe" in reason, reason
+    sheet, dlg = page.locator("#sheet").bounding_box(), page.locator("#dlg").bounding_box()
+    assert sheet and dlg and sheet["x"] + sheet["width"] <= dlg["x"] + dlg["width"] + 1  # long names wrap
+    assert not RAW_CARD.search(page.inner_text("#dlg")), page.inner_text("#dlg")
+    page.click("#btn-replay")
+    page.locator("#hands .hand").first.wait_for()
+    page.click("#last")
+    text = page.inner_text("#step-text") + page.inner_text("#end")
+    assert "spielt" in text and "gewinnt" in text and not RAW_CARD.search(text), text
+    assert not errs, errs
+    ctx.close()
+
+
+def test_hint_uses_card_symbols(server: Server, browser: Any) -> None:
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    _create(page, server, "", ["me", "computer:heuristic", "computer:heuristic"])
+    page.wait_for_url("**/t/*")
+    page.click("#btn-start")
+    _drive([page], lambda: page.locator("#hand button.legal").count() > 0 and page.locator("#stepbar").is_hidden())
+    page.click("#btn-hint")
+    page.locator("#error", has_text="Hint").wait_for()
+    hint = page.inner_text("#error")
+    assert re.search(r"(10|[2-9JQKA])[♣♦♥♠]", hint) and not RAW_CARD.search(hint), hint
+    ctx.close()

@@ -1,0 +1,142 @@
+"""Regressions from a fresh-eyes review of the browser play, on the server side: actions with fields beyond
+their kind, ``/api/history`` with a malformed body, the 404 page of an unknown table, the structured end of a
+match (for a translated reason), the replay's steps as actions, the ``web`` extra installing the CLI."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import tomllib
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from _webhelp import connect, make_hub, new_table, send  # noqa: E402
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient  # noqa: E402
+
+from sergeant_major.match import MatchEnd  # noqa: E402
+from sergeant_major.web.app import create_app  # noqa: E402
+from sergeant_major.web.tables import end_json  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_web_extra_includes_the_cli() -> None:
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert "sergeant-major[cli]" in extras["web"]  # `serve` is a typer command
+
+
+def test_actions_with_extra_or_seat_fields_are_refused(tmp_path: Path) -> None:
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2", ["me", "heuristic", "random"], seed=3)
+        c = connect(hub, t["id"])
+        await send(hub, c, {"type": "join", "token": t["seats"][0]["token"]})
+        await send(hub, c, {"type": "start", "v": 0})
+        gt = hub.tables[t["id"]]
+        st = c.ws.last()
+        a = dict(st["view"]["legal"][0])
+        a.pop("seat")
+        n = len(gt.log)
+        for bad in ({**a, "seat": 0}, {**a, "seat": 1}, {**a, "extra": True}, {**a, "to": 2} if "to" not in a else {**a, "card": "AS"}):
+            await send(hub, c, {"type": "act", "v": st["v"], "action": bad})
+            err = c.ws.last("error")
+            assert err["code"] == "bad_action", (bad, err)
+            assert len(gt.log) == n
+        await send(hub, c, {"type": "act", "v": st["v"], "action": a})  # the same action without the extra field
+        assert len(gt.log) > n
+
+    asyncio.run(run())
+
+
+def test_history_body_errors_and_unknown_table_page(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'h.sqlite3'}")
+    with TestClient(app) as cl:
+        for bad in ({"tokens": "x"}, {"tokens": [1]}, {"tokens": None}, [1], "x", {}):
+            r = cl.post("/api/history", json=bad)
+            assert r.status_code == 400 and "tokens" in r.json()["error"], bad
+        assert cl.post("/api/history", content=b"{{").status_code == 400
+        assert cl.post("/api/history", json={"tokens": []}).json() == {"games": []}
+        r = cl.get("/t/nonexist")
+        assert r.status_code == 404 and "table.js" in r.text  # the page still explains itself
+        r = cl.get("/t/bad$id")
+        assert r.status_code == 404
+        made = cl.post("/api/tables", json={"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "computer"}, {"kind": "computer"}]})
+        assert cl.get(f"/t/{made.json()['id']}").status_code == 200
+
+
+@pytest.mark.parametrize(("reason", "kind", "fields"), [
+    ("Ann took 13 tricks in one deal (13+ wins at once)", "instant", {"tricks": 13, "limit": 13}),
+    ("Bo made his target as dealer of deal 3, the first dealer to do so once the deal had gone round the table (traditional end)",
+     "traditional", {"verb": "made", "deal": 3}),
+    ("Bo beat his target as dealer of deal 4, the first dealer to do so once the deal had gone round the table (traditional end)",
+     "traditional", {"verb": "beat", "deal": 4}),
+    ("Cy reached 21 (target total 20)", "target", {"total": 21, "limit": 20, "two": False}),
+    ("Cy reached 22 (target total 20); with two past the target, the higher total wins", "target", {"total": 22, "two": True}),
+    ("a total reached +-15; the highest total (-3) wins", "bound", {"limit": 15, "total": -3}),
+    ("after 2 deals the highest total (4) wins (shared)", "deals", {"deals": 2, "total": 4}),
+    ("something new", "other", {}),
+])
+def test_end_is_structured_for_translation(reason: str, kind: str, fields: dict[str, object]) -> None:
+    out = end_json(MatchEnd((1,), reason))
+    assert out["kind"] == kind and out["winners"] == [1] and out["reason"] == reason
+    for k, v in fields.items():
+        assert out[k] == v, (k, out)
+
+
+def test_replay_steps_carry_actions(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+    with TestClient(app) as cl:
+        r = cl.post("/api/tables", json={"rules": "9-5-2 deals=1", "seed": 5,
+                                         "seats": [{"kind": "me"}, {"kind": "computer"}, {"kind": "computer"}]})
+        tid, tok = r.json()["id"], r.json()["seats"][0]["token"]
+        with cl.websocket_connect(f"/ws/{tid}") as ws:
+            ws.send_text(json.dumps({"type": "join", "token": tok}))
+            st = ws.receive_json()
+            ws.send_text(json.dumps({"type": "start", "v": st["v"]}))
+            while True:
+                st = ws.receive_json()
+                if st["type"] != "state":
+                    continue
+                if st["over"]:
+                    break
+                if st["view"]["legal"]:
+                    a = dict(st["view"]["legal"][0])
+                    a.pop("seat")
+                    ws.send_text(json.dumps({"type": "act", "v": st["v"], "action": a}))
+        assert st["end"]["kind"] == "deals" and st["end"]["deals"] == 1
+        rep = cl.get(f"/api/tables/{tid}/replay").json()
+        assert rep["steps"][0]["action"] is None
+        assert all(isinstance(s["action"], dict) and "seat" in s["action"] for s in rep["steps"][1:])
+        assert rep["end"]["kind"] == "deals"
+
+
+def test_large_message_gets_too_large_on_the_real_server(tmp_path: Path) -> None:
+    from _webhelp import Server
+    from websockets.sync.client import connect as ws_connect
+
+    srv = Server(f"sqlite:///{tmp_path / 'l.sqlite3'}")
+    srv.start()
+    try:
+        app_url = srv.url
+        import urllib.request
+
+        req = urllib.request.Request(app_url + "/api/tables", method="POST", headers={"Content-Type": "application/json"},
+                                     data=json.dumps({"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "computer"},
+                                                                                  {"kind": "computer"}]}).encode())
+        with urllib.request.urlopen(req) as r:
+            tid = json.loads(r.read())["id"]
+        with ws_connect(f"ws://127.0.0.1:{srv.port}/ws/{tid}") as ws:
+            ws.send(json.dumps({"type": "ping", "pad": "x" * 100_000}))  # over 64 KB: once closed the socket silently
+            err = json.loads(ws.recv(timeout=10))
+            assert err["type"] == "error" and err["code"] == "too_large"
+            ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(ws.recv(timeout=10)) == {"type": "pong"}  # still connected
+    finally:
+        srv.stop()
