@@ -6,7 +6,8 @@ and the kitty reveal), evaluates each candidate action in each world, and takes 
 *utility* (below). It never sees the real deal: only its view and the worlds it sampled.
 
 How a candidate is evaluated in one world
-    * card play with few cards left (at most :data:`DDS_CARDS` cards in the hands): the double-dummy solver
+    * card play with few cards left (at most :data:`DDS_CARDS` cards in the hands, :data:`DDS_CARDS_4` with four
+      players): the double-dummy solver
       (:mod:`sergeant_major.solver`) gives the seat's trick count after each legal card, the other players
       combined against it (its "paranoid" value; in minimum tricks the fewest tricks it can hold itself to);
     * card play with more cards left: the card is played and the deal is played out :data:`PLAYOUTS_PLAY` times
@@ -55,7 +56,7 @@ from ..solver._kernels import alloc, legal_mask, rng_next, winner_index
 from ..solver._kernels import playouts as _greedy_playouts
 from ..view import View, build_view
 
-__all__ = ["ExpertPlayer", "Estimate", "utility_table", "evaluate_worlds", "WIN", "EXCHANGE_BONUS", "DDS_CARDS",
+__all__ = ["ExpertPlayer", "Estimate", "utility_table", "evaluate_worlds", "WIN", "EXCHANGE_BONUS", "DDS_CARDS", "DDS_CARDS_4",
            "WORLDS_PLAY", "WORLDS_PRE", "PLAYOUTS_PLAY", "PLAYOUTS_PRE"]
 
 WIN = 4.0
@@ -63,7 +64,9 @@ WIN = 4.0
 EXCHANGE_BONUS = 0.25
 """Extra value of an over-trick (and cost of an under-trick) through next deal's exchange, in points."""
 DDS_CARDS = 27
-"""Card play is solved double-dummy in each world once at most this many cards are left in the hands."""
+"""Card play is solved double-dummy in each world once at most this many cards are left in the hands (3 players)."""
+DDS_CARDS_4 = 24
+"""The same with 4 players (the solver's cost grows with the number of hands)."""
 WORLDS_PLAY = 20
 """Worlds per card-play decision (times ``think``)."""
 WORLDS_PRE = 12
@@ -318,7 +321,7 @@ def _play_values(worlds: Sequence[Deal], view: View, legal: Sequence[Play], solv
     for w in worlds:
         pos = Position.from_deal(w)
         table = ctx.table(w.targets[seat], pos.misere)
-        if sum(h.bit_count() for h in pos.hands) <= (DDS_CARDS if pos.n == 3 else 28):
+        if sum(h.bit_count() for h in pos.hands) <= (DDS_CARDS if pos.n == 3 else DDS_CARDS_4):
             method = "dds"
             sol = solver.solve(pos, seat)
             for c, v in sol.cards.items():
