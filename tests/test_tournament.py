@@ -308,3 +308,14 @@ def test_default_players_follow_the_rules_player_count() -> None:
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert d["levels"] == ["heuristic", "random", "random", "random"] and d["arrangements"] == 24
+
+
+def test_oracle_level_is_accepted_by_the_tournament_only() -> None:
+    """`oracle` (measurement only, sees the whole deal) plays tournaments but is not an opponent level."""
+    from sergeant_major.players import LEVELS
+
+    assert "oracle" not in LEVELS
+    assert parse_players("oracle,heuristic,heuristic", 3) == ("oracle", "heuristic", "heuristic")
+    result = CliRunner().invoke(app, ["tournament", "--players", "oracle,heuristic,heuristic", "--deals", "1", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "oracle - heuristic" in result.output

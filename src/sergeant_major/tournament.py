@@ -73,7 +73,7 @@ from .cards import Card
 from .deal import Deal, DealResult
 from .errors import SergeantMajorError
 from .match import Match, deal_cards
-from .players import LEVELS, HeuristicPlayer, Player, decision_rng, make_player
+from .players import LEVELS, MEASUREMENT_LEVELS, HeuristicPlayer, Player, decision_rng, make_player
 from .rules import Rules
 from .view import View, build_view
 
@@ -129,15 +129,17 @@ def arrangements(n: int) -> tuple[tuple[int, ...], ...]:
 
 def parse_players(text: str | Sequence[str], players: int) -> tuple[str, ...]:
     """Player levels from ``'expert,heuristic,heuristic'`` (or a list), one per slot, checked against
-    :data:`~sergeant_major.players.LEVELS` as it is now.
+    :data:`~sergeant_major.players.LEVELS` as it is now, or the measurement-only
+    :data:`~sergeant_major.players.MEASUREMENT_LEVELS` (``oracle``, which tournaments give the whole deal).
 
     Raises:
         SergeantMajorError: quoting an unknown level or a wrong count.
     """
     items = [w.strip() for w in text.split(",")] if isinstance(text, str) else [str(w).strip() for w in text]
+    known = [*LEVELS, *MEASUREMENT_LEVELS]
     for w in items:
-        if w not in LEVELS:
-            raise SergeantMajorError(f"unknown player level {w!r} in {text!r} (levels: {', '.join(LEVELS)})")
+        if w not in known:
+            raise SergeantMajorError(f"unknown player level {w!r} in {text!r} (levels: {', '.join(known)})")
     if len(items) != players:
         raise SergeantMajorError(f"{len(items)} players given in {text!r}; these rules need {players}")
     return tuple(items)
