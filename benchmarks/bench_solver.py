@@ -57,6 +57,7 @@ def bench(rules: Rules, size: int, count: int, limit: float, seed: int) -> dict[
         "median_ms": round(statistics.median(ms), 3), "p95_ms": round(pct(ms, 0.95), 3), "max_ms": round(max(ms), 3),
         "mean_ms": round(statistics.mean(ms), 3), "median_nodes": int(statistics.median(nodes)),
         "max_nodes": max(nodes), "timeouts": timeouts,
+        "nodes_per_cpu_s": int(sum(nodes) / max(sum(times), 1e-9)),
         "wall_median_ms": round(statistics.median(wall), 3), "wall_p95_ms": round(pct(wall, 0.95), 3),
         "wall_max_ms": round(max(wall), 3),
     }
@@ -78,6 +79,7 @@ def main() -> None:
         results.append(r)
         print(f"{size:2d} tricks left, {r['positions']} positions: median {r['median_ms']} ms, p95 {r['p95_ms']} ms, "
               f"max {r['max_ms']} ms, mean {r['mean_ms']} ms, median nodes {r['median_nodes']}, "
+              f"{r['nodes_per_cpu_s']} nodes per CPU second, "
               f"timeouts {r['timeouts']} (limit {a.limit} s)", flush=True)
     print(json.dumps({"numba": HAVE_NUMBA, "results": results}))
 

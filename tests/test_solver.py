@@ -20,6 +20,8 @@ import pytest
 from sergeant_major import Contract, Rules
 from sergeant_major.deal import Deal
 from sergeant_major.solver import Position, PositionError, Solver, SolverTimeout
+from sergeant_major.solver._jit import int_array
+from sergeant_major.solver._kernels import kills, quick_tricks, trump_bounds
 from sergeant_major.solver.dds import equivalent_groups
 from sergeant_major.solver.position import random_position
 
@@ -136,6 +138,56 @@ def test_can_reach_matches_brute_force() -> None:
         for t in range(pos.tricks[seat], pos.tricks[seat] + pos.remaining + 1):
             want = (v <= t) if pos.misere else (v >= t)
             assert solver.can_reach(pos, seat, t) == want, (repr(pos), seat, t, v)
+
+
+def test_kills_is_a_maximum_matching() -> None:
+    """``kills(x, y)``: how many cards of ``y`` the cards of ``x`` beat, one each (bit r = rank r)."""
+    assert kills(0b0111, 0b1000) == 0  # every x card is below the y card
+    assert kills(0b1000, 0b0111) == 1  # one x card beats one card
+    assert kills(0b1010, 0b0101) == 2
+    assert kills(0b0101, 0b1010) == 1  # only x's rank 2 beats something (y's rank 1)
+    assert kills(0, 0b1111) == 0 and kills(0b1111, 0) == 0
+    # against brute force: the largest set of disjoint pairs (x card above y card)
+    rng = random.Random(5)
+    for _ in range(300):
+        cards = rng.sample(range(13), rng.randint(0, 10))
+        cut = rng.randint(0, len(cards))
+        x = sum(1 << r for r in cards[:cut])
+        y = sum(1 << r for r in cards[cut:])
+        xs, ys = sorted(cards[:cut]), sorted(cards[cut:])
+        best, j = 0, 0  # greedy from the low end: each x card takes the lowest y card below it still free
+        for c in xs:
+            if j < len(ys) and ys[j] < c:
+                best += 1
+                j += 1
+        assert kills(x, y) == best, (xs, ys)
+
+
+@pytest.mark.parametrize("rules_t", ["9-5-2", "3-5-8", "8-5-3 must-overtrump=on", "9-5-2 players=4", "3-5-8 must-trump=off"])
+def test_trick_start_bounds_hold(rules_t: str) -> None:
+    """The bounds that cut the search at a trick start never contradict the brute-force value: the trump
+    counts (each side's trumps minus those the other side can beat one each) and, added to them, the
+    leader's quick tricks in the side suits."""
+    rules = Rules.parse(rules_t)
+    rng = random.Random(hash(rules_t) % 1000)
+    checked = 0
+    for _ in range(40 if not LONG else 400):
+        left = rng.randint(2, 4 if rules.players == 4 else 5)
+        pos = random_position(rules, rng, left)
+        if pos.misere:
+            continue
+        seat = rng.randrange(rules.players)
+        v = brute_values(pos, seat)[0] - pos.tricks[seat]  # tricks to come
+        hands = int_array(list(pos.hands) + [0] * (4 - pos.n))
+        sure, lost = trump_bounds(hands, pos.n, seat, pos.trump) if pos.trump >= 0 else (0, 0)
+        qt = quick_tricks(hands, pos.n, pos.leader, pos.trump)
+        assert sure <= v <= pos.remaining - lost, (repr(pos), seat, v, sure, lost)
+        if pos.leader == seat:
+            assert sure + qt <= v, (repr(pos), seat, v, sure, qt)
+        else:
+            assert v <= pos.remaining - lost - qt, (repr(pos), seat, v, lost, qt)
+        checked += 1
+    assert checked >= 20
 
 
 def test_contract_kinds_are_all_exercised() -> None:

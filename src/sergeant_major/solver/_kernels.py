@@ -50,7 +50,7 @@ else:
 
 # stats slots
 ST_NODES, ST_BUDGET, ST_ABORT, ST_TTHITS = 0, 1, 2, 3
-TT_WORDS = 4  # key words per entry
+TT_WORDS = 8  # words per entry: 4 key words, lower bound, upper bound, 2 spare (one 64-byte cache line: one miss)
 
 
 @jit
@@ -333,59 +333,91 @@ def rel_key(hands: Any, n: int) -> Any:
 
 
 @jit
-def quick_tricks(hands: Any, n: int, seat: int, trump: int) -> int:
-    """Tricks ``seat``, on lead, can cash at once whatever the others do: its cards above every other
-    remaining card of their suit, in a side suit only as long as every other hand holding trumps can
-    follow. Lead is kept throughout, so the count is a sure lower bound."""
-    mine = hands[seat]
-    others = 0
+def qt_suit(hands: Any, n: int, who: int, trump: int, suit: int) -> int:
+    """The quick tricks of ``who`` in one side suit (see :func:`quick_tricks`)."""
+    sh = 13 * suit
+    m = (hands[who] >> sh) & LANE
+    if m == 0 or suit == trump:
+        return 0
+    o = 0
     for s in range(n):
-        if s != seat:
-            others |= hands[s]
+        if s != who:
+            o |= (hands[s] >> sh) & LANE
+    top = int(HIGH13[o])  # -1 when the others are void
+    cnt = 0
+    v = m
+    while v != 0:
+        hb = int(HIGH13[v])
+        if hb < top:
+            break
+        cnt += 1
+        v &= ~(1 << hb)
+    if cnt > 0 and trump >= 0:
+        for s in range(n):
+            if s != who and (hands[s] >> (13 * trump)) & LANE != 0:
+                ln = int(POP13[(hands[s] >> sh) & LANE])
+                if ln < cnt:
+                    cnt = ln
+    return cnt
+
+
+@jit
+def quick_tricks(hands: Any, n: int, seat: int, trump: int) -> int:
+    """Tricks ``seat``, on lead, can cash at once in the side suits whatever the others do (all four suits
+    in no-trump): its cards above every other remaining card of their suit, only as long as every other
+    hand holding trumps can follow. Lead is kept throughout and no trump is played, so the count is a sure
+    lower bound, and :func:`trump_bounds` on the same hands still holds for the tricks after it."""
     total = 0
     for suit in range(4):
-        sh = 13 * suit
-        m = (mine >> sh) & LANE
-        if m == 0:
-            continue
-        o = (others >> sh) & LANE
-        top = int(HIGH13[o])  # -1 when the others are void
-        cnt = 0
-        v = m
-        while v != 0:
-            hb = int(HIGH13[v])
-            if hb < top:
-                break
-            cnt += 1
-            v &= ~(1 << hb)
-        if cnt == 0:
-            continue
-        if trump >= 0 and suit != trump:
-            for s in range(n):
-                if s != seat and (hands[s] >> (13 * trump)) & LANE != 0:
-                    ln = int(POP13[(hands[s] >> sh) & LANE])
-                    if ln < cnt:
-                        cnt = ln
-        total += cnt
+        total += qt_suit(hands, n, seat, trump, suit)
     return total
 
 
 @jit
+def kills(x: int, y: int) -> int:
+    """Most cards of the 13-bit lane ``y`` that cards of ``x`` can beat one each (a card beats only lower ones):
+    a greedy maximum matching scanned from the top rank down."""
+    avail = 0
+    m = 0
+    v = (x | y) & LANE
+    while v != 0:
+        r = int(HIGH13[v])
+        v &= ~(1 << r)
+        if (x >> r) & 1:
+            avail += 1
+        elif avail > 0:
+            m += 1
+            avail -= 1
+    return m
+
+
+@jit
 def trump_bounds(hands: Any, n: int, seat: int, trump: int) -> Any:
-    """``(sure, lost)``: tricks ``seat`` surely wins with trumps above every trump the others hold (one per
-    trick), and tricks the others surely win with trumps above every trump of ``seat`` (at most ``n - 1``
-    of them fall in one trick). Each such card wins whichever trick it is played to."""
+    """``(sure, lost)``: tricks ``seat`` surely wins and tricks the others surely win, from trumps alone.
+
+    Every remaining card is played, each of a hand's cards in a different trick, and a trump loses its trick
+    only to a higher trump played to it, each higher trump beating at most one. So ``seat`` wins at least its
+    trumps minus the most of them the others' trumps can beat one each (a maximum matching); likewise each
+    other player wins (for the others' side) at least its trumps minus the most of them the seat's trumps can
+    beat - the side gets the largest such count. Trumps above every opposing trump are the special case of
+    unbeatable ones.
+    """
     sh = 13 * trump
     mine = (hands[seat] >> sh) & LANE
     oth = 0
     for s in range(n):
         if s != seat:
             oth |= (hands[s] >> sh) & LANE
-    ho = int(HIGH13[oth])
-    hm = int(HIGH13[mine])
-    sure = int(POP13[mine & ~((1 << (ho + 1)) - 1)])
-    ot = int(POP13[oth & ~((1 << (hm + 1)) - 1)])
-    return sure, (ot + n - 2) // (n - 1)
+    sure = int(POP13[mine]) - kills(oth, mine)
+    lost = 0
+    for s in range(n):
+        if s != seat:
+            ts = (hands[s] >> sh) & LANE
+            if ts != 0:
+                v = int(POP13[ts]) - kills(mine, ts)
+                if v > lost:
+                    lost = v
+    return sure, lost
 
 
 @jit
@@ -456,6 +488,23 @@ def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, t
             continue
         pv = (present >> sh) & LANE
         slen = int(POP13[lv])
+        # suit-level facts for the lead scores
+        oth_top = -1
+        side_top = -1
+        seat_top = -1
+        ruff = False
+        if tlen == 0 and misere == 0:
+            if maxing:
+                oth_top = int(HIGH13[pv & ~(h >> sh) & LANE])
+                if trump >= 0 and suit != trump:
+                    for o in range(n):
+                        if o != seat and (hands[o] >> sh) & LANE == 0 and (hands[o] >> (13 * trump)) & LANE != 0:
+                            ruff = True
+            else:
+                sv = (hands[seat] >> sh) & LANE
+                seat_top = int(HIGH13[sv])
+                side_top = int(HIGH13[pv & ~sv])
+                ruff = sv == 0 and suit != trump and trump >= 0 and (hands[seat] >> (13 * trump)) & LANE != 0
         prev_mine = False
         v = pv
         while v != 0:
@@ -466,16 +515,11 @@ def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, t
                     c = sh + hb
                     sc = 0
                     if tlen == 0:
-                        oth = present & ~h & (LANE << sh)
                         if misere != 0:
                             sc = 30 - hb if maxing else 30 + hb
                         elif not maxing:
                             # the others lead: suits their side rules, which the seat must follow
-                            sv = (hands[seat] >> sh) & LANE
-                            seat_top = int(HIGH13[sv])
-                            side = (present & ~hands[seat]) >> sh & LANE
-                            side_top = int(HIGH13[side])
-                            if sv == 0 and suit != trump and trump >= 0 and (hands[seat] >> (13 * trump)) & LANE != 0:
+                            if ruff:
                                 sc = 5 - hb // 4  # the seat would ruff
                             elif side_top > seat_top:
                                 sc = 60 + hb if hb == side_top else 45 - hb // 2
@@ -483,12 +527,7 @@ def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, t
                                 sc = 20 + slen - hb // 2
                         else:
                             # the seat leads: cash a top card, else a suit nobody can ruff, low
-                            ruff = False
-                            if trump >= 0 and suit != trump:
-                                for o in range(n):
-                                    if o != seat and (hands[o] >> sh) & LANE == 0 and (hands[o] >> (13 * trump)) & LANE != 0:
-                                        ruff = True
-                            if oth == 0 or c > highest(oth):
+                            if hb > oth_top:
                                 sc = 40 if ruff else 60 + slen
                             else:
                                 sc = 20 + slen - hb // 2
@@ -538,34 +577,62 @@ MOVES_PER_DEPTH = 40
 
 
 @jit
-def tt_store(tt_keys: Any, tt_bounds: Any, idx: int, k0: int, k1: int, k2: int, k3: int, target: int, remaining: int,
-             result: bool) -> None:
-    """Record in slot ``idx`` that the maximiser can (``result``) or cannot reach ``target``."""
+def tt_store(tt: Any, idx: int, k0: int, k1: int, k2: int, k3: int, target: int, remaining: int, result: bool) -> None:
+    """Record in entry ``idx`` that the maximiser can (``result``) or cannot reach ``target``."""
     b = idx * TT_WORDS
-    if not (tt_keys[b] == k0 and tt_keys[b + 1] == k1 and tt_keys[b + 2] == k2 and tt_keys[b + 3] == k3):
-        tt_keys[b] = k0
-        tt_keys[b + 1] = k1
-        tt_keys[b + 2] = k2
-        tt_keys[b + 3] = k3
-        tt_bounds[2 * idx] = 0
-        tt_bounds[2 * idx + 1] = remaining
+    if not (tt[b] == k0 and tt[b + 1] == k1 and tt[b + 2] == k2 and tt[b + 3] == k3):
+        tt[b] = k0
+        tt[b + 1] = k1
+        tt[b + 2] = k2
+        tt[b + 3] = k3
+        tt[b + 4] = 0
+        tt[b + 5] = remaining
     if result:
-        if target > tt_bounds[2 * idx]:
-            tt_bounds[2 * idx] = target
-    elif target - 1 < tt_bounds[2 * idx + 1]:
-        tt_bounds[2 * idx + 1] = target - 1
+        if target > tt[b + 4]:
+            tt[b + 4] = target
+    elif target - 1 < tt[b + 5]:
+        tt[b + 5] = target - 1
+
+
+@jit
+def push_child(hands: Any, n: int, frames: Any, b: int, to: int, c: int, tk: Any, tlen: int, trump: int, seat: int,
+               mis: bool) -> None:
+    """Play card ``c`` for ``to`` in the node whose frame starts at ``b`` and set up the child frame after it."""
+    leader = frames[b + F_LEADER]
+    target = frames[b + F_TARGET]
+    remaining = frames[b + F_REM]
+    tn = frames[b + F_TN]
+    tbase = tn * 4
+    hands[to] = frames[b + F_H] & ~(1 << c)
+    tk[tbase + tlen] = c
+    cb = b + FRAME
+    if tlen == n - 1:
+        w = (leader + winner_index(tk[tbase:tbase + 4], n, trump)) % n
+        frames[cb + F_TLEN] = 0
+        frames[cb + F_LEADER] = w
+        frames[cb + F_TARGET] = target - (1 if (w == seat) != mis else 0)
+        frames[cb + F_REM] = remaining - 1
+        frames[cb + F_TN] = tn + 1
+    else:
+        frames[cb + F_TLEN] = tlen + 1
+        frames[cb + F_LEADER] = leader
+        frames[cb + F_TARGET] = target
+        frames[cb + F_REM] = remaining
+        frames[cb + F_TN] = tn
 
 
 @jit
 def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int, must_trump: int, must_over: int,
            seat: int, misere: int, target0: int, remaining0: int,
-           tt_keys: Any, tt_bounds: Any, tt_mask: int, moves: Any, frames: Any, tk: Any, stats: Any) -> bool:
+           tt: Any, tt_mask: int, moves: Any, frames: Any, tk: Any, stats: Any) -> bool:
     """Can ``seat`` (against the others together) make ``target0`` more of the ``remaining0`` tricks
     (with ``misere``: have them won by the others)? ``remaining0`` counts the trick in progress.
 
     An iterative alpha-beta (explicit stack in ``frames``, ``FRAME`` words per depth) over the zero window
-    ``target0``: ``tt_keys`` (``4`` words per entry) and ``tt_bounds`` (lower, upper per entry) form the
-    transposition table of trick-start positions keyed by relative ranks and the solver's configuration;
+    ``target0``: ``tt`` (``tt_mask + 1`` entries of ``TT_WORDS`` words: 4 key words, a lower and an upper
+    bound; one cache line each) is the transposition table of trick-start positions keyed by relative ranks
+    and the solver's configuration; at a trick start the table, then the trump and quick-trick bounds may
+    decide the node;
     ``moves`` holds ``MOVES_PER_DEPTH`` slots per depth, ``tk`` 4 slots per trick; ``stats`` counts nodes
     and carries the node budget and the abort flag. ``hands`` is restored on return (also on abort).
     """
@@ -621,24 +688,28 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                         hsh ^= hsh >> 23
                         idx = hsh & tt_mask
                         tb = idx * TT_WORDS
-                        if tt_keys[tb] == k0 and tt_keys[tb + 1] == k1 and tt_keys[tb + 2] == k2 and tt_keys[tb + 3] == k3:
+                        if tt[tb] == k0 and tt[tb + 1] == k1 and tt[tb + 2] == k2 and tt[tb + 3] == k3:
                             stats[ST_TTHITS] += 1
-                            if tt_bounds[2 * idx] >= target:
+                            if tt[tb + 4] >= target:
                                 decided = 1
-                            elif tt_bounds[2 * idx + 1] < target:
-                                decided = 0
-                        if decided < 0 and not mis and trump >= 0:
-                            tb1, tb2 = trump_bounds(hands, n, seat, trump)
-                            if tb1 >= target:
-                                decided = 1
-                            elif remaining - tb2 < target:
+                            elif tt[tb + 5] < target:
                                 decided = 0
                         if decided < 0 and not mis:
+                            # cashing the leader's side-suit winners plays no trump: the trump bounds add to it
+                            tb1 = 0
+                            tb2 = 0
+                            if trump >= 0:
+                                tb1, tb2 = trump_bounds(hands, n, seat, trump)
                             if leader == seat:
-                                if quick_tricks(hands, n, seat, trump) >= target:
+                                if tb1 + quick_tricks(hands, n, seat, trump) >= target:
                                     decided = 1
-                            elif remaining - quick_tricks(hands, n, leader, trump) < target:
-                                decided = 0
+                                elif remaining - tb2 < target:
+                                    decided = 0
+                            else:
+                                if tb1 >= target:
+                                    decided = 1
+                                elif remaining - tb2 - quick_tricks(hands, n, leader, trump) < target:
+                                    decided = 0
             if decided >= 0:
                 val = decided == 1
                 entering = False
@@ -656,24 +727,7 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                 frames[b + F_K1] = k1
                 frames[b + F_K2] = k2
                 frames[b + F_K3] = k3
-                # play the first move
-                c = moves[d * MOVES_PER_DEPTH]
-                hands[to] = frames[b + F_H] & ~(1 << c)
-                tk[tbase + tlen] = c
-                cb = b + FRAME
-                if tlen == n - 1:
-                    w = (leader + winner_index(tk[tbase:tbase + 4], n, trump)) % n
-                    frames[cb + F_TLEN] = 0
-                    frames[cb + F_LEADER] = w
-                    frames[cb + F_TARGET] = target - (1 if (w == seat) != mis else 0)
-                    frames[cb + F_REM] = remaining - 1
-                    frames[cb + F_TN] = tn + 1
-                else:
-                    frames[cb + F_TLEN] = tlen + 1
-                    frames[cb + F_LEADER] = leader
-                    frames[cb + F_TARGET] = target
-                    frames[cb + F_REM] = remaining
-                    frames[cb + F_TN] = tn
+                push_child(hands, n, frames, b, to, moves[d * MOVES_PER_DEPTH], tk, tlen, trump, seat, mis)
                 d += 1
                 continue
         # ---- a node at depth d is decided with value val: hand it to its parent
@@ -689,39 +743,18 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
         maxing = to == seat
         if val == maxing:
             if frames[b + F_IDX] >= 0:
-                tt_store(tt_keys, tt_bounds, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
+                tt_store(tt, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
                          frames[b + F_K3], frames[b + F_TARGET], frames[b + F_REM], val)
             continue
         j = frames[b + F_J] + 1
         if j >= frames[b + F_NM]:
             val = not maxing
             if frames[b + F_IDX] >= 0:
-                tt_store(tt_keys, tt_bounds, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
+                tt_store(tt, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
                          frames[b + F_K3], frames[b + F_TARGET], frames[b + F_REM], val)
             continue
         frames[b + F_J] = j
-        leader = frames[b + F_LEADER]
-        target = frames[b + F_TARGET]
-        remaining = frames[b + F_REM]
-        tn = frames[b + F_TN]
-        tbase = tn * 4
-        c = moves[d * MOVES_PER_DEPTH + 2 * j]
-        hands[to] = frames[b + F_H] & ~(1 << c)
-        tk[tbase + tlen] = c
-        cb = b + FRAME
-        if tlen == n - 1:
-            w = (leader + winner_index(tk[tbase:tbase + 4], n, trump)) % n
-            frames[cb + F_TLEN] = 0
-            frames[cb + F_LEADER] = w
-            frames[cb + F_TARGET] = target - (1 if (w == seat) != mis else 0)
-            frames[cb + F_REM] = remaining - 1
-            frames[cb + F_TN] = tn + 1
-        else:
-            frames[cb + F_TLEN] = tlen + 1
-            frames[cb + F_LEADER] = leader
-            frames[cb + F_TARGET] = target
-            frames[cb + F_REM] = remaining
-            frames[cb + F_TN] = tn
+        push_child(hands, n, frames, b, to, moves[d * MOVES_PER_DEPTH + 2 * j], tk, tlen, trump, seat, mis)
         d += 1
         entering = True
 
@@ -729,7 +762,7 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
 @jit
 def solve_bounds(hands: Any, n: int, trick: Any, tlen: int, leader: int, trump: int, must_trump: int, must_over: int,
                  seat: int, misere: int, lo: int, hi: int, remaining: int,
-                 tt_keys: Any, tt_bounds: Any, tt_mask: int, moves: Any, frames: Any, tk: Any, stats: Any,
+                 tt: Any, tt_mask: int, moves: Any, frames: Any, tk: Any, stats: Any,
                  out: Any, guess: int) -> None:
     """Narrow ``lo..hi`` (the maximiser's tricks among the remaining ones) by zero-window tests until equal
     or the node budget runs out; ``out[0], out[1]`` receive the final bounds. The tests step by one trick from
@@ -738,7 +771,7 @@ def solve_bounds(hands: Any, n: int, trick: Any, tlen: int, leader: int, trump: 
     while lo < hi:
         t = g if lo < g <= hi else (lo + hi + 1) // 2
         r = search(hands, n, trick, tlen, leader, trump, must_trump, must_over, seat, misere, t, remaining,
-                   tt_keys, tt_bounds, tt_mask, moves, frames, tk, stats)
+                   tt, tt_mask, moves, frames, tk, stats)
         if stats[ST_ABORT] != 0:
             break
         if r:

@@ -9,7 +9,7 @@ Technique (see docs/solver.md): zero-window searches "can the seat reach ``t`` t
 bisection (as MTD(f) narrows with null windows), alpha-beta with a transposition table of trick-start
 positions keyed by relative ranks (positions equal up to cards already played share an entry, and one
 table serves every seat, contract and position), equivalent cards (touching cards of one hand once
-played cards are removed) searched once, quick-trick bounds and move ordering. The search is compiled
+played cards are removed) searched once, quick-trick and trump-count bounds and move ordering. The search is compiled
 with Numba when the ``fast`` extra is installed and runs as Python otherwise.
 """
 
@@ -80,7 +80,7 @@ class Solver:
     many positions: the table is keyed by relative ranks, so what one search learns serves the next).
 
     Args:
-        tt_bits: the table holds ``2**tt_bits`` entries of 48 bytes (default 20 with numba: 48 MB;
+        tt_bits: the table holds ``2**tt_bits`` entries of 64 bytes (default 20 with numba: 64 MB;
             14 without).
         clock: the clock time limits are measured with (default ``time.perf_counter``, wall time;
             benchmarks on a shared machine pass ``time.process_time``).
@@ -94,8 +94,7 @@ class Solver:
         self.tt_bits = tt_bits
         self.clock = clock
         size = 1 << tt_bits
-        self._tt_keys = int_array(size * TT_WORDS)
-        self._tt_bounds = int_array(size * 2)
+        self._tt = int_array(size * TT_WORDS)
         self._moves = int_array(64 * MOVES_PER_DEPTH)
         self._frames = int_array(64 * FRAME)
         self._tk = int_array(4 * 20)
@@ -104,6 +103,7 @@ class Solver:
         self.tt_hits = 0
         self.guess = True
         self.guess_shade = 0.9
+        self._rate = 0.0  # search nodes per clock second, learnt by timed searches
 
     def clear(self) -> None:
         """Forget everything learnt (empties the transposition table)."""
@@ -119,8 +119,16 @@ class Solver:
         out = int_array(2)
         stats = self._stats
         guess = self._guess(pos, seat, lo, hi) if self.guess else -1
-        budget = 1 << 62 if deadline is None else 20_000
-        rate = 0.0
+        # A timed search runs in node-budget slices (the kernel cannot look at a clock) and an aborted slice
+        # starts its zero-window test again (the table keeps what it learnt). The budget is the time left
+        # times the node rate learnt from earlier slices, so a search that fits in its time runs in one
+        # slice instead of a doubling series of restarts.
+        if deadline is None:
+            budget = 1 << 62
+        elif self._rate > 0:
+            budget = max(10_000, int(self._rate * max(deadline - self.clock(), 0.0)))
+        else:
+            budget = 20_000
         while True:
             stats[ST_NODES] = 0
             stats[ST_ABORT] = 0
@@ -129,20 +137,25 @@ class Solver:
             t0 = self.clock()
             solve_bounds(hands, pos.n, trick, len(pos.trick), pos.leader, pos.trump, int(pos.rules.must_trump),
                          int(pos.rules.must_overtrump), seat, int(pos.misere), lo, hi, pos.remaining,
-                         self._tt_keys, self._tt_bounds, (1 << self.tt_bits) - 1, self._moves, self._frames, self._tk,
+                         self._tt, (1 << self.tt_bits) - 1, self._moves, self._frames, self._tk,
                          stats, out, guess)
             dt = self.clock() - t0
             self.nodes += int(stats[ST_NODES])
             self.tt_hits += int(stats[ST_TTHITS])
             lo, hi = int(out[0]), int(out[1])
             if not stats[ST_ABORT] or lo >= hi:
+                if deadline is not None and dt > 0.01 and stats[ST_NODES] >= 10_000:
+                    r = stats[ST_NODES] / dt
+                    self._rate = r if self._rate <= 0 else 0.5 * (self._rate + r)
                 return lo, hi, lo >= hi
             assert deadline is not None
+            if dt > 0 and stats[ST_NODES] >= 10_000:
+                r = stats[ST_NODES] / dt
+                self._rate = r if self._rate <= 0 else 0.5 * (self._rate + r)
             left = deadline - self.clock()
             if left <= 0:
                 return lo, hi, False
-            rate = max(rate, stats[ST_NODES] / max(dt, 1e-6))
-            budget = int(max(budget * 2, 10_000) if rate == 0 else max(10_000, min(budget * 2, rate * left)))
+            budget = max(budget * 2, 10_000) if self._rate <= 0 else max(10_000, int(self._rate * left))
 
     def _guess(self, pos: Position, seat: int, lo: int, hi: int) -> int:
         """A first guess of the maximiser's count: the mean of a few greedy play-outs, shaded towards the
