@@ -14,6 +14,8 @@ state unchanged). Fast, unchecked paths for search and simulation: :meth:`Deal.l
 from __future__ import annotations
 
 import itertools
+import operator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -96,39 +98,84 @@ class DealResult:
 
 
 # Step kinds (internal): the queue of what comes next, expanded lazily for the exchange.
-_ASSIGN, _CONTRACT, _EXCHANGE, _GIVES, _RETURNS, _GIVE, _RETURN, _KITTY, _DISCARD = range(9)
-_PLAY_CACHE = [[Play(s, CARDS[i]) for i in range(52)] for s in range(4)]
-# The set bits of every 13-bit suit pattern, and the Play actions per seat and suit: listing the legal
-# cards is the hot path of simulation, and a table lookup per suit beats a bit loop by ~3x.
-_BITS13: tuple[tuple[int, ...], ...] = tuple(tuple(b for b in range(13) if v >> b & 1) for v in range(1 << 13))
-_PLAY_ROWS = [[_PLAY_CACHE[s][13 * u: 13 * u + 13] for u in range(4)] for s in range(4)]
-# Play actions by seat, suit and 13-bit pattern of that suit's legal cards, filled as patterns occur
-# (at most 16 x 8192 small tuples).
-_PLAY_MEMO: list[list[dict[int, tuple[Action, ...]]]] = [[{} for _ in range(4)] for _ in range(4)]
-
-
-def _memo_plays(seat: int, suit: int, bits: int) -> tuple[Action, ...]:
-    row = _PLAY_ROWS[seat][suit]
-    plays = _PLAY_MEMO[seat][suit][bits] = tuple([row[b] for b in _BITS13[bits]])
-    return plays
-
-
+_ASSIGN, _CONTRACT, _EXCHANGE, _GIVES, _RETURNS, _GIVE, _RETURN, _KITTY, _DISCARD, _SCORED = range(10)
+_SCORED_STEP = (_SCORED, -1, -1)  # the last step of a scored deal: the stack is empty only during the play
 _BIT = [1 << i for i in range(52)]
+_card_id = operator.attrgetter("id")
 _ALL_CONTRACTS = tuple(Contract)
 _SUIT_CONTRACTS = _ALL_CONTRACTS[:4]
+_MINIMUM = Contract.MINIMUM
+# Rank keys of the cards in a trick, by trump suit (-1: none) and suit led: a trump beats the suit led, which
+# beats anything else; within a suit the ids order the ranks. The highest key wins the trick.
+_TRICK_KEYS = [[[c + 64 if c // 13 == tr else (c if c // 13 == led else -1) for c in range(52)] for led in range(4)]
+               for tr in (0, 1, 2, 3, -1)]
+# Every action that names a card, prebuilt (they are immutable values): by seat (and receiver) and card id.
+_PLAY_CACHE = [[Play(s, CARDS[i]) for i in range(52)] for s in range(4)]
 _DISCARD_CACHE = [[Discard(s, CARDS[i]) for i in range(52)] for s in range(4)]
 _GIVE_CACHE = [[[Give(s, CARDS[i], t) for i in range(52)] for t in range(4)] for s in range(4)]
 _RETURN_CACHE = [[[Return(s, CARDS[i], t) for i in range(52)] for t in range(4)] for s in range(4)]
+_CONTRACT_CACHE: list[list[Action]] = [[NameContract(s, c) for c in _ALL_CONTRACTS] for s in range(4)]
+_TAKE_CACHE = [TakeKitty(s) for s in range(4)]
+_END_GIVE_CACHE = [[EndGive(s, t) for t in range(4)] for s in range(4)]
+
+# Listing the legal actions is the hot path of simulation. _PICK13 holds, for every 13-bit suit pattern, a C-level
+# getter that picks the actions of its cards out of one suit's 13 prebuilt actions (a tuple in rank order): the
+# actions for a mask are then one pick per suit. For plays and discards, a memo per suit also maps each pattern
+# to the tuples of its actions for every seat (so that a pattern seen by one seat serves all), filled as patterns
+# occur: most lists are then four dict lookups. There are at most 2 x 4 x 8192 patterns (about 33 MB when all
+# are filled; a long simulation fills most); _MEMO_BUDGET bounds them in case more memos are added.
+_Rows = tuple[tuple[Action, ...], ...]  # a row of 52 prebuilt actions, as 4 suits of 13
+_Memo = list[dict[int, _Rows]]  # by suit: pattern -> the pattern's actions for each seat
+_BITS13: tuple[tuple[int, ...], ...] = tuple(tuple(b for b in range(13) if v >> b & 1) for v in range(1 << 13))
+_PICK13: list[Callable[[tuple[Action, ...]], tuple[Action, ...]]] = [
+    operator.itemgetter(*b) if len(b) > 1 else operator.itemgetter(slice(b[0], b[0] + 1) if b else slice(0, 0))
+    for b in _BITS13]  # itemgetter of one index gives the item, of a slice a tuple
+_MEMO_BUDGET = 100_000
+_memo_size = 0
 
 
-def _ids(mask: int) -> list[int]:
-    """The card ids set in ``mask``, ascending (as :func:`~sergeant_major.cards.ids_of`, by table lookup)."""
-    out: list[int] = []
-    for off in (0, 13, 26, 39):
-        bits = mask >> off & 0x1FFF
-        if bits:
-            out += [off + b for b in _BITS13[bits]]
-    return out
+def _rows(row: Sequence[Action]) -> _Rows:
+    return tuple(tuple(row[13 * u: 13 * u + 13]) for u in range(4))
+
+
+_PLAY_ROWS = [_rows(row) for row in _PLAY_CACHE]
+_DISCARD_ROWS = [_rows(row) for row in _DISCARD_CACHE]
+_GIVE_ROWS = [[_rows(row) for row in rows] for rows in _GIVE_CACHE]
+_RETURN_ROWS = [[_rows(row) for row in rows] for rows in _RETURN_CACHE]
+_PLAY_MEMO: _Memo = [{0: ((),) * 4} for _ in range(4)]
+_DISCARD_MEMO: _Memo = [{0: ((),) * 4} for _ in range(4)]
+
+
+def _pick_acts(rows: _Rows, m: int) -> list[Action]:
+    """The actions of the card ids of mask ``m`` out of a row, ascending id: a fresh list."""
+    r0, r1, r2, r3 = rows
+    p = _PICK13
+    return [*p[m & 0x1FFF](r0), *p[m >> 13 & 0x1FFF](r1), *p[m >> 26 & 0x1FFF](r2), *p[m >> 39](r3)]
+
+
+def _suit_acts(memo: _Memo, family: list[_Rows], u: int, bits: int) -> _Rows:
+    """The actions of the cards ``bits`` of suit ``u`` (a 13-bit pattern) for each seat's row of ``family``, through
+    ``memo``."""
+    acts = memo[u].get(bits)
+    if acts is None:
+        global _memo_size
+        pick = _PICK13[bits]
+        f0, f1, f2, f3 = family  # the four seats
+        acts = (pick(f0[u]), pick(f1[u]), pick(f2[u]), pick(f3[u]))
+        if _memo_size < _MEMO_BUDGET:
+            memo[u][bits] = acts
+            _memo_size += 1
+    return acts
+
+
+def _acts_of(memo: _Memo, family: list[_Rows], row: int, m: int) -> list[Action]:
+    """:func:`_pick_acts` for row ``row`` of ``family``, through ``memo``: a fresh list."""
+    m0, m1, m2, m3 = memo
+    try:
+        return [*m0[m & 0x1FFF][row], *m1[m >> 13 & 0x1FFF][row], *m2[m >> 26 & 0x1FFF][row], *m3[m >> 39][row]]
+    except KeyError:  # a pattern not seen before
+        return [*_suit_acts(memo, family, 0, m & 0x1FFF)[row], *_suit_acts(memo, family, 1, m >> 13 & 0x1FFF)[row],
+                *_suit_acts(memo, family, 2, m >> 26 & 0x1FFF)[row], *_suit_acts(memo, family, 3, m >> 39)[row]]
 
 
 def _kitty_steps(rules: Rules) -> list[int]:
@@ -207,6 +254,74 @@ def exchange_rounds(rules: Rules, diffs: tuple[int, ...], targets: tuple[int, ..
     return rounds
 
 
+# The exchange's gives and returns as steps (stack order), by (step kind, rules.two_up, previous diffs, targets).
+_EXCHANGE_STEPS: dict[tuple[int, str, tuple[int, ...] | None, tuple[int, ...]], tuple[tuple[int, int, int], ...]] = {}
+_Plan = tuple[int, tuple[Contract, ...], tuple[tuple[int, int, int], ...], int, bool, list[int], int, tuple[int, ...]]
+# _plan's results by (id(rules), dealer, exchange); each entry keeps its Rules alive, so the id is not reused.
+_PLANS: dict[tuple[int, int, bool], tuple[Rules, _Plan]] = {}
+
+
+def _plan(rules: Rules, dealer: int, prev_diffs: tuple[int, ...] | None) -> _Plan:
+    """What a new deal derives from its rules and dealer alone: ``(declarer, contracts, step stack, tricks,
+    plain follow, hand sizes, kitty size, targets by seat)``."""
+    exchange = bool(rules.exchange and prev_diffs is not None and any(prev_diffs))
+    key = (id(rules), dealer, exchange)
+    hit = _PLANS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    n = rules.players
+    declarer = (dealer + rules.declarer_role) % n
+    steps = tuple((k, declarer if k in (_CONTRACT, _KITTY, _DISCARD) else dealer, -1)
+                  for k in reversed(step_plan(rules, exchange)))
+    plan = (declarer, _ALL_CONTRACTS if rules.has_nt_mt else _SUIT_CONTRACTS, steps, rules.tricks,
+            not (rules.must_trump or rules.must_overtrump), [rules.hand_size] * n, rules.kitty_size,
+            tuple([rules.targets[(s - dealer) % n] for s in range(n)]))
+    if len(_PLANS) >= 512:
+        _PLANS.clear()
+    _PLANS[key] = (rules, plan)
+    return plan
+
+
+# ExchangeEvent values are immutable: one per (kind, giver, receiver, card), made when first needed.
+_EVENTS: dict[int, ExchangeEvent] = {}
+
+
+def _event(kind: int, giver: int, receiver: int, cid: int) -> ExchangeEvent:
+    """The :class:`ExchangeEvent` of a give (``kind`` 0) or a return (1) of card id ``cid``."""
+    key = ((kind * 4 + giver) * 4 + receiver) * 52 + cid
+    e = _EVENTS.get(key)
+    if e is None:
+        e = _EVENTS[key] = ExchangeEvent("return" if kind else "give", giver, receiver, CARDS[cid])
+    return e
+
+
+def _check_deal(r: Rules, dealt: tuple[tuple[Card, ...], ...], kitty_dealt: tuple[Card, ...], sizes: list[int],
+                kitty_size: int) -> list[int]:
+    """Check the cards dealt against the hand ``sizes`` by seat and the ``kitty_size``; return each seat's hand mask.
+
+    Raises:
+        IllegalActionError: (rule ``"deal"``) when the cards are not a whole deck split as the rules say.
+    """
+    seen: set[int] = set()
+    if [len(h) for h in dealt] != sizes:
+        raise IllegalActionError(
+            f"a deal needs {r.players} hands of {r.hand_size} cards, got sizes {[len(h) for h in dealt]}", "deal")
+    if len(kitty_dealt) != kitty_size:
+        raise IllegalActionError(f"the kitty needs {r.kitty_size} cards, got {len(kitty_dealt)}", "deal")
+    bit = _BIT.__getitem__
+    masks = [sum(map(bit, map(_card_id, h))) for h in dealt]
+    every = sum(masks) + sum(map(bit, map(_card_id, kitty_dealt)))
+    # a card dealt twice makes a carry in the sum, so fewer bits than cards
+    if every.bit_count() != sum(sizes) + kitty_size:  # name the first card seen twice, in dealing order
+        for c in itertools.chain(*dealt, kitty_dealt):
+            if c.id in seen:
+                raise IllegalActionError(f"card {c} is dealt twice", "deal")
+            seen.add(c.id)
+    if r.kitty == "none" and every & 1:
+        raise IllegalActionError("with kitty=none the 2C is removed from the deck (seed 002)", "deal")
+    return masks
+
+
 def _rank_key_high(cid: int, trump: int) -> tuple[int, int, int]:
     s = cid // 13
     return (cid % 13, 1 if s == trump else 0, s)
@@ -239,30 +354,54 @@ class Deal:
         allowed_contracts: tuple[Contract, ...] | None = None,
         number: int = 1,
     ) -> None:
+        plan = _plan(rules, dealer, prev_diffs)
+        dealt = tuple([tuple(h) for h in hands])
+        kitty_dealt = tuple(kitty)
+        masks = _check_deal(rules, dealt, kitty_dealt, plan[5], plan[6])
+        self._init(rules, dealer, dealt, kitty_dealt, masks, prev_diffs, allowed_contracts, number, plan)
+
+    @classmethod
+    def _from_deck(cls, rules: Rules, dealer: int, deck: list[int], prev_diffs: tuple[int, ...] | None,
+                   allowed_contracts: tuple[Contract, ...] | None, number: int) -> Deal:
+        """The deal of the shuffled card ids ``deck`` (all the cards of the deck, each once), dealt one card at
+        a time clockwise from the eldest hand and the rest to the kitty, as :func:`~sergeant_major.match.deal_cards`
+        deals: the same as ``Deal(rules, dealer, *deal_cards(...), ...)``, without re-checking the cards."""
+        plan = _plan(rules, dealer, prev_diffs)
+        n = rules.players
+        cut = n * plan[5][0]
+        cards = list(map(CARDS.__getitem__, deck))
+        bit = _BIT.__getitem__
+        dealt: list[tuple[Card, ...]] = []
+        masks: list[int] = []
+        for s in range(n):
+            k = (s - dealer - 1) % n  # card j of the deck goes to seat (dealer + 1 + j) % n
+            dealt.append(tuple(cards[k:cut:n]))
+            masks.append(sum(map(bit, deck[k:cut:n])))
+        self = cls.__new__(cls)
+        self._init(rules, dealer, tuple(dealt), tuple(cards[cut:]), masks, prev_diffs, allowed_contracts, number, plan)
+        return self
+
+    def _init(self, rules: Rules, dealer: int, dealt: tuple[tuple[Card, ...], ...], kitty_dealt: tuple[Card, ...],
+              masks: list[int], prev_diffs: tuple[int, ...] | None, allowed_contracts: tuple[Contract, ...] | None,
+              number: int, plan: _Plan) -> None:
         n = rules.players
         self.rules = rules
         self.n = n
         self.number = number
         self.dealer = dealer
-        self.dealt: tuple[tuple[Card, ...], ...] = tuple(tuple(h) for h in hands)
-        self.kitty_dealt: tuple[Card, ...] = tuple(kitty)
-        self._check_deal()
-        self.hands: list[int] = [sum([_BIT[c.id] for c in h]) for h in self.dealt]  # distinct cards (checked)
-        self.kitty = sum([_BIT[c.id] for c in self.kitty_dealt])
+        self.dealt: tuple[tuple[Card, ...], ...] = dealt
+        self.kitty_dealt: tuple[Card, ...] = kitty_dealt
+        self.hands: list[int] = masks
+        self.kitty = sum(map(_BIT.__getitem__, map(_card_id, kitty_dealt)))
         self.kitty_seen = False
         self.discards = 0
-        self.targets: tuple[int, ...] = tuple(rules.targets[(s - dealer) % n] for s in range(n))
-        self.declarer = (dealer + rules.declarer_role) % n
+        self.targets: tuple[int, ...] = plan[7]
+        self.declarer = plan[0]
         self.contract: Contract | None = None
         self.trump = -1
         self.prev_diffs = prev_diffs
-        all_contracts = _ALL_CONTRACTS if rules.has_nt_mt else _SUIT_CONTRACTS
-        self.allowed_contracts: tuple[Contract, ...] = allowed_contracts if allowed_contracts is not None else all_contracts
-        do_exchange = rules.exchange and prev_diffs is not None and any(prev_diffs)
-        self._steps: list[tuple[int, int, int]] = []
-        for k in reversed(step_plan(rules, do_exchange)):
-            self._steps.append((k, self.declarer if k in (_CONTRACT, _KITTY, _DISCARD) else dealer, -1))
-        # self._steps is a stack: the next step is at the end.
+        self.allowed_contracts: tuple[Contract, ...] = allowed_contracts if allowed_contracts is not None else plan[1]
+        self._steps: list[tuple[int, int, int]] = list(plan[2])  # a stack: the next step is at the end
         self.exchange_log: list[ExchangeEvent] = []
         self._to_return: dict[tuple[int, int], list[int]] = {}
         self.leader = (dealer + 1) % n
@@ -270,31 +409,33 @@ class Deal:
         self.trick: list[tuple[int, int]] = []
         self.led_suit = -1
         self.tricks_won: list[int] = [0] * n
-        self.completed: list[Trick] = []
-        self.n_tricks = rules.tricks  # tricks in the deal (rules.tricks is computed; this is read every trick)
+        # Completed tricks, compact: (leader, [(seat, card id), ...], winner); the public Trick values of
+        # :attr:`completed` are built from them when first read.
+        self._done: list[tuple[int, list[tuple[int, int]], int]] = []
+        self._completed: list[Trick] = []
+        # Keep the instance attributes at 29 or fewer: CPython 3.11 keeps up to 29 in the fast, shared-key layout.
+        # The legal cards are "follow suit, else any card" (no must-trump / must-overtrump): the fast paths test this.
+        self._plain_follow = plan[4]
         self.history: list[Action] = []
         self.result: DealResult | None = None
         self._settle()
 
-    # ------------------------------------------------------------------ basics
-    def _check_deal(self) -> None:
-        r = self.rules
-        seen: set[int] = set()
-        if len(self.dealt) != r.players or any(len(h) != r.hand_size for h in self.dealt):
-            raise IllegalActionError(
-                f"a deal needs {r.players} hands of {r.hand_size} cards, got sizes {[len(h) for h in self.dealt]}", "deal")
-        if len(self.kitty_dealt) != r.kitty_size:
-            raise IllegalActionError(f"the kitty needs {r.kitty_size} cards, got {len(self.kitty_dealt)}", "deal")
-        ids = [c.id for h in self.dealt for c in h]
-        ids += [c.id for c in self.kitty_dealt]
-        if len(set(ids)) != len(ids):  # name the first card seen twice, in dealing order
-            for c in itertools.chain(*self.dealt, self.kitty_dealt):
-                if c.id in seen:
-                    raise IllegalActionError(f"card {c} is dealt twice", "deal")
-                seen.add(c.id)
-        if r.kitty == "none" and 0 in ids:
-            raise IllegalActionError("with kitty=none the 2C is removed from the deck (seed 002)", "deal")
+    @property
+    def completed(self) -> list[Trick]:
+        """The completed tricks of the deal, in order (a :class:`Trick` each)."""
+        out = self._completed
+        done = self._done
+        if len(out) < len(done):
+            for leader, cards, winner in done[len(out):]:
+                out.append(Trick(leader, tuple([(s, CARDS[c]) for s, c in cards]), winner))
+        return out
 
+    @completed.setter
+    def completed(self, tricks: list[Trick]) -> None:
+        self._completed = list(tricks)
+        self._done = [(t.leader, [(s, c.id) for s, c in t.cards], t.winner) for t in self._completed]
+
+    # ------------------------------------------------------------------ basics
     def clone(self) -> Deal:
         """An independent copy of the state (for search): the mutable containers are copied, the immutable
         values (cards, actions, tricks, rules) shared. About 100x faster than ``copy.deepcopy``."""
@@ -351,6 +492,11 @@ class Deal:
                 assert self.prev_diffs is not None
                 if self.contract is not None and self.contract.trump is None:
                     continue  # no exchange in NT and MT deals (seed 003; RULES.md decision 3)
+                key = (k, self.rules.two_up, self.prev_diffs, self.targets)
+                memo = _EXCHANGE_STEPS.get(key)
+                if memo is not None:
+                    st.extend(memo)
+                    continue
                 rounds = exchange_rounds(self.rules, self.prev_diffs, self.targets)
                 new: list[tuple[int, int, int]] = []
                 if k == _EXCHANGE:
@@ -367,6 +513,9 @@ class Deal:
                     for u, parts in rounds:
                         for d, cnt in parts:
                             new += [(_RETURN, d, u)] * cnt
+                if len(_EXCHANGE_STEPS) >= 4096:
+                    _EXCHANGE_STEPS.clear()
+                _EXCHANGE_STEPS[key] = tuple(reversed(new))
                 st.extend(reversed(new))
                 continue
             if k == _RETURN and not self._to_return.get((seat, other)):
@@ -378,45 +527,72 @@ class Deal:
             break
 
     def _pop(self) -> None:
-        self._steps.pop()
-        self._settle()
+        """The step on top is done: pop it, then settle what comes next."""
+        st = self._steps
+        st.pop()
+        if st and _EXCHANGE <= st[-1][0] <= _RETURN:  # the only kinds _settle may expand or skip
+            self._settle()
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
-        """Every action the rules allow now, for the seat :attr:`to_act` (empty once scored)."""
+        """Every action the rules allow now, for the seat :attr:`to_act` (empty once scored).
+
+        A fresh list each call, in a fixed order (cards by ascending id); the action values are shared, immutable.
+        """
+        if not self._steps:  # the play (a scored deal keeps a last step, _SCORED)
+            seat = self.to_play
+            h = self.hands[seat]
+            if self.trick:
+                if self._plain_follow:  # follow suit if able, else any card
+                    u = self.led_suit
+                    bits = h >> 13 * u & 0x1FFF
+                    if bits:
+                        try:
+                            return list(_PLAY_MEMO[u][bits][seat])
+                        except KeyError:
+                            return list(_suit_acts(_PLAY_MEMO, _PLAY_ROWS, u, bits)[seat])
+                else:
+                    h = self.legal_play_mask()
+            m0, m1, m2, m3 = _PLAY_MEMO
+            try:  # _acts_of, inline: a lead, or void in the suit led
+                return [*m0[h & 0x1FFF][seat], *m1[h >> 13 & 0x1FFF][seat], *m2[h >> 26 & 0x1FFF][seat], *m3[h >> 39][seat]]
+            except KeyError:
+                return _acts_of(_PLAY_MEMO, _PLAY_ROWS, seat, h)
         if self.result is not None:
             return []
-        if not self._steps:
-            m = self.legal_play_mask()
-            u = ((m & -m).bit_length() - 1) // 13  # the lowest suit among the legal cards
-            memo = _PLAY_MEMO[self.to_play][u]
-            bits = m >> (13 * u) & 0x1FFF
-            plays: list[Action] = list(memo.get(bits) or _memo_plays(self.to_play, u, bits))
-            m >>= 13 * u + 13
-            while m:  # the other suits (leading, or void in the suit led)
-                u += 1
-                bits = m & 0x1FFF
-                if bits:
-                    plays += _PLAY_MEMO[self.to_play][u].get(bits) or _memo_plays(self.to_play, u, bits)
-                m >>= 13
-            return plays
         k, seat, other = self._steps[-1]
+        if k == _DISCARD:
+            h = self.hands[seat]
+            m0, m1, m2, m3 = _DISCARD_MEMO
+            try:  # _acts_of, inline
+                return [*m0[h & 0x1FFF][seat], *m1[h >> 13 & 0x1FFF][seat], *m2[h >> 26 & 0x1FFF][seat], *m3[h >> 39][seat]]
+            except KeyError:
+                return _acts_of(_DISCARD_MEMO, _DISCARD_ROWS, seat, h)
         if k == _GIVE:
-            gives = _GIVE_CACHE[seat][other]
-            acts: list[Action] = [gives[i] for i in _ids(self._give_mask(seat))]
+            acts = _pick_acts(_GIVE_ROWS[seat][other], self.hands[seat] if self.rules.give == "chosen" else self._give_mask(seat))
             if self.rules.exchange_count == "at-most":
-                acts.append(EndGive(seat, other))
+                acts.append(_END_GIVE_CACHE[seat][other])
             return acts
         if k == _RETURN:
-            returns = _RETURN_CACHE[seat][other]
-            return [returns[i] for i in _ids(self._return_mask(seat, other))]
+            r = self.rules
+            if r.trump_return != "free" and r.return_rule != "overall":  # _return_mask, inline: the highest card
+                queue = self._to_return.get((seat, other))  # of the suit of the oldest card received
+                same = self.hands[seat] & SUIT_MASKS[queue[0] // 13] if queue else 0
+                if same:
+                    return [_RETURN_CACHE[seat][other][same.bit_length() - 1]]
+            m = self._return_mask(seat, other)
+            if m & (m - 1) == 0:  # one card (or none)
+                return [_RETURN_CACHE[seat][other][m.bit_length() - 1]] if m else []
+            return _pick_acts(_RETURN_ROWS[seat][other], m)
         if k == _CONTRACT:
-            return [NameContract(seat, c) for c in self.allowed_contracts]
+            allowed = self.allowed_contracts
+            if allowed is _SUIT_CONTRACTS:
+                return _CONTRACT_CACHE[seat][:4]
+            if allowed is _ALL_CONTRACTS:
+                return _CONTRACT_CACHE[seat][:]
+            return [NameContract(seat, c) for c in allowed]
         if k == _KITTY:
-            return [TakeKitty(seat)]
-        if k == _DISCARD:
-            discards = _DISCARD_CACHE[seat]
-            return [discards[i] for i in _ids(self.hands[seat])]
+            return [_TAKE_CACHE[seat]]
         # _ASSIGN
         perms = sorted(set(itertools.permutations(self.rules.targets)))
         return [AssignTargets(seat, tuple(p[(s - self.dealer) % self.n] for s in range(self.n))) for p in perms]
@@ -428,7 +604,7 @@ class Deal:
             return None
         k, seat, other = self._steps[-1]
         if k == _KITTY:
-            return TakeKitty(seat)
+            return _TAKE_CACHE[seat]
         if k == _RETURN:
             m = self._return_mask(seat, other)
             if m & (m - 1) == 0:
@@ -463,11 +639,14 @@ class Deal:
         queue = self._to_return.get((seat, to))
         if not queue:
             return 0
-        received = queue[self._receipt_index(queue)]
-        suit = received // 13
-        if self.rules.trump_return == "free" and suit == self.trump:
-            return h  # seed 003: "does not apply to trump cards"
-        if self.rules.return_rule == "overall":
+        r = self.rules
+        if r.trump_return == "free":
+            suit = queue[self._receipt_index(queue)] // 13
+            if suit == self.trump:
+                return h  # seed 003: "does not apply to trump cards"
+        else:
+            suit = queue[0] // 13  # the oldest card received
+        if r.return_rule == "overall":
             best = max(ids_of(h), key=lambda c: _rank_key_high(c, self.trump))
             return 1 << best
         same = h & SUIT_MASKS[suit]
@@ -524,44 +703,125 @@ class Deal:
                 ``follow suit``, ``must trump``, ``must over-trump``, ``exchange``, ``contract``...);
                 the state is unchanged.
         """
-        if (type(action) is Play and not self._steps and self.result is None and action.seat == self.to_play
-                and type(action.card) is Card):
-            cid = action.card.id
-            if self.legal_play_mask() >> cid & 1:  # the common legal card play: skip the full verify
-                self.play_unchecked(cid)
-                return
-        elif self._steps and self.result is None and self._plainly_legal(action):
-            self._apply(action)
+        if type(action) is Play:
+            if not self._steps:  # the common legal card play, skipping the full verify (scored: a _SCORED step)
+                seat = self.to_play
+                card = action.card
+                if action.seat == seat and type(card) is Card:
+                    cid = card.id
+                    h = self.hands[seat]
+                    trick = self.trick
+                    if not trick:
+                        if h >> cid & 1:  # a lead: any card held
+                            self.history.append(action)
+                            self.hands[seat] = h ^ _BIT[cid]
+                            self.led_suit = cid // 13
+                            trick.append((seat, cid))
+                            self.to_play = (seat + 1) % self.n
+                            return
+                    elif (((h & SUIT_MASKS[self.led_suit]) or h) if self._plain_follow else self.legal_play_mask()) >> cid & 1:
+                        self.history.append(action)
+                        self.hands[seat] = h ^ _BIT[cid]
+                        trick.append((seat, cid))
+                        if len(trick) == self.n:
+                            self._end_trick()
+                        else:
+                            self.to_play = (seat + 1) % self.n
+                        return
+        elif self._steps and self.result is None and self._step(action):
             return
         self.verify(action)
         self._apply(action)
 
-    def _plainly_legal(self, action: Action) -> bool:
-        """A quick test that ``action`` is the legal step now (what :meth:`verify` would accept); ``False``
-        leaves the decision, and the error message, to :meth:`verify`. Only before the play. Keep it in step
-        with :meth:`verify`: a rule added there must be added here too (or return ``False`` for that action)."""
-        t = type(action)
-        if t is not Discard and t is not Give and t is not Return and t is not NameContract and t is not TakeKitty:
-            return False  # Play, EndGive, AssignTargets, anything else: verify decides
+    def _step(self, action: Action) -> bool:
+        """Apply ``action`` and return ``True`` if it is plainly the legal step now (what :meth:`verify` would
+        accept); otherwise return ``False`` and change nothing, leaving the decision, and the error message, to
+        :meth:`verify`. Only before the play. Keep it in step with :meth:`verify` (a rule added there must be
+        added here too, or return ``False`` for that action) and with :meth:`_apply` (the same changes)."""
         k, seat, other = self._steps[-1]
-        if action.seat != seat:
-            return False
-        if isinstance(action, (Discard, Give, Return)) and type(action.card) is not Card:
-            return False
         if type(action) is Discard:
-            return k == _DISCARD and bool(self.hands[seat] >> action.card.id & 1)
-        if type(action) is Give:
-            cid = action.card.id
-            return (k == _GIVE and action.to == other and bool(self.hands[seat] >> cid & 1)
-                    and bool(self._give_mask(seat) >> cid & 1))
-        if type(action) is Return:
-            return (k == _RETURN and action.to == other
-                    and bool((self._return_mask(seat, other) & self.hands[seat]) >> action.card.id & 1))
-        if type(action) is NameContract:
-            return k == _CONTRACT and type(action.contract) is Contract and action.contract in self.allowed_contracts
-        if type(action) is TakeKitty:
-            return k == _KITTY
-        return False
+            card = action.card
+            if k != _DISCARD or action.seat != seat or type(card) is not Card:
+                return False
+            bit = _BIT[card.id]
+            h = self.hands[seat]
+            if not h & bit:
+                return False
+            self.history.append(action)
+            self.hands[seat] = h ^ bit
+            self.discards |= bit
+        elif type(action) is Give:
+            card = action.card
+            to = action.to
+            if k != _GIVE or action.seat != seat or to != other or type(card) is not Card:
+                return False
+            cid = card.id
+            hands = self.hands
+            if not (hands[seat] >> cid & 1 and (self.rules.give == "chosen" or self._give_mask(seat) >> cid & 1)):
+                return False
+            self.history.append(action)
+            hands[seat] ^= _BIT[cid]
+            hands[to] |= _BIT[cid]
+            queue = self._to_return.get((to, seat))
+            if queue is None:
+                self._to_return[(to, seat)] = [cid]
+            else:
+                queue.append(cid)
+            self.exchange_log.append(_EVENTS.get((seat * 4 + to) * 52 + cid) or _event(0, seat, to, cid))
+        elif type(action) is Return:
+            card = action.card
+            to = action.to
+            if k != _RETURN or action.seat != seat or to != other or type(card) is not Card:
+                return False
+            cid = card.id
+            hands = self.hands
+            h = hands[seat]
+            queue = self._to_return.get((seat, to))
+            if not queue:
+                return False
+            r = self.rules
+            if r.trump_return == "free" or r.return_rule == "overall":
+                if not (self._return_mask(seat, to) & h) >> cid & 1:
+                    return False
+                queue.pop(self._receipt_index(queue))
+            else:  # the highest card of the suit of the oldest card received (RULES.md decision 1)
+                if (h & SUIT_MASKS[queue[0] // 13]).bit_length() - 1 != cid:
+                    return False
+                queue.pop(0)
+            self.history.append(action)
+            hands[seat] = h ^ _BIT[cid]
+            hands[to] |= _BIT[cid]
+            self.exchange_log.append(_EVENTS.get(((4 + seat) * 4 + to) * 52 + cid) or _event(1, seat, to, cid))
+        elif type(action) is NameContract:
+            c = action.contract
+            if k != _CONTRACT or action.seat != seat or type(c) is not Contract or c not in self.allowed_contracts:
+                return False
+            self.history.append(action)
+            self._name(c)
+        elif type(action) is TakeKitty:
+            if k != _KITTY or action.seat != seat:
+                return False
+            self.history.append(action)
+            self.hands[seat] |= self.kitty
+            self.kitty = 0
+            self.kitty_seen = True
+        else:
+            return False  # Play, EndGive, AssignTargets, anything else: verify decides
+        st = self._steps  # _pop, inline
+        st.pop()
+        if st:
+            k, seat, other = st[-1]
+            if _EXCHANGE <= k <= _RETURN and not (  # what _settle leaves alone, tested here first
+                    (k == _RETURN and self._to_return.get((seat, other))) or (k == _GIVE and self.rules.exchange_count == "exact")):
+                self._settle()
+        return True
+
+    def _name(self, c: Contract) -> None:
+        """Set the contract ``c`` (the declarer's choice)."""
+        self.contract = c
+        self.trump = int(c) if c < 4 else -1  # clubs..spades are 0..3, as the suits
+        if c is _MINIMUM:  # targets become ceilings (seed 003; rules.minimum_ceilings)
+            self.targets = minimum_ceilings(self.targets)
 
     def can_apply(self, action: Action) -> bool:
         """Whether :meth:`apply` would accept ``action``."""
@@ -656,48 +916,53 @@ class Deal:
 
     # ------------------------------------------------------------------ unchecked apply
     def _apply(self, action: Action) -> None:
-        if isinstance(action, Play):
+        if type(action) is Play:
             self.play_unchecked(action.card.id)
             return
         self.history.append(action)
         seat = action.seat
-        if isinstance(action, Give):
-            cid = action.card.id
-            self.hands[seat] &= ~(1 << cid)
-            self.hands[action.to] |= 1 << cid
-            self._to_return.setdefault((action.to, seat), []).append(cid)
-            self.exchange_log.append(ExchangeEvent("give", seat, action.to, action.card))
+        if type(action) is Discard:
+            bit = _BIT[action.card.id]
+            self.hands[seat] &= ~bit
+            self.discards |= bit
             self._pop()
-        elif isinstance(action, EndGive):
-            st = self._steps
-            while st and st[-1][0] == _GIVE and st[-1][1] == seat and st[-1][2] == action.to:
-                st.pop()
-            self._settle()
-        elif isinstance(action, Return):
+        elif type(action) is Give:
             cid = action.card.id
-            self.hands[seat] &= ~(1 << cid)
-            self.hands[action.to] |= 1 << cid
-            queue = self._to_return[(seat, action.to)]
+            to = action.to
+            hands = self.hands
+            hands[seat] &= ~_BIT[cid]
+            hands[to] |= _BIT[cid]
+            queue = self._to_return.get((to, seat))
+            if queue is None:
+                self._to_return[(to, seat)] = [cid]
+            else:
+                queue.append(cid)
+            self.exchange_log.append(_event(0, seat, to, cid))
+            self._pop()
+        elif type(action) is Return:
+            cid = action.card.id
+            to = action.to
+            hands = self.hands
+            hands[seat] &= ~_BIT[cid]
+            hands[to] |= _BIT[cid]
+            queue = self._to_return[(seat, to)]
             queue.pop(self._receipt_index(queue))
-            self.exchange_log.append(ExchangeEvent("return", seat, action.to, action.card))
+            self.exchange_log.append(_event(1, seat, to, cid))
             self._pop()
-        elif isinstance(action, NameContract):
-            self.contract = action.contract
-            t = action.contract.trump
-            self.trump = -1 if t is None else int(t)
-            if action.contract is Contract.MINIMUM:  # targets become ceilings (seed 003; rules.minimum_ceilings)
-                self.targets = minimum_ceilings(self.targets)
+        elif type(action) is NameContract:
+            self._name(action.contract)
             self._pop()
-        elif isinstance(action, TakeKitty):
+        elif type(action) is TakeKitty:
             self.hands[seat] |= self.kitty
             self.kitty = 0
             self.kitty_seen = True
             self._pop()
-        elif isinstance(action, Discard):
-            self.hands[seat] &= ~(1 << action.card.id)
-            self.discards |= 1 << action.card.id
-            self._pop()
-        elif isinstance(action, AssignTargets):
+        elif type(action) is EndGive:
+            st = self._steps
+            while st and st[-1][0] == _GIVE and st[-1][1] == seat and st[-1][2] == action.to:
+                st.pop()
+            self._settle()
+        elif type(action) is AssignTargets:
             self.targets = tuple(action.targets)
             self._pop()
 
@@ -705,7 +970,7 @@ class Deal:
         """Play card id ``cid`` for :attr:`to_play` without any check (fast path for search)."""
         seat = self.to_play
         self.history.append(_PLAY_CACHE[seat][cid])
-        self.hands[seat] &= ~(1 << cid)
+        self.hands[seat] &= ~_BIT[cid]
         trick = self.trick
         if not trick:
             self.led_suit = cid // 13
@@ -713,28 +978,41 @@ class Deal:
         if len(trick) < self.n:
             self.to_play = (seat + 1) % self.n
             return
-        # resolve: the highest trump, else the highest card of the suit led
-        tr = self.trump
-        led = self.led_suit
-        win_seat, win_card = trick[0]
-        win_trump = win_card // 13 == tr
-        for s, c in trick[1:]:
-            cs = c // 13
-            if cs == tr:
-                if not win_trump or c > win_card:
-                    win_seat, win_card, win_trump = s, c, True
-            elif cs == led and not win_trump and c > win_card:
-                win_seat, win_card = s, c
-        self.tricks_won[win_seat] += 1
-        completed = self.completed
-        if self.n == 3:
+        self._end_trick()
+
+    def _end_trick(self) -> None:
+        """Resolve the full trick in :attr:`trick`: the highest trump, else the highest card of the suit led
+        (seeds 000/004 "Playing the tricks"); its winner leads next. Scores the deal after the last trick."""
+        trick = self.trick
+        if len(trick) == 3:
+            keys = _TRICK_KEYS[self.trump][self.led_suit]
             (s0, c0), (s1, c1), (s2, c2) = trick
-            completed.append(Trick(self.leader, ((s0, CARDS[c0]), (s1, CARDS[c1]), (s2, CARDS[c2])), win_seat))
+            k0 = keys[c0]
+            k1 = keys[c1]
+            k2 = keys[c2]
+            if k0 > k1:
+                win_seat = s0 if k0 > k2 else s2
+            else:
+                win_seat = s1 if k1 > k2 else s2
         else:
-            completed.append(Trick(self.leader, tuple([(s, CARDS[c]) for s, c in trick]), win_seat))
+            tr = self.trump
+            led = self.led_suit
+            win_seat, win_card = trick[0]
+            win_trump = win_card // 13 == tr
+            for s, c in trick[1:]:
+                cs = c // 13
+                if cs == tr:
+                    if not win_trump or c > win_card:
+                        win_seat, win_card, win_trump = s, c, True
+                elif cs == led and not win_trump and c > win_card:
+                    win_seat, win_card = s, c
+        self.tricks_won[win_seat] += 1
+        done = self._done
+        done.append((self.leader, trick, win_seat))  # the list is never changed again: a new trick starts below
         self.trick = []
         self.leader = self.to_play = win_seat
-        if len(completed) == self.n_tricks:
+        # the last trick: every hand is empty (all are of one size after a trick), and the rules' tricks are played
+        if not self.hands[win_seat] and len(done) == self.rules.tricks:
             self._score()
 
     def _score(self) -> None:
@@ -742,7 +1020,11 @@ class Deal:
         assert self.contract is not None
         mt = self.contract is Contract.MINIMUM
         tricks = tuple(self.tricks_won)
-        diffs = tuple((t - w) if mt else (w - t) for w, t in zip(tricks, self.targets, strict=True))
+        targets = self.targets
+        if mt:
+            diffs = tuple([t - w for w, t in zip(tricks, targets, strict=True)])
+        else:
+            diffs = tuple([w - t for w, t in zip(tricks, targets, strict=True)])
         scoring = self.rules.scoring
         if scoring == "chips":
             ups = [d for d in diffs if d > 0]
@@ -753,6 +1035,7 @@ class Deal:
         else:
             scores = diffs
         self.result = DealResult(tricks, self.targets, diffs, scores, self.contract)
+        self._steps.append(_SCORED_STEP)  # so that "no step left" always means the play
 
     # ------------------------------------------------------------------ conveniences
     def current_trick(self) -> list[tuple[int, Card]]:
@@ -767,7 +1050,7 @@ class Deal:
 _PHASE_OF = {
     _ASSIGN: Phase.ASSIGN, _CONTRACT: Phase.CONTRACT, _EXCHANGE: Phase.EXCHANGE, _GIVES: Phase.EXCHANGE,
     _RETURNS: Phase.EXCHANGE, _GIVE: Phase.EXCHANGE, _RETURN: Phase.EXCHANGE, _KITTY: Phase.KITTY,
-    _DISCARD: Phase.DISCARD,
+    _DISCARD: Phase.DISCARD, _SCORED: Phase.SCORED,
 }
 _KIND_OF: dict[type, Phase] = {
     Play: Phase.PLAY, Give: Phase.EXCHANGE, Return: Phase.EXCHANGE, EndGive: Phase.EXCHANGE,

@@ -8,13 +8,15 @@ Every random choice comes from generators seeded from the match seed alone (deal
 
 from __future__ import annotations
 
+import _random
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from hashlib import sha512
 
-from .actions import Action, Contract
-from .cards import CARDS, Card
-from .deal import Deal, DealResult
+from .actions import Action, Contract, Play
+from .cards import CARDS, SUIT_MASKS, Card
+from .deal import _ALL_CONTRACTS, _BIT, _MINIMUM, _PLAY_MEMO, _SUIT_CONTRACTS, _TRICK_KEYS, Deal, DealResult
 from .errors import IllegalActionError
 from .rules import Rules
 from .view import View, build_view
@@ -39,18 +41,67 @@ def deal_cards(rules: Rules, seed: int, number: int, dealer: int) -> tuple[list[
     """Shuffle and deal deal ``number`` of the match with ``seed``: one card at a time clockwise from
     the eldest hand, the last cards to the kitty (seeds 000/004 "Setup"; seed 002 removes the 2C with no kitty).
 
+    The deck (card ids ascending, without the 2C with ``kitty=none``) is shuffled by
+    ``random.Random(f"sergeant-major/{seed}/{number}").shuffle``; the same cards for every Python version
+    whose ``random`` gives the same shuffle.
+
     Returns:
         ``(hands by seat in the order dealt, kitty)``.
     """
-    rng = random.Random(f"sergeant-major/{seed}/{number}")
-    deck = list(range(1, 52)) if rules.kitty == "none" else list(range(52))
-    rng.shuffle(deck)
+    deck = _shuffled(f"sergeant-major/{seed}/{number}", 51 if rules.kitty == "none" else 52)
     n = rules.players
-    hands: list[list[Card]] = [[] for _ in range(n)]
-    for j in range(n * rules.hand_size):
-        hands[(dealer + 1 + j) % n].append(CARDS[deck[j]])
-    kitty = [CARDS[c] for c in deck[n * rules.hand_size:]]
-    return hands, kitty
+    dealt = n * rules.hand_size
+    cards = [CARDS[c] for c in deck]
+    # card j of the deck goes to seat (dealer + 1 + j) % n
+    hands = [cards[(s - dealer - 1) % n: dealt: n] for s in range(n)]
+    return hands, cards[dealt:]
+
+
+def _shuffled_reference(key: str, size: int) -> list[int]:
+    """The card ids of a deck of ``size`` (the ``size`` highest ids, ascending) shuffled by ``random.Random(key)``."""
+    deck = list(range(52 - size, 52))
+    random.Random(key).shuffle(deck)
+    return deck
+
+
+def _swaps_source(size: int) -> str:
+    """Python source of ``random.shuffle``'s Fisher-Yates loop over a deck of ``size``, unrolled: for ``i``
+    from the top down, ``j`` is drawn by ``_randbelow_with_getrandbits(i + 1)`` and cards ``i`` and ``j`` swap."""
+    lines = ["def swaps(getrandbits, deck):"]
+    for i in reversed(range(1, size)):
+        n = i + 1
+        k = n.bit_length()
+        lines += [f"    j = getrandbits({k})", f"    while j >= {n}:", f"        j = getrandbits({k})",
+                  f"    deck[{i}], deck[j] = deck[j], deck[{i}]"]
+    return "\n".join(lines) + "\n"
+
+
+def _unrolled(size: int) -> Callable[[Callable[[int], int], list[int]], None]:
+    space: dict[str, Callable[[Callable[[int], int], list[int]], None]] = {}
+    exec(compile(_swaps_source(size), f"<sergeant_major.match shuffle {size}>", "exec"), space)  # noqa: S102 - our own source
+    return space["swaps"]
+
+
+_SWAPS = {size: _unrolled(size) for size in (51, 52)}
+
+
+def _shuffled_inline(key: str, size: int) -> list[int]:
+    """:func:`_shuffled_reference`, with ``random.shuffle``'s loop (and its ``_randbelow_with_getrandbits``)
+    written out and unrolled: the same draws from the same generator, about 2x faster."""
+    b = key.encode()
+    deck = list(range(52 - size, 52))
+    # what random.Random(key) does to seed from a str (version 2); _random.Random is its C base, the same generator
+    _SWAPS[size](_random.Random(int.from_bytes(b + sha512(b).digest())).getrandbits, deck)
+    return deck
+
+
+def _same_shuffle() -> bool:
+    """Whether :func:`_shuffled_inline` gives this Python's ``random.shuffle`` result (checked once, at import)."""
+    return all(_shuffled_inline(f"sergeant-major/{s}/{k}", size) == _shuffled_reference(f"sergeant-major/{s}/{k}", size)
+               for s, k, size in ((0, 1, 52), (7, 3, 51), (123456789, 18, 52)))
+
+
+_shuffled = _shuffled_inline if _same_shuffle() else _shuffled_reference
 
 
 class Match:
@@ -73,7 +124,7 @@ class Match:
         self.rules = rules
         self.seed = seed
         n = rules.players
-        self.names: tuple[str, ...] = tuple(names) if names else tuple(f"Player {i + 1}" for i in range(n))
+        self.names: tuple[str, ...] = tuple(names) if names else tuple([f"Player {i + 1}" for i in range(n)])
         if len(self.names) != n:
             raise IllegalActionError(f"{len(self.names)} names for {n} players", "players")
         self.first_dealer = first_dealer(seed, n) if dealer is None else dealer
@@ -101,7 +152,7 @@ class Match:
 
     def contracts_left(self, seat: int) -> tuple[Contract, ...]:
         """Contracts ``seat`` may still choose as declarer (3-5-8 ``contract-once``); all otherwise."""
-        every = tuple(Contract) if self.rules.has_nt_mt else tuple(Contract)[:4]
+        every = _ALL_CONTRACTS if self.rules.has_nt_mt else _SUIT_CONTRACTS
         if not self.rules.contract_once:
             return every
         return tuple(c for c in every if c not in self.contracts_used[seat])
@@ -109,16 +160,40 @@ class Match:
     def _start_deal(self) -> None:
         number = len(self.deals) + 1
         dealer = self.dealer_of(number)
+        r = self.rules
         given = self._cards(number, dealer) if self._cards is not None else None
-        hands, kitty = given if given is not None else deal_cards(self.rules, self.seed, number, dealer)
         prev = self.results[-1].diffs if self.results else None
-        declarer = (dealer + self.rules.declarer_role) % self.rules.players
-        self.deals.append(Deal(self.rules, dealer, hands, kitty, prev, self.contracts_left(declarer), number))
+        allowed = self.contracts_left((dealer + r.declarer_role) % r.players)
+        if given is None:  # shuffle from the seed, as deal_cards does
+            deck = _shuffled(f"sergeant-major/{self.seed}/{number}", 51 if r.kitty == "none" else 52)
+            self.deals.append(Deal._from_deck(r, dealer, deck, prev, allowed, number))
+        else:
+            self.deals.append(Deal(r, dealer, given[0], given[1], prev, allowed, number))
 
     # ------------------------------------------------------------------ actions
     def legal_actions(self) -> list[Action]:
-        """The legal actions of the seat to act (empty once the match is over)."""
-        return [] if self.end is not None else self.deals[-1].legal_actions()
+        """The legal actions of the seat to act (empty once the match is over): :meth:`Deal.legal_actions`."""
+        deal = self.deals[-1]
+        if not deal._steps:  # Deal.legal_actions' paths for the play, inline (one call fewer on the hot path of simulation)
+            seat = deal.to_play
+            h = deal.hands[seat]
+            if not deal.trick:  # a lead: any card
+                m0, m1, m2, m3 = _PLAY_MEMO
+                try:
+                    return [*m0[h & 0x1FFF][seat], *m1[h >> 13 & 0x1FFF][seat], *m2[h >> 26 & 0x1FFF][seat], *m3[h >> 39][seat]]
+                except KeyError:
+                    pass
+            elif deal._plain_follow:  # follow suit if able
+                u = deal.led_suit
+                bits = h >> 13 * u & 0x1FFF
+                if bits:
+                    try:
+                        return list(_PLAY_MEMO[u][bits][seat])
+                    except KeyError:
+                        pass
+        if self.end is not None:
+            return []
+        return deal.legal_actions()
 
     def forced_action(self) -> Action | None:
         """The next action when the rules leave no choice, else ``None`` (see :meth:`Deal.forced_action`)."""
@@ -135,9 +210,58 @@ class Match:
         Raises:
             IllegalActionError: naming the rule; nothing changes.
         """
+        deal = self.deals[-1]
+        if type(action) is Play and not deal._steps:
+            # Deal.apply's path for a legal card, inline (one call fewer on the hot path of simulation); keep the
+            # two in step. A deal with no step left is in the play (a scored one keeps a last step), so the
+            # match is not over.
+            seat = deal.to_play
+            card = action.card
+            if action.seat == seat and type(card) is Card:
+                cid = card.id
+                h = deal.hands[seat]
+                trick = deal.trick
+                if not trick:
+                    if h >> cid & 1:  # a lead: any card held
+                        deal.history.append(action)
+                        deal.hands[seat] = h ^ _BIT[cid]
+                        deal.led_suit = cid // 13
+                        trick.append((seat, cid))
+                        deal.to_play = (seat + 1) % deal.n
+                        return None
+                elif (((h & SUIT_MASKS[deal.led_suit]) or h) if deal._plain_follow else deal.legal_play_mask()) >> cid & 1:
+                    deal.history.append(action)
+                    deal.hands[seat] = h ^ _BIT[cid]
+                    trick.append((seat, cid))
+                    if len(trick) < deal.n:
+                        deal.to_play = (seat + 1) % deal.n
+                        return None
+                    if len(trick) != 3:
+                        deal._end_trick()
+                        return None if deal.result is None else self._finish_deal()
+                    # Deal._end_trick for three players, inline: the highest rank key wins the trick
+                    keys = _TRICK_KEYS[deal.trump][deal.led_suit]
+                    (s0, c0), (s1, c1), (s2, c2) = trick
+                    k0 = keys[c0]
+                    k1 = keys[c1]
+                    k2 = keys[c2]
+                    if k0 > k1:
+                        win = s0 if k0 > k2 else s2
+                    else:
+                        win = s1 if k1 > k2 else s2
+                    deal.tricks_won[win] += 1
+                    done = deal._done
+                    done.append((deal.leader, trick, win))
+                    deal.trick = []
+                    deal.leader = deal.to_play = win
+                    if deal.hands[win] or len(done) != self.rules.tricks:  # not the last trick
+                        return None
+                    deal._score()
+                    return self._finish_deal()
+        elif deal._steps and deal.result is None and deal._step(action):  # Deal.apply's path before the play
+            return None  # no step before the play ends the deal
         if self.end is not None:
             raise IllegalActionError("the match is over", "match over")
-        deal = self.deals[-1]
         deal.apply(action)
         if deal.result is None:
             return None
@@ -158,7 +282,7 @@ class Match:
         return self._finish_deal()
 
     def _finish_deal(self) -> DealResult:
-        deal = self.deal
+        deal = self.deals[-1]
         res = deal.result
         assert res is not None
         self.results.append(res)
@@ -178,8 +302,8 @@ class Match:
         n = r.players
         t = self.totals
         names = self.names
-        if r.instant_win is not None and res.contract is not Contract.MINIMUM:  # many tricks are bad in MT
-            big = [s for s in range(n) if res.tricks[s] >= r.instant_win]
+        if r.instant_win is not None and res.contract is not _MINIMUM and max(res.tricks) >= r.instant_win:
+            big = [s for s in range(n) if res.tricks[s] >= r.instant_win]  # many tricks are bad in MT
             if big:
                 s = big[0]
                 return MatchEnd((s,), f"{names[s]} took {res.tricks[s]} tricks in one deal ({r.instant_win}+ wins at once)")
@@ -192,7 +316,7 @@ class Match:
                 if pres.diffs[d] > 0 or (r.traditional == "on" and pres.diffs[d] == 0):
                     return MatchEnd((d,), f"{names[d]} {verb} his target as dealer of deal {i + 1}, the first dealer to do so "
                                           "once the deal had gone round the table (traditional end)")
-        if r.target_total is not None:
+        if r.target_total is not None and max(t) >= r.target_total:
             there = [s for s in range(n) if t[s] >= r.target_total]
             if there:
                 best = max(t[s] for s in there)
