@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import _random
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from hashlib import sha512
@@ -26,10 +27,53 @@ __all__ = ["Match", "MatchEnd", "deal_cards", "first_dealer"]
 
 @dataclass(frozen=True)
 class MatchEnd:
-    """How the match ended: the winning seats (several on a shared win) and why, in words."""
+    """How the match ended: the winning seats (several on a shared win) and why, in words and as data.
+
+    Attributes:
+        winners: the winning seats, ``0 <= seat < players``; several on a shared win.
+        reason: why, in English words (as written to records).
+        kind: which end rule applied: ``instant`` (12+ tricks in one deal), ``traditional`` (seed 002's
+            dealer end), ``target`` (a target total reached), ``bound`` (a total reached +-15, seed 004),
+            ``deals`` (the last of a fixed number of deals, seed 003), or ``other`` (read from a record
+            that only gave the words).
+        facts: the numbers behind ``reason`` as ``(name, value)`` pairs, by kind: ``instant``: ``tricks``,
+            ``limit``; ``traditional``: ``verb`` (``beat`` or ``made``), ``deal``; ``target``: ``total``,
+            ``limit``, ``two`` (two seats past the target); ``bound``: ``limit``, ``total``; ``deals``:
+            ``deals``, ``total``.
+    """
 
     winners: tuple[int, ...]
     reason: str
+    kind: str = "other"
+    facts: tuple[tuple[str, int | str | bool], ...] = ()
+
+    @classmethod
+    def from_reason(cls, winners: tuple[int, ...], reason: str) -> MatchEnd:
+        """The end with ``kind`` and ``facts`` recovered from the words of ``reason`` (as :meth:`Match._check_end`
+        writes them; a record keeps only the words). Words in no known form give kind ``other``, no facts."""
+        for kind, pat in _END_PATTERNS:
+            m = pat.search(reason)
+            if m is not None:
+                facts: list[tuple[str, int | str | bool]] = []
+                for k, val in m.groupdict().items():
+                    if k == "verb":
+                        facts.append((k, val))
+                    elif k == "two":
+                        facts.append((k, val is not None))
+                    elif val is not None:
+                        facts.append((k, int(val)))
+                return cls(winners, reason, kind, tuple(facts))
+        return cls(winners, reason)
+
+
+_END_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("instant", re.compile(r"took (?P<tricks>\d+) tricks in one deal \((?P<limit>\d+)\+ wins at once\)$")),
+    ("traditional", re.compile(r" (?P<verb>beat|made) his target as dealer of deal (?P<deal>\d+), the first dealer")),
+    ("target", re.compile(r" reached (?P<total>-?\d+) \(target total (?P<limit>-?\d+)\)(?P<two>; with two past)?")),
+    ("bound", re.compile(r"^a total reached \+-(?P<limit>\d+); the highest total \((?P<total>-?\d+)\) wins$")),
+    ("deals", re.compile(r"^after (?P<deals>\d+) deals the highest total \((?P<total>-?\d+)\) wins")),
+)
+"""The words of each end kind (the texts of :meth:`Match._check_end`), for :meth:`MatchEnd.from_reason`."""
 
 
 def first_dealer(seed: int, players: int) -> int:
@@ -306,7 +350,8 @@ class Match:
             big = [s for s in range(n) if res.tricks[s] >= r.instant_win]  # many tricks are bad in MT
             if big:
                 s = big[0]
-                return MatchEnd((s,), f"{names[s]} took {res.tricks[s]} tricks in one deal ({r.instant_win}+ wins at once)")
+                return MatchEnd((s,), f"{names[s]} took {res.tricks[s]} tricks in one deal ({r.instant_win}+ wins at once)",
+                                "instant", (("tricks", res.tricks[s]), ("limit", r.instant_win)))
         if r.traditional != "off" and deal.number >= n:
             # 002: the game ends when the deal has gone round the table once AND a dealer made (strict: beat)
             # his target; the first such dealer wins, found at the end of the first rotation, else later.
@@ -315,7 +360,8 @@ class Match:
                 d = past.dealer
                 if pres.diffs[d] > 0 or (r.traditional == "on" and pres.diffs[d] == 0):
                     return MatchEnd((d,), f"{names[d]} {verb} his target as dealer of deal {i + 1}, the first dealer to do so "
-                                          "once the deal had gone round the table (traditional end)")
+                                          "once the deal had gone round the table (traditional end)",
+                                    "traditional", (("verb", verb), ("deal", i + 1)))
         if r.target_total is not None and max(t) >= r.target_total:
             there = [s for s in range(n) if t[s] >= r.target_total]
             if there:
@@ -326,16 +372,19 @@ class Match:
                     why = f"{names[s]} reached {t[s]} (target total {r.target_total})"
                     if len(there) > 1:
                         why += "; with two past the target, the higher total wins"
-                    return MatchEnd((s,), why)
+                    return MatchEnd((s,), why, "target",
+                                    (("total", t[s]), ("limit", r.target_total), ("two", len(there) > 1)))
                 # equal totals at or past the target: play another deal (RULES.md decision 6)
         if r.bound is not None and any(abs(x) >= r.bound for x in t):
             best = max(t)
             shared = tuple(i for i in range(n) if t[i] == best)
-            return MatchEnd(shared, f"a total reached +-{r.bound}; the highest total ({best}) wins")
+            return MatchEnd(shared, f"a total reached +-{r.bound}; the highest total ({best}) wins",
+                            "bound", (("limit", r.bound), ("total", best)))
         if r.deals is not None and deal.number >= r.deals:
             best = max(t)
             shared = tuple(i for i in range(n) if t[i] == best)
-            return MatchEnd(shared, f"after {r.deals} deals the highest total ({best}) wins" + (" (shared)" if len(shared) > 1 else ""))
+            return MatchEnd(shared, f"after {r.deals} deals the highest total ({best}) wins" + (" (shared)" if len(shared) > 1 else ""),
+                            "deals", (("deals", r.deals), ("total", best)))
         return None
 
     # ------------------------------------------------------------------ views

@@ -527,7 +527,7 @@ def _parse(rec: Any) -> _Parsed:
         if not wl:
             raise RecordError("a finished match has at least one winner", "end.winners")
         winners = tuple(_seat(x, n, f"end.winners[{k}]") for k, x in enumerate(wl))
-        end = MatchEnd(winners, _str(eo["reason"], "end.reason"))
+        end = MatchEnd.from_reason(winners, _str(eo["reason"], "end.reason"))
         if deals[-1].result is None:
             raise RecordError("the match has an end but its last deal has no result", "end")
     return _Parsed(rules, names, kinds, seed, first, deals, totals, end)

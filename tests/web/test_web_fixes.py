@@ -84,7 +84,7 @@ def test_history_body_errors_and_unknown_table_page(tmp_path: Path) -> None:
     ("something new", "other", {}),
 ])
 def test_end_is_structured_for_translation(reason: str, kind: str, fields: dict[str, object]) -> None:
-    out = end_json(MatchEnd((1,), reason))
+    out = end_json(MatchEnd.from_reason((1,), reason))
     assert out["kind"] == kind and out["winners"] == [1] and out["reason"] == reason
     for k, v in fields.items():
         assert out[k] == v, (k, out)

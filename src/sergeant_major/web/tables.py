@@ -16,7 +16,6 @@ discards or exchanged cards).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -208,34 +207,13 @@ class GameTable:
         }
 
 
-_END_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("instant", re.compile(r"took (?P<tricks>\d+) tricks in one deal \((?P<limit>\d+)\+ wins at once\)$")),
-    ("traditional", re.compile(r" (?P<verb>beat|made) his target as dealer of deal (?P<deal>\d+), the first dealer")),
-    ("target", re.compile(r" reached (?P<total>-?\d+) \(target total (?P<limit>-?\d+)\)(?P<two>; with two past)?")),
-    ("bound", re.compile(r"^a total reached \+-(?P<limit>\d+); the highest total \((?P<total>-?\d+)\) wins$")),
-    ("deals", re.compile(r"^after (?P<deals>\d+) deals the highest total \((?P<total>-?\d+)\) wins")),
-)
-
-
 def end_json(end: MatchEnd) -> dict[str, Any]:
     """The match's end for a client: ``winners`` (seats), ``reason`` (English text, as in the record) and the
     same reason as structured data for a translation: ``kind`` (``instant``, ``traditional``, ``target``,
-    ``bound``, ``deals`` or ``other``) and its numbers (``tricks``, ``limit``, ``deal``, ``total``, ``deals``;
-    ``verb``: ``beat`` or ``made``; ``two``: two seats past the target). Built from :class:`MatchEnd`'s reason
-    (the texts of ``Match._check_end``)."""
-    out: dict[str, Any] = {"winners": list(end.winners), "reason": end.reason, "kind": "other"}
-    for kind, pat in _END_PATTERNS:
-        m = pat.search(end.reason)
-        if m is not None:
-            out["kind"] = kind
-            for k, val in m.groupdict().items():
-                if k == "verb":
-                    out[k] = val
-                elif k == "two":
-                    out[k] = val is not None
-                elif val is not None:
-                    out[k] = int(val)
-            break
+    ``bound``, ``deals`` or ``other``) and its facts (``tricks``, ``limit``, ``deal``, ``total``, ``deals``;
+    ``verb``: ``beat`` or ``made``; ``two``: two seats past the target), from :class:`MatchEnd`."""
+    out: dict[str, Any] = {"winners": list(end.winners), "reason": end.reason, "kind": end.kind}
+    out.update(end.facts)
     return out
 
 
