@@ -622,3 +622,22 @@ def test_rules_options_readable_at_80_columns() -> None:
     starts = {ln.split(" = ", 1)[0] for ln in lines if " = " in ln and not ln.startswith(" ")}
     assert {o.key for o in OPTIONS} <= starts
     assert "(default take-then-discard)" in " ".join(res.stdout.split())
+
+
+def test_rules_presets_readable_at_80_columns() -> None:
+    """At 80 columns the presets are blocks, one per preset, with the targets of RULES.md "Presets" on the first
+    line (9-5-2: dealer 9, eldest 5, middle 2; 3-5-8: dealer 3, eldest 8, middle 5) and no word broken; wide
+    terminals get the table."""
+    from typer.testing import CliRunner
+
+    from sergeant_major.cli import _register, app
+
+    _register()
+    res = CliRunner().invoke(app, ["rules"], env={"COLUMNS": "80"})
+    assert res.exit_code == 0
+    heads = [ln for ln in res.stdout.splitlines() if ": targets D/E/M " in ln]
+    assert [ln.split(":", 1)[0] for ln in heads] == ["9-5-2 (default)", "8-5-3", "9-2-5", "3-5-8"]
+    assert "targets D/E/M 9/5/2" in heads[0] and "targets D/E/M 3/8/5" in heads[3] and "NT MT" in heads[3]
+    assert "┃" not in res.stdout and "playmak\n" not in res.stdout
+    wide = CliRunner().invoke(app, ["rules"], env={"COLUMNS": "200"})
+    assert wide.exit_code == 0 and "┃ preset" in wide.stdout and ": targets D/E/M " not in wide.stdout

@@ -24,7 +24,7 @@ from .cli import app
 from .errors import RulesError
 from .rules import DEFAULT_PRESET, OPTIONS, PRESETS, Rules, deal_order
 
-__all__ = ["rules_command", "presets_table", "options_table", "options_listing"]
+__all__ = ["rules_command", "presets_table", "presets_listing", "options_table", "options_listing"]
 
 
 def _short_end(r: Rules) -> str:
@@ -56,6 +56,28 @@ def presets_table() -> Table:
         t.add_row(label, "/".join(map(str, r.targets)), decl, contracts, order, _short_end(r), _SOURCES_SHORT[name])
     return t
 
+
+def presets_listing() -> Group:
+    """The presets as short blocks that read at 80 columns (what :func:`presets_table` shows in a wide
+    terminal): ``name: targets D/E/M ..., declarer ..., contracts ...``, then, indented, the order before
+    the play, the game end and the source."""
+    parts: list[Text | Padding] = [Text("Presets (sergeant-major rules PRESET shows one in full)", style="bold")]
+    for name in PRESETS:
+        r = Rules.preset(name)
+        head = Text()
+        head.append(name, style="bold cyan")
+        head.append((" (default)" if name == DEFAULT_PRESET else "") + f": targets D/E/M {'/'.join(map(str, r.targets))}, "
+                    f"declarer {'E (playmaker)' if r.declarer == 'eldest' else 'D'}, "
+                    f"contracts {'S H D C NT MT' if r.has_nt_mt else '4 suits'}")
+        parts.append(head)
+        body = Text(f"Before the play (from deal 2): {' > '.join(deal_order(r, short=True))}. Game ends: {_short_end(r)}.")
+        body.append(f" Source: {_SOURCES_SHORT[name]}.", style="dim")
+        parts.append(Padding(body, (0, 0, 0, 4)))
+    return Group(*parts)
+
+
+WIDE = 120
+"""From this terminal width on, the presets are shown as a table; below it as :func:`presets_listing`."""
 
 _SOURCES_SHORT = {"9-5-2": "000, 004", "8-5-3": "004 Variants, 002", "9-2-5": "000/004 Variants", "3-5-8": "003"}
 
@@ -104,7 +126,7 @@ def rules_command(
     """List the presets and options, or show one rule set in full in plain words."""
     out = Console(highlight=False)
     if not spec:
-        out.print(presets_table())
+        out.print(presets_table() if out.width >= WIDE else presets_listing())
         out.print(options_listing())
         out.print(Text('Rules string: PRESET key=value ..., e.g. "8-5-3 kitty=see-then-trump must-trump=on" (see docs/rules.md).'))
         return
