@@ -21,7 +21,7 @@ from sergeant_major import Contract, Rules
 from sergeant_major.deal import Deal
 from sergeant_major.solver import Position, PositionError, Solver, SolverTimeout
 from sergeant_major.solver._jit import int_array
-from sergeant_major.solver._kernels import kills, quick_tricks, trump_bounds
+from sergeant_major.solver._kernels import PEXT6, PEXT7, drawn_tricks, kills, quick_tricks, rel_key, trump_bounds
 from sergeant_major.solver.dds import equivalent_groups
 from sergeant_major.solver.position import random_position
 
@@ -131,6 +131,42 @@ def test_solver_matches_brute_force(chunk: int) -> None:
     assert not mism, mism[:3]
 
 
+def test_enhanced_transposition_cutoffs_are_exact() -> None:
+    """ETC (the table looked up for every card that ends a trick before any is searched) normally runs only
+    high in the tree; with ``etc_min = 2`` it runs in these small endings too, and must change no value."""
+    solver = Solver(tt_bits=16)
+    solver.etc_min = 2
+    mism = []
+    for pos, seat in endings(3000 if LONG else 120, 4242):
+        v, per = brute_values(pos, seat)
+        sol = solver.solve(pos, seat)
+        if sol.tricks != v or (seat == pos.to_move and {c.id: x for c, x in sol.cards.items()} != per):
+            mism.append((repr(pos), seat, v, sol.tricks))
+    assert not mism, mism[:3]
+    assert solver.etc_cuts > 0  # the cutoffs did happen
+
+
+def test_relative_rank_key_matches_a_plain_renumbering() -> None:
+    """``rel_key`` (table look-ups that pack each hand's cards among the remaining ones) against a loop."""
+    assert len(PEXT7) == 1 << 14 and len(PEXT6) == 1 << 12
+    rng = random.Random(9)
+    for _ in range(300):
+        deck = rng.sample(range(52), rng.randint(0, 52))
+        hands = [0, 0, 0, 0]
+        for c in deck:
+            hands[rng.randrange(4)] |= 1 << c
+        want = [0, 0, 0, 0]
+        for suit in range(4):
+            k = 0
+            for r in range(13):
+                c = 13 * suit + r
+                for s in range(4):
+                    if hands[s] >> c & 1:
+                        want[s] |= 1 << (13 * suit + k)
+                        k += 1
+        assert list(rel_key(int_array(hands), 4)) == want
+
+
 def test_can_reach_matches_brute_force() -> None:
     solver = Solver(tt_bits=16)
     for pos, seat in endings(150 if not LONG else 1500, 77):
@@ -184,10 +220,38 @@ def test_trick_start_bounds_hold(rules_t: str) -> None:
         assert sure <= v <= pos.remaining - lost, (repr(pos), seat, v, sure, lost)
         if pos.leader == seat:
             assert sure + qt <= v, (repr(pos), seat, v, sure, qt)
+            if pos.trump >= 0:
+                drawn = drawn_tricks(hands, pos.n, seat, pos.trump)  # -1: the trumps cannot be drawn
+                assert drawn <= v, (repr(pos), seat, v, drawn)
         else:
             assert v <= pos.remaining - lost - qt, (repr(pos), seat, v, lost, qt)
         checked += 1
     assert checked >= 20
+
+
+@pytest.mark.parametrize("rules_t", ["9-5-2", "8-5-3 must-overtrump=on must-trump=on", "9-5-2 players=4"])
+def test_drawing_trumps_bound_holds(rules_t: str) -> None:
+    """``drawn_tricks``: the seat on lead whose top trumps draw every other trump makes at least all its trumps
+    and its top side cards - checked against the brute force on endings where the bound applies."""
+    rules = Rules.parse(rules_t)
+    rng = random.Random(31)
+    checked = 0
+    stronger = 0
+    for _ in range(20000):
+        pos = random_position(rules, rng, rng.randint(2, 4 if rules.players == 4 else 5))
+        seat = pos.leader
+        hands = int_array(list(pos.hands) + [0] * (4 - pos.n))
+        if pos.misere or pos.trump < 0 or (drawn := drawn_tricks(hands, pos.n, seat, pos.trump)) < 0:
+            continue
+        v = brute_values(pos, seat)[0] - pos.tricks[seat]
+        sure, _ = trump_bounds(hands, pos.n, seat, pos.trump)
+        assert sure <= drawn <= v, (repr(pos), v, drawn)
+        stronger += drawn > sure + quick_tricks(hands, pos.n, seat, pos.trump)
+        checked += 1
+        if checked >= (300 if LONG else 30):
+            break
+    assert checked >= 30
+    assert stronger >= 5  # it adds to the older bounds (15 to 21 of the first 30 here)
 
 
 def test_contract_kinds_are_all_exercised() -> None:

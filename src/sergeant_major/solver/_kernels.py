@@ -49,7 +49,8 @@ else:
         return [0] * k
 
 # stats slots
-ST_NODES, ST_BUDGET, ST_ABORT, ST_TTHITS = 0, 1, 2, 3
+ST_NODES, ST_BUDGET, ST_ABORT, ST_TTHITS, ST_ETC, ST_ETCCUTS = 0, 1, 2, 3, 4, 5
+ETC_MIN = 10  # default of stats[ST_ETC]: enhanced transposition cutoffs at trick ends with this many tricks left or more
 TT_WORDS = 8  # words per entry: 4 key words, lower bound, upper bound, 2 spare (one 64-byte cache line: one miss)
 
 
@@ -301,6 +302,31 @@ def deal_and_play(count: int, n: int, hand_size: int, trump: int, must_trump: in
 
 
 # ---------------------------------------------------------------------------------------------- double dummy
+def _pext(a: int, m: int) -> int:
+    r = 0
+    k = 0
+    for i in range(13):
+        if (m >> i) & 1:
+            if (a >> i) & 1:
+                r |= 1 << k
+            k += 1
+    return r
+
+
+# compress tables for rel_key: PEXT7[(m << 7) | a] packs the bits of ``a`` that lie in ``m`` (7-bit lanes),
+# PEXT6 the same for the upper 6 bits of a 13-bit lane
+PEXT7: Any = int_array([_pext(a, m) for m in range(1 << 7) for a in range(1 << 7)])
+PEXT6: Any = int_array([_pext(a, m) for m in range(1 << 6) for a in range(1 << 6)])
+
+
+@jit
+def rel_suit(a: int, allb: int) -> int:
+    """The cards ``a`` (a 13-bit lane, a subset of ``allb``) renumbered among ``allb`` from the lowest (0..)."""
+    lo = int(PEXT7[((allb & 0x7F) << 7) | (a & 0x7F)])
+    hi = int(PEXT6[((allb >> 7) << 6) | (a >> 7)])
+    return lo | (hi << int(POP13[allb & 0x7F]))
+
+
 @jit
 def rel_key(hands: Any, n: int) -> Any:
     """Each seat's hand in relative ranks: within a suit, the remaining cards renumbered 0..k-1 from the
@@ -316,19 +342,10 @@ def rel_key(hands: Any, n: int) -> Any:
         a2 = (hands[2] >> sh) & LANE
         a3 = (hands[3] >> sh) & LANE
         allb = a0 | a1 | a2 | a3
-        k = sh
-        while allb != 0:
-            low = allb & -allb
-            if a0 & low:
-                r0 |= 1 << k
-            elif a1 & low:
-                r1 |= 1 << k
-            elif a2 & low:
-                r2 |= 1 << k
-            else:
-                r3 |= 1 << k
-            k += 1
-            allb ^= low
+        r0 |= rel_suit(a0, allb) << sh
+        r1 |= rel_suit(a1, allb) << sh
+        r2 |= rel_suit(a2, allb) << sh
+        r3 |= rel_suit(a3, allb) << sh
     return r0, r1, r2, r3
 
 
@@ -418,6 +435,53 @@ def trump_bounds(hands: Any, n: int, seat: int, trump: int) -> Any:
                 if v > lost:
                     lost = v
     return sure, lost
+
+
+@jit
+def drawn_tricks(hands: Any, n: int, seat: int, trump: int) -> int:
+    """Tricks ``seat``, on lead in a trump contract, surely makes by drawing the others' trumps first: when its
+    ``k`` highest trumps beat every other trump, ``k`` the longest other holding, it leads them from the top
+    (every other hand must follow with its trumps, so after ``k`` rounds none is left and the lead is still
+    its own), then every one of its trumps and its cards above every other remaining card of their side suit
+    win. ``-1`` when the trumps cannot be drawn so (or when nobody else holds trumps, :func:`trump_bounds`
+    and :func:`quick_tricks` already count that case in full)."""
+    sh = 13 * trump
+    mine = (hands[seat] >> sh) & LANE
+    oth = 0
+    k = 0
+    for s in range(n):
+        if s != seat:
+            ts = (hands[s] >> sh) & LANE
+            oth |= ts
+            c = int(POP13[ts])
+            if c > k:
+                k = c
+    if k == 0 or int(POP13[mine]) < k:
+        return -1
+    v = mine
+    for _ in range(k - 1):
+        v &= ~(1 << int(HIGH13[v]))
+    if int(HIGH13[v]) < int(HIGH13[oth]):  # the k-th highest of the seat's trumps
+        return -1
+    total = int(POP13[mine])
+    for suit in range(4):
+        if suit == trump:
+            continue
+        m = (hands[seat] >> (13 * suit)) & LANE
+        if m == 0:
+            continue
+        o = 0
+        for s in range(n):
+            if s != seat:
+                o |= (hands[s] >> (13 * suit)) & LANE
+        top = int(HIGH13[o])
+        while m != 0:
+            hb = int(HIGH13[m])
+            if hb < top:
+                break
+            total += 1
+            m &= ~(1 << hb)
+    return total
 
 
 @jit
@@ -622,6 +686,51 @@ def push_child(hands: Any, n: int, frames: Any, b: int, to: int, c: int, tk: Any
 
 
 @jit
+def tt_index(hands: Any, n: int, leader: int, cfg: int, tt_mask: int) -> Any:
+    """``(idx, k0, k1, k2, k3)``: the table slot and key words of the trick-start position ``hands``, ``leader``
+    to lead, under the configuration bits ``cfg``."""
+    r0, r1, r2, r3 = rel_key(hands, n)
+    k0 = r0 | (leader << 52)
+    k1 = r1 | cfg
+    k2 = r2
+    k3 = r3
+    hsh = ((k0 ^ (k0 >> 31)) & M32) * 16777619
+    hsh = ((hsh ^ k1 ^ (k1 >> 29)) & M32) * 16777619
+    hsh = ((hsh ^ k2 ^ (k2 >> 27)) & M32) * 16777619
+    hsh = ((hsh ^ k3 ^ (k3 >> 25)) & M32) * 16777619
+    hsh ^= hsh >> 23
+    return hsh & tt_mask, k0, k1, k2, k3
+
+
+@jit
+def etc_cut(hands: Any, n: int, tk: Any, tbase: int, leader: int, to: int, trump: int, seat: int, mis: bool,
+            target: int, cfg: int, tt: Any, tt_mask: int, moves: Any, mb: int, nm: int) -> bool:
+    """Enhanced transposition cutoff at the last card of a trick: does the table already show that one of
+    the ``nm`` cards in ``moves[mb::2]`` completes a trick into a position that is decided the mover's way?
+    ``hands`` and ``tk`` are left as they were."""
+    h = hands[to]
+    maxing = to == seat
+    for j in range(nm):
+        c = moves[mb + 2 * j]
+        hands[to] = h & ~(1 << c)
+        tk[tbase + n - 1] = c
+        w = (leader + winner_index(tk[tbase:tbase + 4], n, trump)) % n
+        t = target - (1 if (w == seat) != mis else 0)
+        idx, k0, k1, k2, k3 = tt_index(hands, n, w, cfg, tt_mask)
+        tb = idx * TT_WORDS
+        if tt[tb] == k0 and tt[tb + 1] == k1 and tt[tb + 2] == k2 and tt[tb + 3] == k3:
+            if maxing:
+                if tt[tb + 4] >= t:
+                    hands[to] = h
+                    return True
+            elif tt[tb + 5] < t:
+                hands[to] = h
+                return True
+    hands[to] = h
+    return False
+
+
+@jit
 def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int, must_trump: int, must_over: int,
            seat: int, misere: int, target0: int, remaining0: int,
            tt: Any, tt_mask: int, moves: Any, frames: Any, tk: Any, stats: Any) -> bool:
@@ -637,6 +746,7 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
     and carries the node budget and the abort flag. ``hands`` is restored on return (also on abort).
     """
     mis = misere != 0
+    etc_min = stats[ST_ETC]
     cfg = (seat | (misere << 2) | ((trump + 1) << 3) | (must_trump << 6) | (must_over << 7)) << 52
     for i in range(tlen0):
         tk[i] = trick0[i]
@@ -676,17 +786,7 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                         w = last_trick_winner(hands, n, leader, trump)
                         decided = 1 if (w == seat) != mis else 0
                     else:
-                        r0, r1, r2, r3 = rel_key(hands, n)
-                        k0 = r0 | (leader << 52)
-                        k1 = r1 | cfg
-                        k2 = r2
-                        k3 = r3
-                        hsh = ((k0 ^ (k0 >> 31)) & M32) * 16777619
-                        hsh = ((hsh ^ k1 ^ (k1 >> 29)) & M32) * 16777619
-                        hsh = ((hsh ^ k2 ^ (k2 >> 27)) & M32) * 16777619
-                        hsh = ((hsh ^ k3 ^ (k3 >> 25)) & M32) * 16777619
-                        hsh ^= hsh >> 23
-                        idx = hsh & tt_mask
+                        idx, k0, k1, k2, k3 = tt_index(hands, n, leader, cfg, tt_mask)
                         tb = idx * TT_WORDS
                         if tt[tb] == k0 and tt[tb + 1] == k1 and tt[tb + 2] == k2 and tt[tb + 3] == k3:
                             stats[ST_TTHITS] += 1
@@ -703,6 +803,8 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                             if leader == seat:
                                 if tb1 + quick_tricks(hands, n, seat, trump) >= target:
                                     decided = 1
+                                elif trump >= 0 and drawn_tricks(hands, n, seat, trump) >= target:
+                                    decided = 1
                                 elif remaining - tb2 < target:
                                     decided = 0
                             else:
@@ -718,6 +820,13 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                 tbase = tn * 4
                 nm = gen_moves(hands, n, tk[tbase:tbase + 4], tlen, leader, to, trump, must_trump, must_over, seat,
                                misere, moves, d * MOVES_PER_DEPTH)
+                if tlen == n - 1 and remaining >= etc_min and nm > 1 and \
+                        etc_cut(hands, n, tk, tbase, leader, to, trump, seat, mis, target, cfg, tt, tt_mask, moves,
+                                d * MOVES_PER_DEPTH, nm):
+                    stats[ST_ETCCUTS] += 1
+                    val = to == seat
+                    entering = False
+                    continue
                 frames[b + F_TO] = to
                 frames[b + F_H] = hands[to]
                 frames[b + F_J] = 0

@@ -21,7 +21,19 @@ from dataclasses import dataclass, field
 
 from ..cards import CARDS, Card
 from ._jit import HAVE_NUMBA, int_array
-from ._kernels import FRAME, MOVES_PER_DEPTH, ST_ABORT, ST_BUDGET, ST_NODES, ST_TTHITS, TT_WORDS, solve_bounds
+from ._kernels import (
+    ETC_MIN,
+    FRAME,
+    MOVES_PER_DEPTH,
+    ST_ABORT,
+    ST_BUDGET,
+    ST_ETC,
+    ST_ETCCUTS,
+    ST_NODES,
+    ST_TTHITS,
+    TT_WORDS,
+    solve_bounds,
+)
 from .playout import playouts
 from .position import Position, PositionError
 
@@ -84,6 +96,11 @@ class Solver:
             14 without).
         clock: the clock time limits are measured with (default ``time.perf_counter``, wall time;
             benchmarks on a shared machine pass ``time.process_time``).
+
+    Attributes (counters and knobs, read or set between calls): ``nodes`` (search nodes so far), ``tt_hits``
+    (table look-ups that found their position), ``etc_cuts`` (enhanced transposition cutoffs), ``etc_min``
+    (those cutoffs are tried where a trick ends with at least this many tricks left, counting that trick;
+    default 10 - lower values cost more per node than they save; tests set 2 to exercise them).
     """
 
     def __init__(self, tt_bits: int | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
@@ -98,11 +115,13 @@ class Solver:
         self._moves = int_array(64 * MOVES_PER_DEPTH)
         self._frames = int_array(64 * FRAME)
         self._tk = int_array(4 * 20)
-        self._stats = int_array(4)
+        self._stats = int_array(6)
         self.nodes = 0
         self.tt_hits = 0
+        self.etc_cuts = 0
         self.guess = True
         self.guess_shade = 0.9
+        self.etc_min = ETC_MIN
         self._rate = 0.0  # search nodes per clock second, learnt by timed searches
 
     def clear(self) -> None:
@@ -133,7 +152,9 @@ class Solver:
             stats[ST_NODES] = 0
             stats[ST_ABORT] = 0
             stats[ST_TTHITS] = 0
+            stats[ST_ETCCUTS] = 0
             stats[ST_BUDGET] = budget
+            stats[ST_ETC] = self.etc_min
             t0 = self.clock()
             solve_bounds(hands, pos.n, trick, len(pos.trick), pos.leader, pos.trump, int(pos.rules.must_trump),
                          int(pos.rules.must_overtrump), seat, int(pos.misere), lo, hi, pos.remaining,
@@ -142,6 +163,7 @@ class Solver:
             dt = self.clock() - t0
             self.nodes += int(stats[ST_NODES])
             self.tt_hits += int(stats[ST_TTHITS])
+            self.etc_cuts += int(stats[ST_ETCCUTS])
             lo, hi = int(out[0]), int(out[1])
             if not stats[ST_ABORT] or lo >= hi:
                 if deadline is not None and dt > 0.01 and stats[ST_NODES] >= 10_000:
