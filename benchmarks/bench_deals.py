@@ -21,7 +21,7 @@ What is timed, per side, for ``--seconds`` per repeat, ``--repeats`` times (medi
 
 The same ``random.Random`` drives both sides; the repeats alternate between the sides. Before the timed
 repeats each side runs ``--warmup`` seconds untimed: our engine fills its memos of legal-action lists (one
-tuple per suit pattern) over the first tens of thousands of deals, and a long simulation runs with them warm. Times are CPU time
+tuple per seat and suit pattern) over the first tens of thousands of deals, and a long simulation runs with them warm. Times are CPU time
 (``time.process_time``) of this process, so other load on the machine slows both sides alike only roughly:
 the per-repeat ratios are printed too, and their median is the figure least moved by load that drifts.
 """

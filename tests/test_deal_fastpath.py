@@ -4,7 +4,8 @@
   seeds depend on them), whatever the rules' deck size and players;
 - ``Match.apply`` and ``Match.legal_actions`` (which inline the card play of ``Deal``) agree with ``Deal.apply``
   and ``Deal.legal_actions`` on a twin deal, action by action, for legal and refused actions alike;
-- the legal actions listed through the memos are the plain ones (cards of ``legal_play_mask``, of the hand);
+- the legal actions listed through the memos (filled as suit patterns first occur) are the plain ones (cards of
+  ``legal_play_mask``, of the hand), for every seat of three and four players;
 - completed tricks, kept compact and built on reading, are the tricks played, and can be set.
 """
 
@@ -51,6 +52,9 @@ def test_deal_cards_are_those_of_random_shuffle(text: str) -> None:
             if number == 1:
                 assert [[c.id for c in h] for h in m.deal.dealt] == want_hands
                 assert [c.id for c in m.deal.kitty_dealt] == want_kitty
+                # the masks a match builds from the deck (the last seat's as the rest of the deck)
+                assert m.deal.hands == [sum(1 << c for c in h) for h in want_hands]
+                assert m.deal.kitty == sum(1 << c for c in want_kitty)
 
 
 def state(deal: Deal) -> object:

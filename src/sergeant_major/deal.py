@@ -18,6 +18,7 @@ import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import cast
 
 from .actions import (
     Action,
@@ -101,7 +102,10 @@ class DealResult:
 _ASSIGN, _CONTRACT, _EXCHANGE, _GIVES, _RETURNS, _GIVE, _RETURN, _KITTY, _DISCARD, _SCORED = range(10)
 _SCORED_STEP = (_SCORED, -1, -1)  # the last step of a scored deal: the stack is empty only during the play
 _BIT = [1 << i for i in range(52)]
+_SEAT_CARD = [[(s, c) for c in range(52)] for s in range(4)]  # the (seat, card id) pairs of a trick, prebuilt
 _card_id = operator.attrgetter("id")
+_pick_cards = operator.itemgetter
+_DECK_MASK = {52: (1 << 52) - 1, 51: (1 << 52) - 2}  # the mask of a whole deck: without the 2C with kitty=none
 _ALL_CONTRACTS = tuple(Contract)
 _SUIT_CONTRACTS = _ALL_CONTRACTS[:4]
 _MINIMUM = Contract.MINIMUM
@@ -120,30 +124,34 @@ _END_GIVE_CACHE = [[EndGive(s, t) for t in range(4)] for s in range(4)]
 
 # Listing the legal actions is the hot path of simulation. _PICK13 holds, for every 13-bit suit pattern, a C-level
 # getter that picks the actions of its cards out of one suit's 13 prebuilt actions (a tuple in rank order): the
-# actions for a mask are then one pick per suit. For plays and discards, a memo per suit also maps each pattern
-# to the tuples of its actions for every seat (so that a pattern seen by one seat serves all), filled as patterns
-# occur: most lists are then four dict lookups. There are at most 2 x 4 x 8192 patterns (about 33 MB when all
-# are filled; a long simulation fills most); _MEMO_BUDGET bounds them in case more memos are added.
+# actions for a mask are then one pick per suit. For plays and discards a memo keeps these picks: memo[seat][suit] is
+# a list indexed by the 13-bit pattern of the suit's cards, holding the tuple of the seat's actions for them, so
+# that most lists are four list lookups. Entries are filled when a pattern first occurs, for every seat at once;
+# until then they hold None (typed away: unpacking it raises TypeError, which the readers catch). At most
+# 2 x 4 x 4 x 8192 tuples (about 25 MB when all are filled; a long simulation fills most).
 _Rows = tuple[tuple[Action, ...], ...]  # a row of 52 prebuilt actions, as 4 suits of 13
-_Memo = list[dict[int, _Rows]]  # by suit: pattern -> the pattern's actions for each seat
+_Memo = list[list[list[tuple[Action, ...]]]]  # [seat][suit][pattern] -> the seat's actions for the pattern
 _BITS13: tuple[tuple[int, ...], ...] = tuple(tuple(b for b in range(13) if v >> b & 1) for v in range(1 << 13))
 _PICK13: list[Callable[[tuple[Action, ...]], tuple[Action, ...]]] = [
     operator.itemgetter(*b) if len(b) > 1 else operator.itemgetter(slice(b[0], b[0] + 1) if b else slice(0, 0))
     for b in _BITS13]  # itemgetter of one index gives the item, of a slice a tuple
-_MEMO_BUDGET = 100_000
-_memo_size = 0
 
 
 def _rows(row: Sequence[Action]) -> _Rows:
     return tuple(tuple(row[13 * u: 13 * u + 13]) for u in range(4))
 
 
+def _new_memo() -> _Memo:
+    unfilled = cast(tuple[Action, ...], None)
+    return [[[(), *[unfilled] * 8191] for _ in range(4)] for _ in range(4)]
+
+
 _PLAY_ROWS = [_rows(row) for row in _PLAY_CACHE]
 _DISCARD_ROWS = [_rows(row) for row in _DISCARD_CACHE]
 _GIVE_ROWS = [[_rows(row) for row in rows] for rows in _GIVE_CACHE]
 _RETURN_ROWS = [[_rows(row) for row in rows] for rows in _RETURN_CACHE]
-_PLAY_MEMO: _Memo = [{0: ((),) * 4} for _ in range(4)]
-_DISCARD_MEMO: _Memo = [{0: ((),) * 4} for _ in range(4)]
+_PLAY_MEMO = _new_memo()
+_DISCARD_MEMO = _new_memo()
 
 
 def _pick_acts(rows: _Rows, m: int) -> list[Action]:
@@ -153,29 +161,19 @@ def _pick_acts(rows: _Rows, m: int) -> list[Action]:
     return [*p[m & 0x1FFF](r0), *p[m >> 13 & 0x1FFF](r1), *p[m >> 26 & 0x1FFF](r2), *p[m >> 39](r3)]
 
 
-def _suit_acts(memo: _Memo, family: list[_Rows], u: int, bits: int) -> _Rows:
-    """The actions of the cards ``bits`` of suit ``u`` (a 13-bit pattern) for each seat's row of ``family``, through
-    ``memo``."""
-    acts = memo[u].get(bits)
-    if acts is None:
-        global _memo_size
-        pick = _PICK13[bits]
-        f0, f1, f2, f3 = family  # the four seats
-        acts = (pick(f0[u]), pick(f1[u]), pick(f2[u]), pick(f3[u]))
-        if _memo_size < _MEMO_BUDGET:
-            memo[u][bits] = acts
-            _memo_size += 1
-    return acts
-
-
-def _acts_of(memo: _Memo, family: list[_Rows], row: int, m: int) -> list[Action]:
-    """:func:`_pick_acts` for row ``row`` of ``family``, through ``memo``: a fresh list."""
-    m0, m1, m2, m3 = memo
-    try:
-        return [*m0[m & 0x1FFF][row], *m1[m >> 13 & 0x1FFF][row], *m2[m >> 26 & 0x1FFF][row], *m3[m >> 39][row]]
-    except KeyError:  # a pattern not seen before
-        return [*_suit_acts(memo, family, 0, m & 0x1FFF)[row], *_suit_acts(memo, family, 1, m >> 13 & 0x1FFF)[row],
-                *_suit_acts(memo, family, 2, m >> 26 & 0x1FFF)[row], *_suit_acts(memo, family, 3, m >> 39)[row]]
+def _acts_of(memo: _Memo, family: list[_Rows], seat: int, m: int) -> list[Action]:
+    """:func:`_pick_acts` for ``seat``'s row of ``family``, through ``memo`` (filling the patterns not seen before,
+    for every seat): a fresh list."""
+    out: list[Action] = []
+    for u, bits in enumerate((m & 0x1FFF, m >> 13 & 0x1FFF, m >> 26 & 0x1FFF, m >> 39)):
+        acts: tuple[Action, ...] | None = memo[seat][u][bits]
+        if acts is None:
+            pick = _PICK13[bits]
+            for suits, row in zip(memo, family, strict=True):  # the four seats
+                suits[u][bits] = pick(row[u])
+            acts = memo[seat][u][bits]
+        out += acts
+    return out
 
 
 def _kitty_steps(rules: Rules) -> list[int]:
@@ -358,32 +356,34 @@ class Deal:
         dealt = tuple([tuple(h) for h in hands])
         kitty_dealt = tuple(kitty)
         masks = _check_deal(rules, dealt, kitty_dealt, plan[5], plan[6])
-        self._init(rules, dealer, dealt, kitty_dealt, masks, prev_diffs, allowed_contracts, number, plan)
+        self._init(rules, dealer, dealt, kitty_dealt, masks, sum(map(_BIT.__getitem__, map(_card_id, kitty_dealt))),
+                   prev_diffs, allowed_contracts, number, plan)
 
     @classmethod
     def _from_deck(cls, rules: Rules, dealer: int, deck: list[int], prev_diffs: tuple[int, ...] | None,
                    allowed_contracts: tuple[Contract, ...] | None, number: int) -> Deal:
-        """The deal of the shuffled card ids ``deck`` (all the cards of the deck, each once), dealt one card at
-        a time clockwise from the eldest hand and the rest to the kitty, as :func:`~sergeant_major.match.deal_cards`
-        deals: the same as ``Deal(rules, dealer, *deal_cards(...), ...)``, without re-checking the cards."""
+        """The deal of the shuffled card ids ``deck`` (the whole deck, each card once: 52 ids, or 51 without the 2C
+        with ``kitty=none``), dealt one card at a time clockwise from the eldest hand and the rest to the kitty, as
+        :func:`~sergeant_major.match.deal_cards` deals: the same as ``Deal(rules, dealer, *deal_cards(...), ...)``,
+        without re-checking the cards."""
         plan = _plan(rules, dealer, prev_diffs)
         n = rules.players
         cut = n * plan[5][0]
-        cards = list(map(CARDS.__getitem__, deck))
+        cards: tuple[Card, ...] = _pick_cards(*deck)(CARDS)
         bit = _BIT.__getitem__
-        dealt: list[tuple[Card, ...]] = []
-        masks: list[int] = []
-        for s in range(n):
-            k = (s - dealer - 1) % n  # card j of the deck goes to seat (dealer + 1 + j) % n
-            dealt.append(tuple(cards[k:cut:n]))
-            masks.append(sum(map(bit, deck[k:cut:n])))
+        # card j of the deck goes to seat (dealer + 1 + j) % n
+        starts = [(s - dealer - 1) % n for s in range(n)]
+        masks = [sum(map(bit, deck[k:cut:n])) for k in starts[:-1]]
+        kitty = sum(map(bit, deck[cut:]))
+        masks.append(_DECK_MASK[len(deck)] - kitty - sum(masks))  # the last seat: the rest of the deck
         self = cls.__new__(cls)
-        self._init(rules, dealer, tuple(dealt), tuple(cards[cut:]), masks, prev_diffs, allowed_contracts, number, plan)
+        self._init(rules, dealer, tuple([cards[k:cut:n] for k in starts]), cards[cut:], masks, kitty, prev_diffs,
+                   allowed_contracts, number, plan)
         return self
 
     def _init(self, rules: Rules, dealer: int, dealt: tuple[tuple[Card, ...], ...], kitty_dealt: tuple[Card, ...],
-              masks: list[int], prev_diffs: tuple[int, ...] | None, allowed_contracts: tuple[Contract, ...] | None,
-              number: int, plan: _Plan) -> None:
+              masks: list[int], kitty: int, prev_diffs: tuple[int, ...] | None,
+              allowed_contracts: tuple[Contract, ...] | None, number: int, plan: _Plan) -> None:
         n = rules.players
         self.rules = rules
         self.n = n
@@ -392,7 +392,7 @@ class Deal:
         self.dealt: tuple[tuple[Card, ...], ...] = dealt
         self.kitty_dealt: tuple[Card, ...] = kitty_dealt
         self.hands: list[int] = masks
-        self.kitty = sum(map(_BIT.__getitem__, map(_card_id, kitty_dealt)))
+        self.kitty = kitty
         self.kitty_seen = False
         self.discards = 0
         self.targets: tuple[int, ...] = plan[7]
@@ -542,31 +542,32 @@ class Deal:
         if not self._steps:  # the play (a scored deal keeps a last step, _SCORED)
             seat = self.to_play
             h = self.hands[seat]
+            memo = _PLAY_MEMO[seat]
             if self.trick:
                 if self._plain_follow:  # follow suit if able, else any card
                     u = self.led_suit
                     bits = h >> 13 * u & 0x1FFF
                     if bits:
                         try:
-                            return list(_PLAY_MEMO[u][bits][seat])
-                        except KeyError:
-                            return list(_suit_acts(_PLAY_MEMO, _PLAY_ROWS, u, bits)[seat])
+                            return [*memo[u][bits]]
+                        except TypeError:  # a pattern not seen before
+                            return _acts_of(_PLAY_MEMO, _PLAY_ROWS, seat, h & SUIT_MASKS[u])
                 else:
                     h = self.legal_play_mask()
-            m0, m1, m2, m3 = _PLAY_MEMO
+            r0, r1, r2, r3 = memo
             try:  # _acts_of, inline: a lead, or void in the suit led
-                return [*m0[h & 0x1FFF][seat], *m1[h >> 13 & 0x1FFF][seat], *m2[h >> 26 & 0x1FFF][seat], *m3[h >> 39][seat]]
-            except KeyError:
+                return [*r0[h & 0x1FFF], *r1[h >> 13 & 0x1FFF], *r2[h >> 26 & 0x1FFF], *r3[h >> 39]]
+            except TypeError:
                 return _acts_of(_PLAY_MEMO, _PLAY_ROWS, seat, h)
         if self.result is not None:
             return []
         k, seat, other = self._steps[-1]
         if k == _DISCARD:
             h = self.hands[seat]
-            m0, m1, m2, m3 = _DISCARD_MEMO
+            r0, r1, r2, r3 = _DISCARD_MEMO[seat]
             try:  # _acts_of, inline
-                return [*m0[h & 0x1FFF][seat], *m1[h >> 13 & 0x1FFF][seat], *m2[h >> 26 & 0x1FFF][seat], *m3[h >> 39][seat]]
-            except KeyError:
+                return [*r0[h & 0x1FFF], *r1[h >> 13 & 0x1FFF], *r2[h >> 26 & 0x1FFF], *r3[h >> 39]]
+            except TypeError:
                 return _acts_of(_DISCARD_MEMO, _DISCARD_ROWS, seat, h)
         if k == _GIVE:
             acts = _pick_acts(_GIVE_ROWS[seat][other], self.hands[seat] if self.rules.give == "chosen" else self._give_mask(seat))
@@ -710,19 +711,22 @@ class Deal:
                 if action.seat == seat and type(card) is Card:
                     cid = card.id
                     h = self.hands[seat]
+                    bit = _BIT[cid]
                     trick = self.trick
-                    if not trick:
-                        if h >> cid & 1:  # a lead: any card held
-                            self.history.append(action)
-                            self.hands[seat] = h ^ _BIT[cid]
-                            self.led_suit = cid // 13
-                            trick.append((seat, cid))
-                            self.to_play = (seat + 1) % self.n
-                            return
-                    elif (((h & SUIT_MASKS[self.led_suit]) or h) if self._plain_follow else self.legal_play_mask()) >> cid & 1:
+                    if not h & bit:
+                        pass  # not held: verify names the rule
+                    elif not trick:  # a lead: any card held
                         self.history.append(action)
-                        self.hands[seat] = h ^ _BIT[cid]
-                        trick.append((seat, cid))
+                        self.hands[seat] = h ^ bit
+                        self.led_suit = cid // 13
+                        trick.append(_SEAT_CARD[seat][cid])
+                        self.to_play = (seat + 1) % self.n
+                        return
+                    elif ((cid // 13 == self.led_suit or not h & SUIT_MASKS[self.led_suit]) if self._plain_follow
+                          else self.legal_play_mask() & bit):  # follow suit if able (and the options' trump rules)
+                        self.history.append(action)
+                        self.hands[seat] = h ^ bit
+                        trick.append(_SEAT_CARD[seat][cid])
                         if len(trick) == self.n:
                             self._end_trick()
                         else:
@@ -974,7 +978,7 @@ class Deal:
         trick = self.trick
         if not trick:
             self.led_suit = cid // 13
-        trick.append((seat, cid))
+        trick.append(_SEAT_CARD[seat][cid])
         if len(trick) < self.n:
             self.to_play = (seat + 1) % self.n
             return
@@ -1017,16 +1021,15 @@ class Deal:
 
     def _score(self) -> None:
         """Score the deal (seeds 000/004 "Scoring"; 003 "Wertung" for minimum tricks; 002 chips)."""
-        assert self.contract is not None
-        mt = self.contract is Contract.MINIMUM
+        contract = self.contract
+        assert contract is not None
         tricks = tuple(self.tricks_won)
         targets = self.targets
-        if mt:
-            diffs = tuple([t - w for w, t in zip(tricks, targets, strict=True)])
+        if contract is _MINIMUM:
+            diffs = tuple(map(operator.sub, targets, tricks))
         else:
-            diffs = tuple([w - t for w, t in zip(tricks, targets, strict=True)])
-        scoring = self.rules.scoring
-        if scoring == "chips":
+            diffs = tuple(map(operator.sub, tricks, targets))
+        if self.rules.scoring == "chips":
             ups = [d for d in diffs if d > 0]
             n_down = sum(1 for d in diffs if d < 0)
             scores = tuple(d * n_down if d > 0 else (-sum(ups) if d < 0 else 0) for d in diffs)
@@ -1034,7 +1037,7 @@ class Deal:
                 scores = diffs
         else:
             scores = diffs
-        self.result = DealResult(tricks, self.targets, diffs, scores, self.contract)
+        self.result = DealResult(tricks, targets, diffs, scores, contract)
         self._steps.append(_SCORED_STEP)  # so that "no step left" always means the play
 
     # ------------------------------------------------------------------ conveniences

@@ -9,6 +9,7 @@ Every random choice comes from generators seeded from the match seed alone (deal
 from __future__ import annotations
 
 import _random
+import operator
 import random
 import re
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from hashlib import sha512
 
 from .actions import Action, Contract, Play
 from .cards import CARDS, SUIT_MASKS, Card
-from .deal import _ALL_CONTRACTS, _BIT, _MINIMUM, _PLAY_MEMO, _SUIT_CONTRACTS, _TRICK_KEYS, Deal, DealResult
+from .deal import _ALL_CONTRACTS, _BIT, _MINIMUM, _PLAY_MEMO, _SEAT_CARD, _SUIT_CONTRACTS, _TRICK_KEYS, Deal, DealResult
 from .errors import IllegalActionError
 from .rules import Rules
 from .view import View, build_view
@@ -203,11 +204,12 @@ class Match:
 
     def _start_deal(self) -> None:
         number = len(self.deals) + 1
-        dealer = self.dealer_of(number)
         r = self.rules
+        dealer = (self.first_dealer + number - 1) % r.players  # dealer_of(number)
         given = self._cards(number, dealer) if self._cards is not None else None
         prev = self.results[-1].diffs if self.results else None
-        allowed = self.contracts_left((dealer + r.declarer_role) % r.players)
+        # None: every contract (the deal's default, the same tuple as contracts_left gives then)
+        allowed = self.contracts_left((dealer + r.declarer_role) % r.players) if r.contract_once else None
         if given is None:  # shuffle from the seed, as deal_cards does
             deck = _shuffled(f"sergeant-major/{self.seed}/{number}", 51 if r.kitty == "none" else 52)
             self.deals.append(Deal._from_deck(r, dealer, deck, prev, allowed, number))
@@ -221,23 +223,23 @@ class Match:
         if not deal._steps:  # Deal.legal_actions' paths for the play, inline (one call fewer on the hot path of simulation)
             seat = deal.to_play
             h = deal.hands[seat]
-            if not deal.trick:  # a lead: any card
-                m0, m1, m2, m3 = _PLAY_MEMO
-                try:
-                    return [*m0[h & 0x1FFF][seat], *m1[h >> 13 & 0x1FFF][seat], *m2[h >> 26 & 0x1FFF][seat], *m3[h >> 39][seat]]
-                except KeyError:
-                    pass
-            elif deal._plain_follow:  # follow suit if able
-                u = deal.led_suit
+            memo = _PLAY_MEMO[seat]
+            if deal.trick:
+                if not deal._plain_follow:
+                    return deal.legal_actions()
+                u = deal.led_suit  # follow suit if able
                 bits = h >> 13 * u & 0x1FFF
                 if bits:
                     try:
-                        return list(_PLAY_MEMO[u][bits][seat])
-                    except KeyError:
-                        pass
-        if self.end is not None:
-            return []
-        return deal.legal_actions()
+                        return [*memo[u][bits]]
+                    except TypeError:  # a pattern not seen before
+                        return deal.legal_actions()
+            r0, r1, r2, r3 = memo  # a lead, or void in the suit led: any card
+            try:
+                return [*r0[h & 0x1FFF], *r1[h >> 13 & 0x1FFF], *r2[h >> 26 & 0x1FFF], *r3[h >> 39]]
+            except TypeError:
+                return deal.legal_actions()
+        return deal.legal_actions()  # empty once scored: the last deal of a match that is over
 
     def forced_action(self) -> Action | None:
         """The next action when the rules leave no choice, else ``None`` (see :meth:`Deal.forced_action`)."""
@@ -264,35 +266,39 @@ class Match:
             if action.seat == seat and type(card) is Card:
                 cid = card.id
                 h = deal.hands[seat]
+                bit = _BIT[cid]
                 trick = deal.trick
-                if not trick:
-                    if h >> cid & 1:  # a lead: any card held
-                        deal.history.append(action)
-                        deal.hands[seat] = h ^ _BIT[cid]
-                        deal.led_suit = cid // 13
-                        trick.append((seat, cid))
-                        deal.to_play = (seat + 1) % deal.n
-                        return None
-                elif (((h & SUIT_MASKS[deal.led_suit]) or h) if deal._plain_follow else deal.legal_play_mask()) >> cid & 1:
+                if not h & bit:
+                    pass  # not held: Deal.apply names the rule
+                elif not trick:  # a lead: any card held
                     deal.history.append(action)
-                    deal.hands[seat] = h ^ _BIT[cid]
-                    trick.append((seat, cid))
-                    if len(trick) < deal.n:
+                    deal.hands[seat] = h ^ bit
+                    deal.led_suit = cid // 13
+                    trick.append(_SEAT_CARD[seat][cid])
+                    deal.to_play = (seat + 1) % deal.n
+                    return None
+                elif ((cid // 13 == deal.led_suit or not h & SUIT_MASKS[deal.led_suit]) if deal._plain_follow
+                      else deal.legal_play_mask() & bit):  # follow suit if able (and the options' trump rules)
+                    deal.history.append(action)
+                    deal.hands[seat] = h ^ bit
+                    trick.append(_SEAT_CARD[seat][cid])
+                    played = len(trick)
+                    if played < deal.n:
                         deal.to_play = (seat + 1) % deal.n
                         return None
-                    if len(trick) != 3:
+                    if played != 3:
                         deal._end_trick()
                         return None if deal.result is None else self._finish_deal()
                     # Deal._end_trick for three players, inline: the highest rank key wins the trick
                     keys = _TRICK_KEYS[deal.trump][deal.led_suit]
-                    (s0, c0), (s1, c1), (s2, c2) = trick
+                    (s0, c0), (s1, c1), _ = trick  # the third card is this one: (seat, cid)
                     k0 = keys[c0]
                     k1 = keys[c1]
-                    k2 = keys[c2]
+                    k2 = keys[cid]
                     if k0 > k1:
-                        win = s0 if k0 > k2 else s2
+                        win = s0 if k0 > k2 else seat
                     else:
-                        win = s1 if k1 > k2 else s2
+                        win = s1 if k1 > k2 else seat
                     deal.tricks_won[win] += 1
                     done = deal._done
                     done.append((deal.leader, trick, win))
@@ -332,8 +338,8 @@ class Match:
         self.results.append(res)
         if self.rules.contract_once:
             self.contracts_used[deal.declarer].append(res.contract)
-        for s, sc in enumerate(res.scores):
-            self.totals[s] += sc
+        totals = self.totals
+        totals[:] = map(operator.add, totals, res.scores)
         self.end = self._check_end(deal, res)
         if self.end is None:
             self._start_deal()
