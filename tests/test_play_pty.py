@@ -206,3 +206,62 @@ def test_bad_arguments_one_line_exit_2(args: list[str], quoted: str, env: dict[s
     assert child.exitstatus == 2, out
     text = _clean(out).strip()
     assert len(text.splitlines()) == 1 and quoted in text and "Traceback" not in text, text
+
+
+def _saves(env: dict[str, str]) -> list[Path]:
+    return sorted((Path(env["XDG_DATA_HOME"]) / "sergeant-major" / "saves").glob("match-*.json"))
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_killed_terminal_keeps_the_match(env: dict[str, str], signame: str) -> None:
+    """A closed terminal (SIGHUP) or a killed process (SIGTERM) at a prompt saves like ``quit``; the
+    autosave before each decision already holds the position, and ``--resume`` continues from it."""
+    import signal
+
+    child = spawn(["play", "--seed", "2"], env)
+    first = next_screen(child)
+    assert first is not None
+    child.sendline(answer(first))
+    second = next_screen(child)
+    assert second is not None
+    saved = _saves(env)
+    assert len(saved) == 1  # the autosave before this decision
+    before = read_record(saved[0])
+    child.kill(getattr(signal, signame))
+    child.expect(r"Match saved to ([^\r\n]+)\r\n")
+    child.expect(pexpect.EOF)
+    after = read_record(saved[0])
+    assert after["deals"] == before["deals"]  # nothing lost, nothing half applied
+    resumed = spawn(["play", "--resume", str(saved[0])], env)
+    again = next_screen(resumed)
+    assert again is not None and again.legal == second.legal and again.hand == second.hand
+    resumed.sendline("quit")
+    resumed.expect(pexpect.EOF)
+
+
+def test_unwritable_save_folder_is_refused_before_play(env: dict[str, str], tmp_path: Path) -> None:
+    """A save folder that cannot be created is said at once (one line, exit 2), before any card is dealt."""
+    blocker = tmp_path / "afile"
+    blocker.write_text("not a folder")
+    child = spawn(["play", "--seed", "2", "--save-dir", str(blocker / "saves")], env)
+    child.expect(r"error: cannot create the save folder [^\r\n]*afile[^\r\n]*\r\n")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2 and "Traceback" not in _clean(child.before or "")
+
+
+def test_lone_q_is_not_quit_and_save_goes_on(env: dict[str, str]) -> None:
+    """``Q`` alone is a queen typed short (refused as a card), not ``quit``; ``save`` saves and the prompt
+    comes back."""
+    child = spawn(["play", "--seed", "2"], env)
+    first = next_screen(child)
+    assert first is not None
+    child.sendline("Q")
+    child.expect(r"Refused \[[a-z -]+\]: [^\r\n]*'Q'")
+    child.sendline("save")
+    child.expect(r"Saved to ([^\r\n]+\.json)\r\n")
+    assert Path(child.match.group(1).strip()).exists()
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect(r"Match saved to")
+    child.expect(pexpect.EOF)

@@ -186,3 +186,19 @@ def test_analyze_record(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "deals 1.." in r.output
     r = runner.invoke(app, ["analyze", str(path), "--no-table", "-t", "0.05"])
     assert r.exit_code == 0 and "Cards and their double-dummy cost" in r.output
+
+
+def test_analyze_says_when_the_best_choice_is_not_certain(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table whose searches the time limit cut short names the best choice as not certain."""
+    from rich.console import Console
+
+    from sergeant_major import cli_analyze
+
+    rows = [{"contract": "C", "word": "clubs", "tricks": [[0, 16], [0, 16], [0, 16]], "diff": [-9, 7]},
+            {"contract": "D", "word": "diamonds", "tricks": [[9, 9], [5, 5], [2, 2]], "diff": [0, 0]}]
+    con = Console(record=True, width=200)
+    cli_analyze._print_table(con, {"declarer": 0, "target": 9, "leader": 1, "best": "C", "rows": rows}, ["A", "B", "C"])
+    assert "best choice: clubs (not certain" in con.export_text()
+    con = Console(record=True, width=200)
+    cli_analyze._print_table(con, {"declarer": 0, "target": 9, "leader": 1, "best": "D", "rows": rows[1:]}, ["A", "B", "C"])
+    assert "best choice: diamonds\n" in con.export_text()

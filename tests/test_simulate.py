@@ -250,3 +250,17 @@ def test_cli_default_players_follow_the_rules_player_count() -> None:
     from sergeant_major.simulate import default_levels
 
     assert default_levels(3) == "heuristic,random,random"
+
+
+def test_out_never_replaces_a_file_unasked(tmp_path: Path) -> None:
+    """``--out`` onto a file that exists (a saved match, say) is refused and the file kept; ``--force``
+    replaces it; no temporary file is left beside it either way."""
+    out = tmp_path / "saved.json"
+    out.write_text("my saved match\n", encoding="utf-8")
+    res = runner.invoke(app, ["simulate", "-n", "1", "-w", "1", "--out", str(out)])
+    assert res.exit_code == 2 and "exists" in res.stderr and "--force" in res.stderr and str(out) in res.stderr
+    assert out.read_text(encoding="utf-8") == "my saved match\n"
+    res = runner.invoke(app, ["simulate", "-n", "2", "-w", "1", "--out", str(out), "--force"])
+    assert res.exit_code == 0, res.output
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["saved.json"]

@@ -33,6 +33,7 @@ from .cards import CARDS
 from .cli import app
 from .deal import Deal
 from .errors import SergeantMajorError
+from .solver._jit import HAVE_NUMBA
 from .solver.dds import Solver
 from .solver.position import Position, PositionError
 
@@ -164,7 +165,10 @@ def _print_table(out: Console, t: dict[str, Any], names: list[str]) -> None:
                     Text(f"{d[0]:+d}" if d[0] == d[1] else f"{d[0]:+d}..{d[1]:+d}", style=style))
     out.print(tab)
     word = next(r["word"] for r in t["rows"] if r["contract"] == t["best"])
-    out.print(Text(f"Declarer's best choice: {word}", style="bold"))
+    cut = any(r["diff"][0] != r["diff"][1] for r in t["rows"])
+    out.print(Text(f"Declarer's best choice: {word}" + (" (not certain: the time limit cut searches short, so some values "
+                                                         "are ranges lo..hi; give more --time-limit)" if cut else ""),
+                   style="bold"))
 
 
 def _print_position(out: Console, a: dict[str, Any]) -> None:
@@ -223,6 +227,9 @@ def analyze(
     if time_limit <= 0:
         err.print(Text(f"error: --time-limit {time_limit}: give a positive number of seconds"))
         raise typer.Exit(2)
+    if not HAVE_NUMBA and not as_json:
+        err.print(Text("note: numba is not installed (pip install 'sergeant-major[fast]'), so the searches run in pure "
+                       "Python, about 50 times slower; values the time limit cuts short show as lo..hi"))
     solver = Solver()
     path = Path(target)
     is_file = "|" not in target and path.is_file()

@@ -7,7 +7,9 @@ line for discards and gives, ``done``, or a command (``help``, ``hand``, ``last`
 Forced actions (taking the kitty, returns by the rule) are applied without asking. Computer moves are
 printed as they happen; cards another seat may not see are never printed (only counts).
 
-``quit``, Ctrl-C or end of input saves the match (a game record, :mod:`sergeant_major.record`) and prints
+The match is saved before each of the human's decisions (autosave), and ``save`` saves on demand; a
+save folder that cannot be written is refused before play starts. ``quit``, Ctrl-C, end of input,
+SIGTERM or SIGHUP saves the match (a game record, :mod:`sergeant_major.record`) and prints
 its path; ``--resume FILE`` continues it exactly: each computer decision uses
 :func:`~sergeant_major.players.decision_rng` ``(seed, seat, deal, actions so far)``, so the same
 position gives the same moves. The finished match's record is saved too.
@@ -17,11 +19,14 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import sys
+import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -44,6 +49,27 @@ __all__ = ["play", "default_save_dir", "Game"]
 
 HUMAN = 0
 OPPONENT_NAMES = ("Bob", "Cleo", "Dan")
+
+
+def _leave_on_signals(game: Game) -> dict[int, Any]:
+    """Handle SIGTERM and SIGHUP as ``quit``: at the prompt by raising :class:`_Quit` at once, elsewhere
+    (a computer thinking, an action being applied) by asking the loop to stop before the next action, so
+    no action is ever half applied. Returns the handlers replaced. Does nothing outside the main thread,
+    where handlers cannot be set."""
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is not threading.main_thread():
+        return previous
+
+    def leave(signum: int, frame: object) -> None:
+        game.leave_requested = True
+        if game.at_prompt:
+            raise _Quit()
+
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None:
+            previous[sig] = signal.signal(sig, leave)
+    return previous
 
 
 class _Quit(Exception):
@@ -73,6 +99,9 @@ class Game:
         self.kinds = kinds
         self.players: list[Player | None] = [None if k == "human" else make_player(k) for k in kinds]
         self.save_path = save_path
+        self._autosave_failed = False
+        self.leave_requested = False  # set by SIGTERM/SIGHUP: stop before the next action
+        self.at_prompt = False  # waiting for the human's input
         self.console = console
         self.ask = ask or (lambda p: console.input(p))
         self._group: tuple[str, int, int, str] | None = None  # kind, giver, receiver, giver with role
@@ -112,7 +141,11 @@ class Game:
         self.console.print(text, highlight=False, markup=False)
 
     def save(self) -> Path:
-        """Write the match's record to :attr:`save_path` and return the path."""
+        """Write the match's record to :attr:`save_path` (atomically) and return the path.
+
+        Raises:
+            SergeantMajorError: quoting the folder or file that cannot be written and the system's reason.
+        """
         try:
             self.save_path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -120,12 +153,45 @@ class Game:
         return write_record(self.match, self.save_path, self.kinds, {"program": "sergeant-major play",
                                                                       "saved": time.strftime("%Y-%m-%dT%H:%M:%S")})
 
+    def autosave(self) -> None:
+        """:meth:`save` before each of the human's decisions, so a closed terminal or a killed process
+        loses at most the decision being made. A failure is said once and play goes on."""
+        try:
+            self.save()
+        except SergeantMajorError as e:
+            if not self._autosave_failed:
+                self._autosave_failed = True
+                self.say(f"warning: autosave failed: {e}", style="yellow")
+
+    def _final_save(self) -> Path:
+        """:meth:`save`; when that fails, save to the system's temporary folder instead and say so, so
+        the match is never lost at the end or on ``quit``."""
+        try:
+            return self.save()
+        except SergeantMajorError as e:
+            fallback = Path(tempfile.gettempdir()) / "sergeant-major" / self.save_path.name
+            self.say(f"warning: {e}; saving to {fallback} instead", style="yellow")
+            self.save_path = fallback
+            return self.save()
+
     # ------------------------------------------------------------------ the loop
     def run(self) -> int:
-        """Play until the end or until the human leaves; save either way. Returns the exit code (0)."""
+        """Play until the end or until the human leaves; save either way. Returns the exit code (0).
+
+        SIGTERM and SIGHUP (a closed terminal) are handled like ``quit`` while the game runs."""
+        previous = _leave_on_signals(self)
+        try:
+            return self._run()
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+    def _run(self) -> int:
         m = self.match
         try:
             while not m.over:
+                if self.leave_requested:
+                    raise _Quit()
                 self._announce_deal()
                 forced = m.forced_action()
                 if forced is not None:
@@ -144,7 +210,7 @@ class Game:
         except (_Quit, KeyboardInterrupt, EOFError):
             self._flush()
             self.console.print()
-            path = self.save()
+            path = self._final_save()
             self.say(f"Match saved to {path}")
             self.say(f"Continue with: sergeant-major play --resume {path}")
             return 0
@@ -155,7 +221,7 @@ class Game:
         self.say(f"Match over: {winners} {'win' if winners == 'You' or len(end.winners) > 1 else 'wins'} - {end.reason}.",
                  style="bold")
         self.say("Totals: " + ", ".join(f"{m.names[s]} {t:+d}" for s, t in enumerate(m.totals)))
-        path = self.save()
+        path = self._final_save()
         self.say(f"Record saved to {path}")
         return 0
 
@@ -210,21 +276,33 @@ class Game:
     # ------------------------------------------------------------------ the human
     def _human_turn(self) -> None:
         m = self.match
+        self.autosave()
         view = m.view(HUMAN)
         self._flush()
         self.console.print()
         self.console.print(tui.status(view), highlight=False)
         word = tui.prompt_word(view)
         while True:
+            if self.leave_requested:
+                raise _Quit()
+            self.at_prompt = True
             try:
                 line = self.ask(f"{word}> ")
             except KeyboardInterrupt:
                 raise _Quit() from None
+            finally:
+                self.at_prompt = False
             cmd = line.strip().lower()
             if not cmd:
                 continue
-            if cmd in ("quit", "exit", "q", "save"):
+            if cmd in ("quit", "exit"):  # not "q": a lone Q is a queen typed short
                 raise _Quit()
+            if cmd == "save":
+                try:
+                    self.say(f"Saved to {self.save()}")
+                except SergeantMajorError as e:
+                    self.say(f"Refused [save]: {e}")
+                continue
             if cmd in ("help", "?"):
                 if tui.decision_help(view):
                     self.say(tui.decision_help(view))
@@ -367,8 +445,13 @@ def play(
                       highlight=False, markup=False)
         console.print("Type a card like QS, 10h or Q♠; 'help' for commands, 'quit' to save and leave.",
                       highlight=False, markup=False)
+    game_ = Game(match, kinds, path, console)
     try:
-        code = Game(match, kinds, path, console).run()
-    except SergeantMajorError as e:  # e.g. the save folder cannot be written
+        game_.save()  # before any play: a save folder or file that cannot be written is said now, not at the end
+    except SergeantMajorError as e:
+        raise _fail(str(e)) from None
+    try:
+        code = game_.run()
+    except SergeantMajorError as e:  # even the fallback save failed
         raise _fail(str(e)) from None
     raise typer.Exit(code)

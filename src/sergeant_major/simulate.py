@@ -46,6 +46,7 @@ import math
 import multiprocessing
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
@@ -393,6 +394,13 @@ def _fmt_ci(mean: float, ci: float | None, digits: int = 3) -> str:
     return f"{mean:+.{digits}f}" + ("" if ci is None else f" ± {ci:.{digits}f}")
 
 
+
+def _umask() -> int:
+    """The process's umask (read by setting it and putting it back)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
 def _register() -> None:
     import typer
     from rich import box
@@ -413,6 +421,7 @@ def _register() -> None:
         workers: int = typer.Option(0, "--workers", "-w", help="Processes to use (0: one per core). The result does not depend on it."),
         out: Path | None = typer.Option(None, "--out", "-o", help="Write every match's record to this JSON Lines file (one record a line)."),  # noqa: B008
         as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON instead of a table."),
+        force: bool = typer.Option(False, "--force", help="Let --out replace a file that exists."),
     ) -> None:
         """Play many whole matches between computer players and show statistics per player.
 
@@ -439,9 +448,13 @@ def _register() -> None:
             fail(f"--workers {workers}: use 0 (one per core) or more")
         k = workers or os.cpu_count() or 1
         fh = None
+        tmp: str | None = None  # records go to a temporary file beside --out, renamed to it when all are written
         if out is not None:
+            if out.exists() and not force:
+                fail(f"--out {str(out)!r} exists; choose another file or add --force to replace it")
             try:
-                fh = open(out, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+                fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent if str(out.parent) else ".")
+                fh = os.fdopen(fd, "w", encoding="utf-8")
             except OSError as e:
                 fail(f"cannot write {str(out)!r}: {e.strerror or e}")
         outcomes: list[GameOutcome] = []
@@ -462,6 +475,15 @@ def _register() -> None:
         finally:
             if fh is not None:
                 fh.close()
+                if len(outcomes) < games and tmp is not None:  # stopped early: --out is left as it was
+                    os.unlink(tmp)
+        if out is not None and tmp is not None:
+            try:
+                os.chmod(tmp, 0o666 & ~_umask())
+                os.replace(tmp, out)
+            except OSError as e:
+                os.unlink(tmp)
+                fail(f"cannot write {str(out)!r}: {e.strerror or e}")
         elapsed = time.perf_counter() - t0
         summary = summarize(r, lv, seed, outcomes)
         if as_json:

@@ -48,7 +48,8 @@ COMMANDS = {
     "last": "show the last completed trick",
     "table": "show the whole table again",
     "hint": "what the expert would do, with its estimate for each choice (tricks, points)",
-    "quit": "save the match and leave (Ctrl-C and Ctrl-D do the same)",
+    "save": "save the match now and go on (it is also saved before each of your decisions)",
+    "quit": "save the match and leave (Ctrl-C, Ctrl-D and closing the terminal do the same)",
 }
 
 _RED = (Suit.HEARTS, Suit.DIAMONDS)
