@@ -106,6 +106,8 @@ def test_discard_line_gives_cards() -> None:
     v = m.view(0)
     assert tui.prompt_word(v) == "discard"
     assert "Discard 4 cards" in tui.decision_help(v)
+    example = tui.decision_help(v).split("several: ")[1].rstrip(").").split()
+    assert len(example) == 2 and all(C(x) in v.hand for x in example)  # the example names cards the player holds
     items = tui.parse_line(v, "2c 3d 4h 5s")
     assert items == [C("2C"), C("3D"), C("4H"), C("5S")]
     with pytest.raises(tui.InputError) as ei:
@@ -355,3 +357,13 @@ def test_play_command_errors_and_resume_from_json_lines(tmp_path: Path) -> None:
     assert "Resuming" in res.stdout and "seed 6" in res.stdout, res.output
     assert p.read_text(encoding="utf-8") == text
     assert list(saves.glob("match-6-*.json"))
+
+
+def test_a_long_paste_is_quoted_by_its_start() -> None:
+    """A refused line of thousands of characters is quoted by its first 60, not echoed in full."""
+    from sergeant_major.errors import SergeantMajorError
+
+    long = "ZZ" * 1500
+    line = tui.refusal(long, SergeantMajorError(f"{long!r} is not a card"))
+    assert len(line) < 120 and "'" + "Z" * 60 + "...'" in line and "is not a card" in line
+    assert tui.refusal("ZZ", SergeantMajorError("'ZZ' is not a card")) == "Refused [input]: 'ZZ' is not a card"

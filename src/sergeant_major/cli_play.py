@@ -373,7 +373,7 @@ def _fail(msg: str) -> typer.Exit:
 def play(
     rules: Annotated[str, typer.Option("--rules", help='Preset and options, e.g. "8-5-3 must-trump=on".')] = "9-5-2",
     seed: Annotated[str | None, typer.Option("--seed", help="Match seed, an integer (default: random, printed).")] = None,
-    to: Annotated[str | None, typer.Option("--to", help="Target total that ends the match: 10, 20 or off.")] = None,
+    to: Annotated[str | None, typer.Option("--to", help="Target total that ends the match: a whole number (the rules texts use 10 or 20) or off.")] = None,
     opponents: Annotated[str, typer.Option("--opponents", help=f"Computer levels, one or one per opponent: LEVEL,LEVEL ({', '.join(LEVELS)}).")]
     = "heuristic",
     name: Annotated[str, typer.Option("--name", help="Your name.")] = "You",

@@ -175,7 +175,8 @@ def decision_help(view: View) -> str:
         return line
     if isinstance(first, Discard):
         left = view.rules.kitty_size - len(view.discards or ())
-        return f"Discard {left} card{'s' if left != 1 else ''} face down (one at a time, or several: 2C 3D)."
+        example = " ".join(str(a.card) for a in view.legal[:2] if isinstance(a, Discard))
+        return f"Discard {left} card{'s' if left != 1 else ''} face down (one at a time, or several: {example})."
     if isinstance(first, (Give, EndGive)):
         to = first.to
         k = _gives_left(view, to)
@@ -269,11 +270,20 @@ def parse_line(view: View, line: str) -> list[Action | Card]:
     return list(cards)
 
 
+_QUOTE_MAX = 60
+"""The longest typed line a refusal quotes in full."""
+
+
 def refusal(line: str, err: SergeantMajorError) -> str:
     """The one line shown when a typed line is refused: the rule's name, the input quoted, the reason."""
     rule = getattr(err, "rule", "input")
     msg = str(err)
-    quoted = repr(line.strip())
+    text = line.strip()
+    quoted = repr(text)
+    if len(text) > _QUOTE_MAX:  # a long paste is quoted by its start, not echoed in full
+        short = repr(text[:_QUOTE_MAX] + "...")
+        msg = msg.replace(quoted, short)
+        quoted = short
     if quoted not in msg:
         msg = f"{quoted}: {msg}"
     return f"Refused [{rule}]: {msg}"
