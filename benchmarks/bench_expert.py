@@ -8,19 +8,29 @@ loaded machine) and wall time; the first decision (numba loads its compiled kern
 
 Run: ``python benchmarks/bench_expert.py [--rules 9-5-2] [--games 4] [--think 1.0] [--max-deals 6]``.
 Prints a table per phase and one JSON line at the end.
+
+Calibrating the ``ismcts`` level (equal time per decision, issue "Computer players that play well"):
+``--boards B --ismcts 5 10 20`` plays tournament boards ``0..B-1`` of ``--seed`` instead of matches
+(:func:`sergeant_major.tournament.make_board`: deal 2 after a heuristic deal 1, the expert in seat
+``b mod 3``, heuristic players elsewhere) and asks :class:`~sergeant_major.bots.ismcts.ISMCTSPlayer` with each
+simulation count for the **same** views the expert is asked (its answer is not played), so that the mean CPU
+time per decision of the expert and of each count are measured side by side on the same decisions.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import time
 
+from sergeant_major.actions import Action
 from sergeant_major.bots.expert import ExpertPlayer
 from sergeant_major.match import Match
-from sergeant_major.players import HeuristicPlayer, decision_rng
+from sergeant_major.players import HeuristicPlayer, Player, decision_rng
 from sergeant_major.rules import Rules
+from sergeant_major.view import View
 
 
 def _q(xs: list[float], q: float) -> float:
@@ -66,13 +76,62 @@ def run(rules: Rules, games: int, think: float, max_deals: int) -> dict[str, obj
     return out
 
 
+def calibrate(rules: Rules, boards: int, seed: int, think: float, counts: list[int]) -> dict[str, object]:
+    """Mean CPU seconds per decision of the expert and of ISMCTS with each of ``counts`` simulations, on the
+    same views (tournament boards ``0..boards-1`` of ``seed``, the expert in seat ``b mod n``)."""
+    from sergeant_major.bots.ismcts import ISMCTSPlayer
+    from sergeant_major.tournament import _play_board, make_board
+
+    expert = ExpertPlayer(think=think)
+    bots = {k: ISMCTSPlayer(simulations=k) for k in counts}
+    times: dict[str, list[float]] = {"expert": [], **{f"ismcts{k}": [] for k in counts}}
+    first = [True]
+
+    class Timed(ExpertPlayer):
+        def choose(self, view: View, rng: random.Random) -> Action:
+            before = rng.getstate()
+            c0 = time.process_time()
+            a = expert.choose(view, rng)
+            c1 = time.process_time()
+            for k, b in bots.items():
+                r = random.Random()
+                r.setstate(before)  # the generator the expert got: as in a tournament game
+                t0 = time.process_time()
+                b.choose(view, r)
+                if not first[0]:
+                    times[f"ismcts{k}"].append(time.process_time() - t0)
+            if not first[0]:
+                times["expert"].append(c1 - c0)
+            first[0] = False
+            return a
+
+    n = rules.players
+    for b in range(boards):
+        board = make_board(rules, seed, b)
+        players: list[Player] = [HeuristicPlayer() for _ in range(n)]
+        players[b % n] = Timed(think=think)
+        _play_board(rules, board, players, None)
+    return {"rules": str(rules), "boards": boards, "seed": seed, "think": think, "decisions": len(times["expert"]),
+            **{f"{k}_mean": statistics.fmean(v) for k, v in times.items() if v},
+            **{f"{k}_median": statistics.median(v) for k, v in times.items() if v}}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rules", default="9-5-2")
     ap.add_argument("--games", type=int, default=4)
     ap.add_argument("--think", type=float, default=1.0)
     ap.add_argument("--max-deals", type=int, default=6, help="stop a match after this many deals")
+    ap.add_argument("--boards", type=int, default=0, help="with --ismcts: tournament boards to play")
+    ap.add_argument("--seed", type=int, default=1, help="with --ismcts: the tournament seed of the boards")
+    ap.add_argument("--ismcts", type=int, nargs="*", default=[], help="ISMCTS simulation counts to time on the expert's views")
     a = ap.parse_args()
+    if a.ismcts:
+        cal = calibrate(Rules.parse(a.rules), a.boards or 10, a.seed, a.think, a.ismcts)
+        for k, v in cal.items():
+            print(f"{k:16} {v:.4f}" if isinstance(v, float) else f"{k:16} {v}")
+        print(json.dumps(cal))
+        return
     res = run(Rules.parse(a.rules), a.games, a.think, a.max_deals)
     print(f"{res['rules']}: {res['decisions']} expert decisions over {res['deals']} deals, think={res['think']}")
     print(f"{'phase':10} {'n':>5} {'median s':>9} {'p95 s':>7} {'max s':>7}   (CPU time)")

@@ -2,8 +2,10 @@
 
 Needs the ``openspiel`` extra (``pip install 'sergeant-major[openspiel]'``). Each deal is one game; the ISMCTS
 bot takes each seat in turn (seat ``d % players`` in deal ``d``), the heuristic player the others. ISMCTS draws
-its worlds with ``state.resample_from_infostate`` (our :func:`sergeant_major.research.resample.resample`)
-and evaluates leaves with random rollouts. Prints each deal and the mean score per deal of each side.
+its worlds with ``state.resample_from_infostate`` (our :func:`sergeant_major.research.resample.resample`,
+seeded from ``--seed``, so a run is reproducible) and evaluates leaves with random rollouts. Prints each deal
+and the mean score per deal of each side. The ``ismcts`` tournament level (:mod:`sergeant_major.bots.ismcts`)
+wraps the same bot as a player.
 
     python examples/ismcts_vs_heuristic.py --deals 6 --simulations 100 --rules 9-5-2
 """
@@ -30,6 +32,10 @@ def play_deal(game: pyspiel.Game, bot_seat: int, simulations: int, seed: int) ->
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
     bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=simulations, random_state=rs,
                            final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+    # OpenSpiel's default resampler seeds each world from pyspiel.UniformProbabilitySampler, which is seeded
+    # from the clock: draw the worlds from a seeded generator instead, so that the same seed gives the same deal
+    worlds = random.Random(seed + 1)
+    bot.set_resampler(lambda st, player: st.resample_from_infostate(player, worlds.random))
     heuristic = HeuristicPlayer()
     rng = random.Random(seed)
     state = game.new_initial_state()

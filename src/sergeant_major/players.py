@@ -235,15 +235,24 @@ LEVELS: dict[str, Callable[[], Player]] = {
     "expert": _expert,
 }
 
+def _ismcts() -> Player:
+    from .bots.ismcts import ISMCTSPlayer
+
+    return ISMCTSPlayer()
+
+
 MEASUREMENT_LEVELS: dict[str, Callable[[], Player]] = {
     "oracle": _oracle,
+    "ismcts": _ismcts,
 }
-"""Levels for measurement only (they see every card), never offered in ``play``: the tournament may use them."""
+"""Levels for measurement only, never offered in ``play``: ``oracle`` sees every card; ``ismcts`` is OpenSpiel's
+ISMCTS bot (needs the ``openspiel`` extra; :mod:`sergeant_major.bots.ismcts`). The tournament may use them."""
 
 
 def make_player(level: str) -> Player:
     """A computer player by level name: one of :data:`LEVELS` (``random``, ``beginner``, ``heuristic``,
-    ``expert``) or of :data:`MEASUREMENT_LEVELS` (``oracle``, which needs the whole deal: tournaments only).
+    ``expert``) or of :data:`MEASUREMENT_LEVELS` (``oracle``, which needs the whole deal, and ``ismcts``, which
+    needs the ``openspiel`` extra: tournaments only).
 
     Raises:
         SergeantMajorError: quoting an unknown level.

@@ -1,0 +1,194 @@
+"""The ``ismcts`` level: OpenSpiel's Python ISMCTS bot as a player, for measurement only (extra ``openspiel``).
+
+Issue "Computer players that play well" asks how the ``expert`` does against an established search given the
+same time per decision. This module wraps ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` (information-set
+Monte Carlo tree search, UCT with ``uct_c``, the final action by visit count) with a random-rollout evaluator
+(``open_spiel.python.algorithms.mcts.RandomRolloutEvaluator``, one rollout per leaf) as a
+:class:`~sergeant_major.players.Player`: at every decision it builds a ``python_sergeant_major`` game state
+(:mod:`sergeant_major.research.openspiel_game`) consistent with the view and asks the bot for an action.
+
+The state: the current deal is one world drawn by :func:`~sergeant_major.research.resample.resample` from
+the view, wrapped in a match with the view's names, totals, previous results and contracts left, so that the
+state's view for the seat equals the given view (checked). The search stops at the end of the current deal
+(the state is terminal then); the returns are the match totals, i.e. the deal's score plus a constant, so
+the bot maximises its score for the deal. Each simulation draws a new world with the same ``resample``
+(OpenSpiel's ``resample_from_infostate``, the game's own), seeded from the player's generator: the bot
+never sees a hidden card.
+
+Budget and determinism: the budget is a **count** of simulations (``simulations``), never wall time, and
+every random choice (worlds, tree policy ties, rollouts, the final draw) comes from generators seeded from
+the ``rng`` the caller passes to :meth:`ISMCTSPlayer.choose`. So the same view and generator give the same
+action on any machine (tested), which the duplicate tournament relies on (``tournament`` module doc).
+(OpenSpiel's default resampler draws its seeds from ``pyspiel.UniformProbabilitySampler``, seeded from the
+clock; we install our own with ``ISMCTSBot.set_resampler``.) When ``resample`` gives up on a view (rare, after
+its budget of draws; seen once in 3-5-8), a simulation searches the first world again, and when not even the
+first world is found the decision is the ``heuristic``'s.
+
+The level is registered in :data:`sergeant_major.players.MEASUREMENT_LEVELS` (never offered in ``play``):
+it is slow and needs the ``openspiel`` extra. :data:`SIMULATIONS` is calibrated so that its mean time per
+decision matches the ``expert``'s on this machine (docs/players.md, "Strength").
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Any
+
+from ..actions import Action, Contract
+from ..cards import CARDS
+from ..deal import Deal
+from ..errors import SergeantMajorError
+from ..match import Match
+from ..players import HeuristicPlayer
+from ..rules import Rules
+from ..view import View
+
+__all__ = ["ISMCTSPlayer", "SIMULATIONS", "DEFAULT_SIMULATIONS", "UCT_C", "state_from_view"]
+
+SIMULATIONS: dict[str, int] = {"9-5-2": 5, "3-5-8": 8}
+"""Simulations per decision of the ``ismcts`` level by rules (string form), calibrated so that its mean CPU time
+per decision equals the ``expert``'s on the same views (``benchmarks/bench_expert.py --boards 20 --ismcts 4 6 8``,
+docs/players.md "Strength"); other rules use :data:`DEFAULT_SIMULATIONS`."""
+DEFAULT_SIMULATIONS = 6
+"""Simulations per decision for rules not in :data:`SIMULATIONS`."""
+UCT_C = 2.0
+"""The UCT exploration constant (OpenSpiel's examples use 2.0; scores are in tricks, -9..+9 or so)."""
+_HEURISTIC = HeuristicPlayer()
+
+
+def _openspiel() -> tuple[Any, Any, Any]:
+    """``(pyspiel, ismcts, mcts)``, importing the ``python_sergeant_major`` game (registers it).
+
+    Raises:
+        SergeantMajorError: when the ``openspiel`` extra is not installed.
+    """
+    try:
+        import pyspiel
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        from ..research import openspiel_game  # noqa: F401  (registers python_sergeant_major)
+    except ModuleNotFoundError as e:
+        raise SergeantMajorError(f"the 'ismcts' player needs OpenSpiel ({e}); install the extra: "
+                                 "pip install 'sergeant-major[openspiel]'") from None
+    return pyspiel, ismcts, mcts
+
+
+@lru_cache(maxsize=16)
+def _game(rules_text: str) -> Any:
+    pyspiel, _, _ = _openspiel()
+    from ..research.openspiel_game import GAME_NAME
+
+    return pyspiel.load_game(GAME_NAME, {"rules": rules_text, "deals": 1})
+
+
+def _placeholder_deal(rules: Rules, dealer: int, number: int) -> Deal:
+    deck = list(range(1, 52)) if rules.kitty == "none" else list(range(52))
+    hs = rules.hand_size
+    hands = [[CARDS[c] for c in deck[s * hs:(s + 1) * hs]] for s in range(rules.players)]
+    return Deal(rules, dealer, hands, [CARDS[c] for c in deck[rules.players * hs:]], None, None, number)
+
+
+def state_from_view(view: View, world: Deal) -> Any:
+    """A ``python_sergeant_major`` state whose current deal is ``world`` (a deal consistent with ``view``,
+    e.g. from :func:`~sergeant_major.research.resample.resample`; not copied) and whose match context (names,
+    totals, previous results, contracts left) is the view's. The state is terminal once this deal ends.
+
+    Raises:
+        SergeantMajorError: when the state's view for ``view.seat`` differs from ``view`` (``world`` is not
+            consistent with it), or the ``openspiel`` extra is missing.
+    """
+    rules = view.rules
+    n = rules.players
+    game = _game(str(rules))
+    state = game.new_initial_state()
+    m = Match.__new__(Match)
+    m._cards = lambda number, dealer: None  # a following deal is never played: the state is terminal then
+    m.rules = rules
+    m.seed = 0
+    m.names = view.names
+    m.first_dealer = (view.dealer - (view.deal_number - 1)) % n
+    m.totals = list(view.totals)
+    m.results = list(view.results)
+    m.deals = [_placeholder_deal(rules, m.dealer_of(i + 1), i + 1) for i in range(len(view.results))] + [world]
+    every = tuple(Contract) if rules.has_nt_mt else tuple(Contract)[:4]
+    left = view.contracts_left if rules.contract_once and view.contracts_left else tuple(every for _ in range(n))
+    m.contracts_used = [[c for c in every if c not in left[s]] for s in range(n)]
+    m.end = None
+    state._match = m
+    state._dealing = None
+    state._cap = len(view.results) + 1
+    state._rewards = [0.0] * n
+    if state.view(view.seat) != view:
+        raise SergeantMajorError(f"the world is not consistent with seat {view.seat}'s view (deal {view.deal_number}, "
+                                 f"phase {view.phase.value})")
+    return state
+
+
+class ISMCTSPlayer:
+    """OpenSpiel's Python ``ISMCTSBot`` with random rollouts, as a player (module doc).
+
+    Args:
+        name: the player's name.
+        simulations: simulations per decision (>= 1): the budget, a count. ``None``: the calibrated count of
+            the rules of the view (:data:`SIMULATIONS`, else :data:`DEFAULT_SIMULATIONS`).
+        uct_c: the UCT exploration constant.
+
+    Raises:
+        SergeantMajorError: quoting a bad ``simulations`` or ``uct_c``, or when the ``openspiel`` extra is missing.
+    """
+
+    def __init__(self, name: str = "ismcts", simulations: int | None = None, uct_c: float = UCT_C) -> None:
+        if simulations is not None and (not isinstance(simulations, int) or simulations < 1):
+            raise SergeantMajorError(f"simulations={simulations!r}: use a whole number >= 1")
+        if not uct_c >= 0:
+            raise SergeantMajorError(f"uct_c={uct_c!r}: use a number >= 0")
+        _openspiel()
+        self.name = name
+        self.simulations = simulations
+        self.uct_c = uct_c
+
+    def budget(self, rules: Rules) -> int:
+        """Simulations per decision under ``rules``."""
+        if self.simulations is not None:
+            return self.simulations
+        return SIMULATIONS.get(str(rules), DEFAULT_SIMULATIONS)
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        """One of ``view.legal``: the bot's choice after :attr:`simulations` simulations (module doc).
+
+        Raises:
+            SergeantMajorError: when the seat is not to act (``view.legal`` is empty).
+        """
+        if not view.legal:
+            raise SergeantMajorError(f"seat {view.seat} has no decision to make (phase {view.phase.value})")
+        if len(view.legal) == 1:
+            return view.legal[0]
+        import numpy as np
+
+        from ..research.action_space import action_from_id
+        from ..research.resample import ResampleError, resample
+
+        _, ismcts, mcts = _openspiel()
+        rs = np.random.RandomState(rng.getrandbits(32))
+        world_rng = random.Random(rng.getrandbits(64))
+        try:
+            state = state_from_view(view, resample(view, world_rng))
+        except ResampleError:  # rare: resample gave up on this view; no world to search, play the heuristic's choice
+            return _HEURISTIC.choose(view, rng)
+
+        def resampler(st: Any, player: int) -> Any:
+            try:
+                return st.resample_from_infostate(player, world_rng.random)
+            except ResampleError:  # rare: search the first world again
+                return st.clone()
+
+        bot = ismcts.ISMCTSBot(state.get_game(), mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs),
+                               uct_c=self.uct_c, max_simulations=self.budget(view.rules), random_state=rs,
+                               final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+        bot.set_resampler(resampler)
+        aid = int(bot.step(state))
+        action = action_from_id(state._match.deal, aid)
+        if action not in view.legal:  # the world's legal actions are the view's: a bug if this happens
+            raise SergeantMajorError(f"ISMCTS chose {action!r}, not legal for seat {view.seat}")
+        return action
