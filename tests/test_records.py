@@ -758,3 +758,11 @@ def test_third_person_fault_messages() -> None:
     assert third_person("revoke: clubs were led and you hold 5C KC; you must follow suit, not play 5H", "seat 2 (Ann)") == \
         "revoke: clubs were led and seat 2 (Ann) holds 5C KC; they must follow suit, not play 5H"
     assert third_person("you do not hold 2C", "seat 1 (Bob)") == "seat 1 (Bob) does not hold 2C"
+
+
+def test_truncated_file_message_ends_in_a_whole_phrase() -> None:
+    """A record cut short in a string: the message names the place and does not end mid-phrase ("... at")."""
+    with pytest.raises(RecordError) as e:
+        loads_record('{"format": "sergeant-major-record", "version": 1, "rules": "9-5-2", "pla')
+    msg = str(e.value)
+    assert "line 1 column" in msg and "Unterminated string" in msg and not msg.rstrip().endswith(" at")

@@ -238,7 +238,8 @@ def analyze(
             pos = Position.parse(target)
         except PositionError as e:
             hint = "" if "|" in target else " (and no such file)"
-            err.print(Text(f"error: {target!r} is not a position{hint}: {e}"))
+            why = str(e).removeprefix(f"{target!r} is not a position: ")  # the target is quoted once
+            err.print(Text(f"error: {target!r} is not a position{hint}: {why}"))
             raise typer.Exit(2) from None
         a = analyze_position(pos, solver, time_limit)
         if as_json:

@@ -553,7 +553,8 @@ def loads_record(text: str) -> dict[str, Any]:
     try:
         rec = json.loads(text, parse_constant=no_constant)
     except json.JSONDecodeError as e:
-        raise RecordError(f"not valid JSON: {e.msg}",
+        # json's messages such as "Unterminated string starting at" expect a position after them: it is the place
+        raise RecordError(f"not valid JSON: {e.msg.removesuffix(' at').removesuffix(' starting')}",
                           f"line {e.lineno} column {e.colno}") from None
     except (ValueError, RecursionError) as e:
         raise RecordError(f"not valid JSON: {e}") from None
