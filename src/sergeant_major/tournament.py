@@ -876,7 +876,8 @@ def _register() -> None:
             notes.append(f"match win %: {res.matches} seeded matches x {res.arrangements} arrangements "
                          f"({res.match_deals} deals); a shared win counts 1/k; ± 95% CI over match seeds")
         played = res.deals + res.match_deals
-        notes.append(f"{elapsed:.1f} s, {k} worker(s), {played / elapsed:.0f} deals/s"
+        notes.append((f"merged from {len(merge)} file(s)" if merge else
+                      f"{elapsed:.1f} s, {k} worker(s), {played / elapsed:.0f} deals/s")
                      + (f"; JSON written to {json_file}" if json_file is not None else ""))
         table.caption = "\n".join(notes)
         table.caption_justify = "left"
