@@ -22,23 +22,23 @@ def serve(
         from .web.app import create_app
         from .web.store import Store, default_db_url
     except ModuleNotFoundError as e:
-        typer.echo(f"serve needs the web extra ({e.name} is missing): pip install 'sergeant-major[web]'", err=True)
+        typer.echo(f"error: serve needs the web extra ({e.name} is missing): pip install 'sergeant-major[web]'", err=True)
         raise typer.Exit(2) from None
     if not 0 <= port <= 65535:
-        typer.echo(f"--port {port} is not a TCP port (0..65535)", err=True)
+        typer.echo(f"error: --port {port} is not a TCP port (0..65535)", err=True)
         raise typer.Exit(2)
     if not 0 <= delay <= 10:
-        typer.echo(f"--delay {delay} is outside 0..10 seconds", err=True)
+        typer.echo(f"error: --delay {delay} is outside 0..10 seconds", err=True)
         raise typer.Exit(2)
     url = db or default_db_url()
     try:
         store = Store(url)
         store.migrate()
     except ValueError as e:
-        typer.echo(str(e), err=True)
+        typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
     except Exception as e:  # noqa: BLE001 - an unreachable or refusing server: one line, no traceback
-        typer.echo(f"cannot open the database {url.split('@')[-1]!r}: {str(e).splitlines()[0] if str(e) else type(e).__name__}",
+        typer.echo(f"error: cannot open the database {url.split('@')[-1]!r}: {str(e).splitlines()[0] if str(e) else type(e).__name__}",
                    err=True)
         raise typer.Exit(2) from None
     web = create_app(store=store, delay=delay)
@@ -79,5 +79,5 @@ def serve(
     except SystemExit:  # uvicorn exits when it cannot bind
         failed.append(True)
     if failed:
-        typer.echo(f"cannot listen on {shown}:{port} (in use, or not an address of this machine)", err=True)
+        typer.echo(f"error: cannot listen on {shown}:{port} (in use, or not an address of this machine)", err=True)
         raise typer.Exit(1)

@@ -30,7 +30,7 @@ def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
 def test_bad_arguments(args: list[str], words: str) -> None:
     r = _run(*args)
     assert r.returncode != 0
-    assert words in r.stderr and "Traceback" not in r.stderr + r.stdout and "secret" not in r.stderr
+    assert r.stderr.startswith("error: ") and words in r.stderr and "Traceback" not in r.stderr + r.stdout and "secret" not in r.stderr
 
 
 def test_default_database_and_address(tmp_path: Path) -> None:
