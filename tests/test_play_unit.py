@@ -367,3 +367,25 @@ def test_a_long_paste_is_quoted_by_its_start() -> None:
     line = tui.refusal(long, SergeantMajorError(f"{long!r} is not a card"))
     assert len(line) < 120 and "'" + "Z" * 60 + "...'" in line and "is not a card" in line
     assert tui.refusal("ZZ", SergeantMajorError("'ZZ' is not a card")) == "Refused [input]: 'ZZ' is not a card"
+
+
+def test_a_failed_save_falls_back_to_a_private_folder(tmp_path: Path) -> None:
+    """When the save path cannot be written at the end or on quit, the match is saved in a new folder of its
+    own (mode 0700) in the system's temporary folder, and the player is told where."""
+    from sergeant_major.cli_play import Game
+    from sergeant_major.match import Match
+    from sergeant_major.record import read_record
+
+    blocker = tmp_path / "afile"
+    blocker.write_text("not a folder")
+    con = Console(file=io.StringIO(), width=1000)  # one line however long the paths
+    g = Game(Match(Rules.parse("9-5-2"), 21, ["You", "Bob", "Cleo"]), ["human", "heuristic", "heuristic"],
+             blocker / "m.json", con)
+    path = g._final_save()
+    try:
+        assert path.parent != blocker and path.exists() and read_record(path)["seed"] == 21
+        assert path.parent.stat().st_mode & 0o777 == 0o700
+        assert f"saved to {path} instead" in con.file.getvalue()  # type: ignore[attr-defined]
+    finally:
+        path.unlink()
+        path.parent.rmdir()

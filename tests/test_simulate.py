@@ -260,7 +260,9 @@ def test_out_never_replaces_a_file_unasked(tmp_path: Path) -> None:
     res = runner.invoke(app, ["simulate", "-n", "1", "-w", "1", "--out", str(out)])
     assert res.exit_code == 2 and "exists" in res.stderr and "--force" in res.stderr and str(out) in res.stderr
     assert out.read_text(encoding="utf-8") == "my saved match\n"
+    out.chmod(0o600)
     res = runner.invoke(app, ["simulate", "-n", "2", "-w", "1", "--out", str(out), "--force"])
     assert res.exit_code == 0, res.output
     assert len(out.read_text(encoding="utf-8").splitlines()) == 2
+    assert out.stat().st_mode & 0o777 == 0o600  # the replaced file's mode is kept
     assert sorted(p.name for p in tmp_path.iterdir()) == ["saved.json"]

@@ -17,6 +17,7 @@ position gives the same moves. The finished match's record is saved too.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -169,10 +170,13 @@ class Game:
         try:
             return self.save()
         except SergeantMajorError as e:
-            fallback = Path(tempfile.gettempdir()) / "sergeant-major" / self.save_path.name
-            self.say(f"warning: {e}; saving to {fallback} instead", style="yellow")
+            # a folder of this process's own (mode 0700), never a fixed path another user could have made
+            fallback = Path(tempfile.mkdtemp(prefix="sergeant-major-")) / self.save_path.name
             self.save_path = fallback
-            return self.save()
+            path = self.save()
+            with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP): the save comes first
+                self.say(f"warning: {e}; saved to {fallback} instead", style="yellow")
+            return path
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> int:
@@ -184,7 +188,7 @@ class Game:
             return self._run()
         finally:
             for sig, handler in previous.items():
-                signal.signal(sig, handler)
+                signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
 
     def _run(self) -> int:
         m = self.match
@@ -208,11 +212,12 @@ class Game:
                     action = p.choose(view, decision_rng(m.seed, seat, deal.number, len(deal.history)))
                     self._apply(action)
         except (_Quit, KeyboardInterrupt, EOFError):
-            self._flush()
-            self.console.print()
-            path = self._final_save()
-            self.say(f"Match saved to {path}")
-            self.say(f"Continue with: sergeant-major play --resume {path}")
+            path = self._final_save()  # first: after a hang-up, writing to the terminal fails
+            with contextlib.suppress(OSError):
+                self._flush()
+                self.console.print()
+                self.say(f"Match saved to {path}")
+                self.say(f"Continue with: sergeant-major play --resume {path}")
             return 0
         self._flush()
         end = m.end

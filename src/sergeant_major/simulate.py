@@ -38,6 +38,7 @@ Statistics
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import itertools
@@ -57,6 +58,7 @@ from .deal import ROLE_NAMES
 from .errors import SergeantMajorError
 from .match import Match
 from .players import LEVELS, drive, make_player
+from .record import _file_mode
 from .rules import Rules
 
 __all__ = ["simulate", "SimulationSummary", "PlayerStats", "GameOutcome", "play_game", "game_seed", "parse_levels", "default_levels",
@@ -394,13 +396,6 @@ def _fmt_ci(mean: float, ci: float | None, digits: int = 3) -> str:
     return f"{mean:+.{digits}f}" + ("" if ci is None else f" ± {ci:.{digits}f}")
 
 
-
-def _umask() -> int:
-    """The process's umask (read by setting it and putting it back)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
 def _register() -> None:
     import typer
     from rich import box
@@ -453,12 +448,17 @@ def _register() -> None:
             if out.exists() and not force:
                 fail(f"--out {str(out)!r} exists; choose another file or add --force to replace it")
             try:
-                fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent if str(out.parent) else ".")
+                fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+                os.fchmod(fd, _file_mode(out))  # the replaced file's mode, else the usual one (as write_record does)
                 fh = os.fdopen(fd, "w", encoding="utf-8")
             except OSError as e:
+                if tmp is not None:
+                    with contextlib.suppress(OSError):
+                        os.unlink(tmp)
                 fail(f"cannot write {str(out)!r}: {e.strerror or e}")
         outcomes: list[GameOutcome] = []
         t0 = time.perf_counter()
+        written = False  # every record is in the temporary file, flushed to disk
         try:
             with Progress(TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                           TimeRemainingColumn(), console=err, transient=as_json) as bar:
@@ -468,21 +468,31 @@ def _register() -> None:
                     if fh is not None and line is not None:
                         fh.write(line + "\n")
                     bar.advance(task)
+            if fh is not None:
+                fh.flush()
+                os.fsync(fh.fileno())
+            written = True
         except SergeantMajorError as e:
             fail(str(e))
         except OSError as e:
             fail(f"cannot write {str(out)!r}: {e.strerror or e}")
-        finally:
+        finally:  # on any stop (an error, Ctrl-C) the temporary file goes and --out is left as it was
             if fh is not None:
-                fh.close()
-                if len(outcomes) < games and tmp is not None:  # stopped early: --out is left as it was
-                    os.unlink(tmp)
+                try:
+                    fh.close()
+                except OSError:
+                    written = False
+                if not written and tmp is not None:
+                    with contextlib.suppress(OSError):
+                        os.unlink(tmp)
         if out is not None and tmp is not None:
             try:
-                os.chmod(tmp, 0o666 & ~_umask())
+                if not written:
+                    raise OSError("the file could not be closed")
                 os.replace(tmp, out)
             except OSError as e:
-                os.unlink(tmp)
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
                 fail(f"cannot write {str(out)!r}: {e.strerror or e}")
         elapsed = time.perf_counter() - t0
         summary = summarize(r, lv, seed, outcomes)
