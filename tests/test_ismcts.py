@@ -8,38 +8,43 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
+from sergeant_major.actions import Action  # noqa: E402
 from sergeant_major.errors import SergeantMajorError  # noqa: E402
 from sergeant_major.match import Match  # noqa: E402
-from sergeant_major.players import LEVELS, MEASUREMENT_LEVELS, HeuristicPlayer, decision_rng, make_player  # noqa: E402
+from sergeant_major.players import LEVELS, MEASUREMENT_LEVELS, HeuristicPlayer, drive, make_player  # noqa: E402
 from sergeant_major.research.resample import resample  # noqa: E402
 from sergeant_major.rules import Rules  # noqa: E402
 from sergeant_major.tournament import parse_players, play_board_game  # noqa: E402
+from sergeant_major.view import View  # noqa: E402
 
 from sergeant_major.bots.ismcts import SIMULATIONS, ISMCTSPlayer, state_from_view  # noqa: E402  isort: skip
 
 PRESETS = ("9-5-2", "8-5-3", "9-2-5", "3-5-8")
 
 
+class _Recording:
+    """Wraps a player: every action it chooses, in order."""
+
+    def __init__(self, player: ISMCTSPlayer) -> None:
+        self.player, self.name = player, player.name
+        self.chosen: list[Action] = []
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        a = self.player.choose(view, rng)
+        assert a in view.legal
+        self.chosen.append(a)
+        return a
+
+
 def _play(rules: Rules, seed: int, bot: ISMCTSPlayer, deals: int) -> list[object]:
-    """A match of at most ``deals`` deals with the bot in every seat's turn at seat 0; every chosen action."""
+    """A match of at most ``deals`` deals with the bot at seat 0 (heuristic players elsewhere, the match
+    runner :func:`drive` checks every action against the view); every action the bot chose."""
     m = Match(rules, seed)
-    heur = HeuristicPlayer()
-    chosen: list[object] = []
-    while not m.over and len(m.results) < deals:
-        f = m.forced_action()
-        if f is not None:
-            m.apply(f)
-            continue
-        s = m.to_act
-        assert s is not None
-        v = m.view(s)
-        rng = decision_rng(seed, s, m.deal.number, len(m.deal.history))
-        a = bot.choose(v, rng) if s == 0 else heur.choose(v, rng)
-        assert a in v.legal
-        if s == 0:
-            chosen.append(a)
-        m.apply(a)
-    return chosen
+    rec = _Recording(bot)
+    for _ in range(deals):
+        if not m.over:
+            drive(m, [rec, HeuristicPlayer(), HeuristicPlayer()], until_deal_end=True)
+    return list(rec.chosen)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
