@@ -6,38 +6,18 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import CHROMIUM  # the fixtures server and browser are in conftest.py
 
-CHROMIUM = "/usr/bin/chromium"
 if not os.path.exists(CHROMIUM):
     pytest.skip(f"{CHROMIUM} is missing (CI installs Debian's chromium: apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing (the test extra)")
 pytest.importorskip("fastapi")
 
 from _webhelp import Server  # noqa: E402
-
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(f"sqlite:///{tmp_path_factory.mktemp('web') / 'b.sqlite3'}")
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 def _step(page: Any) -> bool:

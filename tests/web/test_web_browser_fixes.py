@@ -10,39 +10,22 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import CHROMIUM  # the fixtures server and browser are in conftest.py
 
-CHROMIUM = "/usr/bin/chromium"
 if not os.path.exists(CHROMIUM):
     pytest.skip(f"{CHROMIUM} is missing (CI installs Debian's chromium: apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing (the test extra)")
 pytest.importorskip("fastapi")
 
 from _webhelp import Server  # noqa: E402
-from test_web_browser import ARGS, _create, _drive, _errors  # noqa: E402
+from test_web_browser import _create, _drive, _errors  # noqa: E402
 
 RAW_CARD = re.compile(r"\b[2-9TJQKA][CDHS]\b")
 SHOTS = Path(os.environ.get("SM_SCREENSHOTS", "")) if os.environ.get("SM_SCREENSHOTS") else None
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(f"sqlite:///{tmp_path_factory.mktemp('webfix') / 'b.sqlite3'}")
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 def _tokens(page: Any) -> dict[str, str]:

@@ -1,0 +1,33 @@
+"""Fixtures of the browser tests (test_web_browser*.py): a real ``sergeant-major serve`` with a database file of
+its own, and one headless Debian Chromium; module-scoped, so each test module gets its own of both."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from _webhelp import Server
+
+    s = Server(f"sqlite:///{tmp_path_factory.mktemp('web') / 'b.sqlite3'}")
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright import sync_api
+
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
