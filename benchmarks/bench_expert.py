@@ -15,6 +15,10 @@ Calibrating the ``ismcts`` level (equal time per decision, issue "Computer playe
 ``b mod 3``, heuristic players elsewhere) and asks :class:`~sergeant_major.bots.ismcts.ISMCTSPlayer` with each
 simulation count for the **same** views the expert is asked (its answer is not played), so that the mean CPU
 time per decision of the expert and of each count are measured side by side on the same decisions.
+
+Checking it in the games of a figure: ``--players expert,ismcts,ismcts --boards B [--first-board F]`` plays
+tournament boards ``F+1..F+B`` (board ``F`` first, untimed, as a warm-up) in every arrangement, exactly as
+``tournament`` does, and reports each level's mean and median CPU time per decision.
 """
 
 from __future__ import annotations
@@ -116,6 +120,43 @@ def calibrate(rules: Rules, boards: int, seed: int, think: float, counts: list[i
             **{f"{k}_median": statistics.median(v) for k, v in times.items() if v}}
 
 
+def in_tournament(rules: Rules, levels: list[str], boards: int, first: int, seed: int) -> dict[str, object]:
+    """Mean CPU seconds per decision of each level in the tournament's own games: boards
+    ``first..first+boards-1`` of ``seed`` played in every arrangement (:func:`tournament.play_board_game`, as
+    ``tournament --players ...`` plays them), every decision of every level timed (the ``oracle`` is not)."""
+    import sergeant_major.tournament as tm
+    from sergeant_major.bots.oracle import OraclePlayer
+    from sergeant_major.players import make_player
+
+    times: dict[str, list[float]] = {}
+
+    class Timed:
+        def __init__(self, level: str) -> None:
+            self.inner = make_player(level)
+            self.name = self.inner.name
+            self.level = level
+
+        def choose(self, view: View, rng: random.Random) -> Action:
+            c0 = time.process_time()
+            a = self.inner.choose(view, rng)
+            times.setdefault(self.level, []).append(time.process_time() - c0)
+            return a
+
+    def timed_player(level: str) -> Player:
+        p = make_player(level)
+        return p if isinstance(p, OraclePlayer) else Timed(level)
+
+    tm.make_player = timed_player  # type: ignore[assignment]
+    tm.play_board_game(rules, levels, seed, first)  # warm-up (numba loads its kernels), not counted
+    times.clear()
+    for b in range(first + 1, first + 1 + boards):
+        tm.play_board_game(rules, levels, seed, b)
+    return {"rules": str(rules), "players": ",".join(levels), "boards": boards, "first": first + 1, "seed": seed,
+            **{f"{k}_decisions": len(v) for k, v in times.items()},
+            **{f"{k}_mean": statistics.fmean(v) for k, v in times.items()},
+            **{f"{k}_median": statistics.median(v) for k, v in times.items()}}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rules", default="9-5-2")
@@ -125,7 +166,15 @@ def main() -> None:
     ap.add_argument("--boards", type=int, default=0, help="with --ismcts: tournament boards to play")
     ap.add_argument("--seed", type=int, default=1, help="with --ismcts: the tournament seed of the boards")
     ap.add_argument("--ismcts", type=int, nargs="*", default=[], help="ISMCTS simulation counts to time on the expert's views")
+    ap.add_argument("--players", default="", help="with --boards: time every level's decisions in these tournament games")
+    ap.add_argument("--first-board", type=int, default=0, help="with --players: the first board (a warm-up, not timed)")
     a = ap.parse_args()
+    if a.players:
+        res = in_tournament(Rules.parse(a.rules), a.players.split(","), a.boards or 10, a.first_board, a.seed)
+        for k, v in res.items():
+            print(f"{k:20} {v:.4f}" if isinstance(v, float) else f"{k:20} {v}")
+        print(json.dumps(res))
+        return
     if a.ismcts:
         cal = calibrate(Rules.parse(a.rules), a.boards or 10, a.seed, a.think, a.ismcts)
         for k, v in cal.items():

@@ -46,10 +46,11 @@ from ..view import View
 
 __all__ = ["ISMCTSPlayer", "SIMULATIONS", "DEFAULT_SIMULATIONS", "UCT_C", "state_from_view"]
 
-SIMULATIONS: dict[str, int] = {"9-5-2": 5, "3-5-8": 8}
+SIMULATIONS: dict[str, int] = {"9-5-2": 7, "3-5-8": 9}
 """Simulations per decision of the ``ismcts`` level by rules (string form), calibrated so that its mean CPU time
-per decision equals the ``expert``'s on the same views (``benchmarks/bench_expert.py --boards 20 --ismcts 4 6 8``,
-docs/players.md "Strength"); other rules use :data:`DEFAULT_SIMULATIONS`."""
+per decision is at least the ``expert``'s in the tournament's own games (``benchmarks/bench_expert.py --players
+expert,ismcts,ismcts --boards 12``: 9-5-2, 7 simulations 12.0 ms against the expert's 10.9 ms; 3-5-8, 9
+simulations 14.0 ms against 10.5 ms; docs/players.md "Strength"); other rules use :data:`DEFAULT_SIMULATIONS`."""
 DEFAULT_SIMULATIONS = 6
 """Simulations per decision for rules not in :data:`SIMULATIONS`."""
 UCT_C = 2.0
@@ -102,7 +103,8 @@ def state_from_view(view: View, world: Deal) -> Any:
     n = rules.players
     game = _game(str(rules))
     state = game.new_initial_state()
-    m = Match.__new__(Match)
+    from ..research.openspiel_game import _SearchMatch  # a match that pyspiel.clone copies fast
+    m: Match = _SearchMatch.__new__(_SearchMatch)
     m._cards = lambda number, dealer: None  # a following deal is never played: the state is terminal then
     m.rules = rules
     m.seed = 0

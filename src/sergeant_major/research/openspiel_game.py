@@ -156,7 +156,7 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
         self._rules = game.rules
         self._cap = game.deals
         self._deck = tuple(range(1, 52)) if game.rules.kitty == "none" else tuple(range(52))
-        self._match = Match(game.rules, 0, dealer=0, cards=lambda number, dealer: _placeholder(game.rules))
+        self._match: Match = _SearchMatch(game.rules, 0, dealer=0, cards=lambda number, dealer: _placeholder(game.rules))
         self._dealing: list[int] | None = []
         self._rewards = [0.0] * game.rules.players
 
@@ -343,7 +343,7 @@ def _clone_deal(d: Deal) -> Deal:
 
 
 def _clone_match(m: Match) -> Match:
-    new = Match.__new__(Match)
+    new = type(m).__new__(type(m))
     for k, v in m.__dict__.items():
         if k == "deals":
             v = list(v[:-1]) + [_clone_deal(v[-1])]
@@ -353,6 +353,15 @@ def _clone_match(m: Match) -> Match:
             v = list(v)
         new.__dict__[k] = v
     return new
+
+
+class _SearchMatch(Match):
+    """A :class:`Match` that ``copy.deepcopy`` copies with :func:`_clone_match`: ``pyspiel.clone`` of a Python
+    state deep-copies the state's ``__dict__`` (not through :meth:`SergeantMajorState.__deepcopy__`), and
+    the generic deep copy of a match cost about 2.5 ms, most of an ISMCTS roll-out's time."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Match:
+        return _clone_match(self)
 
 
 class _Observer:

@@ -79,7 +79,7 @@ from ..actions import Action, AssignTargets, Contract, Discard, EndGive, Give, N
 from ..cards import CARDS, FULL_DECK, SUIT_MASKS, Card, mask_of
 from ..deal import Deal, Phase
 from ..errors import IllegalActionError, SergeantMajorError
-from ..rules import Rules, minimum_ceilings
+from ..rules import minimum_ceilings
 from ..view import View, build_view
 
 __all__ = ["resample", "ResampleError", "COMPLETIONS", "MAX_WORLDS"]
@@ -137,6 +137,7 @@ class _Plan:
     seen_f: dict[int, int] = field(default_factory=dict)  # seat -> cards above a return it made to the viewer
     rounds: dict[int, list[int]] = field(default_factory=dict)  # give=lowest: up seat -> its slots (gives, returns)
     totals: list[int] | None = None  # assignment counts per (sub, variant), filled on the first draw
+    memo: dict[tuple[str, int], int] = field(default_factory=dict)  # per-slot facts of the public history (_memo)
 
 
 @dataclass
@@ -806,7 +807,8 @@ def _complete(plan: _Plan, world: list[int], thresholds: dict[int, int], rng: ra
             else:
                 cand = [c for c in _bits(hands[decl]) if from_viewer.get(c) != decl]
                 # cards a return the viewer saw says the declarer did not hold then: usually from the kitty
-                need = [c for c in cand if _seen_return_forbidden(plan, idx) >> c & 1]
+                seen_forbidden = _memo(plan, "seen_forbidden", idx)
+                need = [c for c in cand if seen_forbidden >> c & 1]
                 if decl in plan.rounds and decl in thresholds and plan.rounds[decl][0] < idx:
                     # give=lowest: cards at or below his threshold came back by a return or from the kitty
                     idxs = plan.rounds[decl]
@@ -830,11 +832,11 @@ def _complete(plan: _Plan, world: list[int], thresholds: dict[int, int], rng: ra
             kitty_taken = km
         elif k == "return":
             d, u = sl.seat, sl.other
-            gi = _answered(slots, idx, r.trump_return)
+            gi = _memo(plan, "answered", idx)
             if chosen[idx] >= 0:
                 c = chosen[idx]
             else:
-                pair = _hidden_return(hands, d, u, slots, idx, chosen, from_viewer, plan.seen_f.get(d, 0), r, rng)
+                pair = _hidden_return(plan, hands, d, u, idx, chosen, plan.seen_f.get(d, 0), rng)
                 if pair is None:
                     return None
                 c, g = pair
@@ -909,12 +911,50 @@ def _slot_action(sl: _Slot, card: int) -> Action:
     return Return(sl.seat, c, sl.other)
 
 
-def _hidden_return(hands: list[int], d: int, u: int, slots: list[_Slot], idx: int, chosen: list[int],
-                   from_viewer: dict[int, int], prefer: int, rules: Rules,
+def _memo(plan: _Plan, what: str, idx: int) -> int:
+    """A fact of the public history at slot ``idx``, computed once per plan: ``"answered"`` (the give the
+    return answers, :func:`_answered`), ``"seen_forbidden"`` (:func:`_seen_return_forbidden`), ``"banned"``
+    (cards the returner of slot ``idx`` cannot have held, from its returns to the viewer since it last
+    received a card) and ``"left"`` (1 + the unseen returns between the same two seats before ``idx``)."""
+    key = (what, idx)
+    got = plan.memo.get(key)
+    if got is not None:
+        return got
+    slots = plan.slots
+    r = plan.view.rules
+    if what == "answered":
+        val = _answered(slots, idx, r.trump_return)
+    elif what == "seen_forbidden":
+        val = _seen_return_forbidden(plan, idx)
+    elif what == "banned":
+        d = slots[idx].seat
+        val = 0
+        for j in range(idx - 1, -1, -1):
+            sj = slots[j]
+            if sj.kind == "give" and sj.other == d:
+                break
+            if sj.kind == "return" and sj.seat == d and sj.card >= 0:
+                got_card = _received_for(slots, j, r.trump_return)
+                val |= _return_forbidden(sj.card, got_card, sj.trump, r.return_rule, r.trump_return)
+    elif what == "gives_first":  # every give of the returner's partner to him came before this return
+        d, u = slots[idx].seat, slots[idx].other
+        first_return = min(j for j, sl in enumerate(slots) if sl.kind == "return" and sl.seat == d and sl.other == u)
+        val = int(all(j < first_return for j, sl in enumerate(slots) if sl.kind == "give" and sl.seat == u and sl.other == d))
+    else:
+        d, u = slots[idx].seat, slots[idx].other
+        val = 1 + sum(1 for sl in slots[:idx] if sl.kind == "return" and sl.seat == d and sl.other == u and sl.card < 0)
+    plan.memo[key] = val
+    return val
+
+
+def _hidden_return(plan: _Plan, hands: list[int], d: int, u: int, idx: int, chosen: list[int], prefer: int,
                    rng: random.Random) -> tuple[int, int] | None:
     """Choose an unseen return ``r`` (now in ``u``'s hand) and the unseen card ``g`` it answered, so that
     ``r`` obeys the return rule in ``d``'s hand of that moment: at random among the allowed pairs, mostly
     among those whose ``g`` is in ``prefer`` (cards ``d`` cannot have held at an earlier return)."""
+    slots = plan.slots
+    from_viewer = plan.from_viewer
+    rules = plan.view.rules
     rule = rules.return_rule
     trump_return = rules.trump_return
     trump = slots[idx].trump
@@ -923,46 +963,87 @@ def _hidden_return(hands: list[int], d: int, u: int, slots: list[_Slot], idx: in
     pairs: list[tuple[int, int]] = []
     # d returned a card to the viewer before, with nothing received since: it held no card above that
     # return then, so neither the card it returns now nor the card it answers can be such a card
-    banned = 0
-    for j in range(idx - 1, -1, -1):
-        sj = slots[j]
-        if sj.kind == "give" and sj.other == d:
-            break
-        if sj.kind == "return" and sj.seat == d and sj.card >= 0:
-            got = _received_for(slots, j, trump_return)
-            banned |= _return_forbidden(sj.card, got, sj.trump, rule, trump_return)
+    banned = _memo(plan, "banned", idx)
     # a card the viewer gave d that u now holds can only have come back with one of these returns
-    must = [c for c in _bits(hands[u]) if from_viewer.get(c) == d]
-    left = 1 + sum(1 for sl in slots[:idx] if sl.kind == "return" and sl.seat == d and sl.other == u and sl.card < 0)
-    if len(must) > left:
+    in_u = _bits(hands[u])
+    must = [c for c in in_u if from_viewer.get(c) == d]
+    if len(must) > _memo(plan, "left", idx):
         return None
-    for rc in must or _bits(hands[u]):
+    # the same pairs, in the same order, as testing every (rc, g): g ascending among the cards d held, not
+    # given twice, not the viewer's gifts, not banned; a received trump (trump-return=free) answers anything,
+    # any other g needs rc to be d's highest card (of g's suit with return=suit, overall otherwise)
+    free_trumps = SUIT_MASKS[trump] if trump_return == "free" and 0 <= trump < 4 else 0
+    never = banned  # never a g: banned, or a card the viewer gave
+    for c in from_viewer:
+        never |= 1 << c
+    used_m = 0  # not a g unless it is rc itself
+    for c in used:
+        used_m |= 1 << c
+    if free_trumps and _memo(plan, "gives_first", idx) and _later_non_trump(plan, idx, chosen, trump):
+        # with trump-return=free the non-trumps received are answered before the trumps (deal.py
+        # _receipt_index): when every give of u to d came before this return and a later return answers a
+        # non-trump, this one answers a non-trump too (the replay would refuse the history otherwise)
+        never |= free_trumps
+        free_trumps = 0
+    rows: list[tuple[int, int]] = []  # (rc, mask of its g), rc in order
+    for rc in must or in_u:
         if from_viewer.get(rc) == u or banned >> rc & 1:
             continue
         dt = hands[d] | 1 << rc
-        gs = [g for g in _bits(dt) if (g not in used or g == rc) and g not in from_viewer and not banned >> g & 1]
-        for g in gs:
-            if trump_return == "free" and g // 13 == trump:
-                pairs.append((rc, g))
-                continue
-            if rule == "overall":
-                best = max(_bits(dt), key=lambda c: _key(c, trump))
-            else:
-                if g // 13 != rc // 13:
-                    continue
-                best = (dt & SUIT_MASKS[g // 13]).bit_length() - 1
-            if best == rc:
-                pairs.append((rc, g))
-    if not pairs:
+        ok = dt & ~never & ~(used_m & ~(1 << rc))
+        if rule == "overall":
+            best = max(_bits(dt), key=lambda c: _key(c, trump))
+            ok &= -1 if best == rc else free_trumps
+        else:
+            suit = SUIT_MASKS[rc // 13]
+            ok &= (suit if (dt & suit).bit_length() - 1 == rc else 0) | free_trumps
+        if ok:
+            rows.append((rc, ok))
+    if not rows:
         return None
-    if rule == "overall" and rng.random() < 0.8:
-        # walking back, the returns rise: an earlier one was above this one, so keep the high cards for it
-        low = min(_key(p[0], trump) for p in pairs)
-        pairs = [p for p in pairs if _key(p[0], trump) == low]
-    good = [p for p in pairs if prefer >> p[1] & 1]
-    if good and rng.random() < 0.9:
-        return rng.choice(good)
-    return rng.choice(pairs)
+    if rule == "overall":
+        pairs = [(rc, g) for rc, ok in rows for g in _bits(ok)]
+        if rng.random() < 0.8:
+            # walking back, the returns rise: an earlier one was above this one, so keep the high cards for it
+            low = min(_key(p[0], trump) for p in pairs)
+            pairs = [p for p in pairs if _key(p[0], trump) == low]
+        good = [p for p in pairs if prefer >> p[1] & 1]
+        if good and rng.random() < 0.9:
+            return rng.choice(good)
+        return rng.choice(pairs)
+    # the pairs are not listed: the k-th pair of the rows (or of the rows' g in ``prefer``) is drawn with
+    # ``rng.choice(range(count))``, which draws as ``rng.choice`` of the listed pairs would
+    n_good = sum((ok & prefer).bit_count() for _, ok in rows)
+    if n_good and rng.random() < 0.9:
+        return _kth_pair([(rc, ok & prefer) for rc, ok in rows], rng.choice(range(n_good)))
+    return _kth_pair(rows, rng.choice(range(sum(ok.bit_count() for _, ok in rows))))
+
+
+def _later_non_trump(plan: _Plan, idx: int, chosen: list[int], trump: int) -> bool:
+    """Whether an unseen return after slot ``idx`` between the same two seats answers a non-trump (as chosen
+    so far, walking back)."""
+    slots = plan.slots
+    d, u = slots[idx].seat, slots[idx].other
+    for j in range(idx + 1, len(slots)):
+        sl = slots[j]
+        if sl.kind == "return" and sl.seat == d and sl.other == u and sl.card < 0:
+            gi = _memo(plan, "answered", j)
+            if gi >= 0 and chosen[gi] >= 0 and chosen[gi] // 13 != trump:
+                return True
+    return False
+
+
+def _kth_pair(rows: list[tuple[int, int]], k: int) -> tuple[int, int]:
+    """The ``k``-th (from 0) pair ``(rc, g)`` of ``rows`` listed in order, each row's ``g`` rising."""
+    for rc, ok in rows:
+        n = ok.bit_count()
+        if k < n:
+            while k:
+                ok &= ok - 1
+                k -= 1
+            return rc, (ok & -ok).bit_length() - 1
+        k -= n
+    raise AssertionError("k is below the number of pairs")
 
 
 def _plan_round(plan: _Plan, u: int, t: int, hands: list[int], chosen: list[int], rng: random.Random) -> bool:
