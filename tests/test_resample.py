@@ -301,3 +301,24 @@ def test_hidden_trump_gives_are_answered_last(monkeypatch: pytest.MonkeyPatch) -
     for k in range(5):
         assert _same_view(resample(view, random.Random(k)), view)
     assert calls[0] < 5 * 150, calls[0]
+
+
+def test_a_gift_that_came_back_need_not_be_the_last_return() -> None:
+    """A card the viewer gave d that the other up player u now holds came back with one of d's unseen returns to
+    u, not necessarily the last one: forcing it onto the last return (walking back) found no history for this view
+    of a legal game, every time ("no consistent deal found ... after 2000 draws")."""
+    rules = Rules.parse("8-5-3 return=overall kitty=see-then-trump must-trump=on two-up=most-up")
+    m = Match(rules, 813937326)
+    while not (len(m.deals) == 3 and len(m.deal.history) == 13):
+        f = m.forced_action()
+        if f is not None:
+            m.apply(f)
+            continue
+        s = m.to_act
+        assert s is not None
+        view = m.view(s)
+        m.apply(view.legal[decision_rng(813937326, s, m.deal.number, len(m.deal.history)).randrange(len(view.legal))])
+    view = m.view(0)
+    assert any(e.card is None and e.kind == "return" for e in view.exchange)
+    for k in range(3):
+        assert _same_view(resample(view, random.Random(k)), view)

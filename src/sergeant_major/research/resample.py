@@ -970,8 +970,11 @@ def _hidden_return(plan: _Plan, hands: list[int], d: int, u: int, idx: int, chos
     # a card the viewer gave d that u now holds can only have come back with one of these returns
     in_u = _bits(hands[u])
     must = [c for c in in_u if from_viewer.get(c) == d]
-    if len(must) > _memo(plan, "left", idx):
+    left = _memo(plan, "left", idx)
+    if len(must) > left:
         return None
+    if len(must) < left:
+        must = []  # this return may or may not be one of them: an earlier unseen return can take it back
     # the same pairs, in the same order, as testing every (rc, g): g ascending among the cards d held, not
     # given twice, not the viewer's gifts, not banned; a received trump (trump-return=free) answers anything,
     # any other g needs rc to be d's highest card (of g's suit with return=suit, overall otherwise)
