@@ -163,14 +163,27 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=4)
     ap.add_argument("--think", type=float, default=1.0)
     ap.add_argument("--max-deals", type=int, default=6, help="stop a match after this many deals")
-    ap.add_argument("--boards", type=int, default=0, help="with --ismcts: tournament boards to play")
-    ap.add_argument("--seed", type=int, default=1, help="with --ismcts: the tournament seed of the boards")
+    ap.add_argument("--boards", type=int, default=0, help="with --ismcts or --players: tournament boards to play (0: 10)")
+    ap.add_argument("--seed", type=int, default=1, help="with --ismcts or --players: the tournament seed of the boards")
     ap.add_argument("--ismcts", type=int, nargs="*", default=[], help="ISMCTS simulation counts to time on the expert's views")
     ap.add_argument("--players", default="", help="with --boards: time every level's decisions in these tournament games")
     ap.add_argument("--first-board", type=int, default=0, help="with --players: the first board (a warm-up, not timed)")
     a = ap.parse_args()
     if a.players:
-        res = in_tournament(Rules.parse(a.rules), a.players.split(","), a.boards or 10, a.first_board, a.seed)
+        rules = Rules.parse(a.rules)
+        levels = a.players.split(",")
+        from sergeant_major.players import make_player
+        if len(levels) != rules.players:
+            ap.error(f"--players {a.players!r}: give {rules.players} levels, one per seat, for {rules}")
+        from sergeant_major.errors import SergeantMajorError
+        for lv in sorted(set(levels)):
+            try:
+                make_player(lv)
+            except SergeantMajorError as e:  # quotes the unknown level
+                ap.error(f"--players {a.players!r}: {e}")
+        if a.boards < 0 or a.first_board < 0:
+            ap.error(f"--boards {a.boards} / --first-board {a.first_board}: use whole numbers >= 0")
+        res = in_tournament(rules, levels, a.boards or 10, a.first_board, a.seed)
         for k, v in res.items():
             print(f"{k:20} {v:.4f}" if isinstance(v, float) else f"{k:20} {v}")
         print(json.dumps(res))

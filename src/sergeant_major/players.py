@@ -260,7 +260,8 @@ def make_player(level: str) -> Player:
     try:
         return (LEVELS.get(level) or MEASUREMENT_LEVELS[level])()
     except KeyError:
-        raise SergeantMajorError(f"unknown player level {level!r} (one of {', '.join(LEVELS)})") from None
+        raise SergeantMajorError(f"unknown player level {level!r} (one of {', '.join(LEVELS)}; for measurement only: "
+                                 f"{', '.join(MEASUREMENT_LEVELS)})") from None
 
 
 def decision_rng(seed: int, seat: int, deal: int, ply: int) -> random.Random:

@@ -65,8 +65,8 @@ random, not a uniform draw over histories. Every returned deal is verified: its 
 given view. Same generator state, same sample.
 
 Cost: about 0.4 ms per sample for most views (the plan of a view and the static facts of its history are
-cached). Views after a large exchange the seat did not see take longer (tens of ms; up to about 0.5 s in
-3-5-8 when a card the seat gave came back to the other up player, and about a second in 4-player
+cached). Views after a large exchange the seat did not see take longer (tens of ms; up to about 2 s in
+3-5-8 after an unseen 8-card exchange, and about a second in 4-player
 ``give=lowest`` games with two up players, where the low cards' places are not counted).
 """
 
