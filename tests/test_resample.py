@@ -270,6 +270,24 @@ def test_a_large_unseen_lowest_exchange() -> None:
     assert len(hands) > 2
 
 
+def _replay_to(rules_text: str, seed: int, deal: int, actions: int, heuristic: bool) -> Match:
+    """Match ``seed`` played up to deal ``deal`` with ``actions`` actions in its history, every decision the
+    ``heuristic``'s (else a uniform legal action), each with the decision's generator (players.decision_rng)."""
+    m = Match(Rules.parse(rules_text), seed)
+    heur = HeuristicPlayer()
+    while not (len(m.deals) == deal and len(m.deal.history) == actions):
+        f = m.forced_action()
+        if f is not None:
+            m.apply(f)
+            continue
+        s = m.to_act
+        assert s is not None
+        view = m.view(s)
+        rng = decision_rng(seed, s, m.deal.number, len(m.deal.history))
+        m.apply(heur.choose(view, rng) if heuristic else view.legal[rng.randrange(len(view.legal))])
+    return m
+
+
 def test_hidden_trump_gives_are_answered_last(monkeypatch: pytest.MonkeyPatch) -> None:
     """3-5-8 (trump-return=free): non-trumps received are answered before trumps (deal.py _receipt_index),
     so walking an unseen exchange back, a return before one that answers a non-trump answers a non-trump
@@ -277,18 +295,7 @@ def test_hidden_trump_gives_are_answered_last(monkeypatch: pytest.MonkeyPatch) -
     others) broke the return rule on replay: about 550 completions a sample instead of about 25."""
     import sergeant_major.research.resample as rs
 
-    rules = Rules.parse("3-5-8")
-    heur = HeuristicPlayer()
-    m = Match(rules, 136)
-    while not (len(m.deals) == 4 and len(m.deal.history) == 26):
-        f = m.forced_action()
-        if f is not None:
-            m.apply(f)
-            continue
-        s = m.to_act
-        assert s is not None
-        m.apply(heur.choose(m.view(s), decision_rng(136, s, m.deal.number, len(m.deal.history))))
-    view = m.view(0)
+    view = _replay_to("3-5-8", 136, 4, 26, heuristic=True).view(0)
     assert sum(1 for e in view.exchange if e.card is None) >= 8
     calls = [0]
     complete = rs._complete
@@ -307,18 +314,8 @@ def test_a_gift_that_came_back_need_not_be_the_last_return() -> None:
     """A card the viewer gave d that the other up player u now holds came back with one of d's unseen returns to
     u, not necessarily the last one: forcing it onto the last return (walking back) found no history for this view
     of a legal game, every time ("no consistent deal found ... after 2000 draws")."""
-    rules = Rules.parse("8-5-3 return=overall kitty=see-then-trump must-trump=on two-up=most-up")
-    m = Match(rules, 813937326)
-    while not (len(m.deals) == 3 and len(m.deal.history) == 13):
-        f = m.forced_action()
-        if f is not None:
-            m.apply(f)
-            continue
-        s = m.to_act
-        assert s is not None
-        view = m.view(s)
-        m.apply(view.legal[decision_rng(813937326, s, m.deal.number, len(m.deal.history)).randrange(len(view.legal))])
-    view = m.view(0)
+    rules = "8-5-3 return=overall kitty=see-then-trump must-trump=on two-up=most-up"
+    view = _replay_to(rules, 813937326, 3, 13, heuristic=False).view(0)
     assert any(e.card is None and e.kind == "return" for e in view.exchange)
     for k in range(3):
         assert _same_view(resample(view, random.Random(k)), view)
