@@ -963,7 +963,6 @@ def _hidden_return(plan: _Plan, hands: list[int], d: int, u: int, idx: int, chos
     trump = slots[idx].trump
     # unseen gives already matched to a later return: each card is given once
     used = {chosen[j] for j, sl in enumerate(slots) if sl.kind == "give" and sl.card < 0 and chosen[j] >= 0}
-    pairs: list[tuple[int, int]] = []
     # d returned a card to the viewer before, with nothing received since: it held no card above that
     # return then, so neither the card it returns now nor the card it answers can be such a card
     banned = _memo(plan, "banned", idx)
