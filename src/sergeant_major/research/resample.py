@@ -37,7 +37,14 @@ allows; with ``trump-return=free`` the non-trumps received are answered before t
 ``_receipt_index``, so a return before one that answered a non-trump answers a non-trump too), then build
 the deal as dealt and replay everything forwards with the checked engine; a completion
 that breaks a rule (a constraint of the exchange that step (1) cannot express as a place) is retried, and
-after :data:`COMPLETIONS` failures the world is rejected and a new one drawn.
+after :data:`COMPLETIONS` failures the world is rejected and a new one drawn. With ``return=suit`` the
+unseen returns of an exchange are walked back together, depth first: a return that finds no allowed card
+undoes the one walked before it and tries another (at most :data:`RETURN_STEPS` choices), so a world with
+few histories is found about as often as one with many. Before any completion, a world is dropped at once
+when an exchange the seat saw none of cannot have happened in it: each unseen return (``return=suit``, no
+free trump answer) beat every card the returner still holds or has played of its suit, so the receiver
+must hold (or have played) that many such cards, among them every card the seat gave the returner that the
+receiver holds now. Such a world has no history, so dropping it early changes nothing but the time.
 
 Thresholds. Two rules make an unseen exchange pin a whole hand, which per-card places alone miss (and
 rejection then almost never succeeds). ``give=lowest``: the cards an up player gave were his lowest, so
@@ -65,9 +72,10 @@ random, not a uniform draw over histories. Every returned deal is verified: its 
 given view. Same generator state, same sample.
 
 Cost: about 0.4 ms per sample for most views (the plan of a view and the static facts of its history are
-cached). Views after a large exchange the seat did not see take longer (tens of ms; up to about 2 s in
-3-5-8 after an unseen 8-card exchange, and about a second in 4-player
-``give=lowest`` games with two up players, where the low cards' places are not counted).
+cached). Views after a large exchange the seat did not see take longer (tens of ms, up to about 0.3 s in
+3-5-8 and 9-5-2 after an unseen 8- or 5-card exchange; about a second in 4-player ``give=lowest`` games
+with two up players, where the low cards' places are not counted, and up to several seconds in 3-5-8 with
+``return=overall``, which can still give up).
 """
 
 from __future__ import annotations
@@ -85,12 +93,14 @@ from ..errors import IllegalActionError, SergeantMajorError
 from ..rules import minimum_ceilings
 from ..view import View, build_view
 
-__all__ = ["resample", "ResampleError", "COMPLETIONS", "MAX_WORLDS"]
+__all__ = ["resample", "ResampleError", "COMPLETIONS", "MAX_WORLDS", "RETURN_STEPS"]
 
 COMPLETIONS = 12
 """Completion attempts per sampled world before it is rejected."""
 MAX_WORLDS = 2000
 """Worlds drawn before :func:`resample` gives up (never reached on views of legal games in the tests)."""
+RETURN_STEPS = 512
+"""Choices tried per run of unseen returns walked back together (``return=suit``) before the completion fails."""
 
 
 class ResampleError(SergeantMajorError):
@@ -141,6 +151,7 @@ class _Plan:
     rounds: dict[int, list[int]] = field(default_factory=dict)  # give=lowest: up seat -> its slots (gives, returns)
     totals: list[int] | None = None  # assignment counts per (sub, variant), filled on the first draw
     memo: dict[tuple[str, int], int] = field(default_factory=dict)  # per-slot facts of the public history (_memo)
+    return_checks: list[tuple[int, int, int]] = field(default_factory=list)  # _return_checks, once computed
 
 
 @dataclass
@@ -193,21 +204,27 @@ def _prepare(view: View) -> _Plan:
     # returns the viewer saw: the returner held no higher card then (RULES.md decision 1). A card above it
     # that he holds now must have reached him later (a later give, the kitty): at most ``late[d]`` of them.
     seen_f: dict[int, int] = {}
-    late: dict[int, int] = {}
+    first_seen: dict[int, int] = {}
     for idx, sl in enumerate(slots):
         if sl.kind != "return" or sl.other != v or sl.card < 0:
             continue
         d = sl.seat
-        if d not in seen_f:
-            later = slots[idx + 1:]
-            # a card above the return that reaches him by a later give is itself answered by a return of
-            # the highest card of its suit (or overall): it comes back out, unless a received trump is
-            # free (trump-return=free). So only the kitty (and free trumps) can leave such cards with him.
-            free = r.trump_return == "free"
-            late[d] = (sum(1 for x in later if free and x.kind == "give" and x.other == d)
-                       + sum(r.kitty_size for x in later if x.kind == "kitty" and x.seat == d))
+        first_seen.setdefault(d, idx)
         got = _received_for(slots, idx, r.trump_return)
         seen_f[d] = seen_f.get(d, 0) | _return_forbidden(sl.card, got, sl.trump, r.return_rule, r.trump_return)
+    # A card above a seen return that reaches him by a later give is itself answered by a return of the highest
+    # card of its suit (or overall): it comes back out. What can leave such cards with him: the kitty, and a
+    # trump received under trump-return=free (answered by any card). With return=overall that free answer can
+    # be a trump received with the card, which then stays; with return=suit only the free trump itself can
+    # stay, so it counts only when the seen returns rule out trumps (a return made before the trump was known).
+    late: dict[int, int] = {}
+    free = r.trump_return == "free"
+    for d, first in first_seen.items():
+        later = slots[first + 1:]
+        late[d] = (sum(1 for x in later if free and x.kind == "give" and x.other == d
+                       and (r.return_rule == "overall"
+                            or (x.trump >= 0 and seen_f[d] & SUIT_MASKS[x.trump] != 0)))
+                   + sum(r.kitty_size for x in later if x.kind == "kitty" and x.seat == d))
     # give=lowest (seed 002 house variant; deal.py _give_mask): each card an up player gave was his lowest
     # then, so every card he kept is above the highest card he gave (his threshold). A card at or below it
     # that he holds after his gives (now, or played since) reached him later: a return or the kitty.
@@ -302,10 +319,19 @@ def _prepare(view: View) -> _Plan:
         b = seat_bits[s]
         for cid in _bits(x & unknown):
             allowed[cid] &= ~b
-    # cards the viewer gave: where they can have gone since
+    # cards the viewer gave: where they can have gone since. One another seat played since is placed already,
+    # but the history still has to carry it from the receiver to the player (completion: _hidden_return)
     from_viewer: dict[int, int] = {}
+    played_by_others = 0
+    for s, c in plays:
+        if s != v:
+            played_by_others |= 1 << c
     for idx, sl in enumerate(slots):
-        if sl.kind not in ("give", "return") or sl.seat != v or sl.card < 0 or not unknown >> sl.card & 1:
+        if sl.kind not in ("give", "return") or sl.seat != v or sl.card < 0:
+            continue
+        if played_by_others >> sl.card & 1:
+            from_viewer[sl.card] = sl.other
+        if not unknown >> sl.card & 1:
             continue
         from_viewer[sl.card] = sl.other
         holders = {sl.other}
@@ -737,13 +763,82 @@ def _draw_world(plan: _Plan, rng: random.Random) -> tuple[list[int], dict[int, i
 # ---------------------------------------------------------------------------------------------- completion
 def _sample(plan: _Plan, rng: random.Random) -> Deal:
     view = plan.view
+    checks = _return_checks(plan)
     for _ in range(MAX_WORLDS):
         world, thresholds = _draw_world(plan, rng)
+        if checks and not _returns_possible(plan, world, checks):
+            continue
         for _ in range(COMPLETIONS):
             deal = _complete(plan, world, thresholds, rng)
             if deal is not None:
                 return deal
     raise ResampleError(f"no consistent deal found for the view of seat {view.seat} after {MAX_WORLDS} draws")
+
+
+def _return_checks(plan: _Plan) -> list[tuple[int, int, int]]:
+    """``(d, u, k)`` for each unseen exchange whose ``k`` returns from ``d`` to ``u`` a world must be able to
+    explain (cached on the plan): with ``return=suit`` every one of them was the highest card of its suit in
+    ``d``'s hand then (no free trump answer), so it beats every card ``d`` still holds or has played since in
+    its suit, provided nothing reached ``d`` after its first return to ``u``; and it is in ``u``'s hand or
+    played by ``u``, provided ``u`` passed nothing on since. Only exchanges the viewer saw none of qualify."""
+    key = ("return_checks", 0)
+    if key in plan.memo:
+        return plan.return_checks
+    r = plan.view.rules
+    slots = plan.slots
+    out: list[tuple[int, int, int]] = []
+    if r.return_rule == "suit":
+        pairs = {(sl.seat, sl.other) for sl in slots if sl.kind == "return"}
+        for d, u in sorted(pairs):
+            rets = [i for i, sl in enumerate(slots) if sl.kind == "return" and sl.seat == d and sl.other == u]
+            gives = [i for i, sl in enumerate(slots) if sl.kind == "give" and sl.seat == u and sl.other == d]
+            if any(slots[i].card >= 0 for i in rets + gives):
+                continue
+            if r.trump_return == "free" and any(slots[i].trump >= 0 for i in rets):
+                continue
+            first = rets[0]
+            later = slots[first + 1:]
+            if any((x.kind in ("give", "return") and x.other == d) or (x.kind == "kitty" and x.seat == d)
+                   or (x.kind in ("give", "return", "discard") and x.seat == u) for x in later):
+                continue
+            out.append((d, u, len(rets)))
+    plan.memo[key] = 1
+    plan.return_checks = out
+    return out
+
+
+def _returns_possible(plan: _Plan, world: list[int], checks: list[tuple[int, int, int]]) -> bool:
+    """Whether ``world`` leaves, for every check of :func:`_return_checks`, at least ``k`` cards with ``u``
+    (held or played, none the viewer gave anyone but ``d``) above all of ``d``'s cards of their suit, among them
+    every card the viewer gave ``d`` that ``u`` holds: if not, the world has no history and its completions need
+    not be tried."""
+    held: dict[int, int] = {}
+    for (kind, s), m in zip(plan.bins, world, strict=True):
+        if kind == "low":
+            kind, s = plan.bins[s]
+        if kind in ("seat", "late"):
+            held[s] = held.get(s, 0) | m
+    for s, c in plan.plays:
+        held[s] = held.get(s, 0) | 1 << c
+    for d, u, k in checks:
+        hd = held.get(d, 0)
+        hu = held.get(u, 0)
+        must = 0  # the viewer's gifts to d that u holds: they can only have come back to u as d's returns
+        for c, to in plan.from_viewer.items():
+            if to != d:  # any other gift of the viewer's is not a return of d's
+                hu &= ~(1 << c)
+            elif hu >> c & 1:
+                must |= 1 << c
+        above = 0
+        for suit in range(4):
+            top = (hd >> (13 * suit) & 0x1FFF).bit_length()  # ranks at or below d's highest: 0..top-1
+            high = hu >> (13 * suit + top) & (0x1FFF >> top)
+            if (must >> (13 * suit) & 0x1FFF) & ~(high << top):
+                return False  # such a gift is not above d's cards of its suit: it was no return
+            above += high.bit_count()
+        if above < k:
+            return False
+    return True
 
 
 def _complete(plan: _Plan, world: list[int], thresholds: dict[int, int], rng: random.Random) -> Deal | None:
@@ -784,6 +879,7 @@ def _complete(plan: _Plan, world: list[int], thresholds: dict[int, int], rng: ra
     rng.shuffle(out_cards)
     # hidden give -> chosen card, filled when its return is walked back
     planned: set[int] = set()
+    walked: set[int] = set()  # unseen returns already walked back by _walk_returns
     for idx in range(len(slots) - 1, -1, -1):
         sl = slots[idx]
         k = sl.kind
@@ -836,8 +932,19 @@ def _complete(plan: _Plan, world: list[int], thresholds: dict[int, int], rng: ra
         elif k == "return":
             d, u = sl.seat, sl.other
             gi = _memo(plan, "answered", idx)
+            if idx in walked:
+                continue
             if chosen[idx] >= 0:
                 c = chosen[idx]
+            elif not plan.rounds and plan.view.rules.return_rule == "suit":
+                # the unseen returns from here back, chosen together with backtracking (_walk_returns)
+                run = [idx]
+                while run[-1] > 0 and slots[run[-1] - 1].kind == "return" and chosen[run[-1] - 1] < 0:
+                    run.append(run[-1] - 1)
+                if not _walk_returns(plan, hands, chosen, run, rng):
+                    return None
+                walked.update(run)
+                continue
             else:
                 pair = _hidden_return(plan, hands, d, u, idx, chosen, plan.seen_f.get(d, 0), rng)
                 if pair is None:
@@ -943,6 +1050,16 @@ def _memo(plan: _Plan, what: str, idx: int) -> int:
         d, u = slots[idx].seat, slots[idx].other
         first_return = min(j for j, sl in enumerate(slots) if sl.kind == "return" and sl.seat == d and sl.other == u)
         val = int(all(j < first_return for j, sl in enumerate(slots) if sl.kind == "give" and sl.seat == u and sl.other == d))
+    elif what == "early_f":
+        d, u = slots[idx].seat, slots[idx].other
+        val = 0
+        for j in range(idx - 1, -1, -1):
+            sj = slots[j]
+            if (sj.kind in ("give", "return") and sj.other == d and sj.seat != u) or (sj.kind == "kitty" and sj.seat == d):
+                break  # something reached d from elsewhere: a card above an earlier return may have come with it
+            if sj.kind == "return" and sj.seat == d and sj.other == plan.view.seat and sj.card >= 0:
+                got_card = _received_for(slots, j, r.trump_return)
+                val |= _return_forbidden(sj.card, got_card, sj.trump, r.return_rule, r.trump_return)
     else:
         d, u = slots[idx].seat, slots[idx].other
         val = 1 + sum(1 for sl in slots[:idx] if sl.kind == "return" and sl.seat == d and sl.other == u and sl.card < 0)
@@ -950,11 +1067,58 @@ def _memo(plan: _Plan, what: str, idx: int) -> int:
     return val
 
 
+def _walk_returns(plan: _Plan, hands: list[int], chosen: list[int], run: list[int], rng: random.Random) -> bool:
+    """Walk back the unseen returns at slots ``run`` (descending, consecutive): choose each one's card and the
+    card it answered (:func:`_hidden_return`), moving the card from the receiver's hand back to the returner's.
+    A dead end (no allowed pair for a return) undoes the return walked just before it and tries another of its
+    pairs (depth first, at most :data:`RETURN_STEPS` choices), instead of failing the whole completion: after a
+    large unseen exchange most first choices lead to one. The first choice at every step is the one a single
+    random walk would make. ``False`` (``hands`` and ``chosen`` restored) when no history was found."""
+    slots = plan.slots
+    tried: list[set[int]] = [set() for _ in run]  # the returned cards tried at each step
+    placed: list[tuple[int, int, int]] = [(0, 0, 0)] * len(run)  # (card, answered give, its previous card)
+    steps = 0
+    level = 0
+    while level < len(run):
+        idx = run[level]
+        sl = slots[idx]
+        d, u = sl.seat, sl.other
+        pair = None
+        if steps < RETURN_STEPS:
+            steps += 1
+            pair = _hidden_return(plan, hands, d, u, idx, chosen, plan.seen_f.get(d, 0), rng, tried[level])
+        if pair is None:
+            tried[level] = set()
+            level -= 1
+            if level < 0:
+                return False
+            c, gi, before = placed[level]
+            pidx = run[level]
+            hands[slots[pidx].seat] &= ~(1 << c)
+            hands[slots[pidx].other] |= 1 << c
+            chosen[pidx] = -1
+            if gi >= 0:
+                chosen[gi] = before
+            continue
+        c, g = pair
+        tried[level].add(c)
+        gi = _memo(plan, "answered", idx)
+        placed[level] = (c, gi, chosen[gi] if gi >= 0 else -1)
+        chosen[idx] = c
+        if gi >= 0:
+            chosen[gi] = g
+        hands[u] &= ~(1 << c)
+        hands[d] |= 1 << c
+        level += 1
+    return True
+
+
 def _hidden_return(plan: _Plan, hands: list[int], d: int, u: int, idx: int, chosen: list[int], prefer: int,
-                   rng: random.Random) -> tuple[int, int] | None:
+                   rng: random.Random, exclude: set[int] | None = None) -> tuple[int, int] | None:
     """Choose an unseen return ``r`` (now in ``u``'s hand) and the unseen card ``g`` it answered, so that
-    ``r`` obeys the return rule in ``d``'s hand of that moment: at random among the allowed pairs, mostly
-    among those whose ``g`` is in ``prefer`` (cards ``d`` cannot have held at an earlier return)."""
+    ``r`` obeys the return rule in ``d``'s hand of that moment: at random among the allowed pairs whose ``r`` is
+    not in ``exclude``, mostly among those whose ``g`` is in ``prefer`` (cards ``d`` cannot have held at an earlier
+    return)."""
     slots = plan.slots
     from_viewer = plan.from_viewer
     rules = plan.view.rules
@@ -966,6 +1130,7 @@ def _hidden_return(plan: _Plan, hands: list[int], d: int, u: int, idx: int, chos
     # d returned a card to the viewer before, with nothing received since: it held no card above that
     # return then, so neither the card it returns now nor the card it answers can be such a card
     banned = _memo(plan, "banned", idx)
+    early = _memo(plan, "early_f", idx) if rule == "suit" else 0
     # a card the viewer gave d that u now holds can only have come back with one of these returns
     in_u = _bits(hands[u])
     must = [c for c in in_u if from_viewer.get(c) == d]
@@ -1002,6 +1167,12 @@ def _hidden_return(plan: _Plan, hands: list[int], d: int, u: int, idx: int, chos
         else:
             suit = SUIT_MASKS[rc // 13]
             ok &= (suit if (dt & suit).bit_length() - 1 == rc else 0) | free_trumps
+        if exclude and rc in exclude:
+            continue
+        if early >> rc & 1:
+            # d held no such card before u's gives: rc is one of them, and (returns of a suit answer its gives
+            # in any order) the one it answers can be taken to be rc itself
+            ok &= 1 << rc
         if ok:
             rows.append((rc, ok))
     if not rows:
