@@ -340,18 +340,28 @@ def _true_place_allowed(view: View, deal: Deal) -> bool:
             for c in range(52):
                 if m >> c & 1:
                     where.setdefault(c, set()).add(b)
+    # the real world must also pass the early drop of worlds whose unseen returns cannot have been made
+    world = [0] * len(plan.bins)
+    for b, (kind, s) in enumerate(plan.bins):
+        if kind == "seat":
+            world[b] = deal.hands[s]
+    checks = rs._return_checks(plan)
+    if checks and not rs._returns_possible(plan, world, checks):
+        return False
     for sub in plan.subs:
         if all(any(mask >> b & 1 for b in where.get(c, ())) for mask, cards in sub.groups for c in cards):
             return True
     return False
 
 
-@pytest.mark.parametrize("rules_text", ["3-5-8", "8-5-3 trump=before-exchange trump-return=free", "9-5-2"])
+@pytest.mark.parametrize("rules_text", ["3-5-8", "8-5-3 trump=before-exchange trump-return=free", "9-5-2", "9-2-5",
+                                       "9-5-2 players=4 exchange-count=at-most", "8-5-3 two-up=most-up kitty=see-then-trump"])
 def test_the_real_deal_always_fits_the_place_constraints(rules_text: str) -> None:
     """What the view rules out must be false in the real deal: every unseen card of many views after an exchange
-    (random and heuristic play) is allowed where it really is. A card above a return the viewer saw can stay with
-    the returner only through the kitty (or a free trump return that can keep it): with trump-return=free and
-    return=suit, a later give of another suit always comes back out."""
+    (random and heuristic play) is allowed where it really is, and the real world passes the early drop of worlds
+    whose unseen returns cannot have been made. A card above a return the viewer saw can stay with the returner
+    only through the kitty (or a free trump return that can keep it): with trump-return=free and return=suit, a
+    later give of another suit always comes back out."""
     rules = Rules.parse(rules_text)
     rng = random.Random(7)
     heur = HeuristicPlayer()
