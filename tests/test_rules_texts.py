@@ -667,6 +667,37 @@ def test_free_trump_return_never_takes_a_card_still_owed() -> None:
     assert deal.phase is not Phase.EXCHANGE
 
 
+def test_free_trump_return_keeps_what_another_up_player_is_owed() -> None:
+    """RULES.md decision 1: for k cards received in suit S the down player returns his k highest S cards; a trump
+    received is answered freely (seed 003, trump-return=free). With trump named mid-exchange (9-2-5) both up
+    players give before any return, so a free answer to the first must not take the cards owed to the second:
+    here seat 2 received 5S 3S (trumps) from seat 0 and 4D 2D from seat 1, and holds no other diamond. Before,
+    answering a spade with 4D left nothing for seat 1's diamonds and the engine crashed."""
+    from sergeant_major.players import decision_rng
+
+    m = Match(Rules.parse("9-2-5 trump-return=free"), 384623814)
+    while not (len(m.deals) == 3 and len(m.deal.history) == 11):
+        f = m.forced_action()
+        if f is not None:
+            m.apply(f)
+            continue
+        s = m.to_act
+        assert s is not None
+        rng = decision_rng(m.seed, s, m.deal.number, len(m.deal.history))
+        legal = m.view(s).legal
+        m.apply(legal[rng.randrange(len(legal))])
+    deal = m.deal
+    assert deal.trump == Suit.SPADES and deal.to_act == 2
+    assert {c for c in deal.hand(2) if c.suit is Suit.DIAMONDS} == set(parse_cards("4D 2D"))
+    returns = {a.card for a in deal.legal_actions() if isinstance(a, Return) and a.to == 0}
+    assert returns == set(deal.hand(2)) - set(parse_cards("4D 2D"))
+    refused(deal, Return(2, parse_card("4D"), 0), "return highest")
+    with pytest.raises(IllegalActionError, match="still owed"):
+        deal.apply(Return(2, parse_card("2D"), 0))
+    drive(m, [RandomPlayer()] * 3)  # the match plays on to its end
+    assert m.over
+
+
 def test_malformed_actions_are_refused_cleanly() -> None:
     """Bad input of any kind gets a clear IllegalActionError (rule ``action``) and changes nothing."""
     hands, kitty = build_hands({})

@@ -633,6 +633,32 @@ class Deal:
                     return i
         return 0
 
+    def _owed_mask(self, seat: int) -> int:
+        """Cards of ``seat`` still owed as returns for non-trumps received and not yet answered, from any up
+        player: for ``k`` cards of suit S, his ``k`` highest S cards (RULES.md decision 1). A free answer to a
+        trump (``trump-return=free``) may not take them. With trump named mid-exchange (9-2-5) two up players'
+        gives are all received before any return, so without this a free answer to the first could take the
+        only card of a suit owed to the second. ``0`` with ``return=overall`` (any card can be the highest)."""
+        if self.rules.return_rule == "overall":
+            return 0
+        owed = 0
+        h = self.hands[seat]
+        counts = [0, 0, 0, 0]
+        for (s, _), queue in self._to_return.items():
+            if s == seat:
+                for cid in queue:
+                    if cid // 13 != self.trump:
+                        counts[cid // 13] += 1
+        for suit, k in enumerate(counts):
+            same = h & SUIT_MASKS[suit]
+            for _ in range(k):
+                if not same:
+                    break
+                top = 1 << (same.bit_length() - 1)
+                owed |= top
+                same ^= top
+        return owed
+
     def _return_mask(self, seat: int, to: int) -> int:
         """Cards ``seat`` may return for the next card received from ``to`` (RULES.md decision 1; see
         :meth:`_receipt_index`)."""
@@ -644,7 +670,7 @@ class Deal:
         if r.trump_return == "free":
             suit = queue[self._receipt_index(queue)] // 13
             if suit == self.trump:
-                return h  # seed 003: "does not apply to trump cards"
+                return h & ~self._owed_mask(seat)  # seed 003: "does not apply to trump cards"
         else:
             suit = queue[0] // 13  # the oldest card received
         if r.return_rule == "overall":
@@ -883,6 +909,11 @@ class Deal:
                 if not m >> c.id & 1:
                     queue = self._to_return[(action.seat, action.to)]
                     rec = CARDS[queue[self._receipt_index(queue)]]
+                    if self.rules.trump_return == "free" and rec.suit == self.trump:
+                        owed = format_cards(cards_of(self._owed_mask(action.seat)))
+                        raise IllegalActionError(
+                            f"for the trump {rec} received you may return any card but those still owed for the other "
+                            f"suits received ({owed}), not {c} (RULES.md decision 1)", "return highest")
                     must = format_cards(cards_of(m))
                     what = "highest card" if self.rules.return_rule == "overall" else f"highest {rec.suit.word[:-1]}"
                     raise IllegalActionError(

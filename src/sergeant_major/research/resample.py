@@ -1070,9 +1070,10 @@ def _memo(plan: _Plan, what: str, idx: int) -> int:
 def _walk_returns(plan: _Plan, hands: list[int], chosen: list[int], run: list[int], rng: random.Random) -> bool:
     """Walk back the unseen returns at slots ``run`` (descending, consecutive): choose each one's card and the
     card it answered (:func:`_hidden_return`), moving the card from the receiver's hand back to the returner's.
-    A dead end (no allowed pair for a return) undoes the return walked just before it and tries another of its
-    pairs (depth first, at most :data:`RETURN_STEPS` choices), instead of failing the whole completion: after a
-    large unseen exchange most first choices lead to one. The first choice at every step is the one a single
+    A dead end (no allowed pair for a return) undoes the return walked just before it and tries another card for
+    it, with a card it answered drawn again (depth first, at most :data:`RETURN_STEPS` choices; the cards answered
+    are not searched), instead of failing the whole completion: after a large unseen exchange most first choices
+    lead to one. The first choice at every step is the one a single
     random walk would make. ``False`` (``hands`` and ``chosen`` restored) when no history was found."""
     slots = plan.slots
     tried: list[set[int]] = [set() for _ in run]  # the returned cards tried at each step
