@@ -345,7 +345,7 @@ def _true_place_allowed(view: View, deal: Deal) -> bool:
     for b, (kind, s) in enumerate(plan.bins):
         if kind == "seat":
             world[b] = deal.hands[s]
-    checks = rs._return_checks(plan)
+    checks = plan.return_checks
     if checks and not rs._returns_possible(plan, world, checks):
         return False
     for sub in plan.subs:

@@ -90,7 +90,7 @@ from ..actions import Action, AssignTargets, Contract, Discard, EndGive, Give, N
 from ..cards import CARDS, FULL_DECK, SUIT_MASKS, Card, mask_of
 from ..deal import Deal, Phase
 from ..errors import IllegalActionError, SergeantMajorError
-from ..rules import minimum_ceilings
+from ..rules import Rules, minimum_ceilings
 from ..view import View, build_view
 
 __all__ = ["resample", "ResampleError", "COMPLETIONS", "MAX_WORLDS", "RETURN_STEPS"]
@@ -151,7 +151,7 @@ class _Plan:
     rounds: dict[int, list[int]] = field(default_factory=dict)  # give=lowest: up seat -> its slots (gives, returns)
     totals: list[int] | None = None  # assignment counts per (sub, variant), filled on the first draw
     memo: dict[tuple[str, int], int] = field(default_factory=dict)  # per-slot facts of the public history (_memo)
-    return_checks: list[tuple[int, int, int]] = field(default_factory=list)  # _return_checks, once computed
+    return_checks: list[tuple[int, int, int]] = field(default_factory=list)  # (d, u, k) of _return_checks
 
 
 @dataclass
@@ -373,7 +373,8 @@ def _prepare(view: View) -> _Plan:
         ells = [sum(c[late_bin[u]] for u in hid) for c in vs]
         weights = [LATE_ODDS ** (max(ells) - e) for e in ells]
         subs.append(_Sub({u: x[0] for u, x in combo.items()}, vs, _group(al, v), weights))
-    return _Plan(view, slots, plays, own, hidden_own, bins, subs, known_out, from_viewer, seen_f, rounds)
+    return _Plan(view, slots, plays, own, hidden_own, bins, subs, known_out, from_viewer, seen_f, rounds,
+                 return_checks=_return_checks(r, slots))
 
 
 def _grow(variants: list[tuple[int, ...]], hb: int, lb: int, most: int) -> list[tuple[int, ...]]:
@@ -763,7 +764,7 @@ def _draw_world(plan: _Plan, rng: random.Random) -> tuple[list[int], dict[int, i
 # ---------------------------------------------------------------------------------------------- completion
 def _sample(plan: _Plan, rng: random.Random) -> Deal:
     view = plan.view
-    checks = _return_checks(plan)
+    checks = plan.return_checks
     for _ in range(MAX_WORLDS):
         world, thresholds = _draw_world(plan, rng)
         if checks and not _returns_possible(plan, world, checks):
@@ -775,17 +776,12 @@ def _sample(plan: _Plan, rng: random.Random) -> Deal:
     raise ResampleError(f"no consistent deal found for the view of seat {view.seat} after {MAX_WORLDS} draws")
 
 
-def _return_checks(plan: _Plan) -> list[tuple[int, int, int]]:
+def _return_checks(r: Rules, slots: list[_Slot]) -> list[tuple[int, int, int]]:
     """``(d, u, k)`` for each unseen exchange whose ``k`` returns from ``d`` to ``u`` a world must be able to
-    explain (cached on the plan): with ``return=suit`` every one of them was the highest card of its suit in
-    ``d``'s hand then (no free trump answer), so it beats every card ``d`` still holds or has played since in
-    its suit, provided nothing reached ``d`` after its first return to ``u``; and it is in ``u``'s hand or
-    played by ``u``, provided ``u`` passed nothing on since. Only exchanges the viewer saw none of qualify."""
-    key = ("return_checks", 0)
-    if key in plan.memo:
-        return plan.return_checks
-    r = plan.view.rules
-    slots = plan.slots
+    explain: with ``return=suit`` every one of them was the highest card of its suit in ``d``'s hand then (no
+    free trump answer), so it beats every card ``d`` still holds or has played since in its suit, provided
+    nothing reached ``d`` after its first return to ``u``; and it is in ``u``'s hand or played by ``u``,
+    provided ``u`` passed nothing on since. Only exchanges the viewer saw none of qualify."""
     out: list[tuple[int, int, int]] = []
     if r.return_rule == "suit":
         pairs = {(sl.seat, sl.other) for sl in slots if sl.kind == "return"}
@@ -802,8 +798,6 @@ def _return_checks(plan: _Plan) -> list[tuple[int, int, int]]:
                    or (x.kind in ("give", "return", "discard") and x.seat == u) for x in later):
                 continue
             out.append((d, u, len(rets)))
-    plan.memo[key] = 1
-    plan.return_checks = out
     return out
 
 
