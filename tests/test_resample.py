@@ -288,15 +288,10 @@ def _replay_to(rules_text: str, seed: int, deal: int, actions: int, heuristic: b
     return m
 
 
-def test_hidden_trump_gives_are_answered_last(monkeypatch: pytest.MonkeyPatch) -> None:
-    """3-5-8 (trump-return=free): non-trumps received are answered before trumps (deal.py _receipt_index),
-    so walking an unseen exchange back, a return before one that answers a non-trump answers a non-trump
-    too. Without that, most completions of this view (seat 0 saw none of an 8-card exchange between the
-    others) broke the return rule on replay: about 550 completions a sample instead of about 25."""
+def _completions(monkeypatch: pytest.MonkeyPatch, view: View, samples: int) -> int:
+    """How many completions (resample._complete calls) ``samples`` samples of ``view`` take; each sample is checked."""
     import sergeant_major.research.resample as rs
 
-    view = _replay_to("3-5-8", 136, 4, 26, heuristic=True).view(0)
-    assert sum(1 for e in view.exchange if e.card is None) >= 8
     calls = [0]
     complete = rs._complete
 
@@ -305,9 +300,19 @@ def test_hidden_trump_gives_are_answered_last(monkeypatch: pytest.MonkeyPatch) -
         return complete(*a)  # type: ignore[arg-type]
 
     monkeypatch.setattr(rs, "_complete", counted)
-    for k in range(5):
+    for k in range(samples):
         assert _same_view(resample(view, random.Random(k)), view)
-    assert calls[0] < 5 * 150, calls[0]
+    return calls[0]
+
+
+def test_hidden_trump_gives_are_answered_last(monkeypatch: pytest.MonkeyPatch) -> None:
+    """3-5-8 (trump-return=free): non-trumps received are answered before trumps (deal.py _receipt_index),
+    so walking an unseen exchange back, a return before one that answers a non-trump answers a non-trump
+    too. Without that, most completions of this view (seat 0 saw none of an 8-card exchange between the
+    others) broke the return rule on replay: about 550 completions a sample instead of about 25."""
+    view = _replay_to("3-5-8", 136, 4, 26, heuristic=True).view(0)
+    assert sum(1 for e in view.exchange if e.card is None) >= 8
+    assert _completions(monkeypatch, view, 5) < 5 * 150
 
 
 def test_a_gift_that_came_back_need_not_be_the_last_return() -> None:
@@ -390,21 +395,9 @@ def test_an_unseen_exchange_is_walked_back_with_backtracking(monkeypatch: pytest
     of seat 0's returns beat every card it kept of its suit, and the cards seat 1 gave seat 0 that seat 2 now
     holds came back as such returns: worlds that cannot satisfy this are dropped before any completion, and
     the returns are walked back with backtracking. Before, a sample took about 2,000 failed completions."""
-    import sergeant_major.research.resample as rs
-
     view = _replay_to("9-5-2", 722687511, 2, 40, heuristic=False).view(1)
     assert sum(1 for e in view.exchange if e.card is None) >= 10
-    calls = [0]
-    complete = rs._complete
-
-    def counted(*a: object) -> Deal | None:
-        calls[0] += 1
-        return complete(*a)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(rs, "_complete", counted)
-    for k in range(5):
-        assert _same_view(resample(view, random.Random(k)), view)
-    assert calls[0] < 5 * 20, calls[0]
+    assert _completions(monkeypatch, view, 5) < 5 * 20
 
 
 @pytest.mark.parametrize(("seed", "deal", "actions", "seat"), [(939178339, 4, 36, 2), (656523548, 5, 35, 1)])
