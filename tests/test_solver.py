@@ -21,7 +21,7 @@ from sergeant_major import Contract, Rules
 from sergeant_major.deal import Deal
 from sergeant_major.solver import Position, PositionError, Solver, SolverTimeout
 from sergeant_major.solver._jit import int_array
-from sergeant_major.solver._kernels import PEXT6, PEXT7, drawn_tricks, kills, quick_tricks, rel_key, trump_bounds
+from sergeant_major.solver._kernels import PEXT6, PEXT7, drawn_tricks, kills, pos_key, quick_tricks, trump_bounds
 from sergeant_major.solver.dds import equivalent_groups
 from sergeant_major.solver.position import random_position
 
@@ -146,25 +146,51 @@ def test_enhanced_transposition_cutoffs_are_exact() -> None:
     assert solver.etc_cuts > 0  # the cutoffs did happen
 
 
-def test_relative_rank_key_matches_a_plain_renumbering() -> None:
-    """``rel_key`` (table look-ups that pack each hand's cards among the remaining ones) against a loop."""
+def test_table_key_matches_a_plain_renumbering() -> None:
+    """``pos_key`` (table look-ups that pack each hand's cards among the remaining ones, suit after suit)
+    against a loop that renumbers the cards and packs them one by one, for three and four players; two
+    positions get the same key exactly when their hands are equal in relative ranks."""
     assert len(PEXT7) == 1 << 14 and len(PEXT6) == 1 << 12
     rng = random.Random(9)
-    for _ in range(300):
-        deck = rng.sample(range(52), rng.randint(0, 52))
+    seen: dict[tuple[int, int, int], tuple[int, tuple[tuple[int, ...], ...]]] = {}
+    for _ in range(600):
+        n = rng.choice((3, 4))
+        deck = rng.sample(range(52), rng.randint(0, 52 if n == 4 else rng.choice((6, 51))))
         hands = [0, 0, 0, 0]
         for c in deck:
-            hands[rng.randrange(4)] |= 1 << c
-        want = [0, 0, 0, 0]
+            hands[rng.randrange(n)] |= 1 << c
+        leader = rng.randrange(n)
+        cfg = rng.randrange(256) << 54
+        want = [0, 0, 0]
+        pos = 0
+        rel: list[tuple[int, ...]] = []
         for suit in range(4):
-            k = 0
-            for r in range(13):
-                c = 13 * suit + r
-                for s in range(4):
-                    if hands[s] >> c & 1:
-                        want[s] |= 1 << (13 * suit + k)
-                        k += 1
-        assert list(rel_key(int_array(hands), 4)) == want
+            owners = [s for r in range(13) for s in range(n) if hands[s] >> (13 * suit + r) & 1]
+            rel.append(tuple(owners))
+            for k, s in enumerate(owners):
+                if s < n - 1:
+                    want[s] |= 1 << (pos + k)
+            pos += len(owners)
+        want[0] |= leader << 52 | cfg
+        want[1] |= len(rel[0]) << 52 | len(rel[1]) << 56
+        want[2] |= len(rel[2]) << 52 | len(rel[3]) << 56
+        key = tuple(pos_key(int_array(hands), n, leader, cfg))
+        assert key == tuple(want)
+        assert all(0 <= k < 1 << 62 for k in key)
+        ident = (n, tuple(rel))
+        assert seen.setdefault(key, (leader, ident))[1] == ident  # type: ignore[comparison-overlap]
+        # moving the highest card up to an absent higher rank of its suit keeps the key (absent ranks do not count)
+        if deck:
+            gap = [c for c in range(52) if not any(h >> c & 1 for h in hands)]
+            if gap:
+                c = max(deck)
+                g = [x for x in gap if x // 13 == c // 13 and x > c]
+                if g:
+                    moved = list(hands)
+                    for s in range(n):
+                        if moved[s] >> c & 1:
+                            moved[s] = moved[s] & ~(1 << c) | 1 << g[0]
+                    assert tuple(pos_key(int_array(moved), n, leader, cfg)) == key
 
 
 def test_can_reach_matches_brute_force() -> None:

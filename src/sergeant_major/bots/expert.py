@@ -420,7 +420,7 @@ class ExpertPlayer:
         """The double-dummy solver (created on first use)."""
         if self._solver is None:
             if not _SHARED:
-                _SHARED.append(Solver(tt_bits=18))
+                _SHARED.append(Solver(tt_bits=19))
             self._solver = _SHARED[0]
         return self._solver
 

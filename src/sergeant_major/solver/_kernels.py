@@ -18,23 +18,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._jit import HAVE_NUMBA, int_array, jit
+from ._jit import HAVE_NUMBA, high_bit, int_array, jit, low_bit, popcount64, prefetch
 
 LANE = 0x1FFF
 M32 = 0xFFFFFFFF
-
-
-def _pop(v: int) -> int:
-    return bin(v).count("1")
-
-
-def _low(v: int) -> int:
-    return (v & -v).bit_length() - 1 if v else -1
-
-
-POP13: Any = int_array([_pop(v) for v in range(1 << 13)])
-LOW13: Any = int_array([_low(v) for v in range(1 << 13)])
-HIGH13: Any = int_array([v.bit_length() - 1 for v in range(1 << 13)])
 
 if HAVE_NUMBA:
     import numpy as np
@@ -51,33 +38,26 @@ else:
 # stats slots
 ST_NODES, ST_BUDGET, ST_ABORT, ST_TTHITS, ST_ETC, ST_ETCCUTS = 0, 1, 2, 3, 4, 5
 ETC_MIN = 10  # default of stats[ST_ETC]: enhanced transposition cutoffs at trick ends with this many tricks left or more
-TT_WORDS = 8  # words per entry: 4 key words, lower bound, upper bound, 2 spare (one 64-byte cache line: one miss)
+TT_WORDS = 4  # words per entry: 3 key words, the bounds (lower | upper << 8)
+TT_WAYS = 2  # entries per bucket: a bucket is one 64-byte cache line (one miss per look-up)
 
 
 @jit
 def popcount(m: int) -> int:
     """Number of cards in mask ``m``."""
-    return int(POP13[m & LANE] + POP13[(m >> 13) & LANE] + POP13[(m >> 26) & LANE] + POP13[(m >> 39) & LANE])
+    return popcount64(m)
 
 
 @jit
 def lowest(m: int) -> int:
-    """Id of the lowest card in the non-empty mask ``m``."""
-    for s in range(4):
-        v = (m >> (13 * s)) & LANE
-        if v != 0:
-            return int(13 * s + LOW13[v])
-    return -1
+    """Id of the lowest card in the non-empty mask ``m`` (``-1`` if empty)."""
+    return low_bit(m)
 
 
 @jit
 def highest(m: int) -> int:
-    """Id of the highest card in the non-empty mask ``m`` (by id: suit then rank)."""
-    for s in range(3, -1, -1):
-        v = (m >> (13 * s)) & LANE
-        if v != 0:
-            return int(13 * s + HIGH13[v])
-    return -1
+    """Id of the highest card in the non-empty mask ``m`` (by id: suit then rank; ``-1`` if empty)."""
+    return high_bit(m)
 
 
 @jit
@@ -85,12 +65,12 @@ def nth_card(m: int, k: int) -> int:
     """Id of the ``k``-th lowest card (from 0) of ``m``; ``-1`` if ``m`` has fewer cards."""
     for s in range(4):
         v = (m >> (13 * s)) & LANE
-        c = int(POP13[v])
+        c = int(popcount64(v))
         if k < c:
             while k > 0:
                 v &= v - 1
                 k -= 1
-            return int(13 * s + LOW13[v])
+            return int(13 * s + low_bit(v))
         k -= c
     return -1
 
@@ -181,7 +161,7 @@ def policy_card(h: int, legal: int, trick: Any, tlen: int, trump: int, policy: i
             k = rng_next(rng) % popcount(legal)
             c = nth_card(legal, k)
             s = c // 13
-            return 13 * s + int(HIGH13[(legal >> (13 * s)) & LANE])
+            return 13 * s + int(high_bit((legal >> (13 * s)) & LANE))
         # current winner
         led = trick[0] // 13
         bc = trick[0]
@@ -313,7 +293,7 @@ def _pext(a: int, m: int) -> int:
     return r
 
 
-# compress tables for rel_key: PEXT7[(m << 7) | a] packs the bits of ``a`` that lie in ``m`` (7-bit lanes),
+# compress tables for rel_suit: PEXT7[(m << 7) | a] packs the bits of ``a`` that lie in ``m`` (7-bit lanes),
 # PEXT6 the same for the upper 6 bits of a 13-bit lane
 PEXT7: Any = int_array([_pext(a, m) for m in range(1 << 7) for a in range(1 << 7)])
 PEXT6: Any = int_array([_pext(a, m) for m in range(1 << 6) for a in range(1 << 6)])
@@ -324,29 +304,7 @@ def rel_suit(a: int, allb: int) -> int:
     """The cards ``a`` (a 13-bit lane, a subset of ``allb``) renumbered among ``allb`` from the lowest (0..)."""
     lo = int(PEXT7[((allb & 0x7F) << 7) | (a & 0x7F)])
     hi = int(PEXT6[((allb >> 7) << 6) | (a >> 7)])
-    return lo | (hi << int(POP13[allb & 0x7F]))
-
-
-@jit
-def rel_key(hands: Any, n: int) -> Any:
-    """Each seat's hand in relative ranks: within a suit, the remaining cards renumbered 0..k-1 from the
-    lowest, so positions equal up to cards already played get the same key. Returns 4 masks."""
-    r0 = 0
-    r1 = 0
-    r2 = 0
-    r3 = 0
-    for suit in range(4):
-        sh = 13 * suit
-        a0 = (hands[0] >> sh) & LANE
-        a1 = (hands[1] >> sh) & LANE
-        a2 = (hands[2] >> sh) & LANE
-        a3 = (hands[3] >> sh) & LANE
-        allb = a0 | a1 | a2 | a3
-        r0 |= rel_suit(a0, allb) << sh
-        r1 |= rel_suit(a1, allb) << sh
-        r2 |= rel_suit(a2, allb) << sh
-        r3 |= rel_suit(a3, allb) << sh
-    return r0, r1, r2, r3
+    return lo | (hi << int(popcount64(allb & 0x7F)))
 
 
 @jit
@@ -360,11 +318,11 @@ def qt_suit(hands: Any, n: int, who: int, trump: int, suit: int) -> int:
     for s in range(n):
         if s != who:
             o |= (hands[s] >> sh) & LANE
-    top = int(HIGH13[o])  # -1 when the others are void
+    top = int(high_bit(o))  # -1 when the others are void
     cnt = 0
     v = m
     while v != 0:
-        hb = int(HIGH13[v])
+        hb = int(high_bit(v))
         if hb < top:
             break
         cnt += 1
@@ -372,7 +330,7 @@ def qt_suit(hands: Any, n: int, who: int, trump: int, suit: int) -> int:
     if cnt > 0 and trump >= 0:
         for s in range(n):
             if s != who and (hands[s] >> (13 * trump)) & LANE != 0:
-                ln = int(POP13[(hands[s] >> sh) & LANE])
+                ln = int(popcount64((hands[s] >> sh) & LANE))
                 if ln < cnt:
                     cnt = ln
     return cnt
@@ -398,7 +356,7 @@ def kills(x: int, y: int) -> int:
     m = 0
     v = (x | y) & LANE
     while v != 0:
-        r = int(HIGH13[v])
+        r = int(high_bit(v))
         v &= ~(1 << r)
         if (x >> r) & 1:
             avail += 1
@@ -425,13 +383,13 @@ def trump_bounds(hands: Any, n: int, seat: int, trump: int) -> Any:
     for s in range(n):
         if s != seat:
             oth |= (hands[s] >> sh) & LANE
-    sure = int(POP13[mine]) - kills(oth, mine)
+    sure = int(popcount64(mine)) - kills(oth, mine)
     lost = 0
     for s in range(n):
         if s != seat:
             ts = (hands[s] >> sh) & LANE
             if ts != 0:
-                v = int(POP13[ts]) - kills(mine, ts)
+                v = int(popcount64(ts)) - kills(mine, ts)
                 if v > lost:
                     lost = v
     return sure, lost
@@ -453,17 +411,17 @@ def drawn_tricks(hands: Any, n: int, seat: int, trump: int) -> int:
         if s != seat:
             ts = (hands[s] >> sh) & LANE
             oth |= ts
-            c = int(POP13[ts])
+            c = int(popcount64(ts))
             if c > k:
                 k = c
-    if k == 0 or int(POP13[mine]) < k:
+    if k == 0 or int(popcount64(mine)) < k:
         return -1
     v = mine
     for _ in range(k - 1):
-        v &= ~(1 << int(HIGH13[v]))
-    if int(HIGH13[v]) < int(HIGH13[oth]):  # the k-th highest of the seat's trumps
+        v &= ~(1 << int(high_bit(v)))
+    if int(high_bit(v)) < int(high_bit(oth)):  # the k-th highest of the seat's trumps
         return -1
-    total = int(POP13[mine])
+    total = int(popcount64(mine))
     for suit in range(4):
         if suit == trump:
             continue
@@ -474,9 +432,9 @@ def drawn_tricks(hands: Any, n: int, seat: int, trump: int) -> int:
         for s in range(n):
             if s != seat:
                 o |= (hands[s] >> (13 * suit)) & LANE
-        top = int(HIGH13[o])
+        top = int(high_bit(o))
         while m != 0:
-            hb = int(HIGH13[m])
+            hb = int(high_bit(m))
             if hb < top:
                 break
             total += 1
@@ -514,12 +472,13 @@ def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, t
     h = hands[to]
     legal = legal_mask(h, trick, tlen, trump, must_trump, must_over)
     maxing = to == seat
-    # cards still in play (hands and the trick): touching cards among them are equivalent
+    # cards still in the hands and the card that wins the trick so far: touching cards of one hand among them
+    # are equivalent (the trick's other cards separate nothing: two cards with only those between them both
+    # beat the winning card or both do not, the trick goes the same way and, once it is over, the two
+    # positions are the same in relative ranks)
     present = 0
     for s in range(n):
         present |= hands[s]
-    for i in range(tlen):
-        present |= 1 << trick[i]
     # current winner of the trick so far
     led = trick[0] // 13 if tlen > 0 else -1
     bc = trick[0] if tlen > 0 else -1
@@ -536,6 +495,8 @@ def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, t
         elif cs == led and not btr and c > bc:
             bi = i
             bc = c
+    if tlen > 0:
+        present |= 1 << bc
     # the mover wants "good" tricks (won by the seat; in minimum tricks won by the others) when maximising
     cur_good = False
     if tlen > 0:
@@ -551,7 +512,7 @@ def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, t
         if lv == 0:
             continue
         pv = (present >> sh) & LANE
-        slen = int(POP13[lv])
+        slen = int(popcount64(lv))
         # suit-level facts for the lead scores
         oth_top = -1
         side_top = -1
@@ -559,20 +520,20 @@ def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, t
         ruff = False
         if tlen == 0 and misere == 0:
             if maxing:
-                oth_top = int(HIGH13[pv & ~(h >> sh) & LANE])
+                oth_top = int(high_bit(pv & ~(h >> sh) & LANE))
                 if trump >= 0 and suit != trump:
                     for o in range(n):
                         if o != seat and (hands[o] >> sh) & LANE == 0 and (hands[o] >> (13 * trump)) & LANE != 0:
                             ruff = True
             else:
                 sv = (hands[seat] >> sh) & LANE
-                seat_top = int(HIGH13[sv])
-                side_top = int(HIGH13[pv & ~sv])
+                seat_top = int(high_bit(sv))
+                side_top = int(high_bit(pv & ~sv))
                 ruff = sv == 0 and suit != trump and trump >= 0 and (hands[seat] >> (13 * trump)) & LANE != 0
         prev_mine = False
         v = pv
         while v != 0:
-            hb = int(HIGH13[v])
+            hb = int(high_bit(v))
             v &= ~(1 << hb)
             if (lv >> hb) & 1:
                 if not prev_mine:
@@ -635,27 +596,52 @@ def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, t
 
 
 # frame fields of the iterative search
-F_TLEN, F_LEADER, F_TARGET, F_REM, F_TN, F_TO, F_H, F_J, F_NM, F_IDX, F_K0, F_K1, F_K2, F_K3 = range(14)
+F_TLEN, F_LEADER, F_TARGET, F_REM, F_TN, F_TO, F_H, F_J, F_NM, F_IDX, F_K0, F_K1, F_K2 = range(13)
 FRAME = 16
 MOVES_PER_DEPTH = 40
 
 
 @jit
-def tt_store(tt: Any, idx: int, k0: int, k1: int, k2: int, k3: int, target: int, remaining: int, result: bool) -> None:
-    """Record in entry ``idx`` that the maximiser can (``result``) or cannot reach ``target``."""
-    b = idx * TT_WORDS
-    if not (tt[b] == k0 and tt[b + 1] == k1 and tt[b + 2] == k2 and tt[b + 3] == k3):
+def tt_probe(tt: Any, idx: int, k0: int, k1: int, k2: int) -> int:
+    """The bounds word (``lower | upper << 8``) of the entry with key ``k0, k1, k2`` in bucket ``idx``, ``-1``
+    if the bucket does not hold it."""
+    b = idx * (TT_WORDS * TT_WAYS)
+    if tt[b] == k0 and tt[b + 1] == k1 and tt[b + 2] == k2:
+        return int(tt[b + 3])
+    if tt[b + 4] == k0 and tt[b + 5] == k1 and tt[b + 6] == k2:
+        return int(tt[b + 7])
+    return -1
+
+
+@jit
+def tt_store(tt: Any, idx: int, k0: int, k1: int, k2: int, target: int, remaining: int, result: bool) -> None:
+    """Record in bucket ``idx`` that the maximiser can (``result``) or cannot reach ``target`` in the position
+    with key ``k0, k1, k2``. A new key goes first in the bucket, the entry it displaces second (the older
+    second one is dropped)."""
+    b = idx * (TT_WORDS * TT_WAYS)
+    if tt[b] == k0 and tt[b + 1] == k1 and tt[b + 2] == k2:
+        e = b
+    elif tt[b + 4] == k0 and tt[b + 5] == k1 and tt[b + 6] == k2:
+        e = b + 4
+    else:
+        tt[b + 4] = tt[b]
+        tt[b + 5] = tt[b + 1]
+        tt[b + 6] = tt[b + 2]
+        tt[b + 7] = tt[b + 3]
         tt[b] = k0
         tt[b + 1] = k1
         tt[b + 2] = k2
-        tt[b + 3] = k3
-        tt[b + 4] = 0
-        tt[b + 5] = remaining
+        tt[b + 3] = remaining << 8
+        e = b
+    w = tt[e + 3]
+    lo = w & 0xFF
+    hi = w >> 8
     if result:
-        if target > tt[b + 4]:
-            tt[b + 4] = target
-    elif target - 1 < tt[b + 5]:
-        tt[b + 5] = target - 1
+        if target > lo:
+            lo = target
+    elif target - 1 < hi:
+        hi = target - 1
+    tt[e + 3] = lo | (hi << 8)
 
 
 @jit
@@ -686,20 +672,46 @@ def push_child(hands: Any, n: int, frames: Any, b: int, to: int, c: int, tk: Any
 
 
 @jit
+def pos_key(hands: Any, n: int, leader: int, cfg: int) -> Any:
+    """``(k0, k1, k2)``: the table key of the trick-start position ``hands``, ``leader`` to lead, under the
+    configuration bits ``cfg`` (bits 54..61). The hands are taken in relative ranks (in each suit the remaining
+    cards renumbered from the lowest, so positions equal up to the cards already played share the key) and
+    packed tight: the relative-rank bits of each suit, one suit after the other, for seats ``0..n-2`` (the last
+    seat holds the rest) in bits 0..51 of ``k0``, ``k1``, ``k2``; the suit lengths (4 bits each) in bits 52..59
+    of ``k1`` (suits 0, 1) and ``k2`` (suits 2, 3); the leader in bits 52..53 of ``k0``."""
+    k0 = 0
+    k1 = 0
+    k2 = 0
+    p = 0
+    for suit in range(4):
+        sh = 13 * suit
+        a0 = (hands[0] >> sh) & LANE
+        a1 = (hands[1] >> sh) & LANE
+        a2 = (hands[2] >> sh) & LANE
+        allb = a0 | a1 | a2 | ((hands[3] >> sh) & LANE)
+        k0 |= rel_suit(a0, allb) << p
+        k1 |= rel_suit(a1, allb) << p
+        if n == 4:
+            k2 |= rel_suit(a2, allb) << p
+        ln = int(popcount64(allb))
+        p += ln
+        if suit < 2:
+            k1 |= ln << (52 + 4 * suit)
+        else:
+            k2 |= ln << (44 + 4 * suit)
+    return k0 | (leader << 52) | cfg, k1, k2
+
+
+@jit
 def tt_index(hands: Any, n: int, leader: int, cfg: int, tt_mask: int) -> Any:
-    """``(idx, k0, k1, k2, k3)``: the table slot and key words of the trick-start position ``hands``, ``leader``
-    to lead, under the configuration bits ``cfg``."""
-    r0, r1, r2, r3 = rel_key(hands, n)
-    k0 = r0 | (leader << 52)
-    k1 = r1 | cfg
-    k2 = r2
-    k3 = r3
+    """``(idx, k0, k1, k2)``: the table bucket and key words (:func:`pos_key`) of the trick-start position
+    ``hands``, ``leader`` to lead, under the configuration bits ``cfg``."""
+    k0, k1, k2 = pos_key(hands, n, leader, cfg)
     hsh = ((k0 ^ (k0 >> 31)) & M32) * 16777619
     hsh = ((hsh ^ k1 ^ (k1 >> 29)) & M32) * 16777619
     hsh = ((hsh ^ k2 ^ (k2 >> 27)) & M32) * 16777619
-    hsh = ((hsh ^ k3 ^ (k3 >> 25)) & M32) * 16777619
     hsh ^= hsh >> 23
-    return hsh & tt_mask, k0, k1, k2, k3
+    return hsh & tt_mask, k0, k1, k2
 
 
 @jit
@@ -716,14 +728,14 @@ def etc_cut(hands: Any, n: int, tk: Any, tbase: int, leader: int, to: int, trump
         tk[tbase + n - 1] = c
         w = (leader + winner_index(tk[tbase:tbase + 4], n, trump)) % n
         t = target - (1 if (w == seat) != mis else 0)
-        idx, k0, k1, k2, k3 = tt_index(hands, n, w, cfg, tt_mask)
-        tb = idx * TT_WORDS
-        if tt[tb] == k0 and tt[tb + 1] == k1 and tt[tb + 2] == k2 and tt[tb + 3] == k3:
+        idx, k0, k1, k2 = tt_index(hands, n, w, cfg, tt_mask)
+        bw = tt_probe(tt, idx, k0, k1, k2)
+        if bw >= 0:
             if maxing:
-                if tt[tb + 4] >= t:
+                if (bw & 0xFF) >= t:
                     hands[to] = h
                     return True
-            elif tt[tb + 5] < t:
+            elif (bw >> 8) < t:
                 hands[to] = h
                 return True
     hands[to] = h
@@ -738,16 +750,17 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
     (with ``misere``: have them won by the others)? ``remaining0`` counts the trick in progress.
 
     An iterative alpha-beta (explicit stack in ``frames``, ``FRAME`` words per depth) over the zero window
-    ``target0``: ``tt`` (``tt_mask + 1`` entries of ``TT_WORDS`` words: 4 key words, a lower and an upper
-    bound; one cache line each) is the transposition table of trick-start positions keyed by relative ranks
-    and the solver's configuration; at a trick start the table, then the trump and quick-trick bounds may
-    decide the node;
+    ``target0``: ``tt`` (``tt_mask + 1`` buckets of ``TT_WAYS`` entries of ``TT_WORDS`` words: 3 key words
+    (:func:`pos_key`) and the bounds word, a lower and an upper bound; a bucket is one cache line) is the
+    transposition table of trick-start positions keyed by relative ranks and the solver's configuration; at
+    a trick start the trump and quick-trick bounds, then the table may decide the node (the table's line is
+    prefetched while the bounds are computed);
     ``moves`` holds ``MOVES_PER_DEPTH`` slots per depth, ``tk`` 4 slots per trick; ``stats`` counts nodes
     and carries the node budget and the abort flag. ``hands`` is restored on return (also on abort).
     """
     mis = misere != 0
     etc_min = stats[ST_ETC]
-    cfg = (seat | (misere << 2) | ((trump + 1) << 3) | (must_trump << 6) | (must_over << 7)) << 52
+    cfg = (seat | (misere << 2) | ((trump + 1) << 3) | (must_trump << 6) | (must_over << 7)) << 54
     for i in range(tlen0):
         tk[i] = trick0[i]
     frames[F_TLEN] = tlen0
@@ -771,7 +784,6 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
             k0 = 0
             k1 = 0
             k2 = 0
-            k3 = 0
             if target <= 0:
                 decided = 1
             elif target > remaining:
@@ -786,15 +798,9 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                         w = last_trick_winner(hands, n, leader, trump)
                         decided = 1 if (w == seat) != mis else 0
                     else:
-                        idx, k0, k1, k2, k3 = tt_index(hands, n, leader, cfg, tt_mask)
-                        tb = idx * TT_WORDS
-                        if tt[tb] == k0 and tt[tb + 1] == k1 and tt[tb + 2] == k2 and tt[tb + 3] == k3:
-                            stats[ST_TTHITS] += 1
-                            if tt[tb + 4] >= target:
-                                decided = 1
-                            elif tt[tb + 5] < target:
-                                decided = 0
-                        if decided < 0 and not mis:
+                        idx, k0, k1, k2 = tt_index(hands, n, leader, cfg, tt_mask)
+                        prefetch(tt, idx * (TT_WORDS * TT_WAYS))
+                        if not mis:
                             # cashing the leader's side-suit winners plays no trump: the trump bounds add to it
                             tb1 = 0
                             tb2 = 0
@@ -811,6 +817,14 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                                 if tb1 >= target:
                                     decided = 1
                                 elif remaining - tb2 - quick_tricks(hands, n, leader, trump) < target:
+                                    decided = 0
+                        if decided < 0:
+                            bw = tt_probe(tt, idx, k0, k1, k2)
+                            if bw >= 0:
+                                stats[ST_TTHITS] += 1
+                                if (bw & 0xFF) >= target:
+                                    decided = 1
+                                elif (bw >> 8) < target:
                                     decided = 0
             if decided >= 0:
                 val = decided == 1
@@ -835,7 +849,6 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                 frames[b + F_K0] = k0
                 frames[b + F_K1] = k1
                 frames[b + F_K2] = k2
-                frames[b + F_K3] = k3
                 push_child(hands, n, frames, b, to, moves[d * MOVES_PER_DEPTH], tk, tlen, trump, seat, mis)
                 d += 1
                 continue
@@ -853,14 +866,14 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
         if val == maxing:
             if frames[b + F_IDX] >= 0:
                 tt_store(tt, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
-                         frames[b + F_K3], frames[b + F_TARGET], frames[b + F_REM], val)
+                         frames[b + F_TARGET], frames[b + F_REM], val)
             continue
         j = frames[b + F_J] + 1
         if j >= frames[b + F_NM]:
             val = not maxing
             if frames[b + F_IDX] >= 0:
                 tt_store(tt, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
-                         frames[b + F_K3], frames[b + F_TARGET], frames[b + F_REM], val)
+                         frames[b + F_TARGET], frames[b + F_REM], val)
             continue
         frames[b + F_J] = j
         push_child(hands, n, frames, b, to, moves[d * MOVES_PER_DEPTH + 2 * j], tk, tlen, trump, seat, mis)

@@ -31,6 +31,7 @@ from ._kernels import (
     ST_ETCCUTS,
     ST_NODES,
     ST_TTHITS,
+    TT_WAYS,
     TT_WORDS,
     solve_bounds,
 )
@@ -92,8 +93,8 @@ class Solver:
     many positions: the table is keyed by relative ranks, so what one search learns serves the next).
 
     Args:
-        tt_bits: the table holds ``2**tt_bits`` entries of 64 bytes (default 20 with numba: 64 MB;
-            14 without).
+        tt_bits: the table holds ``2**tt_bits`` entries of 32 bytes, two to a 64-byte bucket (default 21
+            with numba: 64 MB; 15 without).
         clock: the clock time limits are measured with (default ``time.perf_counter``, wall time;
             benchmarks on a shared machine pass ``time.process_time``).
 
@@ -105,7 +106,7 @@ class Solver:
 
     def __init__(self, tt_bits: int | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
         if tt_bits is None:
-            tt_bits = 20 if HAVE_NUMBA else 14
+            tt_bits = 21 if HAVE_NUMBA else 15
         if not 8 <= tt_bits <= 26:
             raise ValueError(f"tt_bits={tt_bits!r} is outside 8..26")
         self.tt_bits = tt_bits
@@ -158,7 +159,7 @@ class Solver:
             t0 = self.clock()
             solve_bounds(hands, pos.n, trick, len(pos.trick), pos.leader, pos.trump, int(pos.rules.must_trump),
                          int(pos.rules.must_overtrump), seat, int(pos.misere), lo, hi, pos.remaining,
-                         self._tt, (1 << self.tt_bits) - 1, self._moves, self._frames, self._tk,
+                         self._tt, (1 << self.tt_bits) // TT_WAYS - 1, self._moves, self._frames, self._tk,
                          stats, out, guess)
             dt = self.clock() - t0
             self.nodes += int(stats[ST_NODES])
