@@ -21,7 +21,16 @@ from sergeant_major import Contract, Rules
 from sergeant_major.deal import Deal
 from sergeant_major.solver import Position, PositionError, Solver, SolverTimeout
 from sergeant_major.solver._jit import int_array
-from sergeant_major.solver._kernels import PEXT6, PEXT7, drawn_tricks, kills, pos_key, quick_tricks, trump_bounds
+from sergeant_major.solver._kernels import (
+    PEXT6,
+    PEXT7,
+    drawn_tricks,
+    kills,
+    others_hold_no_trump,
+    pos_key,
+    quick_tricks,
+    trump_bounds,
+)
 from sergeant_major.solver.dds import equivalent_groups
 from sergeant_major.solver.position import random_position
 
@@ -253,6 +262,38 @@ def test_trick_start_bounds_hold(rules_t: str) -> None:
             assert v <= pos.remaining - lost - qt, (repr(pos), seat, v, lost, qt)
         checked += 1
     assert checked >= 20
+
+
+@pytest.mark.parametrize("rules_t", ["9-5-2", "8-5-3 must-overtrump=on must-trump=on", "9-5-2 players=4", "3-5-8"])
+def test_untrumpable_seat_bound_holds_when_another_leads(rules_t: str) -> None:
+    """``others_hold_no_trump``: when nobody else holds a trump, a seat holding one makes its trumps and its top
+    side cards even with another player on lead - checked against the brute force where it applies. Without
+    that condition the same count is not a bound (the others ruff or make it discard): the check finds such
+    endings too, so the condition is needed."""
+    rules = Rules.parse(rules_t)
+    rng = random.Random(57)
+    checked = 0
+    unsound_elsewhere = 0
+    for _ in range(1500 if not LONG else 15000):
+        pos = random_position(rules, rng, rng.randint(2, 3 if rules.players == 4 else 4 if not LONG else 5))
+        if pos.misere or pos.trump < 0:
+            continue
+        seat = (pos.leader + rng.randrange(1, pos.n)) % pos.n
+        hands = int_array(list(pos.hands) + [0] * (4 - pos.n))
+        sure, _ = trump_bounds(hands, pos.n, seat, pos.trump)
+        count = sure + quick_tricks(hands, pos.n, seat, pos.trump)
+        if count <= sure:
+            continue
+        v = brute_values(pos, seat)[0] - pos.tricks[seat]
+        if others_hold_no_trump(hands, pos.n, seat, pos.trump):
+            if sure == 0:
+                continue
+            assert count <= v, (repr(pos), seat, v, count)
+            checked += 1  # here the count is above the trump count alone
+        elif count > v:
+            unsound_elsewhere += 1
+    assert checked >= 30, checked
+    assert unsound_elsewhere > 0
 
 
 @pytest.mark.parametrize("rules_t", ["9-5-2", "8-5-3 must-overtrump=on must-trump=on", "9-5-2 players=4"])

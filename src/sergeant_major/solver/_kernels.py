@@ -396,6 +396,22 @@ def trump_bounds(hands: Any, n: int, seat: int, trump: int) -> Any:
 
 
 @jit
+def others_hold_no_trump(hands: Any, n: int, seat: int, trump: int) -> bool:
+    """Do the players other than ``seat`` hold no trump (``trump >= 0``)?
+
+    Then, when ``seat`` holds a trump, it makes every one of its trumps and every card above all the others'
+    cards of its side suit (:func:`quick_tricks` with no length cap) even when another player leads: until
+    it first wins a trick it follows with cards that are not counted, ruffs when void (an unbeatable trump:
+    its lead from then on) or plays a counted card of the suit led (it wins: nobody can ruff), so it never
+    discards or loses a counted card; on lead it cashes those cards, then its trumps, keeping the lead."""
+    oth = 0
+    for s in range(n):
+        if s != seat:
+            oth |= hands[s]
+    return (oth >> (13 * trump)) & LANE == 0
+
+
+@jit
 def drawn_tricks(hands: Any, n: int, seat: int, trump: int) -> int:
     """Tricks ``seat``, on lead in a trump contract, surely makes by drawing the others' trumps first: when its
     ``k`` highest trumps beat every other trump, ``k`` the longest other holding, it leads them from the top
@@ -818,6 +834,9 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                                     decided = 1
                                 elif remaining - tb2 - quick_tricks(hands, n, leader, trump) < target:
                                     decided = 0
+                                elif tb1 > 0 and tb1 + quick_tricks(hands, n, seat, trump) >= target and \
+                                        others_hold_no_trump(hands, n, seat, trump):
+                                    decided = 1
                         if decided < 0:
                             bw = tt_probe(tt, idx, k0, k1, k2)
                             if bw >= 0:
