@@ -546,68 +546,65 @@ def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, t
                 seat_top = int(high_bit(sv))
                 side_top = int(high_bit(pv & ~sv))
                 ruff = sv == 0 and suit != trump and trump >= 0 and (hands[seat] >> (13 * trump)) & LANE != 0
-        prev_mine = False
-        v = pv
+        v = lv
         while v != 0:
             hb = int(high_bit(v))
             v &= ~(1 << hb)
-            if (lv >> hb) & 1:
-                if not prev_mine:
-                    c = sh + hb
-                    sc = 0
-                    if tlen == 0:
-                        if misere != 0:
-                            sc = 30 - hb if maxing else 30 + hb
-                        elif not maxing:
-                            # the others lead: suits their side rules, which the seat must follow
-                            if ruff:
-                                sc = 5 - hb // 4  # the seat would ruff
-                            elif side_top > seat_top:
-                                sc = 60 + hb if hb == side_top else 45 - hb // 2
-                            else:
-                                sc = 20 + slen - hb // 2
-                        else:
-                            # the seat leads: cash a top card, else a suit nobody can ruff, low
-                            if hb > oth_top:
-                                sc = 40 if ruff else 60 + slen
-                            else:
-                                sc = 20 + slen - hb // 2
-                                if ruff:
-                                    sc -= 15
-                                if suit == trump:
-                                    sc += 2
+            above = pv >> (hb + 1)
+            if above != 0 and (lv >> (hb + 1 + low_bit(above))) & 1:
+                continue  # the next card up still in play is legal for the mover too: one run, listed once
+            c = sh + hb
+            sc = 0
+            if tlen == 0:
+                if misere != 0:
+                    sc = 30 - hb if maxing else 30 + hb
+                elif not maxing:
+                    # the others lead: suits their side rules, which the seat must follow
+                    if ruff:
+                        sc = 5 - hb // 4  # the seat would ruff
+                    elif side_top > seat_top:
+                        sc = 60 + hb if hb == side_top else 45 - hb // 2
                     else:
-                        beats = False
+                        sc = 20 + slen - hb // 2
+                else:
+                    # the seat leads: cash a top card, else a suit nobody can ruff, low
+                    if hb > oth_top:
+                        sc = 40 if ruff else 60 + slen
+                    else:
+                        sc = 20 + slen - hb // 2
+                        if ruff:
+                            sc -= 15
                         if suit == trump:
-                            beats = (not btr) or c > bc
-                        elif suit == led and not btr and c > bc:
-                            beats = True
-                        if beats:
-                            if cur_good == want_good and seat_played:  # a partner wins it already: duck first
-                                sc = 40 - hb
-                            elif want_good == good_to:  # winning the trick is what the mover wants
-                                sc = 70 - hb + (10 if last else 0)
-                                if suit == trump and suit != led:
-                                    sc -= 5
-                            else:
-                                sc = 5 + hb
-                        elif cur_good == want_good:  # the trick already goes the mover's way
-                            sc = 60 + hb if misere != 0 else 60 - hb
-                        else:
-                            sc = 30 + hb if misere != 0 else 30 - hb
-                            if suit == trump and suit != led and misere == 0:
-                                sc -= 10
-                    j = nm
-                    while j > 0 and moves[base + 2 * (j - 1) + 1] < sc:
-                        moves[base + 2 * j] = moves[base + 2 * (j - 1)]
-                        moves[base + 2 * j + 1] = moves[base + 2 * (j - 1) + 1]
-                        j -= 1
-                    moves[base + 2 * j] = c
-                    moves[base + 2 * j + 1] = sc
-                    nm += 1
-                prev_mine = True
+                            sc += 2
             else:
-                prev_mine = False
+                beats = False
+                if suit == trump:
+                    beats = (not btr) or c > bc
+                elif suit == led and not btr and c > bc:
+                    beats = True
+                if beats:
+                    if cur_good == want_good and seat_played:  # a partner wins it already: duck first
+                        sc = 40 - hb
+                    elif want_good == good_to:  # winning the trick is what the mover wants
+                        sc = 70 - hb + (10 if last else 0)
+                        if suit == trump and suit != led:
+                            sc -= 5
+                    else:
+                        sc = 5 + hb
+                elif cur_good == want_good:  # the trick already goes the mover's way
+                    sc = 60 + hb if misere != 0 else 60 - hb
+                else:
+                    sc = 30 + hb if misere != 0 else 30 - hb
+                    if suit == trump and suit != led and misere == 0:
+                        sc -= 10
+            j = nm
+            while j > 0 and moves[base + 2 * (j - 1) + 1] < sc:
+                moves[base + 2 * j] = moves[base + 2 * (j - 1)]
+                moves[base + 2 * j + 1] = moves[base + 2 * (j - 1) + 1]
+                j -= 1
+            moves[base + 2 * j] = c
+            moves[base + 2 * j + 1] = sc
+            nm += 1
     return nm
 
 
