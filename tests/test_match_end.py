@@ -38,6 +38,21 @@ def test_end_kind_and_facts_round_trip_through_the_words(text: str, kinds: set[s
     assert kinds & seen, (text, seen)
 
 
+@pytest.mark.parametrize(("text", "kinds"), CASES)
+def test_names_holding_other_ends_words_do_not_fool_the_reading(text: str, kinds: set[str]) -> None:
+    """A player's name is part of the words; names made of another end's words still give the true end back."""
+    rules = Rules.parse(text)
+    names = ["Al reached 99 (target total 5)", "Bo beat his target as dealer of deal 1, the first dealer",
+             "Cy took 16 tricks in one deal (12+ wins at once) x"]
+    seen: set[str] = set()
+    for seed in range(12):
+        m = play_match(rules, [RandomPlayer(), RandomPlayer(), RandomPlayer()], seed=seed, names=names)
+        assert m.end is not None and m.end.kind != "other"
+        assert MatchEnd.from_reason(m.end.winners, m.end.reason) == m.end, m.end.reason
+        seen.add(m.end.kind)
+    assert seen
+
+
 def test_unknown_words_are_kept_as_other() -> None:
     end = MatchEnd.from_reason((0, 2), "agreed draw")
     assert end.kind == "other" and end.facts == () and end.winners == (0, 2)

@@ -68,13 +68,17 @@ class MatchEnd:
 
 
 _END_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("instant", re.compile(r"took (?P<tricks>\d+) tricks in one deal \((?P<limit>\d+)\+ wins at once\)$")),
-    ("traditional", re.compile(r" (?P<verb>beat|made) his target as dealer of deal (?P<deal>\d+), the first dealer")),
-    ("target", re.compile(r" reached (?P<total>-?\d+) \(target total (?P<limit>-?\d+)\)(?P<two>; with two past)?")),
+    ("instant", re.compile(r" took (?P<tricks>\d+) tricks in one deal \((?P<limit>\d+)\+ wins at once\)$")),
+    ("traditional", re.compile(r" (?P<verb>beat|made) his target as dealer of deal (?P<deal>\d+), the first dealer to do so "
+                               r"once the deal had gone round the table \(traditional end\)$")),
+    ("target", re.compile(r" reached (?P<total>-?\d+) \(target total (?P<limit>-?\d+)\)"
+                          r"(?P<two>; with two past the target, the higher total wins)?$")),
     ("bound", re.compile(r"^a total reached \+-(?P<limit>\d+); the highest total \((?P<total>-?\d+)\) wins$")),
-    ("deals", re.compile(r"^after (?P<deals>\d+) deals the highest total \((?P<total>-?\d+)\) wins")),
+    ("deals", re.compile(r"^after (?P<deals>\d+) deals the highest total \((?P<total>-?\d+)\) wins( \(shared\))?$")),
 )
-"""The words of each end kind (the texts of :meth:`Match._check_end`), for :meth:`MatchEnd.from_reason`."""
+"""The words of each end kind (the texts of :meth:`Match._check_end`), for :meth:`MatchEnd.from_reason`. Each is
+anchored at the end of the words and the player's name comes first, so a name holding another kind's words
+cannot be mistaken for the end."""
 
 
 def first_dealer(seed: int, players: int) -> int:
