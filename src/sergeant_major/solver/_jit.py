@@ -81,7 +81,7 @@ def _intrinsics() -> tuple[Any, Any, Any, Any]:
             i8p = ir.IntType(8).as_pointer()
             i32 = ir.IntType(32)
             fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
-                                                "llvm.prefetch.p0")
+                                                "llvm.prefetch.p0i8")
             builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
             return context.get_dummy_value()
 

@@ -689,9 +689,10 @@ def pos_key(hands: Any, n: int, leader: int, cfg: int) -> Any:
     """``(k0, k1, k2)``: the table key of the trick-start position ``hands``, ``leader`` to lead, under the
     configuration bits ``cfg`` (bits 54..61). The hands are taken in relative ranks (in each suit the remaining
     cards renumbered from the lowest, so positions equal up to the cards already played share the key) and
-    packed tight: the relative-rank bits of each suit, one suit after the other, for seats ``0..n-2`` (the last
-    seat holds the rest) in bits 0..51 of ``k0``, ``k1``, ``k2``; the suit lengths (4 bits each) in bits 52..59
-    of ``k1`` (suits 0, 1) and ``k2`` (suits 2, 3); the leader in bits 52..53 of ``k0``."""
+    packed tight: the relative-rank bits of each suit, one suit after the other, in bits 0..51 - seat 0's in
+    ``k0``, seat 1's in ``k1``, seat 2's in ``k2`` with four players (the last seat holds the rest); the suit
+    lengths (4 bits each) in bits 52..59 of ``k1`` (suits 0, 1) and ``k2`` (suits 2, 3); the leader in bits
+    52..53 of ``k0``. Every word stays below ``2**62``."""
     k0 = 0
     k1 = 0
     k2 = 0
