@@ -120,6 +120,24 @@ def test_analyze_position_text_and_json() -> None:
     assert set(a["best_cards"]) <= set(a["cards"])
 
 
+@pytest.mark.parametrize("rules_text", ["9-5-2", "3-5-8", "9-5-2 players=4"])
+def test_table_in_threads_equals_the_table_in_one(rules_text: str) -> None:
+    """``dd_table`` with its searches spread over threads (each thread its own solver) gives the very same
+    table as one solver doing them in turn; a bad ``jobs`` is refused."""
+    from sergeant_major.cli_analyze import dd_table
+    from sergeant_major.solver import Solver
+
+    rules = Rules.parse(rules_text)
+    rng = random.Random(12)
+    for _ in range(3):
+        pos = random_position(rules, rng, rng.randint(4, 6), in_trick=0)
+        one = dd_table(pos, Solver(tt_bits=14), None, jobs=1)
+        assert dd_table(pos, Solver(tt_bits=14), None, jobs=3) == one
+        assert dd_table(pos, Solver(tt_bits=14), 30.0, jobs=2) == one  # timed searches, far from their limit
+    with pytest.raises(ValueError, match="jobs=0"):
+        dd_table(pos, Solver(tt_bits=8), None, jobs=0)
+
+
 def test_analyze_never_drops_a_legal_card_when_the_time_runs_out() -> None:
     """A time limit too short for every card: each legal card still shows, its value as lo..hi bounds."""
     text = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"

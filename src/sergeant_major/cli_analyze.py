@@ -20,6 +20,9 @@ Exit codes: 0 success; 2 an argument that is neither a readable record nor a pos
 from __future__ import annotations
 
 import json
+import os
+import queue
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -34,23 +37,37 @@ from .cli import app
 from .deal import Deal
 from .errors import SergeantMajorError
 from .solver._jit import HAVE_NUMBA
-from .solver.dds import Solver
+from .solver.dds import Solution, Solver, warm_up
 from .solver.position import Position, PositionError
 
-__all__ = ["analyze", "dd_table", "analyze_position", "analyze_deal"]
+__all__ = ["analyze", "dd_table", "analyze_position", "analyze_deal", "table_jobs"]
 
 
 def _val(lo: int, hi: int) -> str:
     return str(lo) if lo == hi else f"{lo}..{hi}"
 
 
-def dd_table(pos: Position, solver: Solver, time_limit: float | None) -> dict[str, Any]:
+def table_jobs() -> int:
+    """How many searches of a table run at once: the CPU cores, at most 4 (each extra one has its own 64 MB
+    solver); 1 without numba (pure Python holds the GIL)."""
+    return max(1, min(os.cpu_count() or 1, 4)) if HAVE_NUMBA else 1
+
+
+def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int | None = None) -> dict[str, Any]:
     """The double-dummy table of a position at the opening lead.
+
+    The cells (one search per contract and seat) are independent: with ``jobs`` > 1 (default
+    :func:`table_jobs`) they run in that many threads, ``solver`` and ``jobs - 1`` more solvers of its size
+    each serving one search at a time (the compiled search releases the GIL). The values do not depend on
+    ``jobs``; ``time_limit`` holds for each search.
 
     Returns:
         ``{"leader", "declarer", "rows": [{"contract", "tricks": [[lo, hi] per seat], "diff": [lo, hi]}], "best"}``
         where ``diff`` is the declarer's over-tricks (under-tricks negative; in minimum tricks the target
         minus the tricks) and ``best`` the contract code with the largest sure ``diff``.
+
+    Raises:
+        ValueError: ``jobs`` below 1.
     """
     rules = pos.rules
     n = pos.n
@@ -58,13 +75,33 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None) -> dict[st
     declarer = (dealer + rules.declarer_role) % n
     target = rules.targets[(declarer - dealer) % n]
     contracts = [c for c in Contract if c.value < 4 or rules.has_nt_mt]
+    jobs = table_jobs() if jobs is None else jobs
+    if jobs < 1:
+        raise ValueError(f"jobs={jobs!r} must be at least 1")
+    cells_of = [(Position(rules, con, pos.to_move, pos.tricks, pos.hands, pos.trick), s)
+                for con in contracts for s in range(n)]
+    if jobs == 1 or len(cells_of) == 1:
+        sols = [solver.value(p, s, time_limit=time_limit) for p, s in cells_of]
+    else:
+        if HAVE_NUMBA:
+            warm_up()  # compile (or load) the kernels once, before the threads start
+        free: queue.SimpleQueue[Solver] = queue.SimpleQueue()
+        free.put(solver)
+        for _ in range(min(jobs, len(cells_of)) - 1):
+            free.put(Solver(solver.tt_bits, solver.clock))
+
+        def one(cell: tuple[Position, int]) -> Solution:
+            sv = free.get()
+            try:
+                return sv.value(cell[0], cell[1], time_limit=time_limit)
+            finally:
+                free.put(sv)
+
+        with ThreadPoolExecutor(max_workers=min(jobs, len(cells_of))) as ex:
+            sols = list(ex.map(one, cells_of))
     rows = []
-    for con in contracts:
-        p = Position(rules, con, pos.to_move, pos.tricks, pos.hands, pos.trick)
-        cells = []
-        for s in range(n):
-            sol = solver.value(p, s, time_limit=time_limit)
-            cells.append([sol.lower, sol.upper])
+    for k, con in enumerate(contracts):
+        cells = [[sol.lower, sol.upper] for sol in sols[k * n:(k + 1) * n]]
         lo, hi = cells[declarer]
         diff = [target - hi, target - lo] if con is Contract.MINIMUM else [lo - target, hi - target]
         rows.append({"contract": con.code, "word": con.word, "tricks": cells, "diff": diff})

@@ -26,10 +26,12 @@ HAVE_NUMBA: bool = _njit is not None
 
 
 def jit(f: F) -> F:
-    """Compile ``f`` with ``numba.njit(cache=True)`` if numba is available, else return it unchanged."""
+    """Compile ``f`` with ``numba.njit(cache=True, nogil=True)`` if numba is available, else return it unchanged.
+
+    ``nogil``: a compiled call releases the GIL, so searches on separate solvers run in parallel threads."""
     if _njit is None:
         return f
-    return cast(F, _njit(cache=True)(f))
+    return cast(F, _njit(cache=True, nogil=True)(f))
 
 
 def jit_nocache(f: F) -> F:
