@@ -111,12 +111,15 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
 
 
 def analyze_position(pos: Position, solver: Solver, time_limit: float | None) -> dict[str, Any]:
-    """The analysis of one position: the table at the opening lead, else the mover's value per legal card."""
+    """The analysis of one position: the table at the opening lead, then the mover's value per legal card (the
+    searches in :func:`table_jobs` threads)."""
     out: dict[str, Any] = {"position": pos.text()}
     if sum(pos.tricks) == 0 and not pos.trick:
         out["table"] = dd_table(pos, solver, time_limit)
     if not pos.over:
-        sol = solver.solve(pos, pos.to_move, time_limit=time_limit)
+        # the legal cards' searches in parallel threads too, as many as the table's
+        helpers = [Solver(solver.tt_bits, solver.clock) for _ in range(table_jobs() - 1)]
+        sol = solver.solve(pos, pos.to_move, time_limit=time_limit, helpers=helpers)
         out["to_move"] = pos.to_move
         out["value"] = [sol.lower, sol.upper]
         # every legal card, its value as [lo, hi] (equal when found; the bounds when the time ran out)
