@@ -138,6 +138,31 @@ def test_table_in_threads_equals_the_table_in_one(rules_text: str) -> None:
         dd_table(pos, Solver(tt_bits=8), None, jobs=0)
 
 
+def test_table_minimum_tricks_row_uses_the_declarers_ceiling() -> None:
+    """3-5-8 (seed 003, "Nur bei MT ..."): in minimum tricks the playmaker (target 8) may take at most 3 - the
+    table's minimum-tricks row measures the declarer against that ceiling, the other rows against 8."""
+    from sergeant_major.cli_analyze import dd_table
+    from sergeant_major.solver import Solver
+
+    rules = Rules.parse("3-5-8")
+    pos = random_position(rules, random.Random(4), 5)
+    t = dd_table(pos, Solver(tt_bits=12), None, jobs=1)
+    assert t["target"] == 8
+    for row in t["rows"]:
+        lo, hi = row["tricks"][t["declarer"]]
+        if row["contract"] == "MT":
+            assert row["target"] == 3 and row["diff"] == [3 - hi, 3 - lo]
+        else:
+            assert row["target"] == 8 and row["diff"] == [lo - 8, hi - 8]
+    from rich.console import Console
+
+    from sergeant_major.cli_analyze import _print_table
+
+    con = Console(record=True, width=200)
+    _print_table(con, t, ["Seat 0", "Seat 1", "Seat 2"])
+    assert "target 8, in minimum tricks at most 3" in " ".join(con.export_text().split())
+
+
 def test_analyze_never_drops_a_legal_card_when_the_time_runs_out() -> None:
     """A time limit too short for every card: each legal card still shows, its value as lo..hi bounds."""
     text = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"

@@ -36,6 +36,7 @@ from .cards import CARDS
 from .cli import app
 from .deal import Deal
 from .errors import SergeantMajorError
+from .rules import minimum_ceilings
 from .solver._jit import HAVE_NUMBA
 from .solver.dds import Solution, Solver, warm_up
 from .solver.position import Position, PositionError
@@ -62,9 +63,11 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
     ``jobs``; ``time_limit`` holds for each search.
 
     Returns:
-        ``{"leader", "declarer", "rows": [{"contract", "tricks": [[lo, hi] per seat], "diff": [lo, hi]}], "best"}``
-        where ``diff`` is the declarer's over-tricks (under-tricks negative; in minimum tricks the target
-        minus the tricks) and ``best`` the contract code with the largest sure ``diff``.
+        ``{"leader", "dealer", "declarer", "target", "rows": [{"contract", "word", "tricks": [[lo, hi] per seat],
+        "diff": [lo, hi], "target"}], "best"}`` where a row's ``target`` is the declarer's target in that
+        contract (in minimum tricks its ceiling, seed 003: the targets mirrored, ``rules.minimum_ceilings``),
+        ``diff`` the declarer's over-tricks (under-tricks negative; in minimum tricks the ceiling minus the
+        tricks) and ``best`` the contract code with the largest sure ``diff``.
 
     Raises:
         ValueError: ``jobs`` below 1.
@@ -74,6 +77,8 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
     dealer = (pos.leader - 1) % n  # the eldest hand leads the first trick (seeds 000/004)
     declarer = (dealer + rules.declarer_role) % n
     target = rules.targets[(declarer - dealer) % n]
+    # in minimum tricks the targets become ceilings (seed 003; rules.minimum_ceilings)
+    ceiling = minimum_ceilings(tuple(rules.targets[(s - dealer) % n] for s in range(n)))[declarer]
     contracts = [c for c in Contract if c.value < 4 or rules.has_nt_mt]
     jobs = table_jobs() if jobs is None else jobs
     if jobs < 1:
@@ -103,8 +108,10 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
     for k, con in enumerate(contracts):
         cells = [[sol.lower, sol.upper] for sol in sols[k * n:(k + 1) * n]]
         lo, hi = cells[declarer]
-        diff = [target - hi, target - lo] if con is Contract.MINIMUM else [lo - target, hi - target]
-        rows.append({"contract": con.code, "word": con.word, "tricks": cells, "diff": diff})
+        mt = con is Contract.MINIMUM
+        diff = [ceiling - hi, ceiling - lo] if mt else [lo - target, hi - target]
+        rows.append({"contract": con.code, "word": con.word, "tricks": cells, "diff": diff,
+                     "target": ceiling if mt else target})
     best = max(rows, key=lambda r: (r["diff"][0], r["diff"][1]))
     return {"leader": pos.leader, "dealer": dealer, "declarer": declarer, "target": target, "rows": rows,
             "best": best["contract"]}
@@ -192,8 +199,10 @@ def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bo
 
 # ---------------------------------------------------------------------------------------------- rendering
 def _print_table(out: Console, t: dict[str, Any], names: list[str]) -> None:
-    tab = Table(title=f"Double-dummy table (declarer {names[t['declarer']]}, target {t['target']}; "
-                      f"{names[t['leader']]} leads)", header_style="bold")
+    mt = [r["target"] for r in t["rows"] if r["contract"] == Contract.MINIMUM.code]
+    tab = Table(title=f"Double-dummy table (declarer {names[t['declarer']]}, target {t['target']}"
+                      + (f", in minimum tricks at most {mt[0]}" if mt else "") + f"; {names[t['leader']]} leads)",
+                header_style="bold")
     tab.add_column("Contract")
     for nm in names:
         tab.add_column(Text(nm), justify="right")
