@@ -163,6 +163,25 @@ def test_table_minimum_tricks_row_uses_the_declarers_ceiling() -> None:
     assert "target 8, in minimum tricks at most 3" in " ".join(con.export_text().split())
 
 
+def test_time_limits_that_are_not_a_number_of_seconds() -> None:
+    """``-t nan``/``inf``/``-1`` are refused with status 2 (no traceback); in the API NaN is a ValueError, an infinite
+    limit is no limit and an enormous one does not overflow the node budget."""
+    from sergeant_major.solver import Solver
+
+    text = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"
+    for bad in ("nan", "inf", "-inf", "-1", "0"):
+        r = runner.invoke(app, ["analyze", text, "-t", bad])
+        assert r.exit_code == 2 and f"--time-limit {float(bad)}" in r.output, (bad, r.output)
+    pos = Position.parse(text)
+    with pytest.raises(ValueError, match="time_limit=nan"):
+        Solver(tt_bits=10).value(pos, 2, time_limit=float("nan"))
+    for big in (float("inf"), 1e13, 1e300):
+        sv = Solver(tt_bits=10)
+        sv._rate = 8e6  # as if learnt: the budget is then this rate times the time left
+        assert sv.value(pos, 2, time_limit=big).exact
+        assert sv.solve(pos, time_limit=big).tricks == 7
+
+
 def test_analyze_never_drops_a_legal_card_when_the_time_runs_out() -> None:
     """A time limit too short for every card: each legal card still shows, its value as lo..hi bounds."""
     text = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"

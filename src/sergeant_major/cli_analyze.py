@@ -20,6 +20,7 @@ Exit codes: 0 success; 2 an argument that is neither a readable record nor a pos
 from __future__ import annotations
 
 import json
+import math
 import os
 import queue
 from concurrent.futures import ThreadPoolExecutor
@@ -104,7 +105,7 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
 
         with ThreadPoolExecutor(max_workers=min(jobs, len(cells_of))) as ex:
             sols = list(ex.map(one, cells_of))
-    rows = []
+    rows: list[dict[str, Any]] = []
     for k, con in enumerate(contracts):
         cells = [[sol.lower, sol.upper] for sol in sols[k * n:(k + 1) * n]]
         lo, hi = cells[declarer]
@@ -273,8 +274,8 @@ def analyze(
     """Double-dummy analysis: the table of a deal as dealt, or what each card of a recorded deal cost."""
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
-    if time_limit <= 0:
-        err.print(Text(f"error: --time-limit {time_limit}: give a positive number of seconds"))
+    if not 0 < time_limit < math.inf:  # also NaN
+        err.print(Text(f"error: --time-limit {time_limit}: give a positive, finite number of seconds"))
         raise typer.Exit(2)
     if not HAVE_NUMBA and not as_json:
         err.print(Text("note: numba is not installed (pip install 'sergeant-major[fast]'), so the searches run in pure "

@@ -15,6 +15,7 @@ with Numba when the ``fast`` extra is installed and runs as Python otherwise.
 
 from __future__ import annotations
 
+import math
 import queue
 import time
 from collections.abc import Callable, Sequence
@@ -148,7 +149,7 @@ class Solver:
         if deadline is None:
             budget = 1 << 62
         elif self._rate > 0:
-            budget = max(10_000, int(self._rate * max(deadline - self.clock(), 0.0)))
+            budget = min(1 << 62, max(10_000, int(self._rate * max(deadline - self.clock(), 0.0))))
         else:
             budget = 20_000
         while True:
@@ -180,7 +181,20 @@ class Solver:
             left = deadline - self.clock()
             if left <= 0:
                 return lo, hi, False
-            budget = max(budget * 2, 10_000) if self._rate <= 0 else max(10_000, int(self._rate * left))
+            budget = min(1 << 62, max(budget * 2, 10_000) if self._rate <= 0 else max(10_000, int(self._rate * left)))
+
+    def _deadline(self, time_limit: float | None) -> float | None:
+        """The clock reading at which a search with ``time_limit`` seconds stops (``None``: no limit, also for
+        an infinite one; zero or less: stop at once, with the trivial bounds).
+
+        Raises:
+            ValueError: ``time_limit`` is not a number (NaN).
+        """
+        if time_limit is None or time_limit == math.inf:
+            return None
+        if math.isnan(time_limit):
+            raise ValueError(f"time_limit={time_limit!r} is not a number of seconds")
+        return self.clock() + time_limit
 
     def _guess(self, pos: Position, seat: int, lo: int, hi: int) -> int:
         """A first guess of the maximiser's count: the mean of a few greedy play-outs, shaded towards the
@@ -208,11 +222,12 @@ class Solver:
 
         Raises:
             PositionError: when ``seat`` is not a seat of the position.
+            ValueError: when ``time_limit`` is NaN (an infinite one is no limit).
         """
         s = self._check(pos, seat)
         if time_limit is not None:
             warm_up()
-        deadline = None if time_limit is None else self.clock() + time_limit
+        deadline = self._deadline(time_limit)
         n0 = self.nodes
         lo, hi, exact = self._bounds(pos, s, 0, pos.remaining, deadline)
         return self._solution(pos, s, lo, hi, exact, {}, self.nodes - n0)
@@ -245,14 +260,14 @@ class Solver:
 
         Raises:
             PositionError: when ``seat`` is not a seat of the position.
-            ValueError: when ``helpers`` holds this solver or one solver twice.
+            ValueError: when ``helpers`` holds this solver or one solver twice, or ``time_limit`` is NaN.
         """
         s = self._check(pos, seat)
         if len({id(h) for h in helpers} | {id(self)}) != len(helpers) + 1:
             raise ValueError("helpers must be other solvers than this one, each given once")
         if time_limit is not None or helpers:
             warm_up()
-        deadline = None if time_limit is None else self.clock() + time_limit
+        deadline = self._deadline(time_limit)
         n0 = self.nodes - sum(h.nodes for h in helpers)  # the helpers' nodes count as this call's
         values: dict[Card, int] = {}
         bounds: dict[Card, tuple[int, int]] = {}
@@ -331,6 +346,7 @@ class Solver:
         Raises:
             PositionError: when ``seat`` is not a seat of the position.
             SolverTimeout: when ``time_limit`` (seconds) runs out first; it carries the bounds found.
+            ValueError: when ``time_limit`` is NaN (an infinite one is no limit).
         """
         s = self._check(pos, seat)
         rem = pos.remaining
@@ -342,7 +358,7 @@ class Solver:
             return False
         if time_limit is not None:
             warm_up()
-        deadline = None if time_limit is None else self.clock() + time_limit
+        deadline = self._deadline(time_limit)
         lo, hi, exact = self._bounds(pos, s, need - 1, need, deadline)
         if not exact:
             sol = self._solution(pos, s, lo, hi, False, {}, 0)
