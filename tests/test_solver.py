@@ -418,6 +418,33 @@ def test_time_limit_keeps_every_legal_card_with_bounds() -> None:
         assert lo <= exact.cards[c] <= hi
 
 
+@pytest.mark.parametrize("rules_t", ["9-5-2", "3-5-8"])
+def test_cut_value_agrees_with_the_cards_found(rules_t: str) -> None:
+    """When the time limit cuts ``solve`` short, its value bounds still contain the exact value and agree with
+    the card values found: at least the best found card's (in minimum tricks at most), as the value is the
+    best card's."""
+    rules = Rules.parse(rules_t)
+    rng = random.Random(8)
+    checked = 0
+    for _ in range(12):
+        pos = random_position(rules, rng, 10 if rules_t == "9-5-2" else 12)
+        exact = Solver(tt_bits=16).solve(pos)
+        for step in (1, 2, 3):
+            ticks = iter(range(0, 10**7, step))
+            cut = Solver(tt_bits=16, clock=lambda: float(next(ticks))).solve(pos, time_limit=4.5)
+            assert cut.lower <= exact.tricks <= cut.upper
+            if cut.lower == cut.upper or not cut.cards:
+                continue
+            checked += 1  # the value's own search was cut short too, after some cards were found
+            if pos.misere:
+                assert cut.upper <= min(cut.cards.values())
+            else:
+                assert cut.lower >= max(cut.cards.values())
+            for c, (lo, hi) in cut.card_bounds.items():
+                assert lo <= exact.cards[c] <= hi
+    assert checked >= 5
+
+
 def test_timed_search_warms_the_kernels_first(monkeypatch: pytest.MonkeyPatch) -> None:
     """The JIT compilation is not charged to a time limit: a timed call warms the kernels up first."""
     from sergeant_major.solver import dds

@@ -129,7 +129,11 @@ def analyze_position(pos: Position, solver: Solver, time_limit: float | None) ->
         helpers = [Solver(solver.tt_bits, solver.clock) for _ in range(table_jobs() - 1)]
         sol = solver.solve(pos, pos.to_move, time_limit=time_limit, helpers=helpers)
         out["to_move"] = pos.to_move
-        out["value"] = [sol.lower, sol.upper]
+        lo, hi = sol.lower, sol.upper
+        for row in out.get("table", {}).get("rows", []):  # the table's cell is a search of the same value
+            if row["contract"] == pos.contract.code:
+                lo, hi = max(lo, row["tricks"][pos.to_move][0]), min(hi, row["tricks"][pos.to_move][1])
+        out["value"] = [lo, hi]
         # every legal card, its value as [lo, hi] (equal when found; the bounds when the time ran out)
         out["cards"] = {str(c): list(b) for c, b in sol.card_bounds.items()}
         out["best_cards"] = [str(c) for c in sol.best_cards()]

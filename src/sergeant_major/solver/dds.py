@@ -295,13 +295,19 @@ class Solver:
                             dict(sorted(bounds.items(), key=lambda kv: kv[0].id)))
         left = None if deadline is None else max(deadline - self.clock(), 0.0)
         sol = self.value(pos, s, time_limit=left)
+        lower, upper = sol.lower, sol.upper
+        if bounds and not sol.exact:  # the value is the best card's: at least (in MT at most) any card's bound
+            if pos.misere:
+                upper = min(upper, min(b[1] for b in bounds.values()))
+            else:
+                lower = max(lower, max(b[0] for b in bounds.values()))
         # a card not searched in time: the trivial bounds, narrowed by the seat's overall value (the best
         # card's value: no card is better for the seat than the value, in minimum tricks none lower)
         base, top = pos.tricks[s], pos.tricks[s] + pos.remaining
         for group in open_groups:
             for c in group:
-                bounds[CARDS[c]] = (sol.lower, top) if pos.misere else (base, sol.upper)
-        return Solution(s, sol.tricks, sol.lower, sol.upper, sol.exact and exact, values,
+                bounds[CARDS[c]] = (lower, top) if pos.misere else (base, upper)
+        return Solution(s, upper if pos.misere else lower, lower, upper, sol.exact and exact, values,
                         self.nodes + sum(h.nodes for h in helpers) - n0, pos.misere,
                         dict(sorted(bounds.items(), key=lambda kv: kv[0].id)))
 
