@@ -431,7 +431,7 @@ def test_cut_value_agrees_with_the_cards_found(rules_t: str) -> None:
         exact = Solver(tt_bits=16).solve(pos)
         for step in (1, 2, 3):
             ticks = iter(range(0, 10**7, step))
-            cut = Solver(tt_bits=16, clock=lambda: float(next(ticks))).solve(pos, time_limit=4.5)
+            cut = Solver(tt_bits=16, clock=lambda t=ticks: float(next(t))).solve(pos, time_limit=4.5)
             assert cut.lower <= exact.tricks <= cut.upper
             if cut.lower == cut.upper or not cut.cards:
                 continue
