@@ -182,6 +182,17 @@ def test_time_limits_that_are_not_a_number_of_seconds() -> None:
         assert sv.solve(pos, time_limit=big).tricks == 7
 
 
+def test_analyze_small_cases(tmp_path: Path) -> None:
+    """An empty rules field is an error (not silently 9-5-2); a directory is named as one; a finished deal says
+    it is over."""
+    r = runner.invoke(app, ["analyze", " | H | 0 | 5-5-5 | AS / KS / QS | -"])
+    assert r.exit_code == 2 and "the rules field is empty" in r.output
+    r = runner.invoke(app, ["analyze", str(tmp_path)])
+    assert r.exit_code == 2 and "a directory, not a file" in r.output
+    r = runner.invoke(app, ["analyze", "9-5-2 | H | 0 | 5-5-6 | ... / ... / ... | -"])
+    assert r.exit_code == 0 and "The deal is over: tricks 5-5-6" in r.output
+
+
 def test_analyze_never_drops_a_legal_card_when_the_time_runs_out() -> None:
     """A time limit too short for every card: each legal card still shows, its value as lo..hi bounds."""
     text = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"

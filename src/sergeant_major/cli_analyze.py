@@ -230,6 +230,8 @@ def _print_position(out: Console, a: dict[str, Any]) -> None:
     names = [f"Seat {s}" for s in range(len(a["position"].split("|")[3].split("-")))]
     if "table" in a:
         _print_table(out, a["table"], names)
+    if "cards" not in a:
+        out.print(Text("The deal is over: tricks " + a["position"].split("|")[3].strip() + " (seat 0 first)"))
     if "cards" in a:
         out.print(Text(f"Seat {a['to_move']} to move: value {_val(*a['value'])} tricks"))
         tab = Table(title="Value after each legal card", header_style="bold")
@@ -282,8 +284,9 @@ def analyze(
         err.print(Text(f"error: --time-limit {time_limit}: give a positive, finite number of seconds"))
         raise typer.Exit(2)
     if not HAVE_NUMBA and not as_json:
-        err.print(Text("note: numba is not installed (pip install 'sergeant-major[fast]'), so the searches run in pure "
-                       "Python, about 50 times slower; values the time limit cuts short show as lo..hi"))
+        err.print(Text("note: numba is not available (not installed - pip install 'sergeant-major[fast]' - or switched "
+                       "off by SERGEANT_MAJOR_NO_NUMBA), so the searches run in pure Python, about 50 times slower; "
+                       "values the time limit cuts short show as lo..hi"))
     solver = Solver()
     path = Path(target)
     is_file = "|" not in target and path.is_file()
@@ -291,7 +294,7 @@ def analyze(
         try:
             pos = Position.parse(target)
         except PositionError as e:
-            hint = "" if "|" in target else " (and no such file)"
+            hint = "" if "|" in target else " (and a directory, not a file)" if path.is_dir() else " (and no such file)"
             why = str(e).removeprefix(f"{target!r} is not a position: ")  # the target is quoted once
             err.print(Text(f"error: {target!r} is not a position{hint}: {why}"))
             raise typer.Exit(2) from None

@@ -273,6 +273,8 @@ class Position:
                 f"{text!r} is not a position: it needs 6 fields separated by '|' "
                 f"(rules | contract | to move | tricks | hands | trick), got {len(fields)}")
         rules_t, contract_t, to_t, tricks_t, hands_t, trick_t = fields
+        if not rules_t:
+            raise PositionError(f"{text!r} is not a position: the rules field is empty (give a preset such as 9-5-2)")
         try:
             rules = Rules.parse(rules_t)
         except RulesError as e:
