@@ -202,26 +202,6 @@ def test_table_key_matches_a_plain_renumbering() -> None:
                     assert tuple(pos_key(int_array(moved), n, leader, cfg)) == key
 
 
-@pytest.mark.parametrize("rules_text", ["9-5-2", "3-5-8", "8-5-3 must-overtrump=on must-trump=on"])
-def test_card_values_in_threads_equal_one_solver(rules_text: str) -> None:
-    """``solve(..., helpers=...)``: the cards' searches spread over threads give the same value and card values
-    as one solver (and count the helpers' nodes); a helper that is the solver itself is refused."""
-    rules = Rules.parse(rules_text)
-    rng = random.Random(33)
-    for _ in range(4):
-        pos = random_position(rules, rng, rng.randint(4, 7), in_trick=rng.randint(0, 2))
-        one = Solver(tt_bits=12).solve(pos)
-        main, helpers = Solver(tt_bits=12), [Solver(tt_bits=12), Solver(tt_bits=12)]
-        par = main.solve(pos, helpers=helpers)
-        assert (par.tricks, par.cards, par.card_bounds, par.exact) == (one.tricks, one.cards, one.card_bounds, True)
-        assert par.nodes == main.nodes + sum(h.nodes for h in helpers)
-        timed = Solver(tt_bits=12).solve(pos, time_limit=60.0, helpers=[Solver(tt_bits=12)])
-        assert (timed.tricks, timed.cards) == (one.tricks, one.cards)
-    main = Solver(tt_bits=8)
-    with pytest.raises(ValueError, match="helpers"):
-        main.solve(pos, helpers=[main])
-
-
 def test_can_reach_matches_brute_force() -> None:
     solver = Solver(tt_bits=16)
     for pos, seat in endings(150 if not LONG else 1500, 77):

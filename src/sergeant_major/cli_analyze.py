@@ -119,15 +119,12 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
 
 
 def analyze_position(pos: Position, solver: Solver, time_limit: float | None) -> dict[str, Any]:
-    """The analysis of one position: the table at the opening lead, then the mover's value per legal card (the
-    searches in :func:`table_jobs` threads)."""
+    """The analysis of one position: the table at the opening lead, then the mover's value per legal card."""
     out: dict[str, Any] = {"position": pos.text()}
     if sum(pos.tricks) == 0 and not pos.trick:
         out["table"] = dd_table(pos, solver, time_limit)
     if not pos.over:
-        # the legal cards' searches in parallel threads too, as many as the table's
-        helpers = [Solver(solver.tt_bits, solver.clock) for _ in range(table_jobs() - 1)]
-        sol = solver.solve(pos, pos.to_move, time_limit=time_limit, helpers=helpers)
+        sol = solver.solve(pos, pos.to_move, time_limit=time_limit)
         out["to_move"] = pos.to_move
         lo, hi = sol.lower, sol.upper
         for row in out.get("table", {}).get("rows", []):  # the table's cell is a search of the same value

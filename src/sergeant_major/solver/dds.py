@@ -16,10 +16,8 @@ with Numba when the ``fast`` extra is installed and runs as Python otherwise.
 from __future__ import annotations
 
 import math
-import queue
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..cards import CARDS, Card
@@ -244,7 +242,7 @@ class Solver:
         return Solution(s, best, low, up, exact, cards, nodes, pos.misere)
 
     def solve(self, pos: Position, seat: int | None = None, *, cards: bool = True,
-              time_limit: float | None = None, helpers: Sequence[Solver] = ()) -> Solution:
+              time_limit: float | None = None) -> Solution:
         """The seat's value and, when it is to move and ``cards`` is true, the value after each legal card.
 
         Equivalent cards (touching once played cards are removed) are searched once and share a value.
@@ -253,29 +251,23 @@ class Solver:
             seat: the seat solved for (default: the seat to move).
             time_limit: seconds for the whole call; when it runs out, the bounds so far (``exact=False``)
                 and only the card values already found.
-            helpers: other solvers (not this one, each used by one thread at a time): the cards' searches
-                then run in parallel threads, this solver and the helpers one search each (the compiled
-                search releases the GIL; without numba they run in turn). The values do not depend on it,
-                except which cards a time limit leaves unsearched.
 
         Raises:
             PositionError: when ``seat`` is not a seat of the position.
-            ValueError: when ``helpers`` holds this solver or one solver twice, or ``time_limit`` is NaN.
+            ValueError: when ``time_limit`` is NaN (an infinite one is no limit).
         """
         s = self._check(pos, seat)
-        if len({id(h) for h in helpers} | {id(self)}) != len(helpers) + 1:
-            raise ValueError("helpers must be other solvers than this one, each given once")
-        if time_limit is not None or helpers:
+        if time_limit is not None:
             warm_up()
         deadline = self._deadline(time_limit)
-        n0 = self.nodes - sum(h.nodes for h in helpers)  # the helpers' nodes count as this call's
+        n0 = self.nodes
         values: dict[Card, int] = {}
         bounds: dict[Card, tuple[int, int]] = {}
         open_groups: list[list[int]] = []
         exact = True
         if cards and s == pos.to_move and not pos.over:
             groups = equivalent_groups(pos)
-            found = self._group_values(pos, s, groups, deadline, helpers)
+            found = self._group_values(pos, s, groups, deadline)
             for group, sol in zip(groups, found, strict=True):
                 if sol is None:  # not searched: no time left
                     exact = False
@@ -291,7 +283,7 @@ class Solver:
                     bounds[CARDS[c]] = (sol.tricks, sol.tricks)
         if exact and values:
             v = (min if pos.misere else max)(values.values())
-            return Solution(s, v, v, v, True, values, self.nodes + sum(h.nodes for h in helpers) - n0, pos.misere,
+            return Solution(s, v, v, v, True, values, self.nodes - n0, pos.misere,
                             dict(sorted(bounds.items(), key=lambda kv: kv[0].id)))
         left = None if deadline is None else max(deadline - self.clock(), 0.0)
         sol = self.value(pos, s, time_limit=left)
@@ -308,42 +300,24 @@ class Solver:
             for c in group:
                 bounds[CARDS[c]] = (lower, top) if pos.misere else (base, upper)
         return Solution(s, upper if pos.misere else lower, lower, upper, sol.exact and exact, values,
-                        self.nodes + sum(h.nodes for h in helpers) - n0, pos.misere,
+                        self.nodes - n0, pos.misere,
                         dict(sorted(bounds.items(), key=lambda kv: kv[0].id)))
 
-    def _group_values(self, pos: Position, s: int, groups: list[list[int]], deadline: float | None,
-                      helpers: Sequence[Solver]) -> list[Solution | None]:
-        """The seat's value after the first card of each group (``None``: not searched, the time ran out or an
-        earlier search was cut short), by this solver alone in turn or, with ``helpers``, in parallel threads."""
-        stop: list[bool] = []
-
-        def one(sv: Solver, group: list[int]) -> Solution | None:
-            if stop:
-                return None
-            left = None if deadline is None else deadline - sv.clock()
+    def _group_values(self, pos: Position, s: int, groups: list[list[int]], deadline: float | None) -> list[Solution | None]:
+        """The seat's value after the first card of each group, in turn (one table serves them all: the
+        positions after the cards share most of their subtrees); ``None``: not searched, the time ran out or
+        an earlier search was cut short."""
+        out: list[Solution | None] = []
+        for group in groups:
+            if out and (out[-1] is None or not out[-1].exact):
+                out.append(None)
+                continue
+            left = None if deadline is None else deadline - self.clock()
             if left is not None and left <= 0:
-                stop.append(True)
-                return None
-            sol = sv.value(pos.play_unchecked(group[0]), s, time_limit=left)
-            if not sol.exact:
-                stop.append(True)
-            return sol
-
-        if not helpers or not HAVE_NUMBA or len(groups) < 2:
-            return [one(self, g) for g in groups]
-        free: queue.SimpleQueue[Solver] = queue.SimpleQueue()
-        for sv in (self, *helpers):
-            free.put(sv)
-
-        def task(group: list[int]) -> Solution | None:
-            sv = free.get()
-            try:
-                return one(sv, group)
-            finally:
-                free.put(sv)
-
-        with ThreadPoolExecutor(max_workers=min(len(groups), len(helpers) + 1)) as ex:
-            return list(ex.map(task, groups))
+                out.append(None)
+                continue
+            out.append(self.value(pos.play_unchecked(group[0]), s, time_limit=left))
+        return out
 
     def can_reach(self, pos: Position, seat: int, t: int, *, time_limit: float | None = None) -> bool:
         """Whether ``seat`` can make at least ``t`` tricks in the deal (taken ones included) against the others
