@@ -89,8 +89,7 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
     if jobs == 1 or len(cells_of) == 1:
         sols = [solver.value(p, s, time_limit=time_limit) for p, s in cells_of]
     else:
-        if HAVE_NUMBA:
-            warm_up()  # compile (or load) the kernels once, before the threads start
+        warm_up()  # compile (or load) the kernels once, before the threads start
         free: queue.SimpleQueue[Solver] = queue.SimpleQueue()
         free.put(solver)
         for _ in range(min(jobs, len(cells_of)) - 1):

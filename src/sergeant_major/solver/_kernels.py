@@ -120,6 +120,18 @@ def legal_mask(h: int, trick: Any, tlen: int, trump: int, must_trump: int, must_
 
 
 @jit
+def beats(c: int, led: int, trump: int, bc: int, btr: bool) -> bool:
+    """Does card ``c`` beat ``bc``, the card winning the trick so far (``btr``: ``bc`` is a trump), in a trick
+    led in suit ``led``? A trump beats any non-trump and lower trumps; a card of the suit led beats lower
+    ones of that suit when no trump is in the trick; any other card beats nothing (seeds 000/004 "Playing
+    the tricks")."""
+    cs = c // 13
+    if cs == trump:
+        return (not btr) or c > bc
+    return cs == led and not btr and c > bc
+
+
+@jit
 def winner_index(trick: Any, n: int, trump: int) -> int:
     """Index in play order (0 = the lead) of the card that wins the complete trick ``trick[0..n-1]``."""
     led = trick[0] // 13
@@ -128,15 +140,10 @@ def winner_index(trick: Any, n: int, trump: int) -> int:
     btr = led == trump
     for i in range(1, n):
         c = trick[i]
-        cs = c // 13
-        if cs == trump:
-            if not btr or c > bc:
-                best = i
-                bc = c
-                btr = True
-        elif cs == led and not btr and c > bc:
+        if beats(c, led, trump, bc, btr):
             best = i
             bc = c
+            btr = c // 13 == trump
     return best
 
 
@@ -168,25 +175,15 @@ def policy_card(h: int, legal: int, trick: Any, tlen: int, trump: int, policy: i
         btr = led == trump
         for i in range(1, tlen):
             c = trick[i]
-            cs = c // 13
-            if cs == trump:
-                if not btr or c > bc:
-                    bc = c
-                    btr = True
-            elif cs == led and not btr and c > bc:
+            if beats(c, led, trump, bc, btr):
                 bc = c
+                btr = c // 13 == trump
         best = -1
         m = legal
         while m != 0:
             c = lowest(m)
             m &= ~(1 << c)
-            cs = c // 13
-            wins = False
-            if cs == trump:
-                wins = (not btr) or c > bc
-            elif cs == led and not btr and c > bc:
-                wins = True
-            if wins:
+            if beats(c, led, trump, bc, btr):
                 best = c
                 break
         if best >= 0:
@@ -468,15 +465,10 @@ def last_trick_winner(hands: Any, n: int, leader: int, trump: int) -> int:
     for i in range(1, n):
         s = (leader + i) % n
         c = lowest(hands[s])
-        cs = c // 13
-        if cs == trump:
-            if not btr or c > bc:
-                bs = s
-                bc = c
-                btr = True
-        elif cs == led and not btr and c > bc:
+        if beats(c, led, trump, bc, btr):
             bs = s
             bc = c
+            btr = c // 13 == trump
     return bs
 
 
@@ -502,15 +494,10 @@ def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, t
     btr = tlen > 0 and led == trump
     for i in range(1, tlen):
         c = trick[i]
-        cs = c // 13
-        if cs == trump:
-            if not btr or c > bc:
-                bi = i
-                bc = c
-                btr = True
-        elif cs == led and not btr and c > bc:
+        if beats(c, led, trump, bc, btr):
             bi = i
             bc = c
+            btr = c // 13 == trump
     if tlen > 0:
         present |= 1 << bc
     # the mover wants "good" tricks (won by the seat; in minimum tricks won by the others) when maximising
@@ -577,12 +564,7 @@ def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, t
                         if suit == trump:
                             sc += 2
             else:
-                beats = False
-                if suit == trump:
-                    beats = (not btr) or c > bc
-                elif suit == led and not btr and c > bc:
-                    beats = True
-                if beats:
+                if beats(c, led, trump, bc, btr):
                     if cur_good == want_good and seat_played:  # a partner wins it already: duck first
                         sc = 40 - hb
                     elif want_good == good_to:  # winning the trick is what the mover wants
