@@ -30,6 +30,8 @@ from sergeant_major.solver._kernels import (
     pos_key,
     quick_tricks,
     trump_bounds,
+    tt_probe,
+    tt_store,
 )
 from sergeant_major.solver.dds import equivalent_groups
 from sergeant_major.solver.position import random_position
@@ -153,6 +155,63 @@ def test_enhanced_transposition_cutoffs_are_exact() -> None:
             mism.append((repr(pos), seat, v, sol.tricks))
     assert not mism, mism[:3]
     assert solver.etc_cuts > 0  # the cutoffs did happen
+
+
+def test_helper_threads_are_exact() -> None:
+    """Lazy SMP: a helper thread searches the same tests on the shared table with the cards in another order.
+    Forced on in these small endings (``parallel_min = helper_min = 1``: a helper for every search, every node
+    reordered) with a small table (2**10 entries, replaced all the time while both threads write it), the
+    values still equal the brute force's."""
+    solver = Solver(tt_bits=10, threads=2)
+    solver.parallel_min = 1
+    solver.helper_min = 1
+    mism = []
+    for pos, seat in endings(1500 if LONG else 120, 777):
+        v, per = brute_values(pos, seat)
+        sol = solver.solve(pos, seat)
+        if sol.tricks != v or (seat == pos.to_move and {c.id: x for c, x in sol.cards.items()} != per):
+            mism.append((repr(pos), seat, v, sol.tricks))
+    assert not mism, mism[:3]
+    assert solver.helper_nodes > 0  # the helpers did search
+
+
+@pytest.mark.parametrize("rules_t,contract", KINDS)
+def test_helper_threads_agree_on_larger_positions(rules_t: str, contract: Contract | None) -> None:
+    """Positions of 9 to 11 tricks (helpers start at ``parallel_min`` = 10 by default; 9 runs alone): two
+    threads and one give the same values, with and without a time limit that does not run out."""
+    rules = Rules.parse(rules_t)
+    rng = random.Random(4040)
+    one, two = Solver(tt_bits=18), Solver(tt_bits=18, threads=2)
+    for left in (9, 10, 11, 10):
+        pos = random_position(rules, rng, left, contract=contract, in_trick=rng.randrange(rules.players))
+        seat = rng.randrange(rules.players)
+        a = one.value(pos, seat)
+        b = two.value(pos, seat, time_limit=600)
+        assert (a.tricks, a.exact) == (b.tricks, b.exact), repr(pos)
+    assert two.helper_nodes > 0
+
+
+def test_torn_table_entry_matches_no_key() -> None:
+    """Two threads may write one entry at once, word by word; an entry mixed from two stores (the key words of
+    one, the bounds of another) must match no key, else it would hand a position another one's bounds."""
+    keys = [(5 << 52 | 12345, 7 << 56 | 999, 3 << 52 | 42), (5 << 52 | 12346, 7 << 56 | 999, 3 << 52 | 42)]
+    tt = int_array(4 * 8)
+    tt_store(tt, 1, *keys[0], 4, 9, True)  # lower bound 4 of 9 tricks
+    assert tt_probe(tt, 1, *keys[0]) == 4 | (9 << 8)
+    first = [int(x) for x in tt[8:12]]
+    tt_store(tt, 1, *keys[0], 7, 9, False)  # now also upper bound 6
+    assert tt_probe(tt, 1, *keys[0]) == 4 | (6 << 8)
+    second = [int(x) for x in tt[8:12]]
+    for torn in (first[:3] + second[3:], second[:3] + first[3:], first[:1] + second[1:], second[:2] + first[2:]):
+        tt[8:12] = int_array(torn)
+        assert tt_probe(tt, 1, *keys[0]) == -1, torn
+    # the key words of one position with the bounds word of another
+    other = int_array(4 * 8)
+    tt_store(other, 1, *keys[1], 2, 9, True)
+    tt[8:12] = int_array(second[:3] + [int(other[11])])
+    assert tt_probe(tt, 1, *keys[0]) == -1 and tt_probe(tt, 1, *keys[1]) == -1
+    with pytest.raises(ValueError, match="threads=0"):
+        Solver(threads=0)
 
 
 def test_table_key_matches_a_plain_renumbering() -> None:

@@ -60,8 +60,9 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
 
     The cells (one search per contract and seat) are independent: with ``jobs`` > 1 (default
     :func:`table_jobs`) they run in that many threads, ``solver`` and ``jobs - 1`` more solvers of its size
-    each serving one search at a time (the compiled search releases the GIL). The values do not depend on
-    ``jobs``; ``time_limit`` holds for each search.
+    each serving one search at a time (the compiled search releases the GIL; ``solver``'s helper threads are
+    off meanwhile, the cells fill the cores). The values do not depend on ``jobs``; ``time_limit`` holds for
+    each search.
 
     Returns:
         ``{"leader", "dealer", "declarer", "target", "rows": [{"contract", "word", "tricks": [[lo, hi] per seat],
@@ -102,8 +103,12 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
             finally:
                 free.put(sv)
 
-        with ThreadPoolExecutor(max_workers=min(jobs, len(cells_of))) as ex:
-            sols = list(ex.map(one, cells_of))
+        threads, solver.threads = solver.threads, 1  # the cells fill the cores: no helper threads meanwhile
+        try:
+            with ThreadPoolExecutor(max_workers=min(jobs, len(cells_of))) as ex:
+                sols = list(ex.map(one, cells_of))
+        finally:
+            solver.threads = threads
     rows: list[dict[str, Any]] = []
     for k, con in enumerate(contracts):
         cells = [[sol.lower, sol.upper] for sol in sols[k * n:(k + 1) * n]]
@@ -283,7 +288,7 @@ def analyze(
         err.print(Text("note: numba is not available (not installed - pip install 'sergeant-major[fast]' - or switched "
                        "off by SERGEANT_MAJOR_NO_NUMBA), so the searches run in pure Python, about 50 times slower; "
                        "values the time limit cuts short show as lo..hi"))
-    solver = Solver()
+    solver = Solver(threads=table_jobs())  # one search at a time (a position, a record's cards): helper threads
     path = Path(target)
     is_file = "|" not in target and path.is_file()
     if not is_file:

@@ -35,8 +35,13 @@ else:
         """A zeroed int64 array of length ``k``."""
         return [0] * k
 
-# stats slots
-ST_NODES, ST_BUDGET, ST_ABORT, ST_TTHITS, ST_ETC, ST_ETCCUTS = 0, 1, 2, 3, 4, 5
+# stats slots (ST_SIZE words per search thread)
+ST_NODES, ST_BUDGET, ST_ABORT, ST_TTHITS, ST_ETC, ST_ETCCUTS, ST_HELPER, ST_ROT = 0, 1, 2, 3, 4, 5, 6, 7
+ST_SIZE = 8
+M62 = (1 << 62) - 1
+# The bounds word of an entry, spread over 62 bits by this odd multiplier, is XORed into its three key words, so
+# that an entry torn by two threads writing it at once (each word is written whole) does not match any key
+TT_MIX = 0x1E3779B97F4A7C15
 ETC_MIN = 10  # default of stats[ST_ETC]: enhanced transposition cutoffs at trick ends with this many tricks left or more
 TT_WORDS = 4  # words per entry: 3 key words, the bounds (lower | upper << 8)
 TT_WAYS = 2  # entries per bucket: a bucket is one 64-byte cache line (one miss per look-up)
@@ -599,12 +604,17 @@ MOVES_PER_DEPTH = 40
 @jit
 def tt_probe(tt: Any, idx: int, k0: int, k1: int, k2: int) -> int:
     """The bounds word (``lower | upper << 8``) of the entry with key ``k0, k1, k2`` in bucket ``idx``, ``-1``
-    if the bucket does not hold it."""
+    if the bucket does not hold it. An entry stores its key words XORed with its mixed bounds word
+    (``TT_MIX``): one torn by two threads storing at once matches no key."""
     b = idx * (TT_WORDS * TT_WAYS)
-    if tt[b] == k0 and tt[b + 1] == k1 and tt[b + 2] == k2:
-        return int(tt[b + 3])
-    if tt[b + 4] == k0 and tt[b + 5] == k1 and tt[b + 6] == k2:
-        return int(tt[b + 7])
+    w = tt[b + 3]
+    m = (w * TT_MIX) & M62
+    if tt[b] ^ m == k0 and tt[b + 1] ^ m == k1 and tt[b + 2] ^ m == k2:
+        return int(w)
+    w = tt[b + 7]
+    m = (w * TT_MIX) & M62
+    if tt[b + 4] ^ m == k0 and tt[b + 5] ^ m == k1 and tt[b + 6] ^ m == k2:
+        return int(w)
     return -1
 
 
@@ -612,23 +622,26 @@ def tt_probe(tt: Any, idx: int, k0: int, k1: int, k2: int) -> int:
 def tt_store(tt: Any, idx: int, k0: int, k1: int, k2: int, target: int, remaining: int, result: bool) -> None:
     """Record in bucket ``idx`` that the maximiser can (``result``) or cannot reach ``target`` in the position
     with key ``k0, k1, k2``. A new key goes first in the bucket, the entry it displaces second (the older
-    second one is dropped)."""
+    second one is dropped). The entry is written whole, its key words mixed with its bounds (:func:`tt_probe`)."""
     b = idx * (TT_WORDS * TT_WAYS)
-    if tt[b] == k0 and tt[b + 1] == k1 and tt[b + 2] == k2:
+    w0 = tt[b + 3]
+    m = (w0 * TT_MIX) & M62
+    if tt[b] ^ m == k0 and tt[b + 1] ^ m == k1 and tt[b + 2] ^ m == k2:
         e = b
-    elif tt[b + 4] == k0 and tt[b + 5] == k1 and tt[b + 6] == k2:
-        e = b + 4
+        w = w0
     else:
-        tt[b + 4] = tt[b]
-        tt[b + 5] = tt[b + 1]
-        tt[b + 6] = tt[b + 2]
-        tt[b + 7] = tt[b + 3]
-        tt[b] = k0
-        tt[b + 1] = k1
-        tt[b + 2] = k2
-        tt[b + 3] = remaining << 8
-        e = b
-    w = tt[e + 3]
+        w1 = tt[b + 7]
+        m = (w1 * TT_MIX) & M62
+        if tt[b + 4] ^ m == k0 and tt[b + 5] ^ m == k1 and tt[b + 6] ^ m == k2:
+            e = b + 4
+            w = w1
+        else:
+            tt[b + 4] = tt[b]
+            tt[b + 5] = tt[b + 1]
+            tt[b + 6] = tt[b + 2]
+            tt[b + 7] = w0
+            e = b
+            w = remaining << 8
     lo = w & 0xFF
     hi = w >> 8
     if result:
@@ -636,7 +649,12 @@ def tt_store(tt: Any, idx: int, k0: int, k1: int, k2: int, target: int, remainin
             lo = target
     elif target - 1 < hi:
         hi = target - 1
-    tt[e + 3] = lo | (hi << 8)
+    w = lo | (hi << 8)
+    m = (w * TT_MIX) & M62
+    tt[e] = k0 ^ m
+    tt[e + 1] = k1 ^ m
+    tt[e + 2] = k2 ^ m
+    tt[e + 3] = w
 
 
 @jit
@@ -741,7 +759,7 @@ def etc_cut(hands: Any, n: int, tk: Any, tbase: int, leader: int, to: int, trump
 @jit
 def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int, must_trump: int, must_over: int,
            seat: int, misere: int, target0: int, remaining0: int,
-           tt: Any, tt_mask: int, moves: Any, frames: Any, tk: Any, stats: Any) -> bool:
+           tt: Any, tt_mask: int, moves: Any, frames: Any, tk: Any, stats: Any, shared: Any) -> bool:
     """Can ``seat`` (against the others together) make ``target0`` more of the ``remaining0`` tricks
     (with ``misere``: have them won by the others)? ``remaining0`` counts the trick in progress.
 
@@ -753,9 +771,19 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
     prefetched while the bounds are computed);
     ``moves`` holds ``MOVES_PER_DEPTH`` slots per depth, ``tk`` 4 slots per trick; ``stats`` counts nodes
     and carries the node budget and the abort flag. ``hands`` is restored on return (also on abort).
+
+    Threads (Lazy SMP): several searches may share ``tt`` (its entries are safe to write at once, see
+    :func:`tt_probe`); each has its own ``moves``, ``frames``, ``tk``, ``stats``. A search aborts (as on its
+    budget) within 1,024 nodes once ``shared[0]`` is non-zero. Helper ``k`` (``stats[ST_ROT]`` = ``k`` >= 1,
+    ``stats[ST_HELPER]`` = ``r`` > 0) orders the cards of every node with at least ``r`` tricks left
+    differently: the first card stays first, the others are rotated by ``k`` (the second goes last for the
+    first helper), so that the threads prove the other cards of a node in different orders and share the
+    results through the table.
     """
     mis = misere != 0
     etc_min = stats[ST_ETC]
+    helper = stats[ST_HELPER]
+    rot = stats[ST_ROT]
     cfg = (seat | (misere << 2) | ((trump + 1) << 3) | (must_trump << 6) | (must_over << 7)) << 54
     for i in range(tlen0):
         tk[i] = trick0[i]
@@ -786,7 +814,7 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                 decided = 0
             else:
                 stats[ST_NODES] += 1
-                if stats[ST_NODES] > stats[ST_BUDGET]:
+                if stats[ST_NODES] > stats[ST_BUDGET] or ((stats[ST_NODES] & 1023) == 0 and shared[0] != 0):
                     stats[ST_ABORT] = 1
                     decided = 0
                 elif tlen == 0:
@@ -840,6 +868,13 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                     val = to == seat
                     entering = False
                     continue
+                if helper > 0 and nm > 2 and remaining >= helper:
+                    mb0 = d * MOVES_PER_DEPTH
+                    for _ in range(rot % (nm - 1)):
+                        c2 = moves[mb0 + 2]
+                        for j2 in range(1, nm - 1):
+                            moves[mb0 + 2 * j2] = moves[mb0 + 2 * j2 + 2]
+                        moves[mb0 + 2 * (nm - 1)] = c2
                 frames[b + F_TO] = to
                 frames[b + F_H] = hands[to]
                 frames[b + F_J] = 0
@@ -883,16 +918,17 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
 @jit
 def solve_bounds(hands: Any, n: int, trick: Any, tlen: int, leader: int, trump: int, must_trump: int, must_over: int,
                  seat: int, misere: int, lo: int, hi: int, remaining: int,
-                 tt: Any, tt_mask: int, moves: Any, frames: Any, tk: Any, stats: Any,
+                 tt: Any, tt_mask: int, moves: Any, frames: Any, tk: Any, stats: Any, shared: Any,
                  out: Any, guess: int) -> None:
     """Narrow ``lo..hi`` (the maximiser's tricks among the remaining ones) by zero-window tests until equal
-    or the node budget runs out; ``out[0], out[1]`` receive the final bounds. The tests step by one trick from
+    or the node budget runs out (or ``shared[0]`` is set, see :func:`search`); ``out[0], out[1]`` receive the
+    final bounds. The tests step by one trick from
     ``guess`` (as MTD(f) does from its first guess) while it stays inside the bounds, else bisect."""
     g = guess
     while lo < hi:
         t = g if lo < g <= hi else (lo + hi + 1) // 2
         r = search(hands, n, trick, tlen, leader, trump, must_trump, must_over, seat, misere, t, remaining,
-                   tt, tt_mask, moves, frames, tk, stats)
+                   tt, tt_mask, moves, frames, tk, stats, shared)
         if stats[ST_ABORT] != 0:
             break
         if r:

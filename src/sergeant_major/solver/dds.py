@@ -10,15 +10,18 @@ bisection (as MTD(f) narrows with null windows), alpha-beta with a transposition
 positions keyed by relative ranks (positions equal up to cards already played share an entry, and one
 table serves every seat, contract and position), equivalent cards (touching cards of one hand once
 played cards are removed) searched once, quick-trick and trump-count bounds and move ordering. The search is compiled
-with Numba when the ``fast`` extra is installed and runs as Python otherwise.
+with Numba when the ``fast`` extra is installed and runs as Python otherwise. With ``threads`` > 1, helper threads
+search the same tests on the shared table (Lazy SMP).
 """
 
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..cards import CARDS, Card
 from ._jit import HAVE_NUMBA, int_array
@@ -30,7 +33,10 @@ from ._kernels import (
     ST_BUDGET,
     ST_ETC,
     ST_ETCCUTS,
+    ST_HELPER,
     ST_NODES,
+    ST_ROT,
+    ST_SIZE,
     ST_TTHITS,
     TT_WAYS,
     TT_WORDS,
@@ -98,27 +104,48 @@ class Solver:
             with numba: 64 MB; 15 without).
         clock: the clock time limits are measured with (default ``time.perf_counter``, wall time;
             benchmarks on a shared machine pass ``time.process_time``).
+        threads: search threads per search, 1 to 64 (default 1). With more, a search of at least
+            ``parallel_min`` tricks (default 10) starts ``threads - 1`` helper threads that run the same
+            zero-window tests on the shared table with the cards of the top nodes in another order (Lazy
+            SMP); the first thread to finish gives the answer (it is exact either way) and stops the others.
+            A whole 9-5-2 deal takes about two thirds of the time on two cores (docs/solver.md). Only with
+            numba (pure Python holds the GIL: the helpers are not started).
 
-    Attributes (counters and knobs, read or set between calls): ``nodes`` (search nodes so far), ``tt_hits``
+    Raises:
+        ValueError: ``tt_bits`` outside 8..26 or ``threads`` outside 1..64.
+
+    Attributes (counters and knobs, read or set between calls): ``nodes`` (search nodes so far, of every
+    thread), ``helper_nodes`` (those of helper threads), ``parallel_min`` and ``helper_min`` (helpers start for
+    searches of at least ``parallel_min`` tricks and reorder the nodes with at least ``helper_min`` tricks left;
+    defaults 10 and 8), ``tt_hits``
     (table look-ups that found their position), ``etc_cuts`` (enhanced transposition cutoffs), ``etc_min``
     (those cutoffs are tried where a trick ends with at least this many tricks left, counting that trick;
     default 10 - lower values cost more per node than they save; tests set 2 to exercise them).
     """
 
-    def __init__(self, tt_bits: int | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(self, tt_bits: int | None = None, clock: Callable[[], float] = time.perf_counter,
+                 threads: int = 1) -> None:
         if tt_bits is None:
             tt_bits = 21 if HAVE_NUMBA else 15
         if not 8 <= tt_bits <= 26:
             raise ValueError(f"tt_bits={tt_bits!r} is outside 8..26")
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
+            raise ValueError(f"threads={threads!r} is outside 1..64")
         self.tt_bits = tt_bits
         self.clock = clock
+        self.threads = threads
+        self.parallel_min = 10
+        self.helper_min = 8
+        self._shared = int_array(2)
+        self._helpers: list[tuple[Any, Any, Any, Any, Any]] = []
         size = 1 << tt_bits
         self._tt = int_array(size * TT_WORDS)
         self._moves = int_array(64 * MOVES_PER_DEPTH)
         self._frames = int_array(64 * FRAME)
         self._tk = int_array(4 * 20)
-        self._stats = int_array(6)
+        self._stats = int_array(ST_SIZE)
         self.nodes = 0
+        self.helper_nodes = 0
         self.tt_hits = 0
         self.etc_cuts = 0
         self.guess = True
@@ -128,7 +155,7 @@ class Solver:
 
     def clear(self) -> None:
         """Forget everything learnt (empties the transposition table)."""
-        self.__init__(self.tt_bits, self.clock)  # type: ignore[misc]
+        self.__init__(self.tt_bits, self.clock, self.threads)  # type: ignore[misc]
 
     # ------------------------------------------------------------------ core
     def _bounds(self, pos: Position, seat: int, lo: int, hi: int, deadline: float | None) -> tuple[int, int, bool]:
@@ -158,10 +185,21 @@ class Solver:
             stats[ST_BUDGET] = budget
             stats[ST_ETC] = self.etc_min
             t0 = self.clock()
-            solve_bounds(hands, pos.n, trick, len(pos.trick), pos.leader, pos.trump, int(pos.rules.must_trump),
-                         int(pos.rules.must_overtrump), seat, int(pos.misere), lo, hi, pos.remaining,
-                         self._tt, (1 << self.tt_bits) // TT_WAYS - 1, self._moves, self._frames, self._tk,
-                         stats, out, guess)
+            args = (pos.n, len(pos.trick), pos.leader, pos.trump, int(pos.rules.must_trump),
+                    int(pos.rules.must_overtrump), seat, int(pos.misere), lo, hi, pos.remaining)
+            tt_mask = (1 << self.tt_bits) // TT_WAYS - 1
+            shared = self._shared
+            shared[0] = 0
+            workers = self._start_helpers(hands, trick, args, tt_mask, guess, lo, hi)
+            _run(hands, trick, args, self._tt, tt_mask, self._moves, self._frames, self._tk, stats, shared, out, guess)
+            shared[0] = 1  # stop the helpers
+            for k, th in enumerate(workers):
+                th.join()
+                _, _, _, hstats, hout = self._helpers[k]
+                self.nodes += int(hstats[ST_NODES])
+                self.helper_nodes += int(hstats[ST_NODES])
+                out[0] = max(out[0], hout[0])  # a helper that finished first has the exact value
+                out[1] = min(out[1], hout[1])
             dt = self.clock() - t0
             self.nodes += int(stats[ST_NODES])
             self.tt_hits += int(stats[ST_TTHITS])
@@ -180,6 +218,35 @@ class Solver:
             if left <= 0:
                 return lo, hi, False
             budget = min(1 << 62, max(budget * 2, 10_000) if self._rate <= 0 else max(10_000, int(self._rate * left)))
+
+    def _start_helpers(self, hands: Any, trick: Any, args: tuple[int, ...], tt_mask: int, guess: int, lo: int,
+                       hi: int) -> list[threading.Thread]:
+        """Start the helper threads of one search (none for fewer than ``parallel_min`` tricks, one thread or
+        no numba)."""
+        remaining = args[-1]
+        if self.threads <= 1 or not HAVE_NUMBA or remaining < self.parallel_min:
+            return []
+        warm_up()  # compiled once, before two threads want it
+        workers = []
+        while len(self._helpers) < self.threads - 1:
+            self._helpers.append((int_array(64 * MOVES_PER_DEPTH), int_array(64 * FRAME), int_array(4 * 20),
+                                  int_array(ST_SIZE), int_array(2)))
+        for k in range(self.threads - 1):
+            moves, frames, tk, stats, out = self._helpers[k]
+            stats[ST_NODES] = 0
+            stats[ST_ABORT] = 0
+            stats[ST_BUDGET] = 1 << 62  # stopped by the main thread through the shared flag
+            stats[ST_ETC] = self.etc_min
+            stats[ST_HELPER] = self.helper_min
+            stats[ST_ROT] = k + 1
+            out[0] = lo
+            out[1] = hi
+            th = threading.Thread(target=_helper, daemon=True, args=(
+                int_array(list(hands)), trick, args, self._tt, tt_mask, moves, frames, tk, stats, self._shared, out,
+                guess))
+            th.start()
+            workers.append(th)
+        return workers
 
     def _deadline(self, time_limit: float | None) -> float | None:
         """The clock reading at which a search with ``time_limit`` seconds stops (``None``: no limit, also for
@@ -345,6 +412,22 @@ class Solver:
             raise SolverTimeout(f"no answer within {time_limit} s; the value lies in {sol.lower}..{sol.upper}",
                                 sol.lower, sol.upper)
         return lo >= need
+
+
+def _helper(hands: Any, trick: Any, args: tuple[int, ...], tt: Any, tt_mask: int, moves: Any, frames: Any, tk: Any,
+            stats: Any, shared: Any, out: Any, guess: int) -> None:
+    """A helper thread of a search (:meth:`Solver._start_helpers`): the same tests, then stop the others."""
+    _run(hands, trick, args, tt, tt_mask, moves, frames, tk, stats, shared, out, guess)
+    shared[0] = 1
+
+
+def _run(hands: Any, trick: Any, args: tuple[int, ...], tt: Any, tt_mask: int, moves: Any, frames: Any, tk: Any,
+         stats: Any, shared: Any, out: Any, guess: int) -> None:
+    """:func:`._kernels.solve_bounds` on ``args`` = ``(n, tlen, leader, trump, must_trump, must_over, seat, misere,
+    lo, hi, remaining)``."""
+    n, tlen, leader, trump, must_trump, must_over, seat, misere, lo, hi, remaining = args
+    solve_bounds(hands, n, trick, tlen, leader, trump, must_trump, must_over, seat, misere, lo, hi, remaining, tt,
+                 tt_mask, moves, frames, tk, stats, shared, out, guess)
 
 
 def equivalent_groups(pos: Position) -> list[list[int]]:
