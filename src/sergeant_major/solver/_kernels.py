@@ -37,7 +37,8 @@ else:
 
 # stats slots (ST_SIZE words per search thread)
 ST_NODES, ST_BUDGET, ST_ABORT, ST_TTHITS, ST_ETC, ST_ETCCUTS, ST_HELPER, ST_ROT = 0, 1, 2, 3, 4, 5, 6, 7
-ST_SIZE = 8
+ST_KILLERS = 8  # killer leads: stats[ST_KILLERS + 4 * tricks left + leader] = 1 + the last lead that cut there
+ST_SIZE = ST_KILLERS + 4 * 18
 M62 = (1 << 62) - 1
 # The bounds word of an entry, spread over 62 bits by this odd multiplier, is XORed into its three key words, so
 # that an entry torn by two threads writing it at once (each word is written whole) does not match any key
@@ -868,8 +869,21 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                     val = to == seat
                     entering = False
                     continue
+                mb0 = d * MOVES_PER_DEPTH
+                if tlen == 0 and nm > 1:
+                    # the killer lead first: the card that last decided a trick start with as many tricks left and
+                    # the same leader, when it is a card of this node (leads matter most: a wrong first lead
+                    # costs a whole subtree; in the trick the static order is better than any killer)
+                    kc = stats[ST_KILLERS + 4 * remaining + to] - 1
+                    if kc >= 0 and kc != moves[mb0]:
+                        for j2 in range(1, nm):
+                            if moves[mb0 + 2 * j2] == kc:
+                                for j3 in range(j2, 0, -1):
+                                    moves[mb0 + 2 * j3] = moves[mb0 + 2 * j3 - 2]
+                                    moves[mb0 + 2 * j3 + 1] = moves[mb0 + 2 * j3 - 1]
+                                moves[mb0] = kc
+                                break
                 if helper > 0 and nm > 2 and remaining >= helper:
-                    mb0 = d * MOVES_PER_DEPTH
                     for _ in range(rot % (nm - 1)):
                         c2 = moves[mb0 + 2]
                         for j2 in range(1, nm - 1):
@@ -898,6 +912,8 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
         tlen = frames[b + F_TLEN]
         maxing = to == seat
         if val == maxing:
+            if tlen == 0:
+                stats[ST_KILLERS + 4 * frames[b + F_REM] + to] = moves[d * MOVES_PER_DEPTH + 2 * frames[b + F_J]] + 1
             if frames[b + F_IDX] >= 0:
                 tt_store(tt, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
                          frames[b + F_TARGET], frames[b + F_REM], val)

@@ -191,10 +191,14 @@ class Solver:
             shared = self._shared
             shared[0] = 0
             workers = self._start_helpers(hands, trick, args, tt_mask, guess, lo, hi)
-            _run(hands, trick, args, self._tt, tt_mask, self._moves, self._frames, self._tk, stats, shared, out, guess)
-            shared[0] = 1  # stop the helpers
-            for k, th in enumerate(workers):
-                th.join()
+            try:
+                _run(hands, trick, args, self._tt, tt_mask, self._moves, self._frames, self._tk, stats, shared, out,
+                     guess)
+            finally:
+                shared[0] = 1  # stop the helpers (also when the search above raised)
+                for th in workers:
+                    th.join()
+            for k in range(len(workers)):
                 _, _, _, hstats, hout = self._helpers[k]
                 self.nodes += int(hstats[ST_NODES])
                 self.helper_nodes += int(hstats[ST_NODES])
