@@ -19,12 +19,14 @@ import pytest
 
 from sergeant_major import Contract, Rules
 from sergeant_major.deal import Deal
-from sergeant_major.solver import Position, PositionError, Solver, SolverTimeout
+from sergeant_major.solver import HAVE_NUMBA, Position, PositionError, Solver, SolverTimeout
 from sergeant_major.solver._jit import int_array
 from sergeant_major.solver._kernels import (
+    CHK_SHIFT,
     PEXT6,
     PEXT7,
     drawn_tricks,
+    key_hash,
     kills,
     others_hold_no_trump,
     pos_key,
@@ -157,6 +159,7 @@ def test_enhanced_transposition_cutoffs_are_exact() -> None:
     assert solver.etc_cuts > 0  # the cutoffs did happen
 
 
+@pytest.mark.skipif(not HAVE_NUMBA, reason="helper threads run only with numba")
 def test_helper_threads_are_exact() -> None:
     """Lazy SMP: a helper thread searches the same tests on the shared table with the cards in another order.
     Forced on in these small endings (``parallel_min = helper_min = 1``: a helper for every search, every node
@@ -175,6 +178,7 @@ def test_helper_threads_are_exact() -> None:
     assert solver.helper_nodes > 0  # the helpers did search
 
 
+@pytest.mark.skipif(not HAVE_NUMBA, reason="helper threads run only with numba")
 @pytest.mark.parametrize("rules_t,contract", KINDS)
 def test_helper_threads_agree_on_larger_positions(rules_t: str, contract: Contract | None) -> None:
     """Positions of 9 to 11 tricks (helpers start at ``parallel_min`` = 10 by default; 9 runs alone): two
@@ -192,24 +196,41 @@ def test_helper_threads_agree_on_larger_positions(rules_t: str, contract: Contra
 
 
 def test_torn_table_entry_matches_no_key() -> None:
-    """Two threads may write one entry at once, word by word; an entry mixed from two stores (the key words of
-    one, the bounds of another) must match no key, else it would hand a position another one's bounds."""
-    keys = [(5 << 52 | 12345, 7 << 56 | 999, 3 << 52 | 42), (5 << 52 | 12346, 7 << 56 | 999, 3 << 52 | 42)]
+    """Two threads may write one entry at once, word by word. An entry mixed from the stores of two different
+    positions - even with the same bounds - must match neither of them nor the position its mixed key words
+    name (else that position would get another one's bounds); one mixed from two stores of the same position
+    holds bounds valid for it."""
+    a = (5 << 52 | 12345, 7 << 56 | 999, 3 << 52 | 42)
+    b = (5 << 52 | 12346, 7 << 56 | 998, 3 << 52 | 43)
+
+    def chk(k: tuple[int, int, int]) -> int:
+        return int(key_hash(*k)) >> CHK_SHIFT
+
+    def entry(k: tuple[int, int, int], target: int, result: bool) -> list[int]:
+        tt = int_array(4 * 8)
+        tt_store(tt, 1, *k, chk(k), target, 9, result)
+        return [int(x) for x in tt[8:12]]
+
+    ea, eb = entry(a, 4, True), entry(b, 4, True)  # the same bounds word: lower bound 4 of 9 tricks
+    assert ea[3] & 0xFFFF == eb[3] & 0xFFFF and chk(a) != chk(b)
     tt = int_array(4 * 8)
-    tt_store(tt, 1, *keys[0], 4, 9, True)  # lower bound 4 of 9 tricks
-    assert tt_probe(tt, 1, *keys[0]) == 4 | (9 << 8)
-    first = [int(x) for x in tt[8:12]]
-    tt_store(tt, 1, *keys[0], 7, 9, False)  # now also upper bound 6
-    assert tt_probe(tt, 1, *keys[0]) == 4 | (6 << 8)
-    second = [int(x) for x in tt[8:12]]
-    for torn in (first[:3] + second[3:], second[:3] + first[3:], first[:1] + second[1:], second[:2] + first[2:]):
+    tt[8:12] = int_array(ea)
+    assert tt_probe(tt, 1, *a, chk(a)) == 4 | (9 << 8)
+    for mask in range(1, 15):  # word i from b when bit i is set; 0 and 15 are the whole entries
+        torn = [eb[i] if mask >> i & 1 else ea[i] for i in range(4)]
         tt[8:12] = int_array(torn)
-        assert tt_probe(tt, 1, *keys[0]) == -1, torn
-    # the key words of one position with the bounds word of another
-    other = int_array(4 * 8)
-    tt_store(other, 1, *keys[1], 2, 9, True)
-    tt[8:12] = int_array(second[:3] + [int(other[11])])
-    assert tt_probe(tt, 1, *keys[0]) == -1 and tt_probe(tt, 1, *keys[1]) == -1
+        mixed = (torn[0], torn[1], torn[2])
+        for k in (a, b, mixed):
+            assert tt_probe(tt, 1, *k, chk(k)) == -1, (mask, k)
+    # the same position stored twice (lower bound 4, then also upper bound 6): any mix holds valid bounds
+    e1 = entry(a, 4, True)
+    t2 = int_array(4 * 8)
+    t2[8:12] = int_array(e1)
+    tt_store(t2, 1, *a, chk(a), 7, 9, False)
+    e2 = [int(x) for x in t2[8:12]]
+    for mask in range(16):
+        t2[8:12] = int_array([e2[i] if mask >> i & 1 else e1[i] for i in range(4)])
+        assert tt_probe(t2, 1, *a, chk(a)) in (4 | (9 << 8), 4 | (6 << 8))
     with pytest.raises(ValueError, match="threads=0"):
         Solver(threads=0)
 

@@ -39,10 +39,7 @@ else:
 ST_NODES, ST_BUDGET, ST_ABORT, ST_TTHITS, ST_ETC, ST_ETCCUTS, ST_HELPER, ST_ROT = 0, 1, 2, 3, 4, 5, 6, 7
 ST_KILLERS = 8  # killer leads: stats[ST_KILLERS + 4 * tricks left + leader] = 1 + the last lead that cut there
 ST_SIZE = ST_KILLERS + 4 * 18
-M62 = (1 << 62) - 1
-# The bounds word of an entry, spread over 62 bits by this odd multiplier, is XORed into its three key words, so
-# that an entry torn by two threads writing it at once (each word is written whole) does not match any key
-TT_MIX = 0x1E3779B97F4A7C15
+CHK_SHIFT = 21  # an entry's check bits: its key's hash (tt_index) from this bit up, 35 bits
 ETC_MIN = 10  # default of stats[ST_ETC]: enhanced transposition cutoffs at trick ends with this many tricks left or more
 TT_WORDS = 4  # words per entry: 3 key words, the bounds (lower | upper << 8)
 TT_WAYS = 2  # entries per bucket: a bucket is one 64-byte cache line (one miss per look-up)
@@ -597,52 +594,50 @@ def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, t
 
 
 # frame fields of the iterative search
-F_TLEN, F_LEADER, F_TARGET, F_REM, F_TN, F_TO, F_H, F_J, F_NM, F_IDX, F_K0, F_K1, F_K2 = range(13)
+F_TLEN, F_LEADER, F_TARGET, F_REM, F_TN, F_TO, F_H, F_J, F_NM, F_IDX, F_K0, F_K1, F_K2, F_CHK = range(14)
 FRAME = 16
 MOVES_PER_DEPTH = 40
 
 
 @jit
-def tt_probe(tt: Any, idx: int, k0: int, k1: int, k2: int) -> int:
-    """The bounds word (``lower | upper << 8``) of the entry with key ``k0, k1, k2`` in bucket ``idx``, ``-1``
-    if the bucket does not hold it. An entry stores its key words XORed with its mixed bounds word
-    (``TT_MIX``): one torn by two threads storing at once matches no key."""
+def tt_probe(tt: Any, idx: int, k0: int, k1: int, k2: int, chk: int) -> int:
+    """The bounds word (``lower | upper << 8``) of the entry with key ``k0, k1, k2`` (check bits ``chk``, see
+    :func:`tt_index`) in bucket ``idx``, ``-1`` if the bucket does not hold it.
+
+    An entry is its three key words and ``lower | upper << 8 | chk << 16``. Threads sharing the table write
+    entries word by word, so one may be torn: words from two stores. Words of two stores of the same key are
+    each valid for it; an entry mixed from two different keys matches neither of them nor the mixed key, as the
+    check bits (a 35-bit hash of the whole key) must agree too - except for a hash collision.
+    """
     b = idx * (TT_WORDS * TT_WAYS)
-    w = tt[b + 3]
-    m = (w * TT_MIX) & M62
-    if tt[b] ^ m == k0 and tt[b + 1] ^ m == k1 and tt[b + 2] ^ m == k2:
-        return int(w)
-    w = tt[b + 7]
-    m = (w * TT_MIX) & M62
-    if tt[b + 4] ^ m == k0 and tt[b + 5] ^ m == k1 and tt[b + 6] ^ m == k2:
-        return int(w)
+    if tt[b] == k0 and tt[b + 1] == k1 and tt[b + 2] == k2 and (tt[b + 3] >> 16) == chk:
+        return int(tt[b + 3] & 0xFFFF)
+    if tt[b + 4] == k0 and tt[b + 5] == k1 and tt[b + 6] == k2 and (tt[b + 7] >> 16) == chk:
+        return int(tt[b + 7] & 0xFFFF)
     return -1
 
 
 @jit
-def tt_store(tt: Any, idx: int, k0: int, k1: int, k2: int, target: int, remaining: int, result: bool) -> None:
+def tt_store(tt: Any, idx: int, k0: int, k1: int, k2: int, chk: int, target: int, remaining: int,
+             result: bool) -> None:
     """Record in bucket ``idx`` that the maximiser can (``result``) or cannot reach ``target`` in the position
-    with key ``k0, k1, k2``. A new key goes first in the bucket, the entry it displaces second (the older
-    second one is dropped). The entry is written whole, its key words mixed with its bounds (:func:`tt_probe`)."""
+    with key ``k0, k1, k2`` (check bits ``chk``). A new key goes first in the bucket, the entry it displaces
+    second (the older second one is dropped). The entry is written whole (:func:`tt_probe`)."""
     b = idx * (TT_WORDS * TT_WAYS)
     w0 = tt[b + 3]
-    m = (w0 * TT_MIX) & M62
-    if tt[b] ^ m == k0 and tt[b + 1] ^ m == k1 and tt[b + 2] ^ m == k2:
+    if tt[b] == k0 and tt[b + 1] == k1 and tt[b + 2] == k2 and (w0 >> 16) == chk:
         e = b
-        w = w0
+        w = w0 & 0xFFFF
+    elif tt[b + 4] == k0 and tt[b + 5] == k1 and tt[b + 6] == k2 and (tt[b + 7] >> 16) == chk:
+        e = b + 4
+        w = tt[b + 7] & 0xFFFF
     else:
-        w1 = tt[b + 7]
-        m = (w1 * TT_MIX) & M62
-        if tt[b + 4] ^ m == k0 and tt[b + 5] ^ m == k1 and tt[b + 6] ^ m == k2:
-            e = b + 4
-            w = w1
-        else:
-            tt[b + 4] = tt[b]
-            tt[b + 5] = tt[b + 1]
-            tt[b + 6] = tt[b + 2]
-            tt[b + 7] = w0
-            e = b
-            w = remaining << 8
+        tt[b + 4] = tt[b]
+        tt[b + 5] = tt[b + 1]
+        tt[b + 6] = tt[b + 2]
+        tt[b + 7] = w0
+        e = b
+        w = remaining << 8
     lo = w & 0xFF
     hi = w >> 8
     if result:
@@ -650,12 +645,10 @@ def tt_store(tt: Any, idx: int, k0: int, k1: int, k2: int, target: int, remainin
             lo = target
     elif target - 1 < hi:
         hi = target - 1
-    w = lo | (hi << 8)
-    m = (w * TT_MIX) & M62
-    tt[e] = k0 ^ m
-    tt[e + 1] = k1 ^ m
-    tt[e + 2] = k2 ^ m
-    tt[e + 3] = w
+    tt[e] = k0
+    tt[e + 1] = k1
+    tt[e + 2] = k2
+    tt[e + 3] = lo | (hi << 8) | (chk << 16)
 
 
 @jit
@@ -718,15 +711,22 @@ def pos_key(hands: Any, n: int, leader: int, cfg: int) -> Any:
 
 
 @jit
-def tt_index(hands: Any, n: int, leader: int, cfg: int, tt_mask: int) -> Any:
-    """``(idx, k0, k1, k2)``: the table bucket and key words (:func:`pos_key`) of the trick-start position
-    ``hands``, ``leader`` to lead, under the configuration bits ``cfg``."""
-    k0, k1, k2 = pos_key(hands, n, leader, cfg)
+def key_hash(k0: int, k1: int, k2: int) -> int:
+    """A hash of the table key ``k0, k1, k2`` below ``2**56`` (every product stays below it: no overflow)."""
     hsh = ((k0 ^ (k0 >> 31)) & M32) * 16777619
     hsh = ((hsh ^ k1 ^ (k1 >> 29)) & M32) * 16777619
     hsh = ((hsh ^ k2 ^ (k2 >> 27)) & M32) * 16777619
-    hsh ^= hsh >> 23
-    return hsh & tt_mask, k0, k1, k2
+    return hsh ^ (hsh >> 23)
+
+
+@jit
+def tt_index(hands: Any, n: int, leader: int, cfg: int, tt_mask: int) -> Any:
+    """``(idx, k0, k1, k2, chk)``: the table bucket, the key words (:func:`pos_key`) and the check bits of the
+    trick-start position ``hands``, ``leader`` to lead, under the configuration bits ``cfg``: the low bits of
+    :func:`key_hash` pick the bucket, its bits from ``CHK_SHIFT`` up are the check bits (:func:`tt_probe`)."""
+    k0, k1, k2 = pos_key(hands, n, leader, cfg)
+    hsh = key_hash(k0, k1, k2)
+    return hsh & tt_mask, k0, k1, k2, hsh >> CHK_SHIFT
 
 
 @jit
@@ -743,8 +743,8 @@ def etc_cut(hands: Any, n: int, tk: Any, tbase: int, leader: int, to: int, trump
         tk[tbase + n - 1] = c
         w = (leader + winner_index(tk[tbase:tbase + 4], n, trump)) % n
         t = target - (1 if (w == seat) != mis else 0)
-        idx, k0, k1, k2 = tt_index(hands, n, w, cfg, tt_mask)
-        bw = tt_probe(tt, idx, k0, k1, k2)
+        idx, k0, k1, k2, chk = tt_index(hands, n, w, cfg, tt_mask)
+        bw = tt_probe(tt, idx, k0, k1, k2, chk)
         if bw >= 0:
             if maxing:
                 if (bw & 0xFF) >= t:
@@ -766,14 +766,15 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
 
     An iterative alpha-beta (explicit stack in ``frames``, ``FRAME`` words per depth) over the zero window
     ``target0``: ``tt`` (``tt_mask + 1`` buckets of ``TT_WAYS`` entries of ``TT_WORDS`` words: 3 key words
-    (:func:`pos_key`) and the bounds word, a lower and an upper bound; a bucket is one cache line) is the
+    (:func:`pos_key`) and the bounds word, a lower and an upper bound and check bits; a bucket is one cache
+    line) is the
     transposition table of trick-start positions keyed by relative ranks and the solver's configuration; at
     a trick start the trump and quick-trick bounds, then the table may decide the node (the table's line is
     prefetched while the bounds are computed);
     ``moves`` holds ``MOVES_PER_DEPTH`` slots per depth, ``tk`` 4 slots per trick; ``stats`` counts nodes
     and carries the node budget and the abort flag. ``hands`` is restored on return (also on abort).
 
-    Threads (Lazy SMP): several searches may share ``tt`` (its entries are safe to write at once, see
+    Threads (Lazy SMP): several searches may share ``tt`` (an entry torn by two of them matches no key, see
     :func:`tt_probe`); each has its own ``moves``, ``frames``, ``tk``, ``stats``. A search aborts (as on its
     budget) within 1,024 nodes once ``shared[0]`` is non-zero. Helper ``k`` (``stats[ST_ROT]`` = ``k`` >= 1,
     ``stats[ST_HELPER]`` = ``r`` > 0) orders the cards of every node with at least ``r`` tricks left
@@ -809,6 +810,7 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
             k0 = 0
             k1 = 0
             k2 = 0
+            chk = 0
             if target <= 0:
                 decided = 1
             elif target > remaining:
@@ -823,7 +825,7 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                         w = last_trick_winner(hands, n, leader, trump)
                         decided = 1 if (w == seat) != mis else 0
                     else:
-                        idx, k0, k1, k2 = tt_index(hands, n, leader, cfg, tt_mask)
+                        idx, k0, k1, k2, chk = tt_index(hands, n, leader, cfg, tt_mask)
                         prefetch(tt, idx * (TT_WORDS * TT_WAYS))
                         if not mis:
                             # cashing the leader's side-suit winners plays no trump: the trump bounds add to it
@@ -847,7 +849,7 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                                         others_hold_no_trump(hands, n, seat, trump):
                                     decided = 1
                         if decided < 0:
-                            bw = tt_probe(tt, idx, k0, k1, k2)
+                            bw = tt_probe(tt, idx, k0, k1, k2, chk)
                             if bw >= 0:
                                 stats[ST_TTHITS] += 1
                                 if (bw & 0xFF) >= target:
@@ -878,13 +880,15 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                     if kc >= 0 and kc != moves[mb0]:
                         for j2 in range(1, nm):
                             if moves[mb0 + 2 * j2] == kc:
+                                ks = moves[mb0 + 2 * j2 + 1]
                                 for j3 in range(j2, 0, -1):
                                     moves[mb0 + 2 * j3] = moves[mb0 + 2 * j3 - 2]
                                     moves[mb0 + 2 * j3 + 1] = moves[mb0 + 2 * j3 - 1]
                                 moves[mb0] = kc
+                                moves[mb0 + 1] = ks
                                 break
                 if helper > 0 and nm > 2 and remaining >= helper:
-                    for _ in range(rot % (nm - 1)):
+                    for _ in range(rot % (nm - 1)):  # the cards only: the scores are not read after this
                         c2 = moves[mb0 + 2]
                         for j2 in range(1, nm - 1):
                             moves[mb0 + 2 * j2] = moves[mb0 + 2 * j2 + 2]
@@ -897,6 +901,7 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                 frames[b + F_K0] = k0
                 frames[b + F_K1] = k1
                 frames[b + F_K2] = k2
+                frames[b + F_CHK] = chk
                 push_child(hands, n, frames, b, to, moves[d * MOVES_PER_DEPTH], tk, tlen, trump, seat, mis)
                 d += 1
                 continue
@@ -916,14 +921,14 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                 stats[ST_KILLERS + 4 * frames[b + F_REM] + to] = moves[d * MOVES_PER_DEPTH + 2 * frames[b + F_J]] + 1
             if frames[b + F_IDX] >= 0:
                 tt_store(tt, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
-                         frames[b + F_TARGET], frames[b + F_REM], val)
+                         frames[b + F_CHK], frames[b + F_TARGET], frames[b + F_REM], val)
             continue
         j = frames[b + F_J] + 1
         if j >= frames[b + F_NM]:
             val = not maxing
             if frames[b + F_IDX] >= 0:
                 tt_store(tt, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
-                         frames[b + F_TARGET], frames[b + F_REM], val)
+                         frames[b + F_CHK], frames[b + F_TARGET], frames[b + F_REM], val)
             continue
         frames[b + F_J] = j
         push_child(hands, n, frames, b, to, moves[d * MOVES_PER_DEPTH + 2 * j], tk, tlen, trump, seat, mis)
