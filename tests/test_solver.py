@@ -195,6 +195,38 @@ def test_helper_threads_agree_on_larger_positions(rules_t: str, contract: Contra
     assert two.helper_nodes > 0
 
 
+_INTERRUPT_SCRIPT = r"""
+import os, random, signal, sys, threading, time
+from sergeant_major import Rules
+from sergeant_major.solver import Solver
+from sergeant_major.solver.position import random_position
+rng = random.Random(2042)
+deals = [random_position(Rules.parse("9-5-2"), rng, 16) for _ in range(14)]
+hard, easy = deals[13], deals[1]  # about 5 s of search, and 0.4 s (value 5)
+s = Solver(threads=int(sys.argv[1]))
+s.value(easy, easy.to_move)  # compiled, and its value in the table
+threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+t = time.perf_counter()
+try:
+    s.value(hard, hard.to_move)
+    print("not interrupted")
+except KeyboardInterrupt:
+    print(round(time.perf_counter() - t, 3))
+print(s.value(easy, easy.to_move).tricks, s.value(deals[3], deals[3].to_move).tricks)
+"""
+
+
+@pytest.mark.skipif(not HAVE_NUMBA, reason="long searches run in a thread of their own only with numba")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_a_long_search_at_once(threads: int) -> None:
+    """A long compiled search runs in a thread while the caller waits in short joins: SIGINT (Ctrl-C) raises
+    KeyboardInterrupt at once, not when the search ends (seconds later), and the solver is right afterwards."""
+    out = subprocess.run([sys.executable, "-c", _INTERRUPT_SCRIPT, str(threads)], capture_output=True, text=True,
+                         timeout=300, check=True).stdout.split("\n")
+    assert out[0] != "not interrupted" and float(out[0]) < 1.5, out
+    assert out[1] == "5 6", out
+
+
 def test_torn_table_entry_matches_no_key() -> None:
     """Two threads may write one entry at once, word by word. An entry mixed from the stores of two different
     positions - even with the same bounds - must match neither of them nor the position its mixed key words
@@ -424,14 +456,23 @@ def test_time_limit_returns_bounds() -> None:
     sol = solver.solve(pos, 0, cards=False, time_limit=0.0)
     assert not sol.exact
     assert 0 <= sol.lower <= sol.upper <= 16
-    with pytest.raises(SolverTimeout):
+    with pytest.raises(SolverTimeout) as cut:
         solver.can_reach(pos, 0, 8, time_limit=0.0)
+    # only t = 8 was being tested, so nothing is known: the bounds carried are the trivial ones (they once were
+    # the test's window 7..8, which need not hold the value)
+    assert (cut.value.lower, cut.value.upper) == (0, 16)
 
 
 def test_bad_seat_is_refused() -> None:
     pos = random_position(Rules.preset("9-5-2"), random.Random(1), 2)
     with pytest.raises(PositionError, match="seat 5"):
         Solver(tt_bits=10).solve(pos, 5)
+    for bad in (True, 1.5, "1"):
+        with pytest.raises(PositionError, match=f"seat {bad!r} is not a seat"):
+            Solver(tt_bits=10).value(pos, bad)  # type: ignore[arg-type]
+    for kw in ({"threads": 1.5}, {"threads": "2"}, {"tt_bits": 21.5}):
+        with pytest.raises(ValueError, match=f"{next(iter(kw))}={next(iter(kw.values()))!r} is not"):
+            Solver(**kw)  # type: ignore[arg-type]
 
 
 _PURE_SCRIPT = r"""

@@ -128,10 +128,10 @@ class Solver:
                  threads: int = 1) -> None:
         if tt_bits is None:
             tt_bits = 21 if HAVE_NUMBA else 15
-        if not 8 <= tt_bits <= 26:
-            raise ValueError(f"tt_bits={tt_bits!r} is outside 8..26")
+        if isinstance(tt_bits, bool) or not isinstance(tt_bits, int) or not 8 <= tt_bits <= 26:
+            raise ValueError(f"tt_bits={tt_bits!r} is not a table size: give an int in 8..26")
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
-            raise ValueError(f"threads={threads!r} is outside 1..64")
+            raise ValueError(f"threads={threads!r} is not a number of threads: give an int in 1..64")
         self.tt_bits = tt_bits
         self.clock = clock
         self.threads = threads
@@ -191,20 +191,32 @@ class Solver:
                     int(pos.rules.must_overtrump), seat, int(pos.misere), lo, hi, pos.remaining)
             tt_mask = (1 << self.tt_bits) // TT_WAYS - 1
             shared = self._shared
-            for th in self._threads:  # helpers of a call cut short (by an exception): told to stop, wait for them
+            for th in self._threads:  # threads of a call cut short (by an exception): told to stop, wait for them
                 th.join()
-            workers: list[threading.Thread] = []
+            workers: list[threading.Thread] = []  # the helpers first, then the main search's own thread
             self._threads = workers
             shared[0] = 0
+            helpers = 0
             try:
                 self._start_helpers(workers, hands, trick, args, tt_mask, guess, lo, hi)
-                _run(hands, trick, args, self._tt, tt_mask, self._moves, self._frames, self._tk, stats, shared, out,
-                     guess)
+                helpers = len(workers)
+                main_args = (hands, trick, args, self._tt, tt_mask, self._moves, self._frames, self._tk, stats, shared,
+                             out, guess)
+                if HAVE_NUMBA and pos.remaining >= self.parallel_min:
+                    # a long compiled search runs in a thread of its own while this one waits in short joins, so
+                    # that Ctrl-C (KeyboardInterrupt) stops it at once instead of when it ends
+                    main = threading.Thread(target=_search_thread, args=main_args, daemon=True)
+                    main.start()
+                    workers.append(main)
+                    while main.is_alive():
+                        main.join(0.05)
+                else:
+                    _run(*main_args)
             finally:
-                shared[0] = 1  # stop the helpers (also when the search or a thread's start raised)
+                shared[0] = 1  # stop the other threads (also when a search or a thread's start raised)
                 for th in workers:
                     th.join()
-            for k in range(len(workers)):
+            for k in range(helpers):
                 _, _, _, hstats, hout = self._helpers[k]
                 self.nodes += int(hstats[ST_NODES])
                 self.helper_nodes += int(hstats[ST_NODES])
@@ -250,7 +262,7 @@ class Solver:
             stats[ST_ROT] = k + 1
             out[0] = lo
             out[1] = hi
-            th = threading.Thread(target=_helper, daemon=True, args=(
+            th = threading.Thread(target=_search_thread, daemon=True, args=(
                 int_array(list(hands)), trick, args, self._tt, tt_mask, moves, frames, tk, stats, self._shared, out,
                 guess))
             th.start()
@@ -283,8 +295,8 @@ class Solver:
         if not isinstance(pos, Position):
             raise PositionError(f"{pos!r} is not a Position")
         s = pos.to_move if seat is None else seat
-        if not 0 <= s < pos.n:
-            raise PositionError(f"seat {s!r} is outside 0..{pos.n - 1}")
+        if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < pos.n:
+            raise PositionError(f"seat {s!r} is not a seat: give an int in 0..{pos.n - 1}")
         return s
 
     def value(self, pos: Position, seat: int | None = None, *, time_limit: float | None = None) -> Solution:
@@ -416,15 +428,17 @@ class Solver:
         deadline = self._deadline(time_limit)
         lo, hi, exact = self._bounds(pos, s, need - 1, need, deadline)
         if not exact:
-            sol = self._solution(pos, s, lo, hi, False, {}, 0)
+            # the search only tested ``need``: lo..hi above was its window, not bounds - nothing is known
+            sol = self._solution(pos, s, 0, rem, False, {}, 0)
             raise SolverTimeout(f"no answer within {time_limit} s; the value lies in {sol.lower}..{sol.upper}",
                                 sol.lower, sol.upper)
         return lo >= need
 
 
-def _helper(hands: Any, trick: Any, args: tuple[int, ...], tt: Any, tt_mask: int, moves: Any, frames: Any, tk: Any,
-            stats: Any, shared: Any, out: Any, guess: int) -> None:
-    """A helper thread of a search (:meth:`Solver._start_helpers`): the same tests, then stop the others."""
+def _search_thread(hands: Any, trick: Any, args: tuple[int, ...], tt: Any, tt_mask: int, moves: Any, frames: Any,
+                   tk: Any, stats: Any, shared: Any, out: Any, guess: int) -> None:
+    """A thread of a search (a helper, :meth:`Solver._start_helpers`, or the main search of a long one): the
+    tests, then stop the others."""
     try:
         _run(hands, trick, args, tt, tt_mask, moves, frames, tk, stats, shared, out, guess)
     finally:
