@@ -286,7 +286,7 @@ def analyze(
         raise typer.Exit(2)
     if not HAVE_NUMBA and not as_json:
         err.print(Text("note: numba is not available (not installed - pip install 'sergeant-major[fast]' - or switched "
-                       "off by SERGEANT_MAJOR_NO_NUMBA), so the searches run in pure Python, about 50 times slower; "
+                       "off by SERGEANT_MAJOR_NO_NUMBA), so the searches run in pure Python, about 60 times slower; "
                        "values the time limit cuts short show as lo..hi"))
     solver = Solver(threads=table_jobs())  # one search at a time (a position, a record's cards): helper threads
     path = Path(target)

@@ -409,7 +409,7 @@ def _register() -> None:
     def simulate_command(
         games: int = typer.Option(100, "--games", "-n", help="Number of whole matches to play."),
         players: str | None = typer.Option(None, "--players", "-p",
-                                           help="Player levels by slot, comma separated (random, heuristic); they rotate through the "
+                                           help="Player levels by slot, comma separated (random, beginner, heuristic, expert); they rotate through the "
                                                 "seats. Default: heuristic and a random player in every other seat of the rules."),
         rules: str = typer.Option("9-5-2", "--rules", "-r", help="Rules string, e.g. '8-5-3 must-trump=on'."),
         seed: int = typer.Option(0, "--seed", "-s", help="Simulation seed: the same seed gives the same result."),

@@ -66,7 +66,8 @@ class Solution:
         tricks: its value in tricks for the whole deal (taken + to come); when not ``exact`` the bound the
             search had reached on its side (``lower`` normally, ``upper`` in minimum tricks).
         lower, upper: bounds on the value (equal when ``exact``).
-        exact: ``False`` when the time limit stopped the search first.
+        exact: ``False`` when the time limit stopped the search first (for :meth:`Solver.solve` also when
+            the value is known but some card's value was left open: then ``lower == upper``).
         cards: when the seat is to move, the value after each of its legal cards (empty otherwise).
         nodes: search nodes visited.
         misere: whether the contract is minimum tricks (then the best cards are those with the lowest value).
@@ -108,7 +109,7 @@ class Solver:
             ``parallel_min`` tricks (default 10) starts ``threads - 1`` helper threads that run the same
             zero-window tests on the shared table with the cards of the top nodes in another order (Lazy
             SMP); the first thread to finish gives the answer (it is exact either way) and stops the others.
-            A whole 9-5-2 deal takes 0.55 to 0.6 of the time on two cores (docs/solver.md). Only with numba
+            On two cores a whole 9-5-2 deal takes about 0.6 of the time (docs/solver.md). Only with numba
             (pure Python holds the GIL: the helpers are not started). With ``clock=time.process_time`` a
             time limit counts the CPU time of every thread.
 
@@ -270,7 +271,8 @@ class Solver:
 
     def _deadline(self, time_limit: float | None) -> float | None:
         """The clock reading at which a search with ``time_limit`` seconds stops (``None``: no limit, also for
-        an infinite one; zero or less: stop at once, with the trivial bounds).
+        an infinite one; zero or less: the search runs one short slice, 10,000 to 20,000 nodes per thread, and
+        returns the bounds it reached).
 
         Raises:
             ValueError: ``time_limit`` is not a number (NaN).
