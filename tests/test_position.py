@@ -275,3 +275,31 @@ def test_analyze_says_when_the_best_choice_is_not_certain(monkeypatch: pytest.Mo
     con = Console(record=True, width=200)
     cli_analyze._print_table(con, {"declarer": 0, "target": 9, "leader": 1, "best": "D", "rows": rows[1:]}, ["A", "B", "C"])
     assert "best choice: diamonds\n" in con.export_text()
+
+
+def test_ctrl_c_stops_analyze_while_its_table_runs() -> None:
+    """Ctrl-C while the table's cells search in parallel threads: the cells are told to stop (else leaving the
+    thread pool would wait for each running search, up to ``-t`` seconds) and the command ends at once."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from sergeant_major.solver import HAVE_NUMBA
+
+    if not HAVE_NUMBA:
+        pytest.skip("the table runs in parallel only with numba")
+    rng = random.Random(2042)
+    hard = [random_position(Rules.parse("9-5-2"), rng, 16) for _ in range(14)][13]  # cells of 5 s and more
+    proc = subprocess.Popen([sys.executable, "-c", "from sergeant_major.cli import main; main()", "analyze",
+                             str(hard), "-t", "120"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4.0)  # started, the kernels loaded, the table's first cells searching
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    t = time.perf_counter()
+    try:
+        proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert time.perf_counter() - t < 2.0
+    assert proc.returncode != 0

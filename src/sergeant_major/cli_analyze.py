@@ -93,8 +93,9 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
         warm_up()  # compile (or load) the kernels once, before the threads start
         free: queue.SimpleQueue[Solver] = queue.SimpleQueue()
         free.put(solver)
-        for _ in range(min(jobs, len(cells_of)) - 1):
-            free.put(Solver(solver.tt_bits, solver.clock))
+        solvers = [solver] + [Solver(solver.tt_bits, solver.clock) for _ in range(min(jobs, len(cells_of)) - 1)]
+        for sv in solvers[1:]:
+            free.put(sv)
 
         def one(cell: tuple[Position, int]) -> Solution:
             sv = free.get()
@@ -106,9 +107,15 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
         threads, solver.threads = solver.threads, 1  # the cells fill the cores: no helper threads meanwhile
         try:
             with ThreadPoolExecutor(max_workers=min(jobs, len(cells_of))) as ex:
-                sols = list(ex.map(one, cells_of))
+                try:
+                    sols = list(ex.map(one, cells_of))
+                except BaseException:  # Ctrl-C: stop the cells' searches, or leaving the pool waits for them
+                    for sv in solvers:
+                        sv.interrupt()
+                    raise
         finally:
             solver.threads = threads
+            solver.resume()
     rows: list[dict[str, Any]] = []
     for k, con in enumerate(contracts):
         cells = [[sol.lower, sol.upper] for sol in sols[k * n:(k + 1) * n]]

@@ -141,6 +141,7 @@ class Solver:
         self._shared = int_array(2)
         self._helpers: list[tuple[Any, Any, Any, Any, Any]] = []
         self._threads: list[threading.Thread] = []
+        self._interrupted = False
         size = 1 << tt_bits
         self._tt = int_array(size * TT_WORDS)
         self._moves = int_array(64 * MOVES_PER_DEPTH)
@@ -155,6 +156,17 @@ class Solver:
         self.guess_shade = 0.9
         self.etc_min = ETC_MIN
         self._rate = 0.0  # search nodes per clock second, learnt by timed searches
+
+    def interrupt(self) -> None:
+        """Make the search this solver runs in another thread return soon (within about 1,024 nodes) with the
+        bounds it reached (``exact=False``), and its later searches at once, until :meth:`resume`. For a caller
+        that gives up while threads search (``analyze`` on Ctrl-C while its table's cells run in parallel)."""
+        self._interrupted = True
+        self._shared[0] = 1
+
+    def resume(self) -> None:
+        """Let searches run again after :meth:`interrupt`."""
+        self._interrupted = False
 
     def clear(self) -> None:
         """Forget everything learnt (empties the transposition table)."""
@@ -181,6 +193,8 @@ class Solver:
         else:
             budget = 20_000
         while True:
+            if self._interrupted:
+                return lo, hi, lo >= hi
             stats[ST_NODES] = 0
             stats[ST_ABORT] = 0
             stats[ST_TTHITS] = 0
@@ -197,6 +211,8 @@ class Solver:
             workers: list[threading.Thread] = []  # the helpers first, then the main search's own thread
             self._threads = workers
             shared[0] = 0
+            if self._interrupted:  # interrupt() came between the test above and the reset
+                shared[0] = 1
             helpers = 0
             try:
                 self._start_helpers(workers, hands, trick, args, tt_mask, guess, lo, hi)
@@ -233,6 +249,8 @@ class Solver:
                     r = stats[ST_NODES] / dt
                     self._rate = r if self._rate <= 0 else 0.5 * (self._rate + r)
                 return lo, hi, lo >= hi
+            if self._interrupted:
+                return lo, hi, False
             assert deadline is not None
             if dt > 0 and stats[ST_NODES] >= 10_000:
                 r = stats[ST_NODES] / dt
