@@ -138,6 +138,31 @@ def test_table_in_threads_equals_the_table_in_one(rules_text: str) -> None:
         dd_table(pos, Solver(tt_bits=8), None, jobs=0)
 
 
+@pytest.mark.parametrize("rules_text", ["9-5-2", "3-5-8", "8-5-3 must-overtrump=on", "9-5-2 players=4"])
+def test_table_values_add_up_to_at_most_the_tricks(rules_text: str) -> None:
+    """Each seat can make its paranoid value against anything, so all seats at once make theirs: exact table
+    values add up to at most the deal's tricks (in minimum tricks, where a value is a ceiling, at least) - the
+    rule ``narrow_by_sum`` uses to narrow cells cut short by the time limit."""
+    from sergeant_major.cli_analyze import dd_table, narrow_by_sum
+    from sergeant_major.solver import Solver
+
+    rules = Rules.parse(rules_text)
+    rng = random.Random(21)
+    solver = Solver(tt_bits=16)
+    for _ in range(8):
+        pos = random_position(rules, rng, rng.randint(3, 7), in_trick=0)
+        total = sum(pos.tricks) + pos.remaining
+        for row in dd_table(pos, solver, None, jobs=1)["rows"]:
+            vals = [lo for lo, hi in row["tricks"]]
+            assert all(lo == hi for lo, hi in row["tricks"])
+            mt = row["contract"] == "MT"
+            assert (sum(vals) >= total) if mt else (sum(vals) <= total), (str(pos), row)
+            assert narrow_by_sum(row["tricks"], total, mt) == row["tricks"]  # exact cells stay
+    assert narrow_by_sum([[6, 6], [4, 4], [0, 16]], 16, False) == [[6, 6], [4, 4], [0, 6]]
+    assert narrow_by_sum([[2, 9], [4, 4], [0, 16]], 16, False) == [[2, 9], [4, 4], [0, 10]]
+    assert narrow_by_sum([[6, 6], [4, 4], [0, 16]], 16, True) == [[6, 6], [4, 4], [6, 16]]
+
+
 def test_table_minimum_tricks_row_uses_the_declarers_ceiling() -> None:
     """3-5-8 (seed 003, "Nur bei MT ..."): in minimum tricks the playmaker (target 8) may take at most 3 - the
     table's minimum-tricks row measures the declarer against that ceiling, the other rows against 8."""

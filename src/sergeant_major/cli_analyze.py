@@ -42,7 +42,7 @@ from .solver._jit import HAVE_NUMBA
 from .solver.dds import Solution, Solver, warm_up
 from .solver.position import Position, PositionError
 
-__all__ = ["analyze", "dd_table", "analyze_position", "analyze_deal", "table_jobs"]
+__all__ = ["analyze", "dd_table", "analyze_position", "analyze_deal", "table_jobs", "narrow_by_sum"]
 
 
 def _val(lo: int, hi: int) -> str:
@@ -53,6 +53,25 @@ def table_jobs() -> int:
     """How many searches of a table run at once: the CPU cores, at most 4 (each extra one has its own 64 MB
     solver); 1 without numba (pure Python holds the GIL)."""
     return max(1, min(os.cpu_count() or 1, 4)) if HAVE_NUMBA else 1
+
+
+def narrow_by_sum(cells: list[list[int]], total: int, misere: bool) -> list[list[int]]:
+    """Narrow a table row's cut-short cells (``[lo, hi]`` per seat, tricks of the whole deal) by the others.
+
+    Each seat has a way of play that makes it at least its value whatever the others do (in minimum tricks: at
+    most its value); all seats playing so at once, each gets that, and the tricks add up to ``total``. So the
+    values add up to at most ``total`` (in minimum tricks: at least), and a seat's value is at most ``total``
+    minus the others' lower bounds (in minimum tricks: at least ``total`` minus their upper bounds). Exact
+    cells do not change. ``test_table_values_add_up_to_at_most_the_tricks`` checks the rule on exact tables.
+    """
+    out = []
+    for i, (lo, hi) in enumerate(cells):
+        if misere:
+            lo = max(lo, total - sum(c[1] for j, c in enumerate(cells) if j != i))
+        else:
+            hi = min(hi, total - sum(c[0] for j, c in enumerate(cells) if j != i))
+        out.append([lo, hi])
+    return out
 
 
 def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int | None = None) -> dict[str, Any]:
@@ -118,9 +137,11 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
             solver.resume()
     rows: list[dict[str, Any]] = []
     for k, con in enumerate(contracts):
-        cells = [[sol.lower, sol.upper] for sol in sols[k * n:(k + 1) * n]]
-        lo, hi = cells[declarer]
         mt = con is Contract.MINIMUM
+        # a cell cut short by the time limit is narrowed by the others (the values add up to at most the tricks)
+        cells = narrow_by_sum([[sol.lower, sol.upper] for sol in sols[k * n:(k + 1) * n]],
+                              sum(pos.tricks) + pos.remaining, mt)
+        lo, hi = cells[declarer]
         diff = [ceiling - hi, ceiling - lo] if mt else [lo - target, hi - target]
         rows.append({"contract": con.code, "word": con.word, "tricks": cells, "diff": diff,
                      "target": ceiling if mt else target})
