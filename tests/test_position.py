@@ -328,3 +328,25 @@ def test_ctrl_c_stops_analyze_while_its_table_runs() -> None:
         proc.kill()
     assert time.perf_counter() - t < 2.0
     assert proc.returncode != 0
+
+
+def test_cut_cards_are_narrowed_by_the_value() -> None:
+    """A card whose search the time limit cut short shows at most the mover's value (no card is better than the
+    value), also when the value itself was narrowed by the table's cell for the same contract and seat."""
+    from sergeant_major.cli_analyze import analyze_position
+    from sergeant_major.solver import Solution, Solver
+
+    pos = random_position(Rules.parse("9-5-2"), random.Random(3), 16)
+
+    class CutShort(Solver):
+        def value(self, p: Position, seat: int | None = None, *, time_limit: float | None = None) -> Solution:
+            return Solution(seat or 0, 2, 2, 5, False)  # every table cell: 2..5
+
+        def solve(self, p: Position, seat: int | None = None, *, cards: bool = True,
+                  time_limit: float | None = None) -> Solution:
+            bounds = {c: (0, 16) for c in p.legal_cards()}  # nothing found in time
+            return Solution(p.to_move, 0, 0, 16, False, {}, 0, False, bounds)
+
+    a = analyze_position(pos, CutShort(tt_bits=8), 1.0)
+    assert a["value"] == [2, 5]
+    assert a["cards"] and all(b == [0, 5] for b in a["cards"].values()), a["cards"]

@@ -543,6 +543,8 @@ def test_cut_value_agrees_with_the_cards_found(rules_t: str) -> None:
                 assert cut.lower >= max(cut.cards.values())
             for c, (lo, hi) in cut.card_bounds.items():
                 assert lo <= exact.cards[c] <= hi
+                # no card is better for the seat than its value: a card's bounds lie within the value's side
+                assert (lo >= cut.lower) if pos.misere else (hi <= cut.upper)
     assert checked >= 5
 
 

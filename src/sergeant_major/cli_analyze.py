@@ -163,8 +163,10 @@ def analyze_position(pos: Position, solver: Solver, time_limit: float | None) ->
             if row["contract"] == pos.contract.code:
                 lo, hi = max(lo, row["tricks"][pos.to_move][0]), min(hi, row["tricks"][pos.to_move][1])
         out["value"] = [lo, hi]
-        # every legal card, its value as [lo, hi] (equal when found; the bounds when the time ran out)
-        out["cards"] = {str(c): list(b) for c, b in sol.card_bounds.items()}
+        # every legal card, its value as [lo, hi] (equal when found; the bounds when the time ran out, narrowed
+        # by the value: no card is better for the mover than its value - in minimum tricks, none lower)
+        out["cards"] = {str(c): [max(b[0], lo), b[1]] if pos.misere else [b[0], min(b[1], hi)]
+                        for c, b in sol.card_bounds.items()}
         out["best_cards"] = [str(c) for c in sol.best_cards()]
     return out
 

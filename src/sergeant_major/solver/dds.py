@@ -406,6 +406,9 @@ class Solver:
         for group in open_groups:
             for c in group:
                 bounds[CARDS[c]] = (lower, top) if pos.misere else (base, upper)
+        # a card cut short: no card is better for the seat than the value, so its bounds narrow by it too
+        for card, (lo_c, hi_c) in bounds.items():
+            bounds[card] = (max(lo_c, lower), hi_c) if pos.misere else (lo_c, min(hi_c, upper))
         return Solution(s, upper if pos.misere else lower, lower, upper, sol.exact and exact, values,
                         self.nodes - n0, pos.misere,
                         dict(sorted(bounds.items(), key=lambda kv: kv[0].id)))
