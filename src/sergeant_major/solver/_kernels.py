@@ -37,8 +37,9 @@ else:
 
 # stats slots (ST_SIZE words per search thread)
 ST_NODES, ST_BUDGET, ST_ABORT, ST_TTHITS, ST_ETC, ST_ETCCUTS, ST_HELPER, ST_ROT = 0, 1, 2, 3, 4, 5, 6, 7
-ST_KILLERS = 8  # killer leads: stats[ST_KILLERS + 4 * tricks left + leader] = 1 + the last lead that cut there
-ST_SIZE = ST_KILLERS + 4 * 18
+# killer leads: stats[killer_slot(tricks left, target, leader)] = 1 + the last lead that cut there
+ST_KILLERS = 8
+ST_SIZE = ST_KILLERS + 4 * 18 * 4
 CHK_SHIFT = 21  # an entry's check bits: its key's hash (tt_index) from this bit up, 35 bits
 ETC_MIN = 10  # default of stats[ST_ETC]: enhanced transposition cutoffs at trick ends with this many tricks left or more
 TT_WORDS = 4  # words per entry: 3 key words, the bounds (lower | upper << 8)
@@ -758,6 +759,14 @@ def etc_cut(hands: Any, n: int, tk: Any, tbase: int, leader: int, to: int, trump
 
 
 @jit
+def killer_slot(remaining: int, target: int, leader: int) -> int:
+    """The ``stats`` slot of the killer lead for a trick start with ``remaining`` tricks left (at most 17), the
+    seat's ``target`` (1, 2, 3, or 4 and more: a lead that refutes "one more trick" seldom refutes three) and
+    ``leader`` (0..3)."""
+    return ST_KILLERS + 4 * (remaining + 18 * min(target - 1, 3)) + leader
+
+
+@jit
 def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int, must_trump: int, must_over: int,
            seat: int, misere: int, target0: int, remaining0: int,
            tt: Any, tt_mask: int, moves: Any, frames: Any, tk: Any, stats: Any, shared: Any) -> bool:
@@ -873,10 +882,10 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                     continue
                 mb0 = d * MOVES_PER_DEPTH
                 if tlen == 0 and nm > 1:
-                    # the killer lead first: the card that last decided a trick start with as many tricks left and
-                    # the same leader, when it is a card of this node (leads matter most: a wrong first lead
+                    # the killer lead first: the card that last decided a trick start with as many tricks left, the
+                    # same leader and target (up to 4), when it is a card of this node (leads matter most: a wrong first lead
                     # costs a whole subtree; in the trick the static order is better than any killer)
-                    kc = stats[ST_KILLERS + 4 * remaining + to] - 1
+                    kc = stats[killer_slot(remaining, target, to)] - 1
                     if kc >= 0 and kc != moves[mb0]:
                         for j2 in range(1, nm):
                             if moves[mb0 + 2 * j2] == kc:
@@ -918,7 +927,8 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
         maxing = to == seat
         if val == maxing:
             if tlen == 0:
-                stats[ST_KILLERS + 4 * frames[b + F_REM] + to] = moves[d * MOVES_PER_DEPTH + 2 * frames[b + F_J]] + 1
+                stats[killer_slot(frames[b + F_REM], frames[b + F_TARGET], to)] = \
+                    moves[d * MOVES_PER_DEPTH + 2 * frames[b + F_J]] + 1
             if frames[b + F_IDX] >= 0:
                 tt_store(tt, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
                          frames[b + F_CHK], frames[b + F_TARGET], frames[b + F_REM], val)
