@@ -140,7 +140,7 @@ class Solver:
         self.helper_min = 8
         self._shared = int_array(2)
         self._helpers: list[tuple[Any, Any, Any, Any, Any]] = []
-        self._threads: list[threading.Thread] = []
+        self._threads: list[threading.Event] = []  # the "done" events of the running search's threads
         self._interrupted = False
         size = 1 << tt_bits
         self._tt = int_array(size * TT_WORDS)
@@ -205,14 +205,15 @@ class Solver:
             args = (pos.n, len(pos.trick), pos.leader, pos.trump, int(pos.rules.must_trump),
                     int(pos.rules.must_overtrump), seat, int(pos.misere), lo, hi, pos.remaining)
             tt_mask = (1 << self.tt_bits) // TT_WAYS - 1
-            shared = self._shared
-            for th in self._threads:  # threads of a call cut short (by an exception): told to stop, wait for them
-                th.join()
-            workers: list[threading.Thread] = []  # the helpers first, then the main search's own thread
-            self._threads = workers
-            shared[0] = 0
-            if self._interrupted:  # interrupt() came between the test above and the reset
+            for ev in self._threads:  # threads of a call cut short (by an exception): told to stop, wait for them
+                ev.wait()
+            # a stop flag of this slice's own: a thread of an earlier slice can never stop this one
+            shared = int_array(2)
+            self._shared = shared
+            if self._interrupted:  # interrupt() came between the test above and the new flag
                 shared[0] = 1
+            workers: list[threading.Event] = []  # the threads' "done" events: the helpers', then the main search's
+            self._threads = workers
             helpers = 0
             try:
                 self._start_helpers(workers, hands, trick, args, tt_mask, guess, lo, hi)
@@ -220,19 +221,21 @@ class Solver:
                 main_args = (hands, trick, args, self._tt, tt_mask, self._moves, self._frames, self._tk, stats, shared,
                              out, guess)
                 if HAVE_NUMBA and pos.remaining >= self.parallel_min:
-                    # a long compiled search runs in a thread of its own while this one waits in short joins, so
-                    # that Ctrl-C (KeyboardInterrupt) stops it at once instead of when it ends
-                    main = threading.Thread(target=_search_thread, args=main_args, daemon=True)
-                    main.start()
-                    workers.append(main)
-                    while main.is_alive():
-                        main.join(0.05)
+                    # a long compiled search runs in a thread of its own while this one waits in short waits, so
+                    # that Ctrl-C (KeyboardInterrupt) stops it at once instead of when it ends. Its "done" event,
+                    # not Thread.join, says when it has ended: Python 3.11 can mark a thread stopped when a join of
+                    # it is interrupted while it still runs.
+                    done = threading.Event()
+                    workers.append(done)
+                    threading.Thread(target=_search_thread, args=(*main_args, done), daemon=True).start()
+                    while not done.wait(0.05):
+                        pass
                 else:
                     _run(*main_args)
             finally:
                 shared[0] = 1  # stop the other threads (also when a search or a thread's start raised)
-                for th in workers:
-                    th.join()
+                for ev in workers:
+                    ev.wait()
             for k in range(helpers):
                 _, _, _, hstats, hout = self._helpers[k]
                 self.nodes += int(hstats[ST_NODES])
@@ -260,10 +263,10 @@ class Solver:
                 return lo, hi, False
             budget = min(1 << 62, max(budget * 2, 10_000) if self._rate <= 0 else max(10_000, int(self._rate * left)))
 
-    def _start_helpers(self, workers: list[threading.Thread], hands: Any, trick: Any, args: tuple[int, ...],
+    def _start_helpers(self, workers: list[threading.Event], hands: Any, trick: Any, args: tuple[int, ...],
                        tt_mask: int, guess: int, lo: int, hi: int) -> None:
-        """Start the helper threads of one search, each added to ``workers`` as soon as it runs (none for fewer
-        than ``parallel_min`` tricks, one thread or no numba)."""
+        """Start the helper threads of one search, the "done" event of each added to ``workers`` before it
+        starts (none for fewer than ``parallel_min`` tricks, one thread or no numba)."""
         remaining = args[-1]
         if self.threads <= 1 or not HAVE_NUMBA or remaining < self.parallel_min:
             return
@@ -281,11 +284,16 @@ class Solver:
             stats[ST_ROT] = k + 1
             out[0] = lo
             out[1] = hi
+            done = threading.Event()
             th = threading.Thread(target=_search_thread, daemon=True, args=(
                 int_array(list(hands)), trick, args, self._tt, tt_mask, moves, frames, tk, stats, self._shared, out,
-                guess))
-            th.start()
-            workers.append(th)
+                guess, done))
+            workers.append(done)
+            try:
+                th.start()
+            except BaseException:
+                done.set()  # never started: nothing to wait for
+                raise
 
     def _deadline(self, time_limit: float | None) -> float | None:
         """The clock reading at which a search with ``time_limit`` seconds stops (``None``: no limit, also for
@@ -459,13 +467,14 @@ class Solver:
 
 
 def _search_thread(hands: Any, trick: Any, args: tuple[int, ...], tt: Any, tt_mask: int, moves: Any, frames: Any,
-                   tk: Any, stats: Any, shared: Any, out: Any, guess: int) -> None:
+                   tk: Any, stats: Any, shared: Any, out: Any, guess: int, done: threading.Event) -> None:
     """A thread of a search (a helper, :meth:`Solver._start_helpers`, or the main search of a long one): the
-    tests, then stop the others."""
+    tests, then stop the others and say it is done (the last thing it does: the solver's arrays are free)."""
     try:
         _run(hands, trick, args, tt, tt_mask, moves, frames, tk, stats, shared, out, guess)
     finally:
         shared[0] = 1
+        done.set()
 
 
 def _run(hands: Any, trick: Any, args: tuple[int, ...], tt: Any, tt_mask: int, moves: Any, frames: Any, tk: Any,
