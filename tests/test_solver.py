@@ -144,17 +144,24 @@ def test_solver_matches_brute_force(chunk: int) -> None:
     assert not mism, mism[:3]
 
 
+def brute_mismatches(solver: Solver, count: int, seed: int) -> list[tuple[str, int, int, int]]:
+    """``solver.solve`` against the brute force on ``endings(count, seed)``: the value, and each card's when the
+    seat is to move; the endings where they differ."""
+    mism = []
+    for pos, seat in endings(count, seed):
+        v, per = brute_values(pos, seat)
+        sol = solver.solve(pos, seat)
+        if sol.tricks != v or (seat == pos.to_move and {c.id: x for c, x in sol.cards.items()} != per):
+            mism.append((repr(pos), seat, v, sol.tricks))
+    return mism
+
+
 def test_enhanced_transposition_cutoffs_are_exact() -> None:
     """ETC (the table looked up for every card that ends a trick before any is searched) normally runs only
     high in the tree; with ``etc_min = 2`` it runs in these small endings too, and must change no value."""
     solver = Solver(tt_bits=16)
     solver.etc_min = 2
-    mism = []
-    for pos, seat in endings(3000 if LONG else 120, 4242):
-        v, per = brute_values(pos, seat)
-        sol = solver.solve(pos, seat)
-        if sol.tricks != v or (seat == pos.to_move and {c.id: x for c, x in sol.cards.items()} != per):
-            mism.append((repr(pos), seat, v, sol.tricks))
+    mism = brute_mismatches(solver, 3000 if LONG else 120, 4242)
     assert not mism, mism[:3]
     assert solver.etc_cuts > 0  # the cutoffs did happen
 
@@ -168,12 +175,7 @@ def test_helper_threads_are_exact() -> None:
     solver = Solver(tt_bits=10, threads=2)
     solver.parallel_min = 1
     solver.helper_min = 1
-    mism = []
-    for pos, seat in endings(1500 if LONG else 120, 777):
-        v, per = brute_values(pos, seat)
-        sol = solver.solve(pos, seat)
-        if sol.tricks != v or (seat == pos.to_move and {c.id: x for c, x in sol.cards.items()} != per):
-            mism.append((repr(pos), seat, v, sol.tricks))
+    mism = brute_mismatches(solver, 1500 if LONG else 120, 777)
     assert not mism, mism[:3]
     assert solver.helper_nodes > 0  # the helpers did search
 
