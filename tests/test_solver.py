@@ -20,7 +20,7 @@ import pytest
 from sergeant_major import Contract, Rules
 from sergeant_major.deal import Deal
 from sergeant_major.solver import HAVE_NUMBA, Position, PositionError, Solver, SolverTimeout
-from sergeant_major.solver._jit import int_array
+from sergeant_major.solver._jit import _sw_pdep64, _sw_pext64, int_array, jit_nocache, pdep64, pext64
 from sergeant_major.solver._kernels import (
     CHK_SHIFT,
     PEXT6,
@@ -31,6 +31,7 @@ from sergeant_major.solver._kernels import (
     others_hold_no_trump,
     pos_key,
     quick_tricks,
+    run_heads,
     trump_bounds,
     tt_probe,
     tt_store,
@@ -346,6 +347,31 @@ def test_kills_is_a_maximum_matching() -> None:
                 best += 1
                 j += 1
         assert kills(x, y) == best, (xs, ys)
+
+
+def test_bit_compress_and_run_heads_match_their_definitions() -> None:
+    """``pext64``/``pdep64`` (BMI2 instructions where the CPU runs them fast, loops elsewhere) against the
+    loops that define them, and ``run_heads`` (one card per run of equivalent cards) against a scan that looks
+    at each legal card's next card up in play."""
+    def both(x: int, m: int) -> tuple[int, int]:
+        return pext64(x, m), pdep64(x, m)
+
+    compiled = jit_nocache(both)  # the intrinsics run only inside compiled code
+    rng = random.Random(11)
+    for _ in range(2000):
+        x = rng.getrandbits(52)
+        m = rng.getrandbits(52) & rng.getrandbits(52)
+        packed, spread = compiled(x, m)
+        assert (packed, spread) == (_sw_pext64(x, m), _sw_pdep64(x, m))
+        assert compiled(packed, m)[1] == x & m
+        pv = rng.getrandbits(13)
+        lv = pv & rng.getrandbits(13)
+        ranks = [r for r in range(13) if pv >> r & 1]
+        want = 0
+        for k, r in enumerate(ranks):
+            if lv >> r & 1 and (k + 1 == len(ranks) or not lv >> ranks[k + 1] & 1):
+                want |= 1 << r
+        assert run_heads(lv, pv) == want, (bin(lv), bin(pv))
 
 
 @pytest.mark.parametrize("rules_t", ["9-5-2", "3-5-8", "8-5-3 must-overtrump=on", "9-5-2 players=4", "3-5-8 must-trump=off"])

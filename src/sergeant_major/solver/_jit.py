@@ -11,7 +11,8 @@ import os
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-__all__ = ["HAVE_NUMBA", "jit", "int_array", "int_matrix", "prefetch", "popcount64", "low_bit", "high_bit"]
+__all__ = ["HAVE_NUMBA", "FAST_BMI2", "jit", "int_array", "int_matrix", "prefetch", "popcount64", "low_bit", "high_bit",
+           "pext64", "pdep64"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -64,9 +65,30 @@ def int_matrix(rows: int, cols: int) -> Any:
 
 
 
-def _intrinsics() -> tuple[Any, Any, Any, Any]:
-    """``prefetch``, ``popcount64``, ``low_bit``, ``high_bit`` as Numba intrinsics (LLVM's ``llvm.prefetch``,
-    ``llvm.ctpop``, ``llvm.cttz``, ``llvm.ctlz``: one instruction each on current x86-64 CPUs)."""
+def _fast_bmi2() -> bool:
+    """Does the host CPU run BMI2's ``pext``/``pdep`` as fast instructions? (x86-64 with BMI2, except AMD's
+    Zen 1 and 2, which run them in microcode at tens to hundreds of cycles.) Numba compiles for the host
+    CPU and keys its on-disk cache by the CPU's name and features, so the answer is fixed per cache entry."""
+    if _njit is None:
+        return False
+    try:
+        import importlib
+
+        ll: Any = importlib.import_module("llvmlite.binding")
+        return bool(ll.get_host_cpu_features().get("bmi2")) and ll.get_host_cpu_name() not in ("znver1", "znver2")
+    except Exception:  # pragma: no cover - an llvmlite without these queries
+        return False
+
+
+#: ``pext64``/``pdep64`` are single instructions here (else loops over the mask's bits, same results).
+FAST_BMI2: bool = _fast_bmi2()
+
+
+def _intrinsics() -> tuple[Any, Any, Any, Any, Any, Any]:
+    """``prefetch``, ``popcount64``, ``low_bit``, ``high_bit``, ``pext64``, ``pdep64`` as Numba intrinsics (LLVM's
+    ``llvm.prefetch``, ``llvm.ctpop``, ``llvm.cttz``, ``llvm.ctlz``, ``llvm.x86.bmi.pext.64``,
+    ``llvm.x86.bmi.pdep.64``: one instruction each on current x86-64 CPUs; the last two are only used when
+    :data:`FAST_BMI2`)."""
     import importlib
 
     ir: Any = importlib.import_module("llvmlite.ir")
@@ -110,8 +132,19 @@ def _intrinsics() -> tuple[Any, Any, Any, Any]:
         op.__name__ = name.replace(".", "_")
         return intrinsic(op)
 
+    def bmi2_op(name: str) -> Any:
+        def op(typingctx: Any, x: Any, m: Any) -> Any:  # pragma: no cover - compiled
+            def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+                fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]), name)
+                return builder.call(fn, [args[0], args[1]])
+
+            return types.int64(types.int64, types.int64), codegen
+
+        op.__name__ = name.replace(".", "_")
+        return intrinsic(op)
+
     return (intrinsic(prefetch), bit_op("llvm.ctpop.i64", False, ""), bit_op("llvm.cttz.i64", True, "low"),
-            bit_op("llvm.ctlz.i64", True, "high"))
+            bit_op("llvm.ctlz.i64", True, "high"), bmi2_op("llvm.x86.bmi.pext.64"), bmi2_op("llvm.x86.bmi.pdep.64"))
 
 
 def _py_prefetch(arr: Any, idx: int) -> None:
@@ -133,6 +166,32 @@ def _py_high_bit(x: int) -> int:
     return x.bit_length() - 1
 
 
+def _sw_pext64(x: int, m: int) -> int:
+    """The bits of ``x`` at the set bits of ``m``, packed from bit 0 up (BMI2 ``pext``), by a loop."""
+    r = 0
+    k = 0
+    while m != 0:
+        b = m & -m
+        if x & b:
+            r |= 1 << k
+        k += 1
+        m ^= b
+    return r
+
+
+def _sw_pdep64(x: int, m: int) -> int:
+    """The low bits of ``x`` spread to the set bits of ``m``, from the lowest up (BMI2 ``pdep``), by a loop."""
+    r = 0
+    k = 0
+    while m != 0:
+        b = m & -m
+        if (x >> k) & 1:
+            r |= b
+        k += 1
+        m ^= b
+    return r
+
+
 #: ``prefetch(arr, i)``: load the cache line of ``arr[i]`` ahead of use (no effect on results);
 #: ``popcount64(x)``, ``low_bit(x)``, ``high_bit(x)``: set bits, lowest and highest set bit (``-1`` for 0) of a
 #: non-negative int64. Numba intrinsics with the ``fast`` extra, plain Python otherwise.
@@ -140,5 +199,13 @@ prefetch: Callable[[Any, int], None] = _py_prefetch
 popcount64: Callable[[int], int] = _py_popcount64
 low_bit: Callable[[int], int] = _py_low_bit
 high_bit: Callable[[int], int] = _py_high_bit
+#: ``pext64(x, m)``, ``pdep64(x, m)``: BMI2's bit compress and expand of non-negative int64s (instructions when
+#: :data:`FAST_BMI2`, else loops over the bits of ``m``).
+pext64: Callable[[int, int], int] = _sw_pext64
+pdep64: Callable[[int, int], int] = _sw_pdep64
 if HAVE_NUMBA:
-    prefetch, popcount64, low_bit, high_bit = _intrinsics()
+    prefetch, popcount64, low_bit, high_bit, _hw_pext, _hw_pdep = _intrinsics()
+    if FAST_BMI2:
+        pext64, pdep64 = _hw_pext, _hw_pdep
+    else:
+        pext64, pdep64 = jit(_sw_pext64), jit(_sw_pdep64)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._jit import HAVE_NUMBA, high_bit, int_array, jit, low_bit, popcount64, prefetch
+from ._jit import FAST_BMI2, HAVE_NUMBA, high_bit, int_array, jit, low_bit, pdep64, pext64, popcount64, prefetch
 
 LANE = 0x1FFF
 M32 = 0xFFFFFFFF
@@ -77,6 +77,16 @@ def nth_card(m: int, k: int) -> int:
             return int(13 * s + low_bit(v))
         k -= c
     return -1
+
+
+@jit
+def wrap(x: int, n: int) -> int:
+    """``x % n`` for ``-n <= x < 2 * n`` without a division (a seat index after adding or subtracting one)."""
+    if x >= n:
+        return x - n
+    if x < 0:
+        return x + n
+    return x
 
 
 @jit
@@ -318,16 +328,9 @@ def qt_suit(hands: Any, n: int, who: int, trump: int, suit: int) -> int:
     o = 0
     for s in range(n):
         if s != who:
-            o |= (hands[s] >> sh) & LANE
-    top = int(high_bit(o))  # -1 when the others are void
-    cnt = 0
-    v = m
-    while v != 0:
-        hb = int(high_bit(v))
-        if hb < top:
-            break
-        cnt += 1
-        v &= ~(1 << hb)
+            o |= hands[s]
+    o = (o >> sh) & LANE
+    cnt = int(popcount64(m >> (int(high_bit(o)) + 1)))  # its cards above every other card of the suit
     if cnt > 0 and trump >= 0:
         for s in range(n):
             if s != who and (hands[s] >> (13 * trump)) & LANE != 0:
@@ -343,28 +346,78 @@ def quick_tricks(hands: Any, n: int, seat: int, trump: int) -> int:
     in no-trump): its cards above every other remaining card of their suit, only as long as every other
     hand holding trumps can follow. Lead is kept throughout and no trump is played, so the count is a sure
     lower bound, and :func:`trump_bounds` on the same hands still holds for the tricks after it."""
+    mine = hands[seat]
+    oth = 0
+    for s in range(n):
+        if s != seat:
+            oth |= hands[s]
     total = 0
     for suit in range(4):
-        total += qt_suit(hands, n, seat, trump, suit)
+        if suit == trump:
+            continue
+        sh = 13 * suit
+        m = (mine >> sh) & LANE
+        if m == 0:
+            continue
+        cnt = int(popcount64(m >> (int(high_bit((oth >> sh) & LANE)) + 1)))
+        if cnt > 0 and trump >= 0:
+            for s in range(n):
+                if s != seat and (hands[s] >> (13 * trump)) & LANE != 0:
+                    ln = int(popcount64((hands[s] >> sh) & LANE))
+                    if ln < cnt:
+                        cnt = ln
+        total += cnt
     return total
+
+
+def _kills_table() -> Any:
+    """``KILLS[(1 << k) | xc]``: :func:`kills` of the ``k`` cards in play where ``xc`` marks ``x``'s (bit ``i`` the
+    ``i``-th lowest) and the others are ``y``'s, for ``k`` in 0..13 (the greedy matching, run over all patterns)."""
+    if not FAST_BMI2:
+        return int_array(1)
+    import numpy as np
+
+    idx = np.arange(1 << 14, dtype=np.int64)
+    k = np.zeros(1 << 14, dtype=np.int64)
+    for b in range(14):
+        k[(idx >> b) == 1] = b  # the pattern's length is its top bit
+    avail = np.zeros(1 << 14, dtype=np.int64)
+    matched = np.zeros(1 << 14, dtype=np.int64)
+    for r in range(12, -1, -1):  # from the top rank down: an x card is a beater, a y card is matched if one is free
+        inside = r < k
+        xbit = inside & (((idx >> r) & 1) == 1)
+        ybit = inside & ~xbit
+        take = ybit & (avail > 0)
+        matched += take
+        avail += xbit.astype(np.int64) - take.astype(np.int64)
+    return matched
+
+
+KILLS: Any = _kills_table()
 
 
 @jit
 def kills(x: int, y: int) -> int:
     """Most cards of the 13-bit lane ``y`` that cards of ``x`` can beat one each (a card beats only lower ones):
-    a greedy maximum matching scanned from the top rank down."""
-    avail = 0
-    m = 0
-    v = (x | y) & LANE
+    a greedy maximum matching from the top rank down leaves unmatched the largest excess, over any top
+    part of the lane, of ``y``'s cards over ``x``'s cards above them. With BMI2, a look-up of ``x``'s pattern
+    among the cards of both (:data:`KILLS`)."""
+    x &= LANE
+    y &= LANE
+    if FAST_BMI2:
+        u = x | y
+        return int(KILLS[(1 << int(popcount64(u))) | pext64(x, u)])
+    worst = 0
+    cy = 0
+    v = y
     while v != 0:
         r = int(high_bit(v))
         v &= ~(1 << r)
-        if (x >> r) & 1:
-            avail += 1
-        elif avail > 0:
-            m += 1
-            avail -= 1
-    return m
+        cy += 1
+        d = cy - int(popcount64(x >> (r + 1)))
+        if d > worst:
+            worst = d
+    return int(popcount64(y)) - worst
 
 
 @jit
@@ -477,6 +530,25 @@ def last_trick_winner(hands: Any, n: int, leader: int, trump: int) -> int:
 
 
 @jit
+def run_heads(lv: int, pv: int) -> int:
+    """The cards of ``lv`` (a mover's legal cards of one suit, a 13-bit lane) that head a run of equivalent cards
+    among ``pv`` (the cards in play in the suit, ``lv`` included): those whose next card up in ``pv`` is not in
+    ``lv``. With BMI2, ``lv`` compressed to ``pv``'s bits turns runs into runs of adjacent bits."""
+    if FAST_BMI2:
+        lc = pext64(lv, pv)
+        return pdep64(lc & ~(lc >> 1), pv)
+    heads = 0
+    v = lv
+    while v != 0:
+        hb = int(high_bit(v))
+        v &= ~(1 << hb)
+        above = pv >> (hb + 1)
+        if above == 0 or ((lv >> (hb + 1 + low_bit(above))) & 1) == 0:
+            heads |= 1 << hb
+    return heads
+
+
+@jit
 def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, trump: int, must_trump: int,
               must_over: int, seat: int, misere: int, moves: Any, base: int) -> int:
     """Write the legal cards of ``to`` into ``moves[base + 2k]`` (score at ``+ 1``), one card per run of
@@ -484,111 +556,136 @@ def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, t
     h = hands[to]
     legal = legal_mask(h, trick, tlen, trump, must_trump, must_over)
     maxing = to == seat
+    mis = misere != 0
     # cards still in the hands and the card that wins the trick so far: touching cards of one hand among them
     # are equivalent (the trick's other cards separate nothing: two cards with only those between them both
     # beat the winning card or both do not, the trick goes the same way and, once it is over, the two
     # positions are the same in relative ranks)
-    present = 0
-    for s in range(n):
-        present |= hands[s]
+    present = hands[0] | hands[1] | hands[2] | hands[3]
+    nm = 0
+    if tlen == 0:
+        sv_all = hands[seat]
+        seat_trumps = (sv_all >> (13 * trump)) & LANE if trump >= 0 else 0
+        # suits some other player could ruff: void in them and holding a trump (for the seat's leads)
+        ruffable = 0
+        if maxing and not mis and trump >= 0:
+            for o in range(n):
+                if o != seat and (hands[o] >> (13 * trump)) & LANE != 0:
+                    for suit in range(4):
+                        if (hands[o] >> (13 * suit)) & LANE == 0:
+                            ruffable |= 1 << suit
+        for suit in range(4):
+            sh = 13 * suit
+            lv = (legal >> sh) & LANE
+            if lv == 0:
+                continue
+            pv = (present >> sh) & LANE
+            slen = int(popcount64(lv))
+            v = run_heads(lv, pv)
+            oth_top = -1
+            side_top = -1
+            seat_top = -1
+            ruff = False
+            if not mis:
+                if maxing:
+                    oth_top = int(high_bit(pv & ~lv))
+                    ruff = suit != trump and (ruffable >> suit) & 1 != 0
+                else:
+                    sv = (sv_all >> sh) & LANE
+                    seat_top = int(high_bit(sv))
+                    side_top = int(high_bit(pv & ~sv))
+                    ruff = sv == 0 and suit != trump and seat_trumps != 0
+            while v != 0:
+                hb = int(high_bit(v))
+                v &= ~(1 << hb)
+                if mis:
+                    sc = 30 - hb if maxing else 30 + hb
+                elif not maxing:
+                    # the others lead: suits their side rules, which the seat must follow
+                    if ruff:
+                        sc = 5 - (hb >> 2)  # the seat would ruff
+                    elif side_top > seat_top:
+                        sc = 60 + hb if hb == side_top else 45 - (hb >> 1)
+                    else:
+                        sc = 20 + slen - (hb >> 1)
+                else:
+                    # the seat leads: cash a top card, else a suit nobody can ruff, low
+                    if hb > oth_top:
+                        sc = 40 if ruff else 60 + slen
+                    else:
+                        sc = 20 + slen - (hb >> 1)
+                        if ruff:
+                            sc -= 15
+                        if suit == trump:
+                            sc += 2
+                j = nm
+                while j > 0 and moves[base + 2 * (j - 1) + 1] < sc:
+                    moves[base + 2 * j] = moves[base + 2 * (j - 1)]
+                    moves[base + 2 * j + 1] = moves[base + 2 * (j - 1) + 1]
+                    j -= 1
+                moves[base + 2 * j] = sh + hb
+                moves[base + 2 * j + 1] = sc
+                nm += 1
+        return nm
     # current winner of the trick so far
-    led = trick[0] // 13 if tlen > 0 else -1
-    bc = trick[0] if tlen > 0 else -1
+    led = trick[0] // 13
+    bc = trick[0]
     bi = 0
-    btr = tlen > 0 and led == trump
+    btr = led == trump
     for i in range(1, tlen):
         c = trick[i]
         if beats(c, led, trump, bc, btr):
             bi = i
             bc = c
             btr = c // 13 == trump
-    if tlen > 0:
-        present |= 1 << bc
+    present |= 1 << bc
     # the mover wants "good" tricks (won by the seat; in minimum tricks won by the others) when maximising
-    cur_good = False
-    if tlen > 0:
-        cur_good = (((leader + bi) % n) == seat) != (misere != 0)
+    cur_good = (wrap(leader + bi, n) == seat) != mis
     want_good = maxing
-    good_to = (to == seat) != (misere != 0)
+    good_to = (to == seat) != mis
     last = tlen == n - 1
-    seat_played = ((seat - leader) % n) < tlen
-    nm = 0
+    seat_played = wrap(seat - leader, n) < tlen
+    bsuit = bc // 13
+    brank = bc - 13 * bsuit
     for suit in range(4):
         sh = 13 * suit
         lv = (legal >> sh) & LANE
         if lv == 0:
             continue
         pv = (present >> sh) & LANE
-        slen = int(popcount64(lv))
-        # suit-level facts for the lead scores
-        oth_top = -1
-        side_top = -1
-        seat_top = -1
-        ruff = False
-        if tlen == 0 and misere == 0:
-            if maxing:
-                oth_top = int(high_bit(pv & ~(h >> sh) & LANE))
-                if trump >= 0 and suit != trump:
-                    for o in range(n):
-                        if o != seat and (hands[o] >> sh) & LANE == 0 and (hands[o] >> (13 * trump)) & LANE != 0:
-                            ruff = True
-            else:
-                sv = (hands[seat] >> sh) & LANE
-                seat_top = int(high_bit(sv))
-                side_top = int(high_bit(pv & ~sv))
-                ruff = sv == 0 and suit != trump and trump >= 0 and (hands[seat] >> (13 * trump)) & LANE != 0
-        v = lv
+        v = run_heads(lv, pv)
+        # the cards of this suit that beat the trick's winning card so far
+        if suit == trump:
+            win = LANE if not btr else LANE & ~((2 << brank) - 1)
+        elif suit == led and not btr:
+            win = LANE & ~((2 << brank) - 1)
+        else:
+            win = 0
+        ruffing = suit == trump and suit != led
         while v != 0:
             hb = int(high_bit(v))
             v &= ~(1 << hb)
-            above = pv >> (hb + 1)
-            if above != 0 and (lv >> (hb + 1 + low_bit(above))) & 1:
-                continue  # the next card up still in play is legal for the mover too: one run, listed once
-            c = sh + hb
-            sc = 0
-            if tlen == 0:
-                if misere != 0:
-                    sc = 30 - hb if maxing else 30 + hb
-                elif not maxing:
-                    # the others lead: suits their side rules, which the seat must follow
-                    if ruff:
-                        sc = 5 - hb // 4  # the seat would ruff
-                    elif side_top > seat_top:
-                        sc = 60 + hb if hb == side_top else 45 - hb // 2
-                    else:
-                        sc = 20 + slen - hb // 2
+            if (win >> hb) & 1:
+                if cur_good == want_good and seat_played:  # a partner wins it already: duck first
+                    sc = 40 - hb
+                elif want_good == good_to:  # winning the trick is what the mover wants
+                    sc = 70 - hb + (10 if last else 0)
+                    if ruffing:
+                        sc -= 5
                 else:
-                    # the seat leads: cash a top card, else a suit nobody can ruff, low
-                    if hb > oth_top:
-                        sc = 40 if ruff else 60 + slen
-                    else:
-                        sc = 20 + slen - hb // 2
-                        if ruff:
-                            sc -= 15
-                        if suit == trump:
-                            sc += 2
+                    sc = 5 + hb
+            elif cur_good == want_good:  # the trick already goes the mover's way
+                sc = 60 + hb if mis else 60 - hb
             else:
-                if beats(c, led, trump, bc, btr):
-                    if cur_good == want_good and seat_played:  # a partner wins it already: duck first
-                        sc = 40 - hb
-                    elif want_good == good_to:  # winning the trick is what the mover wants
-                        sc = 70 - hb + (10 if last else 0)
-                        if suit == trump and suit != led:
-                            sc -= 5
-                    else:
-                        sc = 5 + hb
-                elif cur_good == want_good:  # the trick already goes the mover's way
-                    sc = 60 + hb if misere != 0 else 60 - hb
-                else:
-                    sc = 30 + hb if misere != 0 else 30 - hb
-                    if suit == trump and suit != led and misere == 0:
-                        sc -= 10
+                sc = 30 + hb if mis else 30 - hb
+                if ruffing and not mis:
+                    sc -= 10
             j = nm
             while j > 0 and moves[base + 2 * (j - 1) + 1] < sc:
                 moves[base + 2 * j] = moves[base + 2 * (j - 1)]
                 moves[base + 2 * j + 1] = moves[base + 2 * (j - 1) + 1]
                 j -= 1
-            moves[base + 2 * j] = c
+            moves[base + 2 * j] = sh + hb
             moves[base + 2 * j + 1] = sc
             nm += 1
     return nm
@@ -688,6 +785,18 @@ def pos_key(hands: Any, n: int, leader: int, cfg: int) -> Any:
     ``k0``, seat 1's in ``k1``, seat 2's in ``k2`` with four players (the last seat holds the rest); the suit
     lengths (4 bits each) in bits 52..59 of ``k1`` (suits 0, 1) and ``k2`` (suits 2, 3); the leader in bits
     52..53 of ``k0``. Every word stays below ``2**62``."""
+    if FAST_BMI2:  # the compress of a whole hand by the cards in play packs it suit after suit
+        allm = hands[0] | hands[1] | hands[2] | hands[3]
+        k0 = pext64(hands[0], allm)
+        k1 = pext64(hands[1], allm)
+        k2 = pext64(hands[2], allm) if n == 4 else 0
+        for suit in range(4):
+            ln = int(popcount64((allm >> (13 * suit)) & LANE))
+            if suit < 2:
+                k1 |= ln << (52 + 4 * suit)
+            else:
+                k2 |= ln << (44 + 4 * suit)
+        return k0 | (leader << 52) | cfg, k1, k2
     k0 = 0
     k1 = 0
     k2 = 0
