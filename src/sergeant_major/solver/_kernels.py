@@ -18,7 +18,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._jit import FAST_BMI2, HAVE_NUMBA, high_bit, int_array, jit, low_bit, pdep64, pext64, popcount64, prefetch
+from ._jit import (
+    FAST_BMI2,
+    HAVE_NUMBA,
+    high_bit,
+    int_array,
+    jit,
+    jit_inline,
+    jit_nonrt,
+    low_bit,
+    pdep64,
+    pext64,
+    popcount64,
+    prefetch,
+)
 
 LANE = 0x1FFF
 M32 = 0xFFFFFFFF
@@ -89,17 +102,51 @@ def wrap(x: int, n: int) -> int:
     return x
 
 
-@jit
-def over_trump(trumps: int, trick: Any, tlen: int, trump: int) -> int:
-    """The cards of ``trumps`` that beat every trump already in the trick (all of them if none)."""
+@jit_inline
+def over_trump(trumps: int, trick: Any, tb: int, tlen: int, trump: int) -> int:
+    """The cards of ``trumps`` that beat every trump already in the trick ``trick[tb:tb + tlen]`` (all of them
+    if none)."""
     high = -1
-    for i in range(tlen):
+    for i in range(tb, tb + tlen):
         c = trick[i]
         if c // 13 == trump and c > high:
             high = c
     if high < 0:
         return trumps
     return trumps & ~((1 << (high + 1)) - 1)
+
+
+@jit_inline
+def legal_mask_at(h: int, trick: Any, tb: int, tlen: int, trump: int, must_trump: int, must_over: int) -> int:
+    """The cards of hand ``h`` that may be played to the trick ``trick[tb:tb + tlen]``; same rule as
+    ``Deal.legal_play_mask``. (An offset rather than a slice: a slice is an array view, whose reference count
+    costs two atomic operations in the search's loop.)
+
+    Follow suit if able (seeds 000/004 "Playing the tricks"); void: any card, or a trump if able with
+    must-trump (seed 003); with must-overtrump a trump must beat the trumps in the trick if able.
+    """
+    if tlen == 0:
+        return h
+    led = int(trick[tb]) // 13
+    follow = h & (LANE << (13 * led))
+    if follow != 0:
+        if trump == led and must_over != 0:
+            over = over_trump(follow, trick, tb, tlen, trump)
+            return over if over != 0 else follow
+        return follow
+    if trump >= 0:
+        trumps = h & (LANE << (13 * trump))
+        if trumps != 0:
+            if must_over != 0:
+                over = over_trump(trumps, trick, tb, tlen, trump)
+                if must_trump != 0:
+                    return over if over != 0 else trumps
+                if over != trumps:
+                    r = (h & ~trumps) | over
+                    return r if r != 0 else h
+            elif must_trump != 0:
+                return trumps
+    return h
 
 
 @jit
@@ -109,28 +156,7 @@ def legal_mask(h: int, trick: Any, tlen: int, trump: int, must_trump: int, must_
     Follow suit if able (seeds 000/004 "Playing the tricks"); void: any card, or a trump if able with
     must-trump (seed 003); with must-overtrump a trump must beat the trumps in the trick if able.
     """
-    if tlen == 0:
-        return h
-    led = int(trick[0]) // 13
-    follow = h & (LANE << (13 * led))
-    if follow != 0:
-        if trump == led and must_over != 0:
-            over = over_trump(follow, trick, tlen, trump)
-            return over if over != 0 else follow
-        return follow
-    if trump >= 0:
-        trumps = h & (LANE << (13 * trump))
-        if trumps != 0:
-            if must_over != 0:
-                over = over_trump(trumps, trick, tlen, trump)
-                if must_trump != 0:
-                    return over if over != 0 else trumps
-                if over != trumps:
-                    r = (h & ~trumps) | over
-                    return r if r != 0 else h
-            elif must_trump != 0:
-                return trumps
-    return h
+    return legal_mask_at(h, trick, 0, tlen, trump, must_trump, must_over)
 
 
 @jit
@@ -145,20 +171,26 @@ def beats(c: int, led: int, trump: int, bc: int, btr: bool) -> bool:
     return cs == led and not btr and c > bc
 
 
-@jit
-def winner_index(trick: Any, n: int, trump: int) -> int:
-    """Index in play order (0 = the lead) of the card that wins the complete trick ``trick[0..n-1]``."""
-    led = trick[0] // 13
+@jit_inline
+def winner_at(trick: Any, tb: int, n: int, trump: int) -> int:
+    """Index in play order (0 = the lead) of the card that wins the complete trick ``trick[tb:tb + n]``."""
+    led = trick[tb] // 13
     best = 0
-    bc = trick[0]
+    bc = trick[tb]
     btr = led == trump
     for i in range(1, n):
-        c = trick[i]
+        c = trick[tb + i]
         if beats(c, led, trump, bc, btr):
             best = i
             bc = c
             btr = c // 13 == trump
     return best
+
+
+@jit
+def winner_index(trick: Any, n: int, trump: int) -> int:
+    """Index in play order (0 = the lead) of the card that wins the complete trick ``trick[0..n-1]``."""
+    return winner_at(trick, 0, n, trump)
 
 
 # ---------------------------------------------------------------------------------------------- play-outs
@@ -548,13 +580,14 @@ def run_heads(lv: int, pv: int) -> int:
     return heads
 
 
-@jit
-def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, trump: int, must_trump: int,
+@jit_inline
+def gen_moves(hands: Any, n: int, trick: Any, tb: int, tlen: int, leader: int, to: int, trump: int, must_trump: int,
               must_over: int, seat: int, misere: int, moves: Any, base: int) -> int:
-    """Write the legal cards of ``to`` into ``moves[base + 2k]`` (score at ``+ 1``), one card per run of
-    equivalent cards, best-first by a cheap ordering score; return how many."""
+    """Write the legal cards of ``to`` (the trick so far: ``trick[tb:tb + tlen]``) into ``moves[base + 2k]``
+    (score at ``+ 1``), one card per run of equivalent cards, best-first by a cheap ordering score; return how
+    many."""
     h = hands[to]
-    legal = legal_mask(h, trick, tlen, trump, must_trump, must_over)
+    legal = legal_mask_at(h, trick, tb, tlen, trump, must_trump, must_over)
     maxing = to == seat
     mis = misere != 0
     # cards still in the hands and the card that wins the trick so far: touching cards of one hand among them
@@ -628,12 +661,12 @@ def gen_moves(hands: Any, n: int, trick: Any, tlen: int, leader: int, to: int, t
                 nm += 1
         return nm
     # current winner of the trick so far
-    led = trick[0] // 13
-    bc = trick[0]
+    led = trick[tb] // 13
+    bc = trick[tb]
     bi = 0
     btr = led == trump
     for i in range(1, tlen):
-        c = trick[i]
+        c = trick[tb + i]
         if beats(c, led, trump, bc, btr):
             bi = i
             bc = c
@@ -749,7 +782,7 @@ def tt_store(tt: Any, idx: int, k0: int, k1: int, k2: int, chk: int, target: int
     tt[e + 3] = lo | (hi << 8) | (chk << 16)
 
 
-@jit
+@jit_inline
 def push_child(hands: Any, n: int, frames: Any, b: int, to: int, c: int, tk: Any, tlen: int, trump: int, seat: int,
                mis: bool) -> None:
     """Play card ``c`` for ``to`` in the node whose frame starts at ``b`` and set up the child frame after it."""
@@ -762,7 +795,7 @@ def push_child(hands: Any, n: int, frames: Any, b: int, to: int, c: int, tk: Any
     tk[tbase + tlen] = c
     cb = b + FRAME
     if tlen == n - 1:
-        w = (leader + winner_index(tk[tbase:tbase + 4], n, trump)) % n
+        w = (leader + winner_at(tk, tbase, n, trump)) % n
         frames[cb + F_TLEN] = 0
         frames[cb + F_LEADER] = w
         frames[cb + F_TARGET] = target - (1 if (w == seat) != mis else 0)
@@ -839,7 +872,7 @@ def tt_index(hands: Any, n: int, leader: int, cfg: int, tt_mask: int) -> Any:
     return hsh & tt_mask, k0, k1, k2, hsh >> CHK_SHIFT
 
 
-@jit
+@jit_inline
 def etc_cut(hands: Any, n: int, tk: Any, tbase: int, leader: int, to: int, trump: int, seat: int, mis: bool,
             target: int, cfg: int, tt: Any, tt_mask: int, moves: Any, mb: int, nm: int) -> bool:
     """Enhanced transposition cutoff at the last card of a trick: does the table already show that one of
@@ -851,7 +884,7 @@ def etc_cut(hands: Any, n: int, tk: Any, tbase: int, leader: int, to: int, trump
         c = moves[mb + 2 * j]
         hands[to] = h & ~(1 << c)
         tk[tbase + n - 1] = c
-        w = (leader + winner_index(tk[tbase:tbase + 4], n, trump)) % n
+        w = (leader + winner_at(tk, tbase, n, trump)) % n
         t = target - (1 if (w == seat) != mis else 0)
         idx, k0, k1, k2, chk = tt_index(hands, n, w, cfg, tt_mask)
         bw = tt_probe(tt, idx, k0, k1, k2, chk)
@@ -875,7 +908,7 @@ def killer_slot(remaining: int, target: int, leader: int) -> int:
     return ST_KILLERS + 4 * (remaining + 18 * min(target - 1, 3)) + leader
 
 
-@jit
+@jit_nonrt
 def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int, must_trump: int, must_over: int,
            seat: int, misere: int, target0: int, remaining0: int,
            tt: Any, tt_mask: int, moves: Any, frames: Any, tk: Any, stats: Any, shared: Any) -> bool:
@@ -980,7 +1013,7 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
             else:
                 to = (leader + tlen) % n
                 tbase = tn * 4
-                nm = gen_moves(hands, n, tk[tbase:tbase + 4], tlen, leader, to, trump, must_trump, must_over, seat,
+                nm = gen_moves(hands, n, tk, tbase, tlen, leader, to, trump, must_trump, must_over, seat,
                                misere, moves, d * MOVES_PER_DEPTH)
                 if tlen == n - 1 and remaining >= etc_min and nm > 1 and \
                         etc_cut(hands, n, tk, tbase, leader, to, trump, seat, mis, target, cfg, tt, tt_mask, moves,
@@ -1055,7 +1088,7 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
         entering = True
 
 
-@jit
+@jit_nonrt
 def solve_bounds(hands: Any, n: int, trick: Any, tlen: int, leader: int, trump: int, must_trump: int, must_over: int,
                  seat: int, misere: int, lo: int, hi: int, remaining: int,
                  tt: Any, tt_mask: int, moves: Any, frames: Any, tk: Any, stats: Any, shared: Any,
