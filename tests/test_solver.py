@@ -13,6 +13,7 @@ import random
 import subprocess
 import sys
 import types
+from pathlib import Path
 from functools import cache
 
 import pytest
@@ -519,6 +520,37 @@ for pos, seat in endings(int(sys.argv[2]), 4242, max_tricks=3):
         bad.append(repr(pos))
 print(json.dumps(bad))
 """
+
+
+_NO_BMI2_SCRIPT = r"""
+import json, random, sys
+sys.path.insert(0, sys.argv[1])
+from test_solver import endings, brute_values
+from sergeant_major.solver import HAVE_NUMBA, Solver
+from sergeant_major.solver._jit import FAST_BMI2
+assert HAVE_NUMBA and not FAST_BMI2
+solver = Solver(tt_bits=12)
+bad = []
+for pos, seat in endings(int(sys.argv[2]), 4343, max_tricks=5):
+    v, per = brute_values(pos, seat)
+    sol = solver.solve(pos, seat)
+    got = {c.id: x for c, x in sol.cards.items()}
+    if sol.tricks != v or (seat == pos.to_move and got != per):
+        bad.append(repr(pos))
+print(json.dumps(bad))
+"""
+
+
+@pytest.mark.skipif(not HAVE_NUMBA, reason="the compiled path needs numba (the fast extra)")
+def test_compiled_path_without_bmi2_matches_brute_force(tmp_path: Path) -> None:
+    """The compiled search where the CPU lacks fast ``pext``/``pdep`` (the table key, runs of equivalent cards and
+    ``kills`` by loops), forced by ``SERGEANT_MAJOR_NO_BMI2`` with a cache directory of its own."""
+    env = dict(os.environ, SERGEANT_MAJOR_NO_BMI2="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = subprocess.run([sys.executable, "-c", _NO_BMI2_SCRIPT, here, "600" if LONG else "150"], env=env,
+                         capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == []
 
 
 def test_pure_python_path_matches_brute_force() -> None:

@@ -85,8 +85,10 @@ def int_matrix(rows: int, cols: int) -> Any:
 def _fast_bmi2() -> bool:
     """Does the host CPU run BMI2's ``pext``/``pdep`` as fast instructions? (x86-64 with BMI2, except AMD's
     Zen 1 and 2, which run them in microcode at tens to hundreds of cycles.) Numba compiles for the host
-    CPU and keys its on-disk cache by the CPU's name and features, so the answer is fixed per cache entry."""
-    if _njit is None:
+    CPU and keys its on-disk cache by the CPU's name and features, so the answer is fixed per cache entry.
+    ``SERGEANT_MAJOR_NO_BMI2=1`` forces the loops (for tests of that path; give it a cache directory of its own,
+    ``NUMBA_CACHE_DIR``, as the cache does not see the variable)."""
+    if _njit is None or os.environ.get("SERGEANT_MAJOR_NO_BMI2"):
         return False
     try:
         import importlib
