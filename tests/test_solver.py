@@ -13,8 +13,8 @@ import random
 import subprocess
 import sys
 import types
-from pathlib import Path
 from functools import cache
+from pathlib import Path
 
 import pytest
 
