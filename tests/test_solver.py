@@ -504,34 +504,16 @@ def test_bad_seat_is_refused() -> None:
             Solver(**kw)  # type: ignore[arg-type]
 
 
-_PURE_SCRIPT = r"""
-import json, random, sys
-sys.path.insert(0, sys.argv[1])
-from test_solver import endings, brute_values
-from sergeant_major.solver import HAVE_NUMBA, Solver
-assert not HAVE_NUMBA
-solver = Solver(tt_bits=12)
-bad = []
-for pos, seat in endings(int(sys.argv[2]), 4242, max_tricks=3):
-    v, per = brute_values(pos, seat)
-    sol = solver.solve(pos, seat)
-    got = {c.id: x for c, x in sol.cards.items()}
-    if sol.tricks != v or (seat == pos.to_move and got != per):
-        bad.append(repr(pos))
-print(json.dumps(bad))
-"""
-
-
-_NO_BMI2_SCRIPT = r"""
+_BRUTE_SCRIPT = r"""
 import json, random, sys
 sys.path.insert(0, sys.argv[1])
 from test_solver import endings, brute_values
 from sergeant_major.solver import HAVE_NUMBA, Solver
 from sergeant_major.solver._jit import FAST_BMI2
-assert HAVE_NUMBA and not FAST_BMI2
+assert (HAVE_NUMBA, FAST_BMI2) == {"pure": (False, False), "no-bmi2": (True, False)}[sys.argv[3]]
 solver = Solver(tt_bits=12)
 bad = []
-for pos, seat in endings(int(sys.argv[2]), 4343, max_tricks=5):
+for pos, seat in endings(int(sys.argv[2]), int(sys.argv[4]), max_tricks=int(sys.argv[5])):
     v, per = brute_values(pos, seat)
     sol = solver.solve(pos, seat)
     got = {c.id: x for c, x in sol.cards.items()}
@@ -539,6 +521,17 @@ for pos, seat in endings(int(sys.argv[2]), 4343, max_tricks=5):
         bad.append(repr(pos))
 print(json.dumps(bad))
 """
+
+
+def brute_in_subprocess(env: dict[str, str], mode: str, count: int, seed: int, max_tricks: int) -> list[str]:
+    """The positions of ``count`` random endings on which a solver run in a fresh process with ``env`` differs
+    from the brute force (``mode``: which kernels that process must have, "pure" or "no-bmi2")."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = subprocess.run([sys.executable, "-c", _BRUTE_SCRIPT, here, str(count), mode, str(seed), str(max_tricks)],
+                         env=env, capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr
+    bad: list[str] = json.loads(out.stdout.strip().splitlines()[-1])
+    return bad
 
 
 @pytest.mark.skipif(not HAVE_NUMBA, reason="the compiled path needs numba (the fast extra)")
@@ -546,20 +539,12 @@ def test_compiled_path_without_bmi2_matches_brute_force(tmp_path: Path) -> None:
     """The compiled search where the CPU lacks fast ``pext``/``pdep`` (the table key, runs of equivalent cards and
     ``kills`` by loops), forced by ``SERGEANT_MAJOR_NO_BMI2`` with a cache directory of its own."""
     env = dict(os.environ, SERGEANT_MAJOR_NO_BMI2="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"))
-    here = os.path.dirname(os.path.abspath(__file__))
-    out = subprocess.run([sys.executable, "-c", _NO_BMI2_SCRIPT, here, "600" if LONG else "150"], env=env,
-                         capture_output=True, text=True, timeout=900)
-    assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout.strip().splitlines()[-1]) == []
+    assert brute_in_subprocess(env, "no-bmi2", 600 if LONG else 150, 4343, 5) == []
 
 
 def test_pure_python_path_matches_brute_force() -> None:
     env = dict(os.environ, SERGEANT_MAJOR_NO_NUMBA="1")
-    here = os.path.dirname(os.path.abspath(__file__))
-    out = subprocess.run([sys.executable, "-c", _PURE_SCRIPT, here, "150" if LONG else "40"], env=env,
-                         capture_output=True, text=True, timeout=600)
-    assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout.strip().splitlines()[-1]) == []
+    assert brute_in_subprocess(env, "pure", 150 if LONG else 40, 4242, 3) == []
 
 
 def test_time_limit_keeps_every_legal_card_with_bounds() -> None:

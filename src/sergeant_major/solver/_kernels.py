@@ -351,28 +351,6 @@ def rel_suit(a: int, allb: int) -> int:
 
 
 @jit
-def qt_suit(hands: Any, n: int, who: int, trump: int, suit: int) -> int:
-    """The quick tricks of ``who`` in one side suit (see :func:`quick_tricks`)."""
-    sh = 13 * suit
-    m = (hands[who] >> sh) & LANE
-    if m == 0 or suit == trump:
-        return 0
-    o = 0
-    for s in range(n):
-        if s != who:
-            o |= hands[s]
-    o = (o >> sh) & LANE
-    cnt = int(popcount64(m >> (int(high_bit(o)) + 1)))  # its cards above every other card of the suit
-    if cnt > 0 and trump >= 0:
-        for s in range(n):
-            if s != who and (hands[s] >> (13 * trump)) & LANE != 0:
-                ln = int(popcount64((hands[s] >> sh) & LANE))
-                if ln < cnt:
-                    cnt = ln
-    return cnt
-
-
-@jit
 def quick_tricks(hands: Any, n: int, seat: int, trump: int) -> int:
     """Tricks ``seat``, on lead, can cash at once in the side suits whatever the others do (all four suits
     in no-trump): its cards above every other remaining card of their suit, only as long as every other
@@ -561,6 +539,20 @@ def last_trick_winner(hands: Any, n: int, leader: int, trump: int) -> int:
     return bs
 
 
+@jit_inline
+def insert_move(moves: Any, base: int, nm: int, c: int, sc: int) -> int:
+    """Insert card ``c`` with score ``sc`` into the ``nm`` moves at ``moves[base:]`` (pairs card, score; best
+    first, a new card after the ones that score as much); return the new count."""
+    j = nm
+    while j > 0 and moves[base + 2 * (j - 1) + 1] < sc:
+        moves[base + 2 * j] = moves[base + 2 * (j - 1)]
+        moves[base + 2 * j + 1] = moves[base + 2 * (j - 1) + 1]
+        j -= 1
+    moves[base + 2 * j] = c
+    moves[base + 2 * j + 1] = sc
+    return nm + 1
+
+
 @jit
 def run_heads(lv: int, pv: int) -> int:
     """The cards of ``lv`` (a mover's legal cards of one suit, a 13-bit lane) that head a run of equivalent cards
@@ -651,14 +643,7 @@ def gen_moves(hands: Any, n: int, trick: Any, tb: int, tlen: int, leader: int, t
                             sc -= 15
                         if suit == trump:
                             sc += 2
-                j = nm
-                while j > 0 and moves[base + 2 * (j - 1) + 1] < sc:
-                    moves[base + 2 * j] = moves[base + 2 * (j - 1)]
-                    moves[base + 2 * j + 1] = moves[base + 2 * (j - 1) + 1]
-                    j -= 1
-                moves[base + 2 * j] = sh + hb
-                moves[base + 2 * j + 1] = sc
-                nm += 1
+                nm = insert_move(moves, base, nm, sh + hb, sc)
         return nm
     # current winner of the trick so far
     led = trick[tb] // 13
@@ -713,14 +698,7 @@ def gen_moves(hands: Any, n: int, trick: Any, tb: int, tlen: int, leader: int, t
                 sc = 30 + hb if mis else 30 - hb
                 if ruffing and not mis:
                     sc -= 10
-            j = nm
-            while j > 0 and moves[base + 2 * (j - 1) + 1] < sc:
-                moves[base + 2 * j] = moves[base + 2 * (j - 1)]
-                moves[base + 2 * j + 1] = moves[base + 2 * (j - 1) + 1]
-                j -= 1
-            moves[base + 2 * j] = sh + hb
-            moves[base + 2 * j + 1] = sc
-            nm += 1
+            nm = insert_move(moves, base, nm, sh + hb, sc)
     return nm
 
 
