@@ -316,8 +316,10 @@ def test_ctrl_c_stops_analyze_while_its_table_runs() -> None:
         pytest.skip("the table runs in parallel only with numba")
     rng = random.Random(2042)
     hard = [random_position(Rules.parse("9-5-2"), rng, 16) for _ in range(14)][13]  # cells of 5 s and more
-    proc = subprocess.Popen([sys.executable, "-c", "from sergeant_major.cli import main; main()", "analyze",
-                             str(hard), "-t", "120"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # Python's own Ctrl-C handler, as at a terminal (a shell's background job starts with SIGINT ignored)
+    script = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); from sergeant_major.cli import main; main()"
+    proc = subprocess.Popen([sys.executable, "-c", script, "analyze", str(hard), "-t", "120"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
     time.sleep(4.0)  # started, the kernels loaded, the table's first cells searching
     assert proc.poll() is None, proc.communicate()
     proc.send_signal(signal.SIGINT)

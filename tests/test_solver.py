@@ -201,6 +201,7 @@ def test_helper_threads_agree_on_larger_positions(rules_t: str, contract: Contra
 
 _INTERRUPT_SCRIPT = r"""
 import os, random, signal, sys, threading, time
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as at a terminal, even when started in the background
 from sergeant_major import Rules
 from sergeant_major.solver import Solver
 from sergeant_major.solver.position import random_position
