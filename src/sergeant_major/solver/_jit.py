@@ -83,19 +83,22 @@ def int_matrix(rows: int, cols: int) -> Any:
 
 
 def _fast_bmi2() -> bool:
-    """Does the host CPU run BMI2's ``pext``/``pdep`` as fast instructions? (x86-64 with BMI2, except AMD's
-    Zen 1 and 2, which run them in microcode at tens to hundreds of cycles.) Numba compiles for the host
-    CPU and keys its on-disk cache by the CPU's name and features, so the answer is fixed per cache entry.
-    ``SERGEANT_MAJOR_NO_BMI2=1`` forces the loops (for tests of that path; give it a cache directory of its own,
-    ``NUMBA_CACHE_DIR``, as the cache does not see the variable)."""
-    if _njit is None or os.environ.get("SERGEANT_MAJOR_NO_BMI2"):
+    """Does the CPU Numba compiles for run BMI2's ``pext``/``pdep`` as fast instructions? (x86-64 with BMI2,
+    except AMD's Zen 1 and 2, which run them in microcode at tens to hundreds of cycles.) That CPU is the host's
+    unless Numba's ``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES`` say otherwise (``NUMBA_CPU_NAME=generic``, for
+    caches shared between machines, has no BMI2: the loops are used). Numba keys its on-disk cache by the same
+    CPU name and features, so cached code always matches the answer."""
+    if _njit is None:
         return False
     try:
         import importlib
 
         ll: Any = importlib.import_module("llvmlite.binding")
-        return bool(ll.get_host_cpu_features().get("bmi2")) and ll.get_host_cpu_name() not in ("znver1", "znver2")
-    except Exception:  # pragma: no cover - an llvmlite without these queries
+        config: Any = importlib.import_module("numba.core.config")
+        name = config.CPU_NAME or ll.get_host_cpu_name()
+        feats = config.CPU_FEATURES if config.CPU_FEATURES is not None else ll.get_host_cpu_features().flatten()
+        return "+bmi2" in str(feats).split(",") and name not in ("generic", "znver1", "znver2")
+    except Exception:  # pragma: no cover - a numba or llvmlite without these settings
         return False
 
 
