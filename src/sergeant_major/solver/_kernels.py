@@ -92,16 +92,6 @@ def nth_card(m: int, k: int) -> int:
     return -1
 
 
-@jit
-def wrap(x: int, n: int) -> int:
-    """``x % n`` for ``-n <= x < 2 * n`` without a division (a seat index after adding or subtracting one)."""
-    if x >= n:
-        return x - n
-    if x < 0:
-        return x + n
-    return x
-
-
 @jit_inline
 def over_trump(trumps: int, trick: Any, tb: int, tlen: int, trump: int) -> int:
     """The cards of ``trumps`` that beat every trump already in the trick ``trick[tb:tb + tlen]`` (all of them
@@ -658,11 +648,11 @@ def gen_moves(hands: Any, n: int, trick: Any, tb: int, tlen: int, leader: int, t
             btr = c // 13 == trump
     present |= 1 << bc
     # the mover wants "good" tricks (won by the seat; in minimum tricks won by the others) when maximising
-    cur_good = (wrap(leader + bi, n) == seat) != mis
+    cur_good = (((leader + bi) % n) == seat) != mis
     want_good = maxing
     good_to = (to == seat) != mis
     last = tlen == n - 1
-    seat_played = wrap(seat - leader, n) < tlen
+    seat_played = ((seat - leader) % n) < tlen
     bsuit = bc // 13
     brank = bc - 13 * bsuit
     for suit in range(4):
