@@ -33,6 +33,7 @@ from sergeant_major.solver._kernels import (
     pos_key,
     quick_tricks,
     run_heads,
+    seat_takes_trick,
     trump_bounds,
     tt_probe,
     tt_store,
@@ -404,6 +405,43 @@ def test_trick_start_bounds_hold(rules_t: str) -> None:
             assert v <= pos.remaining - lost - qt, (repr(pos), seat, v, lost, qt)
         checked += 1
     assert checked >= 20
+
+
+@pytest.mark.parametrize("rules_t", ["9-5-2", "8-5-3 must-overtrump=on must-trump=on", "8-5-3 must-overtrump=on",
+                                     "9-5-2 players=4", "3-5-8", "3-5-8 must-trump=off"])
+def test_seat_takes_trick_holds(rules_t: str) -> None:
+    """``seat_takes_trick``, which decides a node in the middle of a trick the seat has not played to yet: where
+    it says the seat makes ``t`` more tricks (it holds a card that beats whatever the others still to play can
+    play, and then its sure tricks on lead make ``t - 1``), the brute force agrees - for every ``t``, the seat
+    playing next or after another player, in trump and no-trump contracts and every obligation. It must also
+    say so often, both for ``t = 1`` (taking the trick is enough) and for larger ``t`` (the sure tricks after
+    it), or the check proves nothing."""
+    rules = Rules.parse(rules_t)
+    rng = random.Random(hash(rules_t) % 997)
+    fired_one = fired_more = 0
+    for _ in range(500 if not LONG else 5000):
+        left = rng.randint(2, 4 if rules.players == 4 else 5)
+        pos = random_position(rules, rng, left, in_trick=rng.randint(1, rules.players - 2))
+        if pos.misere:
+            continue
+        n, tlen = pos.n, len(pos.trick)
+        seat = (pos.leader + rng.randrange(tlen, n)) % n  # a seat that has not played to this trick
+        sp = (seat - pos.leader) % n
+        if pos.rules.must_overtrump and sp != tlen:
+            continue  # the search asks only for the seat to move then
+        hands = int_array(list(pos.hands) + [0] * (4 - n))
+        tk = int_array(list(pos.trick) + [0] * (4 - tlen))
+        says = [t for t in range(1, pos.remaining + 1)
+                if seat_takes_trick(hands, n, tk, 0, tlen, pos.leader, seat, pos.trump, int(pos.rules.must_trump),
+                                    int(pos.rules.must_overtrump), t)]
+        assert list(hands[:n]) == list(pos.hands)  # left as it was
+        if not says:
+            continue
+        v = brute_values(pos, seat)[0] - pos.tricks[seat]  # tricks to come, this one included
+        assert max(says) <= v, (repr(pos), seat, says, v)
+        fired_one += 1
+        fired_more += max(says) >= 2
+    assert fired_one >= 40 and fired_more >= 10, (fired_one, fired_more)
 
 
 @pytest.mark.parametrize("rules_t", ["9-5-2", "8-5-3 must-overtrump=on must-trump=on", "9-5-2 players=4", "3-5-8"])

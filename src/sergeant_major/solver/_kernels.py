@@ -52,7 +52,9 @@ else:
 ST_NODES, ST_BUDGET, ST_ABORT, ST_TTHITS, ST_ETC, ST_ETCCUTS, ST_HELPER, ST_ROT = 0, 1, 2, 3, 4, 5, 6, 7
 # killer leads: stats[killer_slot(tricks left, target, leader)] = 1 + the last lead that cut there
 ST_KILLERS = 8
-ST_SIZE = ST_KILLERS + 4 * 18 * 4
+# nodes decided by seat_takes_trick
+ST_TAKES = ST_KILLERS + 4 * 18 * 4
+ST_SIZE = ST_TAKES + 1
 CHK_SHIFT = 21  # an entry's check bits: its key's hash (tt_index) from this bit up, 35 bits
 ETC_MIN = 10  # default of stats[ST_ETC]: enhanced transposition cutoffs at trick ends with this many tricks left or more
 TT_WORDS = 4  # words per entry: 3 key words, the bounds (lower | upper << 8)
@@ -530,6 +532,126 @@ def last_trick_winner(hands: Any, n: int, leader: int, trump: int) -> int:
 
 
 @jit_inline
+def quick_tricks_after(hands: Any, n: int, seat: int, trump: int, pending: int, follow: int, led: int) -> int:
+    """A lower bound on :func:`quick_tricks` of ``seat`` once each player in the bit set ``pending`` has played
+    one more card to the trick in progress, led in suit ``led``, whichever card it plays: those in ``follow``
+    hold that suit and must follow (RULES.md "Options": must follow always applies), so only their length in it
+    drops; the others' length is counted one less in every suit. Their cards still count as cards to beat (a
+    card played only lowers a suit's top), and a hand counted as holding trumps keeps capping."""
+    mine = hands[seat]
+    oth = 0
+    for s in range(n):
+        if s != seat:
+            oth |= hands[s]
+    total = 0
+    for suit in range(4):
+        if suit == trump:
+            continue
+        sh = 13 * suit
+        m = (mine >> sh) & LANE
+        if m == 0:
+            continue
+        cnt = int(popcount64(m >> (int(high_bit((oth >> sh) & LANE)) + 1)))
+        if cnt > 0 and trump >= 0:
+            for s in range(n):
+                if s != seat and (hands[s] >> (13 * trump)) & LANE != 0:
+                    ln = int(popcount64((hands[s] >> sh) & LANE))
+                    if (follow >> s) & 1 != 0:
+                        if suit == led:
+                            ln -= 1
+                    else:
+                        ln -= (pending >> s) & 1
+                    if ln < cnt:
+                        cnt = ln
+        if cnt > 0:
+            total += cnt
+    return total
+
+
+@jit_inline
+def seat_takes_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, leader: int, seat: int, trump: int,
+                     must_trump: int, must_over: int, target: int) -> bool:
+    """Does ``seat`` surely make ``target`` more tricks, from the middle of a trick it has not played to yet?
+
+    The trick so far is ``tk[tb:tb + tlen]`` (``1 <= tlen``), led by ``leader``; other players still play to
+    it, before or after the seat. True when the seat holds a legal card that beats every card those players
+    could play (a card of the suit led above all of theirs while none of them can ruff, or a trump above every
+    trump they could play), and after that trick - the seat on lead, needing ``target - 1`` - its sure tricks
+    reach ``target - 1``: its trump count (:func:`trump_bounds`), plus its quick tricks (:func:`quick_tricks_after`,
+    whatever cards the others play to this trick), or its tricks by drawing trumps (:func:`drawn_tricks`).
+    Every one of those counts can only grow when the others' cards to this trick leave their hands, so each is
+    taken on the hands as they are. Seeds 000/004 "Playing the tricks" (follow suit, a trump beats any other
+    suit); the caller passes ``must_over = 0`` or the seat as the player to move (with must-overtrump the
+    seat's legal cards depend on the trumps played before it). ``hands`` is left as it was."""
+    h = hands[seat]
+    legal = legal_mask_at(h, tk, tb, tlen, trump, must_trump, must_over)
+    led = tk[tb] // 13
+    bc = tk[tb]
+    btr = led == trump
+    for i in range(1, tlen):
+        c = tk[tb + i]
+        if beats(c, led, trump, bc, btr):
+            bc = c
+            btr = c // 13 == trump
+    # the highest card of the suit led and the highest trump the players still to play could play
+    led_top = -1
+    trump_top = -1
+    pending = 0
+    follow = 0
+    for k in range(tlen, n):
+        p = (leader + k) % n
+        if p == seat:
+            continue
+        pending |= 1 << p
+        lv = (hands[p] >> (13 * led)) & LANE
+        if lv != 0:
+            follow |= 1 << p
+            r = int(high_bit(lv))
+            if r > led_top:
+                led_top = r
+            if led == trump and r > trump_top:
+                trump_top = r
+        elif trump >= 0:
+            tv = (hands[p] >> (13 * trump)) & LANE
+            if tv != 0:
+                r = int(high_bit(tv))
+                if r > trump_top:
+                    trump_top = r
+    brank = bc - 13 * (bc // 13)
+    for kind in range(2):  # the lowest such card of the suit led (no trump spent), then the lowest such trump
+        c = -1
+        if kind == 0:
+            if led != trump and not btr and trump_top < 0:
+                lo = max(brank, led_top) + 1
+                cand = (legal >> (13 * led)) & LANE & ~((1 << lo) - 1)
+                if cand != 0:
+                    c = 13 * led + int(low_bit(cand))
+        elif trump >= 0:
+            lo = trump_top + 1
+            if btr and brank + 1 > lo:
+                lo = brank + 1
+            cand = (legal >> (13 * trump)) & LANE & ~((1 << lo) - 1)
+            if cand != 0:
+                c = 13 * trump + int(low_bit(cand))
+        if c < 0:
+            continue
+        if target <= 1:
+            return True
+        hands[seat] = h & ~(1 << c)
+        sure = 0
+        if trump >= 0:
+            sure, _ = trump_bounds(hands, n, seat, trump)
+        if sure < target - 1:
+            sure += quick_tricks_after(hands, n, seat, trump, pending, follow, led)
+        if sure < target - 1 and trump >= 0:
+            sure = drawn_tricks(hands, n, seat, trump)
+        hands[seat] = h
+        if sure >= target - 1:
+            return True
+    return False
+
+
+@jit_inline
 def insert_move(moves: Any, base: int, nm: int, c: int, sc: int) -> int:
     """Insert card ``c`` with score ``sc`` into the ``nm`` moves at ``moves[base:]`` (pairs card, score; best
     first, a new card after the ones that score as much); return the new count."""
@@ -939,7 +1061,15 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                 if stats[ST_NODES] > stats[ST_BUDGET] or ((stats[ST_NODES] & 1023) == 0 and shared[0] != 0):
                     stats[ST_ABORT] = 1
                     decided = 0
-                elif tlen == 0:
+                elif tlen != 0:
+                    # the seat, still to play to this trick, takes it for sure and then has enough sure tricks
+                    sp = (seat - leader) % n
+                    if not mis and sp >= tlen and tlen < n - 1 and (must_over == 0 or sp == tlen) and \
+                            seat_takes_trick(hands, n, tk, tn * 4, tlen, leader, seat, trump, must_trump, must_over,
+                                             target):
+                        stats[ST_TAKES] += 1
+                        decided = 1
+                else:
                     if remaining == 1:
                         w = last_trick_winner(hands, n, leader, trump)
                         decided = 1 if (w == seat) != mis else 0

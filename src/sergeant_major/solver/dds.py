@@ -37,6 +37,7 @@ from ._kernels import (
     ST_NODES,
     ST_ROT,
     ST_SIZE,
+    ST_TAKES,
     ST_TTHITS,
     TT_WAYS,
     TT_WORDS,
@@ -120,7 +121,9 @@ class Solver:
     thread), ``helper_nodes`` (those of helper threads), ``parallel_min`` and ``helper_min`` (helpers start for
     searches of at least ``parallel_min`` tricks and reorder the nodes with at least ``helper_min`` tricks left;
     defaults 10 and 8; :meth:`clear` resets them), ``tt_hits`` (of the main thread)
-    (table look-ups that found their position), ``etc_cuts`` (enhanced transposition cutoffs), ``etc_min``
+    (table look-ups that found their position), ``etc_cuts`` (enhanced transposition cutoffs), ``take_cuts``
+    (of the main thread: nodes in the middle of a trick decided because the seat surely takes the trick and then
+    has enough sure tricks, :func:`._kernels.seat_takes_trick`), ``etc_min``
     (those cutoffs are tried where a trick ends with at least this many tricks left, counting that trick;
     default 10 - lower values cost more per node than they save; tests set 2 to exercise them).
     """
@@ -152,6 +155,7 @@ class Solver:
         self.helper_nodes = 0
         self.tt_hits = 0
         self.etc_cuts = 0
+        self.take_cuts = 0
         self.guess = True
         self.guess_shade = 0.9
         self.etc_min = ETC_MIN
@@ -199,6 +203,7 @@ class Solver:
             stats[ST_ABORT] = 0
             stats[ST_TTHITS] = 0
             stats[ST_ETCCUTS] = 0
+            stats[ST_TAKES] = 0
             stats[ST_BUDGET] = budget
             stats[ST_ETC] = self.etc_min
             t0 = self.clock()
@@ -246,6 +251,7 @@ class Solver:
             self.nodes += int(stats[ST_NODES])
             self.tt_hits += int(stats[ST_TTHITS])
             self.etc_cuts += int(stats[ST_ETCCUTS])
+            self.take_cuts += int(stats[ST_TAKES])
             lo, hi = int(out[0]), int(out[1])
             if not stats[ST_ABORT] or lo >= hi:
                 if deadline is not None and dt > 0.01 and stats[ST_NODES] >= 10_000:
