@@ -33,6 +33,7 @@ from sergeant_major.solver._kernels import (
     pos_key,
     quick_tricks,
     run_heads,
+    seat_ducks_trick,
     seat_takes_trick,
     trump_bounds,
     tt_probe,
@@ -442,6 +443,36 @@ def test_seat_takes_trick_holds(rules_t: str) -> None:
         fired_one += 1
         fired_more += max(says) >= 2
     assert fired_one >= 40 and fired_more >= 10, (fired_one, fired_more)
+
+
+@pytest.mark.parametrize("rules_t", ["3-5-8 must-trump=off", "3-5-8", "9-5-2 players=4 contracts=suits-nt-mt"])
+def test_seat_ducks_trick_holds(rules_t: str) -> None:
+    """``seat_ducks_trick``, which decides a minimum-tricks node in the middle of a trick the seat has not played
+    to yet when the seat needs the others to take one more trick: where it says the seat can play under the
+    trick's winner, the seat's best result (the fewest tricks it can hold itself to, brute force) leaves it at
+    least one trick fewer than the tricks left; where the seat holds only cards that beat the winner, the check
+    must say no (found at least once, or the check would prove nothing)."""
+    rules = Rules.parse(rules_t)
+    rng = random.Random(hash(rules_t) % 991)
+    said = refused = 0
+    for _ in range(400 if not LONG else 4000):
+        left = rng.randint(1, 4 if rules.players == 4 else 5)
+        pos = random_position(rules, rng, left, contract=Contract.MINIMUM, in_trick=rng.randint(1, rules.players - 2))
+        assert pos.misere
+        n, tlen = pos.n, len(pos.trick)
+        seat = (pos.leader + rng.randrange(tlen, n)) % n
+        if pos.rules.must_overtrump and (seat - pos.leader) % n != tlen:
+            continue
+        hands = int_array(list(pos.hands) + [0] * (4 - n))
+        tk = int_array(list(pos.trick) + [0] * (4 - tlen))
+        if seat_ducks_trick(hands, n, tk, 0, tlen, seat, pos.trump, int(pos.rules.must_trump),
+                            int(pos.rules.must_overtrump)):
+            fewest = brute_values(pos, seat)[0] - pos.tricks[seat]  # the seat's tricks to come, at best
+            assert fewest <= pos.remaining - 1, (repr(pos), seat, fewest)
+            said += 1
+        else:
+            refused += 1
+    assert said >= 40 and refused >= 1, (said, refused)
 
 
 @pytest.mark.parametrize("rules_t", ["9-5-2", "8-5-3 must-overtrump=on must-trump=on", "9-5-2 players=4", "3-5-8"])

@@ -52,7 +52,7 @@ else:
 ST_NODES, ST_BUDGET, ST_ABORT, ST_TTHITS, ST_ETC, ST_ETCCUTS, ST_HELPER, ST_ROT = 0, 1, 2, 3, 4, 5, 6, 7
 # killer leads: stats[killer_slot(tricks left, target, leader)] = 1 + the last lead that cut there
 ST_KILLERS = 8
-# nodes decided by seat_takes_trick
+# nodes decided by seat_takes_trick or seat_ducks_trick
 ST_TAKES = ST_KILLERS + 4 * 18 * 4
 ST_SIZE = ST_TAKES + 1
 CHK_SHIFT = 21  # an entry's check bits: its key's hash (tt_index) from this bit up, 35 bits
@@ -652,6 +652,34 @@ def seat_takes_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, leader: in
 
 
 @jit_inline
+def seat_ducks_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, seat: int, trump: int, must_trump: int,
+                     must_over: int) -> bool:
+    """In the middle of a trick the seat has not played to yet (the trick so far ``tk[tb:tb + tlen]``,
+    ``1 <= tlen``): does it hold a legal card below the card winning the trick so far? Then another player
+    wins the trick whatever is played after - in minimum tricks one more trick the seat does not take. A card
+    beats the winning one only as a higher card of the suit led while no trump is in the trick, or as a trump
+    (a higher one if the trick is trumped) - seeds 000/004 "Playing the tricks". Under must-overtrump the
+    caller asks only for the seat to move (its legal cards depend on the trumps played before it)."""
+    legal = legal_mask_at(hands[seat], tk, tb, tlen, trump, must_trump, must_over)
+    led = tk[tb] // 13
+    bc = tk[tb]
+    btr = led == trump
+    for i in range(1, tlen):
+        c = tk[tb + i]
+        if beats(c, led, trump, bc, btr):
+            bc = c
+            btr = c // 13 == trump
+    above = LANE & ~((2 << (bc - 13 * (bc // 13))) - 1)
+    if btr:
+        beaters = above << (13 * trump)
+    else:
+        beaters = above << (13 * led)
+        if trump >= 0:
+            beaters |= LANE << (13 * trump)
+    return legal & ~beaters != 0
+
+
+@jit_inline
 def insert_move(moves: Any, base: int, nm: int, c: int, sc: int) -> int:
     """Insert card ``c`` with score ``sc`` into the ``nm`` moves at ``moves[base:]`` (pairs card, score; best
     first, a new card after the ones that score as much); return the new count."""
@@ -1062,13 +1090,19 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                     stats[ST_ABORT] = 1
                     decided = 0
                 elif tlen != 0:
-                    # the seat, still to play to this trick, takes it for sure and then has enough sure tricks
+                    # the seat, still to play to this trick, takes it for sure and then has enough sure tricks;
+                    # in minimum tricks, needing one more trick taken by the others, it can play under the winner
                     sp = (seat - leader) % n
-                    if not mis and sp >= tlen and tlen < n - 1 and (must_over == 0 or sp == tlen) and \
-                            seat_takes_trick(hands, n, tk, tn * 4, tlen, leader, seat, trump, must_trump, must_over,
-                                             target):
-                        stats[ST_TAKES] += 1
-                        decided = 1
+                    if sp >= tlen and tlen < n - 1 and (must_over == 0 or sp == tlen):
+                        if mis:
+                            if target <= 1 and seat_ducks_trick(hands, n, tk, tn * 4, tlen, seat, trump, must_trump,
+                                                                must_over):
+                                stats[ST_TAKES] += 1
+                                decided = 1
+                        elif seat_takes_trick(hands, n, tk, tn * 4, tlen, leader, seat, trump, must_trump, must_over,
+                                              target):
+                            stats[ST_TAKES] += 1
+                            decided = 1
                 else:
                     if remaining == 1:
                         w = last_trick_winner(hands, n, leader, trump)
