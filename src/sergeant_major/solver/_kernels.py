@@ -676,7 +676,7 @@ def seat_ducks_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, seat: int,
         beaters = above << (13 * led)
         if trump >= 0:
             beaters |= LANE << (13 * trump)
-    return legal & ~beaters != 0
+    return bool(legal & ~beaters != 0)
 
 
 @jit_inline
