@@ -640,7 +640,13 @@ def seat_takes_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, leader: in
         hands[seat] = h & ~(1 << c)
         sure = 0
         if trump >= 0:
-            sure, _ = trump_bounds(hands, n, seat, trump)
+            sh = 13 * trump
+            mine = (hands[seat] >> sh) & LANE
+            oth = 0
+            for s in range(n):
+                if s != seat:
+                    oth |= (hands[s] >> sh) & LANE
+            sure = int(popcount64(mine)) - kills(oth, mine)  # trump_bounds' first count
         if sure < target - 1:
             sure += quick_tricks_after(hands, n, seat, trump, pending, follow, led)
         if sure < target - 1 and trump >= 0:
