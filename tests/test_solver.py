@@ -414,7 +414,7 @@ def test_seat_takes_trick_holds(rules_t: str) -> None:
     """``seat_takes_trick``, which decides a node in the middle of a trick the seat has not played to yet: where
     it says the seat makes ``t`` more tricks (it holds a card that beats whatever the others still to play can
     play, and then its sure tricks on lead make ``t - 1``), the brute force agrees - for every ``t``, the seat
-    playing next or after another player, in trump and no-trump contracts and every obligation. It must also
+    playing next, after another player or last, in trump and no-trump contracts and every obligation. It must also
     say so often, both for ``t = 1`` (taking the trick is enough) and for larger ``t`` (the sure tricks after
     it), or the check proves nothing."""
     rules = Rules.parse(rules_t)
@@ -422,7 +422,7 @@ def test_seat_takes_trick_holds(rules_t: str) -> None:
     fired_one = fired_more = 0
     for _ in range(500 if not LONG else 5000):
         left = rng.randint(2, 4 if rules.players == 4 else 5)
-        pos = random_position(rules, rng, left, in_trick=rng.randint(1, rules.players - 2))
+        pos = random_position(rules, rng, left, in_trick=rng.randint(1, rules.players - 1))
         if pos.misere:
             continue
         n, tlen = pos.n, len(pos.trick)
@@ -457,7 +457,7 @@ def test_seat_ducks_trick_holds(rules_t: str) -> None:
     said = refused = 0
     for _ in range(400 if not LONG else 4000):
         left = rng.randint(1, 4 if rules.players == 4 else 5)
-        pos = random_position(rules, rng, left, contract=Contract.MINIMUM, in_trick=rng.randint(1, rules.players - 2))
+        pos = random_position(rules, rng, left, contract=Contract.MINIMUM, in_trick=rng.randint(1, rules.players - 1))
         assert pos.misere
         n, tlen = pos.n, len(pos.trick)
         seat = (pos.leader + rng.randrange(tlen, n)) % n

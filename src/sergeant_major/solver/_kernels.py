@@ -573,14 +573,15 @@ def seat_takes_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, leader: in
                      must_trump: int, must_over: int, target: int) -> bool:
     """Does ``seat`` surely make ``target`` more tricks, from the middle of a trick it has not played to yet?
 
-    The trick so far is ``tk[tb:tb + tlen]`` (``1 <= tlen``), led by ``leader``; other players still play to
-    it, before or after the seat. True when the seat holds a legal card that beats every card those players
+    The trick so far is ``tk[tb:tb + tlen]`` (``1 <= tlen``), led by ``leader``; other players may still play
+    to it, before or after the seat. True when the seat holds a legal card that beats every card those players
     could play (a card of the suit led above all of theirs while none of them can ruff, or a trump above every
     trump they could play), and after that trick - the seat on lead, needing ``target - 1`` - its sure tricks
     reach ``target - 1``: its trump count (:func:`trump_bounds`), plus its quick tricks (:func:`quick_tricks_after`,
     whatever cards the others play to this trick), or its tricks by drawing trumps (:func:`drawn_tricks`).
-    Every one of those counts can only grow when the others' cards to this trick leave their hands, so each is
-    taken on the hands as they are. Seeds 000/004 "Playing the tricks" (follow suit, a trump beats any other
+    The trump count and the drawn trumps can only grow when the others' cards to this trick leave their hands
+    (the drawn trumps' ``-1``, once nobody else holds a trump, gives way to the trump count and quick tricks,
+    which then count the same tricks), so they are taken on the hands as they are. Seeds 000/004 "Playing the tricks" (follow suit, a trump beats any other
     suit); the caller passes ``must_over = 0`` or the seat as the player to move (with must-overtrump the
     seat's legal cards depend on the trumps played before it). ``hands`` is left as it was."""
     h = hands[seat]
@@ -1098,8 +1099,10 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                 elif tlen != 0:
                     # the seat, still to play to this trick, takes it for sure and then has enough sure tricks;
                     # in minimum tricks, needing one more trick taken by the others, it can play under the winner
+                    # (also as the last to play: the check costs less than generating the moves and entering the
+                    # trick start after them)
                     sp = (seat - leader) % n
-                    if sp >= tlen and tlen < n - 1 and (must_over == 0 or sp == tlen):
+                    if sp >= tlen and (must_over == 0 or sp == tlen):
                         if mis:
                             if target <= 1 and seat_ducks_trick(hands, n, tk, tn * 4, tlen, seat, trump, must_trump,
                                                                 must_over):
