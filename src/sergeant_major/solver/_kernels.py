@@ -342,12 +342,13 @@ def rel_suit(a: int, allb: int) -> int:
     return lo | (hi << int(popcount64(allb & 0x7F)))
 
 
-@jit
-def quick_tricks(hands: Any, n: int, seat: int, trump: int) -> int:
-    """Tricks ``seat``, on lead, can cash at once in the side suits whatever the others do (all four suits
-    in no-trump): its cards above every other remaining card of their suit, only as long as every other
-    hand holding trumps can follow. Lead is kept throughout and no trump is played, so the count is a sure
-    lower bound, and :func:`trump_bounds` on the same hands still holds for the tricks after it."""
+@jit_inline
+def quick_tricks_after(hands: Any, n: int, seat: int, trump: int, pending: int, follow: int, led: int) -> int:
+    """A lower bound on :func:`quick_tricks` of ``seat`` once each player in the bit set ``pending`` has played
+    one more card to the trick in progress, led in suit ``led``, whichever card it plays: those in ``follow``
+    hold that suit and must follow (RULES.md "Options": must follow always applies), so only their length in it
+    drops; the others' length is counted one less in every suit. Their cards still count as cards to beat (a
+    card played only lowers a suit's top), and a hand counted as holding trumps keeps capping."""
     mine = hands[seat]
     oth = 0
     for s in range(n):
@@ -366,10 +367,25 @@ def quick_tricks(hands: Any, n: int, seat: int, trump: int) -> int:
             for s in range(n):
                 if s != seat and (hands[s] >> (13 * trump)) & LANE != 0:
                     ln = int(popcount64((hands[s] >> sh) & LANE))
+                    if (follow >> s) & 1 != 0:
+                        if suit == led:
+                            ln -= 1
+                    else:
+                        ln -= (pending >> s) & 1
                     if ln < cnt:
                         cnt = ln
-        total += cnt
+        if cnt > 0:
+            total += cnt
     return total
+
+
+@jit
+def quick_tricks(hands: Any, n: int, seat: int, trump: int) -> int:
+    """Tricks ``seat``, on lead, can cash at once in the side suits whatever the others do (all four suits
+    in no-trump): its cards above every other remaining card of their suit, only as long as every other
+    hand holding trumps can follow. Lead is kept throughout and no trump is played, so the count is a sure
+    lower bound, and :func:`trump_bounds` on the same hands still holds for the tricks after it."""
+    return quick_tricks_after(hands, n, seat, trump, 0, 0, -1)
 
 
 def _kills_table() -> Any:
@@ -529,43 +545,6 @@ def last_trick_winner(hands: Any, n: int, leader: int, trump: int) -> int:
             bc = c
             btr = c // 13 == trump
     return bs
-
-
-@jit_inline
-def quick_tricks_after(hands: Any, n: int, seat: int, trump: int, pending: int, follow: int, led: int) -> int:
-    """A lower bound on :func:`quick_tricks` of ``seat`` once each player in the bit set ``pending`` has played
-    one more card to the trick in progress, led in suit ``led``, whichever card it plays: those in ``follow``
-    hold that suit and must follow (RULES.md "Options": must follow always applies), so only their length in it
-    drops; the others' length is counted one less in every suit. Their cards still count as cards to beat (a
-    card played only lowers a suit's top), and a hand counted as holding trumps keeps capping."""
-    mine = hands[seat]
-    oth = 0
-    for s in range(n):
-        if s != seat:
-            oth |= hands[s]
-    total = 0
-    for suit in range(4):
-        if suit == trump:
-            continue
-        sh = 13 * suit
-        m = (mine >> sh) & LANE
-        if m == 0:
-            continue
-        cnt = int(popcount64(m >> (int(high_bit((oth >> sh) & LANE)) + 1)))
-        if cnt > 0 and trump >= 0:
-            for s in range(n):
-                if s != seat and (hands[s] >> (13 * trump)) & LANE != 0:
-                    ln = int(popcount64((hands[s] >> sh) & LANE))
-                    if (follow >> s) & 1 != 0:
-                        if suit == led:
-                            ln -= 1
-                    else:
-                        ln -= (pending >> s) & 1
-                    if ln < cnt:
-                        cnt = ln
-        if cnt > 0:
-            total += cnt
-    return total
 
 
 @jit_inline
