@@ -33,6 +33,7 @@ from sergeant_major.solver._kernels import (
     pos_key,
     quick_tricks,
     run_heads,
+    seat_ducks_lead,
     seat_ducks_trick,
     seat_takes_trick,
     trump_bounds,
@@ -473,6 +474,31 @@ def test_seat_ducks_trick_holds(rules_t: str) -> None:
         else:
             refused += 1
     assert said >= 40 and refused >= 1, (said, refused)
+
+
+@pytest.mark.parametrize("rules_t", ["3-5-8 must-trump=off", "3-5-8", "9-5-2 players=4 contracts=suits-nt-mt"])
+def test_seat_ducks_lead_holds(rules_t: str) -> None:
+    """``seat_ducks_lead``, which decides a minimum-tricks trick start when the seat needs the others to take
+    one more trick: where it says the seat surely loses this trick (on lead or not), the seat's best result
+    (brute force) leaves it at least one trick fewer than the tricks left. It must say so often, and say no
+    sometimes, both on lead and not."""
+    rules = Rules.parse(rules_t)
+    rng = random.Random(hash(rules_t) % 983)
+    said = [0, 0]
+    refused = [0, 0]
+    for _ in range(400 if not LONG else 4000):
+        pos = random_position(rules, rng, rng.randint(2, 4 if rules.players == 4 else 5), contract=Contract.MINIMUM)
+        assert pos.misere and pos.trump < 0
+        seat = rng.randrange(pos.n)
+        hands = int_array(list(pos.hands) + [0] * (4 - pos.n))
+        on_lead = int(seat == pos.leader)
+        if seat_ducks_lead(hands, pos.n, pos.leader, seat):
+            fewest = brute_values(pos, seat)[0] - pos.tricks[seat]
+            assert fewest <= pos.remaining - 1, (repr(pos), seat, fewest)
+            said[on_lead] += 1
+        else:
+            refused[on_lead] += 1
+    assert min(said) >= 10 and min(refused) >= 1, (said, refused)
 
 
 @pytest.mark.parametrize("rules_t", ["9-5-2", "8-5-3 must-overtrump=on must-trump=on", "9-5-2 players=4", "3-5-8"])

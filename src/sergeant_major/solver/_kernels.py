@@ -52,7 +52,7 @@ else:
 ST_NODES, ST_BUDGET, ST_ABORT, ST_TTHITS, ST_ETC, ST_ETCCUTS, ST_HELPER, ST_ROT = 0, 1, 2, 3, 4, 5, 6, 7
 # killer leads: stats[killer_slot(tricks left, target, leader)] = 1 + the last lead that cut there
 ST_KILLERS = 8
-# nodes decided by seat_takes_trick or seat_ducks_trick
+# nodes decided by seat_takes_trick, seat_ducks_trick or seat_ducks_lead
 ST_TAKES = ST_KILLERS + 4 * 18 * 4
 ST_SIZE = ST_TAKES + 1
 CHK_SHIFT = 21  # an entry's check bits: its key's hash (tt_index) from this bit up, 35 bits
@@ -665,6 +665,37 @@ def seat_ducks_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, seat: int,
     return bool(legal & ~beaters != 0)
 
 
+@jit
+def seat_ducks_lead(hands: Any, n: int, leader: int, seat: int) -> bool:
+    """No-trump, at a trick start: does ``seat`` surely lose this trick (in minimum tricks, one more trick taken
+    by the others)? On lead, when it holds a card below every card of that suit some other hand holds (that hand
+    must follow with a higher one); another player on lead, when for every suit the leader holds the seat is void
+    (it discards: without trumps a discard never wins) or holds a card below every card the leader holds in it.
+    Seeds 000/004 "Playing the tricks" (follow suit; the highest card of the suit led wins)."""
+    h = hands[seat]
+    if leader == seat:
+        for suit in range(4):
+            m = (h >> (13 * suit)) & LANE
+            if m == 0:
+                continue
+            lo = int(low_bit(m))
+            for p in range(n):
+                if p != seat:
+                    o = (hands[p] >> (13 * suit)) & LANE
+                    if o != 0 and int(low_bit(o)) > lo:
+                        return True
+        return False
+    lh = hands[leader]
+    for suit in range(4):
+        o = (lh >> (13 * suit)) & LANE
+        if o == 0:
+            continue
+        m = (h >> (13 * suit)) & LANE
+        if m != 0 and int(low_bit(m)) > int(low_bit(o)):
+            return False
+    return True
+
+
 @jit_inline
 def insert_move(moves: Any, base: int, nm: int, c: int, sc: int) -> int:
     """Insert card ``c`` with score ``sc`` into the ``nm`` moves at ``moves[base:]`` (pairs card, score; best
@@ -1098,7 +1129,12 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                     else:
                         idx, k0, k1, k2, chk = tt_index(hands, n, leader, cfg, tt_mask)
                         prefetch(tt, idx * (TT_WORDS * TT_WAYS))
-                        if not mis:
+                        if mis:
+                            # minimum tricks, needing one more trick taken by the others: the seat surely loses this one
+                            if target <= 1 and trump < 0 and seat_ducks_lead(hands, n, leader, seat):
+                                stats[ST_TAKES] += 1
+                                decided = 1
+                        else:
                             # cashing the leader's side-suit winners plays no trump: the trump bounds add to it
                             tb1 = 0
                             tb2 = 0

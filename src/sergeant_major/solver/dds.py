@@ -124,7 +124,8 @@ class Solver:
     (table look-ups that found their position), ``etc_cuts`` (enhanced transposition cutoffs), ``take_cuts``
     (of the main thread: nodes in the middle of a trick decided because the seat surely takes the trick and then
     has enough sure tricks, :func:`._kernels.seat_takes_trick`; in minimum tricks, because it can play under
-    the trick's winner when it needs one more trick taken by the others), ``etc_min``
+    the trick's winner when it needs one more trick taken by the others, and the trick starts where it surely
+    loses the trick, :func:`._kernels.seat_ducks_lead`), ``etc_min``
     (those cutoffs are tried where a trick ends with at least this many tricks left, counting that trick;
     default 10 - lower values cost more per node than they save; tests set 2 to exercise them).
     """
