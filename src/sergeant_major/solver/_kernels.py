@@ -344,11 +344,12 @@ def rel_suit(a: int, allb: int) -> int:
 
 @jit_inline
 def quick_tricks_after(hands: Any, n: int, seat: int, trump: int, pending: int, follow: int, led: int) -> int:
-    """A lower bound on :func:`quick_tricks` of ``seat`` once each player in the bit set ``pending`` has played
-    one more card to the trick in progress, led in suit ``led``, whichever card it plays: those in ``follow``
-    hold that suit and must follow (RULES.md "Options": must follow always applies), so only their length in it
+    """A lower bound (0..13) on :func:`quick_tricks` of ``seat`` once each player in the bit set ``pending`` has
+    played one more card to the trick in progress, led in suit ``led``, whichever card it plays: those in
+    ``follow`` hold that suit and must follow (seeds 000/004 "Playing the tricks"), so only their length in it
     drops; the others' length is counted one less in every suit. Their cards still count as cards to beat (a
-    card played only lowers a suit's top), and a hand counted as holding trumps keeps capping."""
+    card played only lowers a suit's top), and a hand counted as holding trumps keeps capping. With ``pending =
+    follow = 0`` it is :func:`quick_tricks` itself."""
     mine = hands[seat]
     oth = 0
     for s in range(n):
