@@ -11,7 +11,8 @@ Everything here works on plain integers and 1-d int64 arrays so that Numba can c
 
 The double-dummy search (:func:`search`) is a zero-window ("can the maximising seat reach ``target``
 more tricks?") alpha-beta search with a transposition table keyed by relative ranks, equivalent cards
-searched once, quick-trick bounds and move ordering; :mod:`.dds` wraps it.
+searched once, quick-trick bounds (also one trick ahead: :func:`seat_takes_trick`) and move ordering;
+:mod:`.dds` wraps it.
 """
 
 from __future__ import annotations
@@ -1057,7 +1058,8 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
     line) is the
     transposition table of trick-start positions keyed by relative ranks and the solver's configuration; at
     a trick start the trump and quick-trick bounds, then the table may decide the node (the table's line is
-    prefetched while the bounds are computed);
+    prefetched while the bounds are computed); in the middle of a trick the seat has not played to,
+    :func:`seat_takes_trick` (:func:`seat_ducks_trick` in minimum tricks) may;
     ``moves`` holds ``MOVES_PER_DEPTH`` slots per depth, ``tk`` 4 slots per trick; ``stats`` counts nodes
     and carries the node budget and the abort flag. ``hands`` is restored on return (also on abort).
 
