@@ -166,7 +166,8 @@ def beats(c: int, led: int, trump: int, bc: int, btr: bool) -> bool:
 
 @jit_inline
 def winner_at(trick: Any, tb: int, n: int, trump: int) -> int:
-    """Index in play order (0 = the lead) of the card that wins the complete trick ``trick[tb:tb + n]``."""
+    """Index in play order (0 = the lead) of the card that wins the trick ``trick[tb:tb + n]`` (complete, or the
+    ``n`` cards played so far: the card winning it so far)."""
     led = trick[tb] // 13
     best = 0
     bc = trick[tb]
@@ -562,19 +563,14 @@ def seat_takes_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, leader: in
     whatever cards the others play to this trick), or its tricks by drawing trumps (:func:`drawn_tricks`).
     The trump count and the drawn trumps can only grow when the others' cards to this trick leave their hands
     (the drawn trumps' ``-1``, once nobody else holds a trump, gives way to the trump count and quick tricks,
-    which then count the same tricks), so they are taken on the hands as they are. Seeds 000/004 "Playing the tricks" (follow suit, a trump beats any other
-    suit); the caller passes ``must_over = 0`` or the seat as the player to move (with must-overtrump the
+    which then count the same tricks), so they are taken on the hands as they are. Seeds 000/004 "Playing the
+    tricks" (follow suit, a trump beats any other suit); the caller passes ``must_over = 0`` or the seat as the player to move (with must-overtrump the
     seat's legal cards depend on the trumps played before it). ``hands`` is left as it was."""
     h = hands[seat]
     legal = legal_mask_at(h, tk, tb, tlen, trump, must_trump, must_over)
     led = tk[tb] // 13
-    bc = tk[tb]
-    btr = led == trump
-    for i in range(1, tlen):
-        c = tk[tb + i]
-        if beats(c, led, trump, bc, btr):
-            bc = c
-            btr = c // 13 == trump
+    bc = tk[tb + winner_at(tk, tb, tlen, trump)]  # the card winning the trick so far
+    btr = bc // 13 == trump
     # the highest card of the suit led and the highest trump the players still to play could play
     led_top = -1
     trump_top = -1
@@ -650,13 +646,8 @@ def seat_ducks_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, seat: int,
     caller asks only for the seat to move (its legal cards depend on the trumps played before it)."""
     legal = legal_mask_at(hands[seat], tk, tb, tlen, trump, must_trump, must_over)
     led = tk[tb] // 13
-    bc = tk[tb]
-    btr = led == trump
-    for i in range(1, tlen):
-        c = tk[tb + i]
-        if beats(c, led, trump, bc, btr):
-            bc = c
-            btr = c // 13 == trump
+    bc = tk[tb + winner_at(tk, tb, tlen, trump)]  # the card winning the trick so far
+    btr = bc // 13 == trump
     above = LANE & ~((2 << (bc - 13 * (bc // 13))) - 1)
     if btr:
         beaters = above << (13 * trump)
