@@ -171,6 +171,33 @@ def test_enhanced_transposition_cutoffs_are_exact() -> None:
     assert solver.etc_cuts > 0  # the cutoffs did happen
 
 
+def test_probing_is_exact() -> None:
+    """Probing (a node's first card searched within a node budget, then the others within a small one, then the
+    open cards in full) normally runs only high in the tree with budgets of thousands of nodes; forced into these
+    small endings (``probe_min = 1``, budgets of 3 and 1 nodes: nearly every card runs out of budget, is
+    searched again, and probes nest), it must change no value."""
+    solver = Solver(tt_bits=16)
+    solver.probe_min, solver.probe_first, solver.probe_others = 1, 3, 1
+    mism = brute_mismatches(solver, 3000 if LONG else 120, 5151)
+    assert not mism, mism[:3]
+    plain = Solver(tt_bits=16)
+    plain.probe_min = 99  # never: the same endings without probing visit other nodes (the knobs do act)
+    brute_mismatches(plain, 40, 5151)
+    again = Solver(tt_bits=16)
+    again.probe_min, again.probe_first, again.probe_others = 1, 3, 1
+    brute_mismatches(again, 40, 5151)
+    assert again.nodes != plain.nodes
+
+
+def test_probing_knobs_are_checked() -> None:
+    pos = random_position(Rules.parse("9-5-2"), random.Random(3), 6)
+    for name, bad in (("probe_min", 0), ("probe_first", -5), ("probe_others", True), ("probe_first", 2.5)):
+        solver = Solver(tt_bits=10)
+        setattr(solver, name, bad)
+        with pytest.raises(ValueError, match=name):
+            solver.value(pos, 0)
+
+
 @pytest.mark.skipif(not HAVE_NUMBA, reason="helper threads run only with numba")
 def test_helper_threads_are_exact() -> None:
     """Lazy SMP: a helper thread searches the same tests on the shared table with the cards in another order.

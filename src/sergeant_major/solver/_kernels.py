@@ -55,8 +55,12 @@ ST_NODES, ST_BUDGET, ST_ABORT, ST_TTHITS, ST_ETC, ST_ETCCUTS, ST_HELPER, ST_ROT 
 ST_KILLERS = 8
 # nodes decided by seat_takes_trick, seat_ducks_trick or seat_ducks_lead
 ST_TAKES = ST_KILLERS + 4 * 18 * 4
-ST_SIZE = ST_TAKES + 1
+# probing (see search): the node count at which the innermost probe aborts, the depth of the node that set it
+# (-1: none, the count is the budget), and the knobs (tricks left from which nodes probe, the two budgets)
+ST_CAP, ST_LIMD, ST_PROBE, ST_PFIRST, ST_POTHER = ST_TAKES + 1, ST_TAKES + 2, ST_TAKES + 3, ST_TAKES + 4, ST_TAKES + 5
+ST_SIZE = ST_TAKES + 6
 CHK_SHIFT = 21  # an entry's check bits: its key's hash (tt_index) from this bit up, 35 bits
+PROBE_MIN, PROBE_FIRST, PROBE_OTHERS = 12, 20_000, 1_000  # defaults of stats[ST_PROBE], [ST_PFIRST], [ST_POTHER]
 ETC_MIN = 10  # default of stats[ST_ETC]: enhanced transposition cutoffs at trick ends with this many tricks left or more
 TT_WORDS = 4  # words per entry: 3 key words, the bounds (lower | upper << 8)
 TT_WAYS = 2  # entries per bucket: a bucket is one 64-byte cache line (one miss per look-up)
@@ -854,7 +858,8 @@ def gen_moves(hands: Any, n: int, trick: Any, tb: int, tlen: int, leader: int, t
 
 # frame fields of the iterative search
 F_TLEN, F_LEADER, F_TARGET, F_REM, F_TN, F_TO, F_H, F_J, F_NM, F_IDX, F_K0, F_K1, F_K2, F_CHK = range(14)
-FRAME = 16
+F_PH, F_OPEN, F_OCAP, F_OLIMD = range(14, 18)  # probing: the phase (0 none), the cards not yet refuted, the outer cap
+FRAME = 18
 MOVES_PER_DEPTH = 40
 
 
@@ -1028,6 +1033,33 @@ def etc_cut(hands: Any, n: int, tk: Any, tbase: int, leader: int, to: int, trump
     return False
 
 
+@jit_inline
+def next_probe(frames: Any, b: int, refuted: bool) -> int:
+    """The next card (index into the node's moves) a probing node searches, after its card ``frames[b + F_J]``
+    came back ``refuted`` (taken out of the open cards ``frames[b + F_OPEN]``) or out of budget (left open);
+    ``-1`` when every card is refuted. Phase 1: the first card within the first budget; if it ran out, phase 2: each other open card within
+    the small budget; phase 3: the open cards in order, in full (the first one again first)."""
+    jj = frames[b + F_J]
+    op = frames[b + F_OPEN]
+    if refuted:
+        op &= ~(1 << jj)
+        frames[b + F_OPEN] = op
+    ph = frames[b + F_PH]
+    if ph == 1 and (op >> jj) & 1 == 0:  # the first card was refuted within its budget: the rest in full
+        frames[b + F_PH] = 3
+        return -1 if op == 0 else int(low_bit(op))
+    if ph == 1:
+        ph = 2
+    rest = op >> (jj + 1)
+    if rest != 0:
+        frames[b + F_PH] = ph
+        return int(jj) + 1 + int(low_bit(rest))
+    frames[b + F_PH] = 3
+    if ph == 2 and op != 0:
+        return int(low_bit(op))
+    return -1
+
+
 @jit
 def killer_slot(remaining: int, target: int, leader: int) -> int:
     """The ``stats`` slot of the killer lead for a trick start with ``remaining`` tricks left (at most 17), the
@@ -1054,6 +1086,12 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
     ``moves`` holds ``MOVES_PER_DEPTH`` slots per depth, ``tk`` 4 slots per trick; ``stats`` counts nodes
     and carries the node budget and the abort flag. ``hands`` is restored on return (also on abort).
 
+    Probing: a node with at least ``stats[ST_PROBE]`` tricks left searches its first card within
+    ``stats[ST_PFIRST]`` nodes; if it runs out, each other card within ``stats[ST_POTHER]`` (a card that cuts
+    ends the node, one refuted is done), then the cards still open in full. A card out of budget aborts its
+    subtree (``stats[ST_ABORT] = 2`` unwinds to the node that set the budget, ``stats[ST_LIMD]``; nothing of the
+    aborted path is stored, what it completed below is). The innermost budget in force is ``stats[ST_CAP]``.
+
     Threads (Lazy SMP): several searches may share ``tt`` (an entry torn by two of them matches no key, see
     :func:`tt_probe`); each has its own ``moves``, ``frames``, ``tk``, ``stats``. A search aborts (as on its
     budget) within 1,024 nodes once ``shared[0]`` is non-zero. Helper ``k`` (``stats[ST_ROT]`` = ``k`` >= 1,
@@ -1074,6 +1112,9 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
     frames[F_TARGET] = target0
     frames[F_REM] = remaining0
     frames[F_TN] = 0
+    stats[ST_CAP] = stats[ST_BUDGET]
+    stats[ST_LIMD] = -1
+    probe_min = stats[ST_PROBE]
     d = 0
     entering = True
     val = False
@@ -1097,8 +1138,12 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                 decided = 0
             else:
                 stats[ST_NODES] += 1
-                if stats[ST_NODES] > stats[ST_BUDGET] or ((stats[ST_NODES] & 1023) == 0 and shared[0] != 0):
-                    stats[ST_ABORT] = 1
+                if stats[ST_NODES] > stats[ST_CAP] or ((stats[ST_NODES] & 1023) == 0 and shared[0] != 0):
+                    # a probe's budget (unwind to the node that set it), else the search's budget or the stop flag
+                    if stats[ST_LIMD] >= 0 and stats[ST_NODES] <= stats[ST_BUDGET] and shared[0] == 0:
+                        stats[ST_ABORT] = 2
+                    else:
+                        stats[ST_ABORT] = 1
                     decided = 0
                 elif tlen != 0:
                     # the seat, still to play to this trick, takes it for sure and then has enough sure tricks;
@@ -1203,6 +1248,18 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                 frames[b + F_K1] = k1
                 frames[b + F_K2] = k2
                 frames[b + F_CHK] = chk
+                frames[b + F_PH] = 0
+                if remaining >= probe_min and nm > 1:
+                    # probing (high in the tree): the first card gets a node budget; if it runs out, every other
+                    # card is tried with a small one (a cheap cutoff ends the node), then the open cards in full
+                    frames[b + F_PH] = 1
+                    frames[b + F_OPEN] = (1 << nm) - 1
+                    frames[b + F_OCAP] = stats[ST_CAP]
+                    frames[b + F_OLIMD] = stats[ST_LIMD]
+                    lim = stats[ST_NODES] + stats[ST_PFIRST]
+                    if lim < stats[ST_CAP]:
+                        stats[ST_CAP] = lim
+                        stats[ST_LIMD] = d
                 push_child(hands, n, frames, b, to, moves[d * MOVES_PER_DEPTH], tk, tlen, trump, seat, mis)
                 d += 1
                 continue
@@ -1213,10 +1270,41 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
         b = d * FRAME
         to = frames[b + F_TO]
         hands[to] = frames[b + F_H]
+        open_ = False  # the child ran out of this node's probe budget: neither cut nor refuted
         if stats[ST_ABORT] != 0:
-            continue  # unwind, restoring the hands
+            if stats[ST_ABORT] == 2 and stats[ST_LIMD] == d:
+                stats[ST_ABORT] = 0
+                open_ = True
+            else:
+                continue  # unwind, restoring the hands
         tlen = frames[b + F_TLEN]
         maxing = to == seat
+        if frames[b + F_PH] != 0:
+            if open_ or val != maxing:
+                j = next_probe(frames, b, not open_)
+                if j >= 0:
+                    frames[b + F_J] = j
+                    stats[ST_CAP] = frames[b + F_OCAP]
+                    stats[ST_LIMD] = frames[b + F_OLIMD]
+                    if frames[b + F_PH] == 2:
+                        lim = stats[ST_NODES] + stats[ST_POTHER]
+                        if lim < stats[ST_CAP]:
+                            stats[ST_CAP] = lim
+                            stats[ST_LIMD] = d
+                    push_child(hands, n, frames, b, to, moves[d * MOVES_PER_DEPTH + 2 * j], tk, tlen, trump, seat, mis)
+                    d += 1
+                    entering = True
+                    continue
+                val = not maxing  # every card refuted
+            stats[ST_CAP] = frames[b + F_OCAP]
+            stats[ST_LIMD] = frames[b + F_OLIMD]
+            if val == maxing and tlen == 0:
+                stats[killer_slot(frames[b + F_REM], frames[b + F_TARGET], to)] = \
+                    moves[d * MOVES_PER_DEPTH + 2 * frames[b + F_J]] + 1
+            if frames[b + F_IDX] >= 0:
+                tt_store(tt, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
+                         frames[b + F_CHK], frames[b + F_TARGET], frames[b + F_REM], val)
+            continue
         if val == maxing:
             if tlen == 0:
                 stats[killer_slot(frames[b + F_REM], frames[b + F_TARGET], to)] = \

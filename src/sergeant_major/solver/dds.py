@@ -29,12 +29,18 @@ from ._kernels import (
     ETC_MIN,
     FRAME,
     MOVES_PER_DEPTH,
+    PROBE_FIRST,
+    PROBE_MIN,
+    PROBE_OTHERS,
     ST_ABORT,
     ST_BUDGET,
     ST_ETC,
     ST_ETCCUTS,
     ST_HELPER,
     ST_NODES,
+    ST_PFIRST,
+    ST_POTHER,
+    ST_PROBE,
     ST_ROT,
     ST_SIZE,
     ST_TAKES,
@@ -127,7 +133,12 @@ class Solver:
     the trick's winner when it needs one more trick taken by the others, and the trick starts where it surely
     loses the trick, :func:`._kernels.seat_ducks_lead`), ``etc_min``
     (those cutoffs are tried where a trick ends with at least this many tricks left, counting that trick;
-    default 10 - lower values cost more per node than they save; tests set 2 to exercise them).
+    default 10 - lower values cost more per node than they save; tests set 2 to exercise them),
+    ``probe_min``, ``probe_first``, ``probe_others`` (probing, technique 8 in docs/solver.md: a node with at
+    least ``probe_min`` tricks left, default 12, searches its first card within ``probe_first`` nodes, default
+    20,000; if that runs out, each other card within ``probe_others``, default 1,000, so that a cheap cutoff
+    is found before the first card's whole subtree is searched; then its open cards in full. Ints of 1 or more,
+    else ``ValueError`` at the next search; the values never change).
     """
 
     def __init__(self, tt_bits: int | None = None, clock: Callable[[], float] = time.perf_counter,
@@ -161,6 +172,9 @@ class Solver:
         self.guess = True
         self.guess_shade = 0.9
         self.etc_min = ETC_MIN
+        self.probe_min = PROBE_MIN
+        self.probe_first = PROBE_FIRST
+        self.probe_others = PROBE_OTHERS
         self._rate = 0.0  # search nodes per clock second, learnt by timed searches
 
     def interrupt(self) -> None:
@@ -208,6 +222,7 @@ class Solver:
             stats[ST_TAKES] = 0
             stats[ST_BUDGET] = budget
             stats[ST_ETC] = self.etc_min
+            self._set_probing(stats)
             t0 = self.clock()
             args = (pos.n, len(pos.trick), pos.leader, pos.trump, int(pos.rules.must_trump),
                     int(pos.rules.must_overtrump), seat, int(pos.misere), lo, hi, pos.remaining)
@@ -271,6 +286,17 @@ class Solver:
                 return lo, hi, False
             budget = min(1 << 62, max(budget * 2, 10_000) if self._rate <= 0 else max(10_000, int(self._rate * left)))
 
+    def _set_probing(self, stats: Any) -> None:
+        """Copy the probing knobs into a search thread's ``stats``, checked: a bad value would change no answer
+        but could make every node re-search its cards."""
+        for name in ("probe_min", "probe_first", "probe_others"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ValueError(f"{name}={v!r} is not a count: give an int of 1 or more")
+        stats[ST_PROBE] = self.probe_min
+        stats[ST_PFIRST] = self.probe_first
+        stats[ST_POTHER] = self.probe_others
+
     def _start_helpers(self, workers: list[threading.Event], hands: Any, trick: Any, args: tuple[int, ...],
                        tt_mask: int, guess: int, lo: int, hi: int) -> None:
         """Start the helper threads of one search, the "done" event of each added to ``workers`` before it
@@ -288,6 +314,7 @@ class Solver:
             stats[ST_ABORT] = 0
             stats[ST_BUDGET] = 1 << 62  # stopped by the main thread through the shared flag
             stats[ST_ETC] = self.etc_min
+            self._set_probing(stats)
             stats[ST_HELPER] = self.helper_min
             stats[ST_ROT] = k + 1
             out[0] = lo
