@@ -189,6 +189,28 @@ def test_probing_is_exact() -> None:
     assert again.nodes != plain.nodes
 
 
+def test_probing_under_a_time_limit_keeps_bounds() -> None:
+    """A probe's node budget inside a search's own (a time limit's slice): probing forced everywhere with tiny
+    budgets, searches cut short by a clock that jumps at every look still return bounds that hold the exact
+    value, and the ones that finish agree with it."""
+    rng = random.Random(21)
+    cut_short = 0
+    for i in range(6):
+        rules = Rules.parse("9-5-2" if i % 2 else "3-5-8")
+        pos = random_position(rules, rng, 11)
+        exact = Solver(tt_bits=16).value(pos, 0)
+        for step in (1, 3):
+            ticks = iter(range(0, 10**7, step))
+            solver = Solver(tt_bits=16, clock=lambda t=ticks: float(next(t)))
+            solver.probe_min, solver.probe_first, solver.probe_others = 1, 40, 4
+            got = solver.value(pos, 0, time_limit=4.5)
+            assert got.lower <= exact.tricks <= got.upper
+            cut_short += not got.exact
+            if got.exact:
+                assert got.tricks == exact.tricks
+    assert cut_short >= 3
+
+
 def test_probing_knobs_are_checked() -> None:
     pos = random_position(Rules.parse("9-5-2"), random.Random(3), 6)
     for name, bad in (("probe_min", 0), ("probe_first", -5), ("probe_others", True), ("probe_first", 2.5)):
