@@ -693,6 +693,18 @@ def test_pure_python_path_matches_brute_force() -> None:
     assert brute_in_subprocess(env, "pure", 150 if LONG else 40, 4242, 3) == []
 
 
+def test_numba_disable_jit_takes_the_pure_python_path() -> None:
+    """Numba's debugging switch ``NUMBA_DISABLE_JIT=1`` runs the pure-Python path (it used to fail: numba's
+    intrinsics cannot run outside compiled code); ``NUMBA_DISABLE_JIT=0`` is numba's default."""
+    env = {k: v for k, v in os.environ.items() if k != "SERGEANT_MAJOR_NO_NUMBA"}
+    assert brute_in_subprocess(dict(env, NUMBA_DISABLE_JIT="1"), "pure", 20, 4646, 3) == []
+    code = "from sergeant_major.solver import HAVE_NUMBA; print(HAVE_NUMBA)"
+    out = subprocess.run([sys.executable, "-c", code], env=dict(env, NUMBA_DISABLE_JIT="0"), capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == str(HAVE_NUMBA)
+
+
 def test_time_limit_keeps_every_legal_card_with_bounds() -> None:
     """A search cut short still gives every legal card, with bounds that hold the exact value."""
     text = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"

@@ -2,7 +2,9 @@
 ``fast`` extra) and leaves the function as plain Python otherwise, so the same source runs either way.
 
 Set the environment variable ``SERGEANT_MAJOR_NO_NUMBA=1`` before the first import to force the
-pure-Python path (the tests use it to check that both paths agree).
+pure-Python path (the tests use it to check that both paths agree). Numba's own ``NUMBA_DISABLE_JIT=1`` (set
+when debugging) takes the same path: numba's decorators would leave the functions as Python but its
+intrinsics (bit counts, ``pext``) cannot run outside compiled code.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ __all__ = ["HAVE_NUMBA", "FAST_BMI2", "jit", "int_array", "int_matrix", "prefetc
 F = TypeVar("F", bound=Callable[..., Any])
 
 _njit: Any = None
-if not os.environ.get("SERGEANT_MAJOR_NO_NUMBA"):
+if not os.environ.get("SERGEANT_MAJOR_NO_NUMBA") and os.environ.get("NUMBA_DISABLE_JIT", "0").strip() in ("", "0"):
     try:
         from numba import njit as _njit
     except ImportError:  # the fast extra is not installed: run the same source as Python
