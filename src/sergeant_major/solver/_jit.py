@@ -19,11 +19,15 @@ __all__ = ["HAVE_NUMBA", "FAST_BMI2", "jit", "int_array", "int_matrix", "prefetc
 F = TypeVar("F", bound=Callable[..., Any])
 
 _njit: Any = None
-if not os.environ.get("SERGEANT_MAJOR_NO_NUMBA") and os.environ.get("NUMBA_DISABLE_JIT", "0").strip() in ("", "0"):
+if not os.environ.get("SERGEANT_MAJOR_NO_NUMBA"):
     try:
+        import numba as _numba
         from numba import njit as _njit
     except ImportError:  # the fast extra is not installed: run the same source as Python
         _njit = None
+    else:
+        if getattr(_numba.config, "DISABLE_JIT", 0):  # numba's own switch (environment or .numba_config.yaml), as numba reads it
+            _njit = None
 
 HAVE_NUMBA: bool = _njit is not None
 
