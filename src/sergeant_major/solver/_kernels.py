@@ -1298,32 +1298,22 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                 val = not maxing  # every card refuted
             stats[ST_CAP] = frames[b + F_OCAP]
             stats[ST_LIMD] = frames[b + F_OLIMD]
-            if val == maxing and tlen == 0:
-                stats[killer_slot(frames[b + F_REM], frames[b + F_TARGET], to)] = \
-                    moves[d * MOVES_PER_DEPTH + 2 * frames[b + F_J]] + 1
-            if frames[b + F_IDX] >= 0:
-                tt_store(tt, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
-                         frames[b + F_CHK], frames[b + F_TARGET], frames[b + F_REM], val)
-            continue
-        if val == maxing:
-            if tlen == 0:
-                stats[killer_slot(frames[b + F_REM], frames[b + F_TARGET], to)] = \
-                    moves[d * MOVES_PER_DEPTH + 2 * frames[b + F_J]] + 1
-            if frames[b + F_IDX] >= 0:
-                tt_store(tt, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
-                         frames[b + F_CHK], frames[b + F_TARGET], frames[b + F_REM], val)
-            continue
-        j = frames[b + F_J] + 1
-        if j >= frames[b + F_NM]:
-            val = not maxing
-            if frames[b + F_IDX] >= 0:
-                tt_store(tt, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
-                         frames[b + F_CHK], frames[b + F_TARGET], frames[b + F_REM], val)
-            continue
-        frames[b + F_J] = j
-        push_child(hands, n, frames, b, to, moves[d * MOVES_PER_DEPTH + 2 * j], tk, tlen, trump, seat, mis)
-        d += 1
-        entering = True
+        elif val != maxing:
+            j = frames[b + F_J] + 1
+            if j < frames[b + F_NM]:
+                frames[b + F_J] = j
+                push_child(hands, n, frames, b, to, moves[d * MOVES_PER_DEPTH + 2 * j], tk, tlen, trump, seat, mis)
+                d += 1
+                entering = True
+                continue
+            val = not maxing  # every card refuted
+        # the node is decided with value val (a cut, or every card refuted)
+        if val == maxing and tlen == 0:
+            stats[killer_slot(frames[b + F_REM], frames[b + F_TARGET], to)] = \
+                moves[d * MOVES_PER_DEPTH + 2 * frames[b + F_J]] + 1
+        if frames[b + F_IDX] >= 0:
+            tt_store(tt, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
+                     frames[b + F_CHK], frames[b + F_TARGET], frames[b + F_REM], val)
 
 
 @jit_nonrt
