@@ -444,7 +444,7 @@ def test_trick_start_bounds_hold(rules_t: str) -> None:
         seat = rng.randrange(rules.players)
         v = brute_values(pos, seat)[0] - pos.tricks[seat]  # tricks to come
         hands = int_array(list(pos.hands) + [0] * (4 - pos.n))
-        sure, lost = trump_bounds(hands, pos.n, seat, pos.trump) if pos.trump >= 0 else (0, 0)
+        sure, lost, _ = trump_bounds(hands, pos.n, seat, pos.trump) if pos.trump >= 0 else (0, 0, 0)
         qt = quick_tricks(hands, pos.n, pos.leader, pos.trump)
         assert sure <= v <= pos.remaining - lost, (repr(pos), seat, v, sure, lost)
         if pos.leader == seat:
@@ -566,7 +566,7 @@ def test_untrumpable_seat_bound_holds_when_another_leads(rules_t: str) -> None:
             continue
         seat = (pos.leader + rng.randrange(1, pos.n)) % pos.n
         hands = int_array(list(pos.hands) + [0] * (4 - pos.n))
-        sure, _ = trump_bounds(hands, pos.n, seat, pos.trump)
+        sure, _, _ = trump_bounds(hands, pos.n, seat, pos.trump)
         count = sure + quick_tricks(hands, pos.n, seat, pos.trump)
         if count <= sure:
             continue
@@ -580,6 +580,57 @@ def test_untrumpable_seat_bound_holds_when_another_leads(rules_t: str) -> None:
             unsound_elsewhere += 1
     assert checked >= 30, checked
     assert unsound_elsewhere > 0
+
+
+def _needs_every_trump_and_has_master(pos: Position, seat: int) -> bool:
+    """The condition of ``trump_bounds``' third count, written out again: every trump of the others is needed to
+    beat the seat's trumps, and the seat holds a side-suit card above every other card of its suit."""
+    lane = 0x1FFF
+    mine = (pos.hands[seat] >> (13 * pos.trump)) & lane
+    others = 0
+    for s in range(pos.n):
+        if s != seat:
+            others |= pos.hands[s]
+    oth = (others >> (13 * pos.trump)) & lane
+    if kills(oth, mine) != bin(oth).count("1"):
+        return False
+    for suit in range(4):
+        m = (pos.hands[seat] >> (13 * suit)) & lane
+        if suit != pos.trump and m and m.bit_length() > ((others >> (13 * suit)) & lane).bit_length():
+            return True
+    return False
+
+
+@pytest.mark.parametrize("rules_t", ["9-5-2", "3-5-8", "8-5-3", "9-5-2 players=4"])
+def test_master_beyond_trumps_bound_holds_when_another_leads(rules_t: str) -> None:
+    """``trump_bounds``' third count: with another player on lead, a seat that has a sure trump trick and a side-suit
+    master, while the others need every trump they hold to beat its trumps, makes one trick more than its trump
+    count - checked against the brute force where the count applies (must-trump or not). Without the sure trump
+    trick the same count is not a bound (the others strip the seat until it must throw the master away): the check
+    finds such endings too, so that condition is needed."""
+    rules = Rules.parse(rules_t)
+    rng = random.Random(83)
+    checked = 0
+    unsound_without = 0
+    for _ in range(2500 if not LONG else 25000):
+        pos = random_position(rules, rng, rng.randint(2, 4 if rules.players == 4 else 5))
+        if pos.misere or pos.trump < 0:
+            continue
+        seat = (pos.leader + rng.randrange(1, pos.n)) % pos.n
+        hands = int_array(list(pos.hands) + [0] * (4 - pos.n))
+        sure, _, vs_lead = trump_bounds(hands, pos.n, seat, pos.trump)
+        assert vs_lead == sure + (sure > 0 and _needs_every_trump_and_has_master(pos, seat)), (repr(pos), seat)
+        if vs_lead > sure:
+            v = brute_values(pos, seat)[0] - pos.tricks[seat]
+            assert vs_lead <= v, (repr(pos), seat, v, vs_lead)
+            checked += 1
+        elif sure == 0 and not unsound_without and _needs_every_trump_and_has_master(pos, seat):
+            unsound_without += brute_values(pos, seat)[0] - pos.tricks[seat] < 1
+        if checked >= (300 if LONG else 30) and (unsound_without or rules_t != "9-5-2"):
+            break
+    assert checked >= 30, checked
+    if rules_t == "9-5-2":
+        assert unsound_without > 0
 
 
 @pytest.mark.parametrize("rules_t", ["9-5-2", "8-5-3 must-overtrump=on must-trump=on", "9-5-2 players=4"])
@@ -597,7 +648,7 @@ def test_drawing_trumps_bound_holds(rules_t: str) -> None:
         if pos.misere or pos.trump < 0 or (drawn := drawn_tricks(hands, pos.n, seat, pos.trump)) < 0:
             continue
         v = brute_values(pos, seat)[0] - pos.tricks[seat]
-        sure, _ = trump_bounds(hands, pos.n, seat, pos.trump)
+        sure, _, _ = trump_bounds(hands, pos.n, seat, pos.trump)
         assert sure <= drawn <= v, (repr(pos), v, drawn)
         stronger += drawn > sure + quick_tricks(hands, pos.n, seat, pos.trump)
         checked += 1

@@ -447,7 +447,9 @@ def kills(x: int, y: int) -> int:
 
 @jit
 def trump_bounds(hands: Any, n: int, seat: int, trump: int) -> Any:
-    """``(sure, lost)``: tricks ``seat`` surely wins and tricks the others surely win, from trumps alone.
+    """``(sure, lost, sure_vs_lead)``: tricks ``seat`` surely wins and tricks the others surely win, from trumps
+    alone, and a count ``seat`` surely wins when another player leads (``sure`` or ``sure + 1``; trick starts
+    only, and not under must-overtrump).
 
     Every remaining card is played, each of a hand's cards in a different trick, and a trump loses its trick
     only to a higher trump played to it, each higher trump beating at most one. So ``seat`` wins at least its
@@ -455,6 +457,17 @@ def trump_bounds(hands: Any, n: int, seat: int, trump: int) -> Any:
     other player wins (for the others' side) at least its trumps minus the most of them the seat's trumps can
     beat - the side gets the largest such count. Trumps above every opposing trump are the special case of
     unbeatable ones.
+
+    ``sure_vs_lead`` is ``sure + 1`` when ``sure >= 1``, the matching needs every trump of the others (their
+    count equals the most of the seat's trumps they can beat) and ``seat`` holds a side-suit card above every
+    other remaining card of its suit (a master). A trump of the others played to a trick the seat plays no
+    trump to then leaves at most ``count - 1`` of them to beat the seat's trumps: one more trump trick. So they
+    may never ruff the master, and it wins whenever it is played to its own suit. The seat plays it when that
+    suit is led or, on lead, leads it at once; void in a suit led it ruffs if it can, else discards another
+    card. It holds the master to the last trick only if it never led before that, but its trumps are all
+    played by then and won ``sure >= 1`` tricks, each giving it the lead. With must-overtrump a void seat can
+    be made to discard a trump, so the search does not use the count there. (This extends no other bound:
+    ``quick_tricks`` may count the same master.)
     """
     sh = 13 * trump
     mine = (hands[seat] >> sh) & LANE
@@ -462,7 +475,8 @@ def trump_bounds(hands: Any, n: int, seat: int, trump: int) -> Any:
     for s in range(n):
         if s != seat:
             oth |= (hands[s] >> sh) & LANE
-    sure = int(popcount64(mine)) - kills(oth, mine)
+    k = kills(oth, mine)
+    sure = int(popcount64(mine)) - k
     lost = 0
     for s in range(n):
         if s != seat:
@@ -471,7 +485,19 @@ def trump_bounds(hands: Any, n: int, seat: int, trump: int) -> Any:
                 v = int(popcount64(ts)) - kills(mine, ts)
                 if v > lost:
                     lost = v
-    return sure, lost
+    sure_vs_lead = sure
+    if sure > 0 and k == int(popcount64(oth)):
+        allo = 0
+        for s in range(n):
+            if s != seat:
+                allo |= hands[s]
+        for suit in range(4):
+            if suit != trump:
+                m = (hands[seat] >> (13 * suit)) & LANE
+                if m != 0 and int(high_bit(m)) > int(high_bit((allo >> (13 * suit)) & LANE)):
+                    sure_vs_lead = sure + 1
+                    break
+    return sure, lost, sure_vs_lead
 
 
 @jit
@@ -1177,8 +1203,11 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                             # cashing the leader's side-suit winners plays no trump: the trump bounds add to it
                             tb1 = 0
                             tb2 = 0
+                            tbx = 0  # the seat's sure tricks when another player leads
                             if trump >= 0:
-                                tb1, tb2 = trump_bounds(hands, n, seat, trump)
+                                tb1, tb2, tbx = trump_bounds(hands, n, seat, trump)
+                                if must_over != 0:
+                                    tbx = tb1
                             if leader == seat:
                                 if tb1 + quick_tricks(hands, n, seat, trump) >= target:
                                     decided = 1
@@ -1187,7 +1216,7 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                                 elif remaining - tb2 < target:
                                     decided = 0
                             else:
-                                if tb1 >= target:
+                                if tbx >= target:
                                     decided = 1
                                 elif remaining - tb2 - quick_tricks(hands, n, leader, trump) < target:
                                     decided = 0
