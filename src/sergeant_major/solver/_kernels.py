@@ -465,9 +465,10 @@ def trump_bounds(hands: Any, n: int, seat: int, trump: int) -> Any:
     may never ruff the master, and it wins whenever it is played to its own suit. The seat plays it when that
     suit is led or, on lead, leads it at once; void in a suit led it ruffs if it can, else discards another
     card. It holds the master to the last trick only if it never led before that, but its trumps are all
-    played by then and won ``sure >= 1`` tricks, each giving it the lead. With must-overtrump a void seat can
-    be made to discard a trump, so the search does not use the count there. (This extends no other bound:
-    ``quick_tricks`` may count the same master.)
+    played by then and won ``sure >= 1`` tricks, each giving it the lead. Must-overtrump restricts the cards a
+    void seat may play in ways this argument was not checked for, so the search does not use the count there.
+    (It adds to no other bound: ``quick_tricks`` may count the same master.) Checked against the brute force by
+    ``tests/test_solver.py::test_master_beyond_trumps_bound_holds_when_another_leads``.
     """
     sh = 13 * trump
     mine = (hands[seat] >> sh) & LANE
