@@ -43,14 +43,23 @@ def _step(page: Any) -> bool:
     return False
 
 
-def _drive(pages: list[Any], until: Any, limit: float = 90.0) -> None:
+def _drive(pages: list[Any], until: Any, limit: float = 90.0, settle: float = 0.0) -> None:
+    """Step the pages until ``until()`` holds - with ``settle`` seconds, until it still holds that long after it
+    first did (a page's last click may not have reached the server yet: its stale screen can look like the state
+    waited for, found by CI under load)."""
     t0 = time.time()
-    while not until():
-        assert time.time() - t0 < limit, "the game did not progress"
-        if not any(_step(p) for p in pages):
-            pages[0].wait_for_timeout(40)
-        else:
-            pages[0].wait_for_timeout(15)
+    while True:
+        while not until():
+            assert time.time() - t0 < limit, "the game did not progress"
+            if not any(_step(p) for p in pages):
+                pages[0].wait_for_timeout(40)
+            else:
+                pages[0].wait_for_timeout(15)
+        if settle <= 0:
+            return
+        pages[0].wait_for_timeout(int(settle * 1000))
+        if until():
+            return
 
 
 def _create(page: Any, server: Server, opts: str, kinds: list[str], name: str = "Ann") -> None:
@@ -127,7 +136,8 @@ def test_two_friends_reconnect_and_spectator(server: Server, browser: Any) -> No
     assert s.locator("#btn-start").count() == 0
     a.click("#btn-start")
     # play until it is Bea's turn to play a card in a trick; then she closes the tab and comes back
-    _drive([a, b], lambda: b.locator("#hand button.legal").count() > 0 and b.locator("#trick .card").count() > 0)
+    _drive([a, b], lambda: b.locator("#hand button.legal").count() > 0 and b.locator("#trick .card").count() > 0,
+           settle=1.0)
     hand = b.locator("#hand button.card").evaluate_all("els => els.map(e => e.dataset.card)")
     b.close()
     a.locator(".player[data-seat='1']", has_text="away").wait_for()
