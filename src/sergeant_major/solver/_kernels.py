@@ -446,6 +446,22 @@ def kills(x: int, y: int) -> int:
 
 
 @jit
+def side_masters(hands: Any, n: int, seat: int, trump: int) -> int:
+    """How many of ``seat``'s cards in the suits other than ``trump`` (all four with ``trump < 0``) are above every
+    other remaining card of their suit (0..13), with no cap for ruffs or lengths (:func:`quick_tricks` caps)."""
+    oth = 0
+    for s in range(n):
+        if s != seat:
+            oth |= hands[s]
+    total = 0
+    for suit in range(4):
+        if suit != trump:
+            sh = 13 * suit
+            total += int(popcount64(((hands[seat] >> sh) & LANE) >> (int(high_bit((oth >> sh) & LANE)) + 1)))
+    return total
+
+
+@jit
 def trump_bounds(hands: Any, n: int, seat: int, trump: int) -> Any:
     """``(sure, lost, sure_vs_lead)``: tricks ``seat`` surely wins and tricks the others surely win, from trumps
     alone, and a count ``seat`` surely wins when another player leads (``sure`` or ``sure + 1``; trick starts
@@ -487,17 +503,8 @@ def trump_bounds(hands: Any, n: int, seat: int, trump: int) -> Any:
                 if v > lost:
                     lost = v
     sure_vs_lead = sure
-    if sure > 0 and k == int(popcount64(oth)):
-        allo = 0
-        for s in range(n):
-            if s != seat:
-                allo |= hands[s]
-        for suit in range(4):
-            if suit != trump:
-                m = (hands[seat] >> (13 * suit)) & LANE
-                if m != 0 and int(high_bit(m)) > int(high_bit((allo >> (13 * suit)) & LANE)):
-                    sure_vs_lead = sure + 1
-                    break
+    if sure > 0 and k == int(popcount64(oth)) and side_masters(hands, n, seat, trump) > 0:
+        sure_vs_lead = sure + 1
     return sure, lost, sure_vs_lead
 
 
@@ -543,25 +550,7 @@ def drawn_tricks(hands: Any, n: int, seat: int, trump: int) -> int:
         v &= ~(1 << int(high_bit(v)))
     if int(high_bit(v)) < int(high_bit(oth)):  # the k-th highest of the seat's trumps
         return -1
-    total = int(popcount64(mine))
-    for suit in range(4):
-        if suit == trump:
-            continue
-        m = (hands[seat] >> (13 * suit)) & LANE
-        if m == 0:
-            continue
-        o = 0
-        for s in range(n):
-            if s != seat:
-                o |= (hands[s] >> (13 * suit)) & LANE
-        top = int(high_bit(o))
-        while m != 0:
-            hb = int(high_bit(m))
-            if hb < top:
-                break
-            total += 1
-            m &= ~(1 << hb)
-    return total
+    return int(popcount64(mine)) + side_masters(hands, n, seat, trump)
 
 
 @jit
