@@ -68,13 +68,25 @@ def bench(rules: Rules, size: int, count: int, limit: float, seed: int, threads:
     }
 
 
+def seed_arg(text: str) -> int:
+    """``--seed``: an int of 0 or more (``random.Random`` takes a negative seed's absolute value, so ``-1`` would
+    silently run seed 1's positions)."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an int") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give 0 or more (random.Random({v}) is random.Random({-v}))")
+    return v
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=100)
     ap.add_argument("--sizes", type=int, nargs="+", default=[8, 16])
     ap.add_argument("--rules", default="9-5-2")
     ap.add_argument("--limit", type=float, default=20.0, help="seconds per position")
-    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--seed", type=seed_arg, default=2026)
     ap.add_argument("--threads", type=int, default=1, help="search threads per position (Solver(threads=N))")
     a = ap.parse_args()
     rules = Rules.parse(a.rules)

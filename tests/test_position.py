@@ -250,6 +250,20 @@ def test_analyze_opening_table_json() -> None:
         assert all(0 <= lo <= hi <= 16 for lo, hi in row["tricks"])
 
 
+def test_analyze_position_no_table_skips_the_table() -> None:
+    """``--no-table`` leaves the double-dummy table out for a position text too (it was ignored there)."""
+    r = runner.invoke(app, ["analyze", _opening_text(), "--json", "--no-table", "-t", "5"])
+    assert r.exit_code == 0, r.output
+    a = json.loads(r.output)
+    assert "table" not in a
+    assert a["to_move"] == 1 and a["cards"]
+    r = runner.invoke(app, ["analyze", _opening_text(), "--no-table", "-t", "5"])
+    assert r.exit_code == 0, r.output
+    assert "Double-dummy table" not in r.output and "Value after each legal card" in r.output
+    r = runner.invoke(app, ["analyze", _opening_text(), "-t", "5"])
+    assert "Double-dummy table" in r.output
+
+
 def _opening_text() -> str:
     """A 16-trick opening position whose table solves fast: seat 0 holds every top card."""
     return "9-5-2 | S | 1 | 0-0-0 | AKQJT98765432.AKQ.. / .JT98765432.AKQJT9. / ..8765432.AKQJT9876 | -"

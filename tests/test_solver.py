@@ -40,7 +40,7 @@ from sergeant_major.solver._kernels import (
     tt_probe,
     tt_store,
 )
-from sergeant_major.solver.dds import equivalent_groups
+from sergeant_major.solver.dds import KNOBS, equivalent_groups
 from sergeant_major.solver.position import random_position
 
 LONG = bool(os.environ.get("SERGEANT_MAJOR_LONG_TESTS"))
@@ -212,12 +212,36 @@ def test_probing_under_a_time_limit_keeps_bounds() -> None:
 
 
 def test_probing_knobs_are_checked() -> None:
+    """Every integer knob (``KNOBS``) outside 1..2**62 is a ``ValueError`` naming it and quoting the value, raised
+    before the search changes anything (2**63 used to escape as numpy's ``OverflowError``)."""
     pos = random_position(Rules.parse("9-5-2"), random.Random(3), 6)
-    for name, bad in (("probe_min", 0), ("probe_first", -5), ("probe_others", True), ("probe_first", 2.5)):
+    bads = [("probe_min", 0), ("probe_first", -5), ("probe_others", True), ("probe_first", 2.5),
+            ("probe_first", 2**63), ("etc_min", 2**64), ("parallel_min", 0), ("helper_min", "8"), ("etc_min", None)]
+    assert {name for name, _ in bads} == set(KNOBS)
+    for name, bad in bads:
         solver = Solver(tt_bits=10)
+        solver.value(pos, 0)
+        nodes = solver.nodes
         setattr(solver, name, bad)
-        with pytest.raises(ValueError, match=name):
-            solver.value(pos, 0)
+        with pytest.raises(ValueError, match=f"{name}={bad!r}"):
+            solver.value(pos, 1)
+        assert solver.nodes == nodes  # nothing searched
+        setattr(solver, name, 2**62)  # the largest accepted value
+        assert solver.value(pos, 1).exact
+
+
+def test_clear_keeps_the_knobs() -> None:
+    """``Solver.clear()`` empties the table and the counters but keeps the knobs set on the solver."""
+    pos = random_position(Rules.parse("9-5-2"), random.Random(4), 7)
+    solver = Solver(tt_bits=12)
+    solver.probe_min, solver.etc_min, solver.guess_shade, solver.guess = 3, 2, 1.1, False
+    first = solver.value(pos, 0)
+    assert solver.nodes > 0
+    solver.clear()
+    assert solver.nodes == 0 and solver.tt_hits == 0
+    assert (solver.probe_min, solver.etc_min, solver.guess_shade, solver.guess) == (3, 2, 1.1, False)
+    assert solver.value(pos, 0) == first
+    assert solver.nodes > 0  # searched again: the table was emptied
 
 
 @pytest.mark.skipif(not HAVE_NUMBA, reason="helper threads run only with numba")

@@ -150,10 +150,11 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
             "best": best["contract"]}
 
 
-def analyze_position(pos: Position, solver: Solver, time_limit: float | None) -> dict[str, Any]:
-    """The analysis of one position: the table at the opening lead, then the mover's value per legal card."""
+def analyze_position(pos: Position, solver: Solver, time_limit: float | None, table: bool = True) -> dict[str, Any]:
+    """The analysis of one position: the table at the opening lead (if ``table``), then the mover's value per
+    legal card."""
     out: dict[str, Any] = {"position": pos.text()}
-    if sum(pos.tricks) == 0 and not pos.trick:
+    if table and sum(pos.tricks) == 0 and not pos.trick:
         out["table"] = dd_table(pos, solver, time_limit)
     if not pos.over:
         sol = solver.solve(pos, pos.to_move, time_limit=time_limit)
@@ -305,7 +306,7 @@ def analyze(
     game: Annotated[int | None, typer.Option("--game", "-g", help="For a JSON Lines file of several records "
                                              "(simulate --out): which record, from 1.")] = None,
     time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="Seconds per search (a cut value shows as lo..hi).")] = 5.0,
-    table: Annotated[bool, typer.Option("--table/--no-table", help="The double-dummy table of a recorded deal.")] = True,
+    table: Annotated[bool, typer.Option("--table/--no-table", help="The double-dummy table (of a recorded deal, or of a position at its opening lead).")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:
     """Double-dummy analysis: the table of a deal as dealt, or what each card of a recorded deal cost."""
@@ -329,7 +330,7 @@ def analyze(
             why = str(e).removeprefix(f"{target!r} is not a position: ")  # the target is quoted once
             err.print(Text(f"error: {target!r} is not a position{hint}: {why}"))
             raise typer.Exit(2) from None
-        a = analyze_position(pos, solver, time_limit)
+        a = analyze_position(pos, solver, time_limit, table=table)
         if as_json:
             out.print_json(json.dumps(a))
         else:
@@ -355,7 +356,7 @@ def analyze(
         except (OSError, UnicodeDecodeError, SergeantMajorError):
             err.print(Text(f"error: {target}: {e}"))
             raise typer.Exit(2) from None
-        a = analyze_position(pos, solver, time_limit)
+        a = analyze_position(pos, solver, time_limit, table=table)
         if as_json:
             out.print_json(json.dumps(a))
         else:

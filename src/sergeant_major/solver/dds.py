@@ -54,6 +54,9 @@ from .position import Position, PositionError
 
 __all__ = ["Solver", "Solution", "SolverTimeout", "solve", "can_reach", "card_values", "default_solver", "warm_up"]
 
+#: The solver's integer knobs (attributes of :class:`Solver`): each an int in 1..2**62, checked at every search.
+KNOBS = ("parallel_min", "helper_min", "etc_min", "probe_min", "probe_first", "probe_others")
+
 
 class SolverTimeout(TimeoutError):
     """:func:`can_reach` ran out of time before an answer. ``lower``/``upper`` bound the seat's value."""
@@ -126,7 +129,7 @@ class Solver:
     Attributes (counters and knobs, read or set between calls): ``nodes`` (search nodes so far, of every
     thread), ``helper_nodes`` (those of helper threads), ``parallel_min`` and ``helper_min`` (helpers start for
     searches of at least ``parallel_min`` tricks and reorder the nodes with at least ``helper_min`` tricks left;
-    defaults 10 and 8; :meth:`clear` resets them), ``tt_hits`` (of the main thread)
+    defaults 10 and 8), ``tt_hits`` (of the main thread)
     (table look-ups that found their position), ``etc_cuts`` (enhanced transposition cutoffs), ``take_cuts``
     (of the main thread: nodes in the middle of a trick decided because the seat surely takes the trick and then
     has enough sure tricks, :func:`._kernels.seat_takes_trick`; in minimum tricks, because it can play under
@@ -137,8 +140,9 @@ class Solver:
     ``probe_min``, ``probe_first``, ``probe_others`` (probing, technique 8 in docs/solver.md: a node with at
     least ``probe_min`` tricks left, default 12, searches its first card within ``probe_first`` nodes, default
     20,000; if that runs out, each other card within ``probe_others``, default 1,000, so that a cheap cutoff
-    is found before the first card's whole subtree is searched; then its open cards in full. Ints of 1 or more,
-    else ``ValueError`` at the next search; the values never change).
+    is found before the first card's whole subtree is searched; then its open cards in full). The knobs change
+    no value, only the work. Each of ``KNOBS`` must be an int in 1..2**62, else the next search raises
+    ``ValueError`` before it starts; :meth:`clear` keeps the knobs.
     """
 
     def __init__(self, tt_bits: int | None = None, clock: Callable[[], float] = time.perf_counter,
@@ -189,14 +193,29 @@ class Solver:
         self._interrupted = False
 
     def clear(self) -> None:
-        """Forget everything learnt (empties the transposition table)."""
+        """Forget everything learnt: empties the transposition table and the killer leads, and resets the
+        counters (``nodes`` ...) and the node rate learnt for time limits. The knobs (``guess``,
+        ``guess_shade`` and those of :data:`KNOBS`) keep the values they were given."""
+        knobs = {k: getattr(self, k) for k in ("guess", "guess_shade", *KNOBS)}
         self.__init__(self.tt_bits, self.clock, self.threads)  # type: ignore[misc]
+        for k, v in knobs.items():
+            setattr(self, k, v)
+
+    def _check_knobs(self) -> None:
+        """Raise ``ValueError`` (quoting it) for a knob of :data:`KNOBS` that is not an int in 1..2**62, before
+        a search changes anything: a bad value would change no answer but could make every node re-search its
+        cards, and one of 2**63 or more does not fit the kernel's 64-bit counters."""
+        for name in KNOBS:
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 1 << 62:
+                raise ValueError(f"{name}={v!r} is not a count: give an int in 1..2**62")
 
     # ------------------------------------------------------------------ core
     def _bounds(self, pos: Position, seat: int, lo: int, hi: int, deadline: float | None) -> tuple[int, int, bool]:
         """Narrow the maximiser's remaining-trick count to ``lo..hi``; returns ``(lo, hi, exact)``."""
         if lo >= hi:
             return lo, hi, True
+        self._check_knobs()
         hands = int_array(list(pos.hands) + [0] * (4 - pos.n))
         trick = int_array(list(pos.trick) + [0] * (4 - len(pos.trick)))
         out = int_array(2)
@@ -287,12 +306,7 @@ class Solver:
             budget = min(1 << 62, max(budget * 2, 10_000) if self._rate <= 0 else max(10_000, int(self._rate * left)))
 
     def _set_probing(self, stats: Any) -> None:
-        """Copy the probing knobs into a search thread's ``stats``, checked: a bad value would change no answer
-        but could make every node re-search its cards."""
-        for name in ("probe_min", "probe_first", "probe_others"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ValueError(f"{name}={v!r} is not a count: give an int of 1 or more")
+        """Copy the probing knobs (checked by :meth:`_check_knobs`) into a search thread's ``stats``."""
         stats[ST_PROBE] = self.probe_min
         stats[ST_PFIRST] = self.probe_first
         stats[ST_POTHER] = self.probe_others
