@@ -265,3 +265,20 @@ def test_lone_q_is_not_quit_and_save_goes_on(env: dict[str, str]) -> None:
     child.sendline("quit")
     child.expect(r"Match saved to")
     child.expect(pexpect.EOF)
+
+
+def test_analyze_on_a_terminal_says_it_prepares_the_solver(env: dict[str, str]) -> None:
+    """On a terminal, ``analyze`` says what it is doing while the solver's kernels compile or load (tens of seconds
+    on first use with numba) instead of sitting silent; then the analysis follows (on a pipe, ``--json`` output
+    stays pure JSON: tests/test_position.py)."""
+    from sergeant_major.solver import HAVE_NUMBA
+
+    if not HAVE_NUMBA:
+        pytest.skip("without numba nothing compiles")
+    child = pexpect.spawn(BIN, ["analyze", "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"],
+                          env=env, encoding="utf-8", timeout=180, dimensions=(50, 120))
+    child.expect("Preparing the double-dummy solver")
+    child.expect("Value after each legal card")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -319,6 +319,11 @@ def analyze(
         err.print(Text("note: numba is not available (not installed - pip install 'sergeant-major[fast]' - or switched "
                        "off by SERGEANT_MAJOR_NO_NUMBA), so the searches run in pure Python, about 60 times slower; "
                        "values the time limit cuts short show as lo..hi"))
+    if HAVE_NUMBA:
+        # the kernels compile on first use (tens of seconds with a cold numba cache, under a second after): say so
+        # on a terminal rather than sit silent (on a pipe the status shows nothing)
+        with err.status("Preparing the double-dummy solver (compiled on first use: up to a minute)..."):
+            warm_up()
     solver = Solver(threads=table_jobs())  # one search at a time (a position, a record's cards): helper threads
     path = Path(target)
     is_file = "|" not in target and path.is_file()
