@@ -282,3 +282,19 @@ def test_analyze_on_a_terminal_says_it_prepares_the_solver(env: dict[str, str]) 
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_play_against_experts_says_it_prepares_them(env: dict[str, str]) -> None:
+    """With numba, ``play --opponents expert`` compiles (or loads) the expert's kernels before the first screen,
+    saying so on the terminal: with a cold cache that was a silent minute in the middle of the first deal."""
+    from sergeant_major.solver import HAVE_NUMBA
+
+    if not HAVE_NUMBA:
+        pytest.skip("without numba nothing compiles")
+    child = pexpect.spawn(BIN, ["play", "--seed", "2", "--opponents", "expert"], env=env, encoding="utf-8",
+                          timeout=180, dimensions=(50, 120))
+    child.expect("Preparing the expert players")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect(r"Match saved to")
+    child.expect(pexpect.EOF)

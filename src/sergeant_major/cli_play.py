@@ -450,6 +450,13 @@ def play(
                       highlight=False, markup=False)
         console.print("Type a card like QS, 10h or Q♠; 'help' for commands, 'quit' to save and leave.",
                       highlight=False, markup=False)
+    if "expert" in kinds:
+        from .bots.expert import warm_up as warm_up_expert
+        from .solver import HAVE_NUMBA
+
+        if HAVE_NUMBA:  # its kernels compile on first use (a minute with a cold numba cache): say so, not a silent stall
+            with console.status("Preparing the expert players (compiled on first use: up to a minute)..."):
+                warm_up_expert()
     game_ = Game(match, kinds, path, console)
     try:
         game_.save()  # before any play: a save folder or file that cannot be written is said now, not at the end

@@ -54,6 +54,7 @@ from ..solver import Position, Solver
 from ..solver._jit import int_array, jit
 from ..solver._kernels import alloc, legal_mask, rng_next, winner_index
 from ..solver._kernels import playouts as _greedy_playouts
+from ..solver.dds import warm_up as solver_warm_up
 from ..view import View, build_view
 
 __all__ = ["ExpertPlayer", "Estimate", "utility_table", "evaluate_worlds", "WIN", "EXCHANGE_BONUS", "DDS_CARDS", "DDS_CARDS_4",
@@ -162,6 +163,16 @@ def _mt_playouts(hands0: Any, n: int, trick0: Any, tlen0: int, leader0: int, mus
                 tlen = 0
         for s in range(n):
             out[i * n + s] = won[s]
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's on-disk cache) every kernel the expert player runs - the double-dummy search
+    (:func:`sergeant_major.solver.dds.warm_up`), the greedy play-outs and the minimum-tricks ducking play-outs -
+    by using each once on a tiny position, so that the player's first decision does not stall (tens of seconds
+    with a cold cache, under a second with a warm one). Without numba it only runs the tiny play-outs."""
+    solver_warm_up()
+    _playout_tricks(Position.parse("9-5-2 | H | 0 | 6-5-3 | AK... / QJ... / T9... | -"), 0, 2, 1)
+    _playout_tricks(Position.parse("3-5-8 | MT | 0 | 6-5-3 | AK... / QJ... / T9... | -"), 0, 2, 1)
 
 
 def _playout_tricks(pos: Position, seat: int, count: int, seed: int) -> list[int]:
