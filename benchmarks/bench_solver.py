@@ -24,6 +24,7 @@ import sys
 import time
 
 from sergeant_major import Rules
+from sergeant_major.errors import SergeantMajorError
 from sergeant_major.solver import HAVE_NUMBA, Solver
 from sergeant_major.solver.position import random_position
 
@@ -89,7 +90,19 @@ def main() -> None:
     ap.add_argument("--seed", type=seed_arg, default=2026)
     ap.add_argument("--threads", type=int, default=1, help="search threads per position (Solver(threads=N))")
     a = ap.parse_args()
-    rules = Rules.parse(a.rules)
+    try:
+        rules = Rules.parse(a.rules)
+    except SergeantMajorError as e:
+        ap.error(f"--rules {a.rules!r}: {e}")
+    if a.positions < 1:
+        ap.error(f"--positions {a.positions}: give 1 or more")
+    for size in a.sizes:
+        if not 1 <= size <= rules.tricks:
+            ap.error(f"--sizes {size}: give tricks left in 1..{rules.tricks}")
+    if not 1 <= a.threads <= 64:
+        ap.error(f"--threads {a.threads}: give 1..64")
+    if not 0 < a.limit < float("inf"):
+        ap.error(f"--limit {a.limit}: give a positive number of seconds")
     print(f"numba={HAVE_NUMBA}")
     results = []
     for size in a.sizes:

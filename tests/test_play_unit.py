@@ -389,3 +389,41 @@ def test_a_failed_save_falls_back_to_a_private_folder(tmp_path: Path) -> None:
     finally:
         path.unlink()
         path.parent.rmdir()
+
+
+def test_run_interruptible_turns_an_interrupted_compile_into_exit_130() -> None:
+    """Ctrl-C during a numba warm-up exits 130 quietly, also when the compiler swallowed the KeyboardInterrupt
+    (raised inside an LLVM callback) and failed with another error; without a SIGINT the error propagates."""
+    import os
+    import signal
+    import time
+
+    import typer
+
+    from sergeant_major.cli import run_interruptible
+
+    def swallowed() -> None:
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        except KeyboardInterrupt:
+            pass
+        raise RuntimeError("no compiled object yet")
+
+    with pytest.raises(typer.Exit) as ei:
+        run_interruptible(swallowed)
+    assert ei.value.exit_code == 130
+
+    def plain() -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1)
+
+    with pytest.raises(typer.Exit):
+        run_interruptible(plain)
+
+    def broken() -> None:
+        raise RuntimeError("a real failure")
+
+    with pytest.raises(RuntimeError, match="a real failure"):
+        run_interruptible(broken)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored

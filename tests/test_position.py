@@ -366,3 +366,31 @@ def test_cut_cards_are_narrowed_by_the_value() -> None:
     a = analyze_position(pos, CutShort(tt_bits=8), 1.0)
     assert a["value"] == [2, 5]
     assert a["cards"] and all(b == [0, 5] for b in a["cards"].values()), a["cards"]
+
+
+def test_analyze_deal_names_a_clubs_contract() -> None:
+    """A deal played in clubs (``Contract.CLUBS == 0``, falsy as an IntEnum) is reported as ``"C"``, not ``None``."""
+    from sergeant_major.actions import NameContract
+    from sergeant_major.cli_analyze import analyze_deal
+    from sergeant_major.deal import Deal, Phase
+    from sergeant_major.match import deal_cards
+    from sergeant_major.solver import Solver
+
+    rules = Rules.parse("9-5-2")
+    rng = random.Random(4)
+    hands, kitty = deal_cards(rules, 77, 1, 0)
+    deal = Deal(rules, 0, hands, kitty)
+    while deal.phase is not Phase.PLAY:
+        act = deal.forced_action()
+        if act is None:
+            acts = deal.legal_actions()
+            named = [a for a in acts if isinstance(a, NameContract) and a.contract is Contract.CLUBS]
+            act = named[0] if named else rng.choice(acts)
+        deal.apply(act)
+    assert deal.contract is Contract.CLUBS
+    for _ in range(rules.players):  # one trick
+        m = deal.legal_play_mask()
+        deal.play_unchecked(min(i for i in range(52) if m >> i & 1))
+    out = analyze_deal(deal, Solver(), 10.0, table=False)
+    assert out["contract"] == "C"
+    assert " | C | " in out["start"]

@@ -228,6 +228,14 @@ def test_probing_knobs_are_checked() -> None:
         assert solver.nodes == nodes  # nothing searched
         setattr(solver, name, 2**62)  # the largest accepted value
         assert solver.value(pos, 1).exact
+    np = pytest.importorskip("numpy")
+    solver = Solver(tt_bits=10)
+    solver.probe_first = np.int64(5_000)  # numpy's ints are counts too
+    assert solver.value(pos, 0).exact
+    for bad in ("x", -1.0, 0, float("nan"), float("inf"), True):
+        solver.guess_shade = bad
+        with pytest.raises(ValueError, match=f"guess_shade={bad!r}"):
+            solver.value(pos, 1)
 
 
 def test_clear_keeps_the_knobs() -> None:

@@ -5,6 +5,11 @@ Each command lives in its own module and registers itself on :data:`app`.
 
 from __future__ import annotations
 
+import signal
+import threading
+from collections.abc import Callable
+from types import FrameType
+
 import typer
 
 app = typer.Typer(
@@ -14,6 +19,35 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def run_interruptible(fn: Callable[[], None]) -> None:
+    """Run ``fn`` (a numba warm-up: seconds to a minute of compiling) so that Ctrl-C meanwhile exits with status 130
+    and no traceback. Numba's compiler can receive the ``KeyboardInterrupt`` inside an LLVM callback, which
+    swallows it, and then fail with another error (``RuntimeError: no compiled object yet``): any error after a
+    SIGINT counts as the interrupt. Off the main thread ``fn`` just runs.
+
+    Raises:
+        typer.Exit: code 130 when SIGINT arrived while ``fn`` ran.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        fn()
+        return
+    hit: list[bool] = []
+
+    def on_int(signum: int, frame: FrameType | None) -> None:
+        hit.append(True)
+        signal.default_int_handler(signum, frame)
+
+    old = signal.signal(signal.SIGINT, on_int)
+    try:
+        fn()
+    except BaseException:
+        if hit:
+            raise typer.Exit(130) from None
+        raise
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def _register() -> None:

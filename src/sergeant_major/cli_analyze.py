@@ -34,7 +34,7 @@ from rich.text import Text
 
 from .actions import Contract
 from .cards import CARDS
-from .cli import app
+from .cli import app, run_interruptible
 from .deal import Deal
 from .errors import SergeantMajorError
 from .rules import minimum_ceilings
@@ -225,7 +225,7 @@ def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bo
         plays[i] = {"trick": k, "seat": s, "card": str(CARDS[cid]), "value": [sol.lower, sol.upper],
                     "played": played, "cost": cost, "best": [str(b) for b in sol.best_cards()]}
     mistakes = sorted((p for p in plays if p["cost"]), key=lambda p: (-p["cost"], p["trick"]))[:top]
-    out: dict[str, Any] = {"deal": deal.number, "contract": deal.contract.code if deal.contract else None,
+    out: dict[str, Any] = {"deal": deal.number, "contract": deal.contract.code if deal.contract is not None else None,
                            "start": start.text(), "plays": plays, "mistakes": mistakes}
     if table:
         out["table"] = dd_table(start, solver, time_limit)
@@ -323,7 +323,7 @@ def analyze(
         # the kernels compile on first use (tens of seconds with a cold numba cache, under a second after): say so
         # on a terminal rather than sit silent (on a pipe the status shows nothing)
         with err.status("Preparing the double-dummy solver (compiled on first use: up to a minute)..."):
-            warm_up()
+            run_interruptible(warm_up)
     solver = Solver(threads=table_jobs())  # one search at a time (a position, a record's cards): helper threads
     path = Path(target)
     is_file = "|" not in target and path.is_file()

@@ -17,6 +17,7 @@ search the same tests on the shared table (Lazy SMP).
 from __future__ import annotations
 
 import math
+import operator
 import threading
 import time
 from collections.abc import Callable
@@ -202,13 +203,21 @@ class Solver:
             setattr(self, k, v)
 
     def _check_knobs(self) -> None:
-        """Raise ``ValueError`` (quoting it) for a knob of :data:`KNOBS` that is not an int in 1..2**62, before
+        """Raise ``ValueError`` (quoting it) for a knob of :data:`KNOBS` that is not an int in 1..2**62 (numpy's
+        ints count), or a ``guess_shade`` that is not a positive finite number, before
         a search changes anything: a bad value would change no answer but could make every node re-search its
         cards, and one of 2**63 or more does not fit the kernel's 64-bit counters."""
         for name in KNOBS:
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 1 << 62:
+            try:
+                iv = None if isinstance(v, bool) else operator.index(v)  # numpy's ints too
+            except TypeError:
+                iv = None
+            if iv is None or not 1 <= iv <= 1 << 62:
                 raise ValueError(f"{name}={v!r} is not a count: give an int in 1..2**62")
+        g = self.guess_shade
+        if isinstance(g, bool) or not isinstance(g, (int, float)) or not 0 < g < math.inf:
+            raise ValueError(f"guess_shade={g!r} is not a factor: give a positive finite number")
 
     # ------------------------------------------------------------------ core
     def _bounds(self, pos: Position, seat: int, lo: int, hi: int, deadline: float | None) -> tuple[int, int, bool]:

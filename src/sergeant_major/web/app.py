@@ -469,7 +469,7 @@ def _replay_steps(gt: GameTable) -> list[dict[str, Any]]:
             steps.append({**snap(text), "action": aj, "deal": before.number, "hands": [[] for _ in names], "trick": [],
                           "last": {"cards": [[s, str(c)] for s, c in before.completed[-1].cards],
                                    "winner": before.completed[-1].winner},
-                          "tricks_won": list(before.tricks_won), "contract": before.contract.code if before.contract else None})
+                          "tricks_won": list(before.tricks_won), "contract": before.contract.code if before.contract is not None else None})
         else:
             steps.append({**snap(text), "action": aj})
     return steps
