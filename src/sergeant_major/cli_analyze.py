@@ -319,11 +319,14 @@ def analyze(
         err.print(Text("note: numba is not available (not installed - pip install 'sergeant-major[fast]' - or switched "
                        "off by SERGEANT_MAJOR_NO_NUMBA), so the searches run in pure Python, about 60 times slower; "
                        "values the time limit cuts short show as lo..hi"))
-    if HAVE_NUMBA:
-        # the kernels compile on first use (tens of seconds with a cold numba cache, under a second after): say so
-        # on a terminal rather than sit silent (on a pipe the status shows nothing)
-        with err.status("Preparing the double-dummy solver (compiled on first use: up to a minute)..."):
-            run_interruptible(warm_up)
+
+    def prepare() -> None:
+        """Compile (or load) the kernels once the input is known good: tens of seconds with a cold numba cache,
+        under a second after. Said on a terminal rather than a silent wait (on a pipe the status shows nothing)."""
+        if HAVE_NUMBA:
+            with err.status("Preparing the double-dummy solver (compiled on first use: up to a minute)..."):
+                run_interruptible(warm_up)
+
     solver = Solver(threads=table_jobs())  # one search at a time (a position, a record's cards): helper threads
     path = Path(target)
     is_file = "|" not in target and path.is_file()
@@ -335,6 +338,7 @@ def analyze(
             why = str(e).removeprefix(f"{target!r} is not a position: ")  # the target is quoted once
             err.print(Text(f"error: {target!r} is not a position{hint}: {why}"))
             raise typer.Exit(2) from None
+        prepare()
         a = analyze_position(pos, solver, time_limit, table=table)
         if as_json:
             out.print_json(json.dumps(a))
@@ -361,6 +365,7 @@ def analyze(
         except (OSError, UnicodeDecodeError, SergeantMajorError):
             err.print(Text(f"error: {target}: {e}"))
             raise typer.Exit(2) from None
+        prepare()
         a = analyze_position(pos, solver, time_limit, table=table)
         if as_json:
             out.print_json(json.dumps(a))
@@ -372,6 +377,7 @@ def analyze(
         raise typer.Exit(2)
     d = match.deals[deal - 1]
     names = list(match.names)
+    prepare()
     try:
         a = analyze_deal(d, solver, time_limit, table=table)
     except PositionError as e:
