@@ -264,6 +264,17 @@ def test_analyze_position_no_table_skips_the_table() -> None:
     assert "Double-dummy table" in r.output
 
 
+def test_analyze_position_refuses_record_options() -> None:
+    """``--deal``/``--game`` pick a deal of a record file; with a position text they were silently ignored."""
+    pos = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"
+    r = runner.invoke(app, ["analyze", pos, "--deal", "3"])
+    assert r.exit_code == 2 and "--deal 3" in r.output and "is a position, not a record file" in r.output
+    r = runner.invoke(app, ["analyze", pos, "--game", "2", "--json"])
+    assert r.exit_code == 2 and "--game 2" in r.output
+    r = runner.invoke(app, ["analyze", pos, "--deal", "1", "--json"])  # the default, said explicitly: fine
+    assert r.exit_code == 0, r.output
+
+
 def _opening_text() -> str:
     """A 16-trick opening position whose table solves fast: seat 0 holds every top card."""
     return "9-5-2 | S | 1 | 0-0-0 | AKQJT98765432.AKQ.. / .JT98765432.AKQJT9. / ..8765432.AKQJT9876 | -"

@@ -320,6 +320,14 @@ def analyze(
                        "off by SERGEANT_MAJOR_NO_NUMBA), so the searches run in pure Python, about 60 times slower; "
                        "values the time limit cuts short show as lo..hi"))
 
+    def refuse_record_options() -> None:
+        """``--deal``/``--game`` pick a deal of a record file: with a position they would be ignored, so say so."""
+        given = [f"{flag} {v}" for flag, v, default in (("--deal", deal, 1), ("--game", game, None)) if v != default]
+        if given:
+            err.print(Text(f"error: {' and '.join(given)}: {target!r} is a position, not a record file "
+                           "(--deal and --game pick a deal of a record)"))
+            raise typer.Exit(2)
+
     def prepare() -> None:
         """Compile (or load) the kernels once the input is known good: tens of seconds with a cold numba cache,
         under a second after. Said on a terminal rather than a silent wait (on a pipe the status shows nothing)."""
@@ -338,6 +346,7 @@ def analyze(
             why = str(e).removeprefix(f"{target!r} is not a position: ")  # the target is quoted once
             err.print(Text(f"error: {target!r} is not a position{hint}: {why}"))
             raise typer.Exit(2) from None
+        refuse_record_options()
         prepare()
         a = analyze_position(pos, solver, time_limit, table=table)
         if as_json:
@@ -365,6 +374,7 @@ def analyze(
         except (OSError, UnicodeDecodeError, SergeantMajorError):
             err.print(Text(f"error: {target}: {e}"))
             raise typer.Exit(2) from None
+        refuse_record_options()
         prepare()
         a = analyze_position(pos, solver, time_limit, table=table)
         if as_json:
