@@ -140,3 +140,29 @@ def test_large_message_gets_too_large_on_the_real_server(tmp_path: Path) -> None
             assert json.loads(ws.recv(timeout=10)) == {"type": "pong"}  # still connected
     finally:
         srv.stop()
+
+
+def test_replay_names_a_clubs_contract_after_a_finished_deal() -> None:
+    """The replay's step that shows a finished deal's last trick carries its contract's code: ``"C"`` for clubs
+    (``Contract.CLUBS == 0`` is falsy: it was ``None``)."""
+    from types import SimpleNamespace
+
+    from sergeant_major import Contract, Match, Rules
+    from sergeant_major.actions import NameContract
+    from sergeant_major.web.app import _replay_steps
+
+    rules = Rules.parse("9-5-2 deals=2")
+    names = ["Ann", "Bea", "Cy"]
+    m = Match(rules, 11, names)
+    acts = []
+    while m.deal.number == 1:
+        legal = m.legal_actions()
+        clubs = [a for a in legal if isinstance(a, NameContract) and a.contract is Contract.CLUBS]
+        a = clubs[0] if clubs else legal[0]
+        acts.append((a, "seat"))
+        m.apply(a)
+    gt = SimpleNamespace(rules=rules, row=SimpleNamespace(seed=11), seats=[SimpleNamespace(name=x) for x in names],
+                         acts=acts)
+    steps = _replay_steps(gt)  # type: ignore[arg-type]
+    ends = [s for s in steps if s["deal"] == 1 and s["last"] is not None and not any(s["hands"])]
+    assert ends and ends[-1]["contract"] == "C"
