@@ -2,9 +2,64 @@
 
 from __future__ import annotations
 
+import math
+import os
+import threading
+import time
+from collections.abc import Callable
+
 import typer
 
 from .cli import app
+
+
+def warm_in_background(warm: Callable[[], None], say: Callable[[str], None], notice_after: float = 1.0) -> threading.Thread:
+    """Run ``warm`` (the expert player's :func:`~sergeant_major.bots.expert.warm_up`) in a daemon thread, so that
+    the server answers at once while numba compiles or loads the kernels (up to a minute on first use after an
+    install, under a second from its on-disk cache). If it is still running after ``notice_after`` seconds,
+    ``say`` is told so, and told again when it is done: an expert's first move waits for it. An error is said
+    in one line and leaves the server running (the expert then compiles on its first move).
+
+    Returns:
+        The started thread."""
+    done = threading.Event()
+    noticed: list[bool] = []
+
+    def notice() -> None:
+        if not done.wait(notice_after):
+            noticed.append(True)
+            say("Preparing the expert player's compiled search in the background (first use after an install: "
+                "up to a minute; an expert's first move waits for it)...")
+
+    def run() -> None:
+        t0 = time.monotonic()
+        watcher = threading.Thread(target=notice, name="sm-warm-notice", daemon=True)
+        watcher.start()
+        try:
+            warm()
+        except Exception as e:  # noqa: BLE001 - the server goes on; the expert compiles on its first move instead
+            done.set()
+            watcher.join()
+            say(f"warning: preparing the expert player failed ({type(e).__name__}: {e}); it will compile on its first move")
+            return
+        done.set()
+        watcher.join()
+        if noticed:
+            say(f"The expert player is ready ({time.monotonic() - t0:.0f} s).")
+
+    thread = threading.Thread(target=run, name="sm-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
+def _notice_after() -> float:
+    """Seconds before a still running warm-up is announced: ``SERGEANT_MAJOR_WARM_NOTICE`` (a number >= 0), else 1."""
+    raw = os.environ.get("SERGEANT_MAJOR_WARM_NOTICE", "")
+    try:
+        v = float(raw)
+    except ValueError:
+        return 1.0
+    return v if math.isfinite(v) and v >= 0 else 1.0
 
 
 @app.command()
@@ -61,6 +116,12 @@ def serve(
             ports = [s.getsockname()[1] for srv in server.servers for s in srv.sockets]
             typer.echo(f"Sergeant Major is served at http://{shown}:{ports[0] if ports else port}/  "
                        f"(database: {url.split('@')[-1]}; Ctrl-C stops)")
+            from .solver import HAVE_NUMBA
+
+            if HAVE_NUMBA:  # the expert's kernels compile on first use: not on a player's first expert move
+                from .bots.expert import warm_up
+
+                warm_in_background(warm_up, typer.echo, _notice_after())
             await server.main_loop()
             await server.shutdown()
 

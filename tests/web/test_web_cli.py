@@ -47,3 +47,67 @@ def test_default_database_and_address(tmp_path: Path) -> None:
     finally:
         p.terminate()
         p.wait(10)
+
+
+def _collect(warm: object, notice_after: float) -> list[str]:
+    from sergeant_major.cli_serve import warm_in_background
+
+    said: list[str] = []
+    thread = warm_in_background(warm, said.append, notice_after=notice_after)  # type: ignore[arg-type]
+    thread.join(10)
+    assert not thread.is_alive()
+    return said
+
+
+def test_a_slow_warm_up_is_announced_and_its_end_said() -> None:
+    import time
+
+    ran: list[bool] = []
+
+    def slow() -> None:
+        time.sleep(0.6)
+        ran.append(True)
+
+    said = _collect(slow, notice_after=0.1)
+    assert ran == [True]
+    assert len(said) == 2 and said[0].startswith("Preparing the expert player") and said[1].startswith("The expert player is ready")
+
+
+def test_a_quick_warm_up_says_nothing() -> None:
+    ran: list[bool] = []
+    assert _collect(lambda: ran.append(True), notice_after=5.0) == [] and ran == [True]
+
+
+def test_a_failed_warm_up_is_one_warning_line() -> None:
+    def broken() -> None:
+        raise RuntimeError("no compiler here")
+
+    said = _collect(broken, notice_after=5.0)
+    assert said == ["warning: preparing the expert player failed (RuntimeError: no compiler here); it will compile on its first move"]
+
+
+def test_serve_warms_the_expert_up_at_start(tmp_path: Path) -> None:
+    """The real server answers at once while the expert player's kernels are prepared in the background (from
+    numba's cache here, as the solver tests ran first, or compiled). ``SERGEANT_MAJOR_WARM_NOTICE=0`` has the
+    warm-up announced at once, so its start and its end show on standard output."""
+    pytest.importorskip("numba")
+    import queue
+    import threading
+    import urllib.request
+
+    port = free_port()
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "PYTHONUNBUFFERED": "1", "SERGEANT_MAJOR_WARM_NOTICE": "0"}
+    p = subprocess.Popen([EXE, "serve", "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert p.stdout is not None
+        assert f"http://127.0.0.1:{port}/" in p.stdout.readline()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as r:  # served at once, warm-up or not
+            assert r.status == 200
+        lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=lambda: [lines.put(x) for x in p.stdout], daemon=True).start()  # type: ignore[union-attr]
+        assert lines.get(timeout=30).startswith("Preparing the expert player")
+        assert lines.get(timeout=120).startswith("The expert player is ready")  # a cold numba cache: up to a minute
+    finally:
+        p.terminate()
+        out, err = p.communicate(timeout=10)
+    assert "Traceback" not in out + err and "warning" not in out + err
