@@ -25,7 +25,7 @@ import os
 import queue
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -38,9 +38,10 @@ from .cli import app, run_interruptible
 from .deal import Deal
 from .errors import SergeantMajorError
 from .rules import minimum_ceilings
-from .solver._jit import HAVE_NUMBA
-from .solver.dds import Solution, Solver, warm_up
-from .solver.position import Position, PositionError
+
+if TYPE_CHECKING:  # the solver (and numba, a second to import) is loaded only when the command runs
+    from .solver.dds import Solution, Solver
+    from .solver.position import Position
 
 __all__ = ["analyze", "dd_table", "analyze_position", "analyze_deal", "table_jobs", "narrow_by_sum"]
 
@@ -52,6 +53,8 @@ def _val(lo: int, hi: int) -> str:
 def table_jobs() -> int:
     """How many searches of a table run at once: the CPU cores, at most 4 (each extra one has its own 64 MB
     solver); 1 without numba (pure Python holds the GIL)."""
+    from .solver._jit import HAVE_NUMBA
+
     return max(1, min(os.cpu_count() or 1, 4)) if HAVE_NUMBA else 1
 
 
@@ -93,6 +96,9 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
     Raises:
         ValueError: ``jobs`` below 1.
     """
+    from .solver.dds import Solver, warm_up
+    from .solver.position import Position
+
     rules = pos.rules
     n = pos.n
     dealer = (pos.leader - 1) % n  # the eldest hand leads the first trick (seeds 000/004)
@@ -178,6 +184,8 @@ def play_start(deal: Deal) -> Position:
     Raises:
         PositionError: when the deal never reached the play.
     """
+    from .solver.position import Position, PositionError
+
     if deal.contract is None or not (deal.completed or deal.trick or deal.phase.value == "play"):
         raise PositionError(f"deal {deal.number} never reached the play")
     n = deal.n
@@ -310,6 +318,10 @@ def analyze(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:
     """Double-dummy analysis: the table of a deal as dealt, or what each card of a recorded deal cost."""
+    from .solver._jit import HAVE_NUMBA
+    from .solver.dds import Solver, warm_up
+    from .solver.position import Position, PositionError
+
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if not 0 < time_limit < math.inf:  # also NaN
