@@ -427,3 +427,27 @@ def test_run_interruptible_turns_an_interrupted_compile_into_exit_130() -> None:
     with pytest.raises(RuntimeError, match="a real failure"):
         run_interruptible(broken)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+
+
+@pytest.mark.parametrize(("sleep", "shown"), [(0.5, True), (0.0, False)])
+def test_a_slow_warm_up_is_said_on_a_pipe_too(sleep: float, shown: bool) -> None:
+    """Not on a terminal (``play`` or ``analyze`` piped, or logged) a warm-up that takes longer than the notice
+    time is said in one plain line, a quick one not at all; the warm-up runs either way."""
+    import io
+    import time
+
+    from rich.console import Console
+
+    from sergeant_major.cli import prepare_with_status
+
+    con = Console(file=io.StringIO(), force_terminal=False, width=200)
+    ran: list[bool] = []
+
+    def warm() -> None:
+        time.sleep(sleep)
+        ran.append(True)
+
+    prepare_with_status(con, "Preparing the [expert] players...", warm, notice_after=0.1)
+    assert ran == [True]
+    out = con.file.getvalue()  # type: ignore[attr-defined]
+    assert out == ("Preparing the [expert] players...\n" if shown else "")

@@ -9,8 +9,12 @@ import signal
 import threading
 from collections.abc import Callable
 from types import FrameType
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 app = typer.Typer(
     name="sergeant-major",
@@ -48,6 +52,33 @@ def run_interruptible(fn: Callable[[], None]) -> None:
         raise
     finally:
         signal.signal(signal.SIGINT, old)
+
+
+def prepare_with_status(console: Console, message: str, fn: Callable[[], None], notice_after: float = 1.0) -> None:
+    """Run ``fn`` (a numba warm-up: under a second from numba's cache, up to a minute on first use) through
+    :func:`run_interruptible`, saying ``message``: on a terminal as a status line with a spinner while it runs;
+    elsewhere (a pipe, a log file) as one plain line, and only if it takes longer than ``notice_after`` seconds.
+
+    Raises:
+        typer.Exit: code 130 when SIGINT arrived while ``fn`` ran.
+    """
+    if console.is_terminal:
+        with console.status(message):
+            run_interruptible(fn)
+        return
+    done = threading.Event()
+
+    def notice() -> None:
+        if not done.wait(notice_after):
+            console.print(message, markup=False, highlight=False)
+
+    watcher = threading.Thread(target=notice, name="sm-prepare-notice", daemon=True)
+    watcher.start()
+    try:
+        run_interruptible(fn)
+    finally:
+        done.set()
+        watcher.join()
 
 
 def _register() -> None:

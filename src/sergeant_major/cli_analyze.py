@@ -34,7 +34,7 @@ from rich.text import Text
 
 from .actions import Contract
 from .cards import CARDS
-from .cli import app, run_interruptible
+from .cli import app, prepare_with_status
 from .deal import Deal
 from .errors import SergeantMajorError
 from .rules import minimum_ceilings
@@ -342,10 +342,9 @@ def analyze(
 
     def prepare() -> None:
         """Compile (or load) the kernels once the input is known good: tens of seconds with a cold numba cache,
-        under a second after. Said on a terminal rather than a silent wait (on a pipe the status shows nothing)."""
+        under a second after. Said rather than a silent wait (on a pipe only when it takes over a second)."""
         if HAVE_NUMBA:
-            with err.status("Preparing the double-dummy solver (compiled on first use: up to a minute)..."):
-                run_interruptible(warm_up)
+            prepare_with_status(err, "Preparing the double-dummy solver (compiled on first use: up to a minute)...", warm_up)
 
     solver = Solver(threads=table_jobs())  # one search at a time (a position, a record's cards): helper threads
     path = Path(target)

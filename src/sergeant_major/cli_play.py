@@ -36,7 +36,7 @@ from rich.text import Text
 from . import tui
 from .actions import Action, Discard, EndGive, Give, Return, TakeKitty
 from .cards import Card
-from .cli import app, run_interruptible
+from .cli import app, prepare_with_status
 from .cli_records import record_error_text
 from .deal import DealResult, role_name
 from .errors import SergeantMajorError
@@ -455,8 +455,8 @@ def play(
         from .solver import HAVE_NUMBA
 
         if HAVE_NUMBA:  # its kernels compile on first use (a minute with a cold numba cache): say so, not a silent stall
-            with console.status("Preparing the expert players (compiled on first use: up to a minute)..."):
-                run_interruptible(warm_up_expert)
+            prepare_with_status(console, "Preparing the expert players (compiled on first use: up to a minute)...",
+                                warm_up_expert)
     game_ = Game(match, kinds, path, console)
     try:
         game_.save()  # before any play: a save folder or file that cannot be written is said now, not at the end
