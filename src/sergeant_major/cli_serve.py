@@ -52,6 +52,16 @@ def warm_in_background(warm: Callable[[], None], say: Callable[[str], None], not
     return thread
 
 
+def _warm_expert() -> None:
+    """The expert player's warm-up when numba is installed (without it there is nothing to compile)."""
+    from .solver import HAVE_NUMBA
+
+    if HAVE_NUMBA:
+        from .bots.expert import warm_up
+
+        warm_up()
+
+
 def _notice_after() -> float:
     """Seconds before a still running warm-up is announced: ``SERGEANT_MAJOR_WARM_NOTICE`` (a number >= 0), else 1."""
     raw = os.environ.get("SERGEANT_MAJOR_WARM_NOTICE", "")
@@ -116,12 +126,9 @@ def serve(
             ports = [s.getsockname()[1] for srv in server.servers for s in srv.sockets]
             typer.echo(f"Sergeant Major is served at http://{shown}:{ports[0] if ports else port}/  "
                        f"(database: {url.split('@')[-1]}; Ctrl-C stops)")
-            from .solver import HAVE_NUMBA
-
-            if HAVE_NUMBA:  # the expert's kernels compile on first use: not on a player's first expert move
-                from .bots.expert import warm_up
-
-                warm_in_background(warm_up, typer.echo, _notice_after())
+            # the expert's kernels compile on first use: now, not on a player's first expert move (numba's import
+            # too runs in that thread, not in the event loop)
+            warm_in_background(_warm_expert, typer.echo, _notice_after())
             await server.main_loop()
             await server.shutdown()
 
