@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import types
@@ -718,6 +719,37 @@ def test_time_limit_returns_bounds() -> None:
     # only t = 8 was being tested, so nothing is known: the bounds carried are the trivial ones (they once were
     # the test's window 7..8, which need not hold the value)
     assert (cut.value.lower, cut.value.upper) == (0, 16)
+
+
+def test_bad_time_limits_targets_and_clocks_are_refused() -> None:
+    """A time limit that is not a number, a ``can_reach`` target that is not an int and a clock that cannot be
+    called are ``ValueError``s naming them, before any search (no half-done work); a huge finite limit is no
+    limit (it once overflowed the node budget: ``OverflowError`` from ``int(rate * 1e303)``)."""
+    pos = random_position(Rules.preset("9-5-2"), random.Random(1), 4)
+    solver = Solver(tt_bits=10)
+    for bad in ("1", True, None.__class__, [1.0]):
+        for call in (lambda b: solver.value(pos, 0, time_limit=b), lambda b: solver.solve(pos, 0, time_limit=b),
+                     lambda b: solver.can_reach(pos, 0, 2, time_limit=b)):
+            with pytest.raises(ValueError, match=re.escape(f"time_limit={bad!r} is not a number of seconds")):
+                call(bad)
+    for bad_t in (float("nan"), 7.5, 1.5, "5", None, True):
+        with pytest.raises(ValueError, match=re.escape(f"t={bad_t!r} is not a trick count")):
+            solver.can_reach(pos, 0, bad_t)  # type: ignore[arg-type]
+    for bad_clock in (None, 5, "perf_counter"):
+        with pytest.raises(ValueError, match=re.escape(f"clock={bad_clock!r} is not a clock")):
+            Solver(tt_bits=10, clock=bad_clock)  # type: ignore[arg-type]
+    assert solver.nodes == 0
+    big = random_position(Rules.preset("9-5-2"), random.Random(11), 16)
+    timed = Solver(tt_bits=18)
+    timed.value(big, 0, time_limit=0.0)  # learns a node rate: the next limit is turned into a node budget
+    assert timed._rate > 0
+    exact = Solver(tt_bits=18).value(big, 0)
+    short = timed.value(big, 0, time_limit=-(10**400))  # one short slice: bounds that hold the value
+    assert short.lower <= exact.lower <= short.upper
+    for huge in (1e303, 1e308, 10**400):
+        sol = timed.value(big, 0, time_limit=huge)
+        assert sol.exact and (sol.lower, sol.upper) == (exact.lower, exact.upper)
+    assert timed.can_reach(big, 0, exact.lower, time_limit=1e308)
 
 
 def test_bad_seat_is_refused() -> None:

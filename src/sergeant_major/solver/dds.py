@@ -17,6 +17,7 @@ search the same tests on the shared table (Lazy SMP).
 from __future__ import annotations
 
 import math
+import numbers
 import operator
 import threading
 import time
@@ -154,6 +155,8 @@ class Solver:
             raise ValueError(f"tt_bits={tt_bits!r} is not a table size: give an int in 8..26")
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
             raise ValueError(f"threads={threads!r} is not a number of threads: give an int in 1..64")
+        if not callable(clock):
+            raise ValueError(f"clock={clock!r} is not a clock: give a function returning seconds, like time.perf_counter")
         self.tt_bits = tt_bits
         self.clock = clock
         self.threads = threads
@@ -237,7 +240,7 @@ class Solver:
         if deadline is None:
             budget = 1 << 62
         elif self._rate > 0:
-            budget = min(1 << 62, max(10_000, int(self._rate * max(deadline - self.clock(), 0.0))))
+            budget = min(1 << 62, max(10_000, int(min(self._rate * max(deadline - self.clock(), 0.0), 2.0 ** 62))))
         else:
             budget = 20_000
         while True:
@@ -312,7 +315,7 @@ class Solver:
             left = deadline - self.clock()
             if left <= 0:
                 return lo, hi, False
-            budget = min(1 << 62, max(budget * 2, 10_000) if self._rate <= 0 else max(10_000, int(self._rate * left)))
+            budget = min(1 << 62, max(budget * 2, 10_000) if self._rate <= 0 else max(10_000, int(min(self._rate * left, 2.0 ** 62))))
 
     def _set_probing(self, stats: Any) -> None:
         """Copy the probing knobs (checked by :meth:`_check_knobs`) into a search thread's ``stats``."""
@@ -353,18 +356,31 @@ class Solver:
                 done.set()  # never started: nothing to wait for
                 raise
 
-    def _deadline(self, time_limit: float | None) -> float | None:
-        """The clock reading at which a search with ``time_limit`` seconds stops (``None``: no limit, also for
-        an infinite one; zero or less: the search runs one short slice, 10,000 to 20,000 nodes per thread, and
-        returns the bounds it reached).
+    @staticmethod
+    def _limit(time_limit: float | None) -> float | None:
+        """``time_limit`` checked: seconds as a float, or ``None`` for no limit (also for an infinite one, or a
+        year and more). Zero or less: the search runs one short slice, 10,000 to 20,000 nodes per thread, and
+        returns the bounds it reached.
 
         Raises:
-            ValueError: ``time_limit`` is not a number (NaN).
+            ValueError: ``time_limit`` is not a number (NaN, a string, ...).
         """
-        if time_limit is None or time_limit == math.inf:
+        if time_limit is None:
             return None
-        if math.isnan(time_limit):
+        if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
             raise ValueError(f"time_limit={time_limit!r} is not a number of seconds")
+        try:
+            limit = float(time_limit)
+        except OverflowError:  # an int beyond floats: no limit, or (negative) one short slice
+            return None if time_limit > 0 else 0.0
+        if math.isnan(limit):
+            raise ValueError(f"time_limit={time_limit!r} is not a number of seconds")
+        return None if limit >= _NO_LIMIT else limit  # a deadline a year away would overflow the node budget
+
+    def _deadline(self, time_limit: float | None) -> float | None:
+        """The clock reading at which a search with ``time_limit`` seconds (checked by :meth:`_limit`) stops."""
+        if time_limit is None:
+            return None
         return self.clock() + time_limit
 
     def _guess(self, pos: Position, seat: int, lo: int, hi: int) -> int:
@@ -396,9 +412,10 @@ class Solver:
 
         Raises:
             PositionError: when ``seat`` is not a seat of the position.
-            ValueError: when ``time_limit`` is NaN (an infinite one is no limit).
+            ValueError: when ``time_limit`` is not a number (NaN, a string; an infinite one, or a year or more, is no limit).
         """
         s = self._check(pos, seat)
+        time_limit = self._limit(time_limit)
         if time_limit is not None:
             warm_up()
         deadline = self._deadline(time_limit)
@@ -430,9 +447,10 @@ class Solver:
 
         Raises:
             PositionError: when ``seat`` is not a seat of the position.
-            ValueError: when ``time_limit`` is NaN (an infinite one is no limit).
+            ValueError: when ``time_limit`` is not a number (NaN, a string; an infinite one, or a year or more, is no limit).
         """
         s = self._check(pos, seat)
+        time_limit = self._limit(time_limit)
         if time_limit is not None:
             warm_up()
         deadline = self._deadline(time_limit)
@@ -505,9 +523,16 @@ class Solver:
         Raises:
             PositionError: when ``seat`` is not a seat of the position.
             SolverTimeout: when ``time_limit`` (seconds) runs out first; it carries the bounds found.
-            ValueError: when ``time_limit`` is NaN (an infinite one is no limit).
+            ValueError: when ``t`` is not an int, or ``time_limit`` is not a number (an infinite one is no limit).
         """
         s = self._check(pos, seat)
+        time_limit = self._limit(time_limit)
+        if isinstance(t, bool):
+            raise ValueError(f"t={t!r} is not a trick count: give an int")
+        try:
+            t = operator.index(t)
+        except TypeError:
+            raise ValueError(f"t={t!r} is not a trick count: give an int") from None
         rem = pos.remaining
         base = pos.tricks[s]
         need = (rem - (t - base)) if pos.misere else (t - base)
@@ -575,6 +600,7 @@ def equivalent_groups(pos: Position) -> list[list[int]]:
 
 
 _WARM: list[bool] = []
+_NO_LIMIT = 365.0 * 24 * 3600  # seconds: a time limit this long or longer is no limit (a deadline past it overflows)
 
 
 def warm_up() -> None:
