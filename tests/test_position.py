@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -405,3 +406,33 @@ def test_analyze_deal_names_a_clubs_contract() -> None:
     out = analyze_deal(deal, Solver(), 10.0, table=False)
     assert out["contract"] == "C"
     assert " | C | " in out["start"]
+
+
+@pytest.mark.parametrize(("text", "error"), [
+    # follow suit (seeds 000/004 "Playing the tricks"): seat 1 discarded 9C on the spade lead holding 7S - a revoke
+    ("9-5-2 | H | 2 | 5-5-4 | ..A. / 7S / AS KD | 2S 9C", "9C played by seat 1 to the trick in progress was not legal"),
+    ("9-5-2 | H | 2 | 5-5-4 | ..A. / QD / AS KD | 2S 9C", None),  # void in spades: any card
+    # must-trump (seed 003, the 3-5-8 preset): void in spades and holding a heart (trump), seat 1 had to trump
+    ("3-5-8 | H | 2 | 5-5-4 | ..A. / 5H / AS KD | 2S 9C", "could play 5H"),
+    ("3-5-8 | H | 2 | 5-5-4 | ..A. / QD / AS KD | 2S 9C", None),  # no trump to play: a discard
+    ("3-5-8 | H | 2 | 5-5-4 | ..A. / QD / AS KD | 2S 5H", None),
+    # must-over-trump (RULES.md options): following a trump lead with 2H while holding 9H, above the 5H led
+    ("8-5-3 must-overtrump=on | H | 2 | 5-5-4 | ..A. / 9H / AS KD | 5H 2H", "could play 9H"),
+    ("8-5-3 must-overtrump=on | H | 2 | 5-5-4 | ..A. / 2H / AS KD | 5H 9H", None),
+    ("8-5-3 | H | 2 | 5-5-4 | ..A. / 9H / AS KD | 5H 2H", None),  # without the option any heart follows
+])
+def test_the_trick_in_progress_must_have_been_played_legally(text: str, error: str | None) -> None:
+    """Each card already in the trick was legal for its player, whose hand then was its hand now plus that card."""
+    if error is None:
+        assert Position.parse(text).text() == Position.parse(Position.parse(text).text()).text()
+    else:
+        with pytest.raises(PositionError, match=re.escape(error)):
+            Position.parse(text)
+
+
+def test_parse_refuses_what_is_not_text_and_quotes_hands_trimmed() -> None:
+    for bad in (None, 5, b"9-5-2"):
+        with pytest.raises(PositionError, match=re.escape(f"{bad!r} is not a position: give the one-line text")):
+            Position.parse(bad)  # type: ignore[arg-type]
+    with pytest.raises(PositionError, match=re.escape("hand '42..JT98X.': 'X' is not a rank")):
+        Position.parse("9-5-2 | H | 2 | 2-4-4 | 42..JT98X. / ..AQ.AJ94 / 53.T4..T3 | -")

@@ -51,7 +51,8 @@ def parse_hand(text: str) -> int:
     Raises:
         PositionError: quoting ``text`` when it is not a hand or names a card twice.
     """
-    t = text.strip()
+    text = text.strip()  # quoted as given, less the spaces around it
+    t = text
     if t in ("", "-"):
         return 0
     mask = 0
@@ -133,6 +134,8 @@ class Position:
             if seen >> c & 1:
                 raise PositionError(f"{CARDS[c]} is both in the trick and held (or played twice)")
             seen |= 1 << c
+        if self.trick:
+            self._check_trick_legal()
         if any(t < 0 for t in self.tricks):
             raise PositionError(f"negative tricks taken: {self.tricks}")
         r = _popcount(self.hands[self.to_move])
@@ -151,6 +154,30 @@ class Position:
             raise PositionError(
                 f"tricks taken {'-'.join(map(str, self.tricks))} plus the {r} trick(s) still to play make "
                 f"{sum(self.tricks) + r}, not the {self.rules.tricks} tricks of {self.rules.name}")
+
+    def _check_trick_legal(self) -> None:
+        """Each card of the trick in progress was a legal play for its player, whose hand then was its hand now
+        and that card (follow suit; must trump and must over-trump where the rules say so - seeds 000/004
+        "Playing the tricks", RULES.md).
+
+        Raises:
+            PositionError: naming the first card that was not legal and the cards its player could play.
+        """
+        from ._kernels import legal_mask
+
+        n = self.rules.players
+        lead = self.leader
+        trump = self.trump
+        mt, mo = int(self.rules.must_trump), int(self.rules.must_overtrump)
+        for i, c in enumerate(self.trick):
+            p = (lead + i) % n
+            held = self.hands[p] | 1 << c
+            prefix = tuple(self.trick[:i]) + (0,) * (4 - i)
+            legal = int(legal_mask(held, prefix, i, trump, mt, mo))
+            if not legal >> c & 1:
+                could = " ".join(str(x) for x in cards_of(legal))
+                raise PositionError(f"{CARDS[c]} played by seat {p} to the trick in progress was not legal "
+                                    f"(a revoke, or a missed must-trump or must-over-trump): it could play {could}")
 
     # ------------------------------------------------------------------ derived
     @property
@@ -267,6 +294,8 @@ class Position:
         Raises:
             PositionError: quoting the field at fault.
         """
+        if not isinstance(text, str):
+            raise PositionError(f"{text!r} is not a position: give the one-line text (a str)")
         fields = [f.strip() for f in text.strip().split("|")]
         if len(fields) != 6:
             raise PositionError(
