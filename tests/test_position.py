@@ -289,6 +289,11 @@ def test_analyze_refuses_bad_input() -> None:
     assert r.exit_code == 2 and "hand '42'" in r.output
     r = runner.invoke(app, ["analyze", "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -", "-t", "0"])
     assert r.exit_code == 2
+    r = runner.invoke(app, ["analyze", ""])  # not "a directory": Path("") is the current one
+    assert r.exit_code == 2 and "'' is not a position (nor a file: it is empty)" in r.output
+    # a revoke in the trick in progress (seeds 000/004: follow suit) is refused, quoting the card
+    r = runner.invoke(app, ["analyze", "9-5-2 | H | 2 | 5-5-4 | ..A. / 7S / AS KD | 2S 9C"])
+    assert r.exit_code == 2 and "9C played by seat 1" in r.output and "Traceback" not in r.output
 
 
 def test_analyze_record(tmp_path: Path) -> None:
@@ -436,3 +441,18 @@ def test_parse_refuses_what_is_not_text_and_quotes_hands_trimmed() -> None:
             Position.parse(bad)  # type: ignore[arg-type]
     with pytest.raises(PositionError, match=re.escape("hand '42..JT98X.': 'X' is not a rank")):
         Position.parse("9-5-2 | H | 2 | 2-4-4 | 42..JT98X. / ..AQ.AJ94 / 53.T4..T3 | -")
+
+
+@pytest.mark.parametrize(("value", "played", "misere", "want"), [
+    ((7, 7), (5, 5), False, (2, 2)),    # exact: the value 7 less the 5 after the card
+    ((7, 7), (7, 7), False, (0, 0)),    # a best card costs nothing
+    ((6, 8), (5, 5), False, (1, 3)),    # the value cut short: 6..8 before, 5 after
+    ((0, 8), (9, 9), False, (0, 0)),    # bounds that say nothing below zero: no card beats the value
+    ((3, 3), (5, 5), True, (2, 2)),     # minimum tricks: 5 tricks after the card against a value of 3
+    ((2, 4), (3, 6), True, (0, 4)),
+])
+def test_a_cards_cost_is_bounded_when_the_time_cut_a_search(value: tuple[int, int], played: tuple[int, int],
+                                                            misere: bool, want: tuple[int, int]) -> None:
+    from sergeant_major.cli_analyze import card_cost
+
+    assert card_cost(value, played, misere) == want

@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # the solver (and numba, a second to import) is loaded only w
     from .solver.dds import Solution, Solver
     from .solver.position import Position
 
-__all__ = ["analyze", "dd_table", "analyze_position", "analyze_deal", "table_jobs", "narrow_by_sum"]
+__all__ = ["analyze", "dd_table", "analyze_position", "analyze_deal", "card_cost", "table_jobs", "narrow_by_sum"]
 
 
 def _val(lo: int, hi: int) -> str:
@@ -178,6 +178,19 @@ def analyze_position(pos: Position, solver: Solver, time_limit: float | None, ta
     return out
 
 
+def card_cost(value: tuple[int, int], played: tuple[int, int], misere: bool) -> tuple[int, int]:
+    """Bounds ``(lo, hi)`` on what a card cost its player in double-dummy tricks, from bounds on the player's
+    value before it and on its value after the card (whole-deal tricks, ``lo <= hi``): the value minus the
+    value after (in minimum tricks the other way round), never below 0 as no card beats the value.
+    ``lo == hi`` when the cost is known."""
+    if misere:
+        lo, hi = played[0] - value[1], played[1] - value[0]
+    else:
+        lo, hi = value[0] - played[1], value[1] - played[0]
+    lo = max(0, lo)
+    return lo, max(lo, hi)
+
+
 def play_start(deal: Deal) -> Position:
     """The position when the play of ``deal`` began (hands after the kitty, discards and exchange).
 
@@ -206,8 +219,8 @@ def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bo
 
     Returns:
         ``{"deal", "contract", "start", "table", "plays": [{"trick", "seat", "card", "value", "played", "cost",
-        "best"}], "mistakes"}``; ``value``/``played`` are ``[lo, hi]`` ranges, ``cost`` ``None`` when the
-        time limit left it open.
+        "cost_range", "best"}], "mistakes"}``; ``value``/``played`` are ``[lo, hi]`` ranges, ``cost`` ``None``
+        when the time limit left it open, ``cost_range`` its bounds then (:func:`card_cost`).
     """
     start = play_start(deal)
     plays_seq: list[tuple[int, int, int]] = []  # (trick number, seat, card id)
@@ -227,11 +240,10 @@ def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bo
         sol = solver.solve(pos, s, time_limit=time_limit)
         pb = sol.card_bounds.get(CARDS[cid])
         played = list(pb) if pb is not None else [pos.tricks[s], pos.tricks[s] + pos.remaining]
-        cost: int | None = None
-        if sol.exact and played[0] == played[1]:
-            cost = (played[0] - sol.tricks) if pos.misere else (sol.tricks - played[0])
+        lo_c, hi_c = card_cost((sol.lower, sol.upper), (played[0], played[1]), pos.misere)
         plays[i] = {"trick": k, "seat": s, "card": str(CARDS[cid]), "value": [sol.lower, sol.upper],
-                    "played": played, "cost": cost, "best": [str(b) for b in sol.best_cards()]}
+                    "played": played, "cost": lo_c if lo_c == hi_c else None, "cost_range": [lo_c, hi_c],
+                    "best": [str(b) for b in sol.best_cards()]}
     mistakes = sorted((p for p in plays if p["cost"]), key=lambda p: (-p["cost"], p["trick"]))[:top]
     out: dict[str, Any] = {"deal": deal.number, "contract": deal.contract.code if deal.contract is not None else None,
                            "start": start.text(), "plays": plays, "mistakes": mistakes}
@@ -292,8 +304,8 @@ def _print_deal(out: Console, a: dict[str, Any], names: list[str]) -> None:
     for col in ("Trick", "Player", "Card", "Value before", "After card", "Cost", "Best cards"):
         tab.add_column(col, justify="right" if col in ("Trick", "Value before", "After card", "Cost") else "left")
     for p in a["plays"]:
-        cost = "?" if p["cost"] is None else str(p["cost"])
-        style = "bold red" if p["cost"] else ""
+        cost = _val(*p["cost_range"])
+        style = "bold red" if p["cost_range"][0] > 0 else ""
         tab.add_row(str(p["trick"]), Text(names[p["seat"]]), p["card"], _val(*p["value"]),
                     _val(*p["played"]), Text(cost, style=style), " ".join(p["best"]))
     out.print(tab)
@@ -353,7 +365,8 @@ def analyze(
         try:
             pos = Position.parse(target)
         except PositionError as e:
-            hint = "" if "|" in target else " (and a directory, not a file)" if path.is_dir() else " (and no such file)"
+            hint = ("" if "|" in target else " (nor a file: it is empty)" if not target.strip()
+                    else " (and a directory, not a file)" if path.is_dir() else " (and no such file)")
             why = str(e).removeprefix(f"{target!r} is not a position: ")  # the target is quoted once
             err.print(Text(f"error: {target!r} is not a position{hint}: {why}"))
             raise typer.Exit(2) from None

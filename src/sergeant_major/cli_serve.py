@@ -63,13 +63,19 @@ def _warm_expert() -> None:
 
 
 def _notice_after() -> float:
-    """Seconds before a still running warm-up is announced: ``SERGEANT_MAJOR_WARM_NOTICE`` (a number >= 0), else 1."""
+    """Seconds before a still running warm-up is announced: ``SERGEANT_MAJOR_WARM_NOTICE`` (seconds; 0 or less:
+    at once), else 1; a value that is not a number is said on standard error and the default used."""
     raw = os.environ.get("SERGEANT_MAJOR_WARM_NOTICE", "")
+    if not raw.strip():
+        return 1.0
     try:
         v = float(raw)
     except ValueError:
+        v = math.nan
+    if math.isnan(v):
+        typer.echo(f"warning: SERGEANT_MAJOR_WARM_NOTICE={raw!r} is not a number of seconds; using 1", err=True)
         return 1.0
-    return v if math.isfinite(v) and v >= 0 else 1.0
+    return min(max(v, 0.0), 3600.0)
 
 
 @app.command()

@@ -86,6 +86,21 @@ def test_a_failed_warm_up_is_one_warning_line() -> None:
     assert said == ["warning: preparing the expert player failed (RuntimeError: no compiler here); it will compile on its first move"]
 
 
+@pytest.mark.parametrize(("raw", "want", "warned"), [
+    ("", 1.0, False), ("0", 0.0, False), ("2.5", 2.5, False), ("-1", 0.0, False), ("inf", 3600.0, False),
+    ("abc", 1.0, True), ("nan", 1.0, True),
+])
+def test_the_warm_up_notice_time_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str],
+                                                               raw: str, want: float, warned: bool) -> None:
+    from sergeant_major.cli_serve import _notice_after
+
+    monkeypatch.setenv("SERGEANT_MAJOR_WARM_NOTICE", raw)
+    assert _notice_after() == want
+    err = capsys.readouterr().err
+    assert (f"SERGEANT_MAJOR_WARM_NOTICE={raw!r} is not a number of seconds" in err) == warned
+
+
 def test_serve_warms_the_expert_up_at_start(tmp_path: Path) -> None:
     """The real server answers at once while the expert player's kernels are prepared in the background (from
     numba's cache here, as the solver tests ran first, or compiled). ``SERGEANT_MAJOR_WARM_NOTICE=0`` has the
