@@ -456,3 +456,46 @@ def test_a_cards_cost_is_bounded_when_the_time_cut_a_search(value: tuple[int, in
     from sergeant_major.cli_analyze import card_cost
 
     assert card_cost(value, played, misere) == want
+
+
+def test_mistakes_count_what_a_card_surely_cost_and_the_summary_says_what_is_open() -> None:
+    """A card whose cost the time limit left open (``1..4``) is a mistake by its sure part; with only open costs
+    that may be 0 the summary does not claim that no card cost a trick."""
+    import io
+
+    from rich.console import Console
+
+    from sergeant_major.cli_analyze import _print_deal, biggest_mistakes
+
+    def play(trick: int, lo: int, hi: int) -> dict[str, object]:
+        return {"trick": trick, "seat": 0, "card": "AS", "value": [5, 5], "played": [5 - hi, 5 - lo],
+                "cost": lo if lo == hi else None, "cost_range": [lo, hi], "best": ["KS"]}
+
+    plays = [play(1, 0, 0), play(2, 1, 4), play(3, 2, 2), play(4, 1, 1), play(5, 0, 3)]
+    assert [p["trick"] for p in biggest_mistakes(plays, 5)] == [3, 2, 4]
+    assert [p["trick"] for p in biggest_mistakes(plays, 1)] == [3]
+
+    def summary(ps: list[dict[str, object]]) -> str:
+        con = Console(file=io.StringIO(), width=200)
+        _print_deal(con, {"deal": 1, "contract": "S", "start": "-", "plays": ps, "mistakes": biggest_mistakes(ps, 5)},
+                    ["A", "B", "C"])
+        return con.file.getvalue()  # type: ignore[attr-defined,no-any-return]
+
+    assert "trick 2: A played AS - cost 1..4 trick(s)" in summary(plays)
+    assert "No card is known to cost a double-dummy trick" in summary([play(1, 0, 0), play(5, 0, 3)])
+    assert "No card cost a double-dummy trick." in summary([play(1, 0, 0)])
+
+
+def test_the_table_refuses_a_trick_in_progress() -> None:
+    """Under another contract the trick's cards need not be legal: the table is of a trick start only."""
+    from sergeant_major.cli_analyze import dd_table
+    from sergeant_major.solver import Solver
+
+    pos = Position.parse("9-5-2 | H | 2 | 5-5-4 | ..A. / QD / AS KD | 2S 9C")
+    with pytest.raises(ValueError, match="not with a trick in progress"):
+        dd_table(pos, Solver(tt_bits=10), None)
+
+
+def test_wrong_hand_sizes_are_said_before_the_tricks_legality() -> None:
+    with pytest.raises(PositionError, match="should hold"):
+        Position.parse("9-5-2 | H | 2 | 5-5-4 | ..A. / 7S 8S / AS KD | 2S 9C")

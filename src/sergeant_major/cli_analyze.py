@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # the solver (and numba, a second to import) is loaded only w
     from .solver.dds import Solution, Solver
     from .solver.position import Position
 
-__all__ = ["analyze", "dd_table", "analyze_position", "analyze_deal", "card_cost", "table_jobs", "narrow_by_sum"]
+__all__ = ["analyze", "dd_table", "analyze_position", "analyze_deal", "biggest_mistakes", "card_cost", "table_jobs", "narrow_by_sum"]
 
 
 def _val(lo: int, hi: int) -> str:
@@ -94,11 +94,13 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
         tricks) and ``best`` the contract code with the largest sure ``diff``.
 
     Raises:
-        ValueError: ``jobs`` below 1.
+        ValueError: ``jobs`` below 1, or a trick in progress (under another contract its cards need not be legal).
     """
     from .solver.dds import Solver, warm_up
     from .solver.position import Position
 
+    if pos.trick:
+        raise ValueError(f"the table is of a position at a trick start, not with a trick in progress: {pos.text()!r}")
     rules = pos.rules
     n = pos.n
     dealer = (pos.leader - 1) % n  # the eldest hand leads the first trick (seeds 000/004)
@@ -178,6 +180,14 @@ def analyze_position(pos: Position, solver: Solver, time_limit: float | None, ta
     return out
 
 
+def biggest_mistakes(plays: list[dict[str, Any]], top: int) -> list[dict[str, Any]]:
+    """The ``top`` plays (``analyze_deal``'s) that surely cost their player a trick or more, the dearest first: a
+    card whose cost the time limit left open counts by what it surely cost (its ``cost_range``'s low end), ties
+    by the high end, then the earlier trick first."""
+    return sorted((p for p in plays if p["cost_range"][0] > 0),
+                  key=lambda p: (-p["cost_range"][0], -p["cost_range"][1], p["trick"]))[:top]
+
+
 def card_cost(value: tuple[int, int], played: tuple[int, int], misere: bool) -> tuple[int, int]:
     """Bounds ``(lo, hi)`` on what a card cost its player in double-dummy tricks, from bounds on the player's
     value before it and on its value after the card (whole-deal tricks, ``lo <= hi``): the value minus the
@@ -220,7 +230,8 @@ def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bo
     Returns:
         ``{"deal", "contract", "start", "table", "plays": [{"trick", "seat", "card", "value", "played", "cost",
         "cost_range", "best"}], "mistakes"}``; ``value``/``played`` are ``[lo, hi]`` ranges, ``cost`` ``None``
-        when the time limit left it open, ``cost_range`` its bounds then (:func:`card_cost`).
+        when the time limit left it open, ``cost_range`` its bounds then (:func:`card_cost`); ``mistakes`` are
+        the ``top`` plays that surely cost a trick or more, by that sure cost.
     """
     start = play_start(deal)
     plays_seq: list[tuple[int, int, int]] = []  # (trick number, seat, card id)
@@ -244,7 +255,7 @@ def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bo
         plays[i] = {"trick": k, "seat": s, "card": str(CARDS[cid]), "value": [sol.lower, sol.upper],
                     "played": played, "cost": lo_c if lo_c == hi_c else None, "cost_range": [lo_c, hi_c],
                     "best": [str(b) for b in sol.best_cards()]}
-    mistakes = sorted((p for p in plays if p["cost"]), key=lambda p: (-p["cost"], p["trick"]))[:top]
+    mistakes = biggest_mistakes(plays, top)
     out: dict[str, Any] = {"deal": deal.number, "contract": deal.contract.code if deal.contract is not None else None,
                            "start": start.text(), "plays": plays, "mistakes": mistakes}
     if table:
@@ -312,8 +323,11 @@ def _print_deal(out: Console, a: dict[str, Any], names: list[str]) -> None:
     if a["mistakes"]:
         out.print(Text("Biggest mistakes:", style="bold"))
         for p in a["mistakes"]:
-            out.print(Text(f"  trick {p['trick']}: {names[p['seat']]} played {p['card']} - cost {p['cost']} trick(s); "
-                           f"best {' '.join(p['best'])}"))
+            out.print(Text(f"  trick {p['trick']}: {names[p['seat']]} played {p['card']} - cost {_val(*p['cost_range'])} "
+                           f"trick(s); best {' '.join(p['best'])}"))
+    elif any(p["cost_range"][1] > 0 for p in a["plays"]):
+        out.print(Text("No card is known to cost a double-dummy trick (the time limit left some costs open: give more "
+                       "--time-limit).", style="yellow"))
     else:
         out.print(Text("No card cost a double-dummy trick.", style="green"))
 

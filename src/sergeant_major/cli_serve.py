@@ -13,17 +13,21 @@ import typer
 from .cli import app
 
 
-def warm_in_background(warm: Callable[[], None], say: Callable[[str], None], notice_after: float = 1.0) -> threading.Thread:
+def warm_in_background(warm: Callable[[], None], say: Callable[[str], None], notice_after: float = 1.0,
+                       warn: Callable[[str], None] | None = None) -> threading.Thread:
     """Run ``warm`` (the expert player's :func:`~sergeant_major.bots.expert.warm_up`) in a daemon thread, so that
     the server answers at once while numba compiles or loads the kernels (up to a minute on first use after an
     install, under a second from its on-disk cache). If it is still running after ``notice_after`` seconds,
-    ``say`` is told so, and told again when it is done: an expert's first move waits for it. An error is said
-    in one line and leaves the server running (the expert then compiles on its first move).
+    ``say`` is told so, and told again when it is done: an expert's first move waits for it. An error is told
+    to ``warn`` (default ``say``) in one line (its message's first) and leaves the server running (the expert
+    then compiles on its first move).
 
     Returns:
         The started thread."""
     done = threading.Event()
     noticed: list[bool] = []
+    if warn is None:
+        warn = say
 
     def notice() -> None:
         if not done.wait(notice_after):
@@ -40,7 +44,9 @@ def warm_in_background(warm: Callable[[], None], say: Callable[[str], None], not
         except Exception as e:  # noqa: BLE001 - the server goes on; the expert compiles on its first move instead
             done.set()
             watcher.join()
-            say(f"warning: preparing the expert player failed ({type(e).__name__}: {e}); it will compile on its first move")
+            first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+            warn(f"warning: preparing the expert player failed ({type(e).__name__}: {first}); it will compile on its "
+                 "first move")
             return
         done.set()
         watcher.join()
@@ -134,7 +140,7 @@ def serve(
                        f"(database: {url.split('@')[-1]}; Ctrl-C stops)")
             # the expert's kernels compile on first use: now, not on a player's first expert move (numba's import
             # too runs in that thread, not in the event loop)
-            warm_in_background(_warm_expert, typer.echo, _notice_after())
+            warm_in_background(_warm_expert, typer.echo, _notice_after(), warn=lambda m: typer.echo(m, err=True))
             await server.main_loop()
             await server.shutdown()
 

@@ -80,10 +80,17 @@ def test_a_quick_warm_up_says_nothing() -> None:
 
 def test_a_failed_warm_up_is_one_warning_line() -> None:
     def broken() -> None:
-        raise RuntimeError("no compiler here")
+        raise RuntimeError("no compiler here\n\nmany more lines of a numba typing error")
 
     said = _collect(broken, notice_after=5.0)
     assert said == ["warning: preparing the expert player failed (RuntimeError: no compiler here); it will compile on its first move"]
+
+    from sergeant_major.cli_serve import warm_in_background
+
+    said2: list[str] = []
+    warned: list[str] = []
+    warm_in_background(broken, said2.append, notice_after=5.0, warn=warned.append).join(10)
+    assert said2 == [] and len(warned) == 1 and warned[0].startswith("warning: ")
 
 
 @pytest.mark.parametrize(("raw", "want", "warned"), [
@@ -119,10 +126,17 @@ def test_serve_warms_the_expert_up_at_start(tmp_path: Path) -> None:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as r:  # served at once, warm-up or not
             assert r.status == 200
         lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=lambda: [lines.put(x) for x in p.stdout], daemon=True).start()  # type: ignore[union-attr]
+        reader = threading.Thread(target=lambda: [lines.put(x) for x in p.stdout], daemon=True)  # type: ignore[union-attr]
+        reader.start()
         assert lines.get(timeout=30).startswith("Preparing the expert player")
         assert lines.get(timeout=120).startswith("The expert player is ready")  # a cold numba cache: up to a minute
     finally:
         p.terminate()
-        out, err = p.communicate(timeout=10)
+        p.wait(10)
+    reader.join(10)  # the reader alone reads standard output, up to its end
+    assert p.stderr is not None
+    err = p.stderr.read()
+    p.stderr.close()
+    p.stdout.close()
+    out = "".join(lines.queue)
     assert "Traceback" not in out + err and "warning" not in out + err

@@ -134,8 +134,6 @@ class Position:
             if seen >> c & 1:
                 raise PositionError(f"{CARDS[c]} is both in the trick and held (or played twice)")
             seen |= 1 << c
-        if self.trick:
-            self._check_trick_legal()
         if any(t < 0 for t in self.tricks):
             raise PositionError(f"negative tricks taken: {self.tricks}")
         r = _popcount(self.hands[self.to_move])
@@ -154,6 +152,8 @@ class Position:
             raise PositionError(
                 f"tricks taken {'-'.join(map(str, self.tricks))} plus the {r} trick(s) still to play make "
                 f"{sum(self.tricks) + r}, not the {self.rules.tricks} tricks of {self.rules.name}")
+        if self.trick:
+            self._check_trick_legal()
 
     def _check_trick_legal(self) -> None:
         """Each card of the trick in progress was a legal play for its player, whose hand then was its hand now
@@ -163,7 +163,7 @@ class Position:
         Raises:
             PositionError: naming the first card that was not legal and the cards its player could play.
         """
-        from ._kernels import legal_mask
+        from ._kernels import legal_mask  # the function of Position.legal_mask (compiled once with numba)
 
         n = self.rules.players
         lead = self.leader
