@@ -451,3 +451,31 @@ def test_a_slow_warm_up_is_said_on_a_pipe_too(sleep: float, shown: bool) -> None
     assert ran == [True]
     out = con.file.getvalue()  # type: ignore[attr-defined]
     assert out == ("Preparing the [expert] players...\n" if shown else "")
+
+
+def test_ctrl_c_while_the_experts_are_prepared_leaves_a_saved_match(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C during the expert players' warm-up (a minute on first use) exits 130 like any interrupted
+    compile, with the match already saved and its path said, as a Ctrl-C during play does (README)."""
+    import os
+    import signal
+    import time
+
+    from typer.testing import CliRunner
+
+    import sergeant_major.bots.expert as expert
+    import sergeant_major.solver as solver
+    from sergeant_major.cli import _register, app
+
+    def interrupted_compile() -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1)
+
+    monkeypatch.setattr(expert, "warm_up", interrupted_compile)
+    monkeypatch.setattr(solver, "HAVE_NUMBA", True)
+    _register()
+    saves = tmp_path / "saves"
+    res = CliRunner().invoke(app, ["play", "--opponents", "expert", "--seed", "9", "--save-dir", str(saves)])
+    assert res.exit_code == 130, res.output
+    files = list(saves.glob("match-9-*.json"))
+    assert len(files) == 1 and read_record(files[0])["seed"] == 9
+    assert f"Match saved to {files[0]}" in res.stdout and f"play --resume {files[0]}" in res.stdout

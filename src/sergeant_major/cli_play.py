@@ -450,18 +450,26 @@ def play(
                       highlight=False, markup=False)
         console.print("Type a card like QS, 10h or Q♠; 'help' for commands, 'quit' to save and leave.",
                       highlight=False, markup=False)
-    if "expert" in kinds:
-        from .bots.expert import warm_up as warm_up_expert
-        from .solver import HAVE_NUMBA
-
-        if HAVE_NUMBA:  # its kernels compile on first use (a minute with a cold numba cache): say so, not a silent stall
-            prepare_with_status(console, "Preparing the expert players (compiled on first use: up to a minute)...",
-                                warm_up_expert)
     game_ = Game(match, kinds, path, console)
     try:
         game_.save()  # before any play: a save folder or file that cannot be written is said now, not at the end
     except SergeantMajorError as e:
         raise _fail(str(e)) from None
+    if "expert" in kinds:
+        from .bots.expert import warm_up as warm_up_expert
+        from .solver import HAVE_NUMBA
+
+        if HAVE_NUMBA:  # its kernels compile on first use (a minute with a cold numba cache): say so, not a silent stall
+            try:
+                prepare_with_status(console, "Preparing the expert players (compiled on first use: up to a minute)...",
+                                    warm_up_expert)
+            except typer.Exit:  # Ctrl-C meanwhile: the match is saved (above), say where, as a Ctrl-C in play does
+                with contextlib.suppress(OSError):
+                    console.print()
+                    console.print(f"Match saved to {game_.save_path}", highlight=False, markup=False, soft_wrap=True)
+                    console.print(f"Continue with: sergeant-major play --resume {game_.save_path}", highlight=False, markup=False,
+                                  soft_wrap=True)
+                raise
     try:
         code = game_.run()
     except SergeantMajorError as e:  # even the fallback save failed
