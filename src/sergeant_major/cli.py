@@ -54,6 +54,19 @@ def run_interruptible(fn: Callable[[], None]) -> None:
         signal.signal(signal.SIGINT, old)
 
 
+def say_if_slow(done: threading.Event, after: float, say: Callable[[], None]) -> threading.Thread:
+    """Start a daemon thread that calls ``say`` if ``done`` is not set within ``after`` seconds; join it after
+    setting ``done``. Returns the started thread."""
+
+    def notice() -> None:
+        if not done.wait(after):
+            say()
+
+    watcher = threading.Thread(target=notice, name="sm-slow-notice", daemon=True)
+    watcher.start()
+    return watcher
+
+
 def prepare_with_status(console: Console, message: str, fn: Callable[[], None], notice_after: float = 1.0) -> None:
     """Run ``fn`` (a numba warm-up: under a second from numba's cache, up to a minute on first use) through
     :func:`run_interruptible`, saying ``message``: on a terminal as a status line with a spinner while it runs;
@@ -67,13 +80,7 @@ def prepare_with_status(console: Console, message: str, fn: Callable[[], None], 
             run_interruptible(fn)
         return
     done = threading.Event()
-
-    def notice() -> None:
-        if not done.wait(notice_after):
-            console.print(message, markup=False, highlight=False)
-
-    watcher = threading.Thread(target=notice, name="sm-prepare-notice", daemon=True)
-    watcher.start()
+    watcher = say_if_slow(done, notice_after, lambda: console.print(message, markup=False, highlight=False))
     try:
         run_interruptible(fn)
     finally:

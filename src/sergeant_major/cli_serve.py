@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import typer
 
-from .cli import app
+from .cli import app, say_if_slow
 
 
 def warm_in_background(warm: Callable[[], None], say: Callable[[str], None], notice_after: float = 1.0,
@@ -30,15 +30,13 @@ def warm_in_background(warm: Callable[[], None], say: Callable[[str], None], not
         warn = say
 
     def notice() -> None:
-        if not done.wait(notice_after):
-            noticed.append(True)
-            say("Preparing the expert player's compiled search in the background (first use after an install: "
-                "up to a minute; an expert's first move waits for it)...")
+        noticed.append(True)
+        say("Preparing the expert player's compiled search in the background (first use after an install: "
+            "up to a minute; an expert's first move waits for it)...")
 
     def run() -> None:
         t0 = time.monotonic()
-        watcher = threading.Thread(target=notice, name="sm-warm-notice", daemon=True)
-        watcher.start()
+        watcher = say_if_slow(done, notice_after, notice)
         try:
             warm()
         except Exception as e:  # noqa: BLE001 - the server goes on; the expert compiles on its first move instead

@@ -240,7 +240,7 @@ class Solver:
         if deadline is None:
             budget = 1 << 62
         elif self._rate > 0:
-            budget = min(1 << 62, max(10_000, int(min(self._rate * max(deadline - self.clock(), 0.0), 2.0 ** 62))))
+            budget = min(1 << 62, max(10_000, int(self._rate * max(deadline - self.clock(), 0.0))))
         else:
             budget = 20_000
         while True:
@@ -315,7 +315,7 @@ class Solver:
             left = deadline - self.clock()
             if left <= 0:
                 return lo, hi, False
-            budget = min(1 << 62, max(budget * 2, 10_000) if self._rate <= 0 else max(10_000, int(min(self._rate * left, 2.0 ** 62))))
+            budget = min(1 << 62, max(budget * 2, 10_000) if self._rate <= 0 else max(10_000, int(self._rate * left)))
 
     def _set_probing(self, stats: Any) -> None:
         """Copy the probing knobs (checked by :meth:`_check_knobs`) into a search thread's ``stats``."""
