@@ -335,7 +335,7 @@ def _print_deal(out: Console, a: dict[str, Any], names: list[str]) -> None:
 # ---------------------------------------------------------------------------------------------- command
 @app.command()
 def analyze(
-    target: Annotated[str, typer.Argument(help="A game record file (JSON) or a position text (docs/solver.md).")],
+    target: Annotated[str, typer.Argument(metavar="FILE|POSITION", help="A game record file (JSON) or a position text (docs/solver.md).")],
     deal: Annotated[int, typer.Option("--deal", "-d", help="The deal of the record to analyse (1-based).")] = 1,
     game: Annotated[int | None, typer.Option("--game", "-g", help="For a JSON Lines file of several records "
                                              "(simulate --out): which record, from 1.")] = None,

@@ -149,7 +149,7 @@ def _end_lines(out: Console, rep: Replay, recorded: int) -> None:
 
 @app.command()
 def replay(
-    file: Annotated[Path, typer.Argument(help="A game record (JSON, docs/records.md).")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A game record (JSON, docs/records.md).")],
     deal: Annotated[int | None, typer.Option("--deal", "-d", help="Show only this deal (1-based).")] = None,
     game: Annotated[int | None, typer.Option("--game", "-g", help=GAME_HELP)] = None,
 ) -> None:
@@ -203,7 +203,7 @@ def _fault(err: Console, e: RecordCheckError, prefix: str = "") -> None:
 
 @app.command()
 def check(
-    file: Annotated[Path, typer.Argument(help="A game record (JSON, or JSON Lines of several records, docs/records.md).")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A game record (JSON, or JSON Lines of several records, docs/records.md).")],
     game: Annotated[int | None, typer.Option("--game", "-g", help=GAME_HELP + " Default: every record.")] = None,
 ) -> None:
     """Verify a record: every action legal, every result, the totals and the end as the rules give them.

@@ -120,7 +120,7 @@ def options_listing() -> Group:
 def rules_command(
     spec: Annotated[
         list[str] | None,
-        typer.Argument(help='a preset or a rules string, e.g. 3-5-8 or "8-5-3 kitty=none must-trump=on"', show_default=False),
+        typer.Argument(metavar="RULES", help='a preset or a rules string, e.g. 3-5-8 or "8-5-3 kitty=none must-trump=on"', show_default=False),
     ] = None,
 ) -> None:
     """List the presets and options, or show one rule set in full in plain words."""
