@@ -1,5 +1,6 @@
 """The ``python_sergeant_major`` OpenSpiel game: OpenSpiel's conformance test on every preset, parameters,
-the action space, observations, ``resample_from_infostate`` and the Python ISMCTS bot."""
+the action space, observations (what a player sees while the cards are dealt), the game string, pickling and
+serialization, refused actions (which change nothing), ``resample_from_infostate`` and the Python ISMCTS bot."""
 
 from __future__ import annotations
 
@@ -9,10 +10,17 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from sergeant_major.cards import CARDS  # noqa: E402
 from sergeant_major.errors import SergeantMajorError  # noqa: E402
 from sergeant_major.research import observation  # noqa: E402
 from sergeant_major.research.action_space import NUM_ACTIONS, TAKE_KITTY  # noqa: E402
-from sergeant_major.research.openspiel_game import GAME_NAME, SergeantMajorState, parse_rules_param  # noqa: E402
+from sergeant_major.research.openspiel_game import (  # noqa: E402
+    GAME_NAME,
+    SergeantMajorGame,
+    SergeantMajorState,
+    format_rules_param,
+    parse_rules_param,
+)
 from sergeant_major.rules import Rules  # noqa: E402
 
 
@@ -129,3 +137,167 @@ def test_ismcts_plays_a_whole_deal() -> None:
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     assert decisions >= 16 and sum(state.returns()) == 0
+
+
+# ------------------------------------------------------------------ the game's name, pickling, serialization
+@pytest.mark.parametrize(("params", "name"), [
+    ({}, 'python_sergeant_major(deals=1,rules="9-5-2")'),
+    ({"rules": "8-5-3 kitty=see-then-trump", "deals": 3}, "python_sergeant_major(deals=3,rules=8-5-3+kitty:see-then-trump)"),
+    ({"rules": "3-5-8"}, 'python_sergeant_major(deals=1,rules="3-5-8")'),
+])
+def test_the_game_is_rebuilt_from_its_name_and_pickles(params: dict[str, object], name: str) -> None:
+    import copy
+    import pickle
+
+    game = pyspiel.load_game(GAME_NAME, params)
+    assert str(game) == name
+    again = pyspiel.load_game(str(game))
+    assert again == game and again.rules == game.rules and again.deals == game.deals
+    assert pyspiel.load_game(GAME_NAME, again.get_parameters()) == game
+    data = pickle.dumps(game)
+    assert b"sergeant_major.research.openspiel_game" in data  # unpickling imports the module, which registers the game
+    for other in (pickle.loads(data), copy.deepcopy(game)):
+        assert isinstance(other, SergeantMajorGame)
+        assert other == game and other.rules == game.rules and other.deals == game.deals
+        assert sum(_random_game(other, 1, check=False).returns()) == 0
+
+
+def test_format_rules_param_reads_back() -> None:
+    for text in ("9-5-2", "3-5-8", "8-5-3 kitty=see-then-trump must-trump=on", "9-5-2 players=4", "9-5-2 to=20 deals=5"):
+        rules = Rules.parse(text)
+        assert parse_rules_param(format_rules_param(rules)) == rules
+        assert pyspiel.load_game(f"{GAME_NAME}(rules={format_rules_param(rules)})").rules == rules
+
+
+def _play(state: pyspiel.State, rng: random.Random, steps: int) -> None:
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("steps", [10, 60, 200])
+def test_serialize_game_and_state_and_pickle_a_state(steps: int) -> None:
+    import pickle
+
+    game = pyspiel.load_game('python_sergeant_major(rules="3-5-8",deals=2)')
+    state = game.new_initial_state()
+    _play(state, random.Random(steps), steps)
+    text = pyspiel.serialize_game_and_state(game, state)
+    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    state3 = pickle.loads(pickle.dumps(state))
+    assert game2 == game
+    for other in (state2, state3):
+        assert isinstance(other, SergeantMajorState)
+        assert str(other) == str(state) and other.history() == state.history() and other.rewards() == state.rewards()
+        assert [other.information_state_string(p) for p in range(3)] == [state.information_state_string(p) for p in range(3)]
+        _play(other, random.Random(9), 10_000)
+        assert other.is_terminal()
+    _play(state, random.Random(9), 10_000)
+    assert state2.returns() == state3.returns() == state.returns()
+
+
+def test_random_sim_test_with_serialization() -> None:
+    pyspiel.random_sim_test(pyspiel.load_game('python_sergeant_major(rules="3-5-8",deals=2)'), num_sims=1,
+                            serialize=True, verbose=False)
+
+
+# ------------------------------------------------------------------ what a player sees while the cards are dealt
+def _cards_so_far(text: str) -> set[str]:
+    assert "dealing" in text
+    return set(text.split("cards so far:")[1].split())
+
+
+@pytest.mark.parametrize("rules", ["3-5-8", "9-5-2", "9-5-2 players=4"])
+def test_the_deal_shows_a_player_only_what_it_may_see(rules: str) -> None:
+    # docs/rules.md (3-5-8): "While he chooses, every seat sees only its first 6 cards"; the contract comes after
+    # the whole deal, so no string or tensor during the deal may show more, and perfect recall must hold.
+    r = Rules.parse(rules)
+    game = _load(rules)
+    n = r.players
+    limit = r.contract_after or r.hand_size
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        seen: list[set[str]] = [set() for _ in range(n)]
+        while state.is_chance_node():
+            dealt = state.history()
+            dealer = state._match.deal.dealer
+            for p in range(n):
+                mine = [str(CARDS[c]) for j, c in enumerate(dealt[:n * r.hand_size]) if (dealer + 1 + j) % n == p]
+                info, obs = state.information_state_string(p), state.observation_string(p)
+                assert _cards_so_far(info) == _cards_so_far(obs) == set(mine[:limit])
+                assert seen[p] <= _cards_so_far(info)  # perfect recall during the deal
+                seen[p] = _cards_so_far(info)
+                assert not any(state.information_state_tensor(p)) and not any(state.observation_tensor(p))
+            if len(dealt) % 17 == 5:  # resampling keeps what the player sees, and only that
+                for p in range(n):
+                    other = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+                    assert other.information_state_string(p) == state.information_state_string(p)
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        for p in range(n):  # the first decision shows at least what the deal showed (3-5-8: exactly that)
+            view = state.view(p)
+            assert view is not None
+            hand = {str(c) for c in view.hand}
+            assert seen[p] <= hand and len(seen[p]) == limit
+            if r.contract_after:
+                assert hand == seen[p]
+
+
+# ------------------------------------------------------------------ refused actions change nothing
+def _snapshot(state: pyspiel.State) -> tuple[object, ...]:
+    n = state.num_players()
+    return (str(state), state.history(), state.rewards(), state.returns(), state.current_player(),
+            state.chance_outcomes() if state.is_chance_node() else state.legal_actions(),
+            [state.information_state_string(p) for p in range(n)])
+
+
+def test_a_bad_chance_action_is_refused_at_once() -> None:
+    state = _load("9-5-2").new_initial_state()
+    state.apply_action(5)
+    before = _snapshot(state)
+    with pytest.raises(SergeantMajorError, match=r"chance action 5 \(7C\) refused: 7C was already dealt"):
+        state.apply_action(5)
+    assert _snapshot(state) == before
+    with pytest.raises(SergeantMajorError, match="chance action 99 is not a card"):
+        state.apply_action(99)
+    assert _snapshot(state) == before
+    rng = random.Random(1)
+    while state.is_chance_node():  # the deal goes on normally
+        with pytest.raises(SergeantMajorError, match="already dealt"):
+            state.apply_action(state.history()[-1])
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    assert len(state.history()) == 52 and len(set(state.history())) == 52
+
+    none = _load("9-5-2 kitty=none").new_initial_state()
+    with pytest.raises(SergeantMajorError, match=r"chance action 0 \(2C\) is not a card of the 51-card deck"):
+        none.apply_action(0)
+    assert none.history() == [] and len(none.chance_outcomes()) == 51
+
+
+def test_a_refused_action_changes_nothing() -> None:
+    game = _load("9-5-2", 3)
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while True:
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            continue
+        if len(state._match.results) == 1:
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert any(state.rewards())  # the first deal's scores, kept until the next player action
+    before = _snapshot(state)
+    illegal = next(a for a in range(NUM_ACTIONS + 20) if a not in state.legal_actions())
+    for bad in (1000, illegal):
+        with pytest.raises(SergeantMajorError, match=str(bad)):
+            state.apply_action(bad)
+        assert _snapshot(state) == before
+    end = _random_game(game, 4)
+    before = _snapshot(end)
+    with pytest.raises(SergeantMajorError, match="the game is over"):
+        end.apply_action(0)
+    assert _snapshot(end) == before

@@ -10,24 +10,31 @@ Parameters:
 
 | name | default | meaning |
 |---|---|---|
-| ``rules`` | ``"9-5-2"`` | the rules' string form (RULES.md presets and options). In the one-line game string, where ``=`` and spaces are taken, write ``:`` for ``=`` and ``+`` for a space, and quote a bare preset: ``python_sergeant_major(rules="9-5-2")``, ``python_sergeant_major(rules=8-5-3+kitty:see-then-trump)`` |
+| ``rules`` | ``"9-5-2"`` | the rules' string form (RULES.md presets and options). In the one-line game string, where ``=`` and spaces are taken, write ``:`` for ``=`` and ``+`` for a space, and quote a bare preset: ``python_sergeant_major(rules="9-5-2")``, ``python_sergeant_major(rules=8-5-3+kitty:see-then-trump)``. The game reports it in that form (:func:`format_rules_param`), so ``pyspiel.load_game(str(game))`` rebuilds the game |
 | ``deals`` | ``1`` | deals per game: one game is one deal by default; more plays a match of at most that many deals (it ends earlier when the rules end it); the exchange of deal k+1 comes from deal k |
 
 The game: players ``0..n-1`` are the seats; seat 0 deals the first deal (the deal passes to the left).
 Chance deals the cards one at a time, clockwise from the eldest hand, the last cards to the kitty (seeds
 000/004 "Setup"), each outcome uniform over the cards not yet dealt (``kitty=none``: 51 cards, no 2C), as
-in OpenSpiel's hearts and skat. Actions are the stable ids of :mod:`.action_space` (cards 0..51 for give,
+in OpenSpiel's hearts and skat; a chance action not among ``chance_outcomes()`` is refused
+(``SergeantMajorError``). Actions are the stable ids of :mod:`.action_space` (cards 0..51 for give,
 return, discard and play; contracts 52..57; 59 give no more; 60.. assign targets), legal actions sorted.
 Forced actions (taking the kitty, a return the rule fixes, a give of the lowest card) are applied inside
 ``apply_action``: players see only decisions. Returns: the deal's scores (a match: the totals), as floats;
 rewards: a deal's scores after the player action that finished it, kept through the chance actions that
-deal the next one (reward model ``REWARDS``).
+deal the next one (reward model ``REWARDS``). A refused action (``IllegalActionError``, ``SergeantMajorError``)
+changes nothing, rewards included.
 
 Observations come from :mod:`.observation` (``encode_observation`` / ``encode_information_state`` and the
 matching strings) through ``make_py_observer``: ``perfect_recall=True`` gives the information state, else
 the observation. While a deal is being dealt, a player's string lists the cards it has received so far
-and the tensor is all zeros. With several deals, the information state covers the current deal and the
-match so far (totals and results), not the earlier deals' tricks.
+(with ``contract-after=k``, as in 3-5-8, only its first ``k``: seed 003, docs/rules.md, every seat sees only
+its first 6 cards while the contract is chosen, which is after the deal) and the tensor is all zeros. With
+several deals, the information state covers the current deal and the match so far (totals and results), not
+the earlier deals' tricks.
+
+Pickling: ``pickle`` and ``copy.deepcopy`` of a game rebuild it from ``str(game)``; a state pickles, and
+``pyspiel.serialize_game_and_state`` / ``deserialize_game_and_state`` work (import this module first).
 
 Search: ``state.resample_from_infostate(player, sampler)`` draws a state consistent with the player's
 information from :func:`~sergeant_major.research.resample.resample`, so the Python ISMCTS bot
@@ -54,7 +61,7 @@ from ..view import View
 from .action_space import ASSIGN_BASE, CONTRACT_BASE, END_GIVE, NUM_ACTIONS, TAKE_KITTY, action_from_id, legal_ids
 from .resample import resample
 
-__all__ = ["GAME_NAME", "SergeantMajorGame", "SergeantMajorState", "parse_rules_param"]
+__all__ = ["GAME_NAME", "SergeantMajorGame", "SergeantMajorState", "format_rules_param", "parse_rules_param"]
 
 GAME_NAME = "python_sergeant_major"
 _DEFAULTS: dict[str, Any] = {"rules": "9-5-2", "deals": 1}
@@ -94,6 +101,19 @@ def parse_rules_param(text: str) -> Rules:
     return Rules.parse(" ".join(w.replace(":", "=") for w in words))
 
 
+def format_rules_param(rules: Rules) -> str:
+    """The ``rules`` parameter in the one-line form that :func:`parse_rules_param` and OpenSpiel's game-string
+    parser read back: the string form with ``+`` for a space and ``:`` for ``=``, quoted when it would otherwise
+    be read as a number (a bare preset: ``"9-5-2"``, quotes included). The game reports its parameters in this
+    form, so ``pyspiel.load_game(str(game))`` rebuilds the game (and pickling a game works).
+
+    Example: ``8-5-3 kitty=see-then-trump`` gives ``8-5-3+kitty:see-then-trump``; ``9-5-2`` gives ``"9-5-2"``.
+    """
+    text = str(rules).replace(" ", "+").replace("=", ":")
+    # OpenSpiel reads a value made only of these characters as an int or a double (game_parameters.cc)
+    return f'"{text}"' if not text.strip("+-0123456789.") else text
+
+
 class SergeantMajorGame(pyspiel.Game):  # type: ignore[misc]
     """The game: immutable rules and number of deals (see the module docstring for the parameters).
 
@@ -126,7 +146,12 @@ class SergeantMajorGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0 if zero else None,
             max_game_length=length,
         )
-        super().__init__(_GAME_TYPE if zero else _game_type(False), info, {"rules": str(r), "deals": deals})
+        super().__init__(_GAME_TYPE if zero else _game_type(False), info, {"rules": format_rules_param(r), "deals": deals})
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickle and ``copy.deepcopy`` rebuild the game from its name, ``str(game)`` (pybind's own pickling
+        of a Python game keeps the C++ part only and loses ``rules`` and ``deals``)."""
+        return _load_game, (str(self),)
 
     def new_initial_state(self) -> SergeantMajorState:
         """A new game: chance deals the first card next."""
@@ -139,11 +164,26 @@ class SergeantMajorGame(pyspiel.Game):  # type: ignore[misc]
         return _Observer(self.rules, bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
 
 
-def _placeholder(rules: Rules) -> tuple[list[list[Card]], list[Card]]:
-    deck = list(range(1, 52)) if rules.kitty == "none" else list(range(52))
-    hs = rules.hand_size
-    hands = [[CARDS[c] for c in deck[s * hs:(s + 1) * hs]] for s in range(rules.players)]
-    return hands, [CARDS[c] for c in deck[rules.players * hs:]]
+def _load_game(name: str) -> SergeantMajorGame:
+    """``pyspiel.load_game(name)`` from a module that registers the game (so that unpickling imports it)."""
+    game = pyspiel.load_game(name)
+    assert isinstance(game, SergeantMajorGame)
+    return game
+
+
+class _Placeholder:
+    """The match's ``cards`` source: a fixed placeholder deal, replaced by the cards chance deals. A class, not a
+    lambda, so that a state pickles (``pyspiel.serialize_game_and_state`` pickles the state's ``__dict__``)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+
+    def __call__(self, number: int, dealer: int) -> tuple[list[list[Card]], list[Card]]:
+        rules = self.rules
+        deck = list(range(1, 52)) if rules.kitty == "none" else list(range(52))
+        hs = rules.hand_size
+        hands = [[CARDS[c] for c in deck[s * hs:(s + 1) * hs]] for s in range(rules.players)]
+        return hands, [CARDS[c] for c in deck[rules.players * hs:]]
 
 
 class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
@@ -156,7 +196,7 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
         self._rules = game.rules
         self._cap = game.deals
         self._deck = tuple(range(1, 52)) if game.rules.kitty == "none" else tuple(range(52))
-        self._match: Match = _SearchMatch(game.rules, 0, dealer=0, cards=lambda number, dealer: _placeholder(game.rules))
+        self._match: Match = _SearchMatch(game.rules, 0, dealer=0, cards=_Placeholder(game.rules))
         self._dealing: list[int] | None = []
         self._rewards = [0.0] * game.rules.players
 
@@ -198,23 +238,46 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
         return [(c, p) for c in left]
 
     def _apply_action(self, action: int) -> None:
+        """Apply a chance outcome (a card to deal) or the decision of the player to act.
+
+        Raises:
+            SergeantMajorError: quoting a chance action that is not among :meth:`chance_outcomes` (not a card
+                of the deck, or a card already dealt), or any action once the game is over.
+            IllegalActionError: quoting a player action that is not legal now.
+
+        A refused action changes nothing (history, rewards and the cards dealt stay as they were).
+        """
+        a = int(action)
+        if self._over():
+            raise SergeantMajorError(f"action {a} refused: the game is over")
         if self._dealing is not None:
-            self._dealing.append(int(action))
+            self._check_chance(a)
+            self._dealing.append(a)
             if len(self._dealing) == len(self._deck):
                 self._start_deal()
             return
         m = self._match
         before = len(m.results)
-        self._rewards = [0.0] * self._rules.players
         d = m.deal
-        a = int(action)
         m.apply(Play(d.to_play, CARDS[a]) if d.phase == Phase.PLAY and 0 <= a < 52 else action_from_id(d, a))
+        # only once the checked apply has accepted the action: a refused one leaves the rewards as they were
+        self._rewards = [0.0] * self._rules.players
         if len(m.results) > before:
             self._rewards = [float(x) for x in m.results[-1].scores]
             if not self._over():
                 self._dealing = []
             return
         self._run_forced()
+
+    def _check_chance(self, a: int) -> None:
+        assert self._dealing is not None
+        deck = f"{len(self._deck)}-card deck" + (" (kitty=none: no 2C)" if len(self._deck) == 51 else "")
+        if not 0 <= a < 52 or a not in self._deck:
+            what = f"action {a} ({CARDS[a]})" if 0 <= a < 52 else f"action {a}"
+            raise SergeantMajorError(f"chance {what} is not a card of the {deck}: the outcomes are the cards not dealt yet")
+        if a in self._dealing:
+            raise SergeantMajorError(f"chance action {a} ({CARDS[a]}) refused: {CARDS[a]} was already dealt "
+                                     f"(card {self._dealing.index(a) + 1} of {len(self._deck)})")
 
     def _start_deal(self) -> None:
         assert self._dealing is not None
@@ -289,15 +352,24 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
             return None
         return self._match.view(player)
 
-    def dealt_so_far(self, player: int) -> list[Card]:
-        """The cards ``player`` has received so far while the current deal is being dealt."""
-        if self._dealing is None:
-            return []
+    def _seen_positions(self, player: int) -> list[int]:
+        """The positions in the deal order of the cards dealt so far that ``player`` may see: its own, and with
+        ``contract-after=k`` (3-5-8) only its first ``k`` (seed 003, docs/rules.md: while the contract is
+        chosen, every seat sees only its first 6 cards, and the contract comes after the deal)."""
+        assert self._dealing is not None
         n = self._rules.players
         dealer = self._match.deal.dealer
-        cut = n * self._rules.hand_size
-        return sorted((CARDS[c] for j, c in enumerate(self._dealing[:cut]) if (dealer + 1 + j) % n == player),
-                      key=lambda c: c.id)
+        cut = min(len(self._dealing), n * self._rules.hand_size)
+        limit = self._rules.contract_after or self._rules.hand_size
+        return [j for j in range(cut) if (dealer + 1 + j) % n == player and j // n < limit]
+
+    def dealt_so_far(self, player: int) -> list[Card]:
+        """The cards ``player`` may see of those it has received so far while the current deal is being dealt
+        (sorted by id): all of them, except with ``contract-after=k`` (3-5-8) only the first ``k``, as at the
+        contract decision that follows the deal. Empty once the deal is dealt."""
+        if self._dealing is None:
+            return []
+        return sorted((CARDS[self._dealing[j]] for j in self._seen_positions(player)), key=lambda c: c.id)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SergeantMajorState:
         """A state drawn from those ``player_id`` cannot tell from this one (for ISMCTS).
@@ -312,10 +384,7 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
         rng = random.Random(seed)
         new = copy.deepcopy(self)
         if self._dealing is not None:
-            n = self._rules.players
-            dealer = self._match.deal.dealer
-            cut = n * self._rules.hand_size
-            mine = [j for j in range(len(self._dealing)) if j < cut and (dealer + 1 + j) % n == player_id]
+            mine = self._seen_positions(player_id)
             others = [j for j in range(len(self._dealing)) if j not in mine]
             unseen = [c for c in self._deck if c not in {self._dealing[j] for j in mine}]
             pick = rng.sample(unseen, len(others))
