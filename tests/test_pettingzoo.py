@@ -8,6 +8,7 @@ on thousands of random states; rewards are the deals' scores; seeds reproduce th
 from __future__ import annotations
 
 import random
+import re
 import warnings
 from typing import Any
 
@@ -245,3 +246,58 @@ def test_single_seat_errors() -> None:
     assert term and reward == -16.0 and info["illegal_action"] == bad
     with pytest.raises(SergeantMajorError, match="reset"):
         e.step(0)
+
+
+# ------------------------------------------------------------------------------------------ bad input
+def test_a_non_integer_action_is_refused_and_changes_nothing() -> None:
+    e = raw_env("9-5-2")
+    e.reset(seed=42)
+    agent = e.agent_selection
+    obs = e.observe(agent)
+    assert obs["action_mask"][52]  # a contract: 52.7 used to be applied as 52 (clubs)
+    for bad in (52.7, np.float64(52.0), True, "52", np.array([52])):
+        with pytest.raises(IllegalActionError, match=re.escape(repr(bad))):
+            e.step(bad)
+        assert e.match.deal.contract is None and e.agent_selection == agent
+        assert (e.observe(agent)["observation"] == obs["observation"]).all()
+    e.step(np.int64(52))  # NumPy integers (what action_space.sample() returns) are ids
+    assert e.match.deal.contract is not None
+
+    s = SingleSeatEnv("9-5-2", seat=0)
+    o, _ = s.reset(seed=3)
+    legal = int(np.flatnonzero(o["action_mask"])[0])
+    with pytest.raises(IllegalActionError, match=re.escape(f"{legal + 0.5}")):
+        s.step(legal + 0.5)
+    assert (s._obs()["observation"] == o["observation"]).all()
+    s.step(np.int64(legal))
+
+
+def test_a_refused_action_keeps_the_rewards() -> None:
+    e = raw_env("9-5-2", episode="match", max_deals=3)
+    e.reset(seed=5)
+    rng = random.Random(1)
+    while not e.match.results:  # play to the end of the first deal
+        mask = e.observe(e.agent_selection)["action_mask"]
+        e.step(rng.choice(np.flatnonzero(mask).tolist()))
+    agent = e.agent_selection
+    _, reward, _, _, _ = e.last()
+    assert reward == e.match.results[0].scores[int(agent[-1])] != 0
+    bad = int(np.flatnonzero(e.observe(agent)["action_mask"] == 0)[0])
+    rewards, cumulative = dict(e.rewards), dict(e._cumulative_rewards)
+    with pytest.raises(IllegalActionError, match=str(bad)):
+        e.step(bad)
+    assert e.last()[1] == reward and e.rewards == rewards and e._cumulative_rewards == cumulative
+
+
+@pytest.mark.parametrize("make", [raw_env, SingleSeatEnv])
+def test_seeds_are_whole_numbers(make: Any) -> None:
+    a, b = make("9-5-2"), make("9-5-2")
+    a.reset(seed=np.int64(3))
+    b.reset(seed=3)
+    assert a._table.match.seed == 3 and type(a._table.match.seed) is int
+    assert a._table.match.deal.dealt == b._table.match.deal.dealt
+    before = a._table.match
+    for bad in (1.5, True, -1, "3", np.float64(2.0)):
+        with pytest.raises(SergeantMajorError, match=re.escape(f"seed={bad!r}")):
+            a.reset(seed=bad)
+        assert a._table.match is before

@@ -3,12 +3,13 @@ forced actions applied automatically, and a seat's encoded observation and actio
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
 
 from ..deal import Deal, DealResult
-from ..errors import SergeantMajorError
+from ..errors import IllegalActionError, SergeantMajorError
 from ..match import Match
 from ..players import HeuristicPlayer, drive
 from ..research.action_space import NUM_ACTIONS, action_from_id, legal_ids
@@ -34,6 +35,48 @@ def make_rules(rules: Rules | str, options: dict[str, Any]) -> Rules:
     if options:
         r = r.with_options(**{k: _option_text(v) for k, v in options.items()})
     return r
+
+
+def _whole(value: object) -> int | None:
+    """``value`` as an int when it is a whole number (an int, a NumPy integer, a 0-d integer array), else None.
+    A bool is not a whole number here."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def check_seed(seed: object) -> int | None:
+    """``seed`` as a Python int (``None`` stays ``None``): both environments' ``reset(seed=...)``.
+
+    Accepts an int or a NumPy integer from 0 up (Gymnasium's rule for seeds); ``Match(rules, seed)`` gets
+    the same int, so ``np.int64(3)`` deals what ``3`` deals.
+
+    Raises:
+        SergeantMajorError: quoting a seed that is not a whole number (a float such as ``1.5``, a bool, a
+            string) or is negative. Nothing changes.
+    """
+    if seed is None:
+        return None
+    value = _whole(seed)
+    if value is None or value < 0:
+        raise SergeantMajorError(f"seed={seed!r} must be None or a whole number from 0 up (an int or a NumPy integer)")
+    return value
+
+
+def check_action(action: object) -> int:
+    """``action`` as a Python int action id: an int, a NumPy integer or a 0-d integer array.
+
+    Raises:
+        IllegalActionError: quoting ``action`` when it is not a whole number (a float such as ``52.7``, a bool,
+            a string, an array of several values). Nothing changes.
+    """
+    value = _whole(action)
+    if value is None:
+        raise IllegalActionError(f"action {action!r} is not an action id (a whole number 0..{NUM_ACTIONS - 1})", "action id")
+    return value
 
 
 def _option_text(v: object) -> str:

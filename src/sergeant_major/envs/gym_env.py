@@ -14,7 +14,7 @@ from ..players import Player, decision_rng, make_player
 from ..research.action_space import NUM_ACTIONS, action_id
 from ..research.observation import observation_string
 from ..rules import Rules
-from ._table import Table, make_rules
+from ._table import Table, check_action, check_seed, make_rules
 
 __all__ = ["SingleSeatEnv"]
 
@@ -109,9 +109,15 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
         return reward
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
-        """Deal anew (``seed``: the cards of ``Match(rules, seed)``); the opponents act until the seat's turn."""
+        """Deal anew (``seed``: the cards of ``Match(rules, seed)``); the opponents act until the seat's turn.
+
+        Raises:
+            SergeantMajorError: quoting a seed that is not a whole number from 0 up (an int or a NumPy
+                integer; ``1.5`` and ``True`` are refused, ``np.int64(3)`` is ``3``). Nothing changes.
+        """
+        seed = check_seed(seed)
         super().reset(seed=seed)
-        match_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**62))
+        match_seed = seed if seed is not None else int(self.np_random.integers(0, 2**62))
         self._table.new(match_seed)
         self._over = False
         self._opponents()
@@ -123,11 +129,16 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
 
         Returns ``(observation, reward, terminated, truncated, info)``; an action outside the mask ends
         the episode with ``illegal_reward`` and ``info["illegal_action"] = action``.
+
+        Raises:
+            SergeantMajorError: once the episode is over (call ``reset()``).
+            IllegalActionError: quoting ``action`` when it is not a whole number (``52.7``, ``True``); nothing
+                changes.
         """
         if self._over:
             raise SergeantMajorError("the episode is over: call reset()")
         t = self._table
-        aid = int(action)
+        aid = check_action(action)
         _, mask = t.observe(self.seat)
         if not 0 <= aid < NUM_ACTIONS or not mask[aid]:
             self._over = True

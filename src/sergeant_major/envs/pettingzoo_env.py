@@ -16,7 +16,7 @@ from ..errors import SergeantMajorError
 from ..research.action_space import ASSIGN_BASE, CONTRACT_BASE, END_GIVE, NUM_ACTIONS, TAKE_KITTY
 from ..research.observation import OBSERVATION_VERSION, layout_table, observation_string
 from ..rules import Rules
-from ._table import Table, make_rules
+from ._table import Table, check_action, check_seed, make_rules
 
 __all__ = ["env", "raw_env", "ENV_NAME"]
 
@@ -126,10 +126,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal anew: ``seed`` gives the cards of ``Match(rules, seed)``; ``None`` draws a seed."""
-        if seed is not None:
-            self._rng = random.Random(seed)
-            match_seed = int(seed)
+        """Deal anew: ``seed`` gives the cards of ``Match(rules, seed)``; ``None`` draws a seed.
+
+        Raises:
+            SergeantMajorError: quoting a seed that is not a whole number from 0 up (an int or a NumPy
+                integer; ``1.5`` and ``True`` are refused, ``np.int64(3)`` is ``3``). Nothing changes.
+        """
+        match_seed = check_seed(seed)
+        if match_seed is not None:
+            self._rng = random.Random(match_seed)
         else:
             match_seed = self._rng.getrandbits(62)
         self._table.new(match_seed)
@@ -149,9 +154,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
     def step(self, action: int | None) -> None:
         """Play the action id ``action`` for ``agent_selection`` (``None`` for an agent already done).
 
+        ``action`` is an int, a NumPy integer or a 0-d integer array.
+
         Raises:
             IllegalActionError: quoting the id when it is not in the action mask (``raw_env`` only;
-                ``env()`` ends the episode with ``illegal_reward`` instead).
+                ``env()`` ends the episode with ``illegal_reward`` instead), or quoting a value that is not
+                a whole number (``52.7``, ``True``). A refused action changes nothing (rewards included).
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -159,9 +167,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
             return
         if action is None:
             raise SergeantMajorError(f"{agent} is to act: None is not an action")
+        res = self._table.step(check_action(action))  # checked: raises before anything changes
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        res = self._table.step(int(action))
         if res is not None:
             for a in self.agents:
                 self.rewards[a] = float(res.scores[self._seat[a]])
