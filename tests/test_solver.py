@@ -36,7 +36,9 @@ from sergeant_major.solver._kernels import (
     run_heads,
     seat_ducks_lead,
     seat_ducks_trick,
+    seat_loses_out,
     seat_takes_trick,
+    seat_wins_out,
     trump_bounds,
     tt_probe,
     tt_store,
@@ -581,6 +583,51 @@ def test_seat_ducks_lead_holds(rules_t: str) -> None:
         else:
             refused[on_lead] += 1
     assert min(said) >= 10 and min(refused) >= 1, (said, refused)
+
+
+@pytest.mark.parametrize("rules_t", ["3-5-8", "3-5-8 players=4 deals=24", "9-5-2 contracts=suits-nt-mt"])
+def test_seat_wins_or_loses_out_holds(rules_t: str) -> None:
+    """``seat_loses_out`` and ``seat_wins_out``, which decide a minimum-tricks trick start whatever the target:
+    where the first says the seat surely loses every trick left, its fewest tricks (brute force) are none; where
+    the second says the seat on lead wins them all, its fewest are all the tricks left. Each must say so often,
+    on lead and not, and refuse sometimes."""
+    rules = Rules.parse(rules_t)
+    rng = random.Random(hash(rules_t) % 991)
+    loses = [0, 0]
+    wins = 0
+    refused = [0, 0]
+    for _ in range(600 if not LONG else 6000):
+        pos = random_position(rules, rng, rng.randint(2, 4 if rules.players == 4 else 5), contract=Contract.MINIMUM)
+        assert pos.misere and pos.trump < 0
+        seat = rng.randrange(pos.n)
+        hands = int_array(list(pos.hands) + [0] * (4 - pos.n))
+        on_lead = int(seat == pos.leader)
+        said_loses = bool(seat_loses_out(hands, pos.n, pos.leader, seat))
+        said_wins = bool(on_lead and seat_wins_out(hands, pos.n, seat))
+        assert not (said_loses and said_wins), (repr(pos), seat)
+        if said_loses or said_wins:
+            fewest = brute_values(pos, seat)[0] - pos.tricks[seat]
+            assert fewest == (pos.remaining if said_wins else 0), (repr(pos), seat, said_wins, fewest)
+            loses[on_lead] += said_loses
+            wins += said_wins
+        else:
+            refused[on_lead] += 1
+    assert min(loses) >= 10 and wins >= 10 and min(refused) >= 10, (loses, wins, refused)
+
+
+def test_seat_loses_out_on_lead_needs_the_order_after_its_lead() -> None:
+    """On lead, the seat's suits all in order (its i-th lowest card below the others' i-th lowest) do not make it
+    lose every trick: here seat 0 leads the 2 of spades and seat 1 must take it, but with the 9 - keeping its
+    3 to lead later under the seat's 4 and 5, so that the seat must win a trick. ``seat_loses_out`` refuses
+    this position (its second-lowest spade is above the others' lowest), and the brute force finds the trick."""
+    pos = Position.parse("3-5-8 | MT | 0 | 5-1-5 | QJ542... / AK93.6.. / ...KQT74 | -")
+    hands = int_array(list(pos.hands) + [0])
+    assert not seat_loses_out(hands, 3, pos.leader, 0)
+    assert brute_values(pos, 0)[0] - pos.tricks[0] == 1
+    # seat 1 on lead instead: the seat follows under every card led, so it loses them all
+    other = Position.parse("3-5-8 | MT | 1 | 5-1-5 | QJ542... / AK93.6.. / ...KQT74 | -")
+    assert seat_loses_out(hands, 3, other.leader, 0)
+    assert brute_values(other, 0)[0] - other.tricks[0] == 0
 
 
 @pytest.mark.parametrize("rules_t", ["9-5-2", "8-5-3 must-overtrump=on must-trump=on", "9-5-2 players=4", "3-5-8"])

@@ -53,7 +53,7 @@ else:
 ST_NODES, ST_BUDGET, ST_ABORT, ST_TTHITS, ST_ETC, ST_ETCCUTS, ST_HELPER, ST_ROT = 0, 1, 2, 3, 4, 5, 6, 7
 # killer leads: stats[killer_slot(tricks left, target, leader)] = 1 + the last lead that cut there
 ST_KILLERS = 8
-# nodes decided by seat_takes_trick, seat_ducks_trick or seat_ducks_lead
+# nodes decided by seat_takes_trick, seat_ducks_trick, seat_ducks_lead, seat_loses_out or seat_wins_out
 ST_TAKES = ST_KILLERS + 4 * 18 * 4
 # probing (see search): the node count at which the innermost probe aborts, the depth of the node that set it
 # (-1: none, the count is the budget), and the knobs (tricks left from which nodes probe, the two budgets)
@@ -709,6 +709,89 @@ def seat_ducks_lead(hands: Any, n: int, leader: int, seat: int) -> bool:
     return True
 
 
+@jit
+def seat_wins_out(hands: Any, n: int, seat: int) -> bool:
+    """No-trump, the seat on lead: does it surely win every remaining trick (in minimum tricks: the others
+    take none)? For every suit and every other hand holding it, the hand's i-th lowest card is below the seat's
+    i-th lowest (i up to the shorter holding). Then each other hand, playing its lowest card of the suit led and
+    discarding its highest cards when void, stays under every card the seat can lead, so the seat wins each
+    trick and leads the next. Seeds 000/004 "Playing the tricks" (follow suit; the highest card of the suit led
+    wins), seed 003 (minimum-tricks deals: no trump).
+
+    Args: ``hands`` (length >= ``n``; bit ``13 * suit + rank``), ``n`` 3 or 4 players, ``seat`` 0..n-1.
+    Returns: True only when the claim holds (``tests/test_solver.py::test_seat_wins_or_loses_out_holds``)."""
+    h = hands[seat]
+    for suit in range(4):
+        m = (h >> (13 * suit)) & LANE
+        if m == 0:
+            continue
+        for p in range(n):
+            if p == seat:
+                continue
+            o = (hands[p] >> (13 * suit)) & LANE
+            while m != 0 and o != 0:
+                if int(low_bit(o)) > int(low_bit(m)):
+                    return False
+                m &= m - 1
+                o &= o - 1
+            m = (h >> (13 * suit)) & LANE
+    return True
+
+
+@jit
+def _under_in_order(m: int, u: int) -> bool:
+    """The i-th lowest bit of ``m`` is below the i-th lowest of ``u``, for i up to the fewer of their bits."""
+    while m != 0 and u != 0:
+        if int(low_bit(m)) > int(low_bit(u)):
+            return False
+        m &= m - 1
+        u &= u - 1
+    return True
+
+
+@jit
+def seat_loses_out(hands: Any, n: int, leader: int, seat: int) -> bool:
+    """No-trump: does the seat surely lose every remaining trick (in minimum tricks: the others take them all)?
+
+    Another player on lead: when in every suit the seat's i-th lowest card is below the i-th lowest of the
+    other hands' cards of that suit together (i up to the shorter holding). The seat plays its highest card
+    under the card led, or discards its highest card when void: it never wins a trick and the order holds
+    after every trick (the card led is at least the others' j-th lowest for some j, and the seat's card is at
+    least its own j-th lowest), so the others keep the lead. On lead, the seat needs one suit X, held by another
+    hand too, whose lowest card is below all the others' X cards (one of them must take the trick) and whose
+    (i+1)-th lowest is below the others' i-th lowest X card, so that the order holds whichever X cards they play
+    to it; every other suit in order. (Leading the lowest card of a suit merely in order is not enough: the
+    others take it with a high card and keep their low ones to lead under the seat's next card.) Seeds 000/004
+    "Playing the tricks", seed 003 (minimum-tricks deals: no trump).
+
+    Args: ``hands`` (length >= ``n``; bit ``13 * suit + rank``), ``n`` 3 or 4 players, ``leader`` and ``seat``
+    0..n-1. Returns: True only when the claim holds (``test_seat_wins_or_loses_out_holds``)."""
+    h = hands[seat]
+    bad = 0  # suits out of order
+    lead_suits = 0  # suits the seat can lead to lose the trick and keep the order
+    for suit in range(4):
+        m = (h >> (13 * suit)) & LANE
+        if m == 0:
+            continue
+        u = 0
+        for p in range(n):
+            if p != seat:
+                u |= (hands[p] >> (13 * suit)) & LANE
+        if u == 0:
+            continue
+        if not _under_in_order(m, u):
+            if leader != seat:
+                return False
+            bad |= 1 << suit
+        if leader == seat and int(low_bit(m)) < int(low_bit(u)) and _under_in_order(m & (m - 1), u):
+            lead_suits |= 1 << suit
+    if leader != seat:
+        return True
+    if bad == 0:
+        return lead_suits != 0
+    return (bad & (bad - 1)) == 0 and (bad & lead_suits) != 0
+
+
 @jit_inline
 def insert_move(moves: Any, base: int, nm: int, c: int, sc: int) -> int:
     """Insert card ``c`` with score ``sc`` into the ``nm`` moves at ``moves[base:]`` (pairs card, score; best
@@ -1185,10 +1268,19 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                         idx, k0, k1, k2, chk = tt_index(hands, n, leader, cfg, tt_mask)
                         prefetch(tt, idx * (TT_WORDS * TT_WAYS))
                         if mis:
-                            # minimum tricks, needing one more trick taken by the others: the seat surely loses this one
-                            if target <= 1 and trump < 0 and seat_ducks_lead(hands, n, leader, seat):
-                                stats[ST_TAKES] += 1
-                                decided = 1
+                            # minimum tricks: needing one more trick taken by the others, the seat surely loses this
+                            # one; or it surely loses every trick left (the target is not above them); or, on
+                            # lead, it surely wins them all (the target is at least 1)
+                            if trump < 0:
+                                if target <= 1 and seat_ducks_lead(hands, n, leader, seat):
+                                    stats[ST_TAKES] += 1
+                                    decided = 1
+                                elif seat_loses_out(hands, n, leader, seat):
+                                    stats[ST_TAKES] += 1
+                                    decided = 1
+                                elif leader == seat and seat_wins_out(hands, n, seat):
+                                    stats[ST_TAKES] += 1
+                                    decided = 0
                         else:
                             # cashing the leader's side-suit winners plays no trump: the trump bounds add to it
                             tb1 = 0
