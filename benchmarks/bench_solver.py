@@ -9,8 +9,11 @@ equals the wall time; on a shared, loaded machine it is the fair figure), wall t
 adds up the threads), and the machine should be idle. A position that runs into ``--limit`` seconds counts at
 its elapsed time and is reported.
 
-Run: ``python benchmarks/bench_solver.py [--positions N] [--sizes 16 8] [--rules 9-5-2] [--limit S]
-[--threads N]``.
+``--contract MT`` (or ``NT``, ``S``, ...) fixes the contract of every position where the rules offer it (3-5-8:
+``--rules 3-5-8 --contract MT`` times minimum-tricks deals); by default each position draws one as a deal would.
+
+Run: ``python benchmarks/bench_solver.py [--positions N] [--sizes 16 8] [--rules 9-5-2] [--contract C]
+[--limit S] [--threads N]``.
 Prints a table and one JSON line at the end.
 """
 
@@ -23,7 +26,7 @@ import statistics
 import sys
 import time
 
-from sergeant_major import Rules
+from sergeant_major import Contract, Rules
 from sergeant_major.errors import SergeantMajorError
 from sergeant_major.solver import HAVE_NUMBA, Solver
 from sergeant_major.solver.position import random_position
@@ -34,9 +37,10 @@ def pct(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
 
 
-def bench(rules: Rules, size: int, count: int, limit: float, seed: int, threads: int = 1) -> dict[str, object]:
+def bench(rules: Rules, size: int, count: int, limit: float, seed: int, threads: int = 1,
+          contract: Contract | None = None) -> dict[str, object]:
     rng = random.Random(seed)
-    positions = [random_position(rules, rng, size) for _ in range(count)]
+    positions = [random_position(rules, rng, size, contract=contract) for _ in range(count)]
     solver = Solver(clock=time.process_time if threads == 1 else time.perf_counter, threads=threads)
     solver.value(random_position(rules, random.Random(0), 3), 0)  # compile / load the cache
     times: list[float] = []
@@ -58,7 +62,7 @@ def bench(rules: Rules, size: int, count: int, limit: float, seed: int, threads:
     wall = [t * 1000 for t in walls]
     ms = cpu if threads == 1 else wall
     return {
-        "rules": str(rules), "tricks_left": size, "positions": count, "limit_s": limit, "threads": threads,
+        "rules": str(rules), "contract": contract.code if contract is not None else None, "tricks_left": size, "positions": count, "limit_s": limit, "threads": threads,
         "clock": "process CPU time" if threads == 1 else "wall time",
         "median_ms": round(statistics.median(ms), 3), "p95_ms": round(pct(ms, 0.95), 3), "max_ms": round(max(ms), 3),
         "mean_ms": round(statistics.mean(ms), 3), "median_nodes": int(statistics.median(nodes)),
@@ -86,6 +90,7 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=100)
     ap.add_argument("--sizes", type=int, nargs="+", default=[8, 16])
     ap.add_argument("--rules", default="9-5-2")
+    ap.add_argument("--contract", default=None, help="C D H S NT MT: every position's contract (default: drawn)")
     ap.add_argument("--limit", type=float, default=20.0, help="seconds per position")
     ap.add_argument("--seed", type=seed_arg, default=2026)
     ap.add_argument("--threads", type=int, default=1, help="search threads per position (Solver(threads=N))")
@@ -94,6 +99,14 @@ def main() -> None:
         rules = Rules.parse(a.rules)
     except SergeantMajorError as e:
         ap.error(f"--rules {a.rules!r}: {e}")
+    contract = None
+    if a.contract is not None:
+        try:
+            contract = Contract.parse(a.contract)
+        except (SergeantMajorError, ValueError) as e:
+            ap.error(f"--contract {a.contract!r}: {e}")
+        if contract.trump is None and not rules.has_nt_mt:
+            ap.error(f"--contract {a.contract!r}: {str(rules)!r} has no no-trump or minimum-tricks deals (contracts=suits-nt-mt)")
     if a.positions < 1:
         ap.error(f"--positions {a.positions}: give 1 or more")
     for size in a.sizes:
@@ -106,7 +119,7 @@ def main() -> None:
     print(f"numba={HAVE_NUMBA}")
     results = []
     for size in a.sizes:
-        r = bench(rules, size, a.positions, a.limit, a.seed + size, a.threads)
+        r = bench(rules, size, a.positions, a.limit, a.seed + size, a.threads, contract)
         results.append(r)
         print(f"{size:2d} tricks left, {r['positions']} positions, {a.threads} thread(s), {r['clock']}: median {r['median_ms']} ms, p95 {r['p95_ms']} ms, "
               f"max {r['max_ms']} ms, mean {r['mean_ms']} ms, median nodes {r['median_nodes']}, "
