@@ -134,3 +134,38 @@ def test_sort_hand() -> None:
     assert format_cards(sort_hand(hand, Suit.CLUBS)) == "4C 2C AS TS AH 3H KD"
     assert format_cards(sort_hand(hand, Suit.HEARTS)) == "AH 3H AS TS KD 4C 2C"
     assert sorted(sort_hand(hand)) == sorted(hand)
+
+
+# ---------------------------------------------------------------------------------------------- second review
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Q♥\ufe0f", "QH"), ("Q♠\ufe0f", "QS"), ("10♦\ufe0f", "TD"), ("a♣\ufe0e", "AC"),  # as phones type the symbols
+    ("Q♡", "QH"), ("J♢", "JD"), ("K♤", "KS"), ("2♧", "2C"), ("q♤\ufe0f", "QS"), (" A♡\ufe0f ", "AH"),
+])
+def test_emoji_and_white_suit_symbols(text: str, expected: str) -> None:
+    assert str(parse_card(text)) == expected
+    assert parse_cards(f"{text}, {text}") == [parse_card(expected)] * 2
+
+
+def test_suit_parse_emoji_and_white_symbols() -> None:
+    from sergeant_major.actions import Contract
+
+    assert Suit.parse("♠\ufe0f") is Suit.SPADES and Suit.parse("♡") is Suit.HEARTS and Suit.parse("♢\ufe0e") is Suit.DIAMONDS
+    assert Contract.parse("♧\ufe0f") is Contract.CLUBS
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("Q♥\ufe0f\ufe0f", "U+FE0F VARIATION SELECTOR-16"),  # one selector is the symbol's; a second is not a suit
+    ("Q\u200b", "U+200B ZERO WIDTH SPACE"),
+    ("Q\ufe0f", "U+FE0F VARIATION SELECTOR-16"),  # a selector after no symbol
+])
+def test_an_invisible_character_is_quoted_visibly(text: str, shown: str) -> None:
+    """A refusal never quotes a character one cannot see as itself: the input is escaped, the suit by its code point."""
+    with pytest.raises(CardParseError) as info:
+        parse_card(text)
+    msg = str(info.value)
+    assert f"{shown} is not a suit" in msg, msg
+    assert "\ufe0f" not in msg and "\u200b" not in msg
+    assert repr(text).replace("\ufe0f", "\\ufe0f") in msg
+    with pytest.raises(CardParseError) as info:
+        Suit.parse("♠\ufe0f\ufe0f")
+    assert "'♠\\ufe0f\\ufe0f' is not a suit" in str(info.value)

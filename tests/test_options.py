@@ -121,6 +121,14 @@ def score_of(rules: Rules, tricks: tuple[int, ...], contract: Contract = Contrac
     ("9-5-2 to=0", "to=0 must be positive"),
     ("9-5-2 bound=-3", "bound=-3 must be positive"),
     ("9-5-2 deals=0", "deals=0 must be positive"),
+    ("9-5-2 to=2_0", "to='2_0': a number (digits 0-9) or off"),
+    ("9-5-2 to=+20", "to='+20': a number (digits 0-9) or off"),
+    ("9-5-2 to=２０", "to='２０': a number (digits 0-9) or off"),
+    ("9-5-2 to=١٠", "to='١٠': a number (digits 0-9) or off"),
+    ("9-5-2 instant-win=1_2", "instant-win='1_2'"),
+    ("9-5-2 players=+3", "players='+3' is not a number (digits 0-9)"),
+    ("9-5-2 targets=٩-5-2", "targets='٩-5-2': write them dealer-eldest-third in digits 0-9"),
+    ("9-5-2 targets=9-+5-2", "targets='9-+5-2'"),
     ("9-5-2 instant-win=8", "instant-win=8 outside 9..16"),
     ("9-5-2 exchange=off give=lowest", "give=lowest has no effect with exchange=off"),
     ("9-5-2 exchange=off exchange-count=at-most", "exchange-count=at-most has no effect with exchange=off"),
@@ -130,6 +138,14 @@ def test_nonsense_is_refused_with_a_reason(text: str, why: str) -> None:
     with pytest.raises(RulesError) as e:
         Rules.parse(text)
     assert why in str(e.value)
+
+
+def test_numbers_from_python_and_text_agree() -> None:
+    """An int from Python is its digits; anything but a text or an int is refused, quoted."""
+    assert Rules.preset("9-5-2").with_options(to=20) == Rules.parse("9-5-2 to=20") == Rules.parse("9-5-2 to=020")
+    with pytest.raises(RulesError) as e:
+        Rules.preset("9-5-2").with_options(to=20.0)  # type: ignore[arg-type]
+    assert "to=20.0" in str(e.value)
 
 
 def test_every_option_value_round_trips() -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from typer.testing import CliRunner
 
 from sergeant_major import tui
 from sergeant_major.actions import Contract, Discard, EndGive, Give, NameContract, Play, Return
@@ -479,3 +480,131 @@ def test_ctrl_c_while_the_experts_are_prepared_leaves_a_saved_match(tmp_path: Pa
     files = list(saves.glob("match-9-*.json"))
     assert len(files) == 1 and read_record(files[0])["seed"] == 9
     assert f"Match saved to {files[0]}" in res.stdout and f"play --resume {files[0]}" in res.stdout
+
+
+# ------------------------------------------------------------------------------------------- second review
+def _runner() -> CliRunner:
+
+    from sergeant_major.cli import _register
+
+    _register()
+    return CliRunner()
+
+
+@pytest.mark.parametrize(("text", "card"), [("Q♥\ufe0f", "QH"), ("q♠\ufe0f", "QS"), ("Q♡", "QH"), ("10♢", "TD"), ("K♤\ufe0e", "KS")])
+def test_emoji_and_white_suit_cards_are_typed(text: str, card: str) -> None:
+    assert tui.parse_card_list(text) == [C(card)]
+    assert tui.parse_card_list(f"2c {text}") == [C("2C"), C(card)]
+
+
+def test_a_refusal_shows_invisible_characters_by_their_code() -> None:
+    """'Q♥' with two U+FE0F: the refusal quotes the line with the selectors escaped and names the stray one."""
+    line = "Q♥\ufe0f\ufe0f"
+    with pytest.raises(tui.InputError) as ei:
+        tui.parse_card_list(line)
+    shown = tui.refusal(line, ei.value)
+    assert "\ufe0f" not in shown and "'Q♥\\ufe0f\\ufe0f'" in shown and "U+FE0F VARIATION SELECTOR-16 is not a suit" in shown
+    with pytest.raises(tui.InputError) as ei:
+        tui.parse_card_list("2c Q\u200b")
+    assert "\u200b" not in str(ei.value) and "'2c Q\\u200b'" in str(ei.value)
+
+
+def test_two_games_saved_under_one_name_keep_both_matches(tmp_path: Path) -> None:
+    """The same seed started in the same second: the second game's first save takes ``-2``, and each game's later
+    saves go to its own file."""
+    path = tmp_path / "saves" / "match-1-20250101-000000.json"
+    con, _ = _console()
+    a = Game(Match(Rules.parse("9-5-2"), 1, ["You", "Bob", "Cleo"]), ["human", "heuristic", "heuristic"], path, con)
+    b = Game(Match(Rules.parse("9-5-2"), 1, ["You", "Bob", "Cleo"]), ["human", "heuristic", "heuristic"], path, con)
+    assert a.save() == path and b.save() == path.with_name("match-1-20250101-000000-2.json")
+    for g, contract in ((a, Contract.SPADES), (b, Contract.HEARTS)):
+        seat = g.match.to_act
+        assert seat is not None
+        g.match.apply(NameContract(seat, contract))
+        assert g.save() == g.save_path
+    assert read_record(path)["deals"][0]["actions"][0]["contract"] == "S"
+    assert read_record(b.save_path)["deals"][0]["actions"][0]["contract"] == "H"
+    assert sorted(p.name for p in path.parent.iterdir()) == sorted([path.name, b.save_path.name])
+    # resuming a saved file goes on saving over it (new_file=False), never to a new name
+    r = Game(match_from_record(read_record(path)), ["human", "heuristic", "heuristic"], path, con, new_file=False)
+    assert r.save() == path and len(list(path.parent.iterdir())) == 2
+
+
+def test_play_same_seed_same_second_saves_two_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The repro through the command: two ``play --seed 1`` in one second (the clock held still) keep both matches."""
+    import time as time_mod
+
+    monkeypatch.setattr(time_mod, "strftime", lambda fmt, *a: "20250101-000000" if "%Y%m%d" in fmt else "2025-01-01T00:00:00")
+    runner = _runner()
+    from sergeant_major.cli import app
+
+    saves = tmp_path / "p4"
+    outs = [runner.invoke(app, ["play", "--seed", "1", "--save-dir", str(saves)], input=f"{c}\nquit\n") for c in "SH"]
+    assert all(o.exit_code == 0 for o in outs), [o.output for o in outs]
+    files = sorted(saves.iterdir())
+    assert [f.name for f in files] == ["match-1-20250101-000000-2.json", "match-1-20250101-000000.json"]
+    assert f"Match saved to {files[1]}" in outs[0].stdout and f"Match saved to {files[0]}" in outs[1].stdout
+    assert {read_record(f)["deals"][0]["actions"][0]["contract"] for f in files} == {"S", "H"}
+
+
+@pytest.mark.parametrize(("args", "quoted"), [
+    (["--name", "\x1b]0;pwned\x07\x1b[2JX"], "'\\x1b]0;pwned\\x07\\x1b[2JX'"),
+    (["--name", "Ann\u202e"], "'Ann\\u202e'"),
+    (["--opponents", ",random"], "',random'"),
+    (["--opponents", "random,"], "'random,'"),
+    (["--opponents", "random,,random"], "'random,,random'"),
+    (["--to", "20", "--rules", "9-5-2 to=10"], "'9-5-2 to=10'"),
+    (["--to", "+20"], "'+20'"),
+    (["--to", "２０"], "'２０'"),
+    (["--rules", "9-5-2 to=١٠"], "'١٠'"),
+    (["--seed", "1_000"], "'1_000'"),
+    (["--seed", "+5"], "'+5'"),
+])
+def test_play_refuses_bad_options_quoting_them(args: list[str], quoted: str, tmp_path: Path) -> None:
+    from sergeant_major.cli import app
+
+    res = _runner().invoke(app, ["play", *args, "--save-dir", str(tmp_path / "s")], input="quit\n")
+    assert res.exit_code == 2, res.output
+    assert res.stderr.startswith("error: ") and quoted in res.stderr and res.stderr.count("\n") == 1, res.stderr
+    assert "\x1b" not in res.stderr and "\u202e" not in res.stderr
+    assert not (tmp_path / "s").exists()
+
+
+def test_play_accepts_the_same_target_total_twice(tmp_path: Path) -> None:
+    from sergeant_major.cli import app
+
+    res = _runner().invoke(app, ["play", "--to", "10", "--rules", "9-5-2 to=10", "--seed", "3", "--save-dir", str(tmp_path)],
+                           input="quit\n")
+    assert res.exit_code == 0 and "Rules: 9-5-2 " in res.stdout, res.output
+
+
+def test_resuming_a_simulated_match_says_it_cannot_be(tmp_path: Path) -> None:
+    """Records of ``simulate --out`` have no human: the refusal says simulated matches cannot be resumed, and to replay."""
+    import json
+
+    from sergeant_major.cli import app
+    from sergeant_major.players import HeuristicPlayer
+    from sergeant_major.players import drive as drive_match
+    from sergeant_major.record import match_to_record, write_record
+
+    runner = _runner()
+    sim = tmp_path / "sim.jsonl"
+    res = runner.invoke(app, ["simulate", "--games", "2", "--players", "heuristic,random,random", "--seed", "1", "--out", str(sim)])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["play", "--resume", str(sim), "--game", "2", "--save-dir", str(tmp_path / "s")])
+    assert res.exit_code == 2 and res.stderr.count("\n") == 1, res.output
+    assert "simulated matches cannot be resumed" in res.stderr and f"replay {sim} --game 2" in res.stderr
+    # a computer-only match saved on its own: the same words, without --game
+    m = Match(Rules.parse("9-5-2"), 5, ["Ann", "Bob", "Cleo"])
+    drive_match(m, [HeuristicPlayer()] * 3, until_deal_end=True)
+    one = tmp_path / "one.json"
+    write_record(m, one, ["heuristic"] * 3)
+    res = runner.invoke(app, ["play", "--resume", str(one)])
+    assert res.exit_code == 2 and "simulated matches cannot be resumed" in res.stderr and f"replay {one})" in res.stderr
+    # a record with a human elsewhere than seat 0 is still "not a saved terminal match"
+    rec = match_to_record(m, ["heuristic", "human", "heuristic"])
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(rec), encoding="utf-8")
+    res = runner.invoke(app, ["play", "--resume", str(other)])
+    assert res.exit_code == 2 and "is not a saved terminal match" in res.stderr
+    assert not (tmp_path / "s").exists()

@@ -412,6 +412,9 @@ MALFORMED: list[tuple[str, Callable[[dict[str, Any]], None], str, bool]] = [
     ("totals too short", _set(["totals"], [1, 2]), "totals", True),
     ("end without winners", _set(["end"], {"winners": [], "reason": "x"}), "end.winners", True),
     ("deals empty", _set(["deals"], []), "deals", True),
+    ("escape sequences in a name", _set(["players", 1, "name"], "\x1b]0;pwned\x07\x1b[2J\x1b[31mBob"), "players[1].name", True),
+    ("a bidi override in a name", _set(["players", 0, "name"], "Ann\u202e"), "players[0].name", True),
+    ("a C1 control in a kind", _set(["players", 2, "kind"], "random\x9b"), "players[2].kind", True),
     # only the program's own reader sees these
     ("unknown rules", _set(["rules"], "7-7-2"), "rules", False),
     ("options disagree with rules", _set(["options", "to"], "20"), "options.to", False),
@@ -766,3 +769,130 @@ def test_truncated_file_message_ends_in_a_whole_phrase() -> None:
         loads_record('{"format": "sergeant-major-record", "version": 1, "rules": "9-5-2", "pla')
     msg = str(e.value)
     assert "line 1 column" in msg and "Unterminated string" in msg and not msg.rstrip().endswith(" at")
+
+
+# ------------------------------------------------------------------------------------------ second review
+EVIL = "\x1b]0;pwned\x07\x1b[2J\x1b[31mBob"
+RAW_CONTROLS = ("\x1b", "\x07", "\x9b", "\u202e")
+
+
+def test_check_replay_and_resume_never_print_a_records_control_characters(files: dict[str, Path], tmp_path: Path) -> None:
+    """The repro: a record whose player's name holds escape sequences is refused in one line naming the field, the
+    name shown escaped; nothing raw reaches the terminal from check, replay or play --resume."""
+    import sergeant_major.cli_play  # noqa: F401  (registers play)
+
+    rec = json.loads(files["good"].read_text(encoding="utf-8"))
+    rec["players"][1]["name"] = EVIL
+    p = tmp_path / "evil.json"
+    p.write_text(json.dumps(rec), encoding="utf-8")
+    for args in (["check", str(p)], ["replay", str(p)], ["play", "--resume", str(p), "--save-dir", str(tmp_path / "s")]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2, (args, res.output)
+        out = res.output
+        assert "players[1].name" in out and "control characters" in out and "\\u001b]0;pwned" in out, out
+        assert not any(ch in out for ch in RAW_CONTROLS) and out.count("\n") == 1, out
+    assert not (tmp_path / "s").exists()
+
+
+def test_cli_rendering_escapes_control_characters() -> None:
+    """Even a name the reader did not refuse (defence in depth) is printed escaped by replay and check."""
+    from sergeant_major.cli_records import _t
+
+    assert _t(EVIL).plain == "\\x1b]0;pwned\\x07\\x1b[2J\\x1b[31mBob"
+    assert _t("Zoë ♠").plain == "Zoë ♠"
+
+
+def test_match_refuses_control_characters_in_names() -> None:
+    from sergeant_major.errors import IllegalActionError
+
+    with pytest.raises(IllegalActionError) as e:
+        Match(Rules.preset("9-5-2"), 1, ["Ann", "B\u2067ob", "Cid"])
+    assert e.value.rule == "players" and "'B\\u2067ob'" in str(e.value) and "U+2067" in str(e.value)
+    assert Match(Rules.preset("9-5-2"), 1, ["Zoë", "李", "Ann Lee"]).names == ("Zoë", "李", "Ann Lee")
+
+
+@pytest.mark.parametrize(("edit", "where"), [
+    (lambda t: t.replace('"seed": 12,', '"seed": 3, "seed": 4,', 1), "seed"),
+    (lambda t: t.replace('"kind": "heuristic"', '"kind": "heuristic", "kind": "random"', 1), "players[0].kind"),
+    (lambda t: t.replace('"test": true', '"test": true, "x": {"a": 1, "a": 2}', 1), "meta.x.a"),
+])
+def test_a_key_given_twice_is_refused_with_its_path(good_text: str, edit: Callable[[str], str], where: str) -> None:
+    """JSON readers differ on which of two equal keys counts: a record gives each key once."""
+    text = edit(good_text)
+    assert text != good_text
+    with pytest.raises(RecordError) as e:
+        loads_record(text)
+    assert e.value.where == where and "given twice" in str(e.value), str(e.value)
+
+
+def _read_within(path: Path, seconds: float) -> BaseException | None:
+    """``read_record(path)`` in a thread: the error it raised, or a failure when it did not end in time (reading a pipe
+    with no writer waits for ever, /dev/zero never ends); a pipe is then opened for writing and closed to free it."""
+    import threading
+
+    got: list[BaseException | None] = []
+
+    def run() -> None:
+        try:
+            read_record(path)
+            got.append(None)
+        except BaseException as e:  # noqa: BLE001 - handed to the test
+            got.append(e)
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(seconds)
+    if t.is_alive():
+        if path.is_fifo():
+            os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+        pytest.fail(f"reading {path} did not end within {seconds} s")
+    return got[0]
+
+
+def test_non_regular_files_are_refused_without_reading(tmp_path: Path) -> None:
+    """A pipe (which would block), /dev/zero (endless) and a folder: one line quoting the path, for check too."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path, kind in ((fifo, "a pipe"), (Path("/dev/zero"), "a character device")):
+        err = _read_within(path, 20)
+        assert isinstance(err, RecordError), repr(err)
+        assert repr(str(path)) in str(err) and kind in str(err) and "not a regular file" in str(err)
+        for cmd in (["check", str(path)], ["replay", str(path)]):
+            res = runner.invoke(app, cmd)
+            assert res.exit_code == 2 and "not a regular file" in res.output and "Traceback" not in res.output
+            assert res.output.count("\n") == 1
+
+
+def test_a_file_over_the_size_cap_is_refused_unread(files: dict[str, Path], tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import sergeant_major.record as record_mod
+
+    size = files["good"].stat().st_size
+    monkeypatch.setattr(record_mod, "MAX_RECORD_FILE", size)
+    assert read_record(files["good"])  # exactly at the cap: read
+    big = tmp_path / "sparse.json"
+    with open(big, "wb") as f:
+        f.truncate(size + 1)  # sparse: its size says it all, nothing need be read
+    with pytest.raises(RecordError) as e:
+        read_record(big)
+    assert repr(str(big)) in str(e.value) and f"larger than {size:,} bytes" in str(e.value)
+    res = runner.invoke(app, ["check", str(big)])
+    assert res.exit_code == 2 and "larger than" in res.output and res.output.count("\n") == 1
+    assert record_mod.MAX_RECORD_FILE == size  # the real cap is documented as 1 GiB
+    monkeypatch.undo()
+    assert record_mod.MAX_RECORD_FILE == 1 << 30
+
+
+def test_write_record_unique_never_replaces_a_file(tmp_path: Path) -> None:
+    """``unique=True`` claims a free name (``-2``, ``-3``...); without it the same path is replaced."""
+    m, _ = played("9-5-2", seed=3, steps=30)
+    p = tmp_path / "m.json"
+    assert write_record(m, p, ["human", "random", "random"], unique=True) == p
+    first = p.read_text(encoding="utf-8")
+    m2, _ = played("9-5-2", seed=4, steps=30)
+    p2 = write_record(m2, p, ["human", "random", "random"], unique=True)
+    p3 = write_record(m2, p, ["human", "random", "random"], unique=True)
+    assert (p2.name, p3.name) == ("m-2.json", "m-3.json")
+    assert p.read_text(encoding="utf-8") == first and read_record(p2)["seed"] == 4
+    assert write_record(m2, p2, ["human", "random", "random"]) == p2  # a later save of the same match: replaced
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["m-2.json", "m-3.json", "m.json"]  # no temporary left

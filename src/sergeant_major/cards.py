@@ -7,9 +7,10 @@ A hand is a 52-bit integer mask (bit ``id`` set when the card is held), so follo
 resolving tricks are mask operations.
 
 The canonical text of a card is rank then suit, upper case: ``AS KH TD 2C``. :func:`parse_card`
-is lenient: ``10D``, ``td``, ``Qs``, ``Q♠``, German ``D``/``B`` for queen/jack with ``german=True``,
-``H``/``K``/``P``/``C`` suit letters are not guessed: anything else raises :class:`CardParseError`
-quoting the input.
+is lenient: ``10D``, ``td``, ``Qs``, ``Q♠``, the white suit symbols ``♤ ♡ ♢ ♧`` and a symbol followed by
+the emoji or text variation selector (``Q♠️``: U+FE0F, as phones type it; U+FE0E), German ``D``/``B`` for
+queen/jack with ``german=True``, ``H``/``K``/``P``/``C`` suit letters are not guessed: anything else raises
+:class:`CardParseError` quoting the input (characters one cannot see by their code point).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from enum import IntEnum
 from typing import Final
 
 from .errors import CardParseError
+from .safetext import char_text, quote
 
 __all__ = [
     "Suit",
@@ -39,6 +41,23 @@ __all__ = [
 RANK_CHARS: Final = "23456789TJQKA"
 SUIT_CHARS: Final = "CDHS"
 SUIT_SYMBOLS: Final = "♣♦♥♠"
+WHITE_SUIT_SYMBOLS: Final = "♧♢♡♤"
+"""The white (outlined) suit symbols, read as the same suits as :data:`SUIT_SYMBOLS`."""
+_PLAIN_SYMBOL: Final = dict(zip(WHITE_SUIT_SYMBOLS, SUIT_SYMBOLS, strict=True))
+_VARIATION_SELECTORS: Final = "\ufe0e\ufe0f"  # text / emoji presentation of the symbol before it
+
+
+def _plain_symbols(text: str) -> str:
+    """``text`` with white suit symbols made black and one variation selector (U+FE0E or U+FE0F) right after a
+    suit symbol dropped: ``'Q♡️'`` -> ``'Q♥'``. Anything else is kept, to be refused with its place named."""
+    if not any(ch in _VARIATION_SELECTORS or ch in _PLAIN_SYMBOL for ch in text):
+        return text
+    out: list[str] = []
+    for i, ch in enumerate(text):
+        if ch in _VARIATION_SELECTORS and i > 0 and (text[i - 1] in SUIT_SYMBOLS or text[i - 1] in _PLAIN_SYMBOL):
+            continue
+        out.append(_PLAIN_SYMBOL.get(ch, ch))
+    return "".join(out)
 
 
 class Suit(IntEnum):
@@ -64,16 +83,17 @@ class Suit(IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Suit:
-        """Parse ``'S'``, ``'spades'``, ``'♠'`` (any case).
+        """Parse ``'S'``, ``'spades'``, ``'♠'``, ``'♤'``, ``'♠️'`` (any case; a symbol may be followed by U+FE0F or
+        U+FE0E, as phones type it).
 
         Raises:
-            CardParseError: quoting ``text`` when it names no suit.
+            CardParseError: quoting ``text`` (invisible characters escaped) when it names no suit.
         """
-        t = text.strip().lower()
+        t = _plain_symbols(text.strip().lower())
         for s in cls:
             if t in (SUIT_CHARS[s].lower(), s.word, s.word[:-1], SUIT_SYMBOLS[s]):
                 return s
-        raise CardParseError(f"{text!r} is not a suit (use C, D, H, S or clubs, diamonds, hearts, spades)")
+        raise CardParseError(f"{quote(text)} is not a suit (use C, D, H, S or clubs, diamonds, hearts, spades)")
 
 
 class Card:
@@ -147,19 +167,22 @@ _GERMAN_RANKS: Final = {"D": 10, "B": 9}
 
 
 def parse_card(text: str, *, german: bool = False) -> Card:
-    """Parse one card: ``'QS'``, ``'10h'``, ``'qs'``, ``'TD'``, ``'Q♠'``, ``'as'``.
+    """Parse one card: ``'QS'``, ``'10h'``, ``'qs'``, ``'TD'``, ``'Q♠'``, ``'as'``; the white suit symbols
+    ``♤ ♡ ♢ ♧`` are the same suits, and a symbol may be followed by U+FE0F or U+FE0E (``'Q♥️'``, as phones type it).
 
     With ``german=True`` the rank letters ``D`` (Dame) and ``B`` (Bube) mean queen and jack
     (``DS``, ``B♥``, ``DD`` = queen of diamonds); suits are still ``C D H S`` or symbols: German suit
     letters (``K`` for both Kreuz and Karo) would be ambiguous and are not accepted.
 
     Raises:
-        CardParseError: quoting ``text`` when it is not exactly one card.
+        CardParseError: quoting ``text`` when it is not exactly one card (a character one cannot see, such
+            as a second U+FE0F, by its code point and name).
     """
     raw = text
-    t = text.strip().upper()
+    plain = _plain_symbols(text.strip())
+    t = plain.upper()
     if len(t) < 2:
-        raise CardParseError(f"{raw!r} is not a card (write rank then suit, e.g. QS, 10H, TD)")
+        raise CardParseError(f"{quote(raw)} is not a card (write rank then suit, e.g. QS, 10H, TD)")
     suit_part = t[-1]
     rank_part = t[:-1].strip()
     if suit_part in SUIT_SYMBOLS:
@@ -167,14 +190,14 @@ def parse_card(text: str, *, german: bool = False) -> Card:
     elif suit_part in SUIT_CHARS:
         suit = SUIT_CHARS.index(suit_part)
     else:
-        raise CardParseError(f"{raw!r} is not a card: {text.strip()[-1:]!r} is not a suit (C, D, H, S)")
+        raise CardParseError(f"{quote(raw)} is not a card: {char_text(plain[-1])} is not a suit (C, D, H, S)")
     if german and rank_part in _GERMAN_RANKS:
         rank = _GERMAN_RANKS[rank_part]
     else:
         rank = _RANK_ALIASES.get(rank_part, -1)
     if rank < 0:
         raise CardParseError(
-            f"{raw!r} is not a card: {text.strip()[:-1]!r} is not a rank (2-10, T, J, Q, K, A)"
+            f"{quote(raw)} is not a card: {quote(plain[:-1])} is not a rank (2-10, T, J, Q, K, A)"
         )
     return CARDS[suit * 13 + rank]
 

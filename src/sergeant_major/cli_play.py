@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import re
 import signal
 import sys
 import tempfile
@@ -44,6 +45,7 @@ from .match import Match
 from .players import LEVELS, Player, decision_rng, make_player
 from .record import RecordCountError, match_from_record, read_record, read_records, write_record
 from .rules import Rules
+from .safetext import name_problem, quote
 from .view import View
 
 __all__ = ["play", "default_save_dir", "Game"]
@@ -92,14 +94,19 @@ class Game:
         save_path: where ``quit`` and the end write the record.
         console: the rich console to print on.
         ask: reads one line after showing a prompt (``input``-like; raises ``EOFError``/``KeyboardInterrupt``).
+        new_file: the first save never replaces an existing file: when ``save_path`` is taken (another match
+            saved under the same name, e.g. the same seed in the same second) it goes to ``NAME-2.json``...,
+            and :attr:`save_path` becomes that name, where every later save of this match goes. ``False``
+            (resuming a saved match): ``save_path`` is this match's own file and is replaced.
     """
 
     def __init__(self, match: Match, kinds: list[str], save_path: Path, console: Console,
-                 ask: Callable[[str], str] | None = None) -> None:
+                 ask: Callable[[str], str] | None = None, new_file: bool = True) -> None:
         self.match = match
         self.kinds = kinds
         self.players: list[Player | None] = [None if k == "human" else make_player(k) for k in kinds]
         self.save_path = save_path
+        self._own_file = not new_file  # save_path is this match's own file (saved once, or the file resumed)
         self._autosave_failed = False
         self.leave_requested = False  # set by SIGTERM/SIGHUP: stop before the next action
         self.at_prompt = False  # waiting for the human's input
@@ -142,7 +149,8 @@ class Game:
         self.console.print(text, highlight=False, markup=False)
 
     def save(self) -> Path:
-        """Write the match's record to :attr:`save_path` (atomically) and return the path.
+        """Write the match's record to :attr:`save_path` (atomically) and return the path. The first save of a
+        new match claims a file name of its own (see ``new_file``), later ones replace that file.
 
         Raises:
             SergeantMajorError: quoting the folder or file that cannot be written and the system's reason.
@@ -151,8 +159,12 @@ class Game:
             self.save_path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise SergeantMajorError(f"cannot create the save folder {str(self.save_path.parent)!r}: {e.strerror or e}") from None
-        return write_record(self.match, self.save_path, self.kinds, {"program": "sergeant-major play",
-                                                                      "saved": time.strftime("%Y-%m-%dT%H:%M:%S")})
+        path = write_record(self.match, self.save_path, self.kinds, {"program": "sergeant-major play",
+                                                                     "saved": time.strftime("%Y-%m-%dT%H:%M:%S")},
+                            unique=not self._own_file)
+        self.save_path = path
+        self._own_file = True
+        return path
 
     def autosave(self) -> None:
         """:meth:`save` before each of the human's decisions, so a closed terminal or a killed process
@@ -173,6 +185,7 @@ class Game:
             # a folder of this process's own (mode 0700), never a fixed path another user could have made
             fallback = Path(tempfile.mkdtemp(prefix="sergeant-major-")) / self.save_path.name
             self.save_path = fallback
+            self._own_file = False
             path = self.save()
             with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP): the save comes first
                 self.say(f"warning: {e}; saved to {fallback} instead", style="yellow")
@@ -313,7 +326,7 @@ class Game:
                     self.say(tui.decision_help(view))
                 for k, v in tui.COMMANDS.items():
                     self.say(f"  {k:6} {v}")
-                self.say("  Cards: QS 10h qs TD Q♠ (several on one line for discards and gives).")
+                self.say("  Cards: QS 10h qs TD Q♠ Q♤ (several on one line for discards and gives).")
                 continue
             if cmd == "hand":
                 self.say(Text("Hand: ").append_text(tui.hand_text(view.hand)))
@@ -362,7 +375,7 @@ class Game:
             elif isinstance(first, Return):
                 a = Return(HUMAN, c, first.to)
             else:
-                raise tui.InputError(f"{line.strip()!r}: only {i} card{'s' if i != 1 else ''} "
+                raise tui.InputError(f"{quote(line.strip())}: only {i} card{'s' if i != 1 else ''} "
                                      f"{'is' if i == 1 else 'are'} asked now, not {len(items)}; nothing was done", "too many cards")
             probe.apply(a)
             out.append(a)
@@ -400,8 +413,13 @@ def play(
         except SergeantMajorError as e:
             raise _fail(f"cannot resume from {str(resume)!r}: {e}") from None
         kinds = [str(p.get("kind", "")) for p in rec["players"]]
+        where = f"{str(resume)!r}" + (f" record {game}" if game is not None else "")
+        if "human" not in kinds and all(k in LEVELS for k in kinds):
+            raise _fail(f"{where} is a simulated match (computer players only: {', '.join(kinds)}); simulated matches "
+                        f"cannot be resumed: replay it instead (sergeant-major replay {resume}"
+                        f"{f' --game {game}' if game is not None else ''})")
         if kinds[HUMAN] != "human" or any(k not in LEVELS for k in kinds[1:]):
-            raise _fail(f"{str(resume)!r} is not a saved terminal match (players {kinds!r}; needs human at seat 0 and "
+            raise _fail(f"{where} is not a saved terminal match (players {kinds!r}; needs human at seat 0 and "
                         f"levels from {', '.join(LEVELS)})")
         if match.over:
             assert match.end is not None
@@ -414,16 +432,23 @@ def play(
                       highlight=False, markup=False)
         # a file of several records is never overwritten by one: the match is saved to a file of its own
         path = out_dir / f"match-{match.seed}-{time.strftime('%Y%m%d-%H%M%S')}.json" if several else resume
+        new_file = several
     else:
         if game is not None:
             raise _fail("--game picks a record of the --resume file; give --resume FILE too")
         try:
             r = Rules.parse(rules)
             if to is not None:
-                r = r.with_options(to=to)
+                given = [w.partition("=")[2] for w in rules.split() if w.partition("=")[0] == "to"]
+                r_to = r.with_options(to=to)
+                if given and r_to.target_total != r.target_total:
+                    raise _fail(f"--to {to!r} conflicts with to={given[0]} in --rules {rules!r}; give the target total once")
+                r = r_to
         except SergeantMajorError as e:
             raise _fail(str(e)) from None
-        levels = [x.strip() for x in opponents.split(",") if x.strip()]
+        levels = [x.strip() for x in opponents.split(",")]
+        if "" in levels:
+            raise _fail(f"--opponents {opponents!r}: an empty level; give LEVEL or LEVEL,LEVEL (one of {', '.join(LEVELS)})")
         n_opp = r.players - 1
         if len(levels) == 1:
             levels *= n_opp
@@ -434,23 +459,26 @@ def play(
                 raise _fail(f"--opponents {opponents!r}: unknown level {lv!r} (one of {', '.join(LEVELS)})")
         if not name.strip() or name.strip() in OPPONENT_NAMES[:n_opp]:
             raise _fail(f"--name {name!r}: choose a non-empty name other than {', '.join(OPPONENT_NAMES[:n_opp])}")
+        why = name_problem(name)
+        if why is not None:
+            raise _fail(f"--name {name!r} is refused: {why}; a name is plain text")
         if seed is None:
             seed_n = random.SystemRandom().randrange(1 << 31)
+        elif re.fullmatch(r"-?[0-9]+", seed) is None:
+            raise _fail(f"--seed {seed!r} is not an integer (digits 0-9)")
         else:
-            try:
-                seed_n = int(seed)
-            except ValueError:
-                raise _fail(f"--seed {seed!r} is not an integer") from None
+            seed_n = int(seed)
         names = [name.strip(), *OPPONENT_NAMES[:n_opp]]
         match = Match(r, seed_n, names)
         kinds = ["human", *levels]
         path = out_dir / f"match-{seed_n}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        new_file = True
         console.print(f"Rules: {r}   Seed: {seed_n}   Opponents: "
                       + ", ".join(f"{names[i + 1]} ({lv})" for i, lv in enumerate(levels)),
                       highlight=False, markup=False)
         console.print("Type a card like QS, 10h or Q♠; 'help' for commands, 'quit' to save and leave.",
                       highlight=False, markup=False)
-    game_ = Game(match, kinds, path, console)
+    game_ = Game(match, kinds, path, console, new_file=new_file)
     try:
         game_.save()  # before any play: a save folder or file that cannot be written is said now, not at the end
     except SergeantMajorError as e:

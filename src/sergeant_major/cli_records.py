@@ -34,10 +34,17 @@ from .record import (
     read_records,
     replay_record,
 )
+from .safetext import visible
 
 __all__ = ["replay", "check", "load_record", "record_error_text", "GAME_HELP"]
 
 GAME_HELP = "For a JSON Lines file of several records (simulate --out): which record, from 1."
+
+
+def _t(text: str, style: str = "") -> Text:
+    """A line or cell to print: control characters escaped (:func:`~sergeant_major.safetext.visible`), so nothing
+    taken from a record or a command line can drive the terminal (records refuse such names anyway)."""
+    return Text(visible(text), style=style)
 
 
 def record_error_text(path: Path, e: RecordError, game: int | None) -> str:
@@ -57,7 +64,7 @@ def load_record(path: Path, game: int | None, err: Console) -> dict[str, Any]:
     try:
         return read_record(path, game)
     except RecordError as e:
-        err.print(Text(f"error: {record_error_text(path, e, game)}"))
+        err.print(_t(f"error: {record_error_text(path, e, game)}"))
         raise typer.Exit(2) from None
 
 
@@ -72,10 +79,10 @@ def _deal_block(out: Console, rep: Replay, index: int, running: list[int]) -> No
     names = rep.names
     n = deal.n
     r = m.rules
-    out.rule(Text(f"Deal {deal.number}", style="bold"))
-    out.print(Text(f"Dealer: {_who(rep, deal.dealer)}; declarer: {_who(rep, deal.declarer)}"))
+    out.rule(_t(f"Deal {deal.number}", style="bold"))
+    out.print(_t(f"Dealer: {_who(rep, deal.dealer)}; declarer: {_who(rep, deal.declarer)}"))
     if deal.prev_diffs is not None:
-        out.print(Text("Previous deal over/under-tricks: " + ", ".join(f"{names[s]} {deal.prev_diffs[s]:+d}" for s in range(n))))
+        out.print(_t("Previous deal over/under-tricks: " + ", ".join(f"{names[s]} {deal.prev_diffs[s]:+d}" for s in range(n))))
     hands = Table(title="Hands as dealt", show_header=True, header_style="bold")
     hands.add_column("Player")
     hands.add_column("Role")
@@ -87,40 +94,40 @@ def _deal_block(out: Console, rep: Replay, index: int, running: list[int]) -> No
         row = [names[s], role_name(deal.role(s)), str(deal.targets[s]), format_cards(sort_hand(deal.dealt[s]))]
         if r.contract_after:
             row.append(format_cards(deal.dealt[s][: r.contract_after]))
-        hands.add_row(*map(Text, row))
+        hands.add_row(*map(_t, row))
     out.print(hands)
     if deal.kitty_dealt:
-        out.print(Text(f"Kitty: {format_cards(deal.kitty_dealt)}"))
+        out.print(_t(f"Kitty: {format_cards(deal.kitty_dealt)}"))
     forced = rep.forced[index] if index < len(rep.forced) else []
     before = [(i, a) for i, a in enumerate(deal.history) if not isinstance(a, Play)]
     if before:
-        out.print(Text("Before the play:", style="bold"))
+        out.print(_t("Before the play:", style="bold"))
         for i, a in before:
             mark = " (forced)" if i < len(forced) and forced[i] else ""
-            out.print(Text(f"  {i + 1:3d}. {action_text(a, list(names))}{mark}"))
+            out.print(_t(f"  {i + 1:3d}. {action_text(a, list(names))}{mark}"))
     if deal.contract is not None:
-        out.print(Text(f"Contract: {deal.contract.word}"))
+        out.print(_t(f"Contract: {deal.contract.word}"))
     if deal.discards:
-        out.print(Text(f"Discards: {format_cards(a.card for a in deal.history if isinstance(a, Discard))}"))
+        out.print(_t(f"Discards: {format_cards(a.card for a in deal.history if isinstance(a, Discard))}"))
     if deal.completed or deal.trick:
         tricks = Table(title="Tricks", header_style="bold")
         tricks.add_column("#", justify="right")
         tricks.add_column("Led by")
         for s in range(n):
-            tricks.add_column(Text(names[s]))
+            tricks.add_column(_t(names[s]))
         tricks.add_column("Won by")
         for k, t in enumerate(deal.completed, 1):
             by = {s: str(c) for s, c in t.cards}
-            cells = [Text(by[s], style="bold" if s == t.winner else "") for s in range(n)]
-            tricks.add_row(Text(str(k)), Text(names[t.leader]), *cells, Text(names[t.winner]))
+            cells = [_t(by[s], style="bold" if s == t.winner else "") for s in range(n)]
+            tricks.add_row(_t(str(k)), _t(names[t.leader]), *cells, _t(names[t.winner]))
         if deal.trick:
             by = {s: str(c) for s, c in deal.current_trick()}
-            tricks.add_row(Text(str(len(deal.completed) + 1)), Text(names[deal.leader]),
-                           *[Text(by.get(s, "")) for s in range(n)], Text("(in progress)"))
+            tricks.add_row(_t(str(len(deal.completed) + 1)), _t(names[deal.leader]),
+                           *[_t(by.get(s, "")) for s in range(n)], _t("(in progress)"))
         out.print(tricks)
     res = deal.result
     if res is None:
-        out.print(Text(f"Deal {deal.number} unfinished: {deal.phase.value} phase, {'nobody' if deal.to_act is None else _who(rep, deal.to_act)} to act; "
+        out.print(_t(f"Deal {deal.number} unfinished: {deal.phase.value} phase, {'nobody' if deal.to_act is None else _who(rep, deal.to_act)} to act; "
                        f"tricks so far {' '.join(map(str, deal.tricks_won))}", style="yellow"))
         return
     for s in range(n):
@@ -129,22 +136,22 @@ def _deal_block(out: Console, rep: Replay, index: int, running: list[int]) -> No
     for col in ("Player", "Target", "Tricks", "Over/under", "Score", "Total"):
         table.add_column(col, justify="left" if col == "Player" else "right")
     for s in range(n):
-        table.add_row(*map(Text, (names[s], str(res.targets[s]), str(res.tricks[s]), f"{res.diffs[s]:+d}",
+        table.add_row(*map(_t, (names[s], str(res.targets[s]), str(res.tricks[s]), f"{res.diffs[s]:+d}",
                                   f"{res.scores[s]:+d}", str(running[s]))))
     out.print(table)
 
 
 def _end_lines(out: Console, rep: Replay, recorded: int) -> None:
     m = rep.match
-    out.rule(Text("Totals", style="bold"))
-    out.print(Text(", ".join(f"{rep.names[s]} {m.totals[s]}" for s in range(m.rules.players))))
+    out.rule(_t("Totals", style="bold"))
+    out.print(_t(", ".join(f"{rep.names[s]} {m.totals[s]}" for s in range(m.rules.players))))
     if m.end is not None:
         who = " and ".join(rep.names[s] for s in m.end.winners)
-        out.print(Text(f"Winner: {who} - {m.end.reason}", style="bold green"))
+        out.print(_t(f"Winner: {who} - {m.end.reason}", style="bold green"))
     elif recorded and m.deals[recorded - 1].result is None:
-        out.print(Text(f"The match is unfinished (the record stops in deal {recorded}).", style="yellow"))
+        out.print(_t(f"The match is unfinished (the record stops in deal {recorded}).", style="yellow"))
     else:
-        out.print(Text(f"The match is unfinished (the record stops after deal {recorded}).", style="yellow"))
+        out.print(_t(f"The match is unfinished (the record stops after deal {recorded}).", style="yellow"))
 
 
 @app.command()
@@ -166,11 +173,11 @@ def replay(
     # only the deals in the record: the match starts the next deal by itself after a scored one
     shown = min(len(m.deals), len(rec["deals"]))
     if deal is not None and not 1 <= deal <= shown:
-        err.print(Text(f"error: --deal {deal}: the record {file} has deals 1..{shown}"))
+        err.print(_t(f"error: --deal {deal}: the record {file} has deals 1..{shown}"))
         raise typer.Exit(2)
     kinds = ", ".join(f"{_who(rep, s)}: {rep.kinds[s]}" for s in range(m.rules.players))
-    out.print(Text(f"Rules: {m.rules}   seed {m.seed}   first dealer {_who(rep, m.first_dealer)}", style="bold"))
-    out.print(Text(f"Players: {kinds}"))
+    out.print(_t(f"Rules: {m.rules}   seed {m.seed}   first dealer {_who(rep, m.first_dealer)}", style="bold"))
+    out.print(_t(f"Players: {kinds}"))
     running = [0] * m.rules.players
     for i in range(shown):
         if deal is None or deal == i + 1:
@@ -198,7 +205,7 @@ def _fault_text(e: RecordCheckError) -> str:
 
 
 def _fault(err: Console, e: RecordCheckError, prefix: str = "") -> None:
-    err.print(Text(f"{prefix}error: {_fault_text(e)}", style="bold red"))
+    err.print(_t(f"{prefix}error: {_fault_text(e)}", style="bold red"))
 
 
 @app.command()
@@ -219,7 +226,7 @@ def check(
         try:
             recs = read_records(file)
         except RecordError as e:
-            err.print(Text(f"error: {file}: {e}"))
+            err.print(_t(f"error: {file}: {e}"))
             raise typer.Exit(2) from None
         if len(recs) > 1:
             raise typer.Exit(_check_all(file, recs, out, err))
@@ -230,14 +237,14 @@ def check(
         _fault(err, e)
         raise typer.Exit(1) from None
     where = f"{file}" if game is None else f"{file} record {game}"
-    out.print(Text(f"OK: {where}: {_summary(m)}"))
+    out.print(_t(f"OK: {where}: {_summary(m)}"))
     names = m.names
     n = m.rules.players
-    out.print(Text("Final totals: " + ", ".join(f"{names[s]} {m.totals[s]}" for s in range(n))))
+    out.print(_t("Final totals: " + ", ".join(f"{names[s]} {m.totals[s]}" for s in range(n))))
     if m.end is not None:
-        out.print(Text(f"Winner: {' and '.join(names[s] for s in m.end.winners)} - {m.end.reason}"))
+        out.print(_t(f"Winner: {' and '.join(names[s] for s in m.end.winners)} - {m.end.reason}"))
     else:
-        out.print(Text(f"Unfinished: the record stops in deal {len(rec['deals'])}"))
+        out.print(_t(f"Unfinished: the record stops in deal {len(rec['deals'])}"))
 
 
 def _summary(m: Any) -> str:
@@ -259,12 +266,12 @@ def _check_all(file: Path, recs: list[tuple[int, str]], out: Console, err: Conso
             continue
         except RecordError as e:
             malformed.append(line)
-            err.print(Text(f"{head}error: malformed: {e}", style="bold red"))
+            err.print(_t(f"{head}error: malformed: {e}", style="bold red"))
             continue
         end = (f"winner {' and '.join(m.names[s] for s in m.end.winners)}" if m.end is not None
                else "unfinished")
         totals = " ".join(str(t) for t in m.totals)
-        out.print(Text(f"{head}OK: {_summary(m)}; totals {totals}; {end}"))
+        out.print(_t(f"{head}OK: {_summary(m)}; totals {totals}; {end}"))
     n = len(recs)
     good = n - len(illegal) - len(malformed)
 
@@ -274,7 +281,7 @@ def _check_all(file: Path, recs: list[tuple[int, str]], out: Console, err: Conso
     msg = (f"{file}: {n} records: {good} legal, {len(illegal)} illegal{lines(illegal) if illegal else ''}"
            f", {len(malformed)} malformed{lines(malformed) if malformed else ''}")
     if illegal or malformed:
-        err.print(Text(msg, style="bold red"))
+        err.print(_t(msg, style="bold red"))
         return 2 if malformed else 1
-    out.print(Text(f"OK: {msg}"))
+    out.print(_t(f"OK: {msg}"))
     return 0

@@ -21,6 +21,7 @@ from .cards import CARDS, SUIT_MASKS, Card
 from .deal import _ALL_CONTRACTS, _BIT, _MINIMUM, _PLAY_MEMO, _SEAT_CARD, _SUIT_CONTRACTS, _TRICK_KEYS, Deal, DealResult
 from .errors import IllegalActionError
 from .rules import Rules
+from .safetext import name_problem
 from .view import View, build_view
 
 __all__ = ["Match", "MatchEnd", "deal_cards", "first_dealer"]
@@ -164,6 +165,10 @@ class Match:
         dealer: the first dealer's seat (default: drawn from the seed).
         cards: optional source of the cards: ``cards(number, dealer)`` returns ``(hands, kitty)`` for
             deal ``number``, or ``None`` to shuffle from the seed (used to rebuild a match from a record).
+
+    Raises:
+        IllegalActionError: (rule ``"players"``) when ``names`` does not give one name per seat, or a name
+            holds control characters (:func:`~sergeant_major.safetext.name_problem`; the name quoted).
     """
 
     def __init__(self, rules: Rules, seed: int = 0, names: list[str] | tuple[str, ...] | None = None,
@@ -176,6 +181,10 @@ class Match:
         self.names: tuple[str, ...] = tuple(names) if names else tuple([f"Player {i + 1}" for i in range(n)])
         if len(self.names) != n:
             raise IllegalActionError(f"{len(self.names)} names for {n} players", "players")
+        for i, nm in enumerate(self.names):
+            why = name_problem(nm) if isinstance(nm, str) else None
+            if why is not None:
+                raise IllegalActionError(f"the name {nm!r} of seat {i} is refused: {why}", "players")
         self.first_dealer = first_dealer(seed, n) if dealer is None else dealer
         self.totals: list[int] = [0] * n
         self.deals: list[Deal] = []

@@ -28,8 +28,10 @@ The core has no third-party dependency: the validator here is hand-written; the 
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -54,6 +56,7 @@ from .deal import Deal, DealResult
 from .errors import IllegalActionError, RecordError, RulesError
 from .match import Match, MatchEnd
 from .rules import Rules
+from .safetext import name_problem, visible
 
 __all__ = [
     "RECORD_FORMAT",
@@ -77,6 +80,7 @@ __all__ = [
     "action_to_json",
     "action_from_json",
     "schema_path",
+    "MAX_RECORD_FILE",
 ]
 
 RECORD_FORMAT: Final = "sergeant-major-record"
@@ -309,9 +313,45 @@ def _file_mode(p: Path) -> int:
         return 0o666 & ~mask
 
 
-def write_record(match: Match, path: str | Path, players: Sequence[str], meta: dict[str, Any] | None = None) -> Path:
+_MAX_SUFFIX: Final = 1000
+
+
+def _place_new(tmp: str, p: Path) -> Path:
+    """Give the written temporary file ``tmp`` the name ``p``, or ``p`` with ``-2``, ``-3``... before its suffix when
+    that name is taken, never replacing a file; returns the name given. A hard link claims the name atomically
+    with the whole record in it; where the file system has no hard links, the name is claimed by creating it
+    empty (``O_EXCL``) and the record then renamed over it."""
+    for k in range(1, _MAX_SUFFIX + 1):
+        cand = p if k == 1 else p.with_name(f"{p.stem}-{k}{p.suffix}")
+        try:
+            os.link(tmp, cand)
+        except FileExistsError:
+            continue
+        except OSError:  # no hard links here (some network or FAT file systems)
+            try:
+                os.close(os.open(cand, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            except FileExistsError:
+                continue
+            try:
+                os.replace(tmp, cand)
+            except OSError:
+                os.unlink(cand)  # the empty name claimed, not a record: leave nothing behind
+                raise
+            return cand
+        os.unlink(tmp)
+        return cand
+    raise FileExistsError(errno.EEXIST, f"{p.name} and {_MAX_SUFFIX - 1} numbered names after it are all taken")
+
+
+def write_record(match: Match, path: str | Path, players: Sequence[str], meta: dict[str, Any] | None = None, *,
+                 unique: bool = False) -> Path:
     """Write the record of ``match`` to ``path`` atomically (a temporary file in the same folder, then a
     rename), so a crash never leaves half a record. Returns the path written.
+
+    Args:
+        unique: never replace an existing file: when ``path`` exists, write ``NAME-2.json``, ``NAME-3.json``...
+            (the first free name, claimed atomically, so two programs saving at once get two files) and return
+            that path. Without it an existing ``path`` is replaced (saving the same match again).
 
     Raises:
         RecordError: from :func:`match_to_record`, or when the file cannot be written (the path and the
@@ -327,7 +367,10 @@ def write_record(match: Match, path: str | Path, players: Sequence[str], meta: d
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, p)
+        if unique:
+            p = _place_new(tmp, p)
+        else:
+            os.replace(tmp, p)
         tmp = None
     except OSError as e:
         raise RecordError(f"cannot write the record to {str(p)!r}: {e.strerror or e}") from None
@@ -342,8 +385,9 @@ def write_record(match: Match, path: str | Path, players: Sequence[str], meta: d
 
 # ---------------------------------------------------------------------------------------------- reading
 def _show(v: Any) -> str:
+    """``v`` as JSON text for a message, cut at 60 characters, control characters escaped (never raw on a terminal)."""
     try:
-        text = json.dumps(v, ensure_ascii=False)
+        text = visible(json.dumps(v, ensure_ascii=False))
     except (TypeError, ValueError):
         text = repr(v)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -413,6 +457,7 @@ def _ints(v: Any, n: int, where: str) -> tuple[int, ...]:
 
 
 def _join(where: str, key: str) -> str:
+    key = visible(key)  # a path is printed: a key from the file never carries raw control characters
     return f"{where}.{key}" if where else key
 
 
@@ -470,8 +515,12 @@ def _parse(rec: Any) -> _Parsed:
     kinds: list[str] = []
     for i, p in enumerate(players):
         po = _obj(p, f"players[{i}]", ("name", "kind"))
-        names.append(_str(po["name"], f"players[{i}].name"))
-        kinds.append(_str(po["kind"], f"players[{i}].kind"))
+        for key in ("name", "kind"):
+            text = _str(po[key], f"players[{i}].{key}")
+            why = name_problem(text)
+            if why is not None:
+                raise RecordError(f"the player's {key} {_show(text)} is refused: {why}", f"players[{i}].{key}")
+            (names if key == "name" else kinds).append(text)
         if not kinds[-1]:
             raise RecordError("the player's kind is empty (e.g. human, heuristic, random)", f"players[{i}].kind")
     seed = _int(top["seed"], "seed")
@@ -544,24 +593,64 @@ def loads_record(text: str) -> dict[str, Any]:
 
     Raises:
         RecordError: ``where`` is the JSON path of the fault (``"deals[2].actions[5].play"``; a missing
-            key's own path, e.g. ``"seed"``; ``""`` for the whole record), or ``"line L column C"`` for a
-            JSON syntax error; the message quotes the bad value.
+            key's own path, e.g. ``"seed"``; a key given twice in one object, by its path; ``""`` for the
+            whole record), or ``"line L column C"`` for a JSON syntax error; the message quotes the bad value.
     """
     def no_constant(name: str) -> Any:
         raise ValueError(f"{name} is not allowed in a record")
 
+    twice: dict[int, str] = {}  # id of an object -> its first key given twice
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj: dict[str, Any] = {}
+        for k, v in items:
+            if k in obj and id(obj) not in twice:
+                twice[id(obj)] = k
+            obj[k] = v
+        if id(obj) in twice:  # keep it alive: ids are compared below
+            kept.append(obj)
+        return obj
+
+    kept: list[dict[str, Any]] = []
     try:
-        rec = json.loads(text, parse_constant=no_constant)
+        rec = json.loads(text, parse_constant=no_constant, object_pairs_hook=pairs)
     except json.JSONDecodeError as e:
         # json's messages such as "Unterminated string starting at" expect a position after them: it is the place
         raise RecordError(f"not valid JSON: {e.msg.removesuffix(' at').removesuffix(' starting')}",
                           f"line {e.lineno} column {e.colno}") from None
     except (ValueError, RecursionError) as e:
         raise RecordError(f"not valid JSON: {e}") from None
+    except MemoryError:
+        raise RecordError("the record is too large to parse in the memory this process may use") from None
+    if twice:
+        try:
+            where, key = _first_twice(rec, "", twice)
+        except RecursionError:  # nested about as deep as json itself allows: name the key, not its place
+            where, key = "", next(iter(twice.values()))
+        raise RecordError(f"the key {_show(key)} is given twice in one object (JSON readers differ on which counts, "
+                          "so a record gives each key once)", _join(where, key))
     if not isinstance(rec, dict):
         raise RecordError(f"a record is a JSON object, not {_show(rec)}")
     _parse(rec)
     return rec
+
+
+def _first_twice(v: Any, where: str, twice: dict[int, str]) -> tuple[str, str]:
+    """The path of the first object (in text order) of ``v`` that has a key given twice, and that key; ``("", "")``
+    when there is none under ``v``."""
+    if isinstance(v, dict):
+        if id(v) in twice:
+            return where, twice[id(v)]
+        items: Any = ((_join(where, str(k)), x) for k, x in v.items())
+    elif isinstance(v, list):
+        items = ((f"{where}[{i}]", x) for i, x in enumerate(v))
+    else:
+        return "", ""
+    for w, x in items:
+        found = _first_twice(x, w, twice)
+        if found[1]:
+            return found
+    return "", ""
 
 
 class RecordCountError(RecordError):
@@ -600,13 +689,43 @@ def split_records(text: str) -> list[tuple[int, str]]:
     return [(first, text)]
 
 
+MAX_RECORD_FILE: Final = 1 << 30
+"""The largest record file read, in bytes (1 GiB): a record of a whole match is about 3 to 25 kB as
+``simulate --out`` writes it (7 kB on average for 9-5-2 to 10), so this holds some 150,000 matches."""
+
+
+def _file_kind(mode: int) -> str:
+    for test, what in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a pipe"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return what
+    return "not a regular file"
+
+
 def _read_text(p: Path) -> str:
+    """The text of the record file ``p``: a regular file of at most :data:`MAX_RECORD_FILE` bytes, UTF-8."""
     try:
-        data = p.read_bytes()
+        # O_NONBLOCK: opening a pipe must not wait for a writer (it is refused just below)
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError as e:
         raise RecordError(f"cannot read the record {str(p)!r}: {e.strerror or e}") from None
     try:
-        return data.decode("utf-8-sig")
+        with os.fdopen(fd, "rb") as f:
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                raise RecordError(f"{str(p)!r} is {_file_kind(st.st_mode)}, not a regular file; a record is a JSON text file")
+            too_big = RecordError(f"{str(p)!r} is larger than {MAX_RECORD_FILE:,} bytes, the most a record file may hold "
+                                  "(split a JSON Lines file into several)")
+            if st.st_size > MAX_RECORD_FILE:
+                raise too_big
+            data = f.read(MAX_RECORD_FILE + 1)  # the file may have grown since
+            if len(data) > MAX_RECORD_FILE:
+                raise too_big
+            return data.decode("utf-8-sig")
+    except OSError as e:
+        raise RecordError(f"cannot read the record {str(p)!r}: {e.strerror or e}") from None
+    except MemoryError:
+        raise RecordError(f"{str(p)!r} is too large to read in the memory this process may use") from None
     except UnicodeDecodeError as e:
         raise RecordError(f"{str(p)!r} is not UTF-8 text (byte {e.start}); a record is a JSON text file") from None
 
@@ -625,9 +744,15 @@ def read_records(path: str | Path) -> list[tuple[int, str]]:
     with :func:`loads_record_at`.
 
     Raises:
-        RecordError: when the file cannot be read or is not UTF-8 (the path and reason quoted).
+        RecordError: when the file cannot be read, is not a regular file (a pipe, a device, a folder), is larger
+            than :data:`MAX_RECORD_FILE` or than the memory allowed, or is not UTF-8 (the path and reason quoted).
     """
-    return split_records(_read_text(Path(path)))
+    p = Path(path)
+    text = _read_text(p)
+    try:
+        return split_records(text)
+    except MemoryError:
+        raise RecordError(f"{str(p)!r} is too large to read in the memory this process may use") from None
 
 
 def loads_record_at(text: str, line: int, json_lines: bool) -> dict[str, Any]:
@@ -648,8 +773,9 @@ def read_record(path: str | Path, game: int | None = None) -> dict[str, Any]:
             for a file holding one record.
 
     Raises:
-        RecordError: when the file cannot be read or decoded (the path and reason quoted), or is malformed
-            (in a JSON Lines file ``where`` starts with the line number).
+        RecordError: when the file cannot be read or decoded, is not a regular file or is too large (the path and
+            reason quoted; see :func:`read_records`), or is malformed (in a JSON Lines file ``where`` starts with
+            the line number).
         RecordCountError: when the file holds several records and ``game`` is ``None``, or ``game`` is not
             one of them.
     """

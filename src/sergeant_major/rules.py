@@ -25,6 +25,7 @@ changed (they would do nothing). Scores add up to :meth:`Rules.score_sum`.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -364,29 +365,35 @@ def _to_text(v: object) -> str:
     return str(v)
 
 
+_DIGITS: Final = re.compile(r"[0-9]+")
+_NUMBER: Final = re.compile(r"-?[0-9]+")  # plain ASCII digits: not int()'s "+20", "2_0", " 20" or other scripts' digits
+
+
 def _convert(opt: Option, value: str) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):  # with_options(to=20) from Python
+        value = str(value)
+    if not isinstance(value, str):
+        raise RulesError(f"{opt.key}={value!r}: an option's value is a text such as {opt.values[0]!r}")
     f = opt.field
     if f in ("unbalanced_targets", "exchange", "must_trump", "must_overtrump", "dealer_assigns", "contract_once"):
         if value not in ("on", "off"):
             raise RulesError(f"{opt.key}={value!r}: use on or off")
         return value == "on"
     if f == "targets":
-        try:
-            return tuple(int(x) for x in value.split("-"))
-        except ValueError:
-            raise RulesError(f"targets={value!r}: write them dealer-eldest-third, e.g. 9-5-2") from None
+        parts = value.split("-")
+        if not all(_DIGITS.fullmatch(x) for x in parts):
+            raise RulesError(f"targets={value!r}: write them dealer-eldest-third in digits 0-9, e.g. 9-5-2")
+        return tuple(int(x) for x in parts)
     if f in ("players", "contract_after"):
-        try:
-            return int(value)
-        except ValueError:
-            raise RulesError(f"{opt.key}={value!r} is not a number") from None
+        if not _NUMBER.fullmatch(value):
+            raise RulesError(f"{opt.key}={value!r} is not a number (digits 0-9)")
+        return int(value)
     if f in ("target_total", "instant_win", "bound", "deals"):
         if value == "off":
             return None
-        try:
-            return int(value)
-        except ValueError:
-            raise RulesError(f"{opt.key}={value!r}: a number or off") from None
+        if not _NUMBER.fullmatch(value):
+            raise RulesError(f"{opt.key}={value!r}: a number (digits 0-9) or off")
+        return int(value)
     if value not in opt.values:
         raise RulesError(f"{opt.key}={value!r} is not one of {', '.join(opt.values)}")
     return value

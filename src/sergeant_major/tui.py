@@ -20,6 +20,7 @@ from .cards import Card, Suit, parse_card, sort_hand
 from .deal import Deal, DealResult, Phase, Trick, exchange_rounds, role_name
 from .errors import CardParseError, SergeantMajorError
 from .rules import Rules
+from .safetext import quote
 from .view import View
 
 __all__ = [
@@ -209,10 +210,10 @@ def parse_card_list(line: str) -> list[Card]:
         try:
             out.append(parse_card(w))
         except CardParseError as e:
-            msg = str(e) if len(line.split()) == 1 else f"in {line.strip()!r}: {e}"
+            msg = str(e) if len(line.split()) == 1 else f"in {quote(line.strip())}: {e}"
             raise InputError(msg, "not a card") from None
     if not out:
-        raise InputError(f"{line!r} names no card", "not a card")
+        raise InputError(f"{quote(line)} names no card", "not a card")
     return out
 
 
@@ -228,10 +229,10 @@ def parse_contract(line: str, legal: Sequence[Action]) -> NameContract:
         c = Contract.parse(line)
     except CardParseError:
         codes = " ".join(a.contract.code for a in allowed)
-        raise InputError(f"{line.strip()!r} is not a contract (type one of {codes})", "not a contract") from None
+        raise InputError(f"{quote(line.strip())} is not a contract (type one of {codes})", "not a contract") from None
     if all(a.contract is not c for a in allowed):
         left = ", ".join(a.contract.word for a in allowed)
-        raise InputError(f"{line.strip()!r}: {c.word} is not allowed now; choose from: {left}", "contract")
+        raise InputError(f"{quote(line.strip())}: {c.word} is not allowed now; choose from: {left}", "contract")
     return NameContract(seat, c)
 
 
@@ -250,23 +251,23 @@ def parse_line(view: View, line: str) -> list[Action | Card]:
     if isinstance(first, Play):
         cards = parse_card_list(text)
         if len(cards) > 1:
-            raise InputError(f"{text!r}: play one card at a time", "one card at a time")
+            raise InputError(f"{quote(text)}: play one card at a time", "one card at a time")
         return [Play(first.seat, cards[0])]
     if isinstance(first, NameContract):
         return [parse_contract(text, view.legal)]
     if isinstance(first, AssignTargets):
         n = len(view.legal)
         if not text.isdigit() or not 1 <= int(text) <= n:
-            raise InputError(f"{text!r} is not one of the numbers 1..{n}", "not a choice")
+            raise InputError(f"{quote(text)} is not one of the numbers 1..{n}", "not a choice")
         return [view.legal[int(text) - 1]]
     if isinstance(first, (Give, EndGive)) and text.lower() in ("done", "stop", "end", "0"):
         end = [a for a in view.legal if isinstance(a, EndGive)]
         if not end:
-            raise InputError(f"{text!r}: every over-trick gives exactly one card (exchange-count=exact)", "exchange count")
+            raise InputError(f"{quote(text)}: every over-trick gives exactly one card (exchange-count=exact)", "exchange count")
         return [end[0]]
     cards = parse_card_list(text)
     if len(set(cards)) != len(cards):
-        raise InputError(f"{text!r} names a card twice", "card twice")
+        raise InputError(f"{quote(text)} names a card twice", "card twice")
     return list(cards)
 
 
@@ -279,9 +280,9 @@ def refusal(line: str, err: SergeantMajorError) -> str:
     rule = getattr(err, "rule", "input")
     msg = str(err)
     text = line.strip()
-    quoted = repr(text)
+    quoted = quote(text)
     if len(text) > _QUOTE_MAX:  # a long paste is quoted by its start, not echoed in full
-        short = repr(text[:_QUOTE_MAX] + "...")
+        short = quote(text[:_QUOTE_MAX] + "...")
         msg = msg.replace(quoted, short)
         quoted = short
     if quoted not in msg:
