@@ -166,3 +166,84 @@ def test_replay_names_a_clubs_contract_after_a_finished_deal() -> None:
     steps = _replay_steps(gt)  # type: ignore[arg-type]
     ends = [s for s in steps if s["deal"] == 1 and s["last"] is not None and not any(s["hands"])]
     assert ends and ends[-1]["contract"] == "C"
+
+
+# ---------------------------------------------------------------------------------------------- second review
+EVIL = "\x1b]0;pwned\x07\x1b[2JBen"
+
+
+@pytest.mark.parametrize("name", [EVIL, "Ann\u202eevil", "Bob\x9b2J", "Cat\u2066x"])
+def test_names_with_control_characters_are_refused_at_creation(tmp_path: Path, name: str) -> None:
+    """A seat's or the table's name holding control characters (Cc) or bidi overrides is refused, quoted with repr,
+    and no table is made."""
+    import sqlite3
+
+    db = tmp_path / "n.sqlite3"
+    app = create_app(f"sqlite:///{db}")
+    with TestClient(app) as cl:
+        for body in ({"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "friend", "name": name}, {"kind": "computer"}]},
+                     {"rules": "9-5-2", "name": name, "seats": [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer"}]}):
+            r = cl.post("/api/tables", json=body)
+            assert r.status_code == 400, r.text
+            err = r.json()["error"]
+            assert repr(name) in err and "control character" in err
+            assert not any(ch in err for ch in "\x1b\x07\x9b\u202e\u2066")
+        with sqlite3.connect(db) as con:
+            assert con.execute("SELECT COUNT(*) FROM sm_tables").fetchone() == (0,)
+        r = cl.post("/api/tables", json={"rules": "9-5-2", "seats": [{"kind": "me", "name": "Zoë 🂡"}, {"kind": "friend"},
+                                                                      {"kind": "computer"}]})
+        assert r.status_code == 200 and r.json()["seats"][0]["name"] == "Zoë 🂡"
+
+
+def test_a_join_with_a_control_character_name_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    """The repro: a friend joins with escape sequences in the name; refused with ``bad_message`` quoting it, the
+    seat not taken and its name unchanged; the record never holds it."""
+    app = create_app(f"sqlite:///{tmp_path / 'j.sqlite3'}")
+    with TestClient(app) as cl:
+        r = cl.post("/api/tables", json={"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer"}]})
+        out = r.json()
+        tid = out["id"]
+        tok = out["seats"][1]["invite"].split("#token=")[1]
+        with cl.websocket_connect(f"/ws/{tid}") as ws:
+            ws.send_text(json.dumps({"type": "join", "token": tok, "name": EVIL}))
+            err = ws.receive_json()
+            assert err["type"] == "error" and err["code"] == "bad_message", err
+            assert repr(EVIL)[:40] in err["reason"] and "control character" in err["reason"]
+            ws.send_text(json.dumps({"type": "join", "token": tok, "name": 7}))
+            assert ws.receive_json()["code"] == "bad_message"
+            ws.send_text(json.dumps({"type": "ping"}))
+            assert ws.receive_json() == {"type": "pong"}  # still connected, still not seated
+            hub = app.state.hub
+            gt = hub.load(tid)
+            assert gt is not None and gt.seats[1].name == "Friend 1" and gt.match.names[1] == "Friend 1"
+            assert all(c.seat is None for c in hub.conns[tid])
+            ws.send_text(json.dumps({"type": "join", "token": tok, "name": "Ben"}))
+            st = ws.receive_json()
+            assert st["type"] == "state" and st["you"] == 1 and st["table"]["seats"][1]["name"] == "Ben"
+
+
+def test_a_stored_name_with_control_characters_is_shown_escaped(tmp_path: Path) -> None:
+    """A name stored before names were checked still loads: escaped, never raw (and valid in a record)."""
+    hub = make_hub(tmp_path)
+    t = new_table(hub, "9-5-2", ["me", "friend", "random"], seed=4)
+    hub.store.rename_seat(t["id"], 1, EVIL)
+    gt = hub.load(t["id"])
+    assert gt is not None
+    assert gt.match.names[1] == "\\x1b]0;pwned\\x07\\x1b[2JBen" and "\x1b" not in json.dumps(gt.state_message(0, set()))
+
+
+def test_a_binary_frame_is_answered_and_the_connection_kept(tmp_path: Path) -> None:
+    """A binary websocket frame gets a ``bad_message`` error saying to send JSON text; the connection stays open."""
+    app = create_app(f"sqlite:///{tmp_path / 'b.sqlite3'}")
+    with TestClient(app) as cl:
+        r = cl.post("/api/tables", json={"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "computer"}, {"kind": "computer"}]})
+        tid, tok = r.json()["id"], r.json()["seats"][0]["token"]
+        with cl.websocket_connect(f"/ws/{tid}") as ws:
+            ws.send_bytes(b'{"type":"ping"}')
+            err = ws.receive_json()
+            assert err["type"] == "error" and err["code"] == "bad_message"
+            assert "binary" in err["reason"] and "JSON text" in err["reason"]
+            ws.send_text(json.dumps({"type": "ping"}))
+            assert ws.receive_json() == {"type": "pong"}
+            ws.send_text(json.dumps({"type": "join", "token": tok}))
+            assert ws.receive_json()["type"] == "state"

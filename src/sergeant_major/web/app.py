@@ -31,6 +31,7 @@ from ..match import Match
 from ..players import LEVELS, HeuristicPlayer, decision_rng
 from ..record import action_from_json, action_to_json, dumps_record
 from ..rules import Rules
+from ..safetext import name_problem, visible
 from .store import LogEntry, SeatRow, Store, TableRow
 from .tables import HUMAN, GameTable, end_json
 
@@ -47,10 +48,17 @@ def _err(code: str, reason: str) -> dict[str, Any]:
 
 def _show(v: Any) -> str:
     try:
-        text = json.dumps(v, ensure_ascii=False)
+        text = visible(json.dumps(v, ensure_ascii=False))
     except (TypeError, ValueError):
         text = repr(v)
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _name_refusal(what: str, name: str) -> str | None:
+    """The refusal of a name (a seat's or the table's) holding control characters, quoting it with ``repr``; ``None`` when
+    the name may be used (:func:`~sergeant_major.safetext.name_problem`)."""
+    why = name_problem(name)
+    return None if why is None else f"{what} {name[:60]!r} is refused: {why}; a name is plain text"
 
 
 @dataclass(eq=False)
@@ -300,6 +308,13 @@ class Hub:
             await self.send(c, _err("wrong_token", "this token holds no seat at this table; you may watch as a spectator"))
             return
         name = msg.get("name")
+        if name is not None and not isinstance(name, str):
+            await self.send(c, _err("bad_message", f"\"name\" must be a text, not {_show(name)}; nothing was changed"))
+            return
+        refused = _name_refusal("the name", name) if isinstance(name, str) else None
+        if refused is not None:
+            await self.send(c, _err("bad_message", f"{refused}; nothing was changed"))
+            return
         async with self.lock(c.table):
             c.seat = seat
             c.joined = True
@@ -397,6 +412,9 @@ def _create(hub: Hub, body: Any) -> dict[str, Any]:
     name = body.get("name") or "Table"
     if not isinstance(name, str) or len(name) > 60:
         raise ValueError(f"the table name must be a text of at most 60 characters, not {_show(name)}")
+    refused = _name_refusal("the table name", name)
+    if refused is not None:
+        raise ValueError(refused)
     seats_in = body.get("seats")
     n = rules.players
     if not isinstance(seats_in, list) or len(seats_in) != n:
@@ -419,6 +437,9 @@ def _create(hub: Hub, body: Any) -> dict[str, Any]:
         sname = s.get("name")
         if sname is not None and (not isinstance(sname, str) or len(sname) > 40):
             raise ValueError(f"seat {i + 1}: a name is a text of at most 40 characters, not {_show(sname)}")
+        refused = _name_refusal(f"seat {i + 1}: the name", sname) if sname is not None else None
+        if refused is not None:
+            raise ValueError(refused)
         if kind == "me":
             seats.append(SeatRow(i, (sname or "Me").strip() or "Me", HUMAN, secrets.token_urlsafe(16)))
         elif kind == "friend":
@@ -619,7 +640,15 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
             async with hub.lock(table_id):
                 await hub.advance(gt)  # after a restart: take the server's own actions that were due
             while True:
-                text = await websocket.receive_text()
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+                text = message.get("text")
+                if text is None:  # a binary frame: answered like any other malformed message, the connection kept
+                    size = len(message.get("bytes") or b"")
+                    await hub.send(c, _err("bad_message", f"a binary frame ({size} bytes) is not accepted: send each message "
+                                                          "as JSON text (a text frame)"))
+                    continue
                 try:
                     await hub.handle(c, text)
                 except WebSocketDisconnect:

@@ -25,6 +25,7 @@ from ..match import Match, MatchEnd
 from ..players import LEVELS, HeuristicPlayer, decision_rng, make_player
 from ..record import action_from_json, action_to_json, match_to_record
 from ..rules import Rules
+from ..safetext import name_problem, visible
 from ..view import View
 from .store import LogEntry, SeatRow, TableRow
 
@@ -61,6 +62,9 @@ class GameTable:
     standins: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        # a name stored before names were checked may hold control characters: shown escaped, never raw
+        self.seats = [s if name_problem(s.name) is None else SeatRow(s.seat, visible(s.name), s.kind, s.token)
+                      for s in self.seats]
         self.rules = Rules.parse(self.row.rules)
         self.rules_text = str(self.rules)  # str() of rules is not free; every message carries it
         self.match = Match(self.rules, self.row.seed, [s.name for s in self.seats])
