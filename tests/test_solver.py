@@ -35,6 +35,7 @@ from sergeant_major.solver._kernels import (
     quick_tricks,
     run_heads,
     seat_ducks_lead,
+    seat_ducks_out,
     seat_ducks_trick,
     seat_loses_out,
     seat_takes_trick,
@@ -613,6 +614,32 @@ def test_seat_wins_or_loses_out_holds(rules_t: str) -> None:
         else:
             refused[on_lead] += 1
     assert min(loses) >= 10 and wins >= 10 and min(refused) >= 10, (loses, wins, refused)
+
+
+@pytest.mark.parametrize("rules_t", ["3-5-8", "3-5-8 players=4 deals=24", "9-5-2 contracts=suits-nt-mt"])
+def test_seat_ducks_out_holds(rules_t: str) -> None:
+    """``seat_ducks_out``, which decides a minimum-tricks node in the middle of a trick whatever the target:
+    where it says the seat, still to play to the trick, surely loses it and every trick after, its fewest tricks
+    (brute force) are none. It must say so often and refuse sometimes, and leave the hands as they were."""
+    rules = Rules.parse(rules_t)
+    rng = random.Random(hash(rules_t) % 997)
+    said = refused = 0
+    for _ in range(500 if not LONG else 5000):
+        pos = random_position(rules, rng, rng.randint(2, 4 if rules.players == 4 else 5), contract=Contract.MINIMUM,
+                              in_trick=rng.randrange(1, rules.players))
+        if not pos.trick:
+            continue
+        seat = (pos.to_move + rng.randrange(pos.n - len(pos.trick))) % pos.n  # a seat still to play
+        hands = int_array(list(pos.hands) + [0] * (4 - pos.n))
+        tk = int_array(list(pos.trick) + [0] * (4 - len(pos.trick)))
+        if seat_ducks_out(hands, pos.n, tk, 0, len(pos.trick), seat):
+            fewest = brute_values(pos, seat)[0] - pos.tricks[seat]
+            assert fewest == 0, (repr(pos), seat, fewest)
+            said += 1
+        else:
+            refused += 1
+        assert [int(h) for h in hands[:pos.n]] == list(pos.hands)
+    assert said >= 20 and refused >= 20, (said, refused)
 
 
 def test_seat_loses_out_on_lead_needs_the_order_after_its_lead() -> None:

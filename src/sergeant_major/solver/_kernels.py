@@ -792,6 +792,38 @@ def seat_loses_out(hands: Any, n: int, leader: int, seat: int) -> bool:
     return (bad & (bad - 1)) == 0 and (bad & lead_suits) != 0
 
 
+@jit
+def seat_ducks_out(hands: Any, n: int, tk: Any, tb: int, tlen: int, seat: int) -> bool:
+    """No-trump, in the middle of a trick the seat has not played to yet (``tk[tb:tb + tlen]``, ``1 <= tlen``):
+    does it surely lose this trick and every one after (in minimum tricks: the others take every trick left)?
+    When it holds a card under the trick's winning card - of the suit led, its highest such card; void in it,
+    the highest card of one of its suits - after which :func:`seat_loses_out` holds with another player on lead
+    for its hand without that card and the other hands as they are (the cards they play to this trick only
+    lower their count in that order). Seeds 000/004 "Playing the tricks", seed 003 (minimum tricks: no trump).
+    ``hands`` is restored before returning."""
+    h = hands[seat]
+    led = tk[tb] // 13
+    bc = tk[tb + winner_at(tk, tb, tlen, -1)]
+    other = (seat + 1) % n
+    mine = (h >> (13 * led)) & LANE
+    ok = False
+    if mine != 0:
+        under = mine & ((1 << (bc - 13 * led)) - 1)
+        if under != 0:
+            hands[seat] = h & ~(1 << (13 * led + int(high_bit(under))))
+            ok = seat_loses_out(hands, n, other, seat)
+    else:
+        for suit in range(4):
+            m = (h >> (13 * suit)) & LANE
+            if m != 0:
+                hands[seat] = h & ~(1 << (13 * suit + int(high_bit(m))))
+                if seat_loses_out(hands, n, other, seat):
+                    ok = True
+                    break
+    hands[seat] = h
+    return ok
+
+
 @jit_inline
 def insert_move(moves: Any, base: int, nm: int, c: int, sc: int) -> int:
     """Insert card ``c`` with score ``sc`` into the ``nm`` moves at ``moves[base:]`` (pairs card, score; best
@@ -1254,6 +1286,9 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                         if mis:
                             if target <= 1 and seat_ducks_trick(hands, n, tk, tn * 4, tlen, seat, trump, must_trump,
                                                                 must_over):
+                                stats[ST_TAKES] += 1
+                                decided = 1
+                            elif trump < 0 and seat_ducks_out(hands, n, tk, tn * 4, tlen, seat):
                                 stats[ST_TAKES] += 1
                                 decided = 1
                         elif seat_takes_trick(hands, n, tk, tn * 4, tlen, leader, seat, trump, must_trump, must_over,
