@@ -15,6 +15,7 @@ import subprocess
 import sys
 import types
 from functools import cache
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -213,6 +214,40 @@ def test_probing_under_a_time_limit_keeps_bounds() -> None:
             if got.exact:
                 assert got.tricks == exact.tricks
     assert cut_short >= 3
+
+
+def test_a_timed_search_goes_on_with_the_test_it_was_running(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A time limit runs the zero-window tests in node-budget slices; a slice cut short says which test it was
+    running (``out[2]``) and the next slice goes on with it, instead of starting again from the first guess
+    (which, once the bounds had moved past it, meant bisecting from the far bound: up to five wasted tests
+    on a minimum-tricks deal). The value found is the exact one."""
+    from sergeant_major.solver import dds
+    from sergeant_major.solver._kernels import ST_ABORT
+
+    calls: list[tuple[int, int, bool]] = []  # per slice: the guess given, the test to run next, cut short
+
+    def run(*a: Any) -> None:
+        dds_run(*a)
+        calls.append((int(a[11]), int(a[10][2]), bool(a[8][ST_ABORT])))
+
+    dds_run = dds._run
+    monkeypatch.setattr(dds, "_run", run)
+    rng = random.Random(8)
+    moved = 0
+    for _ in range(3):
+        pos = random_position(Rules.parse("3-5-8"), rng, 11, contract=Contract.MINIMUM)
+        exact = Solver(tt_bits=16).value(pos, pos.to_move)
+        calls.clear()
+        # a clock that stands still: no node rate is learnt, so the slices' budgets double from 20,000 nodes
+        solver = Solver(tt_bits=16, clock=lambda: 0.0)
+        got = solver.value(pos, pos.to_move, time_limit=1000)
+        assert got.exact and got.tricks == exact.tricks
+        assert sum(cut for _, _, cut in calls) >= 2, calls
+        for (_, nxt, cut), (given, _, _) in zip(calls, calls[1:]):
+            if cut:
+                assert given == nxt, calls
+                moved += nxt != calls[0][0]
+    assert moved >= 1
 
 
 def test_probing_knobs_are_checked() -> None:

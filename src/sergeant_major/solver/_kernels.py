@@ -1469,7 +1469,8 @@ def solve_bounds(hands: Any, n: int, trick: Any, tlen: int, leader: int, trump: 
                  out: Any, guess: int) -> None:
     """Narrow ``lo..hi`` (the maximiser's tricks among the remaining ones) by zero-window tests until equal
     or the node budget runs out (or ``shared[0]`` is set, see :func:`search`); ``out[0], out[1]`` receive the
-    final bounds. The tests step by one trick from
+    final bounds and ``out[2]`` the test to run next (the one cut short, when the budget ran out: a timed
+    search's next slice goes on from it instead of its first guess). The tests step by one trick from
     ``guess`` (as MTD(f) does from its first guess) while it stays inside the bounds, else bisect."""
     g = guess
     while lo < hi:
@@ -1486,3 +1487,4 @@ def solve_bounds(hands: Any, n: int, trick: Any, tlen: int, leader: int, trump: 
             g = t - 1
     out[0] = lo
     out[1] = hi
+    out[2] = g

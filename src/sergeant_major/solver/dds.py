@@ -230,7 +230,7 @@ class Solver:
         self._check_knobs()
         hands = int_array(list(pos.hands) + [0] * (4 - pos.n))
         trick = int_array(list(pos.trick) + [0] * (4 - len(pos.trick)))
-        out = int_array(2)
+        out = int_array(3)
         stats = self._stats
         guess = self._guess(pos, seat, lo, hi) if self.guess else -1
         # A timed search runs in node-budget slices (the kernel cannot look at a clock) and an aborted slice
@@ -301,6 +301,7 @@ class Solver:
             self.etc_cuts += int(stats[ST_ETCCUTS])
             self.take_cuts += int(stats[ST_TAKES])
             lo, hi = int(out[0]), int(out[1])
+            guess = int(out[2])  # a slice cut short: the next one goes on with the test it was running
             if not stats[ST_ABORT] or lo >= hi:
                 if deadline is not None and dt > 0.01 and stats[ST_NODES] >= 10_000:
                     r = stats[ST_NODES] / dt
@@ -333,7 +334,7 @@ class Solver:
         warm_up()  # compiled once, before two threads want it
         while len(self._helpers) < self.threads - 1:
             self._helpers.append((int_array(64 * MOVES_PER_DEPTH), int_array(64 * FRAME), int_array(4 * 20),
-                                  int_array(ST_SIZE), int_array(2)))
+                                  int_array(ST_SIZE), int_array(3)))
         for k in range(self.threads - 1):
             moves, frames, tk, stats, out = self._helpers[k]
             stats[ST_NODES] = 0
