@@ -135,8 +135,12 @@ class Solver:
     (table look-ups that found their position), ``etc_cuts`` (enhanced transposition cutoffs), ``take_cuts``
     (of the main thread: nodes in the middle of a trick decided because the seat surely takes the trick and then
     has enough sure tricks, :func:`._kernels.seat_takes_trick`; in minimum tricks, because it can play under
-    the trick's winner when it needs one more trick taken by the others, and the trick starts where it surely
-    loses the trick, :func:`._kernels.seat_ducks_lead`), ``etc_min``
+    the trick's winner when it needs one more trick taken by the others, the trick starts where it surely
+    loses the trick, :func:`._kernels.seat_ducks_lead`, and the nodes where it surely loses or wins every trick
+    left, :func:`._kernels.seat_loses_out`, :func:`._kernels.seat_ducks_out`, :func:`._kernels.seat_wins_out`),
+    ``guess`` and ``guess_shade`` / ``guess_shade_mt`` (the zero-window tests step from a first guess, the
+    mean of greedy play-outs times this factor - default 0.9, and 1.3 in minimum tricks, where a test above
+    the value is cheap - or bisect with ``guess = False``; positive finite numbers), ``etc_min``
     (those cutoffs are tried where a trick ends with at least this many tricks left, counting that trick;
     default 10 - lower values cost more per node than they save; tests set 2 to exercise them),
     ``probe_min``, ``probe_first``, ``probe_others`` (probing, technique 8 in docs/solver.md: a node with at
@@ -179,6 +183,7 @@ class Solver:
         self.take_cuts = 0
         self.guess = True
         self.guess_shade = 0.9
+        self.guess_shade_mt = 1.3
         self.etc_min = ETC_MIN
         self.probe_min = PROBE_MIN
         self.probe_first = PROBE_FIRST
@@ -199,15 +204,15 @@ class Solver:
     def clear(self) -> None:
         """Forget everything learnt: empties the transposition table and the killer leads, and resets the
         counters (``nodes`` ...) and the node rate learnt for time limits. The knobs (``guess``,
-        ``guess_shade`` and those of :data:`KNOBS`) keep the values they were given."""
-        knobs = {k: getattr(self, k) for k in ("guess", "guess_shade", *KNOBS)}
+        ``guess_shade``, ``guess_shade_mt`` and those of :data:`KNOBS`) keep the values they were given."""
+        knobs = {k: getattr(self, k) for k in ("guess", "guess_shade", "guess_shade_mt", *KNOBS)}
         self.__init__(self.tt_bits, self.clock, self.threads)  # type: ignore[misc]
         for k, v in knobs.items():
             setattr(self, k, v)
 
     def _check_knobs(self) -> None:
         """Raise ``ValueError`` (quoting it) for a knob of :data:`KNOBS` that is not an int in 1..2**62 (numpy's
-        ints count), or a ``guess_shade`` that is not a positive finite number, before
+        ints count), or a ``guess_shade`` or ``guess_shade_mt`` that is not a positive finite number, before
         a search changes anything: a bad value would change no answer but could make every node re-search its
         cards, and one of 2**63 or more does not fit the kernel's 64-bit counters."""
         for name in KNOBS:
@@ -218,9 +223,10 @@ class Solver:
                 iv = None
             if iv is None or not 1 <= iv <= 1 << 62:
                 raise ValueError(f"{name}={v!r} is not a count: give an int in 1..2**62")
-        g = self.guess_shade
-        if isinstance(g, bool) or not isinstance(g, (int, float)) or not 0 < g < math.inf:
-            raise ValueError(f"guess_shade={g!r} is not a factor: give a positive finite number")
+        for name in ("guess_shade", "guess_shade_mt"):
+            g = getattr(self, name)
+            if isinstance(g, bool) or not isinstance(g, (int, float)) or not 0 < g < math.inf:
+                raise ValueError(f"{name}={g!r} is not a factor: give a positive finite number")
 
     # ------------------------------------------------------------------ core
     def _bounds(self, pos: Position, seat: int, lo: int, hi: int, deadline: float | None) -> tuple[int, int, bool]:
@@ -389,13 +395,17 @@ class Solver:
         side of the seat's opponents (who play together in the search), and one trick less outside minimum
         tricks: greedy play-outs overestimate the paranoid value (by 1 to 3 tricks on 74 of the benchmark's
         100 deals), and starting one lower cut the median deal's nodes by 8 % on two sets of 9-5-2 deals
-        (docs/solver.md, ninth round). In minimum tricks it cost 10 % more nodes, so there it is not lowered."""
+        (docs/solver.md, ninth round). In minimum tricks it cost 10 % more nodes, so there it is not lowered,
+        and the factor is ``guess_shade_mt`` (1.3): a guess above the others' count there costs less than one
+        below it (whole deals of 13 and 16 tricks: 10 to 20 % fewer nodes than with 0.9, docs/solver.md,
+        twelfth round)."""
         res = playouts(pos, 16, seed=12345, policy="greedy")
         base = pos.tricks[seat]
         mean = sum(r[seat] - base for r in res) / len(res)
         if pos.misere:
             mean = pos.remaining - mean
-        return max(lo + 1, min(hi, int(mean * self.guess_shade + 0.5) - (0 if pos.misere else 1)))
+            return max(lo + 1, min(hi, int(mean * self.guess_shade_mt + 0.5)))
+        return max(lo + 1, min(hi, int(mean * self.guess_shade + 0.5) - 1))
 
     def _check(self, pos: Position, seat: int | None) -> int:
         if not isinstance(pos, Position):
