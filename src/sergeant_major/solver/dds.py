@@ -139,8 +139,8 @@ class Solver:
     loses the trick, :func:`._kernels.seat_ducks_lead`, and the nodes where it surely loses or wins every trick
     left, :func:`._kernels.seat_loses_out`, :func:`._kernels.seat_ducks_out`, :func:`._kernels.seat_wins_out`),
     ``guess`` and ``guess_shade`` / ``guess_shade_mt`` (the zero-window tests step from a first guess, the
-    mean of greedy play-outs times this factor - default 0.9, and 1.3 in minimum tricks, where a test above
-    the value is cheap - or bisect with ``guess = False``; positive finite numbers), ``etc_min``
+    mean of greedy play-outs times this factor - default 0.9, and 1.3 in minimum tricks, where guessing high
+    took fewer nodes - or bisect with ``guess = False``; positive finite numbers), ``etc_min``
     (those cutoffs are tried where a trick ends with at least this many tricks left, counting that trick;
     default 10 - lower values cost more per node than they save; tests set 2 to exercise them),
     ``probe_min``, ``probe_first``, ``probe_others`` (probing, technique 8 in docs/solver.md: a node with at
@@ -396,9 +396,8 @@ class Solver:
         tricks: greedy play-outs overestimate the paranoid value (by 1 to 3 tricks on 74 of the benchmark's
         100 deals), and starting one lower cut the median deal's nodes by 8 % on two sets of 9-5-2 deals
         (docs/solver.md, ninth round). In minimum tricks it cost 10 % more nodes, so there it is not lowered,
-        and the factor is ``guess_shade_mt`` (1.3): a guess above the others' count there costs less than one
-        below it (whole deals of 13 and 16 tricks: 10 to 20 % fewer nodes than with 0.9, docs/solver.md,
-        twelfth round)."""
+        and the factor is ``guess_shade_mt`` (1.3): guessing high there took 10 to 20 % fewer nodes than 0.9 on
+        whole deals of 13 and 16 tricks (docs/solver.md, twelfth round)."""
         res = playouts(pos, 16, seed=12345, policy="greedy")
         base = pos.tricks[seat]
         mean = sum(r[seat] - base for r in res) / len(res)
