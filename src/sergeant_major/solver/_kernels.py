@@ -710,6 +710,17 @@ def seat_ducks_lead(hands: Any, n: int, leader: int, seat: int) -> bool:
 
 
 @jit
+def _under_in_order(m: int, u: int) -> bool:
+    """The i-th lowest bit of ``m`` is below the i-th lowest of ``u``, for i up to the fewer of their bits."""
+    while m != 0 and u != 0:
+        if int(low_bit(m)) > int(low_bit(u)):
+            return False
+        m &= m - 1
+        u &= u - 1
+    return True
+
+
+@jit
 def seat_wins_out(hands: Any, n: int, seat: int) -> bool:
     """No-trump, the seat on lead: does it surely win every remaining trick (in minimum tricks: the others
     take none)? For every suit and every other hand holding it, the hand's i-th lowest card is below the seat's
@@ -728,24 +739,8 @@ def seat_wins_out(hands: Any, n: int, seat: int) -> bool:
         for p in range(n):
             if p == seat:
                 continue
-            o = (hands[p] >> (13 * suit)) & LANE
-            while m != 0 and o != 0:
-                if int(low_bit(o)) > int(low_bit(m)):
-                    return False
-                m &= m - 1
-                o &= o - 1
-            m = (h >> (13 * suit)) & LANE
-    return True
-
-
-@jit
-def _under_in_order(m: int, u: int) -> bool:
-    """The i-th lowest bit of ``m`` is below the i-th lowest of ``u``, for i up to the fewer of their bits."""
-    while m != 0 and u != 0:
-        if int(low_bit(m)) > int(low_bit(u)):
-            return False
-        m &= m - 1
-        u &= u - 1
+            if not _under_in_order((hands[p] >> (13 * suit)) & LANE, m):
+                return False
     return True
 
 
