@@ -647,6 +647,40 @@ def test_installed_script_check_exit_codes(files: dict[str, Path]) -> None:
     assert broken.returncode == 2 and "Traceback" not in broken.stderr
 
 
+@pytest.mark.parametrize(("args", "lines"), [
+    (["replay", "GOOD"], 1),  # rich's console
+    (["rules"], 1),
+    (["check", "GOOD"], 0),
+    (["simulate", "--games", "1", "--workers", "1", "--json"], 0),  # sys.stdout.write, flushed at the end
+])
+def test_installed_script_ends_quietly_when_its_reader_stops(files: dict[str, Path], args: list[str], lines: int) -> None:
+    """``sergeant-major replay FILE | head -1`` (or ``| true``): the reader closes the pipe after ``lines`` lines and
+    the command ends as Unix tools do, with status 141 (128 + SIGPIPE) and nothing more on stderr than when all its output
+    is read (it was status 1)."""
+    import fcntl
+
+    script = _script()
+    if not script.exists():
+        pytest.skip("the sergeant-major script is not installed")
+    if not hasattr(fcntl, "F_SETPIPE_SZ"):
+        pytest.skip("the size of a pipe cannot be set here")
+    args = [str(files["good"]) if a == "GOOD" else a for a in args]
+    env = dict(os.environ, COLUMNS="120")
+    r, w = os.pipe()
+    size = fcntl.fcntl(w, fcntl.F_SETPIPE_SZ, 4096)  # a page: what follows the first line does not fit in the pipe
+    proc = subprocess.Popen([str(script), *args], stdout=w, stderr=subprocess.PIPE, env=env)
+    os.close(w)
+    with os.fdopen(r, "rb", buffering=0) as reader:  # unbuffered: a line is read byte by byte, nothing more
+        read = sum(len(reader.readline()) for _ in range(lines))
+    try:
+        _, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    full = subprocess.run([str(script), *args], capture_output=True, env=env, timeout=120)
+    assert full.returncode == 0 and len(full.stdout) > (read + size if lines else 0)  # the pipe closed before the last write
+    assert proc.returncode == 141 and err == full.stderr, (proc.returncode, err.decode())  # no traceback, no message
+
+
 def test_write_record_keeps_the_usual_file_mode(tmp_path: Path) -> None:
     m, _ = played("9-5-2", seed=1, steps=20)
     p = write_record(m, tmp_path / "new.json", ["human"] * 3)

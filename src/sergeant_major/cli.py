@@ -5,18 +5,52 @@ Each command lives in its own module and registers itself on :data:`app`.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from types import FrameType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
+from typer.core import TyperGroup
 
 if TYPE_CHECKING:
     from rich.console import Console
 
+
+def _end_quietly() -> NoReturn:
+    """End the command quietly because the reader of its output has gone (``sergeant-major analyze X | head -1``), as
+    Unix tools do: status 141 (128 + SIGPIPE, what a shell shows for a tool the signal ended), no traceback and no
+    message. Standard output goes to ``/dev/null`` so that the interpreter's final flush does not fail again.
+
+    Raises:
+        SystemExit: code 141.
+    """
+    with contextlib.suppress(OSError, ValueError):  # a standard output without a file descriptor (tests)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    raise SystemExit(141)
+
+
+class _Commands(TyperGroup):
+    """The command group: a broken pipe while any command runs ends it quietly (:func:`_end_quietly`); typer's own
+    main loop would turn it into status 1 before :func:`main` could see it."""
+
+    def invoke(self, ctx: Any) -> Any:  # ctx: a Context of the click typer uses (recent typer carries its own copy)
+        try:
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # what is still buffered: a closed pipe shows here rather than at the interpreter's exit
+            return result
+        except BrokenPipeError:
+            _end_quietly()
+
+
 app = typer.Typer(
+    cls=_Commands,
     name="sergeant-major",
     help="Sergeant Major (9-5-2, 8-5-3, 9-2-5, 3-5-8): play, simulate, replay and check games.",
     no_args_is_help=True,
@@ -101,5 +135,9 @@ def _register() -> None:
 
 def main() -> None:
     """Entry point of the ``sergeant-major`` script."""
+    from rich.console import Console
+
+    # rich's hook for a broken pipe, which by default ends with status 1: the same end as a broken pipe elsewhere
+    Console.on_broken_pipe = lambda self: _end_quietly()  # type: ignore[method-assign]
     _register()
     app()
