@@ -559,6 +559,7 @@ def test_play_same_seed_same_second_saves_two_files(tmp_path: Path, monkeypatch:
     (["--rules", "9-5-2 to=١٠"], "'١٠'"),
     (["--seed", "1_000"], "'1_000'"),
     (["--seed", "+5"], "'+5'"),
+    (["--seed", " 7 "], "' 7 '"),
 ])
 def test_play_refuses_bad_options_quoting_them(args: list[str], quoted: str, tmp_path: Path) -> None:
     from sergeant_major.cli import app

@@ -197,6 +197,10 @@ def test_cli_table() -> None:
     (["--games", "0"], "--games 0"),
     (["--workers", "-1"], "--workers -1"),
     (["--out", "/nonexistent-dir/x.jsonl"], "/nonexistent-dir/x.jsonl"),
+    (["--seed", "1_000"], "--seed '1_000'"),
+    (["--seed", "+5"], "--seed '+5'"),
+    (["--seed", " 7 "], "--seed ' 7 '"),
+    (["--seed", "\u0663"], "--seed '\u0663'"),  # ARABIC-INDIC DIGIT THREE
 ])
 def test_cli_bad_input_one_line_exit_2(args: list[str], quoted: str) -> None:
     res = runner.invoke(app, ["simulate", "-n", "1", *args])
@@ -206,6 +210,17 @@ def test_cli_bad_input_one_line_exit_2(args: list[str], quoted: str) -> None:
     assert res.stderr.count("\n") == 1
     assert "Traceback" not in res.output
 
+
+
+def test_cli_seed_is_plain_digits_and_a_refused_one_writes_nothing(tmp_path: Path) -> None:
+    """``--seed`` takes ASCII digits with an optional minus sign (as ``play``), not int()'s ``+5`` or ``1_000``; a
+    refused seed leaves ``--out`` unwritten."""
+    out = tmp_path / "r.jsonl"
+    res = runner.invoke(app, ["simulate", "-n", "1", "-w", "1", "--seed", "1_000", "--out", str(out)])
+    assert res.exit_code == 2 and "'1_000'" in res.stderr and not out.exists() and list(tmp_path.iterdir()) == []
+    res = runner.invoke(app, ["simulate", "-n", "1", "-w", "1", "--seed", "-3", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["seed"] == -3
 
 def test_real_command_writes_records(tmp_path: Path) -> None:
     pytest.importorskip("sergeant_major.record", reason="the records module (record.py) is not there yet")

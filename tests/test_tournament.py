@@ -283,6 +283,10 @@ def test_command_prints_a_table_and_writes_json(tmp_path: Path) -> None:
     (["-m", "-1"], "--matches -1"),
     (["-w", "-2"], "--workers -2"),
     (["--json", "/nonexistent-dir/x.json"], "/nonexistent-dir/x.json"),
+    (["-s", "1_000"], "--seed '1_000'"),
+    (["--seed", "+5"], "--seed '+5'"),
+    (["--seed", " 7 "], "--seed ' 7 '"),
+    (["--seed", "\u0663"], "--seed '\u0663'"),  # ARABIC-INDIC DIGIT THREE
 ])
 def test_command_bad_input_is_one_line_and_exit_2(args: list[str], quoted: str) -> None:
     r = runner.invoke(app, ["tournament", "-w", "1", *args])
@@ -291,6 +295,17 @@ def test_command_bad_input_is_one_line_and_exit_2(args: list[str], quoted: str) 
     assert "Traceback" not in r.output
     assert len([line for line in r.stderr.splitlines() if line.strip()]) == 1
 
+
+
+def test_command_seed_is_plain_digits_and_a_refused_one_writes_nothing(tmp_path: Path) -> None:
+    """``--seed`` takes ASCII digits with an optional minus sign (as ``play``), not int()'s ``+5`` or ``1_000``; a
+    refused seed leaves the ``--json`` file uncreated."""
+    out = tmp_path / "t.json"
+    r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--seed", "+5", "--json", str(out)])
+    assert r.exit_code == 2 and "'+5'" in r.stderr and not out.exists()
+    r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--seed", "-3", "--json", "-"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["seed"] == -3
 
 def test_installed_command_runs(tmp_path: Path) -> None:
     out = tmp_path / "t.json"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import sys
 import threading
@@ -16,6 +17,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
+
+from .errors import SergeantMajorError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -57,6 +60,19 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def parse_seed(text: str) -> int:
+    """The seed a ``--seed`` option's text names: ASCII digits 0-9, with a minus sign for a negative seed; not
+    ``int()``'s other forms (``+5``, ``1_000``, `` 7 ``, other scripts' digits), which records and summaries would
+    show as other text than the one given.
+
+    Raises:
+        SergeantMajorError: quoting ``text``.
+    """
+    if re.fullmatch(r"-?[0-9]+", text) is None:
+        raise SergeantMajorError(f"--seed {text!r} is not an integer (digits 0-9)")
+    return int(text)
 
 
 def run_interruptible(fn: Callable[[], None]) -> None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-import re
 import signal
 import sys
 import tempfile
@@ -37,7 +36,7 @@ from rich.text import Text
 from . import tui
 from .actions import Action, Discard, EndGive, Give, Return, TakeKitty
 from .cards import Card
-from .cli import app, prepare_with_status
+from .cli import app, parse_seed, prepare_with_status
 from .cli_records import record_error_text
 from .deal import DealResult, role_name
 from .errors import SergeantMajorError
@@ -464,10 +463,11 @@ def play(
             raise _fail(f"--name {name!r} is refused: {why}; a name is plain text")
         if seed is None:
             seed_n = random.SystemRandom().randrange(1 << 31)
-        elif re.fullmatch(r"-?[0-9]+", seed) is None:
-            raise _fail(f"--seed {seed!r} is not an integer (digits 0-9)")
         else:
-            seed_n = int(seed)
+            try:
+                seed_n = parse_seed(seed)
+            except SergeantMajorError as e:
+                raise _fail(str(e)) from None
         names = [name.strip(), *OPPONENT_NAMES[:n_opp]]
         match = Match(r, seed_n, names)
         kinds = ["human", *levels]

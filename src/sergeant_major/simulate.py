@@ -403,7 +403,7 @@ def _register() -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     from rich.table import Table
 
-    from .cli import app
+    from .cli import app, parse_seed
 
     @app.command("simulate")
     def simulate_command(
@@ -412,7 +412,7 @@ def _register() -> None:
                                            help="Player levels by slot, comma separated (random, beginner, heuristic, expert); they rotate through the "
                                                 "seats. Default: heuristic and a random player in every other seat of the rules."),
         rules: str = typer.Option("9-5-2", "--rules", "-r", help="Rules string, e.g. '8-5-3 must-trump=on'."),
-        seed: int = typer.Option(0, "--seed", "-s", help="Simulation seed: the same seed gives the same result."),
+        seed_text: str = typer.Option("0", "--seed", "-s", help="Simulation seed, an integer: the same seed gives the same result."),
         workers: int = typer.Option(0, "--workers", "-w", help="Processes to use (0: one per core). The result does not depend on it."),
         out: Path | None = typer.Option(None, "--out", "-o", help="Write every match's record to this JSON Lines file (one record a line)."),  # noqa: B008
         as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON instead of a table."),
@@ -434,6 +434,7 @@ def _register() -> None:
         try:
             r = Rules.parse(rules)
             lv = parse_levels(players if players is not None else default_levels(r.players), r.players)
+            seed = parse_seed(seed_text)
         except SergeantMajorError as e:
             fail(str(e))
             return

@@ -734,7 +734,7 @@ def _register() -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     from rich.table import Table
 
-    from .cli import app
+    from .cli import app, parse_seed
 
     @app.command("tournament")
     def tournament_command(
@@ -745,7 +745,7 @@ def _register() -> None:
         duplicate: bool = typer.Option(True, "--duplicate/--no-duplicate",
                                        help="Same cards in every arrangement (default). --no-duplicate only shows what duplicate saves."),
         rules: str = typer.Option("9-5-2", "--rules", "-r", help="Rules string, e.g. '3-5-8' or '8-5-3 must-trump=on'."),
-        seed: int = typer.Option(0, "--seed", "-s", help="Tournament seed: the same seed gives the same result."),
+        seed_text: str = typer.Option("0", "--seed", "-s", help="Tournament seed, an integer: the same seed gives the same result."),
         workers: int = typer.Option(0, "--workers", "-w", help="Processes to use (0: one per core). The result does not depend on it."),
         matches: int = typer.Option(0, "--matches", "-m", help="Also play this many seeded whole matches in every arrangement, for win rates."),
         first_deals: bool = typer.Option(False, "--first-deals",
@@ -771,6 +771,7 @@ def _register() -> None:
             r = Rules.parse(rules)
             lv = parse_players(players if players is not None else ",".join(["heuristic"] + ["random"] * (r.players - 1)),
                                r.players)
+            seed = parse_seed(seed_text)
         except SergeantMajorError as e:
             fail(str(e))
             return
