@@ -270,6 +270,53 @@ def test_a_large_unseen_lowest_exchange() -> None:
     assert len(hands) > 2
 
 
+
+def test_world_counts_equal_brute_force() -> None:
+    """Step 2 counts the assignments of cards to places (each card allowed in some places, each place of a given
+    size) by dynamic programming, the two largest groups of cards in closed form: the counts are those of listing
+    every assignment, for random small worlds and every vector of place sizes."""
+    import sergeant_major.research.resample as rs
+
+    rng = random.Random(5)
+    for _ in range(150):
+        nb = rng.randint(1, 5)
+        n = rng.randint(0, 7 if nb <= 3 else 6)
+        allowed = {c: rng.randint(1, (1 << nb) - 1) for c in range(n)}
+        if rng.random() < 0.5:  # few distinct masks: large groups, as in real views
+            masks = [rng.randint(1, (1 << nb) - 1) for _ in range(2)]
+            allowed = {c: rng.choice(masks) for c in range(n)}
+        brute: Counter[tuple[int, ...]] = Counter()
+        for places in itertools.product(*[[b for b in range(nb) if allowed[c] >> b & 1] for c in range(n)]):
+            brute[tuple(places.count(b) for b in range(nb))] += 1
+        f = rs._count(rs._group(allowed, 0), nb)
+        for caps in itertools.product(range(n + 1), repeat=nb):
+            if sum(caps) == n:
+                assert f(0, caps) == brute[caps], (allowed, caps)
+
+
+def test_a_4_player_lowest_view_counts_its_worlds_quickly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """9-5-2 with 4 players and give=lowest, seat 1 at the first lead of deal 2, seat 2's give to seat 0 unseen: 40
+    threshold choices with up to 130 sizes of the late places each. Counting the worlds listed 9.8 million splits
+    before the first sample (42 s); with the two largest groups of cards counted in closed form, 232,000 (1.4 s).
+    The counts, hence the samples, are the same; each sample gives the same view."""
+    import sergeant_major.research.resample as rs
+
+    view = _replay_to("9-5-2 players=4 give=lowest", 100, 2, 10, heuristic=True).view(1)
+    assert any(e.card is None for e in view.exchange)
+    listed = [0]
+    splits = rs._splits
+
+    def counted(n: int, mask: int, caps: tuple[int, ...], nb: int) -> list[tuple[int, ...]]:
+        out = splits(n, mask, caps, nb)
+        listed[0] += len(out)
+        return out
+
+    monkeypatch.setattr(rs, "_splits", counted)
+    rs._prepare.cache_clear()  # count afresh
+    for k in range(3):
+        assert _same_view(resample(view, random.Random(k)), view)
+    assert listed[0] < 1_000_000
+
 def _replay_to(rules_text: str, seed: int, deal: int, actions: int, heuristic: bool) -> Match:
     """Match ``seed`` played up to deal ``deal`` with ``actions`` actions in its history, every decision the
     ``heuristic``'s (else a uniform legal action), each with the decision's generator (players.decision_rng)."""
