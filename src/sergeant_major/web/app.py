@@ -39,7 +39,9 @@ __all__ = ["create_app", "Hub", "MAX_MESSAGE"]
 
 STATIC = Path(__file__).with_name("static")
 MAX_MESSAGE = 4096  # characters in one websocket message from a client
+MAX_DEPTH = 32  # arrays and objects nested in a client's JSON (a message needs 3)
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+_SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
 
 
 def _err(code: str, reason: str) -> dict[str, Any]:
@@ -52,6 +54,29 @@ def _show(v: Any) -> str:
     except (TypeError, ValueError):
         text = repr(v)
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _read_json(text: str | bytes) -> Any:
+    """A client's JSON (a websocket message or a request body).
+
+    Raises:
+        ValueError: for text that is not JSON, nests deeper than :data:`MAX_DEPTH`, or holds a lone surrogate
+            escape such as ``"\\ud800"`` (not text: it could be neither stored nor quoted back).
+    """
+    try:
+        out = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"nested more than {MAX_DEPTH} deep") from None
+    todo: list[tuple[Any, int]] = [(out, 0)]
+    while todo:
+        v, depth = todo.pop()
+        if isinstance(v, (dict, list)):
+            if depth >= MAX_DEPTH:
+                raise ValueError(f"nested more than {MAX_DEPTH} deep")
+            todo.extend((x, depth + 1) for x in (v if isinstance(v, list) else [*v, *v.values()]))
+        elif isinstance(v, str) and (bad := _SURROGATE_RE.search(v)) is not None:
+            raise ValueError(f"a lone surrogate escape \\u{ord(bad.group()):04x} is not text")
+    return out
 
 
 def _name_refusal(what: str, name: str) -> str | None:
@@ -236,9 +261,10 @@ class Hub:
             await self.send(c, _err("too_large", f"message of {len(text)} characters refused (at most {MAX_MESSAGE})"))
             return
         try:
-            msg = json.loads(text)
-        except (ValueError, RecursionError):
-            await self.send(c, _err("bad_json", f"not JSON: {text[:60]!r}"))
+            msg = _read_json(text)
+        except ValueError as e:
+            why = "" if isinstance(e, json.JSONDecodeError) else f" ({e})"
+            await self.send(c, _err("bad_json", f"not JSON{why}: {text[:60]!r}"))
             return
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             await self.send(c, _err("bad_message", f"a message is an object with a \"type\", not {_show(msg)}"))
@@ -569,9 +595,10 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
     @app.post("/api/tables")
     async def create(request: Request) -> Response:
         try:
-            body = json.loads(await request.body())
-        except ValueError:
-            return JSONResponse({"error": "the request body is not JSON"}, status_code=400)
+            body = _read_json(await request.body())
+        except ValueError as e:
+            why = "" if isinstance(e, json.JSONDecodeError) else f" ({e})"
+            return JSONResponse({"error": f"the request body is not JSON{why}"}, status_code=400)
         try:
             out = _create(hub, body)
         except ValueError as e:
@@ -583,9 +610,10 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
     @app.post("/api/history")
     async def history(request: Request) -> Response:
         try:
-            body = json.loads(await request.body())
-        except ValueError:
-            return JSONResponse({"error": "the request body is not JSON; send {\"tokens\": [...]}"}, status_code=400)
+            body = _read_json(await request.body())
+        except ValueError as e:
+            why = "" if isinstance(e, json.JSONDecodeError) else f" ({e})"
+            return JSONResponse({"error": f"the request body is not JSON{why}; send {{\"tokens\": [...]}}"}, status_code=400)
         raw = body.get("tokens") if isinstance(body, dict) else None
         if not isinstance(raw, list) or not all(isinstance(t, str) for t in raw):
             return JSONResponse({"error": f"send {{\"tokens\": [...]}} (a list of texts), not {_show(body)}"}, status_code=400)

@@ -1,0 +1,81 @@
+"""Regressions from a second fresh-eyes run on the browser play's server: JSON holding a lone surrogate escape
+(``"\\ud800"``) or nested very deep, in a websocket message or a request body."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient  # noqa: E402
+
+from sergeant_major.web.app import create_app  # noqa: E402
+
+SEATS = [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer"}]
+DEEP = "[" * 990 + "]" * 990
+
+
+def _text(obj: object) -> str:
+    """JSON text; a lone surrogate in ``obj`` is written as its escape (``json.dumps`` keeps ASCII)."""
+    return json.dumps(obj)
+
+
+def test_request_bodies_with_a_lone_surrogate_or_deep_nesting_are_refused_with_400(tmp_path: Path) -> None:
+    """The repro: ``{"tokens": ["\\ud800"]}`` to ``/api/history`` and a seat kind ``"\\ud800"`` were answered HTTP 500
+    (the database or the error message could not encode it), ``[[[...]]]`` too (RecursionError)."""
+    db = tmp_path / "s.sqlite3"
+    app = create_app(f"sqlite:///{db}")
+    with TestClient(app) as cl:
+        tables = [_text({"name": "\ud800", "seats": SEATS}),
+                  _text({"seats": [{"kind": "me", "name": "\udfff"}, {"kind": "friend"}, {"kind": "computer"}]}),
+                  _text({"seats": [{"kind": "\ud800"}, {}, {}]}),
+                  _text({"seats": [{"kind": "computer", "level": "\ud83d"}, {}, {}]}),
+                  _text({"seats": SEATS, "rules": "9-5-2 \ud800"}),
+                  _text({"seats": SEATS})[:-1] + ', "x": ' + DEEP + "}",
+                  "[" * 100_000 + "]" * 100_000]
+        for body in tables:
+            r = cl.post("/api/tables", content=body)
+            assert r.status_code == 400, (body[:80], r.status_code, r.text)
+            assert "not JSON" in r.json()["error"], r.text
+        for body in (_text({"tokens": ["\ud800"]}), _text({"tokens": "\ud800"}), '{"tokens": ' + DEEP + "}"):
+            r = cl.post("/api/history", content=body)
+            assert r.status_code == 400 and "not JSON" in r.json()["error"], (body[:80], r.text)
+        r = cl.post("/api/tables", content=_text({"name": "\U0001f44d", "seats": SEATS}))  # escaped as a pair: text
+        assert r.status_code == 200 and r.json()["id"]
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT name FROM sm_tables").fetchall() == [("\U0001f44d",)]
+
+
+def test_a_join_with_a_lone_surrogate_name_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    """The repro: ``{"type": "join", "token": T, "name": "\\ud800"}`` was answered with the undocumented code
+    ``server`` ("UnicodeEncodeError") after the connection had been seated; now ``bad_json`` quoting it, not seated."""
+    app = create_app(f"sqlite:///{tmp_path / 'j.sqlite3'}")
+    with TestClient(app) as cl:
+        out = cl.post("/api/tables", json={"seats": SEATS}).json()
+        tid = out["id"]
+        tok = out["seats"][1]["invite"].split("#token=")[1]
+        with cl.websocket_connect(f"/ws/{tid}") as ws:
+            text = _text({"type": "join", "token": tok, "name": "Ben\ud800"})
+            ws.send_text(text)
+            err = ws.receive_json()
+            assert err["type"] == "error" and err["code"] == "bad_json", err
+            assert "surrogate" in err["reason"] and repr(text[:60]) in err["reason"]
+            ws.send_text('{"type": "ping", "x": ' + "[" * 40 + "]" * 40 + "}")
+            err = ws.receive_json()
+            assert err["code"] == "bad_json" and "nested" in err["reason"], err
+            ws.send_text(json.dumps({"type": "ping"}))
+            assert ws.receive_json() == {"type": "pong"}  # still connected, still not seated
+            hub = app.state.hub
+            gt = hub.load(tid)
+            assert gt is not None and gt.seats[1].name == "Friend 1"
+            assert all(c.seat is None and not c.joined for c in hub.conns[tid])
+            ws.send_text(json.dumps({"type": "join", "token": tok, "name": "Ben"}))
+            st = ws.receive_json()
+            assert st["type"] == "state" and st["you"] == 1 and st["table"]["seats"][1]["name"] == "Ben"
