@@ -1,8 +1,10 @@
 """Regressions from a second fresh-eyes run on the browser play's server: JSON holding a lone surrogate escape
-(``"\\ud800"``) or nested very deep, in a websocket message or a request body."""
+(``"\\ud800"``) or nested very deep, in a websocket message or a request body; messages with fields their type
+does not have."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import warnings
@@ -15,6 +17,8 @@ pytest.importorskip("fastapi")
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient  # noqa: E402
+
+from _webhelp import connect, make_hub, new_table, send  # noqa: E402
 
 from sergeant_major.web.app import create_app  # noqa: E402
 
@@ -79,3 +83,48 @@ def test_a_join_with_a_lone_surrogate_name_is_refused_and_changes_nothing(tmp_pa
             ws.send_text(json.dumps({"type": "join", "token": tok, "name": "Ben"}))
             st = ws.receive_json()
             assert st["type"] == "state" and st["you"] == 1 and st["table"]["seats"][1]["name"] == "Ben"
+
+
+def test_messages_with_fields_their_type_does_not_have_are_refused(tmp_path: Path) -> None:
+    """The repro: ``{"type": "start", "v": 0, "extra": 1}`` started the deal and ``{"type": "act", "v": V, "seat": 1,
+    "action": A}`` from seat 0 played A for seat 0: the unknown field was ignored. Now ``bad_message`` naming it,
+    nothing changed; the same messages without it are taken."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2", ["me", "friend", "heuristic"], seed=3)
+        tid = t["id"]
+        c = connect(hub, tid)
+        gt = hub.load(tid)
+        assert gt is not None
+
+        async def refused(msg: dict[str, object], field: str) -> None:
+            n, frames = len(gt.log), len(c.ws.frames)
+            await send(hub, c, msg)
+            assert len(c.ws.frames) == frames + 1, c.ws.frames[frames:]
+            err = json.loads(c.ws.frames[-1])
+            assert err["type"] == "error" and err["code"] == "bad_message", (msg, err)
+            assert f"unknown field(s) {field}" in err["reason"] and "nothing was changed" in err["reason"], err
+            assert len(gt.log) == n
+
+        await refused({"type": "join", "token": t["seats"][1]["token"], "seat": 1}, "seat")
+        assert c.seat is None and not c.joined
+        await send(hub, c, {"type": "join", "token": t["seats"][0]["token"]})
+        assert c.seat == 0
+        await refused({"type": "ping", "id": 7}, "id")
+        await refused({"type": "start", "v": 0, "extra": 1}, "extra")
+        assert gt.waiting_start
+        await send(hub, c, {"type": "start", "v": 0})
+        assert not gt.waiting_start
+        st = c.ws.last()
+        assert st is not None and st["view"]["to_act"] == 0
+        a = dict(st["view"]["legal"][0])
+        a.pop("seat")
+        await refused({"type": "act", "v": st["v"], "seat": 1, "action": a}, "seat")
+        await refused({"type": "act", "v": st["v"], "action": a, "card": "AS", "to": 2}, "card, to")
+        await refused({"type": "undo", "v": st["v"], "n": 3}, "n")
+        await refused({"type": "hint", "v": st["v"]}, "v")
+        n = len(gt.log)
+        await send(hub, c, {"type": "act", "v": st["v"], "action": a})
+        assert len(gt.log) > n
+
+    asyncio.run(run())

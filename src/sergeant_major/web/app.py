@@ -42,6 +42,9 @@ MAX_MESSAGE = 4096  # characters in one websocket message from a client
 MAX_DEPTH = 32  # arrays and objects nested in a client's JSON (a message needs 3)
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 _SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
+# the fields of each client message: any other (a "seat" naming whom an action is for...) is refused
+_FIELDS: dict[str, set[str]] = {"join": {"type", "token", "name"}, "act": {"type", "v", "action"}, "start": {"type", "v"},
+                                "undo": {"type", "v"}, "hint": {"type"}, "ping": {"type"}}
 
 
 def _err(code: str, reason: str) -> dict[str, Any]:
@@ -270,6 +273,11 @@ class Hub:
             await self.send(c, _err("bad_message", f"a message is an object with a \"type\", not {_show(msg)}"))
             return
         kind = msg["type"]
+        extra = sorted(str(k) for k in set(msg) - _FIELDS.get(kind, set(msg)))
+        if extra:
+            await self.send(c, _err("bad_message", f"unknown field(s) {', '.join(extra)[:60]} in a {kind} message "
+                                                   f"(it has {', '.join(sorted(_FIELDS[kind]))}): {_show(msg)}; nothing was changed"))
+            return
         gt = self.load(c.table)
         if gt is None:
             await self.send(c, _err("unknown_table", f"there is no table {c.table!r}"))
