@@ -1,6 +1,6 @@
 """Regressions from a second fresh-eyes run on the browser play's server: JSON holding a lone surrogate escape
 (``"\\ud800"``) or nested very deep, in a websocket message or a request body; messages with fields their type
-does not have."""
+does not have; the random seed of a table large enough that no player can search for it."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ with warnings.catch_warnings():
 
 from _webhelp import connect, make_hub, new_table, send  # noqa: E402
 
-from sergeant_major.web.app import create_app  # noqa: E402
+from sergeant_major.web.app import _create, create_app  # noqa: E402
 
 SEATS = [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer"}]
 DEEP = "[" * 990 + "]" * 990
@@ -128,3 +128,19 @@ def test_messages_with_fields_their_type_does_not_have_are_refused(tmp_path: Pat
         assert len(gt.log) > n
 
     asyncio.run(run())
+
+
+def test_a_tables_random_seed_cannot_be_searched_for(tmp_path: Path) -> None:
+    """The repro: the seed of a table made without one was ``secrets.randbits(31)``; every hand and kitty of the match
+    follows from it, so a player could try the 2**31 seeds until one deals his own cards (hours on one core in pure
+    Python, far less in C or on several cores) and then know the others' hands. Now 62 bits."""
+    hub = make_hub(tmp_path)
+    seeds = []
+    for _ in range(16):
+        out = _create(hub, {"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer"}]})
+        gt = hub.load(out["id"])
+        assert gt is not None
+        seeds.append(gt.row.seed)
+    assert len(set(seeds)) == 16 and all(0 <= s < 2**62 for s in seeds)
+    assert max(seeds) >= 2**48, seeds  # 16 draws of 62 bits all below 2**48: about 2**-224
+    assert len(gt.match.deal.hand(0)) == 16  # a 62-bit seed deals like any other

@@ -457,8 +457,8 @@ def _create(hub: Hub, body: Any) -> dict[str, Any]:
     if not isinstance(timeout, int) or isinstance(timeout, bool) or not -1 <= timeout <= 86400:
         raise ValueError(f"away_timeout is seconds 0..86400, or -1 for never, not {_show(timeout)}")
     seed = body.get("seed")
-    if seed is None:
-        seed = secrets.randbits(31)
+    if seed is None:  # every card of the match follows from the seed: too few bits and a player finds it from his hand
+        seed = secrets.randbits(62)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62:
         raise ValueError(f"seed must be a non-negative integer, not {_show(seed)}")
     tid = secrets.token_urlsafe(6)
