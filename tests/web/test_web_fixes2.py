@@ -1,6 +1,7 @@
 """Regressions from a second fresh-eyes run on the browser play's server: JSON holding a lone surrogate escape
 (``"\\ud800"``) or nested very deep, in a websocket message or a request body; messages with fields their type
-does not have; the random seed of a table large enough that no player can search for it."""
+does not have; the random seed of a table large enough that no player can search for it; a table of computers
+only playing a long match without stopping the server."""
 
 from __future__ import annotations
 
@@ -144,3 +145,31 @@ def test_a_tables_random_seed_cannot_be_searched_for(tmp_path: Path) -> None:
     assert len(set(seeds)) == 16 and all(0 <= s < 2**62 for s in seeds)
     assert max(seeds) >= 2**48, seeds  # 16 draws of 62 bits all below 2**48: about 2**-224
     assert len(gt.match.deal.hand(0)) == 16  # a 62-bit seed deals like any other
+
+
+def test_a_long_match_of_computers_only_does_not_stop_the_server(tmp_path: Path) -> None:
+    """The repro: anyone could make a table of three computers with ``deals=300`` (or 100000) and open it: without a
+    delay the whole match was played in one go on the event loop, and the server answered nothing else meanwhile
+    (``/api/options`` took 4 s for 300 deals). Now the event loop runs between deals, each deal stored first."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2 to=off instant-win=off deals=30", ["random", "beginner", "random"], seed=9)
+        gt = hub.load(t["id"])
+        assert gt is not None
+        seen: list[int] = []
+
+        async def other_work() -> None:  # stands for every other table and request of the server
+            while not gt.match.over:
+                seen.append(gt.released)
+                await asyncio.sleep(0)
+
+        w = asyncio.create_task(other_work())
+        async with hub.lock(t["id"]):
+            await hub.advance(gt)
+        await w
+        assert gt.match.over and gt.released == 30
+        assert len(set(seen)) >= 25, seen  # it ran between the deals
+        got = hub.store.table(t["id"])
+        assert got is not None and [e.data for e in got[2]] == [e.data for e in gt.log]  # all stored
+
+    asyncio.run(run())

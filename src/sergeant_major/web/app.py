@@ -169,7 +169,9 @@ class Hub:
     async def advance(self, gt: GameTable) -> None:
         """Take the server's own actions (forced ones, computers', stand-ins'), start the next deal by itself
         at a table of computers only, then broadcast. Without a delay the actions of one run are stored in one
-        transaction, before anything is sent; with a delay each is stored and shown before the next."""
+        transaction, before anything is sent; with a delay each is stored and shown before the next. At a table of
+        computers only each finished deal is stored and shown before the next starts, and the event loop serves the
+        other tables in between (a match of thousands of deals must not stop the server)."""
         batch: list[tuple[int, str, int | None, dict[str, Any]]] = []
 
         async def flush() -> None:
@@ -181,6 +183,10 @@ class Hub:
         try:
             while True:
                 if gt.waiting_start and not any(s.kind == HUMAN for s in gt.seats) and not gt.match.over:
+                    if gt.released:
+                        await flush()
+                        await self.broadcast(gt)
+                        await asyncio.sleep(0)
                     entry: tuple[int, str, int | None, dict[str, Any]] = (len(gt.log), "start", None, {"deal": gt.match.deal.number})
                 else:
                     slow = gt.slow_decision_next()
