@@ -1,7 +1,7 @@
 """Regressions from a second fresh-eyes run on the browser play's server: JSON holding a lone surrogate escape
 (``"\\ud800"``) or nested very deep, in a websocket message or a request body; messages with fields their type
 does not have; the random seed of a table large enough that no player can search for it; a table of computers
-only playing a long match without stopping the server."""
+only playing a long match without stopping the server, and shown to its spectators as it is played."""
 
 from __future__ import annotations
 
@@ -171,5 +171,45 @@ def test_a_long_match_of_computers_only_does_not_stop_the_server(tmp_path: Path)
         assert len(set(seen)) >= 25, seen  # it ran between the deals
         got = hub.store.table(t["id"])
         assert got is not None and [e.data for e in got[2]] == [e.data for e in gt.log]  # all stored
+
+    asyncio.run(run())
+
+
+def test_spectators_of_a_table_of_computers_see_the_match_as_it_is_played(tmp_path: Path) -> None:
+    """The repro: with a delay (``serve`` has 0.6 s), opening a table of three computers showed nothing until the match
+    was over: the websocket took the server's due actions, the whole match, before reading the ``join``; a second
+    spectator waited for the table's lock as long. Now both get the state at once and every action after it."""
+    app = create_app(f"sqlite:///{tmp_path / 'c.sqlite3'}", delay=0.03)
+    with TestClient(app) as cl:
+        out = cl.post("/api/tables", json={"rules": "9-5-2 deals=2", "seed": 4, "seats": [
+            {"kind": "computer", "level": "random"}, {"kind": "computer", "level": "beginner"},
+            {"kind": "computer", "level": "random"}]}).json()
+        with cl.websocket_connect(f"/ws/{out['id']}") as ws1:
+            ws1.send_text(json.dumps({"type": "join", "token": None}))
+            first = ws1.receive_json()
+            assert first["type"] == "state" and not first["over"] and first["v"] <= 2, (first["over"], first["v"])
+            vs = [ws1.receive_json()["v"] for _ in range(5)]
+            assert vs == sorted(vs) and vs[-1] > first["v"]  # each action shown as it comes
+            with cl.websocket_connect(f"/ws/{out['id']}") as ws2:
+                ws2.send_text(json.dumps({"type": "join", "token": None}))
+                st = ws2.receive_json()
+                assert st["type"] == "state" and not st["over"] and st["view"]["hand"] == [], (st["over"], st["v"])
+                while not st["over"]:
+                    st = ws2.receive_json()
+                assert st["end"] is not None and st["view"]["deal"] == 2
+
+
+def test_a_spectators_join_sends_the_players_nothing_when_nothing_is_due(tmp_path: Path) -> None:
+    """A spectator's join takes the server's due actions; when there are none the players get no new state (a state
+    message clears the hint or error text on their page)."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2", ["me", "friend", "heuristic"], seed=3)
+        a = connect(hub, t["id"])
+        await send(hub, a, {"type": "join", "token": t["seats"][0]["token"]})
+        n = len(a.ws.frames)
+        s = connect(hub, t["id"])
+        await send(hub, s, {"type": "join", "token": None})
+        assert len(s.ws.frames) == 1 and len(a.ws.frames) == n
 
     asyncio.run(run())

@@ -166,13 +166,15 @@ class Hub:
         await asyncio.to_thread(self.store.append, gt.row.id, idx, kind, seat, data)
         gt.apply_entry(LogEntry(idx, kind, seat, data))
 
-    async def advance(self, gt: GameTable) -> None:
+    async def advance(self, gt: GameTable, always_broadcast: bool = True) -> None:
         """Take the server's own actions (forced ones, computers', stand-ins'), start the next deal by itself
-        at a table of computers only, then broadcast. Without a delay the actions of one run are stored in one
-        transaction, before anything is sent; with a delay each is stored and shown before the next. At a table of
+        at a table of computers only, then broadcast (without ``always_broadcast``: only when something was taken).
+        Without a delay the actions of one run are stored in one transaction, before anything is sent; with a
+        delay each is stored and shown before the next. At a table of
         computers only each finished deal is stored and shown before the next starts, and the event loop serves the
         other tables in between (a match of thousands of deals must not stop the server)."""
         batch: list[tuple[int, str, int | None, dict[str, Any]]] = []
+        first = len(gt.log)
 
         async def flush() -> None:
             if batch:
@@ -205,7 +207,8 @@ class Hub:
         except BaseException:  # storing failed, a player failed, or cancelled: memory must not run ahead of the database
             self.reload(gt.row.id)
             raise
-        await self.broadcast(gt)
+        if always_broadcast or len(gt.log) != first:
+            await self.broadcast(gt)
 
     def reload(self, table_id: str) -> None:
         """Forget the in-memory state of a table (it is replayed from the database on next use)."""
@@ -339,9 +342,10 @@ class Hub:
                 self.drop(c)
                 self.conns.setdefault(c.table, []).append(c)
             c.seat = None
-            c.joined = True
+            c.joined = True  # from now on shown every stored change, also those of a run of computers going on
             async with self.lock(c.table):  # never a state that is not stored yet
                 await self.send_state(c, gt)
+                await self.advance(gt, always_broadcast=False)  # due actions (after a restart; a table of computers only starts here)
             return
         seat = gt.seat_of_token(token) if isinstance(token, str) else None
         if seat is None:
@@ -678,9 +682,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
             await websocket.close(code=4404)
             return
         hub.conns.setdefault(table_id, []).append(c)
-        try:
-            async with hub.lock(table_id):
-                await hub.advance(gt)  # after a restart: take the server's own actions that were due
+        try:  # the server's own actions that are due (after a restart) are taken at the join, once it can be shown them
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
