@@ -164,8 +164,7 @@ def test_a_long_match_of_computers_only_does_not_stop_the_server(tmp_path: Path)
                 await asyncio.sleep(0)
 
         w = asyncio.create_task(other_work())
-        async with hub.lock(t["id"]):
-            await hub.advance(gt)
+        await send(hub, connect(hub, t["id"]), {"type": "join", "token": None})  # a spectator: the match is played
         await w
         assert gt.match.over and gt.released == 30
         assert len(set(seen)) >= 25, seen  # it ran between the deals
@@ -197,6 +196,32 @@ def test_spectators_of_a_table_of_computers_see_the_match_as_it_is_played(tmp_pa
                 while not st["over"]:
                     st = ws2.receive_json()
                 assert st["end"] is not None and st["view"]["deal"] == 2
+
+
+def test_a_table_of_computers_waits_between_deals_while_nobody_watches(tmp_path: Path) -> None:
+    """With ``deals=1000000000`` a table of computers, once opened, went on playing (and filling the database) for ever
+    after its spectators had gone. Now it waits at the next deal until a spectator joins again (40 deals here, so
+    that the test fails rather than running for ever without the fix)."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2 to=off instant-win=off deals=40", ["random", "beginner", "random"], seed=9)
+        tid = t["id"]
+
+        def leave_at_deal_3(text: str) -> None:  # shown when deal 2 is over
+            if json.loads(text)["view"]["deal"] >= 3:
+                hub.drop(c)  # the tab is closed
+
+        c = connect(hub, tid, on_send=leave_at_deal_3)
+        await send(hub, c, {"type": "join", "token": None})
+        gt = hub.tables[tid]
+        assert gt.released == 2 and gt.waiting_start and gt.match.deal.number == 3 and not gt.match.over
+        got = hub.store.table(tid)
+        assert got is not None and len(got[2]) == len(gt.log)  # stored
+        d = connect(hub, tid, on_send=lambda text: json.loads(text)["view"]["deal"] >= 5 and hub.drop(d))
+        await send(hub, d, {"type": "join", "token": None})  # watched again: it goes on
+        assert gt.released == 4 and gt.waiting_start
+
+    asyncio.run(run())
 
 
 def test_a_spectators_join_sends_the_players_nothing_when_nothing_is_due(tmp_path: Path) -> None:

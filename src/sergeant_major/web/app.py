@@ -172,7 +172,8 @@ class Hub:
         Without a delay the actions of one run are stored in one transaction, before anything is sent; with a
         delay each is stored and shown before the next. At a table of
         computers only each finished deal is stored and shown before the next starts, and the event loop serves the
-        other tables in between (a match of thousands of deals must not stop the server)."""
+        other tables in between (a match of thousands of deals must not stop the server); with nobody watching
+        it waits before the next deal (a spectator's join goes on)."""
         batch: list[tuple[int, str, int | None, dict[str, Any]]] = []
         first = len(gt.log)
 
@@ -188,6 +189,8 @@ class Hub:
                     if gt.released:
                         await flush()
                         await self.broadcast(gt)
+                        if not any(c.joined for c in self.conns.get(gt.row.id, [])):
+                            break  # nobody watches: the next deal starts when a spectator joins
                         await asyncio.sleep(0)
                     entry: tuple[int, str, int | None, dict[str, Any]] = (len(gt.log), "start", None, {"deal": gt.match.deal.number})
                 else:
