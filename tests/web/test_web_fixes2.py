@@ -1,7 +1,8 @@
 """Regressions from a second fresh-eyes run on the browser play's server: JSON holding a lone surrogate escape
 (``"\\ud800"``) or nested very deep, in a websocket message or a request body; messages with fields their type
 does not have; the random seed of a table large enough that no player can search for it; a table of computers
-only playing a long match without stopping the server, and shown to its spectators as it is played."""
+only playing a long match without stopping the server, and shown to its spectators as it is played; practice
+(undo, hints) only with one person at the table."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ with warnings.catch_warnings():
 from _webhelp import connect, make_hub, new_table, send  # noqa: E402
 
 from sergeant_major.web.app import _create, create_app  # noqa: E402
+from sergeant_major.web.store import TableRow  # noqa: E402
+from sergeant_major.web.tables import GameTable  # noqa: E402
 
 SEATS = [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer"}]
 DEEP = "[" * 990 + "]" * 990
@@ -236,5 +239,46 @@ def test_a_spectators_join_sends_the_players_nothing_when_nothing_is_due(tmp_pat
         s = connect(hub, t["id"])
         await send(hub, s, {"type": "join", "token": None})
         assert len(s.ws.frames) == 1 and len(a.ws.frames) == n
+
+    asyncio.run(run())
+
+
+def test_a_table_with_two_people_is_no_practice_table(tmp_path: Path) -> None:
+    """The repro: seats "me", "me", computer made a practice table (only "friend" seats counted). Once the second
+    seat's token is passed on (``/t/ID#token=...``), its holder is a second person, and the first could lead, see the
+    second's answer, and take both cards back with *Undo*: the other's cards seen for nothing. Now a practice table
+    has one person at most, and an undo never takes back another person's card (tables stored before)."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        assert new_table(hub, "9-5-2", ["me", "heuristic", "random"])["practice"]
+        assert new_table(hub, "9-5-2", ["heuristic", "heuristic", "random"])["practice"]
+        t = new_table(hub, "9-5-2", ["me", "me", "heuristic"], seed=8)
+        assert not t["practice"]
+        tid = t["id"]
+        a, b = connect(hub, tid), connect(hub, tid)
+        await send(hub, a, {"type": "join", "token": t["seats"][0]["token"]})
+        await send(hub, b, {"type": "join", "token": t["seats"][1]["token"]})
+        await send(hub, a, {"type": "start", "v": 0})
+        gt = hub.tables[tid]
+        while not gt.match.deal.completed:  # the first trick: both people play
+            c, seat = (a, 0) if gt.match.to_act == 0 else (b, 1)
+            st = c.ws.last()
+            assert st is not None and st["view"]["to_act"] == seat
+            act = dict(st["view"]["legal"][0])
+            act.pop("seat")
+            await send(hub, c, {"type": "act", "v": st["v"], "action": act})
+        for c in (a, b):
+            st = c.ws.last()
+            assert st is not None and not st["can_undo"] and not st["table"]["practice"]
+            n = len(gt.log)
+            await send(hub, c, {"type": "undo", "v": st["v"]})
+            assert c.ws.last("error")["code"] == "no_undo" and len(gt.log) == n
+        c = b if gt.match.to_act == 1 else a
+        await send(hub, c, {"type": "hint"})
+        assert c.ws.last("error")["code"] == "no_hint"
+        # the same table stored as practice (before this fix): still no undo of the other's cards
+        row = gt.row
+        old = GameTable(TableRow(row.id, row.name, row.rules, row.seed, True, row.away_timeout, row.created), gt.seats, gt.log)
+        assert old.undo_count(0) == 0 and old.undo_count(1) == 0
 
     asyncio.run(run())

@@ -500,7 +500,9 @@ def _create(hub: Hub, body: Any) -> dict[str, Any]:
             seats.append(SeatRow(i, (sname or default).strip() or default, str(level), None))
         else:
             raise ValueError(f"seat {i + 1}: kind must be \"me\", \"friend\" or \"computer\", not {_show(kind)}")
-    row = TableRow(tid, name.strip() or "Table", str(rules), int(seed), friends == 0, int(timeout), time.time())
+    # practice (undo, hints): one person at most; two "me" seats are two people once a token is passed on
+    practice = sum(1 for s in seats if s.kind == HUMAN) <= 1
+    row = TableRow(tid, name.strip() or "Table", str(rules), int(seed), practice, int(timeout), time.time())
     hub.store.create_table(row, seats)
     return {"id": tid, "rules": str(rules), "practice": row.practice,
             "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind,

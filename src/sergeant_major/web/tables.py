@@ -162,8 +162,8 @@ class GameTable:
     def undo_count(self, seat: int) -> int:
         """Practice mode: how many actions an undo of ``seat``'s last card takes back (0: nothing to undo).
         Only cards of the current deal, and only when every other seat is a computer."""
-        if not self.row.practice or self.match.over:
-            return 0
+        if not self.row.practice or self.match.over or any(s.kind == HUMAN for s in self.seats if s.seat != seat):
+            return 0  # (a table stored as practice with two people: an undo would take back the other's cards)
         deal = self.match.deal
         hist = deal.history
         for i in range(len(hist) - 1, -1, -1):
