@@ -2,7 +2,7 @@
 (``"\\ud800"``) or nested very deep, in a websocket message or a request body; messages with fields their type
 does not have; the random seed of a table large enough that no player can search for it; a table of computers
 only playing a long match without stopping the server, and shown to its spectators as it is played; practice
-(undo, hints) only with one person at the table."""
+(undo, hints) only with one person at the table; table creation refusing unknown or ill-typed fields."""
 
 from __future__ import annotations
 
@@ -282,3 +282,27 @@ def test_a_table_with_two_people_is_no_practice_table(tmp_path: Path) -> None:
         assert old.undo_count(0) == 0 and old.undo_count(1) == 0
 
     asyncio.run(run())
+
+
+def test_creating_a_table_refuses_unknown_fields_and_a_name_that_is_no_text(tmp_path: Path) -> None:
+    """The repro: ``"away_timout": -1`` (misspelt) made a table with the default timeout, a seat's ``"levle"`` one with
+    the default level, and ``"name": 0`` or ``false`` one called "Table", all with HTTP 200. Now 400 naming the field,
+    and no table is made."""
+    db = tmp_path / "f.sqlite3"
+    app = create_app(f"sqlite:///{db}")
+    with TestClient(app) as cl:
+        for body, words in (({"seats": SEATS, "away_timout": -1}, "unknown field(s) away_timout"),
+                            ({"seats": SEATS, "Seed": 3, "extra": 1}, "unknown field(s) Seed, extra"),
+                            ({"seats": [{"kind": "me"}, {"kind": "computer", "levle": "expert"}, {"kind": "friend"}]},
+                             "seat 2: unknown field(s) levle"),
+                            ({"seats": SEATS, "name": 0}, "the table name must be a text"),
+                            ({"seats": SEATS, "name": False}, "the table name must be a text"),
+                            ({"seats": SEATS, "name": []}, "the table name must be a text")):
+            r = cl.post("/api/tables", json=body)
+            assert r.status_code == 400 and words in r.json()["error"], (body, r.text)
+        with sqlite3.connect(db) as con:
+            assert con.execute("SELECT COUNT(*) FROM sm_tables").fetchone() == (0,)
+        r = cl.post("/api/tables", json={"name": "", "rules": "", "seats": [{"kind": "me", "name": ""}, {"kind": "friend", "level": "x"},
+                                                                              {"kind": "computer", "level": "random", "name": None}]})
+        assert r.status_code == 200, r.text
+        assert r.json()["rules"] == "9-5-2" and [s["name"] for s in r.json()["seats"]] == ["Me", "Friend 1", "Random 3"]

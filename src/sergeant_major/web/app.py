@@ -449,6 +449,9 @@ def _create(hub: Hub, body: Any) -> dict[str, Any]:
     """Create a table from the home page's form. Raises ValueError with a message for the user."""
     if not isinstance(body, dict):
         raise ValueError("the request body must be a JSON object")
+    extra = sorted(str(k) for k in set(body) - {"name", "rules", "seats", "away_timeout", "seed"})
+    if extra:  # a misspelt field ("away_timout") must not leave its default in place unnoticed
+        raise ValueError(f"unknown field(s) {', '.join(extra)[:60]} (a table has name, rules, seats, away_timeout, seed)")
     text = body.get("rules", "9-5-2")
     if not isinstance(text, str) or len(text) > 300:
         raise ValueError(f"rules must be a short text like \"9-5-2 to=20\", not {_show(text)}")
@@ -456,7 +459,8 @@ def _create(hub: Hub, body: Any) -> dict[str, Any]:
         rules = Rules.parse(text or "9-5-2")
     except (RulesError, SergeantMajorError) as e:
         raise ValueError(str(e)) from None
-    name = body.get("name") or "Table"
+    name = body.get("name")
+    name = "Table" if name is None or name == "" else name
     if not isinstance(name, str) or len(name) > 60:
         raise ValueError(f"the table name must be a text of at most 60 characters, not {_show(name)}")
     refused = _name_refusal("the table name", name)
@@ -480,6 +484,9 @@ def _create(hub: Hub, body: Any) -> dict[str, Any]:
     for i, s in enumerate(seats_in):
         if not isinstance(s, dict):
             raise ValueError(f"seat {i + 1} must be an object like {{\"kind\": \"me\", \"name\": \"Ann\"}}")
+        extra = sorted(str(k) for k in set(s) - {"kind", "level", "name"})
+        if extra:
+            raise ValueError(f"seat {i + 1}: unknown field(s) {', '.join(extra)[:60]} (a seat has kind, level, name)")
         kind = s.get("kind")
         sname = s.get("name")
         if sname is not None and (not isinstance(sname, str) or len(sname) > 40):
