@@ -2,7 +2,8 @@
 (``"\\ud800"``) or nested very deep, in a websocket message or a request body; messages with fields their type
 does not have; the random seed of a table large enough that no player can search for it; a table of computers
 only playing a long match without stopping the server, and shown to its spectators as it is played; practice
-(undo, hints) only with one person at the table; table creation refusing unknown or ill-typed fields."""
+(undo, hints) only with one person at the table; table creation refusing unknown or ill-typed fields; the record and the replay of a long match computed off the
+event loop."""
 
 from __future__ import annotations
 
@@ -306,3 +307,38 @@ def test_creating_a_table_refuses_unknown_fields_and_a_name_that_is_no_text(tmp_
                                                                               {"kind": "computer", "level": "random", "name": None}]})
         assert r.status_code == 200, r.text
         assert r.json()["rules"] == "9-5-2" and [s["name"] for s in r.json()["seats"]] == ["Me", "Friend 1", "Random 3"]
+
+
+def test_record_and_replay_requests_do_not_hold_up_the_server(tmp_path: Path) -> None:
+    """The repro: ``GET /api/tables/ID/replay`` of a finished 3-5-8 match (18 deals) replays it on the event loop,
+    0.1 s during which no table is served: a few requests a second from anyone knowing the id stop the server. Now
+    both endpoints run in worker threads; the event loop goes on meanwhile."""
+    import httpx
+
+    app = create_app(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+    hub = app.state.hub
+
+    async def run() -> None:
+        t = new_table(hub, "3-5-8", ["random", "beginner", "random"], seed=5)
+        c = connect(hub, t["id"])
+        await send(hub, c, {"type": "join", "token": None})  # the whole match is played
+        assert hub.tables[t["id"]].match.over
+        hub.drop(c)
+        hub.reload(t["id"])  # replayed from the database for each request
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as cl:
+            async def other_work(ticks: list[int], done: asyncio.Event) -> None:
+                while not done.is_set():
+                    ticks.append(1)
+                    await asyncio.sleep(0.001)
+
+            for path in ("replay", "record"):
+                ticks: list[int] = []
+                done = asyncio.Event()
+                w = asyncio.create_task(other_work(ticks, done))
+                r = await cl.get(f"/api/tables/{t['id']}/{path}")
+                done.set()
+                await w
+                assert r.status_code == 200 and len(r.content) > 10_000
+                assert len(ticks) >= 5, (path, len(ticks))  # the event loop ran while the match was replayed
+
+    asyncio.run(run())
