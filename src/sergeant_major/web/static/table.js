@@ -50,6 +50,8 @@ function connect() {
         return;
       }
       $("error").textContent = m.reason;
+      // the name given with an invitation refused (a control character): ask again, the invitation kept
+      if (trying && m.code === "bad_message") { invite = trying; trying = null; pendingName = true; askName(); }
     } else if (m.type === "hint") { showHint(m.action); }
   };
   ws.onclose = (ev) => {
