@@ -300,6 +300,53 @@ def test_925_game_ends_at_plus_or_minus_15_highest_wins() -> None:
         assert m.end is not None and m.end.winners == tuple(s for s in range(3) if totals[s] == max(totals))
 
 
+@pytest.mark.parametrize("contract", [Contract.NO_TRUMP, Contract.MINIMUM])
+def test_925_with_nt_mt_the_cards_given_before_the_contract_are_returned(contract: Contract) -> None:
+    """004 Variants (reversed targets): the up players pass their cards, then the dealer names the contract,
+    "and only then do the players who were down give back their highest cards"; RULES.md decision 1: for k
+    cards received in suit S the receiver returns the k highest S cards he holds. 003's "no exchange in KT and
+    MT" presumes the contract is known before any card is passed (RULES.md decision 3: the exchange is skipped
+    in 3-5-8, where it is); here the gives come first, so they are answered. Hand-worked: the dealer (up 2)
+    gives 2C 3D to the eldest (down 2), who holds AC 9C QD 7D in those suits and returns AC and QD; every
+    hand has 16 cards again."""
+    r = R925.with_options(contracts="suits-nt-mt")
+    deal = make_deal(r, {0: "2C 3D", 1: "AC 9C QD 7D"}, voids={1: "CD"}, prev=(2, -2, 0))
+    deal.apply(TakeKitty(0))
+    for _ in range(4):
+        deal.apply(next(a for a in deal.legal_actions() if isinstance(a, Discard) and str(a.card) not in ("2C", "3D")))
+    deal.apply(Give(0, parse_cards("2C")[0], 1))
+    deal.apply(Give(0, parse_cards("3D")[0], 1))
+    assert deal.phase is Phase.CONTRACT
+    deal.apply(NameContract(0, contract))
+    assert deal.phase is Phase.EXCHANGE and deal.to_act == 1
+    returned = []
+    while deal.phase is Phase.EXCHANGE:
+        f = deal.forced_action()
+        assert isinstance(f, Return)
+        returned.append(str(f.card))
+        deal.apply(f)
+    assert returned == ["AC", "QD"]
+    assert deal.phase is Phase.PLAY and [len(deal.hand(s)) for s in range(3)] == [16, 16, 16]
+    play_out(deal, random.Random(2))
+    assert deal.result is not None and sum(deal.result.tricks) == 16
+
+
+def test_nt_mt_exchange_only_skipped_when_the_contract_comes_first() -> None:
+    """RULES.md decision 3 skips the exchange in NT and MT deals of 3-5-8, where the contract is named before
+    it (003 "Am Anfang"). With the contract named after the exchange (9-5-2's order, 004 "Trumps and the
+    kitty") nothing is known yet when the cards pass, so the exchange takes place; `sergeant-major rules`
+    says so instead of claiming there is none (docs/rules.md decision 12)."""
+    assert "No exchange in NT and MT deals (seed 003)." in R358.explain()
+    for text in ("9-5-2 contracts=suits-nt-mt", "9-2-5 contracts=suits-nt-mt"):
+        r = Rules.parse(text)
+        assert "No exchange in NT and MT deals (seed 003)." not in r.explain()
+        assert any("in NT and MT deals too" in line for line in r.explain())
+    deal = make_deal(Rules.parse("9-5-2 contracts=suits-nt-mt"), prev=(2, -2, 0))
+    seen = compress(steps_until_play(deal, Contract.NO_TRUMP))
+    assert seen == [(Phase.EXCHANGE, 0), (Phase.EXCHANGE, 1), (Phase.CONTRACT, 0), (Phase.KITTY, 0), (Phase.DISCARD, 0)]
+    assert [e.kind for e in deal.exchange_log] == ["give", "give", "return", "return"]
+
+
 # ---------------------------------------------------------------------------------------------- 8-5-3 (004 Variants, 002)
 def test_853_dealer_discards_then_takes_the_kitty() -> None:
     """004 Variants: "The dealer names trumps, then discards 4 cards first and only then takes the kitty"

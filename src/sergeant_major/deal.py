@@ -490,8 +490,11 @@ class Deal:
             if k == _EXCHANGE or k == _GIVES or k == _RETURNS:
                 st.pop()
                 assert self.prev_diffs is not None
-                if self.contract is not None and self.contract.trump is None:
-                    continue  # no exchange in NT and MT deals (seed 003; RULES.md decision 3)
+                if k != _RETURNS and self.contract is not None and self.contract.trump is None:
+                    # no exchange in NT and MT deals (seed 003; RULES.md decision 3) - when the contract is known
+                    # before any card is passed. With trump named mid-exchange the gives come before the contract,
+                    # so their returns are still owed (RULES.md decision 1; docs/rules.md decisions).
+                    continue
                 key = (k, self.rules.two_up, self.prev_diffs, self.targets)
                 memo = _EXCHANGE_STEPS.get(key)
                 if memo is not None:

@@ -563,7 +563,16 @@ def _explain(r: Rules) -> list[str]:
                    "before any comes back; counts come from the previous deal's results whatever seats the players hold now "
                    "(RULES.md decisions 2, 3).")
         if r.has_nt_mt:
-            out.append("No exchange in NT and MT deals (seed 003).")
+            plan = _d.step_plan(r, True)
+            first_pass = min(plan.index(k) for k in (_d._EXCHANGE, _d._GIVES) if k in plan)
+            if plan.index(_d._CONTRACT) < first_pass:
+                out.append("No exchange in NT and MT deals (seed 003).")
+            elif _d._GIVES in plan:
+                out.append("The cards are given before the contract is chosen, so in NT and MT deals too the cards given "
+                           "are returned (seed 003's no exchange in NT and MT needs the contract first; RULES.md decision 1).")
+            else:
+                out.append("The exchange comes before the contract is chosen, so it takes place in NT and MT deals too "
+                           "(seed 003's no exchange in NT and MT needs the contract first).")
         if sum(r.targets) != r.tricks:
             out.append("With unbalanced targets each up player gives his over-tricks to down players, highest coming target first, "
                        "each down player receiving at most his under-tricks (RULES.md decision 5).")
