@@ -579,6 +579,85 @@ def test_8_5_3_ends_only_at_12_tricks() -> None:
     assert m.end is not None and m.end.winners == (1,)
 
 
+def test_9_2_5_ends_at_plus_or_minus_15_and_the_highest_total_wins() -> None:
+    """004 Variants (reversed targets): "The game ends when someone reaches +15 or -15; the highest total wins"
+    (RULES.md presets, 9-2-5: "a total reaches +15 or -15; highest total wins"); equal highest totals share the
+    win (docs/rules.md decision 9). Targets by role: dealer 9, eldest 2, third 5; tricks by role below."""
+    r925 = Rules.preset("9-2-5")
+    m = end_match(r925, (8, 3, 5), [-14, 7, 7])  # dealer -1 -> -15 ends it; eldest +1 -> 8 is highest
+    assert m.totals == [-15, 8, 7] and m.end is not None and m.end.winners == (1,) and m.end.kind == "bound"
+    m = end_match(r925, (10, 1, 5), [14, 0, -14])  # dealer +1 -> +15 ends it and is highest
+    assert m.totals == [15, -1, -14] and m.end is not None and m.end.winners == (0,)
+    m = end_match(r925, (8, 3, 5), [-14, 6, 7])  # -15 reached with the other two equal highest: shared
+    assert m.totals == [-15, 7, 7] and m.end is not None and m.end.winners == (1, 2)
+    m = end_match(r925, (8, 3, 5), [-13, 6, 7])  # -14, 7, 7: nobody at 15, play on
+    assert m.totals == [-14, 7, 7] and not m.over and len(m.deals) == 2
+
+
+def scripted_match(rules: Rules, counts: list[tuple[int, int, int]]) -> Match:
+    """A match (first dealer seat 0) whose deal ``k`` gives the dealer, eldest and third the tricks ``counts[k]``
+    (by role), played until it ends or the counts run out. Needs ``exchange=off`` (the scripted hands stay as
+    dealt)."""
+    assert not rules.exchange
+
+    def cards(number: int, dealer: int) -> tuple[list[list[Card]], list[Card]] | None:
+        if number > len(counts):
+            return None  # the deal after the script: shuffled from the seed
+        hands, kitty, _ = scripted_cards(dealer, winners_for(counts[number - 1]))
+        return hands, kitty
+
+    match = Match(rules, seed=1, dealer=0, cards=cards)
+    for number, tg in enumerate(counts, start=1):
+        if match.over:
+            break
+        deal = match.deal
+        assert deal.number == number
+        to_play_phase(deal)
+        _, _, plan = scripted_cards(deal.dealer, winners_for(tg))
+        play_plan(match.apply, lambda: match.deal.to_play, plan, range(16))
+        res = match.results[-1]
+        assert res.tricks == tuple(tg[(s - deal.dealer) % 3] for s in range(3))
+    return match
+
+
+TRAD_ON = Rules.parse("8-5-3 traditional=on instant-win=off exchange=off")
+TRAD_STRICT = TRAD_ON.with_options(traditional="strict")
+
+
+def test_traditional_end_waits_for_the_deal_to_go_round_then_the_first_dealer_who_made_his_target_wins() -> None:
+    """002 "Gewinnen": "Das traditionelle Spiel endet, wenn das Geberrecht einmal um den Tisch gegangen ist UND ein
+    Spieler sein Ziel als Geber erfüllt (oder übertroffen) hat"; RULES.md options (game end): "traditional (after one
+    full rotation, the first dealer who makes (or, strict, beats) his target wins)". Dealers are seats 0, 1, 2
+    (the deal passes to the left, RULES.md decision 7); targets 8/5/3 by role.
+
+    Deal 1: dealer 0 takes 7 of 8 (down). Deal 2: dealer 1 takes exactly 8 (made). Deal 3: dealer 2 takes 9 (beat).
+    The game cannot end after deal 2 (the deal has not gone round); after deal 3: with ``on`` seat 1 wins (the first
+    dealer who made his target, in deal 2), with ``strict`` seat 2 (the first dealer who beat it, in deal 3)."""
+    counts = [(7, 6, 3), (8, 5, 3), (9, 4, 3)]
+    m = scripted_match(TRAD_ON, counts[:2])
+    assert not m.over and len(m.deals) == 3  # deal 2's dealer made his target, but the deal has not gone round
+    m = scripted_match(TRAD_ON, counts)
+    assert m.end is not None and m.end.winners == (1,) and m.end.kind == "traditional"
+    assert dict(m.end.facts) == {"verb": "made", "deal": 2}
+    m = scripted_match(TRAD_STRICT, counts)
+    assert m.end is not None and m.end.winners == (2,)
+    assert dict(m.end.facts) == {"verb": "beat", "deal": 3}
+
+
+def test_traditional_end_plays_on_until_a_dealer_makes_his_target() -> None:
+    """002 "Gewinnen": "Hat kein Geber sein Ziel nach der ersten Rotation erreicht, wird weitergespielt, bis einer es
+    schafft." Deals 1-3: every dealer takes 7 of 8 (down); deal 4 (dealer seat 0 again) takes 8: with ``on`` he
+    wins after deal 4; with ``strict`` 8 is not enough and the game goes on to deal 5, where dealer seat 1 takes
+    10 and wins."""
+    down = (7, 6, 3)
+    m = scripted_match(TRAD_ON, [down, down, down, (8, 5, 3)])
+    assert m.end is not None and m.end.winners == (0,) and dict(m.end.facts)["deal"] == 4
+    m = scripted_match(TRAD_STRICT, [down, down, down, (8, 5, 3)])
+    assert not m.over and len(m.deals) == 5
+    m = scripted_match(TRAD_STRICT, [down, down, down, (8, 5, 3), (10, 3, 3)])
+    assert m.end is not None and m.end.winners == (1,) and dict(m.end.facts)["deal"] == 5
+
+
 # ---------------------------------------------------------------------------------------------- checked apply
 def test_every_illegal_action_is_refused_with_its_rule_and_changes_nothing() -> None:
     """Checked apply (DESIGN.md convention 6): IllegalActionError naming the rule; the state is unchanged."""
