@@ -331,6 +331,28 @@ def test_925_with_nt_mt_the_cards_given_before_the_contract_are_returned(contrac
     assert deal.result is not None and sum(deal.result.tricks) == 16
 
 
+def test_925_with_mt_the_returns_keep_the_order_of_the_gives() -> None:
+    """RULES.md decision 2: with two up, the up player with the higher target in the coming deal exchanges
+    first - in 9-2-5 (004 Variants) both give, the contract is named, then the returns come in that same order.
+    Naming MT turns the targets into ceilings (003; dealer 9 -> at most 2), which must not reorder returns
+    already owed. Dealer 0 (target 9) and third 2 (target 5) were up 1, eldest 1 down 2; eldest holds AC KC as
+    his only clubs; dealer gives 2C, third 3C: the dealer is answered first with the AC, the third with the KC."""
+    r = R925.with_options(contracts="suits-nt-mt")
+    deal = make_deal(r, {0: "2C", 2: "3C", 1: "AC KC"}, voids={1: "C"}, prev=(1, -2, 1))
+    deal.apply(TakeKitty(0))
+    for _ in range(4):
+        deal.apply(next(a for a in deal.legal_actions() if isinstance(a, Discard) and str(a.card) != "2C"))
+    deal.apply(Give(0, parse_cards("2C")[0], 1))
+    deal.apply(Give(2, parse_cards("3C")[0], 1))
+    deal.apply(NameContract(0, Contract.MINIMUM))
+    assert deal.targets == (2, 9, 5)
+    while deal.phase is Phase.EXCHANGE:
+        f = deal.forced_action()
+        assert f is not None
+        deal.apply(f)
+    assert [(e.receiver, str(e.card)) for e in deal.exchange_log if e.kind == "return"] == [(0, "AC"), (2, "KC")]
+
+
 def test_nt_mt_exchange_only_skipped_when_the_contract_comes_first() -> None:
     """RULES.md decision 3 skips the exchange in NT and MT deals of 3-5-8, where the contract is named before
     it (003 "Am Anfang"). With the contract named after the exchange (9-5-2's order, 004 "Trumps and the

@@ -489,37 +489,19 @@ class Deal:
             k, seat, other = st[-1]
             if k == _EXCHANGE or k == _GIVES or k == _RETURNS:
                 st.pop()
-                assert self.prev_diffs is not None
                 if k != _RETURNS and self.contract is not None and self.contract.trump is None:
                     # no exchange in NT and MT deals (seed 003; RULES.md decision 3) - when the contract is known
                     # before any card is passed. With trump named mid-exchange the gives come before the contract,
-                    # so their returns are still owed (RULES.md decision 1; docs/rules.md decisions).
+                    # so their returns are still owed (RULES.md decision 1; docs/rules.md decision 12).
                     continue
-                key = (k, self.rules.two_up, self.prev_diffs, self.targets)
-                memo = _EXCHANGE_STEPS.get(key)
-                if memo is not None:
-                    st.extend(memo)
-                    continue
-                rounds = exchange_rounds(self.rules, self.prev_diffs, self.targets)
-                new: list[tuple[int, int, int]] = []
-                if k == _EXCHANGE:
-                    for u, parts in rounds:
-                        for d, cnt in parts:
-                            new += [(_GIVE, u, d)] * cnt
-                        for d, cnt in parts:
-                            new += [(_RETURN, d, u)] * cnt
-                elif k == _GIVES:
-                    for u, parts in rounds:
-                        for d, cnt in parts:
-                            new += [(_GIVE, u, d)] * cnt
-                else:
-                    for u, parts in rounds:
-                        for d, cnt in parts:
-                            new += [(_RETURN, d, u)] * cnt
-                if len(_EXCHANGE_STEPS) >= 4096:
-                    _EXCHANGE_STEPS.clear()
-                _EXCHANGE_STEPS[key] = tuple(reversed(new))
-                st.extend(reversed(new))
+                if k == _GIVES:
+                    # the returns that answer these gives are fixed now, in the same order (RULES.md decision 2):
+                    # an MT contract named in between turns the targets into ceilings, which must not reorder them
+                    for i in range(len(st) - 1, -1, -1):
+                        if st[i][0] == _RETURNS:
+                            st[i:i + 1] = self._exchange_steps(_RETURNS)
+                            break
+                st.extend(self._exchange_steps(k))
                 continue
             if k == _RETURN and not self._to_return.get((seat, other)):
                 st.pop()
@@ -528,6 +510,28 @@ class Deal:
                 st.pop()
                 continue
             break
+
+    def _exchange_steps(self, k: int) -> tuple[tuple[int, int, int], ...]:
+        """The gives and returns of macro step ``k`` (``_EXCHANGE``, ``_GIVES`` or ``_RETURNS``) for the deal's
+        previous results and current targets, in stack order (the first step last; memoized)."""
+        assert self.prev_diffs is not None
+        key = (k, self.rules.two_up, self.prev_diffs, self.targets)
+        memo = _EXCHANGE_STEPS.get(key)
+        if memo is not None:
+            return memo
+        rounds = exchange_rounds(self.rules, self.prev_diffs, self.targets)
+        new: list[tuple[int, int, int]] = []
+        for u, parts in rounds:
+            if k != _RETURNS:
+                for d, cnt in parts:
+                    new += [(_GIVE, u, d)] * cnt
+            if k != _GIVES:
+                for d, cnt in parts:
+                    new += [(_RETURN, d, u)] * cnt
+        if len(_EXCHANGE_STEPS) >= 4096:
+            _EXCHANGE_STEPS.clear()
+        out = _EXCHANGE_STEPS[key] = tuple(reversed(new))
+        return out
 
     def _pop(self) -> None:
         """The step on top is done: pop it, then settle what comes next."""
