@@ -331,6 +331,22 @@ def test_925_with_nt_mt_the_cards_given_before_the_contract_are_returned(contrac
     assert deal.result is not None and sum(deal.result.tricks) == 16
 
 
+def test_925_rules_text_says_every_give_comes_before_the_returns() -> None:
+    """004 Variants: "players who were up pass their cards, then the dealer names trumps, and only then do the
+    players who were down give back" - so with one up and two down, or two up, every give comes before any
+    return. `sergeant-major rules 9-2-5` says so (not 9-5-2's "exchanges first ... completes"), and the engine
+    does it: two up (dealer 0, target 9, and third 2, target 5) give in that order, then trump, then the returns
+    in the same order."""
+    text = " ".join(R925.explain())
+    assert "Every up player gives before any card comes back" in text
+    assert "Every up player gives before any card comes back" not in " ".join(Rules.preset("9-5-2").explain())
+    deal = make_deal(R925, {0: "2C", 2: "3C", 1: "AC KC"}, voids={1: "C"}, prev=(1, -2, 1))
+    steps = compress(steps_until_play(deal, Contract.HEARTS, keep="2C"))
+    assert steps[2:] == [(Phase.EXCHANGE, 0), (Phase.EXCHANGE, 2), (Phase.CONTRACT, 0), (Phase.EXCHANGE, 1)]
+    assert [(e.kind, e.giver, e.receiver) for e in deal.exchange_log] == [
+        ("give", 0, 1), ("give", 2, 1), ("return", 1, 0), ("return", 1, 2)]
+
+
 def test_925_with_mt_the_returns_keep_the_order_of_the_gives() -> None:
     """RULES.md decision 2: with two up, the up player with the higher target in the coming deal exchanges
     first - in 9-2-5 (004 Variants) both give, the contract is named, then the returns come in that same order.

@@ -559,9 +559,14 @@ def _explain(r: Rules) -> list[str]:
         if r.trump_return == "free":
             out.append("A trump received need not be answered with the highest trump: any card may go back (seed 003).")
         first_up = ("the one with the higher target in the coming deal" if r.two_up == "higher-target" else "the one most up")
-        out.append(f"With two players up, {first_up} exchanges first; with one up and two down, the up player gives all his cards "
-                   "before any comes back; counts come from the previous deal's results whatever seats the players hold now "
-                   "(RULES.md decisions 2, 3).")
+        if _d._GIVES in _d.step_plan(r, True):  # trump named between the gives and the returns (9-2-5)
+            order = (f"every up player gives before any card comes back; with two players up, {first_up} gives first "
+                     "and is answered first")
+        else:
+            order = (f"with two players up, {first_up} exchanges first; with one up and two down, the up player gives "
+                     "all his cards before any comes back")
+        out.append(f"{order[0].upper()}{order[1:]}; counts come from the previous deal's results whatever seats the players "
+                   "hold now (RULES.md decisions 2, 3).")
         if r.has_nt_mt:
             plan = _d.step_plan(r, True)
             first_pass = min(plan.index(k) for k in (_d._EXCHANGE, _d._GIVES) if k in plan)
