@@ -376,6 +376,24 @@ def test_four_players() -> None:
         assert [s for s, _ in d.completed[0].cards] == [(d.dealer + 1 + k) % 4 for k in range(4)]
 
 
+@pytest.mark.parametrize(("text", "targets"), [
+    ("9-5-2 kitty=none", (9, 5, 3)), ("8-5-3 kitty=none", (9, 5, 3)),
+    ("9-2-5 kitty=none", (9, 3, 5)), ("3-5-8 kitty=none", (3, 9, 5)),
+    ("9-5-2 players=4", (5, 3, 2, 2)), ("8-5-3 players=4", (5, 3, 2, 2)), ("9-2-5 players=4", (5, 3, 2, 2)),
+    ("8-5-3 kitty=none unbalanced-targets=on", (8, 5, 3)), ("9-5-2 kitty=none unbalanced-targets=on", (9, 5, 2)),
+])
+def test_balanced_default_targets_for_17_tricks_and_4_players(text: str, targets: tuple[int, ...]) -> None:
+    """RULES.md decision 5: "its balanced defaults are 9-5-3 (17 tricks) and 5-3-2-2 (4 players)"; 002's own
+    targets with 17 tricks only with unbalanced-targets=on. For presets whose targets are not in 9-5-2's order
+    (9-2-5, 3-5-8) 9-5-3 keeps the preset's order by size (docs/rules.md decision 10): the largest target
+    becomes 9, the middle 5, the smallest 3."""
+    r = Rules.parse(text)
+    assert r.targets == targets
+    assert Rules.parse(str(r)) == r
+    if not r.unbalanced_targets:
+        assert sum(r.targets) == r.tricks and r.score_sum() == 0
+
+
 # ---------------------------------------------------------------------------------------------- scoring
 def test_running_scoring_example() -> None:
     """000/004 "Scoring" example: dealer target 9 takes 7, target 5 takes 6, target 2 takes 3 -> -2, +1, +1."""
