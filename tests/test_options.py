@@ -394,6 +394,44 @@ def test_balanced_default_targets_for_17_tricks_and_4_players(text: str, targets
         assert sum(r.targets) == r.tricks and r.score_sum() == 0
 
 
+def test_four_players_the_deal_passes_to_the_left_and_the_targets_move_with_it() -> None:
+    """RULES.md decision 7: "the next dealer is E (the current dealer's left). Targets move with the dealer";
+    with 4 players (002) and targets 5-3-2-2 by role (RULES.md decision 5): seat 0 deals (0: 5, 1: 3, 2: 2, 3: 2),
+    then seat 1 (1: 5, 2: 3, 3: 2, 0: 2), then seat 2, seat 3, and seat 0 again."""
+    r = Rules.parse("9-5-2 players=4 to=off instant-win=off deals=5")
+    m = Match(r, seed=5, dealer=0)
+    expected = [(0, (5, 3, 2, 2)), (1, (2, 5, 3, 2)), (2, (2, 2, 5, 3)), (3, (3, 2, 2, 5)), (0, (5, 3, 2, 2))]
+    seen = []
+    while not m.over:
+        d = m.deal
+        if not seen or seen[-1][0] != d.number:
+            seen.append((d.number, d.dealer, d.targets, d.leader))
+        m.apply(m.forced_action() or m.legal_actions()[0])
+    assert [(dl, tg) for _, dl, tg, _ in seen] == expected
+    assert all(leader == (dl + 1) % 4 for _, dl, _, leader in seen)
+
+
+@pytest.mark.parametrize(("text", "first", "later"), [
+    # docs/rules.md decision 2: with the kitty before the exchange the dealer takes it and discards before trump,
+    # also without an exchange; decision 3: blind-trump keeps trump before the kitty (it needs trump=before-exchange)
+    ("9-5-2 kitty-timing=before-exchange", ["kitty", "discard", "contract"], ["kitty", "discard", "exchange", "contract"]),
+    ("9-5-2 kitty-timing=before-exchange kitty=blind-trump trump=before-exchange",
+     ["contract", "kitty", "discard"], ["contract", "kitty", "discard", "exchange"]),
+    ("9-5-2 kitty-timing=before-exchange kitty=discard-then-take", ["discard", "kitty", "contract"],
+     ["discard", "kitty", "exchange", "contract"]),
+    # RULES.md options: trump named "by the coming dealer before the exchange" (002 Kartentausch 3)
+    ("8-5-3 trump=before-exchange", ["contract", "discard", "kitty"], ["contract", "exchange", "discard", "kitty"]),
+    ("8-5-3 kitty=see-then-trump", ["kitty", "contract", "discard"], ["exchange", "kitty", "contract", "discard"]),
+])
+def test_kitty_timing_and_trump_timing_orders(text: str, first: list[str], later: list[str]) -> None:
+    """The steps before the play in a first deal and in a deal with an exchange (prev: dealer up 2, eldest down 2)."""
+    r = Rules.parse(text)
+    for prev, want in ((None, first), ((2, -2, 0), later)):
+        deal = make_deal(r, prev=prev)
+        assert [p.value for p in to_play(deal, Contract.HEARTS)] == want, (text, prev)
+        assert [len(deal.hand(s)) for s in range(3)] == [16, 16, 16]
+
+
 # ---------------------------------------------------------------------------------------------- scoring
 def test_running_scoring_example() -> None:
     """000/004 "Scoring" example: dealer target 9 takes 7, target 5 takes 6, target 2 takes 3 -> -2, +1, +1."""
