@@ -222,6 +222,25 @@ def test_return_suit_gives_the_highest_of_the_suit_received() -> None:
     assert deal.forced_action() == Return(1, parse_cards("2C")[0], 0)  # his only club: the one received
 
 
+def test_return_overall_and_give_lowest_break_rank_ties_as_documented() -> None:
+    """docs/rules.md decision 5 (RULES.md is silent on ties): return=overall gives the highest rank, among equal
+    ranks a trump first, then spades, hearts, diamonds, clubs; give=lowest the lowest rank, among equal ranks a
+    non-trump first, then clubs, diamonds, hearts, spades. Eldest (down 2) holds the aces of hearts, spades and
+    diamonds and no king."""
+    spec = {1: "AH AS AD"}
+    deal = make_deal(R952.with_options(**{"return": "overall"}), spec, voids={1: "C"}, prev=(1, -1, 0))
+    deal.apply(Give(0, parse_cards("2C")[0], 1))
+    assert deal.forced_action() == Return(1, parse_cards("AS")[0], 0)  # trump not yet named: spades first
+    r = R952.with_options(**{"return": "overall"}, trump="before-exchange")
+    deal = make_deal(r, spec, voids={1: "C"}, prev=(1, -1, 0))
+    deal.apply(NameContract(0, Contract.HEARTS))
+    deal.apply(Give(0, parse_cards("2C")[0], 1))
+    assert deal.forced_action() == Return(1, parse_cards("AH")[0], 0)  # a trump first
+    low = R952.with_options(give="lowest")
+    deal = make_deal(low, {0: "2S 2H 2D"}, prev=(1, -1, 0), kitty="2C 3C 4C 5C")
+    assert deal.forced_action() == Give(0, parse_cards("2D")[0], 1)  # clubs gone: diamonds before hearts, spades
+
+
 def test_exchange_count_at_most_lets_the_up_player_stop() -> None:
     """004 ("exchange count: at most that many", RULES.md options): EndGive stops the gives early and only
     the cards given are returned."""
