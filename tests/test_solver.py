@@ -250,6 +250,25 @@ def test_a_timed_search_goes_on_with_the_test_it_was_running(monkeypatch: pytest
     assert cuts >= 4 and moved >= 1, (cuts, moved)
 
 
+def test_a_timed_search_cut_short_brackets_the_value_from_both_sides() -> None:
+    """Half-way through its time a timed search that has not finished tests the far ends of its window with
+    small budgets (``Solver._bracket``): a search cut short then reports bounds on both sides of the value.
+    Before, the tests stepping from the first guess used all the time on one side, and a minimum-tricks deal
+    cut short showed the seat between its bound and all the tricks left (``analyze``: "6..16"). A clock that
+    counts the solver's nodes (ten million a second) makes the run repeatable. Also: the bounds hold the exact
+    value, and a search with time enough is exact."""
+    pos = random_position(Rules.parse("3-5-8"), random.Random(3), 12, contract=Contract.MINIMUM)
+    exact = Solver(tt_bits=18).value(pos, pos.to_move)
+    assert exact.nodes > 1_000_000  # the limit below is half a million nodes
+    solver = Solver(tt_bits=18)
+    solver.clock = lambda: solver.nodes * 1e-7
+    got = solver.value(pos, pos.to_move, time_limit=0.05)
+    base = pos.tricks[pos.to_move]
+    assert not got.exact
+    assert base < got.lower <= exact.tricks <= got.upper < base + pos.remaining, (got, exact)
+    assert solver.value(pos, pos.to_move, time_limit=10.0).tricks == exact.tricks
+
+
 def test_probing_knobs_are_checked() -> None:
     """Every integer knob (``KNOBS``) outside 1..2**62 is a ``ValueError`` naming it and quoting the value, raised
     before the search changes anything (2**63 used to escape as numpy's ``OverflowError``)."""

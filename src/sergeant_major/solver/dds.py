@@ -230,99 +230,154 @@ class Solver:
 
     # ------------------------------------------------------------------ core
     def _bounds(self, pos: Position, seat: int, lo: int, hi: int, deadline: float | None) -> tuple[int, int, bool]:
-        """Narrow the maximiser's remaining-trick count to ``lo..hi``; returns ``(lo, hi, exact)``."""
+        """Narrow the maximiser's remaining-trick count to ``lo..hi``; returns ``(lo, hi, exact)``.
+
+        Untimed (``deadline`` None): one run of zero-window tests stepping from the first guess. Timed: the
+        tests run in node-budget slices (the kernel cannot look at a clock), the budget being the time left
+        times the node rate learnt from earlier slices, so that a search that fits its time runs in one slice
+        instead of a doubling series of restarts; an aborted slice's next one goes on with the test it was
+        running (the table keeps what it learnt). When half the time has gone (a window of at least 3 tricks),
+        :meth:`_bracket` narrows the far ends of ``lo..hi`` by cheap tests before the rest of the time goes to
+        the test near the guess (outside the new bounds the tests bisect), so that a search cut short reports
+        bounds on both sides of the value instead of one side and the trivial other."""
         if lo >= hi:
             return lo, hi, True
         self._check_knobs()
         hands = int_array(list(pos.hands) + [0] * (4 - pos.n))
         trick = int_array(list(pos.trick) + [0] * (4 - len(pos.trick)))
-        out = int_array(3)
-        stats = self._stats
         guess = self._guess(pos, seat, lo, hi) if self.guess else -1
-        # A timed search runs in node-budget slices (the kernel cannot look at a clock) and an aborted slice
-        # starts its zero-window test again (the table keeps what it learnt). The budget is the time left
-        # times the node rate learnt from earlier slices, so a search that fits in its time runs in one
-        # slice instead of a doubling series of restarts.
+        # a timed search spends its first half on the tests from the guess, then brackets (``mid``: None when
+        # done or not wanted)
+        mid = None if deadline is None or hi - lo < 3 else self.clock() + (deadline - self.clock()) / 2
         if deadline is None:
             budget = 1 << 62
         elif self._rate > 0:
-            budget = min(1 << 62, max(10_000, int(self._rate * max(deadline - self.clock(), 0.0))))
+            budget = min(1 << 62, max(10_000, int(self._rate * self._span(mid, deadline))))
         else:
             budget = 20_000
         while True:
             if self._interrupted:
                 return lo, hi, lo >= hi
-            stats[ST_NODES] = 0
-            stats[ST_ABORT] = 0
-            stats[ST_TTHITS] = 0
-            stats[ST_ETCCUTS] = 0
-            stats[ST_TAKES] = 0
-            stats[ST_BUDGET] = budget
-            stats[ST_ETC] = self.etc_min
-            self._set_probing(stats)
-            t0 = self.clock()
-            args = (pos.n, len(pos.trick), pos.leader, pos.trump, int(pos.rules.must_trump),
-                    int(pos.rules.must_overtrump), seat, int(pos.misere), lo, hi, pos.remaining)
-            tt_mask = (1 << self.tt_bits) // TT_WAYS - 1
-            for ev in self._threads:  # threads of a call cut short (by an exception): told to stop, wait for them
-                ev.wait()
-            # a stop flag of this slice's own: a thread of an earlier slice can never stop this one
-            shared = int_array(2)
-            self._shared = shared
-            if self._interrupted:  # interrupt() came between the test above and the new flag
-                shared[0] = 1
-            workers: list[threading.Event] = []  # the threads' "done" events: the helpers', then the main search's
-            self._threads = workers
-            helpers = 0
-            try:
-                self._start_helpers(workers, hands, trick, args, tt_mask, guess, lo, hi)
-                helpers = len(workers)
-                main_args = (hands, trick, args, self._tt, tt_mask, self._moves, self._frames, self._tk, stats, shared,
-                             out, guess)
-                if HAVE_NUMBA and pos.remaining >= self.parallel_min:
-                    # a long compiled search runs in a thread of its own while this one waits in short waits, so
-                    # that Ctrl-C (KeyboardInterrupt) stops it at once instead of when it ends. Its "done" event,
-                    # not Thread.join, says when it has ended: Python 3.11 can mark a thread stopped when a join of
-                    # it is interrupted while it still runs.
-                    done = threading.Event()
-                    workers.append(done)
-                    threading.Thread(target=_search_thread, args=(*main_args, done), daemon=True).start()
-                    while not done.wait(0.05):
-                        pass
-                else:
-                    _run(*main_args)
-            finally:
-                shared[0] = 1  # stop the other threads (also when a search or a thread's start raised)
-                for ev in workers:
-                    ev.wait()
-            for k in range(helpers):
-                _, _, _, hstats, hout = self._helpers[k]
-                self.nodes += int(hstats[ST_NODES])
-                self.helper_nodes += int(hstats[ST_NODES])
-                out[0] = max(out[0], hout[0])  # a helper that finished first has the exact value
-                out[1] = min(out[1], hout[1])
-            dt = self.clock() - t0
-            self.nodes += int(stats[ST_NODES])
-            self.tt_hits += int(stats[ST_TTHITS])
-            self.etc_cuts += int(stats[ST_ETCCUTS])
-            self.take_cuts += int(stats[ST_TAKES])
-            lo, hi = int(out[0]), int(out[1])
-            guess = int(out[2])  # a slice cut short: the next one goes on with the test it was running
-            if not stats[ST_ABORT] or lo >= hi:
-                if deadline is not None and dt > 0.01 and stats[ST_NODES] >= 10_000:
-                    r = stats[ST_NODES] / dt
-                    self._rate = r if self._rate <= 0 else 0.5 * (self._rate + r)
+            lo, hi, guess, aborted = self._slice(pos, seat, hands, trick, lo, hi, guess, budget, deadline is not None)
+            if not aborted or lo >= hi:
                 return lo, hi, lo >= hi
             if self._interrupted:
                 return lo, hi, False
             assert deadline is not None
-            if dt > 0 and stats[ST_NODES] >= 10_000:
-                r = stats[ST_NODES] / dt
-                self._rate = r if self._rate <= 0 else 0.5 * (self._rate + r)
-            left = deadline - self.clock()
-            if left <= 0:
+            if mid is not None and self._rate > 0 and self.clock() >= mid:
+                mid = None
+                lo, hi = self._bracket(pos, seat, hands, trick, lo, hi, guess, deadline)
+                if lo >= hi:
+                    return lo, hi, True
+                if self._interrupted:
+                    return lo, hi, False
+            if deadline - self.clock() <= 0:
                 return lo, hi, False
-            budget = min(1 << 62, max(budget * 2, 10_000) if self._rate <= 0 else max(10_000, int(self._rate * left)))
+            budget = min(1 << 62, max(budget * 2, 10_000) if self._rate <= 0
+                         else max(10_000, int(self._rate * self._span(mid, deadline))))
+
+    def _span(self, mid: float | None, deadline: float) -> float:
+        """Seconds until ``mid`` (the bracketing point of a timed search) or, after it, ``deadline``."""
+        return max((deadline if mid is None else mid) - self.clock(), 0.0)
+
+    def _bracket(self, pos: Position, seat: int, hands: Any, trick: Any, lo: int, hi: int, pending: int,
+                 deadline: float) -> tuple[int, int]:
+        """A timed search cut short on its test of ``pending`` (``lo < pending <= hi``): single zero-window
+        tests move in from the ends of ``lo..hi`` (``hi``, then 1, 2, 4 ... tricks lower while above
+        ``pending``; ``lo + 1``, then 1, 2, 4 ... higher while below it), each within a sixteenth of the time
+        left. A test far from the value is cheap; each side stops at its first test that runs out of budget
+        or crosses the value. Returns the narrowed ``(lo, hi)``."""
+        for down in (True, False):
+            step = 1
+            t = hi if down else lo + 1
+            while lo < hi and not self._interrupted and (t > pending if down else t < pending) and lo < t <= hi:
+                left = deadline - self.clock()
+                if left <= 0:
+                    return lo, hi
+                budget = max(10_000, int(self._rate * left / 16))
+                lo2, hi2, _, aborted = self._slice(pos, seat, hands, trick, t - 1, t, t, budget, True)
+                if aborted:
+                    break
+                if lo2 >= t:  # the maximiser makes t: at least t
+                    lo = max(lo, t)
+                    if down:
+                        break
+                    t += step
+                else:
+                    hi = min(hi, t - 1)
+                    if not down:
+                        break
+                    t -= step
+                step *= 2
+        return lo, hi
+
+    def _slice(self, pos: Position, seat: int, hands: Any, trick: Any, lo: int, hi: int, guess: int, budget: int,
+               learn: bool) -> tuple[int, int, int, bool]:
+        """One run of zero-window tests on ``lo..hi`` from ``guess`` within ``budget`` nodes (per thread), in
+        the helper threads too when the position is big enough. Returns ``(lo, hi, next test, aborted)``; with
+        ``learn`` the node rate of a slice of at least 10,000 nodes (and 10 ms unless cut short) is learnt for the
+        budgets of timed slices."""
+        stats = self._stats
+        out = int_array(3)
+        stats[ST_NODES] = 0
+        stats[ST_ABORT] = 0
+        stats[ST_TTHITS] = 0
+        stats[ST_ETCCUTS] = 0
+        stats[ST_TAKES] = 0
+        stats[ST_BUDGET] = budget
+        stats[ST_ETC] = self.etc_min
+        self._set_probing(stats)
+        t0 = self.clock()
+        args = (pos.n, len(pos.trick), pos.leader, pos.trump, int(pos.rules.must_trump),
+                int(pos.rules.must_overtrump), seat, int(pos.misere), lo, hi, pos.remaining)
+        tt_mask = (1 << self.tt_bits) // TT_WAYS - 1
+        for ev in self._threads:  # threads of a call cut short (by an exception): told to stop, wait for them
+            ev.wait()
+        # a stop flag of this slice's own: a thread of an earlier slice can never stop this one
+        shared = int_array(2)
+        self._shared = shared
+        if self._interrupted:  # interrupt() came between the caller's test and the new flag
+            shared[0] = 1
+        workers: list[threading.Event] = []  # the threads' "done" events: the helpers', then the main search's
+        self._threads = workers
+        helpers = 0
+        try:
+            self._start_helpers(workers, hands, trick, args, tt_mask, guess, lo, hi)
+            helpers = len(workers)
+            main_args = (hands, trick, args, self._tt, tt_mask, self._moves, self._frames, self._tk, stats, shared,
+                         out, guess)
+            if HAVE_NUMBA and pos.remaining >= self.parallel_min:
+                # a long compiled search runs in a thread of its own while this one waits in short waits, so
+                # that Ctrl-C (KeyboardInterrupt) stops it at once instead of when it ends. Its "done" event,
+                # not Thread.join, says when it has ended: Python 3.11 can mark a thread stopped when a join of
+                # it is interrupted while it still runs.
+                done = threading.Event()
+                workers.append(done)
+                threading.Thread(target=_search_thread, args=(*main_args, done), daemon=True).start()
+                while not done.wait(0.05):
+                    pass
+            else:
+                _run(*main_args)
+        finally:
+            shared[0] = 1  # stop the other threads (also when a search or a thread's start raised)
+            for ev in workers:
+                ev.wait()
+        for k in range(helpers):
+            _, _, _, hstats, hout = self._helpers[k]
+            self.nodes += int(hstats[ST_NODES])
+            self.helper_nodes += int(hstats[ST_NODES])
+            out[0] = max(out[0], hout[0])  # a helper that finished first has the exact value
+            out[1] = min(out[1], hout[1])
+        self.nodes += int(stats[ST_NODES])
+        dt = self.clock() - t0
+        self.tt_hits += int(stats[ST_TTHITS])
+        self.etc_cuts += int(stats[ST_ETCCUTS])
+        self.take_cuts += int(stats[ST_TAKES])
+        aborted = bool(stats[ST_ABORT])
+        if learn and dt > (0.0 if aborted else 0.01) and stats[ST_NODES] >= 10_000:
+            r = stats[ST_NODES] / dt
+            self._rate = r if self._rate <= 0 else 0.5 * (self._rate + r)
+        return int(out[0]), int(out[1]), int(out[2]), aborted
 
     def _set_probing(self, stats: Any) -> None:
         """Copy the probing knobs (checked by :meth:`_check_knobs`) into a search thread's ``stats``."""
