@@ -355,8 +355,9 @@ class Hub:
             await self.send(c, _err("wrong_token", "this token holds no seat at this table; you may watch as a spectator"))
             return
         name = msg.get("name")
-        if name is not None and not isinstance(name, str):
-            await self.send(c, _err("bad_message", f"\"name\" must be a text, not {_show(name)}; nothing was changed"))
+        if name is not None and (not isinstance(name, str) or len(name) > 40):
+            await self.send(c, _err("bad_message", f"\"name\" must be a text of at most 40 characters, not {_show(name)}; "
+                                                   "nothing was changed"))
             return
         refused = _name_refusal("the name", name) if isinstance(name, str) else None
         if refused is not None:
@@ -365,8 +366,8 @@ class Hub:
         async with self.lock(c.table):
             c.seat = seat
             c.joined = True
-            if isinstance(name, str) and name.strip() and name.strip()[:40] != gt.seats[seat].name:
-                clean = name.strip()[:40]
+            if isinstance(name, str) and name.strip() and name.strip() != gt.seats[seat].name:
+                clean = name.strip()
                 try:
                     self.store.rename_seat(gt.row.id, seat, clean)
                 except SQLAlchemyError:
