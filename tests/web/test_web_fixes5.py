@@ -8,12 +8,15 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("fastapi")
 
 from _webhelp import connect, make_hub, new_table, send  # noqa: E402
+
+from sergeant_major.web.app import Conn, Hub  # noqa: E402
 
 
 def test_a_join_with_a_name_over_40_characters_is_refused_and_changes_nothing(tmp_path: Path) -> None:
@@ -44,5 +47,46 @@ def test_a_join_with_a_name_over_40_characters_is_refused_and_changes_nothing(tm
         await send(hub, c, {"type": "join", "token": t["seats"][1]["token"], "name": "B" * 40})
         st = c.ws.last()
         assert st is not None and st["you"] == 1 and st["table"]["seats"][1]["name"] == "B" * 40
+
+    asyncio.run(run())
+
+
+async def _play_to_the_end(hub: Hub, c: Conn) -> dict[str, Any]:
+    """Play seat ``c``'s first legal action (and start each deal) until the match is over; its last state."""
+    while True:
+        st = c.ws.last()
+        assert st is not None
+        if st["over"]:
+            return st
+        if st["waiting_start"]:
+            await send(hub, c, {"type": "start", "v": st["v"]})
+        else:
+            assert st["view"]["to_act"] == c.seat and st["view"]["legal"], st["view"]
+            act = dict(st["view"]["legal"][0])
+            act.pop("seat")
+            await send(hub, c, {"type": "act", "v": st["v"], "action": act})
+
+
+def test_start_after_the_match_is_over_answers_over(tmp_path: Path) -> None:
+    """The repro: ``start`` once the match was over answered ``not_waiting`` ("no deal is waiting to be started"), as
+    in the middle of a deal. Now ``over``, the code an action after the match gets; in a deal still ``not_waiting``."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2 deals=1", ["me", "random", "random"], seed=3)
+        gt = hub.load(t["id"])
+        assert gt is not None
+        c = connect(hub, t["id"])
+        await send(hub, c, {"type": "join", "token": t["seats"][0]["token"]})
+        await send(hub, c, {"type": "start", "v": 0})
+        st = c.ws.last()
+        assert st is not None and not st["waiting_start"]
+        await send(hub, c, {"type": "start", "v": st["v"]})
+        assert c.ws.last("error") == {"type": "error", "code": "not_waiting", "reason": "no deal is waiting to be started"}
+        st = await _play_to_the_end(hub, c)
+        n = len(gt.log)
+        await send(hub, c, {"type": "start", "v": st["v"]})
+        err = c.ws.last("error")
+        assert err is not None and err["code"] == "over" and "the match is over" in err["reason"], err
+        assert len(gt.log) == n and gt.match.over
 
     asyncio.run(run())

@@ -420,6 +420,9 @@ class Hub:
         return True
 
     async def _start(self, c: Conn, gt: GameTable) -> bool:
+        if gt.match.over:
+            await self.send(c, _err("over", "the match is over: no deal is left to start"))
+            return False
         if not gt.waiting_start:
             await self.send(c, _err("not_waiting", "no deal is waiting to be started"))
             return False
