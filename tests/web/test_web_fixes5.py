@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -90,3 +91,64 @@ def test_start_after_the_match_is_over_answers_over(tmp_path: Path) -> None:
         assert len(gt.log) == n and gt.match.over
 
     asyncio.run(run())
+
+
+def _post_raw(app: Any, path: str, chunks: int, headers: list[tuple[bytes, bytes]]) -> tuple[int, dict[str, Any], int]:
+    """POST to ``app`` (plain ASGI) a body of ``chunks`` chunks of 16 KiB of spaces; the status, the JSON answer and how
+    many chunks the app read."""
+    read = 0
+    out: dict[str, Any] = {}
+
+    async def receive() -> dict[str, Any]:
+        nonlocal read
+        if read >= chunks:
+            return {"type": "http.disconnect"}
+        read += 1
+        return {"type": "http.request", "body": b" " * 16384, "more_body": read < chunks}
+
+    async def reply(msg: dict[str, Any]) -> None:
+        if msg["type"] == "http.response.start":
+            out["status"] = msg["status"]
+        elif msg["type"] == "http.response.body":
+            out["body"] = out.get("body", b"") + msg.get("body", b"")
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "", "client": ("127.0.0.1", 9),
+             "server": ("t", 80), "headers": [(b"host", b"t"), (b"content-type", b"application/json"), *headers]}
+    asyncio.run(app(scope, receive, reply))
+    return out["status"], json.loads(out["body"]), read
+
+
+def test_request_bodies_over_64_kib_are_refused_with_413_without_being_read(tmp_path: Path) -> None:
+    """The repro: ``POST /api/history`` with a body of 20 MB (``{"tokens": [...]}``) was read whole into memory and
+    answered 200, ``/api/tables`` with a 10 MB name read whole too: anyone could make the server hold any number of
+    bytes. Now a body over 64 KiB is HTTP 413: by its Content-Length before anything is read, else (a chunked body, no
+    length) once 64 KiB have been read; no table is made. The largest real body, 500 tokens, is taken."""
+    import httpx
+
+    from sergeant_major.web.app import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'b.sqlite3'}")
+    hub = app.state.hub
+    t = new_table(hub, "9-5-2", ["me", "friend", "heuristic"], seed=3)
+    for path in ("/api/tables", "/api/history"):
+        status, out, read = _post_raw(app, path, 4000, [(b"content-length", str(4000 * 16384).encode())])  # 64 MB
+        assert status == 413 and out["error"] == "a request body of 65536000 bytes is refused (at most 65536 bytes)", out
+        assert read == 0
+        status, out, read = _post_raw(app, path, 4000, [])  # no length: read until past the limit only
+        assert status == 413 and out["error"] == "a request body of more than 65536 bytes is refused (at most 65536 bytes)", out
+        assert read == 5  # 4 chunks are 64 KiB
+        status, out, read = _post_raw(app, path, 4, [])  # 64 KiB exactly: read, then refused as no JSON
+        assert status == 400 and "not JSON" in out["error"] and read == 4, out
+
+    async def run() -> None:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as cl:
+            r = await cl.post("/api/tables", json={"name": "x" * 70_000, "seats": []})
+            assert r.status_code == 413 and "at most 65536 bytes" in r.json()["error"], r.text
+            tokens = [t["seats"][0]["token"], *(f"{i:022d}" for i in range(499))]  # as many as are read, of a token's length
+            r = await cl.post("/api/history", json={"tokens": tokens})
+            assert r.status_code == 200 and [g["id"] for g in r.json()["games"]] == [t["id"]], r.text
+
+    asyncio.run(run())
+    with sqlite3.connect(tmp_path / "b.sqlite3") as con:
+        assert con.execute("SELECT id FROM sm_tables").fetchall() == [(t["id"],)]  # no table made

@@ -40,6 +40,7 @@ __all__ = ["create_app", "Hub", "MAX_MESSAGE"]
 STATIC = Path(__file__).with_name("static")
 MAX_MESSAGE = 4096  # characters in one websocket message from a client
 MAX_DEPTH = 32  # arrays and objects nested in a client's JSON (a message needs 3)
+MAX_BODY = 64 * 1024  # bytes in an HTTP request body (the 500 tokens /api/history reads take about 13 KB)
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 _SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
 # the fields of each client message: any other (a "seat" naming whom an action is for...) is refused
@@ -449,6 +450,25 @@ class Hub:
 
 
 # ---------------------------------------------------------------------------------------------- HTTP
+async def _body(request: Request) -> bytes | Response:
+    """The request's body, or HTTP 413 for one over :data:`MAX_BODY` bytes: refused by its Content-Length before any of it
+    is read, else (no length, or a false one) as soon as the bytes read pass the limit; never held whole in memory."""
+    def refused(size: str) -> Response:
+        return JSONResponse({"error": f"a request body of {size} is refused (at most {MAX_BODY} bytes)"}, status_code=413)
+
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_BODY:
+        return refused(f"{int(length)} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            return refused(f"more than {MAX_BODY} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def _create(hub: Hub, body: Any) -> dict[str, Any]:
     """Create a table from the home page's form. Raises ValueError with a message for the user."""
     if not isinstance(body, dict):
@@ -628,8 +648,11 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
 
     @app.post("/api/tables")
     async def create(request: Request) -> Response:
+        raw_body = await _body(request)
+        if isinstance(raw_body, Response):
+            return raw_body
         try:
-            body = _read_json(await request.body())
+            body = _read_json(raw_body)
         except ValueError as e:
             why = "" if isinstance(e, json.JSONDecodeError) else f" ({e})"
             return JSONResponse({"error": f"the request body is not JSON{why}"}, status_code=400)
@@ -643,8 +666,11 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
 
     @app.post("/api/history")
     async def history(request: Request) -> Response:
+        raw_body = await _body(request)
+        if isinstance(raw_body, Response):
+            return raw_body
         try:
-            body = _read_json(await request.body())
+            body = _read_json(raw_body)
         except ValueError as e:
             why = "" if isinstance(e, json.JSONDecodeError) else f" ({e})"
             return JSONResponse({"error": f"the request body is not JSON{why}; send {{\"tokens\": [...]}}"}, status_code=400)
