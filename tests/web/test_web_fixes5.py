@@ -152,3 +152,52 @@ def test_request_bodies_over_64_kib_are_refused_with_413_without_being_read(tmp_
     asyncio.run(run())
     with sqlite3.connect(tmp_path / "b.sqlite3") as con:
         assert con.execute("SELECT id FROM sm_tables").fetchall() == [(t["id"],)]  # no table made
+
+
+def test_history_replays_the_tables_not_in_memory_off_the_event_loop(tmp_path: Path) -> None:
+    """The repro: ``POST /api/history`` replayed every table of its (up to 500) tokens that was not in memory on the event
+    loop: 0.1 s for one finished 3-5-8 match, during which no table was served (8 such requests for 3 matches held a
+    websocket's ping 0.25 s). Now a worker thread replays them, reading only the database: none is put into the hub's
+    tables; a table in memory is read on the event loop, as it is now."""
+    import httpx
+
+    from sergeant_major.web.app import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'h.sqlite3'}")
+    hub = app.state.hub
+
+    async def run() -> None:
+        done_t = new_table(hub, "3-5-8", ["me", "random", "random"], seed=5)
+        c = connect(hub, done_t["id"])
+        await send(hub, c, {"type": "join", "token": done_t["seats"][0]["token"]})
+        await _play_to_the_end(hub, c)
+        hub.drop(c)
+        hub.reload(done_t["id"])  # not in memory: replayed for the request
+        live_t = new_table(hub, "9-5-2", ["me", "friend", "random"], seed=6)
+        d = connect(hub, live_t["id"])
+        await send(hub, d, {"type": "join", "token": live_t["seats"][1]["token"]})
+        await send(hub, d, {"type": "start", "v": 0})
+        live = hub.tables[live_t["id"]]
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as cl:
+            ticks: list[int] = []
+            done = asyncio.Event()
+
+            async def other_work() -> None:
+                while not done.is_set():
+                    ticks.append(1)
+                    await asyncio.sleep(0.001)
+
+            w = asyncio.create_task(other_work())
+            r = await cl.post("/api/history", json={"tokens": [done_t["seats"][0]["token"], live_t["seats"][1]["token"], "nope"]})
+            done.set()
+            await w
+        assert r.status_code == 200, r.text
+        games = {g["id"]: g for g in r.json()["games"]}
+        assert games[done_t["id"]]["over"] and games[done_t["id"]]["deal"] >= 10 and games[done_t["id"]]["seat"] == 0
+        assert games[live_t["id"]] == {"id": live_t["id"], "name": "T", "rules": "9-5-2", "seat": 1, "over": False,
+                                       "names": ["Me", "Friend 1", "Random 3"], "totals": [0, 0, 0], "deal": 1,
+                                       "winners": [], "created": live.row.created}
+        assert len(ticks) >= 5, len(ticks)  # the event loop ran while the match was replayed
+        assert set(hub.tables) == {live_t["id"]} and hub.tables[live_t["id"]] is live  # nothing loaded by the thread
+
+    asyncio.run(run())

@@ -148,6 +148,11 @@ class Hub:
         gt = self.tables.get(table_id)
         if gt is not None or not _ID_RE.match(table_id):
             return gt
+        return self.replayed(table_id)
+
+    def replayed(self, table_id: str) -> GameTable | None:
+        """The table replayed from the store and kept nowhere (``None``: unknown): it reads only the database, so a
+        worker thread may call it."""
         got = self.store.table(table_id)
         return None if got is None else GameTable(*got)
 
@@ -542,6 +547,14 @@ def _create(hub: Hub, body: Any) -> dict[str, Any]:
                       for s in seats]}
 
 
+def _history_game(gt: GameTable, seat: int) -> dict[str, Any]:
+    """One game of *My games* (``/api/history``): the table, the seat of the token and the match's score."""
+    m = gt.match
+    return {"id": gt.row.id, "name": gt.row.name, "rules": str(gt.rules), "seat": seat, "over": m.over,
+            "names": [s.name for s in gt.seats], "totals": list(m.totals), "deal": m.deal.number,
+            "winners": list(m.end.winners) if m.end else [], "created": gt.row.created}
+
+
 def _replay_steps(gt: GameTable) -> list[dict[str, Any]]:
     """Every position of a finished match, action by action, with all hands (for the replay viewer)."""
     rules = gt.rules
@@ -677,16 +690,16 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         raw = body.get("tokens") if isinstance(body, dict) else None
         if not isinstance(raw, list) or not all(isinstance(t, str) for t in raw):
             return JSONResponse({"error": f"send {{\"tokens\": [...]}} (a list of texts), not {_show(body)}"}, status_code=400)
-        tokens = list(raw)[:500]
-        games: list[dict[str, Any]] = []
-        for tid, seat, _tok in hub.store.tables_of_tokens(tokens):
-            gt = hub.peek(tid)
-            if gt is None:
-                continue
-            m = gt.match
-            games.append({"id": tid, "name": gt.row.name, "rules": str(gt.rules), "seat": seat, "over": m.over,
-                          "names": [s.name for s in gt.seats], "totals": list(m.totals), "deal": m.deal.number,
-                          "winners": list(m.end.winners) if m.end else [], "created": gt.row.created})
+        found = await asyncio.to_thread(hub.store.tables_of_tokens, list(raw)[:500])
+        # the tables in memory are read here, on the event loop that changes them; the others (up to 500 whole matches)
+        # are replayed from the database in a worker thread, which reads only the store and keeps nothing
+        games = [_history_game(gt, seat) for tid, seat, _tok in found if (gt := hub.tables.get(tid)) is not None]
+        rest = [(tid, seat) for tid, seat, _tok in found if tid not in hub.tables]
+
+        def replay_rest() -> list[dict[str, Any]]:
+            return [_history_game(gt, seat) for tid, seat in rest if (gt := hub.replayed(tid)) is not None]
+
+        games += await asyncio.to_thread(replay_rest)
         games.sort(key=lambda g: -float(g["created"]))
         return JSONResponse({"games": games})
 
