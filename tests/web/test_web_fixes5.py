@@ -201,3 +201,39 @@ def test_history_replays_the_tables_not_in_memory_off_the_event_loop(tmp_path: P
         assert set(hub.tables) == {live_t["id"]} and hub.tables[live_t["id"]] is live  # nothing loaded by the thread
 
     asyncio.run(run())
+
+
+def test_leaving_a_seat_on_the_same_connection_is_shown_and_timed_from_then(tmp_path: Path) -> None:
+    """The repro: a player who became a spectator (``join`` with a null token) on the same websocket was still shown
+    online to the others until the next change; one who took another seat on it left the first seat with the last-seen
+    time of long ago (when the table was loaded), so the next check handed it to a stand-in at once (0.9 s after it was
+    left, with a timeout of 3 s). Now the others get the new state at once, and the seat left is last seen then."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2", ["me", "friend", "random"], seed=3, timeout=30)
+        tid = t["id"]
+        a, b = connect(hub, tid), connect(hub, tid)
+        await send(hub, a, {"type": "join", "token": t["seats"][0]["token"]})
+        await send(hub, b, {"type": "join", "token": t["seats"][1]["token"]})
+        await send(hub, a, {"type": "start", "v": 0})
+        gt = hub.tables[tid]
+        st = b.ws.last()
+        assert st is not None and [s["online"] for s in st["table"]["seats"]] == [True, True, False]
+        n, frames_a = len(b.ws.frames), len(a.ws.frames)
+        await send(hub, a, {"type": "join", "token": None})
+        assert len(b.ws.frames) == n + 1, b.ws.frames[n:]
+        st = b.ws.last()
+        assert st is not None and [s["online"] for s in st["table"]["seats"]] == [False, True, False]
+        assert len(a.ws.frames) == frames_a + 1 and (a.ws.last() or {})["you"] is None  # one state for the spectator
+        await send(hub, a, {"type": "join", "token": t["seats"][0]["token"]})  # back at seat 0
+        hub.last_seen[(tid, 0)] = hub.last_seen[(tid, 1)] = 0.0  # as when the table was loaded long ago
+        hub.drop(b)  # seat 1's player closes the tab: last seen now
+        await send(hub, a, {"type": "join", "token": t["seats"][1]["token"]})  # and seat 0's takes seat 1 on his connection
+        assert a.seat == 1 and hub.online(tid) == {1}
+        await hub.check_away()
+        assert gt.away == set() and [e.kind for e in gt.log].count("away") == 0  # seat 0 was left just now
+        assert hub.last_seen[(tid, 0)] > 1e9
+        st = a.ws.last()
+        assert st is not None and [s["online"] for s in st["table"]["seats"]] == [False, True, False]
+
+    asyncio.run(run())

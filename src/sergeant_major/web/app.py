@@ -347,14 +347,17 @@ class Hub:
     async def _join(self, c: Conn, gt: GameTable, msg: dict[str, Any]) -> None:
         token = msg.get("token")
         if token is None or token == "":
-            if c.seat is not None:
+            left = c.seat
+            if left is not None:  # the seat left is last seen now
                 self.drop(c)
                 self.conns.setdefault(c.table, []).append(c)
             c.seat = None
             c.joined = True  # from now on shown every stored change, also those of a run of computers going on
             async with self.lock(c.table):  # never a state that is not stored yet
-                await self.send_state(c, gt)
-                await self.advance(gt, always_broadcast=False)  # due actions (after a restart; a table of computers only starts here)
+                if left is None:
+                    await self.send_state(c, gt)
+                # due actions (after a restart; a table of computers only starts here); a seat left: the others see it offline
+                await self.advance(gt, always_broadcast=left is not None)
             return
         seat = gt.seat_of_token(token) if isinstance(token, str) else None
         if seat is None:
@@ -370,6 +373,8 @@ class Hub:
             await self.send(c, _err("bad_message", f"{refused}; nothing was changed"))
             return
         async with self.lock(c.table):
+            if c.seat is not None and c.seat != seat:  # another seat taken on this connection: the one left is last seen now
+                self.last_seen[(c.table, c.seat)] = time.time()
             c.seat = seat
             c.joined = True
             if isinstance(name, str) and name.strip() and name.strip() != gt.seats[seat].name:
