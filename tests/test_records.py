@@ -442,6 +442,15 @@ def test_malformed_records_name_the_place(label: str, mutation: Callable[[dict[s
     assert schema_ok(schema, rec) is not schema_rejects
 
 
+def test_short_kitty_names_the_rules_not_a_player_kind(good_text: str) -> None:
+    rec = json.loads(good_text)
+    rec["deals"][0]["kitty"] = rec["deals"][0]["kitty"][:1]
+    with pytest.raises(RecordError) as e:
+        loads_record(json.dumps(rec))
+    assert e.value.where == "deals[0].kitty"
+    assert "the rules '9-5-2' give 4" in str(e.value), str(e.value)
+
+
 def test_truncated_json_gives_the_line(good_text: str, tmp_path: Path) -> None:
     cut = good_text[: len(good_text) // 2]
     with pytest.raises(RecordError) as e:

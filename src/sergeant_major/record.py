@@ -516,11 +516,11 @@ def _parse(rec: Any) -> _Parsed:
     for i, p in enumerate(players):
         po = _obj(p, f"players[{i}]", ("name", "kind"))
         for key in ("name", "kind"):
-            text = _str(po[key], f"players[{i}].{key}")
-            why = name_problem(text)
+            value = _str(po[key], f"players[{i}].{key}")
+            why = name_problem(value)
             if why is not None:
-                raise RecordError(f"the player's {key} {_show(text)} is refused: {why}", f"players[{i}].{key}")
-            (names if key == "name" else kinds).append(text)
+                raise RecordError(f"the player's {key} {_show(value)} is refused: {why}", f"players[{i}].{key}")
+            (names if key == "name" else kinds).append(value)
         if not kinds[-1]:
             raise RecordError("the player's kind is empty (e.g. human, heuristic, random)", f"players[{i}].kind")
     seed = _int(top["seed"], "seed")
@@ -549,7 +549,7 @@ def _parse(rec: Any) -> _Parsed:
         hands = [_cards(h, f"{w}.hands[{s}]") for s, h in enumerate(hl)]
         kitty = _cards(d["kitty"], f"{w}.kitty")
         if len(kitty) != rules.kitty_size:
-            raise RecordError(f"the kitty has {len(kitty)} cards; the rules {text!r} give {rules.kitty_size}", f"{w}.kitty")
+            raise RecordError(f"the kitty has {len(kitty)} card(s); the rules {text!r} give {rules.kitty_size}", f"{w}.kitty")
         try:
             Deal(rules, dealer, hands, kitty, number=number)
         except IllegalActionError as e:
