@@ -385,6 +385,41 @@ def test_cut_cards_are_narrowed_by_the_value() -> None:
     assert a["cards"] and all(b == [0, 5] for b in a["cards"].values()), a["cards"]
 
 
+def test_analyze_deal_narrows_the_opening_lead_by_the_table() -> None:
+    """In a record's deal the first card's position is the table's position: a value the time limit cut short
+    is narrowed by the table's cell for the deal's contract and the leader (as for a position text), and so
+    are the card's value and its cost - the screen does not show "1..16, cost 0..15" under a table cell of 1."""
+    from sergeant_major.cli_analyze import analyze_deal
+    from sergeant_major.deal import Deal, Phase
+    from sergeant_major.match import deal_cards
+    from sergeant_major.solver import Solution, Solver
+
+    rules = Rules.parse("9-5-2")
+    rng = random.Random(5)
+    hands, kitty = deal_cards(rules, 78, 1, 0)
+    deal = Deal(rules, 0, hands, kitty)
+    while deal.phase is not Phase.PLAY:
+        act = deal.forced_action()
+        deal.apply(act if act is not None else rng.choice(deal.legal_actions()))
+    m = deal.legal_play_mask()
+    deal.play_unchecked(min(i for i in range(52) if m >> i & 1))  # the opening lead only
+
+    class CutShort(Solver):
+        def value(self, p: Position, seat: int | None = None, *, time_limit: float | None = None) -> Solution:
+            return Solution(seat or 0, 3, 3, 3, True)  # every table cell exact: 3
+
+        def solve(self, p: Position, seat: int | None = None, *, cards: bool = True,
+                  time_limit: float | None = None) -> Solution:
+            bounds = {c: (0, 16) for c in p.legal_cards()}  # nothing found in time
+            return Solution(p.to_move, 0, 0, 16, False, {}, 0, False, bounds)
+
+    out = analyze_deal(deal, CutShort(tt_bits=8), 1.0)
+    (first,) = out["plays"]
+    assert first["value"] == [3, 3], first
+    assert first["played"] == [0, 3], first
+    assert first["cost_range"] == [0, 3] and first["cost"] is None, first
+
+
 def test_analyze_deal_names_a_clubs_contract() -> None:
     """A deal played in clubs (``Contract.CLUBS == 0``, falsy as an IntEnum) is reported as ``"C"``, not ``None``."""
     from sergeant_major.actions import NameContract

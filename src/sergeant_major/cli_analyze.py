@@ -244,22 +244,36 @@ def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bo
     for _, _, cid in plays_seq:
         positions.append(positions[-1].play_unchecked(cid))
     plays: list[dict[str, Any]] = [{}] * len(plays_seq)
+
+    def entry(i: int, value: tuple[int, int], played: tuple[int, int], best: list[str]) -> dict[str, Any]:
+        k, s, cid = plays_seq[i]
+        # no card is better for its player than the value (in minimum tricks, none lower), as analyze_position
+        played = (max(played[0], value[0]), played[1]) if start.misere else (played[0], min(played[1], value[1]))
+        lo_c, hi_c = card_cost(value, played, start.misere)
+        return {"trick": k, "seat": s, "card": str(CARDS[cid]), "value": list(value), "played": list(played),
+                "cost": lo_c if lo_c == hi_c else None, "cost_range": [lo_c, hi_c], "best": best}
+
     # from the end backwards: the small positions fill the table the big ones then use
     for i in range(len(plays_seq) - 1, -1, -1):
-        k, s, cid = plays_seq[i]
+        _, s, cid = plays_seq[i]
         pos = positions[i]
         sol = solver.solve(pos, s, time_limit=time_limit)
         pb = sol.card_bounds.get(CARDS[cid])
-        played = list(pb) if pb is not None else [pos.tricks[s], pos.tricks[s] + pos.remaining]
-        lo_c, hi_c = card_cost((sol.lower, sol.upper), (played[0], played[1]), pos.misere)
-        plays[i] = {"trick": k, "seat": s, "card": str(CARDS[cid]), "value": [sol.lower, sol.upper],
-                    "played": played, "cost": lo_c if lo_c == hi_c else None, "cost_range": [lo_c, hi_c],
-                    "best": [str(b) for b in sol.best_cards()]}
-    mistakes = biggest_mistakes(plays, top)
+        played = pb if pb is not None else (pos.tricks[s], pos.tricks[s] + pos.remaining)
+        plays[i] = entry(i, (sol.lower, sol.upper), (played[0], played[1]), [str(b) for b in sol.best_cards()])
     out: dict[str, Any] = {"deal": deal.number, "contract": deal.contract.code if deal.contract is not None else None,
-                           "start": start.text(), "plays": plays, "mistakes": mistakes}
+                           "start": start.text(), "plays": plays, "mistakes": []}
     if table:
         out["table"] = dd_table(start, solver, time_limit)
+        if plays:  # the first card's position is the table's: its cell is a search of the same value
+            first = plays[0]
+            for row in out["table"]["rows"]:
+                if row["contract"] == start.contract.code:
+                    lo, hi = row["tricks"][first["seat"]]
+                    value = (max(first["value"][0], lo), min(first["value"][1], hi))
+                    if value[0] <= value[1]:
+                        plays[0] = entry(0, value, (first["played"][0], first["played"][1]), first["best"])
+    out["mistakes"] = biggest_mistakes(plays, top)
     if deal.result is not None:
         out["tricks"] = list(deal.result.tricks)
     return out
