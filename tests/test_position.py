@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 from pathlib import Path
@@ -217,6 +218,21 @@ def test_analyze_small_cases(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "a directory, not a file" in r.output
     r = runner.invoke(app, ["analyze", "9-5-2 | H | 0 | 5-5-6 | ... / ... / ... | -"])
     assert r.exit_code == 0 and "The deal is over: tricks 5-5-6" in r.output
+
+
+def test_analyze_odd_paths_are_one_line_errors(tmp_path: Path) -> None:
+    """A target too long to be a file name is not a position (no traceback from the file system), and a file
+    that is not a regular one (a pipe) is named as such, as ``check`` does, not as "no such file"."""
+    r = runner.invoke(app, ["analyze", "x" * 5000])
+    assert r.exit_code == 2, r.output
+    assert "is not a position (and no such file)" in r.output and "Traceback" not in r.output
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    r = runner.invoke(app, ["analyze", str(fifo)])
+    assert r.exit_code == 2 and "is a pipe, not a regular file" in r.output, r.output
+    if os.path.exists("/dev/zero"):  # a device is never read (it has no end)
+        r = runner.invoke(app, ["analyze", "/dev/zero"])
+        assert r.exit_code == 2 and "is a character device, not a regular file" in r.output, r.output
 
 
 def test_analyze_never_drops_a_legal_card_when_the_time_runs_out() -> None:

@@ -197,6 +197,7 @@ def test_cli_table() -> None:
     (["--games", "0"], "--games 0"),
     (["--workers", "-1"], "--workers -1"),
     (["--out", "/nonexistent-dir/x.jsonl"], "/nonexistent-dir/x.jsonl"),
+    (["--out", "x" * 300 + ".jsonl"], "File name too long"),  # stat() itself fails: no traceback
     (["--seed", "1_000"], "--seed '1_000'"),
     (["--seed", "+5"], "--seed '+5'"),
     (["--seed", " 7 "], "--seed ' 7 '"),

@@ -19,6 +19,7 @@ Exit codes: 0 success; 2 an argument that is neither a readable record nor a pos
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -42,6 +43,8 @@ from .rules import minimum_ceilings
 if TYPE_CHECKING:  # the solver (and numba, a second to import) is loaded only when the command runs
     from .solver.dds import Solution, Solver
     from .solver.position import Position
+
+_MAX_POSITION_FILE = 64 * 1024  # a file holding a position text: one line, far below this
 
 __all__ = ["analyze", "dd_table", "analyze_position", "analyze_deal", "biggest_mistakes", "card_cost", "table_jobs", "narrow_by_sum"]
 
@@ -388,13 +391,18 @@ def analyze(
 
     solver = Solver(threads=table_jobs())  # one search at a time (a position, a record's cards): helper threads
     path = Path(target)
-    is_file = "|" not in target and path.is_file()
-    if not is_file:
+    on_disk = ""  # what the target names on disk: "dir", "file" (any other kind: read_record names it) or nothing
+    if "|" not in target:
+        try:
+            on_disk = "dir" if path.is_dir() else "file" if path.exists() else ""
+        except OSError:  # a name too long to be a file, say
+            on_disk = ""
+    if on_disk != "file":
         try:
             pos = Position.parse(target)
         except PositionError as e:
             hint = ("" if "|" in target else " (nor a file: it is empty)" if not target.strip()
-                    else " (and a directory, not a file)" if path.is_dir() else " (and no such file)")
+                    else " (and a directory, not a file)" if on_disk == "dir" else " (and no such file)")
             why = str(e).removeprefix(f"{target!r} is not a position: ")  # the target is quoted once
             err.print(Text(f"error: {target!r} is not a position{hint}: {why}"))
             raise typer.Exit(2) from None
@@ -419,16 +427,18 @@ def analyze(
         err.print(Text(f"error: {record_error_text(path, e, game)}"))
         raise typer.Exit(2) from None
     except SergeantMajorError as e:
-        # a file holding a position text instead of a record
-        try:
-            text = path.read_text(encoding="utf-8").strip()
-            pos = Position.parse(text)
-        except (OSError, UnicodeDecodeError, SergeantMajorError):
+        # a file holding a position text instead of a record: a short regular file only (never a pipe or a
+        # device such as /dev/zero, which read_record refused without reading)
+        in_file: Position | None = None
+        with contextlib.suppress(OSError, UnicodeDecodeError, SergeantMajorError):
+            if path.is_file() and path.stat().st_size <= _MAX_POSITION_FILE:
+                in_file = Position.parse(path.read_text(encoding="utf-8").strip())
+        if in_file is None:
             err.print(Text(f"error: {target}: {e}"))
             raise typer.Exit(2) from None
         refuse_record_options()
         prepare()
-        a = analyze_position(pos, solver, time_limit, table=table)
+        a = analyze_position(in_file, solver, time_limit, table=table)
         if as_json:
             out.print_json(json.dumps(a))
         else:

@@ -446,9 +446,9 @@ def _register() -> None:
         fh = None
         tmp: str | None = None  # records go to a temporary file beside --out, renamed to it when all are written
         if out is not None:
-            if out.exists() and not force:
-                fail(f"--out {str(out)!r} exists; choose another file or add --force to replace it")
             try:
+                if out.exists() and not force:
+                    fail(f"--out {str(out)!r} exists; choose another file or add --force to replace it")
                 fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
                 os.fchmod(fd, _file_mode(out))  # the replaced file's mode, else the usual one (as write_record does)
                 fh = os.fdopen(fd, "w", encoding="utf-8")
