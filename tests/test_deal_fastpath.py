@@ -23,7 +23,7 @@ from sergeant_major.errors import IllegalActionError
 from sergeant_major.match import Match, deal_cards
 from sergeant_major.rules import Rules
 
-RULES = ("9-5-2", "8-5-3", "9-2-5", "3-5-8", "9-5-2 kitty=none", "8-5-3 players=4",
+RULES = ("9-5-2", "8-5-3", "9-2-5", "3-5-8", "9-5-2 kitty=none", "8-5-3 players=4 deals=12",
          "8-5-3 kitty=see-then-trump must-trump=on must-overtrump=on", "9-5-2 exchange-count=at-most give=lowest")
 
 
@@ -38,7 +38,7 @@ def reference_cards(rules: Rules, seed: int, number: int, dealer: int) -> tuple[
     return hands, deck[n * rules.hand_size:]
 
 
-@pytest.mark.parametrize("text", ["9-5-2", "9-5-2 kitty=none", "8-5-3 players=4"])
+@pytest.mark.parametrize("text", ["9-5-2", "9-5-2 kitty=none", "8-5-3 players=4 deals=12"])
 def test_deal_cards_are_those_of_random_shuffle(text: str) -> None:
     rules = Rules.parse(text)
     for seed in [*range(40), -7, 10**15, 2**80]:

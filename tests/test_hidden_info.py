@@ -162,7 +162,7 @@ def test_views_ignore_what_a_seat_cannot_see(preset: str, seed: int, kinds: tupl
 @pytest.mark.parametrize(
     "text",
     ["9-5-2 kitty=see-then-trump", "8-5-3 kitty=blind-trump", "9-5-2 dealer-assigns-targets=on give=lowest",
-     "8-5-3 players=4", "9-5-2 kitty=none", "9-5-2 exchange-count=at-most return=overall"],
+     "8-5-3 players=4 deals=12", "9-5-2 kitty=none", "9-5-2 exchange-count=at-most return=overall"],
 )
 @settings(max_examples=10)
 @given(seed=st.integers(0, 2**32))

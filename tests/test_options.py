@@ -140,6 +140,83 @@ def test_nonsense_is_refused_with_a_reason(text: str, why: str) -> None:
     assert why in str(e.value)
 
 
+_NEVER = "the game would practically never end: "
+_ADD = "; add a game end that can be reached: "
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    # 004 Variants / RULES.md presets: 8-5-3 ends only at 12+ tricks in one deal; with 4 players (002) that is all 12
+    ("8-5-3 players=4", "rules '8-5-3 players=4 targets=5-3-2-2': " + _NEVER + "instant-win=12 needs all 12 tricks of a deal" + _ADD
+     + "to=10, deals=N (e.g. deals=12), traditional=on or bound=15 (docs/rules.md decision 13)"),
+    ("8-5-3 instant-win=16", "rules '8-5-3 instant-win=16': " + _NEVER + "instant-win=16 needs all 16 tricks of a deal" + _ADD
+     + "to=10, deals=N (e.g. deals=12), traditional=on or bound=15 (docs/rules.md decision 13)"),
+    ("9-5-2 to=off instant-win=16", "instant-win=16 needs all 16 tricks of a deal"),
+    # 002's 4-player targets (sum 16, 12 tricks): the scores of a deal add up to -4, so to=10 is no end either
+    ("9-5-2 players=4 targets=7-4-3-2 unbalanced-targets=on",
+     "rules '9-5-2 players=4 targets=7-4-3-2 unbalanced-targets=on': " + _NEVER + "instant-win=12 needs all 12 tricks of a "
+     "deal; to=10 may never be reached: the scores of a deal add up to -4 (unbalanced targets), so the totals drift down"
+     + _ADD + "deals=N (e.g. deals=12), traditional=on or bound=15 (docs/rules.md decision 13)"),
+    ("8-5-3 players=4 targets=6-4-3-3 unbalanced-targets=on", _ADD + "deals=N (e.g. deals=12), traditional=on or bound=15"),
+    ("9-5-2 targets=9-6-3 unbalanced-targets=on instant-win=off",
+     _NEVER + "to=10 may never be reached: the scores of a deal add up to -2 (unbalanced targets)"),
+])
+def test_rules_whose_game_can_practically_never_end_are_refused(text: str, message: str) -> None:
+    """docs/rules.md decision 13: a rule set whose only game ends can practically never come is refused, quoted,
+    with the end options to add (RULES.md "Options": "invalid combinations are a clear error")."""
+    with pytest.raises(RulesError) as e:
+        Rules.parse(text)
+    assert message in str(e.value)
+    r = Rules.parse(text, check_end=False)  # a match already begun (record, stored table) still reads
+    assert Rules.parse(str(r), check_end=False) == r and r.unreachable_end() == str(e.value)
+
+
+@pytest.mark.parametrize("text", [
+    *PRESETS, "8-5-3 players=4 to=10", "8-5-3 players=4 deals=12", "8-5-3 players=4 traditional=on",
+    "8-5-3 players=4 bound=15", "9-5-2 players=4", "9-2-5 players=4", "8-5-3 kitty=none", "9-5-2 kitty=none to=off",
+    "8-5-3 kitty=none unbalanced-targets=on", "8-5-3 instant-win=15", "8-5-3 players=4 instant-win=11",
+    "9-5-2 targets=9-6-3 unbalanced-targets=on", "9-5-2 players=4 targets=7-4-3-2 unbalanced-targets=on scoring=chips",
+    "8-5-3 players=4 targets=6-4-3-3 unbalanced-targets=on deals=12", "3-5-8 kitty=none unbalanced-targets=on",
+    "8-5-3 traditional=on", "8-5-3 scoring=chips", "9-5-2 to=20",
+])
+def test_presets_and_their_usual_options_still_parse(text: str) -> None:
+    """The presets and their usual options have an end that can come (decision 13 refuses none of them)."""
+    r = Rules.parse(text)
+    assert r.unreachable_end() is None and Rules.parse(str(r)) == r
+
+
+def test_instant_win_of_every_trick_is_practically_never_taken() -> None:
+    """Why decision 13 draws the line at every trick: over 300 deals of 8-5-3 with 4 players nobody takes all 12
+    tricks, while 12 of 16 (the 3-player instant win) comes in several of 300 deals."""
+    def most(text: str) -> list[int]:
+        m = Match(Rules.parse(text + " to=off instant-win=off deals=300"), seed=5)
+        drive(m, [HeuristicPlayer()] * m.rules.players)
+        return [max(res.tricks) for res in m.results]
+
+    assert max(most("8-5-3 players=4")) < 12
+    assert sum(t >= 12 for t in most("8-5-3")) >= 5
+
+
+def test_every_path_gives_the_refusal_of_a_game_that_never_ends() -> None:
+    """docs/rules.md decision 13 on every path that reads rules: ``sergeant-major rules`` and ``simulate --rules``
+    refuse (exit 2, the input quoted); a position (one deal: the game end plays no part) still reads."""
+    from typer.testing import CliRunner
+
+    from sergeant_major.cli import _register, app
+    from sergeant_major.solver.position import Position
+
+    _register()
+    code, _, err = _run("8-5-3", "players=4")
+    assert code == 2 and err.startswith("error: rules '8-5-3 players=4': the game would practically never end: ")
+    assert "add a game end that can be reached: to=10, deals=N" in err
+    res = CliRunner().invoke(app, ["simulate", "-n", "1", "--rules", "8-5-3 players=4", "--workers", "1"])
+    assert res.exit_code == 2 and "instant-win=12 needs all 12 tricks of a deal" in res.stderr, res.output
+    r = Rules.parse("8-5-3 players=4", check_end=False)
+    deal = Match(r, seed=1).deal
+    to_play(deal, Contract.HEARTS)
+    pos = Position.from_deal(deal)
+    assert Position.parse(pos.text()) == pos and pos.rules == r
+
+
 def test_numbers_from_python_and_text_agree() -> None:
     """An int from Python is its digits; anything but a text or an int is refused, quoted."""
     assert Rules.preset("9-5-2").with_options(to=20) == Rules.parse("9-5-2 to=20") == Rules.parse("9-5-2 to=020")
@@ -385,7 +462,7 @@ def test_four_players() -> None:
     assert (r.tricks, r.hand_size, r.kitty_size, r.targets) == (12, 12, 4, (5, 3, 2, 2))
     with pytest.raises(RulesError, match="add up to 16, not the 12 tricks"):
         Rules.parse("8-5-3 players=4 targets=6-4-3-3")
-    assert Rules.parse("8-5-3 players=4 targets=7-4-3-2 unbalanced-targets=on").score_sum() == -4
+    assert Rules.parse("8-5-3 players=4 targets=7-4-3-2 unbalanced-targets=on deals=12").score_sum() == -4
     m = Match(r, seed=2)
     assert [len(h) for h in m.deal.dealt] == [12] * 4 and len(m.deal.kitty_dealt) == 4
     drive(m, [RandomPlayer(), HeuristicPlayer(), RandomPlayer(), HeuristicPlayer()])
@@ -398,7 +475,7 @@ def test_four_players() -> None:
 @pytest.mark.parametrize(("text", "targets"), [
     ("9-5-2 kitty=none", (9, 5, 3)), ("8-5-3 kitty=none", (9, 5, 3)),
     ("9-2-5 kitty=none", (9, 3, 5)), ("3-5-8 kitty=none", (3, 9, 5)),
-    ("9-5-2 players=4", (5, 3, 2, 2)), ("8-5-3 players=4", (5, 3, 2, 2)), ("9-2-5 players=4", (5, 3, 2, 2)),
+    ("9-5-2 players=4", (5, 3, 2, 2)), ("8-5-3 players=4 deals=12", (5, 3, 2, 2)), ("9-2-5 players=4", (5, 3, 2, 2)),
     ("8-5-3 kitty=none unbalanced-targets=on", (8, 5, 3)), ("9-5-2 kitty=none unbalanced-targets=on", (9, 5, 2)),
 ])
 def test_balanced_default_targets_for_17_tricks_and_4_players(text: str, targets: tuple[int, ...]) -> None:

@@ -557,6 +557,8 @@ def test_play_same_seed_same_second_saves_two_files(tmp_path: Path, monkeypatch:
     (["--to", "+20"], "'+20'"),
     (["--to", "２０"], "'２０'"),
     (["--rules", "9-5-2 to=١٠"], "'١٠'"),
+    (["--rules", "8-5-3 players=4"], "instant-win=12 needs all 12 tricks of a deal"),  # docs/rules.md decision 13
+    (["--rules", "8-5-3 players=4", "--to", "off"], "add a game end that can be reached: to=10"),
     (["--seed", "1_000"], "'1_000'"),
     (["--seed", "+5"], "'+5'"),
     (["--seed", " 7 "], "' 7 '"),
@@ -577,6 +579,15 @@ def test_play_accepts_the_same_target_total_twice(tmp_path: Path) -> None:
     res = _runner().invoke(app, ["play", "--to", "10", "--rules", "9-5-2 to=10", "--seed", "3", "--save-dir", str(tmp_path)],
                            input="quit\n")
     assert res.exit_code == 0 and "Rules: 9-5-2 " in res.stdout, res.output
+
+
+def test_play_accepts_to_as_the_end_that_can_be_reached(tmp_path: Path) -> None:
+    """docs/rules.md decision 13: "8-5-3 players=4" alone is refused, but --to gives it an end that can come."""
+    from sergeant_major.cli import app
+
+    res = _runner().invoke(app, ["play", "--to", "10", "--rules", "8-5-3 players=4", "--seed", "3", "--save-dir", str(tmp_path)],
+                           input="quit\n")
+    assert res.exit_code == 0 and "Rules: 8-5-3 players=4 " in res.stdout and "to=10" in res.stdout, res.output
 
 
 def test_resuming_a_simulated_match_says_it_cannot_be(tmp_path: Path) -> None:

@@ -45,7 +45,7 @@ from sergeant_major.view import View
 PRESETS = Rules.preset_names()
 VARIANTS = (
     "9-5-2 kitty=none",
-    "8-5-3 players=4",
+    "8-5-3 players=4 deals=12",
     "9-5-2 exchange-count=at-most give=lowest",
     "8-5-3 kitty=see-then-trump must-trump=on must-overtrump=on",
     "9-5-2 return=overall scoring=chips",

@@ -153,6 +153,25 @@ def test_variants_round_trip(rules_text: str, schema: dict[str, Any]) -> None:
     assert schema_ok(schema, rec)
 
 
+def test_a_record_of_rules_whose_game_never_ends_still_loads(tmp_path: Path) -> None:
+    """docs/rules.md decision 13: "8-5-3 players=4" (its only end, 12+ tricks, is all 12) is refused for a new game,
+    but a record of such a match, begun before the refusal, still loads, replays and checks; a new game from it not."""
+    rules = Rules.parse("8-5-3 players=4", check_end=False)
+    m = new_match(rules, 4)
+    pl = players_of(("heuristic", "random", "heuristic", "random"))
+    drive(m, pl, until_deal_end=True)
+    drive(m, pl, until_deal_end=True)
+    rec = match_to_record(m, ["heuristic", "random", "heuristic", "random"], {"test": True})
+    assert rec["rules"] == "8-5-3 players=4 targets=5-3-2-2" and rec["end"] is None
+    assert state(round_trip(rec)) == state(m) and state(check_record(rec)) == state(m)
+    path = write_record(m, tmp_path / "old.json", ["heuristic", "random", "heuristic", "random"], {"test": True})
+    assert read_record(path) == rec
+    res = CliRunner().invoke(app, ["check", str(path)])
+    assert res.exit_code == 0, res.output
+    with pytest.raises(SergeantMajorError, match="instant-win=12 needs all 12 tricks of a deal"):
+        Rules.parse(rec["rules"])
+
+
 def test_every_action_kind_is_recorded_and_parsed_back() -> None:
     seen: set[str] = set()
     for text in ("9-5-2 exchange-count=at-most", "8-5-3 dealer-assigns-targets=on"):

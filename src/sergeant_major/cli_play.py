@@ -436,7 +436,9 @@ def play(
         if game is not None:
             raise _fail("--game picks a record of the --resume file; give --resume FILE too")
         try:
-            r = Rules.parse(rules)
+            # with --to, the game end is checked once --to is in place (it may be the end that can be reached:
+            # "8-5-3 players=4" --to 10; docs/rules.md decision 13)
+            r = Rules.parse(rules, check_end=to is None)
             if to is not None:
                 given = [w.partition("=")[2] for w in rules.split() if w.partition("=")[0] == "to"]
                 r_to = r.with_options(to=to)

@@ -499,7 +499,9 @@ def _parse(rec: Any) -> _Parsed:
         raise RecordError(f"record version {version} does not exist (versions start at 1)", "version")
     text = _str(top["rules"], "rules")
     try:
-        rules = Rules.parse(text)
+        # the rules of a match already begun: read even when no game end of them can be counted on, so that a
+        # record made before such rule sets were refused still loads (docs/rules.md decision 13)
+        rules = Rules.parse(text, check_end=False)
     except RulesError as e:
         raise RecordError(str(e), "rules") from None
     opts = _obj(top["options"], "options", tuple(rules.options_dict()))

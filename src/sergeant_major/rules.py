@@ -19,13 +19,18 @@ follow ``players`` and ``kitty`` (:func:`default_targets`, RULES.md decision 5),
 ``unbalanced-targets=on`` keeps the preset's; ``blind-trump`` is ``take-then-discard`` that is never moved
 behind the kitty (so with ``kitty-timing=before-exchange`` it needs ``trump=before-exchange``);
 ``instant-win`` must be more than half the tricks; with ``exchange=off`` the exchange options may not be
-changed (they would do nothing). Scores add up to :meth:`Rules.score_sum`.
+changed (they would do nothing); a rule set whose only game ends can practically never come is refused
+(:meth:`Rules.unreachable_end`, docs/rules.md decision 13), except when read with ``check_end=False`` (rules
+already played: records, stored tables). Scores add up to :meth:`Rules.score_sum`.
 """
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -238,6 +243,10 @@ class Rules:
         if (self.target_total is None and self.instant_win is None and self.bound is None
                 and self.deals is None and self.traditional == "off"):
             raise bad("no game end is set (to, instant-win, bound, deals or traditional): the game would never end")
+        if _CHECK_REACHABLE_END.get():
+            why = self.unreachable_end()
+            if why is not None:
+                raise RulesError(why)
         if not self.exchange and self.name in PRESETS:
             preset = PRESETS[self.name]
             for o in OPTIONS:
@@ -245,6 +254,37 @@ class Rules:
                     value = getattr(self, o.field)
                     if value != preset.get(o.field, _FIELD_DEFAULTS[o.field]):
                         raise bad(f"{o.key}={_to_text(value)} has no effect with exchange=off")
+
+    def unreachable_end(self) -> str | None:
+        """Why no game end of these rules can be counted on, or ``None`` when one can (docs/rules.md decision 13).
+
+        Ends that are refused: an ``instant-win`` that needs every trick of a deal (the 8-5-3 preset's "12 or
+        more tricks in one deal" (004 Variants; RULES.md presets) with ``players=4``, 12 tricks a deal, or
+        ``instant-win=16`` with 16 tricks); a target total ``to`` when the scores of a deal add up to less than 0
+        in every contract (``unbalanced-targets=on`` with targets above the tricks, RULES.md decision 5): the
+        totals drift down, so no total may ever reach it. ``bound``, ``deals`` and ``traditional`` always count.
+        The message quotes the rules and names the end options to add.
+        """
+        if self.bound is not None or self.deals is not None or self.traditional != "off":
+            return None
+        reasons: list[str] = []
+        if self.instant_win is not None:
+            if self.instant_win < self.tricks:
+                return None
+            reasons.append(f"instant-win={self.instant_win} needs all {self.tricks} tricks of a deal")
+        sums = (self.score_sum(), self.score_sum(True)) if self.has_nt_mt else (self.score_sum(),)
+        drifts = max(sums) < 0  # the totals drift down: a target total is no end to count on
+        if self.target_total is not None:
+            if not drifts:
+                return None
+            reasons.append(f"to={self.target_total} may never be reached: the scores of a deal add up to "
+                           f"{self.score_sum()} (unbalanced targets), so the totals drift down")
+        if not reasons:  # no end at all: refused by _validate with its own message
+            return None
+        add = ("deals=N (e.g. deals=12), traditional=on or bound=15" if drifts
+               else "to=10, deals=N (e.g. deals=12), traditional=on or bound=15")
+        return (f"rules {str(self)!r}: the game would practically never end: {'; '.join(reasons)}; "
+                f"add a game end that can be reached: {add} (docs/rules.md decision 13)")
 
     # ------------------------------------------------------------------ construction
     @staticmethod
@@ -265,12 +305,20 @@ class Rules:
             raise RulesError(f"unknown preset {name!r} (one of {', '.join(PRESETS)})") from None
 
     @classmethod
-    def parse(cls, text: str) -> Rules:
+    def parse(cls, text: str, *, check_end: bool = True) -> Rules:
         """Parse the string form ``'PRESET [key=value ...]'``; an empty string means the default preset.
+
+        ``check_end=False`` reads rules even when no game end of them can be counted on
+        (:meth:`unreachable_end`); every other check applies. For rules of a match already begun (a record, a
+        stored web table), so that one begun before such rule sets were refused still loads, and for a single
+        deal's position, where the game end plays no part (docs/rules.md decision 13).
 
         Raises:
             RulesError: quoting the unknown preset, key or value, or saying why a combination is refused.
         """
+        if not check_end:
+            with _no_end_check():
+                return cls.parse(text)
         words = text.split()
         if not words:
             return cls.preset()
@@ -353,6 +401,20 @@ class Rules:
     def explain(self) -> list[str]:
         """The rule set in plain words, one sentence per line (``sergeant-major rules``), with sources."""
         return _explain(self)
+
+
+_CHECK_REACHABLE_END: Final[contextvars.ContextVar[bool]] = contextvars.ContextVar("check_reachable_end", default=True)
+"""Whether :meth:`Rules._validate` refuses rules whose game ends can practically never come (off while
+:meth:`Rules.parse` reads with ``check_end=False``)."""
+
+
+@contextmanager
+def _no_end_check() -> Iterator[None]:
+    token = _CHECK_REACHABLE_END.set(False)
+    try:
+        yield
+    finally:
+        _CHECK_REACHABLE_END.reset(token)
 
 
 def _to_text(v: object) -> str:

@@ -305,7 +305,7 @@ class Position:
         if not rules_t:
             raise PositionError(f"{text!r} is not a position: the rules field is empty (give a preset such as 9-5-2)")
         try:
-            rules = Rules.parse(rules_t)
+            rules = Rules.parse(rules_t, check_end=False)  # one deal: the game end plays no part (docs/rules.md decision 13)
         except RulesError as e:
             raise PositionError(f"rules field {rules_t!r}: {e}") from None
         try:

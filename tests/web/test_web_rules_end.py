@@ -1,0 +1,35 @@
+"""docs/rules.md decision 13 at the web tables: a new table whose rules can practically never end is refused with
+the reason; a table stored before that refusal still loads and plays."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from _webhelp import make_hub, new_table  # noqa: E402
+
+from sergeant_major.web.store import SeatRow, TableRow  # noqa: E402
+from sergeant_major.web.tables import GameTable  # noqa: E402
+
+
+def test_a_new_table_that_would_never_end_is_refused(tmp_path: Path) -> None:
+    hub = make_hub(tmp_path)
+    with pytest.raises(ValueError, match="the game would practically never end: instant-win=12 needs all 12 tricks") as e:
+        new_table(hub, "8-5-3 players=4", ["me", "random", "random", "random"])
+    assert "add a game end that can be reached: to=10, deals=N" in str(e.value)
+    out = new_table(hub, "8-5-3 players=4 deals=12", ["me", "random", "random", "random"])
+    assert out["rules"] == "8-5-3 players=4 targets=5-3-2-2 deals=12"
+
+
+def test_a_table_stored_before_the_refusal_still_loads(tmp_path: Path) -> None:
+    hub = make_hub(tmp_path)
+    row = TableRow("t" * 12, "Old", "8-5-3 players=4", 7, False, -1, time.time())
+    seats = [SeatRow(0, "Ann", "human", "tok"), *(SeatRow(s, f"C{s}", "random", None) for s in (1, 2, 3))]
+    hub.store.create_table(row, seats)
+    gt = hub.peek(row.id)
+    assert gt is not None and gt.rules.players == 4 and gt.rules_text == "8-5-3 players=4 targets=5-3-2-2"
+    assert not gt.match.over and GameTable(row, seats, []).match.deal.number == 1
