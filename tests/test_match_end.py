@@ -66,3 +66,85 @@ def test_a_record_keeps_the_structured_end() -> None:
     rec = record.loads_record(record.dumps_record(record.match_to_record(m, ["random"] * 3)))
     assert record._parse(rec).end == m.end  # the end as the file states it, read back from its words
     assert record.match_from_record(rec).end == m.end  # and as the replay finds it
+
+
+
+# ---------------------------------------------------------------------------------------------- precedence of the ends
+def _end_after(text: str, deals: list[tuple[int, tuple[int, ...]]]) -> MatchEnd | None:
+    """The end the engine finds after the last of ``deals`` (``(dealer, tricks by seat)`` each, suit contracts,
+    3 players, targets dealer 9, eldest 5, third 2): Match._check_end on a hand-made history, running scores."""
+    from types import SimpleNamespace
+
+    from sergeant_major.actions import Contract
+    from sergeant_major.deal import DealResult
+    from sergeant_major.match import Match
+
+    rules = Rules.parse(text)
+    m = Match(rules, seed=0)
+    past, results, totals = [], [], [0, 0, 0]
+    for k, (dealer, tricks) in enumerate(deals, 1):
+        assert sum(tricks) == 16
+        targets = tuple(rules.targets[(s - dealer) % 3] for s in range(3))
+        diffs = tuple(t - g for t, g in zip(tricks, targets, strict=True))
+        past.append(SimpleNamespace(number=k, dealer=dealer))
+        results.append(DealResult(tricks, targets, diffs, diffs, Contract.SPADES))
+        totals = [t + d for t, d in zip(totals, diffs, strict=True)]
+    m.deals, m.results, m.totals = past, results, totals  # type: ignore[assignment]
+    return m._check_end(past[-1], results[-1])  # type: ignore[arg-type]
+
+
+# Worked by hand. Deal 1 dealer seat 0 (targets 9/5/2 for seats 0/1/2), deal 2 dealer 1 (2/9/5), deal 3 dealer 2 (5/2/9).
+# REACH: (13, 3, 0) -> +4 -2 -2; (5, 8, 3) -> +3 -1 -2; (9, 2, 5) -> +4 0 -4: totals 11, -3, -8.
+REACH = [(0, (13, 3, 0)), (1, (5, 8, 3)), (2, (9, 2, 5))]
+# TIE: (10, 6, 0) -> +1 +1 -2; (4, 12, 0) -> +2 +3 -5; (10, 6, 0) -> +5 +4 -9: totals 8, 8, -16.
+TIE = [(0, (10, 6, 0)), (1, (4, 12, 0)), (2, (10, 6, 0))]
+# TRAD: (9, 7, 0) -> 0 +2 -2 (dealer 0 made 9 of 9); (2, 8, 6) -> 0 -1 +1 (dealer 1 down);
+# (0, 11, 5) -> -5 +9 -4 (dealer 2 down): totals -5, 10, -5.
+TRAD = [(0, (9, 7, 0)), (1, (2, 8, 6)), (2, (0, 11, 5))]
+# SWEEP: (9, 5, 2) -> 0 0 0 (dealer 0 made his 9); (2, 9, 5) -> 0 0 0; (2, 2, 12) -> -3 0 +3: seat 2 took 12.
+SWEEP = [(0, (9, 5, 2)), (1, (2, 9, 5)), (2, (2, 2, 12))]
+
+
+@pytest.mark.parametrize(("text", "deals", "kind", "winners", "reason"), [
+    # a fixed-length game whose last deal also takes seat 0 to 11 >= to=10: the target total is checked before the
+    # fixed deals, so seat 0 wins by the target total, not "after 3 deals"
+    ("9-5-2 deals=3 instant-win=off", REACH, "target", (0,), "Player 1 reached 11 (target total 10)"),
+    # the last deal leaves two totals equal at the target: the target total ends nothing (RULES.md decision 6: play
+    # another deal), the fixed deals then end the game and the two share the win (decision 6, fixed length)
+    ("9-5-2 deals=3 to=8 instant-win=off", TIE, "deals", (0, 1), "after 3 deals the highest total (8) wins (shared)"),
+    # not the last deal: the same totals end nothing (another deal)
+    ("9-5-2 deals=4 to=8 instant-win=off", TIE, None, (), ""),
+    # traditional before the target total: seat 1 has reached 10, but seat 0 made his target as dealer of deal 1,
+    # the first dealer to do so once the deal has gone round: seat 0 wins
+    ("9-5-2 traditional=on instant-win=off", TRAD, "traditional", (0,),
+     "Player 1 made his target as dealer of deal 1, the first dealer to do so once the deal had gone round the table "
+     "(traditional end)"),
+    # without the traditional end the same deals end by the target total, for seat 1
+    ("9-5-2 instant-win=off", TRAD, "target", (1,), "Player 2 reached 10 (target total 10)"),
+    # the instant win before all: seat 2 took 12 tricks in the last deal of a fixed-length traditional game in which
+    # seat 0 made his target as dealer of deal 1
+    ("9-5-2 deals=3 traditional=on", SWEEP, "instant", (2,), "Player 3 took 12 tricks in one deal (12+ wins at once)"),
+    # the target total before the bound: 11 is past both to=10 and bound=8; the target total names seat 0
+    ("9-5-2 bound=8 instant-win=off", REACH, "target", (0,), "Player 1 reached 11 (target total 10)"),
+    # equal totals at to=8 and -16 past bound=15: the target total ends nothing, the bound ends the game, shared
+    ("9-5-2 to=8 bound=15 instant-win=off", TIE, "bound", (0, 1), "a total reached +-15; the highest total (8) wins"),
+])
+def test_the_order_of_the_game_ends(text: str, deals: list[tuple[int, tuple[int, ...]]], kind: str | None,
+                                    winners: tuple[int, ...], reason: str) -> None:
+    """docs/rules.md decision 14: after each deal the ends are checked in the order instant win, traditional, target
+    total, bound, fixed number of deals; the first that ends the game decides the winners and the reason."""
+    end = _end_after(text, deals)
+    if kind is None:
+        assert end is None
+    else:
+        assert end is not None and (end.kind, end.winners, end.reason) == (kind, winners, reason)
+
+
+def test_sergeant_major_rules_states_the_order() -> None:
+    """decision 14 in ``sergeant-major rules``: the ends are listed in the order checked, and said so when several."""
+    lines = Rules.parse("9-5-2 traditional=on bound=15 deals=12").explain()
+    end = next(ln for ln in lines if ln.startswith("Game end: "))
+    words = ["wins at once", "first dealer who", "first total to reach", "+15 or -15", "after 12 deals"]
+    assert [end.index(w) for w in words] == sorted(end.index(w) for w in words)
+    assert any("checked in the order given" in ln for ln in lines)
+    assert not any("checked in the order given" in ln for ln in Rules.parse("8-5-3").explain())

@@ -360,7 +360,12 @@ class Match:
 
     def _check_end(self, deal: Deal, res: DealResult) -> MatchEnd | None:
         """The end of the match after ``deal`` (seeds 000/004 "Winning the game"; RULES.md decision 6;
-        002 traditional end; 003 18 deals; 004 reversed targets +-15)."""
+        002 traditional end; 003 18 deals; 004 reversed targets +-15).
+
+        The ends are checked in this order, and the first that ends the game decides (docs/rules.md decision 14):
+        instant win (beats a target total in the same deal: RULES.md decision 6), traditional, target total
+        (equal totals at or past it end nothing), bound, fixed number of deals.
+        """
         r = self.rules
         n = r.players
         t = self.totals

@@ -685,4 +685,7 @@ def _explain(r: Rules) -> list[str]:
     if r.deals is not None:
         ends.append(f"after {r.deals} deals the highest total wins; equal totals share the win (RULES.md decision 6)")
     out.append("Game end: " + "; ".join(ends) + ".")
+    if len(ends) > 1:  # docs/rules.md decision 14: Match._check_end's order
+        out.append("After each deal these ends are checked in the order given; the first that ends the game decides the "
+                   "winners (docs/rules.md decision 14).")
     return out
