@@ -543,6 +543,41 @@ def test_chips_scoring() -> None:
     assert score_of(chips, (9, 5, 2)) == (0, 0, 0)
 
 
+def test_chips_do_not_change_the_exchange_counts() -> None:
+    """docs/rules.md "Scoring" (chips): the exchange counts over- and under-tricks, not chips. RULES.md "Options":
+    "exactly one card per over-trick"; decision 3: counts from the previous deal's results; 002 "Kartentausch" 2:
+    "Ist ein Spieler um 3 oben und zwei andere jeweils um 1 und 2 unten, tauscht der Spieler mit +3 je 1 Karte mit
+    dem Spieler mit -1 und je 2 Karten mit dem Spieler mit -2", while its "Chip-Variante" chips are paid and
+    settled each deal ("ausgezahlt am Ende jeder Hand"). By hand: one up 3, two down 1 and 2 -> chips +6 -3 -3,
+    but the up player gives 1 card and 2 cards (3 in all, not 6) and gets as many back."""
+    r = Rules.parse("9-5-2 scoring=chips to=off instant-win=off deals=2")
+    assert any("exchange still counts over- and under-tricks, not chips" in ln for ln in r.explain())  # sergeant-major rules
+    for seed in range(200):
+        m = Match(r, seed=seed)
+        drive(m, [HeuristicPlayer()] * 3, until_deal_end=True)
+        res = m.results[0]
+        ups = [s for s in range(3) if res.diffs[s] > 0]
+        downs = sorted((s for s in range(3) if res.diffs[s] < 0), key=lambda s: res.diffs[s])
+        if len(ups) != 1 or len(downs) != 2 or res.diffs[downs[0]] == res.diffs[downs[1]]:
+            continue
+        up = ups[0]
+        over = res.diffs[up]
+        # the chips: every over-trick earns one chip from each of the two down players
+        assert res.scores[up] == 2 * over and all(res.scores[s] == -over for s in downs)
+        deal = m.deal
+        assert deal.prev_diffs == res.diffs != res.scores
+        while deal.phase is not Phase.PLAY:  # the exchange (gives chosen by the first legal card), kitty, discards
+            act = m.forced_action() or m.legal_actions()[0]
+            m.apply(act)
+        gives = [(e.giver, e.receiver) for e in deal.exchange_log if e.kind == "give"]
+        backs = [(e.giver, e.receiver) for e in deal.exchange_log if e.kind == "return"]
+        for s in downs:
+            assert gives.count((up, s)) == -res.diffs[s] == backs.count((s, up))
+        assert len(gives) == over == len(backs) < res.scores[up]
+        return
+    raise AssertionError("no deal with one up and two down by different amounts in 200 seeds")  # pragma: no cover
+
+
 def test_unbalanced_scores_sum_to_the_rules_own_sum() -> None:
     """RULES.md decision 5: with unbalanced targets running scores/counters add up to tricks - sum(targets);
     chips still add up to 0 (each chip won is paid by a down player)."""

@@ -220,6 +220,7 @@ class Match:
         r = self.rules
         dealer = (self.first_dealer + number - 1) % r.players  # dealer_of(number)
         given = self._cards(number, dealer) if self._cards is not None else None
+        # the exchange counts over- and under-tricks (diffs), never chips (docs/rules.md decision 15; 002 Kartentausch 2)
         prev = self.results[-1].diffs if self.results else None
         # None: every contract (the deal's default, the same tuple as contracts_left gives then)
         allowed = self.contracts_left((dealer + r.declarer_role) % r.players) if r.contract_once else None

@@ -659,6 +659,8 @@ def _explain(r: Rules) -> list[str]:
                    "over-trick (seed 004, 8-5-3).")
     else:
         out.append("Scoring in chips: each over-trick earns one chip from every player who was down (seed 002, chip variant).")
+        if r.exchange:
+            out.append("The exchange still counts over- and under-tricks, not chips (seed 002 Kartentausch; docs/rules.md decision 15).")
     ss = r.score_sum()
     if ss == 0 and (not r.has_nt_mt or r.score_sum(True) == 0):
         out.append("The scores of a deal add up to 0.")
