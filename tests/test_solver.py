@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from sergeant_major import Contract, Rules
+from sergeant_major.cards import CARDS
 from sergeant_major.deal import Deal
 from sergeant_major.solver import HAVE_NUMBA, Position, PositionError, Solver, SolverTimeout
 from sergeant_major.solver._jit import _sw_pdep64, _sw_pext64, int_array, jit_nocache, pdep64, pext64
@@ -966,6 +967,38 @@ def test_time_limit_keeps_every_legal_card_with_bounds() -> None:
     assert len(cut.cards) < len(legal)
     for c, (lo, hi) in cut.card_bounds.items():
         assert lo <= exact.cards[c] <= hi
+
+
+def test_a_hard_first_card_does_not_starve_the_others() -> None:
+    """Under a time limit ``solve`` shares the time over the groups of equivalent cards (a fair share each in
+    turn, then the groups cut short resume in the time left), so one hard card no longer takes it all. Here the
+    first group (the clubs) needs about 190 K nodes and the limit is 100 K (a clock counting the solver's nodes,
+    ten million a second, makes the run repeatable): the old code spent the whole limit on the clubs and left
+    every other card at the trivial 2..14 with no value found; now every card has bounds of two tricks at most,
+    the cheap cards (hearts and spades) their exact values, and every bound holds the exact value."""
+    pos = Position.parse("9-5-2 | C | 2 | 0-2-2 | AT97642.3.KQJ2. / 5.Q954.A43.KQ63 / QJ83.T2.T7.J987 | -")
+    seat, base, top = pos.to_move, pos.tricks[pos.to_move], pos.tricks[pos.to_move] + pos.remaining
+    groups = equivalent_groups(pos)
+    costs = []
+    for g in groups:
+        alone = Solver(tt_bits=18)
+        alone.value(pos.play_unchecked(g[0]), seat)
+        costs.append(alone.nodes)
+    assert costs[0] > 150_000 > 50_000 > max(costs[2:])  # a hard first group, cheap groups from the third on
+    exact = Solver(tt_bits=18).solve(pos)
+    assert exact.exact
+    solver = Solver(tt_bits=18)
+    solver.clock = lambda: solver.nodes * 1e-7
+    cut = solver.solve(pos, time_limit=0.01)
+    assert not cut.exact
+    assert cut.lower <= exact.tricks <= cut.upper
+    assert set(cut.card_bounds) == set(exact.cards)
+    for c, (lo, hi) in cut.card_bounds.items():
+        assert lo <= exact.cards[c] <= hi, (c, lo, hi, exact.cards[c])
+        assert hi - lo <= 2 and (lo, hi) != (base, top), (c, lo, hi)
+    cheap = {CARDS[c] for g in groups[2:] for c in g}
+    assert {c: cut.cards.get(c) for c in cheap} == {c: exact.cards[c] for c in cheap}
+    assert all(cut.card_bounds[c] == (v, v) for c, v in cut.cards.items())
 
 
 @pytest.mark.parametrize("rules_t", ["9-5-2", "3-5-8"])

@@ -229,8 +229,11 @@ class Solver:
                 raise ValueError(f"{name}={g!r} is not a factor: give a positive finite number")
 
     # ------------------------------------------------------------------ core
-    def _bounds(self, pos: Position, seat: int, lo: int, hi: int, deadline: float | None) -> tuple[int, int, bool]:
-        """Narrow the maximiser's remaining-trick count to ``lo..hi``; returns ``(lo, hi, exact)``.
+    def _bounds(self, pos: Position, seat: int, lo: int, hi: int, deadline: float | None,
+                guess: int | None = None) -> tuple[int, int, bool, int]:
+        """Narrow the maximiser's remaining-trick count to ``lo..hi``; returns ``(lo, hi, exact, next test)``,
+        the test to go on from when the search was cut short (``guess`` of a later call that resumes it, in place
+        of the first guess from play-outs; one outside the bounds is ignored: the tests bisect).
 
         Untimed (``deadline`` None): one run of zero-window tests stepping from the first guess. Timed: the
         tests run in node-budget slices (the kernel cannot look at a clock), the budget being the time left
@@ -241,11 +244,12 @@ class Solver:
         the test near the guess (outside the new bounds the tests bisect), so that a search cut short reports
         bounds on both sides of the value instead of one side and the trivial other."""
         if lo >= hi:
-            return lo, hi, True
+            return lo, hi, True, -1
         self._check_knobs()
         hands = int_array(list(pos.hands) + [0] * (4 - pos.n))
         trick = int_array(list(pos.trick) + [0] * (4 - len(pos.trick)))
-        guess = self._guess(pos, seat, lo, hi) if self.guess else -1
+        if guess is None:
+            guess = self._guess(pos, seat, lo, hi) if self.guess else -1
         # a timed search spends its first half on the tests from the guess, then brackets (``mid``: None when
         # done or not wanted)
         mid = None if deadline is None or hi - lo < 3 else self.clock() + (deadline - self.clock()) / 2
@@ -257,22 +261,22 @@ class Solver:
             budget = 20_000
         while True:
             if self._interrupted:
-                return lo, hi, lo >= hi
+                return lo, hi, lo >= hi, guess
             lo, hi, guess, aborted = self._slice(pos, seat, hands, trick, lo, hi, guess, budget, deadline is not None)
             if not aborted or lo >= hi:
-                return lo, hi, lo >= hi
+                return lo, hi, lo >= hi, guess
             if self._interrupted:
-                return lo, hi, False
+                return lo, hi, False, guess
             assert deadline is not None
             if mid is not None and self._rate > 0 and self.clock() >= mid:
                 mid = None
                 lo, hi = self._bracket(pos, seat, hands, trick, lo, hi, guess, deadline)
                 if lo >= hi:
-                    return lo, hi, True
+                    return lo, hi, True, guess
                 if self._interrupted:
-                    return lo, hi, False
+                    return lo, hi, False, guess
             if deadline - self.clock() <= 0:
-                return lo, hi, False
+                return lo, hi, False, guess
             budget = min(1 << 62, max(budget * 2, 10_000) if self._rate <= 0
                          else max(10_000, int(self._rate * self._span(mid, deadline))))
 
@@ -485,7 +489,7 @@ class Solver:
             warm_up()
         deadline = self._deadline(time_limit)
         n0 = self.nodes
-        lo, hi, exact = self._bounds(pos, s, 0, pos.remaining, deadline)
+        lo, hi, exact, _ = self._bounds(pos, s, 0, pos.remaining, deadline)
         return self._solution(pos, s, lo, hi, exact, {}, self.nodes - n0)
 
     def _solution(self, pos: Position, s: int, lo: int, hi: int, exact: bool, cards: dict[Card, int], nodes: int) -> Solution:
@@ -507,8 +511,14 @@ class Solver:
 
         Args:
             seat: the seat solved for (default: the seat to move).
-            time_limit: seconds for the whole call; when it runs out, the bounds so far (``exact=False``)
-                and only the card values already found.
+            time_limit: seconds for the whole call, shared over the cards (:meth:`_group_values`) so that a hard
+                card does not starve the others: each group of equivalent cards in turn gets the time left
+                divided by the number of groups still to search plus one (a share kept back), then the groups
+                cut short resume, on the bounds they reached, in passes over the time left. The overall value,
+                the best card's, lies within the cards' bounds; it is searched last, within them, in what time
+                remains (one short slice when none does), and not at all when they settle it. When the time runs
+                out: the bounds reached (``exact=False``), the card values found, and bounds for every legal
+                card (``card_bounds``).
 
         Raises:
             PositionError: when ``seat`` is not a seat of the position.
@@ -524,6 +534,8 @@ class Solver:
         bounds: dict[Card, tuple[int, int]] = {}
         open_groups: list[list[int]] = []
         exact = True
+        base, top = pos.tricks[s], pos.tricks[s] + pos.remaining
+        lower, upper = base, top  # the seat's value, from the cards' bounds
         if cards and s == pos.to_move and not pos.over:
             groups = equivalent_groups(pos)
             found = self._group_values(pos, s, groups, deadline)
@@ -540,21 +552,23 @@ class Solver:
                 for c in group:
                     values[CARDS[c]] = sol.tricks
                     bounds[CARDS[c]] = (sol.tricks, sol.tricks)
+            # the value is the best card's (in minimum tricks the lowest): a card not searched may be anything
+            card_los = [b[0] for b in bounds.values()] + [base] * len(open_groups)
+            card_his = [b[1] for b in bounds.values()] + [top] * len(open_groups)
+            pick = min if pos.misere else max
+            lower, upper = pick(card_los), pick(card_his)
         if exact and values:
             v = (min if pos.misere else max)(values.values())
             return Solution(s, v, v, v, True, values, self.nodes - n0, pos.misere,
                             dict(sorted(bounds.items(), key=lambda kv: kv[0].id)))
-        left = None if deadline is None else max(deadline - self.clock(), 0.0)
-        sol = self.value(pos, s, time_limit=left)
+        # the overall value's search, in the maximiser's count of the tricks left, within what the cards proved
+        # (none when they settle it; when the time is up, one short slice, as ``value`` runs then)
+        lo_m, hi_m = (top - upper, top - lower) if pos.misere else (lower - base, upper - base)
+        lo_m, hi_m, found_exact, _ = self._bounds(pos, s, lo_m, hi_m, deadline)
+        sol = self._solution(pos, s, lo_m, hi_m, found_exact, {}, 0)
         lower, upper = sol.lower, sol.upper
-        if bounds and not sol.exact:  # the value is the best card's: at least (in MT at most) any card's bound
-            if pos.misere:
-                upper = min(upper, min(b[1] for b in bounds.values()))
-            else:
-                lower = max(lower, max(b[0] for b in bounds.values()))
         # a card not searched in time: the trivial bounds, narrowed by the seat's overall value (the best
         # card's value: no card is better for the seat than the value, in minimum tricks none lower)
-        base, top = pos.tricks[s], pos.tricks[s] + pos.remaining
         for group in open_groups:
             for c in group:
                 bounds[CARDS[c]] = (lower, top) if pos.misere else (base, upper)
@@ -566,20 +580,50 @@ class Solver:
                         dict(sorted(bounds.items(), key=lambda kv: kv[0].id)))
 
     def _group_values(self, pos: Position, s: int, groups: list[list[int]], deadline: float | None) -> list[Solution | None]:
-        """The seat's value after the first card of each group, in turn (one table serves them all: the
-        positions after the cards share most of their subtrees); ``None``: not searched, the time ran out or
-        an earlier search was cut short."""
-        out: list[Solution | None] = []
-        for group in groups:
-            if out and (out[-1] is None or not out[-1].exact):
-                out.append(None)
-                continue
-            left = None if deadline is None else deadline - self.clock()
-            if left is not None and left <= 0:
-                out.append(None)
-                continue
-            out.append(self.value(pos.play_unchecked(group[0]), s, time_limit=left))
-        return out
+        """The seat's value after the first card of each group (one table serves them all: the positions
+        after the cards share most of their subtrees); ``None``: not searched, the time ran out.
+
+        Untimed, each group in turn. Timed, the time is shared so that one hard card does not starve the others:
+        a first pass gives each group in turn the time left divided by the number of groups still to search
+        plus one (the one a share kept back for the groups cut short and for the overall value, which
+        :meth:`solve` searches last); time a group leaves unused goes to the later ones. Then passes over the
+        groups cut short give each in turn the time left divided by the number of them still to resume in the
+        pass, until none is open or the time is up; each resumes on the bounds it reached, from the test it was
+        cut short on (the table keeps what it learnt)."""
+        children = [pos.play_unchecked(group[0]) for group in groups]
+        # per group, the maximiser's count of the tricks left after its card: (lo, hi, exact, next test), and
+        # the nodes spent; None: not searched
+        found: list[tuple[int, int, bool, int] | None] = [None] * len(groups)
+        nodes = [0] * len(groups)
+        for i, child in enumerate(children):
+            n0 = self.nodes
+            if deadline is None:
+                found[i] = self._bounds(child, s, 0, child.remaining, None)
+            else:
+                left = deadline - self.clock()
+                if left <= 0 or self._interrupted:
+                    break
+                found[i] = self._bounds(child, s, 0, child.remaining, self.clock() + left / (len(groups) - i + 1))
+            nodes[i] = self.nodes - n0
+        while deadline is not None:
+            cut = [i for i, f in enumerate(found) if f is not None and not f[2]]
+            start = self.clock()
+            for j, i in enumerate(cut):
+                left = deadline - self.clock()
+                if left <= 0 or self._interrupted:
+                    break
+                f = found[i]
+                assert f is not None
+                lo, hi, _, test = f
+                n0 = self.nodes
+                found[i] = self._bounds(children[i], s, lo, hi, self.clock() + left / (len(cut) - j), test)
+                nodes[i] += self.nodes - n0
+            # another pass while time is left (the last group of a pass finished early), unless the clock
+            # stood still (a pass that found no group to resume, or a clock that does not count this search)
+            if not cut or self._interrupted or deadline - self.clock() <= 0 or self.clock() <= start:
+                break
+        return [None if f is None else self._solution(child, s, f[0], f[1], f[2], {}, n)
+                for child, f, n in zip(children, found, nodes, strict=True)]
 
     def can_reach(self, pos: Position, seat: int, t: int, *, time_limit: float | None = None) -> bool:
         """Whether ``seat`` can make at least ``t`` tricks in the deal (taken ones included) against the others
@@ -608,7 +652,7 @@ class Solver:
         if time_limit is not None:
             warm_up()
         deadline = self._deadline(time_limit)
-        lo, hi, exact = self._bounds(pos, s, need - 1, need, deadline)
+        lo, hi, exact, _ = self._bounds(pos, s, need - 1, need, deadline)
         if not exact:
             # the search only tested ``need``: lo..hi above was its window, not bounds - nothing is known
             sol = self._solution(pos, s, 0, rem, False, {}, 0)
