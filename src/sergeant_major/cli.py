@@ -19,6 +19,7 @@ import typer
 from typer.core import TyperGroup
 
 from .errors import SergeantMajorError
+from .safetext import quote
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -62,6 +63,13 @@ app = typer.Typer(
 )
 
 
+_SPACE = r"[^\S\x1c-\x1f]*"  # Unicode white space (as pydantic strips it: not the ASCII separators that isspace() counts)
+_WHOLE_NUMBER = re.compile(_SPACE + r"([+-]?[0-9](?:_?[0-9])*)(?:\.0+)?" + _SPACE)
+"""The text of a whole number for :func:`parse_whole_number`: group 1 is what ``int()`` converts."""
+_NUMBER = re.compile(_SPACE + r"(.*?)" + _SPACE, re.DOTALL)
+"""The text of a number for :func:`parse_number` without the white space around it (group 1)."""
+
+
 def parse_seed(text: str) -> int:
     """The seed a ``--seed`` option's text names: ASCII digits 0-9, with a minus sign for a negative seed; not
     ``int()``'s other forms (``+5``, ``1_000``, `` 7 ``, other scripts' digits), which records and summaries would
@@ -73,6 +81,49 @@ def parse_seed(text: str) -> int:
     if re.fullmatch(r"-?[0-9]+", text) is None:
         raise SergeantMajorError(f"--seed {text!r} is not an integer (digits 0-9)")
     return int(text)
+
+
+def parse_whole_number(value: str | int) -> int:
+    """The ``parser=`` of every integer option: what typer's own conversion (typer 0.29, pydantic's lax mode) took,
+    ASCII digits with an optional sign, ``_`` between digits and a zero fraction (``5``, ``-3``, `` +7 ``, ``1_000``,
+    ``5.0``), as before; anything else is a usage error (status 2) that quotes the text, which typer's own did not.
+    Typer passes an option's default through the parser too: an ``int`` is returned as it is.
+
+    Raises:
+        typer.BadParameter: quoting ``value``; click adds the option (``Invalid value for '--games' / '-n': ...``).
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    text = str(value)
+    m = _WHOLE_NUMBER.fullmatch(text)
+    if m is None:
+        raise typer.BadParameter(f"{quote(text)} is not a whole number.")
+    try:
+        return int(m.group(1))
+    except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits())
+        raise typer.BadParameter(f"{quote(text)} has too many digits.") from None
+
+
+def parse_number(value: str | float) -> float:
+    """The ``parser=`` of every float option: what typer's own conversion took, a decimal number in ASCII
+    (``0.5``, ``-1``, ``1e-3``, ``1_000.5``, ``inf``, ``nan``: the commands' range checks refuse those they must);
+    anything else is a usage error (status 2) that quotes the text. A default (``int`` or ``float``) is returned as
+    a ``float``.
+
+    Raises:
+        typer.BadParameter: quoting ``value``; click adds the option (``Invalid value for '--delay': ...``).
+    """
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    text = str(value)
+    m = _NUMBER.fullmatch(text)  # always matches: (.*?) takes any text
+    core = m.group(1) if m is not None else text
+    if core.isascii() and core == core.strip():  # float() also takes other scripts' digits, which typer's refused
+        try:
+            return float(core)
+        except ValueError:
+            pass
+    raise typer.BadParameter(f"{quote(text)} is not a number.")
 
 
 def run_interruptible(fn: Callable[[], None]) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import typer
 
-from .cli import app, say_if_slow
+from .cli import app, parse_number, parse_whole_number, say_if_slow
 
 
 def warm_in_background(warm: Callable[[], None], say: Callable[[str], None], notice_after: float = 1.0,
@@ -85,10 +85,10 @@ def _notice_after() -> float:
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", help="address to listen on"),
-    port: int = typer.Option(8000, help="TCP port (1..65535; 0 picks a free one)"),
+    port: int = typer.Option(8000, parser=parse_whole_number, help="TCP port (1..65535; 0 picks a free one)"),
     db: str = typer.Option("", help="database URL: default an SQLite file in the user data directory; "
                                     "postgresql+psycopg://user:password@host/dbname for PostgreSQL"),
-    delay: float = typer.Option(0.6, help="seconds a computer player waits before each decision (0..10)"),
+    delay: float = typer.Option(0.6, parser=parse_number, help="seconds a computer player waits before each decision (0..10)"),
 ) -> None:
     """Play in the browser: start the web app and print its address."""
     try:

@@ -403,17 +403,17 @@ def _register() -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     from rich.table import Table
 
-    from .cli import app, parse_seed
+    from .cli import app, parse_seed, parse_whole_number
 
     @app.command("simulate")
     def simulate_command(
-        games: int = typer.Option(100, "--games", "-n", help="Number of whole matches to play."),
+        games: int = typer.Option(100, "--games", "-n", parser=parse_whole_number, help="Number of whole matches to play."),
         players: str | None = typer.Option(None, "--players", "-p",
                                            help="Player levels by slot, comma separated (random, beginner, heuristic, expert); they rotate through the "
                                                 "seats. Default: heuristic and a random player in every other seat of the rules."),
         rules: str = typer.Option("9-5-2", "--rules", "-r", help="Rules string, e.g. '8-5-3 must-trump=on'."),
         seed_text: str = typer.Option("0", "--seed", "-s", help="Simulation seed, an integer: the same seed gives the same result."),
-        workers: int = typer.Option(0, "--workers", "-w", help="Processes to use (0: one per core). The result does not depend on it."),
+        workers: int = typer.Option(0, "--workers", "-w", parser=parse_whole_number, help="Processes to use (0: one per core). The result does not depend on it."),
         out: Path | None = typer.Option(None, "--out", "-o", help="Write every match's record to this JSON Lines file (one record a line)."),  # noqa: B008
         as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON instead of a table."),
         force: bool = typer.Option(False, "--force", help="Let --out replace a file that exists."),

@@ -735,24 +735,24 @@ def _register() -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     from rich.table import Table
 
-    from .cli import app, parse_seed
+    from .cli import app, parse_seed, parse_whole_number
 
     @app.command("tournament")
     def tournament_command(
         players: str | None = typer.Option(None, "--players", "-p",
                                            help=f"Player levels by slot, comma separated ({', '.join(LEVELS)} ...). Default: heuristic "
                                                 "and a random player in every other seat of the rules."),
-        deals: int = typer.Option(100, "--deals", "-n", help="Boards (deals) to play, each in every seat arrangement."),
+        deals: int = typer.Option(100, "--deals", "-n", parser=parse_whole_number, help="Boards (deals) to play, each in every seat arrangement."),
         duplicate: bool = typer.Option(True, "--duplicate/--no-duplicate",
                                        help="Same cards in every arrangement (default). --no-duplicate only shows what duplicate saves."),
         rules: str = typer.Option("9-5-2", "--rules", "-r", help="Rules string, e.g. '3-5-8' or '8-5-3 must-trump=on'."),
         seed_text: str = typer.Option("0", "--seed", "-s", help="Tournament seed, an integer: the same seed gives the same result."),
-        workers: int = typer.Option(0, "--workers", "-w", help="Processes to use (0: one per core). The result does not depend on it."),
-        matches: int = typer.Option(0, "--matches", "-m", help="Also play this many seeded whole matches in every arrangement, for win rates."),
+        workers: int = typer.Option(0, "--workers", "-w", parser=parse_whole_number, help="Processes to use (0: one per core). The result does not depend on it."),
+        matches: int = typer.Option(0, "--matches", "-m", parser=parse_whole_number, help="Also play this many seeded whole matches in every arrangement, for win rates."),
         first_deals: bool = typer.Option(False, "--first-deals",
                                          help="Play boards as first deals (no exchange) instead of deal 2 after a heuristic deal 1."),
         json_file: str | None = typer.Option(None, "--json", help="Also write the result as JSON to this file ('-': to stdout, no table)."),
-        first_board: int = typer.Option(0, "--first-board",
+        first_board: int = typer.Option(0, "--first-board", parser=parse_whole_number,
                                         help="Index of the first board (to run one seed in chunks that merge: --merge)."),
         merge: list[str] | None = typer.Option(None, "--merge",  # noqa: B008
                                                help="Merge the boards of these --json files (same rules, players, seed; "
