@@ -9,7 +9,9 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -306,6 +308,41 @@ def test_command_seed_is_plain_digits_and_a_refused_one_writes_nothing(tmp_path:
     r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--seed", "-3", "--json", "-"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["seed"] == -3
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, SergeantMajorError("a player failed")])
+def test_a_stopped_run_leaves_the_json_file_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       stop: BaseException) -> None:
+    """``--json FILE`` is written whole or not at all: a run stopped part-way (Ctrl-C, an error) or a refused
+    ``--merge`` leaves no new, empty or half-written file, an existing one unchanged, and no temporary file."""
+    import sergeant_major.tournament as tmod
+
+    real = tmod.tournament_iter
+
+    def fails_after_one(*args: Any, **kwargs: Any) -> Iterator[object]:
+        it = real(*args, **kwargs)
+        yield next(it)
+        raise stop
+
+    monkeypatch.setattr(tmod, "tournament_iter", fails_after_one)
+    new, old = tmp_path / "new.json", tmp_path / "old.json"
+    old.write_text("earlier result\n")
+    for out in (new, old):
+        r = runner.invoke(app, ["tournament", "-n", "3", "-w", "1", "--json", str(out)])
+        assert r.exit_code != 0
+    assert not new.exists()
+    assert old.read_text() == "earlier result\n"
+    r = runner.invoke(app, ["tournament", "-w", "1", "--merge", str(tmp_path / "missing.json"), "--json", str(new)])
+    assert r.exit_code == 2 and "missing.json" in r.stderr
+    assert not new.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json"]
+    monkeypatch.setattr(tmod, "tournament_iter", real)
+    r = runner.invoke(app, ["tournament", "-n", "2", "-w", "1", "--json", str(old)])
+    assert r.exit_code == 0, r.output
+    assert json.loads(old.read_text())["boards"] == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json"]
+    r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", str(tmp_path)])
+    assert r.exit_code == 2 and str(tmp_path) in r.stderr
+
 
 def test_installed_command_runs(tmp_path: Path) -> None:
     out = tmp_path / "t.json"

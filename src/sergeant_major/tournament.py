@@ -61,6 +61,8 @@ Determinism
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import functools
 import hashlib
 import itertools
@@ -70,6 +72,7 @@ import multiprocessing
 import os
 import random
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -82,6 +85,7 @@ from .deal import Deal, DealResult
 from .errors import SergeantMajorError
 from .match import Match, deal_cards
 from .players import LEVELS, MEASUREMENT_LEVELS, HeuristicPlayer, Player, decision_rng, make_player
+from .record import _file_mode
 from .rules import Rules
 from .view import View, build_view
 
@@ -786,52 +790,71 @@ def _register() -> None:
             fail("--deals 0 and --matches 0: play at least one deal or one match")
         if workers < 0:
             fail(f"--workers {workers}: use 0 (one per core) or more")
+        # the JSON goes to a temporary file beside --json, renamed to it once written: a refused, failed or
+        # interrupted run (Ctrl-C) leaves --json as it was, and never an empty or half-written file
+        tmp: str | None = None
         if json_file is not None and json_file != "-":
+            target = Path(json_file)
             try:
-                Path(json_file).open("a", encoding="utf-8").close()
+                if target.is_dir():
+                    raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+                fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+                os.fchmod(fd, _file_mode(target))
+                os.close(fd)
             except OSError as e:
+                if tmp is not None:
+                    with contextlib.suppress(OSError):
+                        os.unlink(tmp)
                 fail(f"cannot write {json_file!r}: {e.strerror or e}")
-        k = workers or os.cpu_count() or 1
-        to_stdout = json_file == "-"
-        bs: list[BoardOutcome] = []
-        ms: list[MatchOutcome] = []
-        t0 = time.perf_counter()
-        if merge:
-            try:
-                res = merge_json([json.loads(Path(f).read_text(encoding="utf-8")) for f in merge])
-            except (OSError, ValueError, KeyError, TypeError, SergeantMajorError) as e:
-                fail(f"cannot merge {merge!r}: {e}")
-                return
-            if res.rules != str(r) or res.levels != lv or res.seed != seed:
-                fail(f"--merge files hold {res.rules!r} {','.join(res.levels)} seed {res.seed}; "
-                     f"give the same --rules, --players and --seed")
-        else:
-            try:
-                with Progress(TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                              TimeRemainingColumn(), console=Console(stderr=True), transient=to_stdout) as bar:
-                    task = bar.add_task("boards", total=deals + matches)
-                    for o in tournament_iter(r, lv, deals, seed, k, matches, first_deals, duplicate, first_board):
-                        if isinstance(o, BoardOutcome):
-                            bs.append(o)
-                        else:
-                            ms.append(o)
-                        bar.advance(task)
-            except SergeantMajorError as e:
-                fail(str(e))
-            res = summarize(r, lv, seed, bs, ms, duplicate, first_deals)
-        elapsed = time.perf_counter() - t0
-        if json_file is not None:
-            d = res.to_json()
-            d["seconds"] = round(elapsed, 3)
-            d["workers"] = k
-            text = json.dumps(d, indent=1) + "\n"
-            if to_stdout:
-                sys.stdout.write(text)
-                return
-            try:
-                Path(json_file).write_text(text, encoding="utf-8")
-            except OSError as e:
-                fail(f"cannot write {json_file!r}: {e.strerror or e}")
+        try:
+            k = workers or os.cpu_count() or 1
+            to_stdout = json_file == "-"
+            bs: list[BoardOutcome] = []
+            ms: list[MatchOutcome] = []
+            t0 = time.perf_counter()
+            if merge:
+                try:
+                    res = merge_json([json.loads(Path(f).read_text(encoding="utf-8")) for f in merge])
+                except (OSError, ValueError, KeyError, TypeError, SergeantMajorError) as e:
+                    fail(f"cannot merge {merge!r}: {e}")
+                    return
+                if res.rules != str(r) or res.levels != lv or res.seed != seed:
+                    fail(f"--merge files hold {res.rules!r} {','.join(res.levels)} seed {res.seed}; "
+                         f"give the same --rules, --players and --seed")
+            else:
+                try:
+                    with Progress(TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                                  TimeRemainingColumn(), console=Console(stderr=True), transient=to_stdout) as bar:
+                        task = bar.add_task("boards", total=deals + matches)
+                        for o in tournament_iter(r, lv, deals, seed, k, matches, first_deals, duplicate, first_board):
+                            if isinstance(o, BoardOutcome):
+                                bs.append(o)
+                            else:
+                                ms.append(o)
+                            bar.advance(task)
+                except SergeantMajorError as e:
+                    fail(str(e))
+                res = summarize(r, lv, seed, bs, ms, duplicate, first_deals)
+            elapsed = time.perf_counter() - t0
+            if json_file is not None:
+                d = res.to_json()
+                d["seconds"] = round(elapsed, 3)
+                d["workers"] = k
+                text = json.dumps(d, indent=1) + "\n"
+                if to_stdout:
+                    sys.stdout.write(text)
+                    return
+                try:
+                    assert tmp is not None
+                    Path(tmp).write_text(text, encoding="utf-8")
+                    os.replace(tmp, json_file)
+                    tmp = None
+                except OSError as e:
+                    fail(f"cannot write {json_file!r}: {e.strerror or e}")
+        finally:
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
         how = "duplicate" if duplicate else "NOT duplicate"
         what = "first deals" if first_deals else f"deal 2 after a heuristic deal 1, {res.exchange_boards} with an exchange"
         title = (f"{res.boards} boards of {res.rules} x {res.arrangements} seat arrangements ({how}; {what}), seed {seed}"
