@@ -344,6 +344,21 @@ def test_a_stopped_run_leaves_the_json_file_as_it_was(tmp_path: Path, monkeypatc
     assert r.exit_code == 2 and str(tmp_path) in r.stderr
 
 
+def test_merged_files_are_described_by_their_own_schedule(tmp_path: Path) -> None:
+    """``--merge`` needs only the rules, players and seed again: the table says what the files' boards were
+    (first deals, not duplicate), not the defaults of the options left out."""
+    fd, nd = tmp_path / "fd.json", tmp_path / "nd.json"
+    for out, flag in ((fd, "--first-deals"), (nd, "--no-duplicate")):
+        r = runner.invoke(app, ["tournament", "-n", "2", "-w", "1", "-s", "4", flag, "--json", str(out)])
+        assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["tournament", "-s", "4", "--merge", str(fd)])
+    assert r.exit_code == 0, r.output
+    assert "(duplicate; first deals)" in " ".join(r.stdout.split()) and "heuristic deal 1" not in r.stdout
+    r = runner.invoke(app, ["tournament", "-s", "4", "--merge", str(nd)])
+    assert r.exit_code == 0, r.output
+    assert "(NOT duplicate; deal 2 after a heuristic deal 1" in " ".join(r.stdout.split())
+
+
 def test_installed_command_runs(tmp_path: Path) -> None:
     out = tmp_path / "t.json"
     p = subprocess.run([str(EXE), "tournament", "--players", "heuristic,beginner,random", "--deals", "3", "--duplicate",

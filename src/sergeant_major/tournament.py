@@ -855,8 +855,10 @@ def _register() -> None:
             if tmp is not None:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
-        how = "duplicate" if duplicate else "NOT duplicate"
-        what = "first deals" if first_deals else f"deal 2 after a heuristic deal 1, {res.exchange_boards} with an exchange"
+        # from the result, not the options: --merge takes the schedule from its files (--first-deals and
+        # --no-duplicate need not be given again)
+        how = "duplicate" if res.duplicate else "NOT duplicate"
+        what = "first deals" if res.first_deals else f"deal 2 after a heuristic deal 1, {res.exchange_boards} with an exchange"
         title = (f"{res.boards} boards of {res.rules} x {res.arrangements} seat arrangements ({how}; {what}), seed {seed}"
                  if res.boards else f"{res.matches} matches of {res.rules} x {res.arrangements} seat arrangements, seed {seed}")
         table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
