@@ -140,6 +140,20 @@ def test_nonsense_is_refused_with_a_reason(text: str, why: str) -> None:
     assert why in str(e.value)
 
 
+@pytest.mark.parametrize(("text", "quoted"), [
+    ("3-5-8 deals=12", "rules '3-5-8 deals=12': "),
+    ("9-5-2 contracts=suits-nt-mt contract-once=on", "rules '9-5-2 contracts=suits-nt-mt contract-once=on': "),
+    ("9-5-2 targets=9-5-3", "rules '9-5-2 targets=9-5-3': "),
+    ("9-5-2 to=off instant-win=off", "rules '9-5-2 to=off instant-win=off': "),
+])
+def test_a_refused_combination_quotes_the_rules_as_given(text: str, quoted: str) -> None:
+    """The message quotes the options that clash, not only the preset ("rules '3-5-8': ... needs deals=18" did
+    not say which deals were given)."""
+    with pytest.raises(RulesError) as e:
+        Rules.parse(text)
+    assert str(e.value).startswith(quoted), str(e.value)
+
+
 _NEVER = "the game would practically never end: "
 _ADD = "; add a game end that can be reached: "
 

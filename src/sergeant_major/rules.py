@@ -190,7 +190,8 @@ class Rules:
     # ------------------------------------------------------------------ validation
     def _validate(self) -> None:
         def bad(msg: str) -> RulesError:
-            return RulesError(f"rules {self.short()!r}: {msg}")
+            # the rules as given (preset and options), not only the preset: "rules '3-5-8 deals=7': ..."
+            return RulesError(f"rules {str(self)!r}: {msg}")
 
         if self.players not in (3, 4):
             raise bad(f"players={self.players} (3 or 4)")
