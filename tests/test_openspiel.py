@@ -5,10 +5,12 @@ serialization, refused actions (which change nothing), ``resample_from_infostate
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
+np = pytest.importorskip("numpy")
 
 from sergeant_major.cards import CARDS  # noqa: E402
 from sergeant_major.errors import SergeantMajorError  # noqa: E402
@@ -51,6 +53,10 @@ def test_parameters() -> None:
         _load("9-9-9")
     with pytest.raises(SergeantMajorError, match="deals=0"):
         _load("9-5-2", 0)
+    for bad in (2.5, True, "2", None):  # as pyspiel.load_game refuses them: no silent int(2.5) == 2
+        with pytest.raises(SergeantMajorError, match=re.escape(f"deals={bad!r}")):
+            SergeantMajorGame({"deals": bad})
+    assert SergeantMajorGame({"deals": 2}).deals == 2 and SergeantMajorGame({"deals": np.int64(3)}).deals == 3
 
 
 def _random_game(game: pyspiel.Game, seed: int, check: bool = True) -> pyspiel.State:

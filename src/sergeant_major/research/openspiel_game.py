@@ -45,6 +45,7 @@ Python game: it needs the game's resampling in C++.
 from __future__ import annotations
 
 import copy
+import operator
 import random
 from typing import Any
 
@@ -125,9 +126,13 @@ class SergeantMajorGame(pyspiel.Game):  # type: ignore[misc]
         p = dict(_DEFAULTS)
         p.update(params or {})
         self.rules = parse_rules_param(p["rules"])
+        # an int (or a NumPy integer), as OpenSpiel's parameter type says (pyspiel.load_game checks it; a direct
+        # construction must too): int() would have read 2.5 as 2 and True as 1
         try:
-            deals = int(p["deals"])
-        except (TypeError, ValueError):
+            if isinstance(p["deals"], (bool, np.bool_)):
+                raise TypeError
+            deals = operator.index(p["deals"])
+        except TypeError:
             raise SergeantMajorError(f"deals={p['deals']!r} is not a whole number") from None
         if deals < 1:
             raise SergeantMajorError(f"deals={deals} must be at least 1")
