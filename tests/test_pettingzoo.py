@@ -24,7 +24,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from sergeant_major.envs import SingleSeatEnv, env, raw_env  # noqa: E402
 from sergeant_major.errors import IllegalActionError, RulesError, SergeantMajorError  # noqa: E402
 from sergeant_major.match import Match  # noqa: E402
-from sergeant_major.research.action_space import NUM_ACTIONS, legal_ids  # noqa: E402
+from sergeant_major.research.action_space import NUM_ACTIONS, describe_id, legal_ids  # noqa: E402
 from sergeant_major.research.observation import (  # noqa: E402
     OBSERVATION_VERSION,
     information_state_size,
@@ -301,3 +301,36 @@ def test_seeds_are_whole_numbers(make: Any) -> None:
         with pytest.raises(SergeantMajorError, match=re.escape(f"seed={bad!r}")):
             a.reset(seed=bad)
         assert a._table.match is before
+
+
+def test_a_refused_non_card_action_is_named_in_words() -> None:
+    raw = raw_env("9-5-2")
+    raw.reset(seed=1)
+    agent = raw.agent_selection
+    mask = raw.observe(agent)["action_mask"]
+    assert raw.match.deal.phase.value == "contract" and mask[55] and not mask[58]
+    with pytest.raises(IllegalActionError, match=re.escape("action id 58 (take the kitty) is not legal now")):
+        raw.step(58)
+    raw.step(55)  # name spades
+    while raw.match.deal.phase.value != "play":
+        agent = raw.agent_selection
+        raw.step(legal_ids(raw.match.deal)[0])
+    agent = raw.agent_selection
+    with pytest.raises(IllegalActionError, match=re.escape("action id 55 (name spades) is not legal now")):
+        raw.step(55)
+    with pytest.raises(IllegalActionError, match=re.escape("action id 60 (assign targets #0) is not legal now")):
+        raw.step(60)
+    assert raw.agent_selection == agent
+    assert [describe_id(i) for i in (0, 51, 52, 56, 57, 59, 83, 84, -1)] == [
+        "2C", "AS", "name clubs", "name no-trump", "name minimum tricks", "give no more cards", "assign targets #23",
+        "not an action id", "not an action id"]
+
+
+@pytest.mark.parametrize("make", ["pettingzoo", "gymnasium"])
+def test_human_render_mode_draws_the_table_at_reset(make: str, capsys: pytest.CaptureFixture[str]) -> None:
+    if make == "pettingzoo":
+        raw_env("9-5-2", render_mode="human").reset(seed=3)
+    else:
+        SingleSeatEnv("9-5-2", seat=0, opponents=("random", "random"), render_mode="human").reset(seed=3)
+    out = capsys.readouterr().out
+    assert OBSERVATION_VERSION in out and "hand:" in out

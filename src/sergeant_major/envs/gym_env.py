@@ -122,6 +122,8 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
         self._over = False
         self._opponents()
         self._over = self._table.done is not None
+        if self.render_mode == "human":
+            self.render()
         return self._obs(), {}
 
     def step(self, action: np.int64 | int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:

@@ -145,6 +145,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self._table.to_act]
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         """``{"observation": float32[size], "action_mask": int8[NUM_ACTIONS]}`` of ``agent``."""

@@ -21,7 +21,7 @@ from ..cards import CARDS
 from ..deal import Deal
 from ..errors import IllegalActionError
 
-__all__ = ["NUM_ACTIONS", "CONTRACT_BASE", "TAKE_KITTY", "END_GIVE", "ASSIGN_BASE", "action_id", "action_from_id", "legal_ids"]
+__all__ = ["NUM_ACTIONS", "CONTRACT_BASE", "TAKE_KITTY", "END_GIVE", "ASSIGN_BASE", "action_id", "action_from_id", "describe_id", "legal_ids"]
 
 CONTRACT_BASE: Final = 52
 TAKE_KITTY: Final = 58
@@ -63,8 +63,26 @@ def action_from_id(deal: Deal, aid: int) -> Action:
     for a in deal.legal_actions():
         if action_id(a, deal) == aid:
             return a
-    what = str(CARDS[aid]) if 0 <= aid < 52 else str(aid)
-    raise IllegalActionError(f"action id {aid} ({what}) is not legal now (phase {deal.phase.value})", "action")
+    raise IllegalActionError(f"action id {aid} ({describe_id(aid)}) is not legal now (phase {deal.phase.value})", "action")
+
+
+_CONTRACT_WORDS: Final = ("clubs", "diamonds", "hearts", "spades", "no-trump", "minimum tricks")
+
+
+def describe_id(aid: int) -> str:
+    """What action id ``aid`` stands for, in words: ``'QS'``, ``'name spades'``, ``'take the kitty'``,
+    ``'give no more cards'``, ``'assign targets #3'``; ``'not an action id'`` outside ``0..NUM_ACTIONS-1``."""
+    if 0 <= aid < CONTRACT_BASE:
+        return str(CARDS[aid])
+    if CONTRACT_BASE <= aid < TAKE_KITTY:
+        return f"name {_CONTRACT_WORDS[aid - CONTRACT_BASE]}"
+    if aid == TAKE_KITTY:
+        return "take the kitty"
+    if aid == END_GIVE:
+        return "give no more cards"
+    if ASSIGN_BASE <= aid < NUM_ACTIONS:
+        return f"assign targets #{aid - ASSIGN_BASE}"
+    return "not an action id"
 
 
 _ = Contract
