@@ -82,8 +82,8 @@ def test_real_command_int_option_refused_before_any_file_is_written(tmp_path: Pa
     out = tmp_path / "games.jsonl"
     r = _real("simulate", "--games", "abc", "-w", "1", "--out", str(out))
     assert r.returncode == 2, r.stderr
-    line = _message_line(r.stderr, "'abc'")
-    assert "Invalid value for '--games' / '-n': 'abc' is not a whole number." in line
+    assert r.stderr == ("error: Invalid value for '--games' / '-n': 'abc' is not a whole number. "
+                        "(see 'sergeant-major simulate --help')\n"), r.stderr  # one line, as the commands' own errors
     assert list(tmp_path.iterdir()) == []  # nothing written, no temporary file left
     r = _real("tournament", "--deals", "three", "--json", str(tmp_path / "t.json"))
     assert r.returncode == 2 and "'three' is not a whole number." in r.stderr, r.stderr
@@ -168,3 +168,23 @@ def test_defaults_pass_through_the_parsers() -> None:
     res = runner.invoke(app, ["tournament", "-w", "1", "--json", "-"], env=WIDE)  # --deals' default, 100
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["boards"] == 100
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["simulate", "--foo"], "error: No such option: --foo (Possible options: --force, --out) "
+                            "(see 'sergeant-major simulate --help')"),
+    (["analyze"], "error: Missing argument 'FILE|POSITION'. (see 'sergeant-major analyze --help')"),
+    (["nosuch"], "error: No such command 'nosuch'. (see 'sergeant-major --help')"),
+    (["tournament", "-n", "x"], "error: Invalid value for '--deals' / '-n': 'x' is not a whole number. "
+                                "(see 'sergeant-major tournament --help')"),
+])
+def test_real_command_usage_errors_are_one_line(args: list[str], said: str) -> None:
+    r = _real(*args)
+    assert r.returncode == 2 and r.stdout == "" and r.stderr == said + "\n", r.stderr
+
+
+def test_real_command_version() -> None:
+    from sergeant_major import __version__
+
+    r = _real("--version")
+    assert r.returncode == 0 and r.stdout == f"sergeant-major {__version__}\n", r.stdout

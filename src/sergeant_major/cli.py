@@ -16,6 +16,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
+from typer import rich_utils as typer_rich_utils
 from typer.core import TyperGroup
 
 from .errors import SergeantMajorError
@@ -52,6 +53,19 @@ class _Commands(TyperGroup):
         except BrokenPipeError:
             _end_quietly()
 
+
+def _one_line_usage_error(e: Any) -> None:
+    """Typer's printer of usage errors (a bad option value, an unknown option, a missing argument), replaced: one
+    line on stderr, ``error: Invalid value for '--games' / '-n': 'abc' is not a whole number. (see 'sergeant-major
+    simulate --help')``, like the commands' own errors, instead of the usage text and a boxed panel. The exit status
+    stays click's (2). ``e`` is a click exception of typer's own copy of click (``format_message()``, ``ctx``)."""
+    ctx = getattr(e, "ctx", None)
+    usage = any(k.__name__ == "UsageError" for k in type(e).__mro__)
+    hint = f" (see '{ctx.command_path} --help')" if usage and ctx is not None else ""
+    typer.echo(f"error: {e.format_message()}{hint}", err=True)
+
+
+typer_rich_utils.rich_format_error = _one_line_usage_error
 
 app = typer.Typer(
     cls=_Commands,
@@ -187,6 +201,20 @@ def prepare_with_status(console: Console, message: str, fn: Callable[[], None], 
     finally:
         done.set()
         watcher.join()
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        typer.echo(f"sergeant-major {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                       help="Print the version and exit.")) -> None:
+    """Sergeant Major (9-5-2, 8-5-3, 9-2-5, 3-5-8): play, simulate, replay and check games."""
 
 
 def _register() -> None:

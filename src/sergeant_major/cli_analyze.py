@@ -313,7 +313,8 @@ def _print_position(out: Console, a: dict[str, Any]) -> None:
     if "cards" not in a:
         out.print(Text("The deal is over: tricks " + a["position"].split("|")[3].strip() + " (seat 0 first)"))
     if "cards" in a:
-        out.print(Text(f"Seat {a['to_move']} to move: value {_val(*a['value'])} tricks"))
+        out.print(Text(f"Seat {a['to_move']} to move: value {_val(*a['value'])} "
+                       + ("trick" if tuple(a["value"]) == (1, 1) else "tricks")))
         tab = Table(title="Value after each legal card", header_style="bold")
         tab.add_column("Card")
         tab.add_column("Tricks", justify="right")

@@ -249,7 +249,8 @@ def check(
 
 def _summary(m: Any) -> str:
     acts = sum(len(d.history) for d in m.deals)
-    return f"{len(m.deals)} deals, {acts} actions, every one legal ({m.rules})"
+    return (f"{len(m.deals)} deal{'' if len(m.deals) == 1 else 's'}, {acts} action{'' if acts == 1 else 's'}, "
+            f"every one legal ({m.rules})")
 
 
 def _check_all(file: Path, recs: list[tuple[int, str]], out: Console, err: Console) -> int:
