@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -94,6 +95,7 @@ def cluster() -> Iterator[str]:
                 os.kill(int(line.split()[0]), signal.SIGKILL)
             except (ProcessLookupError, ValueError):
                 pass
+        shutil.rmtree(tmp, ignore_errors=True)  # the cluster's session logs (megabytes a run)
         assert not left, f"ray processes left after stopping the test cluster: {left}"
 
 
@@ -141,19 +143,25 @@ def test_the_library_on_the_cluster_equals_local_and_workers_caps_the_processes(
     assert tournament(rules, PLAYERS.split(","), 4, seed=2, ray_address=cluster) == tournament(rules, PLAYERS.split(","), 4, seed=2)
 
 
-def test_ctrl_c_stops_a_cluster_run_with_130_and_leaves_nothing(cluster: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("attempt", [1, 2, 3])
+def test_ctrl_c_stops_a_cluster_run_with_130_and_leaves_nothing(cluster: str, tmp_path: Path, attempt: int) -> None:
     """SIGINT to the command's process group (what Ctrl-C in a terminal sends): exit 130 soon, no ``--json`` file,
-    and the processes playing its chunks on the cluster stop."""
+    and the processes that played its chunks on the cluster are gone. Three times: cancelling the chunks still
+    running (ray.cancel) made ray abort the command (exit 1, a C++ stack trace) about one time in five, when a
+    chunk ended at that moment."""
     out = tmp_path / "stopped.json"
     p = subprocess.Popen([str(EXE), "tournament", "--players", PLAYERS, "--deals", "100000", "--ray", cluster,
                           "--json", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                          stdin=subprocess.DEVNULL, start_new_session=True)
+    players: set[str] = set()  # pids of the cluster's processes seen playing this run's chunks
     try:
         deadline = time.monotonic() + 120
-        while not _processes("ray::_play_chunk"):  # the cluster's processes are playing
+        while not players:  # the cluster's processes are playing
             assert p.poll() is None and time.monotonic() < deadline, "the run did not start playing on the cluster"
+            players |= {line.split()[0] for line in _processes("ray::_play_chunk")}
             time.sleep(0.2)
-        time.sleep(1)
+        time.sleep(1 + attempt / 3)
+        players |= {line.split()[0] for line in _processes("ray::_play_chunk")}
         os.killpg(p.pid, signal.SIGINT)
         _, err = p.communicate(timeout=60)
     finally:
@@ -161,36 +169,92 @@ def test_ctrl_c_stops_a_cluster_run_with_130_and_leaves_nothing(cluster: str, tm
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
     assert p.returncode == 130, err
-    assert "Traceback" not in err, err
+    assert "Traceback" not in err and "Check failed" not in err, err
     assert not out.exists() and list(tmp_path.iterdir()) == []
     deadline = time.monotonic() + 30
-    while _processes("ray::_play_chunk") and time.monotonic() < deadline:
+    while _alive(players) and time.monotonic() < deadline:
         time.sleep(0.5)
-    assert _processes("ray::_play_chunk") == []
+    assert _alive(players) == set()
+
+
+def test_closing_the_iterator_stops_the_chunks_still_playing_on_the_cluster(cluster: str) -> None:
+    """A library caller that stops early (closes the iterator, or an error or Ctrl-C ends it): the chunk still
+    playing (here one that would sleep 10 minutes) stops at once, and the connection is closed."""
+    import ray
+
+    from sergeant_major.cluster import ray_imap
+
+    it = ray_imap(cluster, time.sleep, [0.0, 600.0, 600.0], 2)  # chunks of one job, two at a time
+    try:
+        assert next(it) is None  # the first chunk's outcome; the second is playing now
+        deadline = time.monotonic() + 60
+        while not (playing := {line.split()[0] for line in _processes("ray::_play_chunk")}):
+            assert time.monotonic() < deadline, "the second chunk did not start playing"
+            time.sleep(0.2)
+        t0 = time.monotonic()
+    finally:
+        it.close()
+    while _alive(playing) and time.monotonic() - t0 < 30:
+        time.sleep(0.2)
+    assert _alive(playing) == set() and time.monotonic() - t0 < 15
+    assert not ray.is_initialized()
+
+
+def _alive(pids: set[str]) -> set[str]:
+    """Those of ``pids`` that are still running processes."""
+    alive = set()
+    for pid in pids:
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            continue
+        alive.add(pid)
+    return alive
 
 
 # ---------------------------------------------------------------------------------------------- refusals
-def test_an_address_where_no_cluster_answers_fails_fast_and_writes_nothing(tmp_path: Path) -> None:
+@pytest.mark.parametrize("host", ["127.0.0.1", "nohost.invalid"])
+def test_an_address_where_no_cluster_answers_fails_fast_and_writes_nothing(host: str, tmp_path: Path) -> None:
+    """A free port, or a host name that does not resolve: one line on stderr (no progress bar above it)."""
     _need_ray()
     out = tmp_path / "t.json"
     out.write_text("earlier result\n")
-    address = f"127.0.0.1:{_free_port()}"
+    address = f"{host}:{_free_port()}"
     t0 = time.monotonic()
     p = _run("--deals", "2", "--ray", address, "--json", str(out), timeout=120)
     assert time.monotonic() - t0 < 30
     assert p.returncode == 2
-    errors = [line for line in p.stderr.splitlines() if line.startswith("error:")]
-    assert errors == [line for line in p.stderr.splitlines() if "error" in line.lower()]
-    assert len(errors) == 1 and f"--ray {address!r}: no ray cluster answers at" in errors[0], p.stderr
+    assert len(p.stderr.splitlines()) == 1, p.stderr
+    assert p.stderr.startswith(f"error: --ray {address!r}: no ray cluster answers at"), p.stderr
     assert out.read_text() == "earlier result\n" and [f.name for f in tmp_path.iterdir()] == ["t.json"]
 
 
-@pytest.mark.parametrize("address", ["localhost", "ray://127.0.0.1:10001", "127.0.0.1:6379/x", ""])
+def test_an_address_where_something_else_answers_gives_up_in_seconds_in_one_line(tmp_path: Path) -> None:
+    """A port that accepts connections but is no ray cluster: ray.init would retry for about 13 minutes, printing
+    warnings of its C++ core; the command gives up within seconds, with its one error line only."""
+    _need_ray()
+    with socket.socket() as listener:  # all interfaces: ray turns 127.0.0.1 into this machine's address
+        listener.bind(("", 0))
+        listener.listen(16)
+        address = f"127.0.0.1:{listener.getsockname()[1]}"
+        out = tmp_path / "t.json"
+        t0 = time.monotonic()
+        p = _run("--deals", "2", "--ray", address, "--json", str(out), timeout=120)
+        assert time.monotonic() - t0 < 45, p.stderr
+    assert p.returncode == 2
+    assert len(p.stderr.splitlines()) == 1, p.stderr
+    assert p.stderr.startswith(f"error: --ray {address!r}: cannot connect to the ray cluster at "), p.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("address", ["localhost", "ray://127.0.0.1:10001", "127.0.0.1:6379/x", "", "garbage",
+                                     "127.0.0.1:65536", "127.0.0.1:0"])
 def test_an_address_of_the_wrong_form_is_refused_quoting_it(address: str, tmp_path: Path) -> None:
     out = tmp_path / "t.json"
     r = runner.invoke(app, ["tournament", "-p", PLAYERS, "-n", "1", "--ray", address, "--json", str(out)])
     assert r.exit_code == 2, r.output
-    assert f"error: --ray {address!r}: give the ray cluster's HOST:PORT" in r.stderr
+    assert r.stderr.splitlines() == [f"error: --ray {address!r}: give the ray cluster's HOST:PORT (from 'ray start "
+                                     "--head') or 'auto'"]
     assert not out.exists()
 
 
@@ -199,7 +263,8 @@ def test_ray_missing_says_which_extra_to_install(tmp_path: Path, monkeypatch: py
     out = tmp_path / "t.json"
     r = runner.invoke(app, ["tournament", "-p", PLAYERS, "-n", "1", "--ray", "127.0.0.1:6379", "--json", str(out)])
     assert r.exit_code == 2, r.output
-    assert "error: --ray '127.0.0.1:6379': ray is not installed; pip install \"sergeant-major[cluster]\"" in r.stderr
+    assert r.stderr.splitlines() == ["error: --ray '127.0.0.1:6379': ray is not installed; "
+                                     "pip install \"sergeant-major[cluster]\""]
     assert not out.exists() and list(tmp_path.iterdir()) == []
     with pytest.raises(SergeantMajorError, match=r"sergeant-major\[cluster\]"):
         tournament(Rules.parse("9-5-2"), PLAYERS.split(","), 1, ray_address="auto")

@@ -22,6 +22,7 @@ import logging
 import os
 import re
 import socket
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -45,7 +46,11 @@ def _gcs_address(address: str) -> str:
     try:
         gcs = canonicalize_bootstrap_address_or_die(address)  # 'auto': the cluster started here by 'ray start'
     except (ConnectionError, ValueError) as e:
-        raise SergeantMajorError(f"--ray {address!r}: no ray cluster found ({e})") from None
+        why = " ".join(str(e).split(" Please specify")[0].split())  # ray's advice names its own --address flag
+        if why.startswith("Could not find any running Ray instance"):
+            raise SergeantMajorError(f"--ray {address!r}: no ray cluster runs on this machine (start one with "
+                                     f"'ray start --head', or give --ray HOST:PORT)") from None
+        raise SergeantMajorError(f"--ray {address!r}: {why or type(e).__name__}; give --ray HOST:PORT") from None
     host, _, port = gcs.rpartition(":")
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT).close()
@@ -61,14 +66,16 @@ def ray_imap(address: str, func: Callable[[_J], _R], jobs: Sequence[_J], workers
 
     ``workers`` (0: as many as the cluster has CPUs) caps the processes used; never more than the cluster's
     CPUs nor the jobs. ``started(description, processes)`` is called once connected, e.g. with ``('ray cluster
-    at 127.0.0.1:6379, 2 CPUs, 2 worker processes', 2)``. Disconnects (and ray stops the processes of this run) when
-    the iterator ends, fails, is closed or interrupted (Ctrl-C).
+    at 127.0.0.1:6379, 2 CPUs, 2 worker processes', 2)``. Disconnects when the iterator ends, fails, is closed or
+    interrupted (Ctrl-C), and ray then stops the processes of this run at once, chunks still playing included. A
+    caller connected already keeps its connection: the chunks still playing then run to their end (at most
+    ``workers`` chunks of at most 16 jobs), their outcomes unused.
 
     Raises:
         SergeantMajorError: ray is not installed, no cluster answers at ``address``, it has no CPU, or a job
             failed on the cluster (its error, in one line).
     """
-    if address != "auto" and not _ADDRESS.fullmatch(address):
+    if address != "auto" and not (_ADDRESS.fullmatch(address) and 0 < int(address.rpartition(":")[2]) < 65536):
         raise SergeantMajorError(f"--ray {address!r}: give the ray cluster's HOST:PORT (from 'ray start --head') or 'auto'")
     try:
         with _ray_env():  # ray reads its settings when imported
@@ -87,7 +94,7 @@ def ray_imap(address: str, func: Callable[[_J], _R], jobs: Sequence[_J], workers
             # log_to_driver=False: the workers' output stays in the cluster's logs (/tmp/ray/session_latest/logs);
             # a job's error comes back as an exception all the same. The package goes along (py_modules; ray
             # takes a local folder only here, for the whole job): every machine plays the driver's code.
-            with _ray_env():  # and ray.init some more
+            with _ray_env(), _stderr_dropped():  # and ray.init some more; its C++ warnings while it retries
                 ray.init(address=gcs, log_to_driver=False, logging_level=logging.ERROR,
                          runtime_env={"py_modules": [str(Path(__file__).parent)]})
         except (ConnectionError, RuntimeError, ValueError) as e:
@@ -101,7 +108,8 @@ def ray_imap(address: str, func: Callable[[_J], _R], jobs: Sequence[_J], workers
         k = min(workers or cpus, cpus, max(1, len(jobs)))
         if started is not None:
             where = address if address == gcs else f"{address} ({gcs})"
-            started(f"ray cluster at {where}, {cpus} CPUs, {k} worker process{'es' if k > 1 else ''}", k)
+            started(f"ray cluster at {where}, {cpus} CPU{'s' if cpus > 1 else ''}, "
+                    f"{k} worker process{'es' if k > 1 else ''}", k)
         size = max(1, min(16, len(jobs) // (k * 8)))  # as the local pool's chunks
         chunks = [jobs[i:i + size] for i in range(0, len(jobs), size)]
         play: Any = ray.remote(num_cpus=1, max_retries=0)(_play_chunk)
@@ -125,8 +133,10 @@ def ray_imap(address: str, func: Callable[[_J], _R], jobs: Sequence[_J], workers
     except ray.exceptions.RayError as e:
         raise SergeantMajorError(f"--ray {address!r}: the ray cluster at {gcs} failed: {_line(e)}") from e
     finally:
-        for ref in running:  # stopped early (Ctrl-C, an error, the caller closed the iterator): stop the rest
-            ray.cancel(ref, force=True)
+        # Stopped early (Ctrl-C, an error, the caller closed the iterator): disconnecting ends this driver's job,
+        # and ray kills the job's worker processes, those playing chunks too. No ray.cancel() of the chunks
+        # still running: in ray 2.60 it races with a chunk that ends at that moment and aborts this process
+        # (RAY_CHECK "Tried to complete task that was not pending": exit 1 and a C++ stack trace instead of 130).
         if own:
             ray.shutdown()
 
@@ -148,6 +158,24 @@ def _ray_env() -> Iterator[None]:
     finally:
         for k in added:
             os.environ.pop(k, None)
+
+
+@contextlib.contextmanager
+def _stderr_dropped() -> Iterator[None]:
+    """File descriptor 2 to /dev/null: ray's C++ core writes its warnings there directly ("Failed to connect to GCS
+    at address ... within 3 seconds", three lines while ray.init retries), not through Python's logging; a failure
+    is then the one line of the error raised."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 2)
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
 
 
 def _line(e: BaseException) -> str:

@@ -839,12 +839,21 @@ def _register() -> None:
             if ray_address is not None:
                 k = workers  # 0: one per CPU of the cluster
             backend = ""
+            to_stdout = json_file == "-"
+            # the progress bar appears once the run has started: a refusal before it (no ray cluster at
+            # --ray's address, ray missing) is then its one line on stderr, without an empty bar above it
+            bar = Progress(TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                           TimeRemainingColumn(), console=Console(stderr=True), transient=to_stdout)
 
             def started(description: str, processes: int) -> None:
                 nonlocal backend, k
                 backend, k = description, processes
+                bar.start()
 
-            to_stdout = json_file == "-"
+            def stop_bar() -> None:
+                if bar.live.is_started:  # Progress.stop() prints an empty line even then, off a terminal
+                    bar.stop()
+
             bs: list[BoardOutcome] = []
             ms: list[MatchOutcome] = []
             t0 = time.perf_counter()
@@ -859,18 +868,19 @@ def _register() -> None:
                          f"give the same --rules, --players and --seed")
             else:
                 try:
-                    with Progress(TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                                  TimeRemainingColumn(), console=Console(stderr=True), transient=to_stdout) as bar:
-                        task = bar.add_task("boards", total=deals + matches)
-                        for o in tournament_iter(r, lv, deals, seed, k, matches, first_deals, duplicate, first_board,
-                                                 ray_address=ray_address, started=started):
-                            if isinstance(o, BoardOutcome):
-                                bs.append(o)
-                            else:
-                                ms.append(o)
-                            bar.advance(task)
+                    task = bar.add_task("boards", total=deals + matches)
+                    for o in tournament_iter(r, lv, deals, seed, k, matches, first_deals, duplicate, first_board,
+                                             ray_address=ray_address, started=started):
+                        if isinstance(o, BoardOutcome):
+                            bs.append(o)
+                        else:
+                            ms.append(o)
+                        bar.advance(task)
                 except SergeantMajorError as e:
+                    stop_bar()  # before the error line
                     fail(str(e))
+                finally:
+                    stop_bar()
                 res = summarize(r, lv, seed, bs, ms, duplicate, first_deals)
             elapsed = time.perf_counter() - t0
             if json_file is not None:
