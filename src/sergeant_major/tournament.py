@@ -659,7 +659,7 @@ def merge_json(docs: Sequence[dict[str, Any]]) -> TournamentResult:
 
 # ---------------------------------------------------------------------------------------------- runner
 def _check(rules: Rules, levels: Sequence[str], boards: int, matches: int, workers: int,
-           first_board: int = 0) -> tuple[str, ...]:
+           first_board: int = 0, cluster: bool = False) -> tuple[str, ...]:
     lv = parse_players(list(levels), rules.players)
     if boards < 0 or matches < 0:
         raise SergeantMajorError(f"deals={boards}, matches={matches}: neither may be negative")
@@ -667,23 +667,39 @@ def _check(rules: Rules, levels: Sequence[str], boards: int, matches: int, worke
         raise SergeantMajorError(f"first_board={first_board}: may not be negative")
     if boards == 0 and matches == 0:
         raise SergeantMajorError("deals=0 and matches=0: play at least one deal or one match")
-    if workers < 1:
+    if cluster and workers < 0:
+        raise SergeantMajorError(f"workers={workers}: use 0 (one per CPU of the cluster) or more")
+    if not cluster and workers < 1:
         raise SergeantMajorError(f"workers={workers}: use at least 1 worker")
     return lv
 
 
-def tournament_iter(rules: Rules, levels: Sequence[str], boards: int, seed: int = 0, workers: int = 1, matches: int = 0,
+def tournament_iter(rules: Rules, levels: Sequence[str], boards: int, seed: int = 0, workers: int | None = None, matches: int = 0,
                     first_deals: bool = False, duplicate: bool = True, first_board: int = 0,
-                    memo: bool = True) -> Iterator[BoardOutcome | MatchOutcome]:
+                    memo: bool = True, ray_address: str | None = None,
+                    started: Callable[[str, int], None] | None = None) -> Iterator[BoardOutcome | MatchOutcome]:
     """Play the boards, then the matches, and yield their outcomes in that order (arguments: :func:`tournament`).
 
+    ``started(description, processes)``, if given, is called once before the first outcome with what runs the
+    jobs and how many processes play them (``'2 local processes'``, or ``'ray cluster at 10.0.0.5:6379,
+    16 CPUs, 16 worker processes'``).
+
     Raises:
-        SergeantMajorError: bad levels or counts.
+        SergeantMajorError: bad levels or counts; with ``ray_address``, ray missing or no cluster there.
     """
-    lv = _check(rules, levels, boards, matches, workers, first_board)
+    if workers is None:
+        workers = 0 if ray_address is not None else 1
+    lv = _check(rules, levels, boards, matches, workers, first_board, ray_address is not None)
     jobs = [("board", i) for i in range(first_board, first_board + boards)] + [("match", i) for i in range(matches)]
     work = functools.partial(_task, rules, lv, seed, first_deals, duplicate, memo)
+    if ray_address is not None:
+        from .cluster import ray_imap  # imports ray: only here
+
+        yield from ray_imap(ray_address, work, jobs, workers, started)
+        return
     workers = min(workers, len(jobs))
+    if started is not None:
+        started(f"{workers} local process{'es' if workers > 1 else ''}", workers)
     if workers == 1:
         for j in jobs:
             yield work(j)
@@ -693,9 +709,9 @@ def tournament_iter(rules: Rules, levels: Sequence[str], boards: int, seed: int 
         yield from pool.imap(work, jobs, chunksize=max(1, min(16, len(jobs) // (workers * 8))))
 
 
-def tournament(rules: Rules, levels: Sequence[str], boards: int, seed: int = 0, workers: int = 1, matches: int = 0,
+def tournament(rules: Rules, levels: Sequence[str], boards: int, seed: int = 0, workers: int | None = None, matches: int = 0,
                first_deals: bool = False, duplicate: bool = True, progress: Progress | None = None, first_board: int = 0,
-               memo: bool = True) -> TournamentResult:
+               memo: bool = True, ray_address: str | None = None) -> TournamentResult:
     """A duplicate tournament between computer players.
 
     Args:
@@ -703,7 +719,8 @@ def tournament(rules: Rules, levels: Sequence[str], boards: int, seed: int = 0, 
         levels: player levels by slot, one per seat, from :data:`~sergeant_major.players.LEVELS`.
         boards: boards (deals) to play, each in all ``n!`` seat arrangements (>= 0).
         seed: the tournament seed; the same seed gives the same result.
-        workers: processes to use (>= 1); the result does not depend on it.
+        workers: processes to use (>= 1; ``None``: 1); the result does not depend on it. With ``ray_address``:
+            at most this many processes on the cluster (``None`` or 0: one per CPU of the cluster).
         matches: seeded whole matches to play, each in every arrangement, for win rates (>= 0).
         first_deals: play boards as first deals (no exchange) instead of deal 2 after a heuristic deal 1.
         duplicate: ``False`` gives every arrangement its own cards (only to show what duplicate saves).
@@ -713,15 +730,20 @@ def tournament(rules: Rules, levels: Sequence[str], boards: int, seed: int = 0, 
             of one run, and their outcomes merge with :func:`summarize` (or ``merge_json``).
         memo: play each distinct assignment of levels to seats once per board or match (module doc,
             "Saving games"); ``False`` plays every arrangement (the same result, for tests).
+        ray_address: run the jobs on the ray cluster at this address (``HOST:PORT`` of its head, or ``auto``:
+            the cluster this machine is part of) instead of local processes: the same result (the ``cluster``
+            extra; :mod:`sergeant_major.cluster`).
 
     Raises:
-        SergeantMajorError: bad levels, negative counts, nothing to play, ``workers < 1``, or a player
-            returning an illegal action.
+        SergeantMajorError: bad levels, negative counts, nothing to play, ``workers < 1`` (``< 0`` on a
+            cluster), a player returning an illegal action; with ``ray_address``: ray not installed, no cluster
+            answering there.
     """
     bs: list[BoardOutcome] = []
     ms: list[MatchOutcome] = []
     total = boards + matches
-    for o in tournament_iter(rules, levels, boards, seed, workers, matches, first_deals, duplicate, first_board, memo):
+    for o in tournament_iter(rules, levels, boards, seed, workers, matches, first_deals, duplicate, first_board, memo,
+                             ray_address):
         if isinstance(o, BoardOutcome):
             bs.append(o)
         else:
@@ -761,6 +783,10 @@ def _register() -> None:
         merge: list[str] | None = typer.Option(None, "--merge",  # noqa: B008
                                                help="Merge the boards of these --json files (same rules, players, seed; "
                                                     "repeatable) instead of playing."),
+        ray_address: str | None = typer.Option(None, "--ray", metavar="ADDRESS",
+                                               help="Run on the ray cluster at ADDRESS (HOST:PORT of its head, or 'auto': the "
+                                                    "cluster of this machine); --workers then caps the processes (0: one per "
+                                                    "CPU of the cluster). Needs the cluster extra. The result does not depend on it."),
     ) -> None:
         """Duplicate tournament: the same deals played with the players in every seat arrangement.
 
@@ -790,6 +816,8 @@ def _register() -> None:
             fail("--deals 0 and --matches 0: play at least one deal or one match")
         if workers < 0:
             fail(f"--workers {workers}: use 0 (one per core) or more")
+        if ray_address is not None and merge:
+            fail(f"--ray {ray_address!r} with --merge: merging plays nothing; leave out --ray")
         # the JSON goes to a temporary file beside --json, renamed to it once written: a refused, failed or
         # interrupted run (Ctrl-C) leaves --json as it was, and never an empty or half-written file
         tmp: str | None = None
@@ -808,7 +836,24 @@ def _register() -> None:
                 fail(f"cannot write {json_file!r}: {e.strerror or e}")
         try:
             k = workers or os.cpu_count() or 1
+            if ray_address is not None:
+                k = workers  # 0: one per CPU of the cluster
+            backend = ""
             to_stdout = json_file == "-"
+            # the progress bar appears once the run has started: a refusal before it (no ray cluster at
+            # --ray's address, ray missing) is then its one line on stderr, without an empty bar above it
+            bar = Progress(TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                           TimeRemainingColumn(), console=Console(stderr=True), transient=to_stdout)
+
+            def started(description: str, processes: int) -> None:
+                nonlocal backend, k
+                backend, k = description, processes
+                bar.start()
+
+            def stop_bar() -> None:
+                if bar.live.is_started:  # Progress.stop() prints an empty line even then, off a terminal
+                    bar.stop()
+
             bs: list[BoardOutcome] = []
             ms: list[MatchOutcome] = []
             t0 = time.perf_counter()
@@ -823,23 +868,27 @@ def _register() -> None:
                          f"give the same --rules, --players and --seed")
             else:
                 try:
-                    with Progress(TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                                  TimeRemainingColumn(), console=Console(stderr=True), transient=to_stdout) as bar:
-                        task = bar.add_task("boards", total=deals + matches)
-                        for o in tournament_iter(r, lv, deals, seed, k, matches, first_deals, duplicate, first_board):
-                            if isinstance(o, BoardOutcome):
-                                bs.append(o)
-                            else:
-                                ms.append(o)
-                            bar.advance(task)
+                    task = bar.add_task("boards", total=deals + matches)
+                    for o in tournament_iter(r, lv, deals, seed, k, matches, first_deals, duplicate, first_board,
+                                             ray_address=ray_address, started=started):
+                        if isinstance(o, BoardOutcome):
+                            bs.append(o)
+                        else:
+                            ms.append(o)
+                        bar.advance(task)
                 except SergeantMajorError as e:
+                    stop_bar()  # before the error line
                     fail(str(e))
+                finally:
+                    stop_bar()
                 res = summarize(r, lv, seed, bs, ms, duplicate, first_deals)
             elapsed = time.perf_counter() - t0
             if json_file is not None:
                 d = res.to_json()
                 d["seconds"] = round(elapsed, 3)
                 d["workers"] = k
+                if not merge:
+                    d["backend"] = backend
                 text = json.dumps(d, indent=1) + "\n"
                 if to_stdout:
                     sys.stdout.write(text)
@@ -904,7 +953,7 @@ def _register() -> None:
                          f"({res.match_deals} deals); a shared win counts 1/k; ± 95% CI over match seeds")
         played = res.deals + res.match_deals
         notes.append((f"merged from {len(merge)} file(s)" if merge else
-                      f"{elapsed:.1f} s, {k} worker(s), {played / elapsed:.0f} deals/s")
+                      f"{elapsed:.1f} s on {backend}, {played / elapsed:.0f} deals/s")
                      + (f"; JSON written to {json_file}" if json_file is not None else ""))
         table.caption = "\n".join(notes)
         table.caption_justify = "left"
