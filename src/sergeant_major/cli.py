@@ -65,7 +65,7 @@ def _one_line_usage_error(e: Any) -> None:
     typer.echo(f"error: {e.format_message()}{hint}", err=True)
 
 
-typer_rich_utils.rich_format_error = _one_line_usage_error
+setattr(typer_rich_utils, "rich_format_error", _one_line_usage_error)  # noqa: B010 (typed for its own click)
 
 app = typer.Typer(
     cls=_Commands,
