@@ -507,11 +507,9 @@ def _create(hub: Hub, body: Any) -> dict[str, Any]:
     timeout = body.get("away_timeout", 60)
     if not isinstance(timeout, int) or isinstance(timeout, bool) or not -1 <= timeout <= 86400:
         raise ValueError(f"away_timeout is seconds 0..86400, or -1 for never, not {_show(timeout)}")
-    seed = body.get("seed")
-    if seed is None:  # every card of the match follows from the seed: too few bits and a player finds it from his hand
-        seed = secrets.randbits(62)
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62:
-        raise ValueError(f"seed must be a non-negative integer, not {_show(seed)}")
+    chosen = body.get("seed")
+    if chosen is not None and (not isinstance(chosen, int) or isinstance(chosen, bool) or not 0 <= chosen < 2**62):
+        raise ValueError(f"seed must be a non-negative integer below 2**62, not {_show(chosen)}")
     tid = secrets.token_urlsafe(6)
     seats: list[SeatRow] = []
     friends = 0
@@ -543,6 +541,13 @@ def _create(hub: Hub, body: Any) -> dict[str, Any]:
             raise ValueError(f"seat {i + 1}: kind must be \"me\", \"friend\" or \"computer\", not {_show(kind)}")
     # practice (undo, hints): one person at most; two "me" seats are two people once a token is passed on
     practice = sum(1 for s in seats if s.kind == HUMAN) <= 1
+    if chosen is not None and (friends or not practice):
+        # every card of the match follows from the seed: whoever chose it knows the others' hands and the kitty; so
+        # only a table of its creator alone against computers takes one (two "me" seats: a token is passed on)
+        raise ValueError(f"seed {_show(chosen)}: a chosen seed would let its chooser work out the others' cards; "
+                         "tables with invited players deal from a random seed (leave \"seed\" out)")
+    # every card of the match follows from the seed: too few bits and a player finds it from his hand
+    seed = secrets.randbits(62) if chosen is None else chosen
     row = TableRow(tid, name.strip() or "Table", str(rules), int(seed), practice, int(timeout), time.time())
     hub.store.create_table(row, seats)
     return {"id": tid, "rules": str(rules), "practice": row.practice,
