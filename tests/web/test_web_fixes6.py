@@ -111,3 +111,35 @@ def test_a_chosen_seed_is_refused_at_a_table_with_invited_players(server: Server
         ws.send(json.dumps({"type": "join", "token": out["seats"][1]["token"]}))
         hand = _recv(ws, "state")["view"]["hand"]
     assert sorted(hand) == sorted(str(c) for c in seeded)
+
+
+def test_an_action_copied_from_legal_is_accepted_and_another_seat_refused(server: Server) -> None:
+    """The repro: sending back ``{"seat": 0, "play": "4C"}`` from ``legal`` got ``bad_action: an action names no seat``.
+    Now the sender's own seat is accepted; any other (1, ``false``, ``"0"``, ``null``) is ``bad_action`` quoting it and
+    nothing changes (the same action on the same version is accepted afterwards). An unknown field beside a message's
+    fields is reported "in an act message"."""
+    status, out = _http(server, "/api/tables", {"rules": "9-5-2", "seats": [{"kind": "me"}, *COMPUTERS]})
+    assert status == 200, out
+    with ws_connect(server.url.replace("http", "ws") + f"/ws/{out['id']}") as ws:
+        ws.send(json.dumps({"type": "join", "token": out["seats"][0]["token"]}))
+        st = _my_turn(ws)
+        legal = st["view"]["legal"][0]
+        assert legal["seat"] == 0
+        for seat in (1, False, "0", None):
+            ws.send(json.dumps({"type": "act", "v": st["v"], "action": {**legal, "seat": seat}}))
+            err = _recv(ws, "error")
+            assert err["code"] == "bad_action", err
+            assert f"seat {json.dumps(seat)} is not yours" in err["reason"] and "nothing was changed" in err["reason"], err
+        ws.send(json.dumps({"type": "act", "v": st["v"], "action": {**legal, "colour": "red"}}))
+        err = _recv(ws, "error")
+        assert err["code"] == "bad_action" and "unknown key 'colour'" in err["reason"] and "'seat'" in err["reason"], err
+        ws.send(json.dumps({"type": "act", "v": st["v"], "action": legal, "seat": 0}))
+        err = _recv(ws, "error")
+        assert err["code"] == "bad_message" and "in an act message" in err["reason"], err
+        ws.send(json.dumps({"type": "act", "v": st["v"], "action": legal}))  # copied from legal as it is
+        nxt = _recv(ws, "state")
+        assert nxt["v"] > st["v"]
+        st = _my_turn(ws, nxt)  # and again, with the seat left out, as before
+        a = {k: v for k, v in st["view"]["legal"][0].items() if k != "seat"}
+        ws.send(json.dumps({"type": "act", "v": st["v"], "action": a}))
+        assert _recv(ws, "state")["v"] > st["v"]

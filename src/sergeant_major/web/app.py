@@ -83,6 +83,11 @@ def _read_json(text: str | bytes) -> Any:
     return out
 
 
+def _article(word: str) -> str:
+    """``an`` before a vowel (an act message), else ``a`` (a join message)."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 def _name_refusal(what: str, name: str) -> str | None:
     """The refusal of a name (a seat's or the table's) holding control characters, quoting it with ``repr``; ``None`` when
     the name may be used (:func:`~sergeant_major.safetext.name_problem`)."""
@@ -293,7 +298,7 @@ class Hub:
         kind = msg["type"]
         extra = sorted(str(k) for k in set(msg) - _FIELDS.get(kind, set(msg)))
         if extra:
-            await self.send(c, _err("bad_message", f"unknown field(s) {', '.join(extra)[:60]} in a {kind} message "
+            await self.send(c, _err("bad_message", f"unknown field(s) {', '.join(extra)[:60]} in {_article(kind)} {kind} message "
                                                    f"(it has {', '.join(sorted(_FIELDS[kind]))}): {_show(msg)}; nothing was changed"))
             return
         gt = self.load(c.table)
@@ -398,8 +403,11 @@ class Hub:
         if not isinstance(raw, dict):
             await self.send(c, _err("bad_action", f"\"action\" must be an object like {{\"play\": \"QS\"}}, not {_show(raw)}"))
             return False
-        if "seat" in raw:
-            await self.send(c, _err("bad_action", f"an action names no seat (yours is taken from your token): {_show(raw)}"))
+        # an action copied from the state's "legal" list carries the seat: accepted when it is the sender's own
+        seat = raw.get("seat", c.seat)
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat != c.seat:
+            await self.send(c, _err("bad_action", f"the action's seat {_show(seat)} is not yours (your token holds seat {c.seat}; "
+                                                  f"\"seat\" may be left out): {_show(raw)}; nothing was changed"))
             return False
         data = dict(raw)
         data["seat"] = c.seat
