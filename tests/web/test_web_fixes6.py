@@ -143,3 +143,16 @@ def test_an_action_copied_from_legal_is_accepted_and_another_seat_refused(server
         a = {k: v for k, v in st["view"]["legal"][0].items() if k != "seat"}
         ws.send(json.dumps({"type": "act", "v": st["v"], "action": a}))
         assert _recv(ws, "state")["v"] > st["v"]
+
+
+def test_the_replay_page_of_an_unknown_table_is_404(server: Server) -> None:
+    """The repro: ``/replay/nope`` answered HTTP 200 while ``/t/nope`` answered 404. Both now 404 (the page still
+    explains itself), both 200 for a table that exists."""
+    for path in ("/replay/nope", "/replay/bad$id", "/t/nope", "/replay/" + "x" * 40):
+        status, text = _http(server, path)
+        assert status == 404, (path, status)
+        assert "<html" in str(text).lower(), path
+    status, out = _http(server, "/api/tables", {"rules": "9-5-2", "seats": [{"kind": "me"}, *COMPUTERS]})
+    assert status == 200
+    for path in (f"/replay/{out['id']}", f"/t/{out['id']}"):
+        assert _http(server, path)[0] == 200, path

@@ -653,13 +653,17 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
     async def home() -> FileResponse:
         return page("index.html")
 
-    @app.get("/t/{table_id}")
-    async def table_page(table_id: str) -> FileResponse:
+    async def table_page_of(table_id: str, name: str) -> FileResponse:
+        """The page ``name`` of a table: HTTP 404 for an unknown id (the page itself still says "no such table")."""
         known = table_id in hub.tables or (_ID_RE.match(table_id) is not None and await asyncio.to_thread(hub.store.exists, table_id))
-        resp = page("table.html")  # the page itself says "no such table" (its websocket is closed with 4404)
+        resp = page(name)
         if not known:
             resp.status_code = 404
         return resp
+
+    @app.get("/t/{table_id}")
+    async def table_page(table_id: str) -> FileResponse:
+        return await table_page_of(table_id, "table.html")  # its websocket is closed with 4404 for an unknown id
 
     @app.get("/favicon.ico")
     async def favicon() -> Response:
@@ -671,7 +675,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
 
     @app.get("/replay/{table_id}")
     async def replay_page(table_id: str) -> FileResponse:
-        return page("replay.html")
+        return await table_page_of(table_id, "replay.html")  # its /api/tables/ID/replay says why, also for an unknown id
 
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
