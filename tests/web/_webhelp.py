@@ -16,7 +16,7 @@ from typing import Any
 
 from sergeant_major.match import Match
 from sergeant_major.web.app import Conn, Hub, _create
-from sergeant_major.web.store import Store
+from sergeant_major.web.store import Store, tables_t
 
 CARD_RE = re.compile(r'"([2-9TJQKA][CDHS])"')
 
@@ -48,9 +48,19 @@ def make_hub(tmp_path: Path) -> Hub:
 
 
 def new_table(hub: Hub, rules: str, kinds: list[str], seed: int = 1, timeout: int = -1) -> dict[str, Any]:
-    """Create a table; ``kinds`` per seat: ``me``, ``friend`` or a computer level."""
+    """Create a table dealt from ``seed``; ``kinds`` per seat: ``me``, ``friend`` or a computer level.
+
+    A table with an invited person (a friend, a second *me*) refuses a chosen seed (it would let its creator work out the others'
+    cards): such a table is made with a random seed, and then ``seed`` is written into its database row, as
+    only a test may, so that its deals are the same every run."""
     seats = [{"kind": k} if k in ("me", "friend") else {"kind": "computer", "level": k} for k in kinds]
-    out = _create(hub, {"name": "T", "rules": rules, "seats": seats, "seed": seed, "away_timeout": timeout})
+    invited = "friend" in kinds or kinds.count("me") > 1
+    body = {"name": "T", "rules": rules, "seats": seats, "away_timeout": timeout}
+    out = _create(hub, body if invited else {**body, "seed": seed})
+    if invited:
+        assert out["id"] not in hub.tables
+        with hub.store.engine.begin() as conn:
+            conn.execute(tables_t.update().where(tables_t.c.id == out["id"]).values(seed=seed))
     for s in out["seats"]:
         if s["invite"]:
             s["token"] = s["invite"].split("#token=")[1]

@@ -83,6 +83,11 @@ def _read_json(text: str | bytes) -> Any:
     return out
 
 
+def _article(word: str) -> str:
+    """``an`` before a vowel (an act message), else ``a`` (a join message)."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 def _name_refusal(what: str, name: str) -> str | None:
     """The refusal of a name (a seat's or the table's) holding control characters, quoting it with ``repr``; ``None`` when
     the name may be used (:func:`~sergeant_major.safetext.name_problem`)."""
@@ -293,7 +298,7 @@ class Hub:
         kind = msg["type"]
         extra = sorted(str(k) for k in set(msg) - _FIELDS.get(kind, set(msg)))
         if extra:
-            await self.send(c, _err("bad_message", f"unknown field(s) {', '.join(extra)[:60]} in a {kind} message "
+            await self.send(c, _err("bad_message", f"unknown field(s) {', '.join(extra)[:60]} in {_article(kind)} {kind} message "
                                                    f"(it has {', '.join(sorted(_FIELDS[kind]))}): {_show(msg)}; nothing was changed"))
             return
         gt = self.load(c.table)
@@ -398,8 +403,11 @@ class Hub:
         if not isinstance(raw, dict):
             await self.send(c, _err("bad_action", f"\"action\" must be an object like {{\"play\": \"QS\"}}, not {_show(raw)}"))
             return False
-        if "seat" in raw:
-            await self.send(c, _err("bad_action", f"an action names no seat (yours is taken from your token): {_show(raw)}"))
+        # an action copied from the state's "legal" list carries the seat: accepted when it is the sender's own
+        seat = raw.get("seat", c.seat)
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat != c.seat:
+            await self.send(c, _err("bad_action", f"the action's seat {_show(seat)} is not yours (your token holds seat {c.seat}; "
+                                                  f"\"seat\" may be left out): {_show(raw)}; nothing was changed"))
             return False
         data = dict(raw)
         data["seat"] = c.seat
@@ -507,11 +515,9 @@ def _create(hub: Hub, body: Any) -> dict[str, Any]:
     timeout = body.get("away_timeout", 60)
     if not isinstance(timeout, int) or isinstance(timeout, bool) or not -1 <= timeout <= 86400:
         raise ValueError(f"away_timeout is seconds 0..86400, or -1 for never, not {_show(timeout)}")
-    seed = body.get("seed")
-    if seed is None:  # every card of the match follows from the seed: too few bits and a player finds it from his hand
-        seed = secrets.randbits(62)
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62:
-        raise ValueError(f"seed must be a non-negative integer, not {_show(seed)}")
+    chosen = body.get("seed")
+    if chosen is not None and (not isinstance(chosen, int) or isinstance(chosen, bool) or not 0 <= chosen < 2**62):
+        raise ValueError(f"seed must be a non-negative integer below 2**62, not {_show(chosen)}")
     tid = secrets.token_urlsafe(6)
     seats: list[SeatRow] = []
     friends = 0
@@ -543,6 +549,13 @@ def _create(hub: Hub, body: Any) -> dict[str, Any]:
             raise ValueError(f"seat {i + 1}: kind must be \"me\", \"friend\" or \"computer\", not {_show(kind)}")
     # practice (undo, hints): one person at most; two "me" seats are two people once a token is passed on
     practice = sum(1 for s in seats if s.kind == HUMAN) <= 1
+    if chosen is not None and (friends or not practice):
+        # every card of the match follows from the seed: whoever chose it knows the others' hands and the kitty; so
+        # only a table of its creator alone against computers takes one (two "me" seats: a token is passed on)
+        raise ValueError(f"seed {_show(chosen)}: a chosen seed would let its chooser work out the others' cards; "
+                         "tables with invited players deal from a random seed (leave \"seed\" out)")
+    # every card of the match follows from the seed: too few bits and a player finds it from his hand
+    seed = secrets.randbits(62) if chosen is None else chosen
     row = TableRow(tid, name.strip() or "Table", str(rules), int(seed), practice, int(timeout), time.time())
     hub.store.create_table(row, seats)
     return {"id": tid, "rules": str(rules), "practice": row.practice,
@@ -640,13 +653,17 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
     async def home() -> FileResponse:
         return page("index.html")
 
-    @app.get("/t/{table_id}")
-    async def table_page(table_id: str) -> FileResponse:
+    async def table_page_of(table_id: str, name: str) -> FileResponse:
+        """The page ``name`` of a table: HTTP 404 for an unknown id (the page itself still says "no such table")."""
         known = table_id in hub.tables or (_ID_RE.match(table_id) is not None and await asyncio.to_thread(hub.store.exists, table_id))
-        resp = page("table.html")  # the page itself says "no such table" (its websocket is closed with 4404)
+        resp = page(name)
         if not known:
             resp.status_code = 404
         return resp
+
+    @app.get("/t/{table_id}")
+    async def table_page(table_id: str) -> FileResponse:
+        return await table_page_of(table_id, "table.html")  # its websocket is closed with 4404 for an unknown id
 
     @app.get("/favicon.ico")
     async def favicon() -> Response:
@@ -658,7 +675,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
 
     @app.get("/replay/{table_id}")
     async def replay_page(table_id: str) -> FileResponse:
-        return page("replay.html")
+        return await table_page_of(table_id, "replay.html")  # its /api/tables/ID/replay says why, also for an unknown id
 
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
