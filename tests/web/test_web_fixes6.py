@@ -10,7 +10,6 @@ import json
 import sqlite3
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -25,14 +24,6 @@ from sergeant_major.match import Match  # noqa: E402
 from sergeant_major.rules import Rules  # noqa: E402
 
 COMPUTERS = [{"kind": "computer", "level": "heuristic"}, {"kind": "computer", "level": "heuristic"}]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(f"sqlite:///{tmp_path_factory.mktemp('fx6') / 'f.sqlite3'}")
-    s.start()
-    yield s
-    s.stop()
 
 
 def _http(server: Server, path: str, body: Any = None) -> tuple[int, Any]:
