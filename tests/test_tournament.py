@@ -386,3 +386,74 @@ def test_oracle_level_is_accepted_by_the_tournament_only() -> None:
     result = CliRunner().invoke(app, ["tournament", "--players", "oracle,heuristic,heuristic", "--deals", "1", "--workers", "1"])
     assert result.exit_code == 0, result.output
     assert "oracle - heuristic" in result.output
+
+
+def _merge_real(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(EXE), "tournament", *args], capture_output=True, text=True, timeout=120, cwd=cwd)
+
+
+def test_merge_refuses_a_bad_file_naming_the_file_and_the_field(tmp_path: Path) -> None:
+    """``--merge`` checks each file field by field (the installed command): the message names the file and the
+    field, never Python's own text (``'levels'``, ``list indices must be integers``, ``[Errno 2]``); a field the
+    merge does not use (``boards``) is checked too. Nothing is written."""
+    r = _merge_real("-n", "2", "-w", "1", "--json", "t.json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    good = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    r = subprocess.run([str(EXE), "simulate", "-n", "1", "-w", "1", "--out", "one.jsonl"], capture_output=True,
+                       text=True, timeout=120, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    (tmp_path / "one.json").write_text((tmp_path / "one.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    r = _merge_real("-n", "1", "-w", "1", "-s", "1", "--json", "s1.json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+
+    def edited(name: str, change: Any) -> str:
+        doc = json.loads(json.dumps(good))
+        change(doc)
+        (tmp_path / name).write_text(json.dumps(doc), encoding="utf-8")
+        return name
+
+    (tmp_path / "empty.json").write_text("", encoding="utf-8")
+    (tmp_path / "list.json").write_text("[1, 2]", encoding="utf-8")
+    result = "not a tournament result (--json of 'sergeant-major tournament')"
+    cases = [
+        (["one.json"], f"one.json: {result}: missing key 'levels'"),
+        (["/nonexist"], "/nonexist: no such file"),
+        (["empty.json"], f"empty.json: {result}: not JSON (line 1 column 1: Expecting value)"),
+        (["list.json"], f"list.json: {result}: expected a JSON object, got a list of 2"),
+        ([str(tmp_path)], f"{tmp_path}: is a folder; give a file that tournament --json wrote"),
+        ([edited("boards.json", lambda d: d.update(boards="x"))],
+         "boards.json: boards: expected the number of boards in board_outcomes (2), got 'x'"),
+        ([edited("count.json", lambda d: d.update(boards=3))], "count.json: boards: 3, but board_outcomes holds 2"),
+        ([edited("bo.json", lambda d: d.update(board_outcomes="x"))],
+         "bo.json: board_outcomes: expected a list of boards, got 'x'"),
+        ([edited("index.json", lambda d: d["board_outcomes"][0].pop("index"))],
+         "index.json: board_outcomes[0]: missing key 'index'"),
+        ([edited("scores.json", lambda d: d["board_outcomes"][1].update(scores=[1, "x", 2]))],
+         "scores.json: board_outcomes[1].scores: expected a list of 3 whole numbers (one per slot), got a list of 3"),
+        ([edited("seed.json", lambda d: d["board_outcomes"][1].update(seed=5))],
+         "seed.json: board_outcomes[1].seed: 5 is not the seed of board 1 of a run with seed 0 (277406400497437)"),
+        ([edited("rules.json", lambda d: d.update(rules=["9-5-2"]))],
+         "rules.json: rules: expected a rules string such as '9-5-2', got a list of 1"),
+        ([edited("levels.json", lambda d: d.update(levels="heuristic"))],
+         "levels.json: levels: expected a list of 3 player levels (the rules' players), got 'heuristic'"),
+        ([edited("dup.json", lambda d: d.update(duplicate="yes"))], "dup.json: duplicate: expected true or false, got 'yes'"),
+        (["t.json", "s1.json"], "s1.json: not of the same run as t.json (results of different runs do not merge): "
+                                "seed 1, not 0"),
+        (["t.json", "t.json"], "t.json: board 0 is in more than one result (also in t.json)"),
+    ]
+    for files, said in cases:
+        args = [a for f in files for a in ("--merge", f)]
+        r = _merge_real(*args, "--json", "merged.json", cwd=tmp_path)
+        assert (r.returncode, r.stderr) == (2, f"error: {said}\n"), (files, r.stderr)
+        assert not (tmp_path / "merged.json").exists() and not list(tmp_path.glob(".*.tmp"))
+    r = _merge_real("--merge", "t.json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+
+
+def test_one_board_and_one_match_are_said_in_the_singular() -> None:
+    r = runner.invoke(app, ["tournament", "-n", "1", "-m", "1", "-w", "1", "-r", "9-5-2 deals=1"], env={"COLUMNS": "250"})
+    assert r.exit_code == 0, r.output
+    assert "1 board of 9-5-2 deals=1" in r.stdout and "1 seeded match x 6 arrangements (6 deals)" in r.stdout, r.stdout
+    r = runner.invoke(app, ["simulate", "-n", "1", "-w", "1", "-r", "9-5-2 deals=1"], env={"COLUMNS": "250"})
+    assert r.exit_code == 0, r.output
+    assert "1 match of 9-5-2 deals=1 (seed 0): 1 deal, 1.00 per match" in r.stdout and "1 worker," in r.stdout, r.stdout

@@ -6,12 +6,13 @@ Each command lives in its own module and registers itself on :data:`app`.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -39,6 +40,11 @@ def _end_quietly() -> NoReturn:
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
     raise SystemExit(141)
+
+
+def count(k: int, word: str, plural: str = "") -> str:
+    """``'1 deal'``, ``'6 deals'``: ``k`` and ``word``, in the plural (``plural``, else ``word + 's'``) unless 1."""
+    return f"{k} {word if k == 1 else plural or word + 's'}"
 
 
 class _Commands(TyperGroup):
@@ -167,6 +173,68 @@ def run_interruptible(fn: Callable[[], None]) -> None:
         raise
     finally:
         signal.signal(signal.SIGINT, old)
+
+
+def _leave_a_closed_terminal() -> None:
+    """Standard output and error to ``/dev/null`` where they are a terminal that was closed (hung up: every write
+    fails with EIO), so that stopping (a progress bar's last refresh, the closing message) does not fail on them."""
+    for fd in (1, 2):
+        with contextlib.suppress(OSError):
+            try:
+                os.write(fd, b"")  # writes nothing; a hung-up terminal refuses even this (and isatty() is False then)
+            except OSError as e:
+                if e.errno != errno.EIO:
+                    continue
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, fd)
+                os.close(devnull)
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP arrived while a command ran under :func:`stop_on_signals`: it stops as on Ctrl-C (a
+    ``KeyboardInterrupt``, so that what cleans up after Ctrl-C cleans up after it too). ``signum``: the signal."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def stop_on_signals(unwritten: str = "") -> Iterator[None]:
+    """Run the block so that SIGTERM (``kill``) and SIGHUP (a closed terminal) stop it as Ctrl-C does: raised as
+    :class:`Stopped` where the main thread is, the block's ``finally`` clauses remove its temporary files and the
+    worker processes are ended; then one line ``error: stopped by SIGTERM`` (with ``; {unwritten} not written``
+    when ``unwritten`` names the file the command did not write) and status 128 + the signal (143, 129), as a
+    shell reports a command a signal ended. A second SIGTERM or SIGHUP while it stops is ignored. Outside the main
+    thread, where handlers cannot be set, the block just runs; so does a signal ignored already (``nohup``).
+
+    Raises:
+        typer.Exit: code 128 + the signal's number.
+    """
+    sigs = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None]
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        for s in sigs:
+            signal.signal(s, signal.SIG_IGN)  # once is enough: nothing may cut the cleaning up short
+        _leave_a_closed_terminal()
+        raise Stopped(signum)
+
+    # a signal ignored already stays ignored: 'nohup sergeant-major simulate ...' goes on after a hang-up
+    sigs = [s for s in sigs if signal.getsignal(s) is not signal.SIG_IGN]
+    previous = {s: signal.signal(s, stop) for s in sigs}
+    try:
+        yield
+    except Stopped as e:
+        name = signal.Signals(e.signum).name
+        with contextlib.suppress(OSError, ValueError):  # after a hang-up the terminal may take no more output
+            typer.echo(f"error: stopped by {name}" + (f"; {unwritten} not written" if unwritten else ""), err=True)
+        raise typer.Exit(128 + e.signum) from None
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler if handler is not None else signal.SIG_DFL)
 
 
 def say_if_slow(done: threading.Event, after: float, say: Callable[[], None]) -> threading.Thread:

@@ -21,8 +21,10 @@ import contextlib
 import logging
 import os
 import re
+import signal
 import socket
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -94,7 +96,7 @@ def ray_imap(address: str, func: Callable[[_J], _R], jobs: Sequence[_J], workers
             # log_to_driver=False: the workers' output stays in the cluster's logs (/tmp/ray/session_latest/logs);
             # a job's error comes back as an exception all the same. The package goes along (py_modules; ray
             # takes a local folder only here, for the whole job): every machine plays the driver's code.
-            with _ray_env(), _stderr_dropped():  # and ray.init some more; its C++ warnings while it retries
+            with _ray_env(), _stderr_dropped(), _own_sigterm():  # and ray.init some more; its C++ warnings while it retries
                 ray.init(address=gcs, log_to_driver=False, logging_level=logging.ERROR,
                          runtime_env={"py_modules": [str(Path(__file__).parent)]})
         except (ConnectionError, RuntimeError, ValueError) as e:
@@ -158,6 +160,19 @@ def _ray_env() -> Iterator[None]:
     finally:
         for k in added:
             os.environ.pop(k, None)
+
+
+@contextlib.contextmanager
+def _own_sigterm() -> Iterator[None]:
+    """The caller's SIGTERM handler kept: ``ray.init`` sets its own (``sys.exit(15)``: status 15, and the command's
+    handler, which stops as on Ctrl-C with status 143, would be lost)."""
+    main = threading.current_thread() is threading.main_thread()
+    handler = signal.getsignal(signal.SIGTERM) if main and hasattr(signal, "SIGTERM") else None
+    try:
+        yield
+    finally:
+        if handler is not None:
+            signal.signal(signal.SIGTERM, handler)
 
 
 @contextlib.contextmanager

@@ -44,12 +44,11 @@ import hashlib
 import itertools
 import json
 import math
-import multiprocessing
 import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -60,6 +59,7 @@ from .match import Match
 from .players import LEVELS, drive, make_player
 from .record import _file_mode
 from .rules import Rules
+from .workers import worker_pool
 
 __all__ = ["simulate", "SimulationSummary", "PlayerStats", "GameOutcome", "play_game", "game_seed", "parse_levels", "default_levels",
            "seat_slots"]
@@ -340,7 +340,7 @@ def _chunks(games: int, workers: int) -> int:
 
 
 def simulate_iter(rules: Rules, levels: Sequence[str], games: int, seed: int = 0, workers: int = 1,
-                  records: bool = False, first: int = 0) -> Iterator[tuple[GameOutcome, str | None]]:
+                  records: bool = False, first: int = 0) -> Generator[tuple[GameOutcome, str | None], None, None]:
     """Play games ``first .. first+games-1`` and yield ``(outcome, record line or None)`` in game order.
 
     ``records=True`` adds each match's record as one line of compact JSON (:func:`~sergeant_major.record.match_to_record`).
@@ -362,8 +362,7 @@ def simulate_iter(rules: Rules, levels: Sequence[str], games: int, seed: int = 0
         for g in range(first, first + games):
             yield work(g)
         return
-    ctx = multiprocessing.get_context("spawn")  # no fork of a process that may run a progress thread
-    with ctx.Pool(workers) as pool:
+    with worker_pool(workers) as pool:  # workers quiet on Ctrl-C and hang-up, ended when this generator stops
         yield from pool.imap(work, range(first, first + games), chunksize=_chunks(games, workers))
 
 
@@ -403,7 +402,7 @@ def _register() -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     from rich.table import Table
 
-    from .cli import app, parse_seed, parse_whole_number
+    from .cli import app, count, parse_seed, parse_whole_number, stop_on_signals
 
     @app.command("simulate")
     def simulate_command(
@@ -445,56 +444,47 @@ def _register() -> None:
         k = workers or os.cpu_count() or 1
         fh = None
         tmp: str | None = None  # records go to a temporary file beside --out, renamed to it when all are written
-        if out is not None:
+        outcomes: list[GameOutcome] = []
+        # SIGTERM and SIGHUP (a closed terminal) stop the run as Ctrl-C does (status 143, 129; Ctrl-C: 130)
+        with stop_on_signals(f"--out {str(out)!r}" if out is not None else ""):
             try:
-                if out.exists() and not force:
-                    fail(f"--out {str(out)!r} exists; choose another file or add --force to replace it")
-                fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-                os.fchmod(fd, _file_mode(out))  # the replaced file's mode, else the usual one (as write_record does)
-                fh = os.fdopen(fd, "w", encoding="utf-8")
-            except OSError as e:
+                if out is not None:
+                    try:
+                        if out.exists() and not force:
+                            fail(f"--out {str(out)!r} exists; choose another file or add --force to replace it")
+                        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+                        os.fchmod(fd, _file_mode(out))  # the replaced file's mode, else the usual one (as write_record does)
+                        fh = os.fdopen(fd, "w", encoding="utf-8")
+                    except OSError as e:
+                        fail(f"cannot write {str(out)!r}: {e.strerror or e}")
+                t0 = time.perf_counter()
+                try:
+                    with Progress(TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                                  TimeRemainingColumn(), console=err, transient=as_json) as bar:
+                        task = bar.add_task("games", total=games)
+                        with contextlib.closing(simulate_iter(r, lv, games, seed, k, records=fh is not None)) as played:
+                            for outcome, line in played:
+                                outcomes.append(outcome)
+                                if fh is not None and line is not None:
+                                    fh.write(line + "\n")
+                                bar.advance(task)
+                    if fh is not None and out is not None and tmp is not None:
+                        fh.flush()
+                        os.fsync(fh.fileno())
+                        fh.close()
+                        os.replace(tmp, out)
+                        tmp = None
+                except SergeantMajorError as e:
+                    fail(str(e))
+                except OSError as e:
+                    fail(f"cannot write {str(out)!r}: {e.strerror or e}")
+            finally:  # on any stop before the rename (an error, Ctrl-C, SIGTERM, SIGHUP) --out is left as it was
+                if fh is not None:
+                    with contextlib.suppress(OSError):
+                        fh.close()
                 if tmp is not None:
                     with contextlib.suppress(OSError):
                         os.unlink(tmp)
-                fail(f"cannot write {str(out)!r}: {e.strerror or e}")
-        outcomes: list[GameOutcome] = []
-        t0 = time.perf_counter()
-        written = False  # every record is in the temporary file, flushed to disk
-        try:
-            with Progress(TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                          TimeRemainingColumn(), console=err, transient=as_json) as bar:
-                task = bar.add_task("games", total=games)
-                for outcome, line in simulate_iter(r, lv, games, seed, k, records=fh is not None):
-                    outcomes.append(outcome)
-                    if fh is not None and line is not None:
-                        fh.write(line + "\n")
-                    bar.advance(task)
-            if fh is not None:
-                fh.flush()
-                os.fsync(fh.fileno())
-            written = True
-        except SergeantMajorError as e:
-            fail(str(e))
-        except OSError as e:
-            fail(f"cannot write {str(out)!r}: {e.strerror or e}")
-        finally:  # on any stop (an error, Ctrl-C) the temporary file goes and --out is left as it was
-            if fh is not None:
-                try:
-                    fh.close()
-                except OSError:
-                    written = False
-                if not written and tmp is not None:
-                    with contextlib.suppress(OSError):
-                        os.unlink(tmp)
-        if out is not None and tmp is not None:
-            try:
-                if not written:
-                    raise OSError("the file could not be closed")
-                os.replace(tmp, out)
-            except OSError as e:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                fail(f"cannot write {str(out)!r}: {e.strerror or e}")
         elapsed = time.perf_counter() - t0
         summary = summarize(r, lv, seed, outcomes)
         if as_json:
@@ -505,7 +495,8 @@ def _register() -> None:
             return
         n = r.players
         roles = ROLE_NAMES[:n]
-        table = Table(title=f"{summary.games} matches of {summary.rules} (seed {seed}): {summary.deals} deals, "
+        table = Table(title=f"{count(summary.games, 'match', 'matches')} of {summary.rules} (seed {seed}): "
+                            f"{count(summary.deals, 'deal')}, "
                             f"{summary.mean_deals:.2f} per match", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
         table.add_column("player", no_wrap=True)
         table.add_column("won", justify="right")
@@ -528,7 +519,7 @@ def _register() -> None:
             notes.append(f"{r.instant_win}+: matches won by taking {r.instant_win}+ tricks in one deal")
         notes += ["score/deal: mean score per deal ± 95% CI (matches as clusters); over: mean tricks over target per deal",
                   "tricks: mean tricks per deal as " + "/".join(roles),
-                  f"{elapsed:.1f} s, {k} worker(s), {summary.deals / elapsed:.0f} deals/s"
+                  f"{elapsed:.1f} s, {count(k, 'worker')}, {summary.deals / elapsed:.0f} deals/s"
                   + (f"; records written to {out}" if out is not None else "")]
         table.caption = "\n".join(notes)
         table.caption_justify = "left"

@@ -68,16 +68,16 @@ import hashlib
 import itertools
 import json
 import math
-import multiprocessing
 import os
 import random
+import stat
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from .actions import Action, Contract
 from .cards import Card
@@ -87,12 +87,15 @@ from .match import Match, deal_cards
 from .players import LEVELS, MEASUREMENT_LEVELS, HeuristicPlayer, Player, decision_rng, make_player
 from .record import _file_mode
 from .rules import Rules
+from .safetext import quote, visible
 from .view import View, build_view
+from .workers import worker_pool
 
 __all__ = [
     "OraclePlayer", "Board", "BoardOutcome", "MatchOutcome", "Estimate", "SlotStats", "LevelStats", "Difference",
     "TournamentResult", "tournament", "tournament_iter", "summarize", "make_board", "play_board", "play_board_game",
     "play_match_game", "arrangements", "board_seed", "match_seed", "parse_players", "mean_ci", "merge_json",
+    "read_result_file",
 ]
 
 Progress = Callable[[int, int], None]
@@ -631,30 +634,238 @@ def summarize(rules: Rules, levels: Sequence[str], seed: int, boards: Sequence[B
         differences=tuple(diffs), board_outcomes=tuple(boards), match_outcomes=tuple(matches))
 
 
-def merge_json(docs: Sequence[dict[str, Any]]) -> TournamentResult:
-    """Merge the board and match outcomes of :meth:`TournamentResult.to_json` dicts (with boards) of one
-    tournament run in chunks (``first_board``) into one result, boards and matches sorted by index.
+RESULT_FILE = "not a tournament result (--json of 'sergeant-major tournament')"
+"""What a document that :func:`merge_json` cannot take at all is said to be."""
+MAX_RESULT_FILE = 1 << 30
+"""The largest ``--merge`` file read, in bytes (1 GiB: some five million boards)."""
+_RESULT_KEYS = ("rules", "levels", "seed", "duplicate", "first_deals", "boards", "matches", "board_outcomes",
+                "match_outcomes")
+
+
+def _what(v: Any) -> str:
+    """A JSON value as a message shows it: ``'x'``, ``3.5``, ``true``, ``null``, ``a list``, ``an object``."""
+    if isinstance(v, str):
+        return quote(v if len(v) <= 40 else v[:40] + "...")
+    if isinstance(v, bool) or v is None:
+        return json.dumps(v)
+    if isinstance(v, int | float):
+        return repr(v) if len(repr(v)) <= 40 else f"a number of {len(repr(v))} digits"
+    if isinstance(v, list):
+        return f"a list of {len(v)}"
+    return "an object" if isinstance(v, dict) else type(v).__name__
+
+
+def _expected(where: str, what: str, v: Any) -> SergeantMajorError:
+    return SergeantMajorError(f"{where}: expected {what}, got {_what(v)}")
+
+
+def _whole(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _fields(d: Any, where: str, keys: Sequence[str], what: str) -> dict[str, Any]:
+    if not isinstance(d, dict):
+        raise _expected(where, what, d)
+    for k in keys:
+        if k not in d:
+            raise SergeantMajorError(f"{where}: missing key {k!r}")
+    return d
+
+
+def _numbers(v: Any, where: str, n: int, whole: bool = True) -> tuple[Any, ...]:
+    what = f"a list of {n} {'whole ' if whole else ''}numbers (one per slot)"
+    if not isinstance(v, list) or len(v) != n:
+        raise _expected(where, what, v)
+    for x in v:
+        ok = _whole(x) if whole else (isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x))
+        if not ok:
+            raise _expected(where, what, v) from None
+    return tuple(v)
+
+
+class _Run(NamedTuple):
+    """A checked :meth:`TournamentResult.to_json` document (:func:`_check_result`)."""
+
+    rules: Rules
+    levels: tuple[str, ...]
+    seed: int
+    duplicate: bool
+    first_deals: bool
+    boards: list[BoardOutcome]
+    matches: list[MatchOutcome]
+
+
+def _check_result(doc: Any) -> _Run:
+    """The run of a :meth:`TournamentResult.to_json` dict (with boards) read and checked field by field: its rules,
+    levels, seed, ``duplicate``, ``first_deals``, board outcomes and match outcomes. Every board and match must
+    carry the seed that the run's seed gives its index, and ``boards`` and ``matches`` must count them.
 
     Raises:
-        SergeantMajorError: no documents, documents of different rules, players, seed or schedule, or a
-            board or match index that appears twice.
-        KeyError, TypeError, ValueError: a document that is not such a dict.
+        SergeantMajorError: naming the field (``board_outcomes[3].scores: expected a list of 3 whole numbers (one
+            per slot), got 'x'``), or :data:`RESULT_FILE` for what is not such a dict at all.
+    """
+    if not isinstance(doc, dict):
+        raise SergeantMajorError(f"{RESULT_FILE}: expected a JSON object, got {_what(doc)}")
+    for k in _RESULT_KEYS:
+        if k not in doc:
+            raise SergeantMajorError(f"{RESULT_FILE}: missing key {k!r}")
+    if not isinstance(doc["rules"], str):
+        raise _expected("rules", "a rules string such as '9-5-2'", doc["rules"])
+    try:  # results already played: read even rules whose game end can practically never come (docs/rules.md decision 13)
+        rules = Rules.parse(doc["rules"], check_end=False)
+    except SergeantMajorError as e:
+        raise SergeantMajorError(f"rules: {e}") from None
+    n = rules.players
+    a = math.factorial(n)
+    lv = doc["levels"]
+    if not isinstance(lv, list) or len(lv) != n or not all(isinstance(x, str) and x for x in lv):
+        raise _expected("levels", f"a list of {n} player levels (the rules' players)", lv)
+    seed = doc["seed"]
+    if not _whole(seed):
+        raise _expected("seed", "an integer", seed)
+    for k in ("duplicate", "first_deals"):
+        if not isinstance(doc[k], bool):
+            raise _expected(k, "true or false", doc[k])
+    duplicate: bool = doc["duplicate"]
+    boards: list[BoardOutcome] = []
+    if not isinstance(doc["board_outcomes"], list):
+        raise _expected("board_outcomes", "a list of boards", doc["board_outcomes"])
+    for i, b in enumerate(doc["board_outcomes"]):
+        where = f"board_outcomes[{i}]"
+        _fields(b, where, ("index", "seed", "exchange", "scores", "over", "tricks"), "a board (an object)")
+        index = b["index"]
+        if not _whole(index) or index < 0:
+            raise _expected(f"{where}.index", "a board number (0 or more)", index)
+        want = board_seed(seed, index) if duplicate else board_seed(seed, index * a)
+        if b["seed"] != want or not _whole(b["seed"]):
+            raise SergeantMajorError(f"{where}.seed: {_what(b['seed'])} is not the seed of board {index} of a run with "
+                                     f"seed {seed} ({want})")
+        if not isinstance(b["exchange"], bool):
+            raise _expected(f"{where}.exchange", "true or false", b["exchange"])
+        tricks = _numbers(b["tricks"], f"{where}.tricks", n)
+        if min(tricks) < 0:
+            raise _expected(f"{where}.tricks", f"a list of {n} whole numbers 0 or more", b["tricks"])
+        boards.append(BoardOutcome(index, want, b["exchange"], _numbers(b["scores"], f"{where}.scores", n),
+                                   _numbers(b["over"], f"{where}.over", n), tricks))
+    matches: list[MatchOutcome] = []
+    if not isinstance(doc["match_outcomes"], list):
+        raise _expected("match_outcomes", "a list of matches", doc["match_outcomes"])
+    for i, m in enumerate(doc["match_outcomes"]):
+        where = f"match_outcomes[{i}]"
+        _fields(m, where, ("index", "seed", "wins", "deals"), "a match (an object)")
+        index = m["index"]
+        if not _whole(index) or index < 0:
+            raise _expected(f"{where}.index", "a match number (0 or more)", index)
+        want = match_seed(seed, index)
+        if m["seed"] != want or not _whole(m["seed"]):
+            raise SergeantMajorError(f"{where}.seed: {_what(m['seed'])} is not the seed of match {index} of a run with "
+                                     f"seed {seed} ({want})")
+        wins = _numbers(m["wins"], f"{where}.wins", n, whole=False)
+        if min(wins) < 0 or abs(math.fsum(wins) - a) > 1e-6:
+            raise SergeantMajorError(f"{where}.wins: {_what(m['wins'])} do not share out the {a} arrangements' wins "
+                                     f"(each 0 or more, adding up to {a})")
+        if not _whole(m["deals"]) or m["deals"] < a:
+            raise _expected(f"{where}.deals", f"a whole number of deals, {a} or more (one per arrangement at least)",
+                            m["deals"])
+        matches.append(MatchOutcome(index, want, tuple(float(w) for w in wins), m["deals"]))
+    for k, one, got in (("boards", "board", boards), ("matches", "match", matches)):
+        if not _whole(doc[k]):
+            raise _expected(k, f"the number of {k} in {one}_outcomes ({len(got)})", doc[k])
+        if doc[k] != len(got):
+            raise SergeantMajorError(f"{k}: {doc[k]}, but {one}_outcomes holds {len(got)}")
+    return _Run(rules, tuple(lv), seed, duplicate, doc["first_deals"], boards, matches)
+
+
+def merge_json(docs: Sequence[Any], names: Sequence[str] | None = None) -> TournamentResult:
+    """Merge the board and match outcomes of :meth:`TournamentResult.to_json` dicts (with boards) of one
+    tournament run in chunks (``first_board``) into one result, boards and matches sorted by index. Each document
+    is checked first, field by field.
+
+    Args:
+        docs: the documents (parsed JSON).
+        names: what to call each document in an error (its file name); default ``result 1``, ``result 2``...
+
+    Raises:
+        SergeantMajorError: no documents; a malformed document (``NAME: field: reason``); documents of different
+            rules, players, seed or schedule; a board or match index that appears twice.
     """
     if not docs:
         raise SergeantMajorError("no results to merge")
-    key = {(d["rules"], tuple(d["levels"]), d["seed"], d["duplicate"], d["first_deals"]) for d in docs}
-    if len(key) != 1:
-        raise SergeantMajorError(f"cannot merge results of different runs: {sorted(map(str, key))}")
-    rules_text, levels, seed, duplicate, first_deals = key.pop()
-    bs = sorted((BoardOutcome(int(b["index"]), int(b["seed"]), bool(b["exchange"]), tuple(b["scores"]), tuple(b["over"]),
-                              tuple(b["tricks"])) for d in docs for b in d["board_outcomes"]), key=lambda b: b.index)
-    ms = sorted((MatchOutcome(int(m["index"]), int(m["seed"]), tuple(m["wins"]), int(m["deals"]))
-                 for d in docs for m in d["match_outcomes"]), key=lambda m: m.index)
-    for what, idx in (("board", [b.index for b in bs]), ("match", [m.index for m in ms])):
-        if len(set(idx)) != len(idx):
-            raise SergeantMajorError(f"a {what} appears in more than one result: indices {sorted(idx)[:5]}...")
-    # results already played: read even rules whose game end can practically never come (docs/rules.md decision 13)
-    return summarize(Rules.parse(rules_text, check_end=False), levels, seed, bs, ms, duplicate, first_deals)
+    label = list(names) if names is not None else [f"result {i + 1}" for i in range(len(docs))]
+    runs: list[_Run] = []
+    for name, doc in zip(label, docs, strict=True):
+        try:
+            runs.append(_check_result(doc))
+        except SergeantMajorError as e:
+            raise SergeantMajorError(f"{name}: {e}") from None
+
+    def run_of(r: _Run) -> dict[str, Any]:
+        return {"rules": str(r.rules), "players": ",".join(r.levels), "seed": r.seed, "duplicate": r.duplicate,
+                "first_deals": r.first_deals}
+
+    first = run_of(runs[0])
+    for name, run in zip(label[1:], runs[1:], strict=True):
+        this = run_of(run)
+        odd = [f"{k} {json.dumps(this[k])}, not {json.dumps(first[k])}" for k in first if this[k] != first[k]]
+        if odd:
+            raise SergeantMajorError(f"{name}: not of the same run as {label[0]} (results of different runs do not "
+                                     f"merge): {'; '.join(odd)}")
+    seen: dict[tuple[str, int], int] = {}  # (board or match, index) -> the document that holds it
+    for j, run in enumerate(runs):
+        for what, outcomes in (("board", run.boards), ("match", run.matches)):
+            for o in outcomes:
+                other = seen.get((what, o.index))
+                seen[(what, o.index)] = j
+                if other is not None:
+                    raise SergeantMajorError(f"{label[j]}: {what} {o.index} is in more than one result"
+                                             + (f" (also in {label[other]})" if other != j else " (twice in it)"))
+    bs = sorted((b for run in runs for b in run.boards), key=lambda b: b.index)
+    ms = sorted((m for run in runs for m in run.matches), key=lambda m: m.index)
+    if not bs and not ms:
+        raise SergeantMajorError(f"no boards or matches to merge in {', '.join(label)}")
+    rules, levels, seed, duplicate, first_deals = runs[0][:5]
+    return summarize(rules, levels, seed, bs, ms, duplicate, first_deals)
+
+
+def read_result_file(path: str) -> Any:
+    """The parsed JSON of the ``--merge`` file ``path``: a regular file of at most :data:`MAX_RESULT_FILE` bytes,
+    UTF-8 JSON (not yet checked: :func:`merge_json` does).
+
+    Raises:
+        SergeantMajorError: ``PATH: reason`` (no such file, a folder, not readable, not UTF-8, not JSON).
+    """
+    name = visible(path)
+    try:
+        # O_NONBLOCK: opening a pipe must not wait for a writer (it is refused just below)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise SergeantMajorError(f"{name}: no such file") from None
+    except OSError as e:
+        raise SergeantMajorError(f"{name}: cannot read it: {e.strerror or e}") from None
+    folder = SergeantMajorError(f"{name}: is a folder; give a file that tournament --json wrote")
+    try:
+        with os.fdopen(fd, "rb") as f:
+            st = os.fstat(f.fileno())
+            if stat.S_ISDIR(st.st_mode):
+                raise folder
+            if not stat.S_ISREG(st.st_mode):
+                raise SergeantMajorError(f"{name}: not a regular file; give a file that tournament --json wrote")
+            data = f.read(MAX_RESULT_FILE + 1)
+        if len(data) > MAX_RESULT_FILE:
+            raise SergeantMajorError(f"{name}: larger than {MAX_RESULT_FILE:,} bytes, more than a result file holds")
+        return json.loads(data.decode("utf-8-sig"))
+    except IsADirectoryError:  # os.fdopen refuses a folder before fstat sees it
+        raise folder from None
+    except OSError as e:
+        raise SergeantMajorError(f"{name}: cannot read it: {e.strerror or e}") from None
+    except MemoryError:
+        raise SergeantMajorError(f"{name}: too large to read in the memory this process may use") from None
+    except UnicodeDecodeError as e:
+        raise SergeantMajorError(f"{name}: {RESULT_FILE}: not UTF-8 text (byte {e.start})") from None
+    except json.JSONDecodeError as e:
+        raise SergeantMajorError(f"{name}: {RESULT_FILE}: not JSON (line {e.lineno} column {e.colno}: {e.msg})") from None
+    except RecursionError:
+        raise SergeantMajorError(f"{name}: {RESULT_FILE}: JSON nested too deeply") from None
 
 
 # ---------------------------------------------------------------------------------------------- runner
@@ -677,7 +888,7 @@ def _check(rules: Rules, levels: Sequence[str], boards: int, matches: int, worke
 def tournament_iter(rules: Rules, levels: Sequence[str], boards: int, seed: int = 0, workers: int | None = None, matches: int = 0,
                     first_deals: bool = False, duplicate: bool = True, first_board: int = 0,
                     memo: bool = True, ray_address: str | None = None,
-                    started: Callable[[str, int], None] | None = None) -> Iterator[BoardOutcome | MatchOutcome]:
+                    started: Callable[[str, int], None] | None = None) -> Generator[BoardOutcome | MatchOutcome, None, None]:
     """Play the boards, then the matches, and yield their outcomes in that order (arguments: :func:`tournament`).
 
     ``started(description, processes)``, if given, is called once before the first outcome with what runs the
@@ -704,8 +915,7 @@ def tournament_iter(rules: Rules, levels: Sequence[str], boards: int, seed: int 
         for j in jobs:
             yield work(j)
         return
-    ctx = multiprocessing.get_context("spawn")  # no fork of a process that may run a progress thread
-    with ctx.Pool(workers) as pool:
+    with worker_pool(workers) as pool:  # workers quiet on Ctrl-C and hang-up, ended when this generator stops
         yield from pool.imap(work, jobs, chunksize=max(1, min(16, len(jobs) // (workers * 8))))
 
 
@@ -761,7 +971,7 @@ def _register() -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     from rich.table import Table
 
-    from .cli import app, parse_seed, parse_whole_number
+    from .cli import app, count, parse_seed, parse_whole_number, stop_on_signals
 
     @app.command("tournament")
     def tournament_command(
@@ -820,96 +1030,98 @@ def _register() -> None:
             fail(f"--ray {ray_address!r} with --merge: merging plays nothing; leave out --ray")
         # the JSON goes to a temporary file beside --json, renamed to it once written: a refused, failed or
         # interrupted run (Ctrl-C) leaves --json as it was, and never an empty or half-written file
-        tmp: str | None = None
-        if json_file is not None and json_file != "-":
-            target = Path(json_file)
+        # SIGTERM and SIGHUP (a closed terminal) stop the run as Ctrl-C does (status 143, 129; Ctrl-C: 130)
+        with stop_on_signals(f"--json {json_file!r}" if json_file is not None and json_file != "-" else ""):
+            tmp: str | None = None
             try:
-                if target.is_dir():
-                    raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-                fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-                os.fchmod(fd, _file_mode(target))
-                os.close(fd)
-            except OSError as e:
+                if json_file is not None and json_file != "-":
+                    target = Path(json_file)
+                    try:
+                        if target.is_dir():
+                            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+                        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+                        os.fchmod(fd, _file_mode(target))
+                        os.close(fd)
+                    except OSError as e:
+                        fail(f"cannot write {json_file!r}: {e.strerror or e}")
+                k = workers or os.cpu_count() or 1
+                if ray_address is not None:
+                    k = workers  # 0: one per CPU of the cluster
+                backend = ""
+                to_stdout = json_file == "-"
+                # the progress bar appears once the run has started: a refusal before it (no ray cluster at
+                # --ray's address, ray missing) is then its one line on stderr, without an empty bar above it
+                bar = Progress(TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                               TimeRemainingColumn(), console=Console(stderr=True), transient=to_stdout)
+
+                def started(description: str, processes: int) -> None:
+                    nonlocal backend, k
+                    backend, k = description, processes
+                    bar.start()
+
+                def stop_bar() -> None:
+                    if bar.live.is_started:  # Progress.stop() prints an empty line even then, off a terminal
+                        bar.stop()
+
+                bs: list[BoardOutcome] = []
+                ms: list[MatchOutcome] = []
+                t0 = time.perf_counter()
+                if merge:
+                    try:
+                        res = merge_json([read_result_file(f) for f in merge], [visible(f) for f in merge])
+                    except SergeantMajorError as e:
+                        fail(str(e))
+                        return
+                    if res.rules != str(r) or res.levels != lv or res.seed != seed:
+                        fail(f"--merge files hold {res.rules!r} {','.join(res.levels)} seed {res.seed}; "
+                             f"give the same --rules, --players and --seed")
+                else:
+                    try:
+                        task = bar.add_task("boards", total=deals + matches)
+                        with contextlib.closing(tournament_iter(r, lv, deals, seed, k, matches, first_deals, duplicate,
+                                                                first_board, ray_address=ray_address,
+                                                                started=started)) as outcomes:
+                            for o in outcomes:
+                                if isinstance(o, BoardOutcome):
+                                    bs.append(o)
+                                else:
+                                    ms.append(o)
+                                bar.advance(task)
+                    except SergeantMajorError as e:
+                        stop_bar()  # before the error line
+                        fail(str(e))
+                    finally:
+                        stop_bar()
+                    res = summarize(r, lv, seed, bs, ms, duplicate, first_deals)
+                elapsed = time.perf_counter() - t0
+                if json_file is not None:
+                    d = res.to_json()
+                    d["seconds"] = round(elapsed, 3)
+                    d["workers"] = k
+                    if not merge:
+                        d["backend"] = backend
+                    text = json.dumps(d, indent=1) + "\n"
+                    if to_stdout:
+                        sys.stdout.write(text)
+                        return
+                    try:
+                        assert tmp is not None
+                        Path(tmp).write_text(text, encoding="utf-8")
+                        os.replace(tmp, json_file)
+                        tmp = None
+                    except OSError as e:
+                        fail(f"cannot write {json_file!r}: {e.strerror or e}")
+            finally:
                 if tmp is not None:
                     with contextlib.suppress(OSError):
                         os.unlink(tmp)
-                fail(f"cannot write {json_file!r}: {e.strerror or e}")
-        try:
-            k = workers or os.cpu_count() or 1
-            if ray_address is not None:
-                k = workers  # 0: one per CPU of the cluster
-            backend = ""
-            to_stdout = json_file == "-"
-            # the progress bar appears once the run has started: a refusal before it (no ray cluster at
-            # --ray's address, ray missing) is then its one line on stderr, without an empty bar above it
-            bar = Progress(TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                           TimeRemainingColumn(), console=Console(stderr=True), transient=to_stdout)
-
-            def started(description: str, processes: int) -> None:
-                nonlocal backend, k
-                backend, k = description, processes
-                bar.start()
-
-            def stop_bar() -> None:
-                if bar.live.is_started:  # Progress.stop() prints an empty line even then, off a terminal
-                    bar.stop()
-
-            bs: list[BoardOutcome] = []
-            ms: list[MatchOutcome] = []
-            t0 = time.perf_counter()
-            if merge:
-                try:
-                    res = merge_json([json.loads(Path(f).read_text(encoding="utf-8")) for f in merge])
-                except (OSError, ValueError, KeyError, TypeError, SergeantMajorError) as e:
-                    fail(f"cannot merge {merge!r}: {e}")
-                    return
-                if res.rules != str(r) or res.levels != lv or res.seed != seed:
-                    fail(f"--merge files hold {res.rules!r} {','.join(res.levels)} seed {res.seed}; "
-                         f"give the same --rules, --players and --seed")
-            else:
-                try:
-                    task = bar.add_task("boards", total=deals + matches)
-                    for o in tournament_iter(r, lv, deals, seed, k, matches, first_deals, duplicate, first_board,
-                                             ray_address=ray_address, started=started):
-                        if isinstance(o, BoardOutcome):
-                            bs.append(o)
-                        else:
-                            ms.append(o)
-                        bar.advance(task)
-                except SergeantMajorError as e:
-                    stop_bar()  # before the error line
-                    fail(str(e))
-                finally:
-                    stop_bar()
-                res = summarize(r, lv, seed, bs, ms, duplicate, first_deals)
-            elapsed = time.perf_counter() - t0
-            if json_file is not None:
-                d = res.to_json()
-                d["seconds"] = round(elapsed, 3)
-                d["workers"] = k
-                if not merge:
-                    d["backend"] = backend
-                text = json.dumps(d, indent=1) + "\n"
-                if to_stdout:
-                    sys.stdout.write(text)
-                    return
-                try:
-                    assert tmp is not None
-                    Path(tmp).write_text(text, encoding="utf-8")
-                    os.replace(tmp, json_file)
-                    tmp = None
-                except OSError as e:
-                    fail(f"cannot write {json_file!r}: {e.strerror or e}")
-        finally:
-            if tmp is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
         # from the result, not the options: --merge takes the schedule from its files (--first-deals and
         # --no-duplicate need not be given again)
         how = "duplicate" if res.duplicate else "NOT duplicate"
         what = "first deals" if res.first_deals else f"deal 2 after a heuristic deal 1, {res.exchange_boards} with an exchange"
-        title = (f"{res.boards} boards of {res.rules} x {res.arrangements} seat arrangements ({how}; {what}), seed {seed}"
-                 if res.boards else f"{res.matches} matches of {res.rules} x {res.arrangements} seat arrangements, seed {seed}")
+        title = (f"{count(res.boards, 'board')} of {res.rules} x {res.arrangements} seat arrangements ({how}; {what}), seed {seed}"
+                 if res.boards else
+                 f"{count(res.matches, 'match', 'matches')} of {res.rules} x {res.arrangements} seat arrangements, seed {seed}")
         table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
         table.add_column("player", no_wrap=True)
         if res.boards:
@@ -949,10 +1161,10 @@ def _register() -> None:
                 table.add_row(*row)
         notes = ["score/deal, over/deal: means per deal ± 95% CI over boards (a board's mean over its arrangements is the unit)"]
         if res.matches:
-            notes.append(f"match win %: {res.matches} seeded matches x {res.arrangements} arrangements "
-                         f"({res.match_deals} deals); a shared win counts 1/k; ± 95% CI over match seeds")
+            notes.append(f"match win %: {count(res.matches, 'seeded match', 'seeded matches')} x {res.arrangements} "
+                         f"arrangements ({count(res.match_deals, 'deal')}); a shared win counts 1/k; ± 95% CI over match seeds")
         played = res.deals + res.match_deals
-        notes.append((f"merged from {len(merge)} file(s)" if merge else
+        notes.append((f"merged from {count(len(merge), 'file')}" if merge else
                       f"{elapsed:.1f} s on {backend}, {played / elapsed:.0f} deals/s")
                      + (f"; JSON written to {json_file}" if json_file is not None else ""))
         table.caption = "\n".join(notes)

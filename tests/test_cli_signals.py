@@ -1,0 +1,207 @@
+"""``simulate`` and ``tournament`` with worker processes, stopped as a user stops them, through the installed
+command: Ctrl-C (SIGINT to the whole process group, as a terminal sends it), ``kill`` (SIGTERM), a closed
+terminal (SIGHUP to the process group, as the shell passes it on, and a real hang-up of a pseudo-terminal).
+Each leaves no temporary file, no worker process, and no worker output (``Process SpawnPoolWorker-2:``,
+tracebacks, ``BrokenPipeError``, ``leaked semaphore objects``)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+EXE = Path(sys.executable).parent / "sergeant-major"
+pytestmark = pytest.mark.skipif(not EXE.exists() or sys.platform == "win32" or not hasattr(signal, "SIGHUP"),
+                                reason="the installed command on a POSIX system")
+
+WORKER_NOISE = ("Traceback", "SpawnPoolWorker", "BrokenPipeError", "KeyboardInterrupt", "leaked", "resource_tracker")
+
+
+def _default_signals() -> None:
+    """In the child before exec: the signals' default actions, as in a terminal (a test runner started in the
+    background with ``&`` ignores SIGINT, and the command would inherit that)."""
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
+
+
+def _command(kind: str, out: Path) -> list[str]:
+    if kind == "simulate":
+        return [str(EXE), "simulate", "-n", "3000", "-w", "2", "--out", str(out)]
+    return [str(EXE), "tournament", "-n", "3000", "-w", "2", "--json", str(out)]
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (the pool's workers, multiprocessing's resource tracker)."""
+    found = set()
+    for p in Path("/proc").iterdir():
+        if p.name.isdigit():
+            try:
+                stat = (p / "stat").read_text()
+            except OSError:
+                continue
+            if stat.rsplit(")", 1)[1].split()[1] == str(pid):
+                found.add(int(p.name))
+    return found
+
+
+def _alive(pids: set[int]) -> set[int]:
+    alive = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            alive.add(pid)
+    return alive
+
+
+def _start_and_wait(args: list[str], tmp_path: Path, **kw: object) -> tuple[subprocess.Popen[str], set[int]]:
+    """Start the command and wait until its two workers run (and, for simulate --out, records arrive)."""
+    p = subprocess.Popen(args, text=True, start_new_session=True, preexec_fn=_default_signals, **kw)  # type: ignore[call-overload]
+    deadline = time.monotonic() + 60
+    while True:
+        assert p.poll() is None and time.monotonic() < deadline, "the run did not start"
+        kids = _children(p.pid)
+        temps = list(tmp_path.glob(".*.tmp"))
+        if len(kids) >= 3 and temps and (args[1] != "simulate" or temps[0].stat().st_size > 0):
+            break
+        time.sleep(0.1)
+    time.sleep(0.5)
+    return p, kids
+
+
+def _no_process_left(kids: set[int]) -> None:
+    deadline = time.monotonic() + 20  # multiprocessing's resource tracker leaves once its pipe closes
+    while _alive(kids) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _alive(kids) == set()
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize("kind", ["simulate", "tournament"])
+def test_sigterm_or_sighup_stops_like_ctrl_c(kind: str, signame: str, tmp_path: Path) -> None:
+    """``kill`` (SIGTERM to the command) or a closed terminal (SIGHUP to the whole job, as the shell passes it on)
+    part-way: exit 128 + the signal, one line saying so, no temporary file left, the workers ended and quiet."""
+    sig = getattr(signal, signame)
+    out = tmp_path / ("s.jsonl" if kind == "simulate" else "t.json")
+    p, kids = _start_and_wait(_command(kind, out), tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              stdin=subprocess.DEVNULL)
+    try:
+        if sig == signal.SIGTERM:
+            p.send_signal(sig)
+        else:
+            os.killpg(p.pid, sig)
+        _, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert p.returncode == 128 + sig, err
+    flag = "--out" if kind == "simulate" else "--json"
+    assert err.splitlines()[-1] == f"error: stopped by {signame}; {flag} {str(out)!r} not written", err
+    assert not any(word in err for word in WORKER_NOISE), err
+    assert list(tmp_path.iterdir()) == []
+    _no_process_left(kids)
+
+
+@pytest.mark.parametrize("when", [0.0, 1.0, 2.5])
+@pytest.mark.parametrize("kind", ["simulate", "tournament"])
+def test_ctrl_c_leaves_the_workers_quiet(kind: str, when: float, tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the whole process group) ``when`` seconds after the workers were started (0: while they
+    are still starting, importing the package): exit 130, nothing from the workers (they printed 'Process
+    SpawnPoolWorker-2:' and a KeyboardInterrupt traceback about 4 times in 5), no file."""
+    out = tmp_path / ("s.jsonl" if kind == "simulate" else "t.json")
+    p = subprocess.Popen(_command(kind, out), text=True, start_new_session=True, preexec_fn=_default_signals,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while len(kids := _children(p.pid)) < 3:
+            assert p.poll() is None and time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.01)
+        time.sleep(when)
+        os.killpg(p.pid, signal.SIGINT)
+        _, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert p.returncode == 130, err
+    assert not any(word in err for word in WORKER_NOISE), err
+    assert list(tmp_path.iterdir()) == []
+    _no_process_left(kids)
+
+
+@pytest.mark.parametrize("kind", ["simulate", "tournament"])
+def test_closing_the_terminal_stops_with_129(kind: str, tmp_path: Path) -> None:
+    """The command in a pseudo-terminal that is then closed (a terminal window closed): the hang-up sends SIGHUP and
+    every later write to the terminal fails (EIO). Exit 129, not 1 from the progress bar's last write failing;
+    no temporary file; no worker left."""
+    import fcntl
+    import pty
+    import termios
+
+    master, slave = pty.openpty()
+
+    def own_terminal() -> None:  # the session's controlling terminal, as a terminal window's shell has
+        _default_signals()
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    out = tmp_path / ("s.jsonl" if kind == "simulate" else "t.json")
+    p = subprocess.Popen(_command(kind, out), stdin=slave, stdout=slave, stderr=slave, preexec_fn=own_terminal)
+    os.close(slave)
+    try:
+        deadline = time.monotonic() + 60
+        kids: set[int] = set()
+        while not (len(kids) >= 3 and list(tmp_path.glob(".*.tmp"))):
+            assert p.poll() is None and time.monotonic() < deadline, "the run did not start"
+            with contextlib.suppress(OSError):
+                while select.select([master], [], [], 0)[0]:
+                    os.read(master, 65536)  # the progress bar
+            kids = _children(p.pid)
+            time.sleep(0.1)
+        time.sleep(1.0)
+        os.close(master)  # the terminal goes
+        master = -1
+        p.wait(timeout=60)
+    finally:
+        if master >= 0:
+            os.close(master)
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 129
+    assert list(tmp_path.iterdir()) == []
+    _no_process_left(kids)
+
+
+def test_nohup_keeps_running_after_a_hang_up(tmp_path: Path) -> None:
+    """Under ``nohup`` (SIGHUP ignored) a hang-up does not stop the run: the records are all written."""
+    out = tmp_path / "s.jsonl"
+
+    def nohup() -> None:
+        _default_signals()
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    p = subprocess.Popen([str(EXE), "simulate", "-n", "60", "-w", "2", "--out", str(out)], text=True,
+                         start_new_session=True, preexec_fn=nohup, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while not list(tmp_path.glob(".*.tmp")) and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(p.pid, signal.SIGHUP)
+        _, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert p.returncode == 0, err
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 60
