@@ -704,32 +704,68 @@ def _file_kind(mode: int) -> str:
     return "not a regular file"
 
 
+class NotRegularFile(Exception):
+    """:func:`read_regular_file` refused a path that is not a regular file; ``mode`` is its ``st_mode``."""
+
+    def __init__(self, mode: int) -> None:
+        super().__init__(_file_kind(mode))
+        self.mode = mode
+
+
+class FileTooLarge(Exception):
+    """:func:`read_regular_file` refused a file of more than its ``limit`` bytes."""
+
+
+def read_regular_file(path: str | Path, limit: int) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them (records, ``tournament --merge`` files).
+
+    A pipe is refused without waiting for a writer (opened non-blocking), and the size is checked before and
+    after reading (the file may grow meanwhile).
+
+    Raises:
+        NotRegularFile: a folder, a pipe, a device or a socket (``e.mode``).
+        FileTooLarge: more than ``limit`` bytes.
+        OSError: from opening or reading (``FileNotFoundError``; ``IsADirectoryError`` where opening a folder fails).
+        MemoryError: the file does not fit in the memory this process may use.
+    """
+    # O_NONBLOCK: opening a pipe must not wait for a writer (it is refused just below)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        f = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with f:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFile(st.st_mode)
+        if st.st_size > limit:
+            raise FileTooLarge(limit)
+        data = f.read(limit + 1)  # the file may have grown since
+    if len(data) > limit:
+        raise FileTooLarge(limit)
+    return data
+
+
 def _read_text(p: Path) -> str:
     """The text of the record file ``p``: a regular file of at most :data:`MAX_RECORD_FILE` bytes, UTF-8."""
     try:
-        # O_NONBLOCK: opening a pipe must not wait for a writer (it is refused just below)
-        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except OSError as e:
-        raise RecordError(f"cannot read the record {str(p)!r}: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "rb") as f:
-            st = os.fstat(f.fileno())
-            if not stat.S_ISREG(st.st_mode):
-                raise RecordError(f"{str(p)!r} is {_file_kind(st.st_mode)}, not a regular file; a record is a JSON text file")
-            too_big = RecordError(f"{str(p)!r} is larger than {MAX_RECORD_FILE:,} bytes, the most a record file may hold "
-                                  "(split a JSON Lines file into several)")
-            if st.st_size > MAX_RECORD_FILE:
-                raise too_big
-            data = f.read(MAX_RECORD_FILE + 1)  # the file may have grown since
-            if len(data) > MAX_RECORD_FILE:
-                raise too_big
-            return data.decode("utf-8-sig")
+        data = read_regular_file(p, MAX_RECORD_FILE)
+    except NotRegularFile as e:
+        raise RecordError(f"{str(p)!r} is {_file_kind(e.mode)}, not a regular file; a record is a JSON text file") from None
+    except FileTooLarge:
+        raise RecordError(f"{str(p)!r} is larger than {MAX_RECORD_FILE:,} bytes, the most a record file may hold "
+                          "(split a JSON Lines file into several)") from None
     except OSError as e:
         raise RecordError(f"cannot read the record {str(p)!r}: {e.strerror or e}") from None
     except MemoryError:
         raise RecordError(f"{str(p)!r} is too large to read in the memory this process may use") from None
+    try:
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise RecordError(f"{str(p)!r} is not UTF-8 text (byte {e.start}); a record is a JSON text file") from None
+    except MemoryError:
+        raise RecordError(f"{str(p)!r} is too large to read in the memory this process may use") from None
 
 
 def _at_line(e: RecordError, line: int) -> RecordError:

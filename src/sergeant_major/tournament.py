@@ -85,7 +85,7 @@ from .deal import Deal, DealResult
 from .errors import SergeantMajorError
 from .match import Match, deal_cards
 from .players import LEVELS, MEASUREMENT_LEVELS, HeuristicPlayer, Player, decision_rng, make_player
-from .record import _file_mode
+from .record import FileTooLarge, NotRegularFile, _file_mode, read_regular_file
 from .rules import Rules
 from .safetext import quote, visible
 from .view import View, build_view
@@ -835,37 +835,33 @@ def read_result_file(path: str) -> Any:
         SergeantMajorError: ``PATH: reason`` (no such file, a folder, not readable, not UTF-8, not JSON).
     """
     name = visible(path)
-    try:
-        # O_NONBLOCK: opening a pipe must not wait for a writer (it is refused just below)
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except FileNotFoundError:
-        raise SergeantMajorError(f"{name}: no such file") from None
-    except OSError as e:
-        raise SergeantMajorError(f"{name}: cannot read it: {e.strerror or e}") from None
     folder = SergeantMajorError(f"{name}: is a folder; give a file that tournament --json wrote")
     try:
-        with os.fdopen(fd, "rb") as f:
-            st = os.fstat(f.fileno())
-            if stat.S_ISDIR(st.st_mode):
-                raise folder
-            if not stat.S_ISREG(st.st_mode):
-                raise SergeantMajorError(f"{name}: not a regular file; give a file that tournament --json wrote")
-            data = f.read(MAX_RESULT_FILE + 1)
-        if len(data) > MAX_RESULT_FILE:
-            raise SergeantMajorError(f"{name}: larger than {MAX_RESULT_FILE:,} bytes, more than a result file holds")
-        return json.loads(data.decode("utf-8-sig"))
+        data = read_regular_file(path, MAX_RESULT_FILE)
+    except FileNotFoundError:
+        raise SergeantMajorError(f"{name}: no such file") from None
     except IsADirectoryError:  # os.fdopen refuses a folder before fstat sees it
         raise folder from None
+    except NotRegularFile as e:
+        if stat.S_ISDIR(e.mode):
+            raise folder from None
+        raise SergeantMajorError(f"{name}: not a regular file; give a file that tournament --json wrote") from None
+    except FileTooLarge:
+        raise SergeantMajorError(f"{name}: larger than {MAX_RESULT_FILE:,} bytes, more than a result file holds") from None
     except OSError as e:
         raise SergeantMajorError(f"{name}: cannot read it: {e.strerror or e}") from None
     except MemoryError:
         raise SergeantMajorError(f"{name}: too large to read in the memory this process may use") from None
+    try:
+        return json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError as e:
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: not UTF-8 text (byte {e.start})") from None
     except json.JSONDecodeError as e:
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: not JSON (line {e.lineno} column {e.colno}: {e.msg})") from None
     except RecursionError:
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: JSON nested too deeply") from None
+    except MemoryError:
+        raise SergeantMajorError(f"{name}: too large to read in the memory this process may use") from None
 
 
 # ---------------------------------------------------------------------------------------------- runner
