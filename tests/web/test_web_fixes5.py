@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -178,18 +179,27 @@ def test_history_replays_the_tables_not_in_memory_off_the_event_loop(tmp_path: P
         await send(hub, d, {"type": "join", "token": live_t["seats"][1]["token"]})
         await send(hub, d, {"type": "start", "v": 0})
         live = hub.tables[live_t["id"]]
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as cl:
-            ticks: list[int] = []
-            done = asyncio.Event()
+        # the replay waits until a task on the event loop has run: were it replayed on the loop, the task could not run
+        # and the wait would time out (no timing figure: the event is set or it is not)
+        loop_ran = threading.Event()
+        replay_threads: list[int] = []
+        waits: list[bool] = []
+        real_replayed = hub.replayed
 
+        def replayed(tid: str) -> Any:
+            replay_threads.append(threading.get_ident())
+            waits.append(loop_ran.wait(10))
+            return real_replayed(tid)
+
+        hub.replayed = replayed
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as cl:
             async def other_work() -> None:
-                while not done.is_set():
-                    ticks.append(1)
+                while not replay_threads:
                     await asyncio.sleep(0.001)
+                loop_ran.set()
 
             w = asyncio.create_task(other_work())
             r = await cl.post("/api/history", json={"tokens": [done_t["seats"][0]["token"], live_t["seats"][1]["token"], "nope"]})
-            done.set()
             await w
         assert r.status_code == 200, r.text
         games = {g["id"]: g for g in r.json()["games"]}
@@ -197,7 +207,8 @@ def test_history_replays_the_tables_not_in_memory_off_the_event_loop(tmp_path: P
         assert games[live_t["id"]] == {"id": live_t["id"], "name": "T", "rules": "9-5-2", "seat": 1, "over": False,
                                        "names": ["Me", "Friend 1", "Random 3"], "totals": [0, 0, 0], "deal": 1,
                                        "winners": [], "created": live.row.created}
-        assert len(ticks) >= 5, len(ticks)  # the event loop ran while the match was replayed
+        assert replay_threads and threading.get_ident() not in replay_threads  # replayed in a worker thread
+        assert waits == [True]  # ... while the event loop ran
         assert set(hub.tables) == {live_t["id"]} and hub.tables[live_t["id"]] is live  # nothing loaded by the thread
 
     asyncio.run(run())
