@@ -188,3 +188,15 @@ def test_real_command_version() -> None:
 
     r = _real("--version")
     assert r.returncode == 0 and r.stdout == f"sergeant-major {__version__}\n", r.stdout
+
+
+@pytest.mark.parametrize("command", [["simulate", "-n", "1", "-w", "1"], ["tournament", "-n", "1", "-w", "1"], ["play"]])
+def test_a_seed_of_too_many_digits_is_one_line(command: list[str]) -> None:
+    """A seed longer than int() converts (4300 digits) was a ValueError traceback (status 1) in every command."""
+    digits = "9" * (sys.get_int_max_str_digits() + 1)
+    res = runner.invoke(app, [*command, "--seed", digits], env=WIDE)
+    assert res.exit_code == 2, res.output
+    assert isinstance(res.exception, SystemExit), res.exception
+    line = _message_line(res.output, "--seed '99999999999999999999'...")
+    assert line == (f"error: --seed '99999999999999999999'... has too many digits "
+                    f"({len(digits)}; at most {sys.get_int_max_str_digits()})"), line

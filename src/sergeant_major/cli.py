@@ -100,7 +100,11 @@ def parse_seed(text: str) -> int:
     """
     if re.fullmatch(r"-?[0-9]+", text) is None:
         raise SergeantMajorError(f"--seed {text!r} is not an integer (digits 0-9)")
-    return int(text)
+    try:
+        return int(text)
+    except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits())
+        raise SergeantMajorError(f"--seed {text[:20]!r}... has too many digits ({len(text.lstrip('-'))}; at most "
+                                 f"{sys.get_int_max_str_digits()})") from None
 
 
 def parse_whole_number(value: str | int) -> int:
