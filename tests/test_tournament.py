@@ -457,3 +457,40 @@ def test_one_board_and_one_match_are_said_in_the_singular() -> None:
     r = runner.invoke(app, ["simulate", "-n", "1", "-w", "1", "-r", "9-5-2 deals=1"], env={"COLUMNS": "250"})
     assert r.exit_code == 0, r.output
     assert "1 match of 9-5-2 deals=1 (seed 0): 1 deal, 1.00 per match" in r.stdout and "1 worker," in r.stdout, r.stdout
+
+
+def test_merge_refuses_numbers_too_large_for_the_figures(tmp_path: Path) -> None:
+    """A tampered ``--merge`` file with a huge number by slot (10**400) was an OverflowError traceback (status 1)
+    when the figures divided it as a float, and one of more digits than int() converts a ValueError traceback
+    from json: each is now the file's one-line error (status 2), and --json is not written."""
+    r = runner.invoke(app, ["tournament", "-n", "2", "-m", "1", "-w", "1", "-r", "9-5-2 deals=1", "--json",
+                            str(tmp_path / "t.json")])
+    assert r.exit_code == 0, r.output
+    text = (tmp_path / "t.json").read_text(encoding="utf-8")
+    good = json.loads(text)
+    huge = 10 ** 400
+
+    def edited(name: str, change: Any) -> Path:
+        doc = json.loads(json.dumps(good))
+        change(doc)
+        (tmp_path / name).write_text(json.dumps(doc), encoding="utf-8")
+        return tmp_path / name
+
+    digits = sys.get_int_max_str_digits() + 1
+    (tmp_path / "digits.json").write_text(text.replace('"seed": 0', '"seed": ' + "9" * digits, 1), encoding="utf-8")
+    cases = [
+        (edited("scores.json", lambda d: d["board_outcomes"][1].update(scores=[huge, 0, -huge])),
+         "board_outcomes[1].scores: a number of 401 digits is out of range (a result's sums are at most 2**53 in size)"),
+        (edited("tricks.json", lambda d: d["board_outcomes"][0].update(tricks=[huge, 0, 0])),
+         "board_outcomes[0].tricks: a number of 401 digits is out of range (a result's sums are at most 2**53 in size)"),
+        (edited("wins.json", lambda d: d["match_outcomes"][0].update(wins=[1e300, -1e300, 6.0])),
+         "match_outcomes[0].wins: 1e+300 is out of range (a result's sums are at most 2**53 in size)"),
+        (tmp_path / "digits.json", "not a tournament result (--json of 'sergeant-major tournament'): a number of more "
+                                   f"than {digits - 1} digits"),
+    ]
+    for path, said in cases:
+        r = runner.invoke(app, ["tournament", "-r", "9-5-2 deals=1", "--merge", str(path), "--json",
+                                str(tmp_path / "merged.json")])
+        assert r.exit_code == 2 and isinstance(r.exception, SystemExit), (path, r.output, r.exception)
+        assert r.output == f"error: {path}: {said}\n", r.output
+        assert not (tmp_path / "merged.json").exists()

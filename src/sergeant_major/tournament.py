@@ -672,6 +672,10 @@ def _fields(d: Any, where: str, keys: Sequence[str], what: str) -> dict[str, Any
     return d
 
 
+_LARGEST = 1 << 53
+"""The largest size of a number by slot in a ``--merge`` file (exact as a float; a real result's sums are far below)."""
+
+
 def _numbers(v: Any, where: str, n: int, whole: bool = True) -> tuple[Any, ...]:
     what = f"a list of {n} {'whole ' if whole else ''}numbers (one per slot)"
     if not isinstance(v, list) or len(v) != n:
@@ -680,6 +684,8 @@ def _numbers(v: Any, where: str, n: int, whole: bool = True) -> tuple[Any, ...]:
         ok = _whole(x) if whole else (isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x))
         if not ok:
             raise _expected(where, what, v) from None
+        if abs(x) > _LARGEST:  # the figures divide these as floats: 10**400 was an OverflowError traceback
+            raise SergeantMajorError(f"{where}: {_what(x)} is out of range (a result's sums are at most 2**53 in size)")
     return tuple(v)
 
 
@@ -858,6 +864,9 @@ def read_result_file(path: str) -> Any:
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: not UTF-8 text (byte {e.start})") from None
     except json.JSONDecodeError as e:
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: not JSON (line {e.lineno} column {e.colno}: {e.msg})") from None
+    except ValueError:  # a number of more digits than int() converts (json's only other ValueError)
+        raise SergeantMajorError(f"{name}: {RESULT_FILE}: a number of more than {sys.get_int_max_str_digits()} "
+                                 f"digits") from None
     except RecursionError:
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: JSON nested too deeply") from None
     except MemoryError:
