@@ -282,3 +282,24 @@ def test_out_never_replaces_a_file_unasked(tmp_path: Path) -> None:
     assert len(out.read_text(encoding="utf-8").splitlines()) == 2
     assert out.stat().st_mode & 0o777 == 0o600  # the replaced file's mode is kept
     assert sorted(p.name for p in tmp_path.iterdir()) == ["saved.json"]
+
+
+def test_out_onto_a_folder_is_refused_before_any_match_is_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--out FOLDER --force`` played every match and only then failed at the rename ('Is a directory'): the
+    whole run was lost. It is refused before the first match, as tournament --json refuses a folder."""
+    import sergeant_major.simulate as sim
+
+    played: list[int] = []
+    real = sim._worker
+
+    def counting(*args: object) -> object:
+        played.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sim, "_worker", counting)
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    res = runner.invoke(app, ["simulate", "-n", "2", "-w", "1", "--out", str(folder), "--force"])
+    assert res.exit_code == 2, res.output
+    assert res.stderr == f"error: cannot write {str(folder)!r}: Is a directory\n", res.stderr
+    assert played == [] and list(folder.iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == ["runs"]

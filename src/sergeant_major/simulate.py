@@ -39,6 +39,7 @@ Statistics
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import hashlib
 import itertools
@@ -452,6 +453,8 @@ def _register() -> None:
                     try:
                         if out.exists() and not force:
                             fail(f"--out {str(out)!r} exists; choose another file or add --force to replace it")
+                        if out.is_dir():  # refused now, not by the rename once every match is played
+                            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
                         fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
                         os.fchmod(fd, _file_mode(out))  # the replaced file's mode, else the usual one (as write_record does)
                         fh = os.fdopen(fd, "w", encoding="utf-8")
