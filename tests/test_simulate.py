@@ -303,3 +303,13 @@ def test_out_onto_a_folder_is_refused_before_any_match_is_played(tmp_path: Path,
     assert res.exit_code == 2, res.output
     assert res.stderr == f"error: cannot write {str(folder)!r}: Is a directory\n", res.stderr
     assert played == [] and list(folder.iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == ["runs"]
+
+
+def test_the_workers_said_are_the_processes_that_played() -> None:
+    """``-n 1 -w 2`` played in one process (never more workers than games) but said '2 workers' and ``"workers": 2``."""
+    res = runner.invoke(app, ["simulate", "-n", "1", "-w", "2", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["workers"] == 1
+    res = runner.invoke(app, ["simulate", "-n", "1", "-w", "2"], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    assert " s, 1 worker, " in res.stdout, res.stdout
