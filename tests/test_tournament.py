@@ -494,3 +494,18 @@ def test_merge_refuses_numbers_too_large_for_the_figures(tmp_path: Path) -> None
         assert r.exit_code == 2 and isinstance(r.exception, SystemExit), (path, r.output, r.exception)
         assert r.output == f"error: {path}: {said}\n", r.output
         assert not (tmp_path / "merged.json").exists()
+
+
+def test_a_merged_json_names_no_worker_processes(tmp_path: Path) -> None:
+    """The JSON of ``--merge`` said ``"workers": 2`` (--workers 0 read as one per core) though a merge plays
+    nothing; like ``backend``, it is left out. A run's JSON keeps both."""
+    r = runner.invoke(app, ["tournament", "-n", "2", "-w", "1", "--json", str(tmp_path / "t.json")])
+    assert r.exit_code == 0, r.output
+    run = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    assert run["workers"] == 1 and run["backend"] == "1 local process"
+    r = runner.invoke(app, ["tournament", "--merge", str(tmp_path / "t.json"), "--json", "-"])
+    assert r.exit_code == 0, r.output
+    merged = json.loads(r.stdout)
+    assert "workers" not in merged and "backend" not in merged
+    assert {k: v for k, v in merged.items() if k != "seconds"} == {k: v for k, v in run.items()
+                                                                  if k not in ("seconds", "workers", "backend")}

@@ -1102,8 +1102,8 @@ def _register() -> None:
                 if json_file is not None:
                     d = res.to_json()
                     d["seconds"] = round(elapsed, 3)
-                    d["workers"] = k
-                    if not merge:
+                    if not merge:  # a merge plays nothing: no processes, no backend
+                        d["workers"] = k
                         d["backend"] = backend
                     text = json.dumps(d, indent=1) + "\n"
                     if to_stdout:
