@@ -205,3 +205,32 @@ def test_nohup_keeps_running_after_a_hang_up(tmp_path: Path) -> None:
             p.wait()
     assert p.returncode == 0, err
     assert len(out.read_text(encoding="utf-8").splitlines()) == 60
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_a_stop_that_a_library_turned_into_a_plain_keyboard_interrupt_is_still_that_signal(
+        signame: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """ray's ray.wait and ray.get (``tournament --ray``) run Python's signal handlers in their C++ core and raise a
+    KeyboardInterrupt of their own for the handler's :class:`~sergeant_major.cli.Stopped`: ``kill`` of a run on a
+    cluster ended about one time in two with status 130 and no word, as if by Ctrl-C. The signal taken decides."""
+    import typer
+
+    from sergeant_major.cli import stop_on_signals
+
+    sig = getattr(signal, signame)
+    code = None
+    try:
+        with stop_on_signals("--json 'r.json'"):
+            try:
+                signal.raise_signal(sig)
+            except KeyboardInterrupt:  # what ray does
+                raise KeyboardInterrupt from None
+    except typer.Exit as e:
+        code = e.exit_code
+    except KeyboardInterrupt:
+        pytest.fail(f"{signame} came out as Ctrl-C (status 130, no message)")
+    assert code == 128 + sig
+    assert capsys.readouterr().err == f"error: stopped by {signame}; --json 'r.json' not written\n"
+    assert signal.getsignal(sig) is not None and signal.getsignal(sig) != signal.SIG_IGN  # handlers restored
+    with pytest.raises(KeyboardInterrupt), stop_on_signals("--json 'r.json'"):  # Ctrl-C itself stays Ctrl-C
+        raise KeyboardInterrupt

@@ -220,9 +220,12 @@ def stop_on_signals(unwritten: str = "") -> Iterator[None]:
         yield
         return
 
+    got: list[int] = []  # the signal taken, also when a library turned its Stopped into a plain KeyboardInterrupt
+
     def stop(signum: int, frame: FrameType | None) -> None:
         for s in sigs:
             signal.signal(s, signal.SIG_IGN)  # once is enough: nothing may cut the cleaning up short
+        got.append(signum)
         _leave_a_closed_terminal()
         raise Stopped(signum)
 
@@ -231,11 +234,16 @@ def stop_on_signals(unwritten: str = "") -> Iterator[None]:
     previous = {s: signal.signal(s, stop) for s in sigs}
     try:
         yield
-    except Stopped as e:
-        name = signal.Signals(e.signum).name
+    except KeyboardInterrupt as e:
+        # ray's ray.wait and ray.get (tournament --ray) run the handler in their C++ core and raise a KeyboardInterrupt
+        # of their own for any KeyboardInterrupt it raised: SIGTERM then ended with 130 and no word, like Ctrl-C
+        signum = e.signum if isinstance(e, Stopped) else (got[0] if got else None)
+        if signum is None:  # Ctrl-C itself
+            raise
+        name = signal.Signals(signum).name
         with contextlib.suppress(OSError, ValueError):  # after a hang-up the terminal may take no more output
             typer.echo(f"error: stopped by {name}" + (f"; {unwritten} not written" if unwritten else ""), err=True)
-        raise typer.Exit(128 + e.signum) from None
+        raise typer.Exit(128 + signum) from None
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler if handler is not None else signal.SIG_DFL)
