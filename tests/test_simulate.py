@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -313,3 +315,28 @@ def test_the_workers_said_are_the_processes_that_played() -> None:
     res = runner.invoke(app, ["simulate", "-n", "1", "-w", "2"], env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.output
     assert " s, 1 worker, " in res.stdout, res.stdout
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX pipes and links")
+def test_out_onto_a_pipe_or_a_link_writes_into_it_not_over_it(tmp_path: Path) -> None:
+    """``--out --force`` onto a FIFO, a device (``--out /dev/null`` as root: in /dev) or a symbolic link replaced it
+    with a regular file (the rename of the temporary file): a pipe or a device is now written directly and a
+    link's file replaced, the link kept."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        res = runner.invoke(app, ["simulate", "-n", "1", "-w", "1", "-r", "9-5-2 deals=1", "--out", str(fifo), "--force"])
+        assert res.exit_code == 0, res.output
+        assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+        assert len(os.read(reader, 1 << 16).decode("utf-8").splitlines()) == 1
+    finally:
+        os.close(reader)
+    (tmp_path / "real.jsonl").write_text("old\n", encoding="utf-8")
+    (tmp_path / "link.jsonl").symlink_to("real.jsonl")
+    res = runner.invoke(app, ["simulate", "-n", "2", "-w", "1", "-r", "9-5-2 deals=1", "--out", str(tmp_path / "link.jsonl"),
+                              "--force"])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "link.jsonl").is_symlink()
+    assert len((tmp_path / "real.jsonl").read_text(encoding="utf-8").splitlines()) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.jsonl", "pipe", "real.jsonl"]

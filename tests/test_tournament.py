@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
+import stat
 import subprocess
 import sys
 from collections import Counter
@@ -509,3 +511,29 @@ def test_a_merged_json_names_no_worker_processes(tmp_path: Path) -> None:
     assert "workers" not in merged and "backend" not in merged
     assert {k: v for k, v in merged.items() if k != "seconds"} == {k: v for k, v in run.items()
                                                                   if k not in ("seconds", "workers", "backend")}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX pipes and links")
+def test_json_onto_a_pipe_or_a_link_writes_into_it_not_over_it(tmp_path: Path) -> None:
+    """--json was written to a temporary file renamed onto the name given: a FIFO, a device (``--json /dev/null``
+    or ``/dev/stdout`` as root: in /dev) or a symbolic link was replaced by a regular file. A pipe or a device is
+    now written directly and a link's file replaced, the link kept (a dangling link's file is made)."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader, so that the command's open does not wait
+    try:
+        r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", str(fifo)])
+        assert r.exit_code == 0, r.output
+        assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+        assert json.loads(os.read(reader, 1 << 16).decode("utf-8"))["boards"] == 1
+    finally:
+        os.close(reader)
+    (tmp_path / "real.json").write_text("old\n", encoding="utf-8")
+    (tmp_path / "link.json").symlink_to("real.json")
+    (tmp_path / "dangling.json").symlink_to("made.json")
+    for link, real in (("link.json", "real.json"), ("dangling.json", "made.json")):
+        r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", str(tmp_path / link)])
+        assert r.exit_code == 0, r.output
+        assert (tmp_path / link).is_symlink() and os.readlink(tmp_path / link) == real
+        assert json.loads((tmp_path / real).read_text(encoding="utf-8"))["boards"] == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling.json", "link.json", "made.json", "pipe", "real.json"]

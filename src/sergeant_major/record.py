@@ -313,6 +313,20 @@ def _file_mode(p: Path) -> int:
         return 0o666 & ~mask
 
 
+def _renamed_onto(path: str) -> str | None:
+    """Where a file written whole through a temporary file and a rename (``tournament --json``, ``simulate --out``)
+    goes: ``path``, or the file a symbolic link ``path`` names (the link is kept, as a plain write keeps it); ``None``
+    when ``path`` is a device, a pipe or a socket (``/dev/null``, ``/dev/stdout``, a FIFO), to be written directly:
+    a rename would put a regular file in its place (as root, in ``/dev`` too). A folder is for the caller to refuse."""
+    try:
+        st = os.stat(path)  # follows links: what a write would reach
+    except OSError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+        return None
+    return os.path.realpath(path) if os.path.islink(path) else path
+
+
 _MAX_SUFFIX: Final = 1000
 
 

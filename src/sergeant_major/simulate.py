@@ -58,7 +58,7 @@ from .deal import ROLE_NAMES
 from .errors import SergeantMajorError
 from .match import Match
 from .players import LEVELS, drive, make_player
-from .record import _file_mode
+from .record import _file_mode, _renamed_onto
 from .rules import Rules
 from .workers import worker_pool
 
@@ -444,6 +444,7 @@ def _register() -> None:
             fail(f"--workers {workers}: use 0 (one per core) or more")
         k = min(workers or os.cpu_count() or 1, games)  # the processes simulate_iter starts: never more than games
         fh = None
+        dest: str | None = None
         tmp: str | None = None  # records go to a temporary file beside --out, renamed to it when all are written
         outcomes: list[GameOutcome] = []
         # SIGTERM and SIGHUP (a closed terminal) stop the run as Ctrl-C does (status 143, 129; Ctrl-C: 130)
@@ -455,9 +456,14 @@ def _register() -> None:
                             fail(f"--out {str(out)!r} exists; choose another file or add --force to replace it")
                         if out.is_dir():  # refused now, not by the rename once every match is played
                             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-                        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-                        os.fchmod(fd, _file_mode(out))  # the replaced file's mode, else the usual one (as write_record does)
-                        fh = os.fdopen(fd, "w", encoding="utf-8")
+                        dest = _renamed_onto(str(out))  # a link's file, not the link; None: a device or a pipe
+                        if dest is None:  # written directly (/dev/null, a FIFO): a rename would replace it
+                            fh = open(out, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
+                        else:
+                            target = Path(dest)
+                            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+                            os.fchmod(fd, _file_mode(target))  # the replaced file's mode, else the usual one (as write_record does)
+                            fh = os.fdopen(fd, "w", encoding="utf-8")
                     except OSError as e:
                         fail(f"cannot write {str(out)!r}: {e.strerror or e}")
                 t0 = time.perf_counter()
@@ -471,12 +477,14 @@ def _register() -> None:
                                 if fh is not None and line is not None:
                                     fh.write(line + "\n")
                                 bar.advance(task)
-                    if fh is not None and out is not None and tmp is not None:
+                    if fh is not None and out is not None and tmp is not None and dest is not None:
                         fh.flush()
                         os.fsync(fh.fileno())
                         fh.close()
-                        os.replace(tmp, out)
+                        os.replace(tmp, dest)
                         tmp = None
+                    elif fh is not None:
+                        fh.close()
                 except SergeantMajorError as e:
                     fail(str(e))
                 except OSError as e:

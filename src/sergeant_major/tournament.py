@@ -85,7 +85,7 @@ from .deal import Deal, DealResult
 from .errors import SergeantMajorError
 from .match import Match, deal_cards
 from .players import LEVELS, MEASUREMENT_LEVELS, HeuristicPlayer, Player, decision_rng, make_player
-from .record import FileTooLarge, NotRegularFile, _file_mode, read_regular_file
+from .record import FileTooLarge, NotRegularFile, _file_mode, _renamed_onto, read_regular_file
 from .rules import Rules
 from .safetext import quote, visible
 from .view import View, build_view
@@ -1038,15 +1038,18 @@ def _register() -> None:
         # SIGTERM and SIGHUP (a closed terminal) stop the run as Ctrl-C does (status 143, 129; Ctrl-C: 130)
         with stop_on_signals(f"--json {json_file!r}" if json_file is not None and json_file != "-" else ""):
             tmp: str | None = None
+            dest: str | None = None  # what tmp is renamed to; None: --json is a device or a pipe, written directly
             try:
                 if json_file is not None and json_file != "-":
-                    target = Path(json_file)
                     try:
-                        if target.is_dir():
+                        if Path(json_file).is_dir():
                             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-                        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-                        os.fchmod(fd, _file_mode(target))
-                        os.close(fd)
+                        dest = _renamed_onto(json_file)  # a link's file, not the link; /dev/null is not replaced
+                        if dest is not None:
+                            target = Path(dest)
+                            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+                            os.fchmod(fd, _file_mode(target))
+                            os.close(fd)
                     except OSError as e:
                         fail(f"cannot write {json_file!r}: {e.strerror or e}")
                 k = workers or os.cpu_count() or 1
@@ -1110,10 +1113,13 @@ def _register() -> None:
                         sys.stdout.write(text)
                         return
                     try:
-                        assert tmp is not None
-                        Path(tmp).write_text(text, encoding="utf-8")
-                        os.replace(tmp, json_file)
-                        tmp = None
+                        if dest is None:
+                            Path(json_file).write_text(text, encoding="utf-8")
+                        else:
+                            assert tmp is not None
+                            Path(tmp).write_text(text, encoding="utf-8")
+                            os.replace(tmp, dest)
+                            tmp = None
                     except OSError as e:
                         fail(f"cannot write {json_file!r}: {e.strerror or e}")
             finally:
