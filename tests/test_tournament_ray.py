@@ -284,3 +284,26 @@ def test_nothing_imports_ray_unless_a_run_asks_for_a_cluster() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_the_callers_sigterm_handler_is_kept_while_ray_init_runs() -> None:
+    """ray.init sets its SIGTERM handler (``sys.exit(15)``) first thing, and ``_own_sigterm`` put the caller's back only
+    after it: a ``kill`` while the command connected (some 0.1 to 0.3 s) ended it with status 15 and no word, not 143
+    and 'stopped by SIGTERM'. Within the block ray's setter now sets nothing; after it, ray's setter is ray's again."""
+    _need_ray()
+    import ray._private.utils as ray_utils
+
+    from sergeant_major.cluster import _own_sigterm
+
+    def ours(signum: int, frame: Any) -> None:
+        raise AssertionError("not called")
+
+    real = ray_utils.set_sigterm_handler
+    before = signal.signal(signal.SIGTERM, ours)
+    try:
+        with _own_sigterm():
+            ray_utils.set_sigterm_handler(lambda signum, frame: sys.exit(signum))  # what ray.init does first
+            assert signal.getsignal(signal.SIGTERM) is ours
+        assert signal.getsignal(signal.SIGTERM) is ours and ray_utils.set_sigterm_handler is real
+    finally:
+        signal.signal(signal.SIGTERM, before)

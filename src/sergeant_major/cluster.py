@@ -165,14 +165,26 @@ def _ray_env() -> Iterator[None]:
 @contextlib.contextmanager
 def _own_sigterm() -> Iterator[None]:
     """The caller's SIGTERM handler kept: ``ray.init`` sets its own (``sys.exit(15)``: status 15, and the command's
-    handler, which stops as on Ctrl-C with status 143, would be lost)."""
+    handler, which stops as on Ctrl-C with status 143, would be lost). Kept while ``ray.init`` runs too: ray's
+    setter (``ray._private.utils.set_sigterm_handler``, called first thing) does nothing meanwhile, so that a
+    ``kill`` while it connects is not the end with status 15 and no word; and put back after it all the same."""
     main = threading.current_thread() is threading.main_thread()
     handler = signal.getsignal(signal.SIGTERM) if main and hasattr(signal, "SIGTERM") else None
+    utils = sys.modules.get("ray._private.utils") if main else None
+    setter = getattr(utils, "set_sigterm_handler", None)
+    if setter is not None:
+        utils.set_sigterm_handler = _keep_sigterm  # type: ignore[union-attr]
     try:
         yield
     finally:
+        if setter is not None:
+            utils.set_sigterm_handler = setter  # type: ignore[union-attr]
         if handler is not None:
             signal.signal(signal.SIGTERM, handler)
+
+
+def _keep_sigterm(handler: Any) -> None:
+    """Stands for ray's ``set_sigterm_handler`` while ``ray.init`` runs (:func:`_own_sigterm`): sets nothing."""
 
 
 @contextlib.contextmanager
