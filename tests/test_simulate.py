@@ -340,3 +340,15 @@ def test_out_onto_a_pipe_or_a_link_writes_into_it_not_over_it(tmp_path: Path) ->
     assert (tmp_path / "link.jsonl").is_symlink()
     assert len((tmp_path / "real.jsonl").read_text(encoding="utf-8").splitlines()) == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.jsonl", "pipe", "real.jsonl"]
+
+
+def test_the_out_file_is_named_as_it_is_in_the_summary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """'records written to NAME' was rich markup: '[red]r.jsonl' showed as 'r.jsonl', a name with '[/]' was a
+    MarkupError traceback (status 1) after the run, and a control character went to the terminal as it was."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a[").mkdir()
+    for name, shown in (("[red]r.jsonl", "[red]r.jsonl"), ("a[/]b.jsonl", "a[/]b.jsonl"), ("e\x1b[2Jx.jsonl", "e\\x1b[2Jx.jsonl")):
+        res = runner.invoke(app, ["simulate", "-n", "1", "-w", "1", "-r", "9-5-2 deals=1", "--out", name])
+        assert res.exit_code == 0, (name, res.output, res.exception)
+        assert "\x1b" not in res.stdout and f";recordswrittento{shown}" in "".join(res.stdout.split()), res.stdout
+        assert len((tmp_path / name).read_text(encoding="utf-8").splitlines()) == 1

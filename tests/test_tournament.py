@@ -537,3 +537,15 @@ def test_json_onto_a_pipe_or_a_link_writes_into_it_not_over_it(tmp_path: Path) -
         assert (tmp_path / link).is_symlink() and os.readlink(tmp_path / link) == real
         assert json.loads((tmp_path / real).read_text(encoding="utf-8"))["boards"] == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling.json", "link.json", "made.json", "pipe", "real.json"]
+
+
+def test_the_json_file_is_named_as_it_is_in_the_summary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The summary's 'JSON written to NAME' was rich markup: '[red]r.json' showed as 'r.json', a name with '[/]' was a
+    MarkupError traceback (status 1) after the run, and a control character went to the terminal as it was."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a[").mkdir()
+    for name, shown in (("[red]r.json", "[red]r.json"), ("a[/]b.json", "a[/]b.json"), ("e\x1b[2Jx.json", "e\\x1b[2Jx.json")):
+        r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", name])
+        assert r.exit_code == 0, (name, r.output, r.exception)
+        assert "\x1b" not in r.stdout and f";JSONwrittento{shown}" in "".join(r.stdout.split()), r.stdout
+        assert json.loads((tmp_path / name).read_text(encoding="utf-8"))["boards"] == 1

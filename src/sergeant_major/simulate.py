@@ -60,6 +60,7 @@ from .match import Match
 from .players import LEVELS, drive, make_player
 from .record import _file_mode, _renamed_onto
 from .rules import Rules
+from .safetext import visible
 from .workers import worker_pool
 
 __all__ = ["simulate", "SimulationSummary", "PlayerStats", "GameOutcome", "play_game", "game_seed", "parse_levels", "default_levels",
@@ -400,6 +401,7 @@ def _register() -> None:
     import typer
     from rich import box
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     from rich.table import Table
 
@@ -531,7 +533,7 @@ def _register() -> None:
         notes += ["score/deal: mean score per deal ± 95% CI (matches as clusters); over: mean tricks over target per deal",
                   "tricks: mean tricks per deal as " + "/".join(roles),
                   f"{elapsed:.1f} s, {count(k, 'worker')}, {summary.deals / elapsed:.0f} deals/s"
-                  + (f"; records written to {out}" if out is not None else "")]
+                  + (f"; records written to {escape(visible(str(out)))}" if out is not None else "")]
         table.caption = "\n".join(notes)
         table.caption_justify = "left"
         Console().print(table)

@@ -973,6 +973,7 @@ def _register() -> None:
     import typer
     from rich import box
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     from rich.table import Table
 
@@ -1177,7 +1178,7 @@ def _register() -> None:
         played = res.deals + res.match_deals
         notes.append((f"merged from {count(len(merge), 'file')}" if merge else
                       f"{elapsed:.1f} s on {backend}, {played / elapsed:.0f} deals/s")
-                     + (f"; JSON written to {json_file}" if json_file is not None else ""))
+                     + (f"; JSON written to {escape(visible(json_file))}" if json_file is not None else ""))
         table.caption = "\n".join(notes)
         table.caption_justify = "left"
         Console().print(table)
