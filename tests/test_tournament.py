@@ -549,3 +549,14 @@ def test_the_json_file_is_named_as_it_is_in_the_summary(tmp_path: Path, monkeypa
         assert r.exit_code == 0, (name, r.output, r.exception)
         assert "\x1b" not in r.stdout and f";JSONwrittento{shown}" in "".join(r.stdout.split()), r.stdout
         assert json.loads((tmp_path / name).read_text(encoding="utf-8"))["boards"] == 1
+
+
+def test_json_onto_a_loop_of_links_is_refused_and_the_links_kept(tmp_path: Path) -> None:
+    """A loop of symbolic links cannot be written (ELOOP): refused before the run, not replaced by a regular file."""
+    (tmp_path / "a.json").symlink_to("b.json")
+    (tmp_path / "b.json").symlink_to("a.json")
+    r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", str(tmp_path / "a.json")])
+    assert r.exit_code == 2, r.output
+    assert r.output == f"error: cannot write {str(tmp_path / 'a.json')!r}: Too many levels of symbolic links\n"
+    assert (tmp_path / "a.json").is_symlink() and (tmp_path / "b.json").is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.json"]

@@ -317,10 +317,14 @@ def _renamed_onto(path: str) -> str | None:
     """Where a file written whole through a temporary file and a rename (``tournament --json``, ``simulate --out``)
     goes: ``path``, or the file a symbolic link ``path`` names (the link is kept, as a plain write keeps it); ``None``
     when ``path`` is a device, a pipe or a socket (``/dev/null``, ``/dev/stdout``, a FIFO), to be written directly:
-    a rename would put a regular file in its place (as root, in ``/dev`` too). A folder is for the caller to refuse."""
+    a rename would put a regular file in its place (as root, in ``/dev`` too). A folder is for the caller to refuse.
+
+    Raises:
+        OSError: ``path`` cannot be looked up (a loop of links, a file where a folder should be, no permission).
+    """
     try:
         st = os.stat(path)  # follows links: what a write would reach
-    except OSError:
+    except FileNotFoundError:  # a new file, or a dangling link's; a loop of links (ELOOP) is the caller's error
         st = None
     if st is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
         return None
