@@ -100,6 +100,29 @@ def test_observations_come_from_the_view() -> None:
     assert list(state.information_state_tensor(p)) == pytest.approx(observation.encode_information_state(view))
 
 
+def test_an_observer_without_the_players_own_view_is_refused() -> None:
+    """``make_observation`` with a public-only (``private_info=NONE``) or all-players observation type used to
+    get the player's private observation, own hand included; only the player's own view is provided."""
+    from open_spiel.python.observation import make_observation
+
+    game = _load("9-5-2")
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    kinds = pyspiel.PrivateInfoType
+    for public, private in ((True, kinds.NONE), (True, kinds.ALL_PLAYERS), (False, kinds.SINGLE_PLAYER)):
+        for recall in (False, True):
+            obs_type = pyspiel.IIGObservationType(public_info=public, perfect_recall=recall, private_info=private)
+            with pytest.raises(SergeantMajorError, match="not supported"):
+                make_observation(game, obs_type)
+    for recall in (False, True):  # the supported types, and the default, still work
+        own = make_observation(game, pyspiel.IIGObservationType(perfect_recall=recall))
+        expected = state.information_state_string(0) if recall else state.observation_string(0)
+        assert own.string_from(state, 0) == expected
+    assert make_observation(game).string_from(state, 1) == state.observation_string(1)
+
+
 def test_resample_from_infostate_keeps_the_information_state() -> None:
     game = _load("9-5-2", 2)
     rng = random.Random(4)

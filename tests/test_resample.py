@@ -456,3 +456,15 @@ def test_3_5_8_views_that_gave_up(seed: int, deal: int, actions: int, seat: int)
     view = _replay_to("3-5-8", seed, deal, actions, heuristic=seed == 656523548).view(seat)
     for k in range(3):
         assert _same_view(resample(view, random.Random(k)), view)
+
+
+@pytest.mark.parametrize(("seed", "actions", "seat"), [(249, 18, 1), (152, 36, 2), (1222, 48, 0)])
+def test_a_give_the_returner_passed_on_to_the_viewer_can_be_answered(seed: int, actions: int, seat: int) -> None:
+    """9-2-5 with the eldest as declarer and must-trump, deal 2: both up players gave to the one down player, who
+    returned the other up player's gift to the viewer (its highest of the suit) before answering that gift. The
+    card answered by an unseen return was looked for only in the returner's hand of that moment (and the viewer's
+    seen return "banned" it), so no history was found: "no consistent deal found ... after 2000 draws", every time."""
+    view = _replay_to("9-2-5 declarer=eldest must-trump=on", seed, 2, actions, heuristic=False).view(seat)
+    assert any(e.card is None and e.kind == "return" for e in view.exchange)
+    for k in range(3):
+        assert _same_view(resample(view, random.Random(k)), view)

@@ -163,9 +163,25 @@ class SergeantMajorGame(pyspiel.Game):  # type: ignore[misc]
         return SergeantMajorState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-        """The observer: information state with ``perfect_recall=True``, else the observation."""
+        """The observer: information state with ``perfect_recall=True``, else the observation.
+
+        Both are one player's private view (``private_info=SINGLE_PLAYER``, ``public_info=True``, OpenSpiel's
+        default and information-state types).
+
+        Raises:
+            SergeantMajorError: quoting observation parameters, or an observation type this game does not
+                provide: a public-only (``private_info=NONE``) or all-players observer, or one without the
+                public information. Such an observer would otherwise get the player's own hand.
+        """
         if params:
             raise SergeantMajorError(f"observation parameters are not supported; got {params!r}")
+        if iig_obs_type is not None and (
+                iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info):
+            got = (f"public_info={iig_obs_type.public_info}, perfect_recall={iig_obs_type.perfect_recall}, "
+                   f"private_info={iig_obs_type.private_info.name}")
+            raise SergeantMajorError(
+                f"observation type ({got}) is not supported: only private_info=SINGLE_PLAYER with "
+                "public_info=True (the player's own view; perfect_recall=True for the information state)")
         return _Observer(self.rules, bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
 
 

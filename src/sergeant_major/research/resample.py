@@ -1048,7 +1048,9 @@ def _memo(plan: _Plan, what: str, idx: int) -> int:
     """A fact of the public history at slot ``idx``, computed once per plan: ``"answered"`` (the give the
     return answers, :func:`_answered`), ``"seen_forbidden"`` (:func:`_seen_return_forbidden`), ``"banned"``
     (cards the returner of slot ``idx`` cannot have held, from its returns to the viewer since it last
-    received a card) and ``"left"`` (1 + the unseen returns between the same two seats before ``idx``)."""
+    received a card), ``"passed"`` (cards the returner of slot ``idx`` passed on to the viewer after the give
+    that return answers: that give may have been one of them) and ``"left"`` (1 + the unseen returns between
+    the same two seats before ``idx``)."""
     key = (what, idx)
     got = plan.memo.get(key)
     if got is not None:
@@ -1069,6 +1071,14 @@ def _memo(plan: _Plan, what: str, idx: int) -> int:
             if sj.kind == "return" and sj.seat == d and sj.card >= 0:
                 got_card = _received_for(slots, j, r.trump_return)
                 val |= _return_forbidden(sj.card, got_card, sj.trump, r.return_rule, r.trump_return)
+    elif what == "passed":  # cards the returner passed on to the viewer after the give this return answers
+        d = slots[idx].seat
+        gi = _memo(plan, "answered", idx)
+        val = 0
+        if gi >= 0:
+            for sj in slots[gi + 1:idx]:
+                if sj.kind in ("give", "return") and sj.seat == d and sj.card >= 0:
+                    val |= 1 << sj.card
     elif what == "gives_first":  # every give of the returner's partner to him came before this return
         d, u = slots[idx].seat, slots[idx].other
         first_return = min(j for j, sl in enumerate(slots) if sl.kind == "return" and sl.seat == d and sl.other == u)
@@ -1167,9 +1177,13 @@ def _hidden_return(plan: _Plan, hands: list[int], d: int, u: int, idx: int, chos
     # given twice, not the viewer's gifts, not banned; a received trump (trump-return=free) answers anything,
     # any other g needs rc to be d's highest card (of g's suit with return=suit, overall otherwise)
     free_trumps = SUIT_MASKS[trump] if trump_return == "free" and 0 <= trump < 4 else 0
-    never = banned  # never a g: banned, or a card the viewer gave
+    gifts = 0  # the cards the viewer gave
     for c in from_viewer:
-        never |= 1 << c
+        gifts |= 1 << c
+    # the card answered need not be in d's hand now: d may have passed it on to the viewer since (a card u gave
+    # d that d returned to the viewer before answering u); d held it then, so "banned" does not apply to it
+    passed = _memo(plan, "passed", idx) & ~gifts
+    never = (banned | gifts) & ~passed  # never a g: banned, or a card the viewer gave
     used_m = 0  # not a g unless it is rc itself
     for c in used:
         used_m |= 1 << c
@@ -1184,7 +1198,7 @@ def _hidden_return(plan: _Plan, hands: list[int], d: int, u: int, idx: int, chos
         if from_viewer.get(rc) == u or banned >> rc & 1:
             continue
         dt = hands[d] | 1 << rc
-        ok = dt & ~never & ~(used_m & ~(1 << rc))
+        ok = (dt | passed) & ~never & ~(used_m & ~(1 << rc))
         if rule == "overall":
             best = max(_bits(dt), key=lambda c: _key(c, trump))
             ok &= -1 if best == rc else free_trumps
