@@ -282,3 +282,10 @@ def test_out_never_replaces_a_file_unasked(tmp_path: Path) -> None:
     assert len(out.read_text(encoding="utf-8").splitlines()) == 2
     assert out.stat().st_mode & 0o777 == 0o600  # the replaced file's mode is kept
     assert sorted(p.name for p in tmp_path.iterdir()) == ["saved.json"]
+
+
+def test_the_workers_reported_are_the_processes_used_never_more_than_games() -> None:
+    # "--games 1 --workers 8" used one process but said "8 workers" (and "workers": 8 in --json)
+    res = runner.invoke(app, ["simulate", "--games", "1", "--seed", "3", "--workers", "8", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["workers"] == 1

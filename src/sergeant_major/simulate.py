@@ -441,7 +441,7 @@ def _register() -> None:
             fail(f"--games {games}: play at least 1 game")
         if workers < 0:
             fail(f"--workers {workers}: use 0 (one per core) or more")
-        k = workers or os.cpu_count() or 1
+        k = min(workers or os.cpu_count() or 1, games)  # simulate_iter never starts more processes than games
         fh = None
         tmp: str | None = None  # records go to a temporary file beside --out, renamed to it when all are written
         outcomes: list[GameOutcome] = []
