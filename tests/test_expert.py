@@ -273,3 +273,21 @@ def test_hint_command_in_play(tmp_path: Path) -> None:
     cards = {str(a.card) for a in v.legal if isinstance(a, Play)}
     shown = {ln.split()[0] for ln in lines[1:]}
     assert shown == cards and len(cards) > 1
+
+
+def test_hint_at_the_targets_prompt_names_the_numbers_to_type() -> None:
+    # the hint said "assign targets 2-9-5" where the prompt takes a number 1..6 ("2: You 2, Bob 9, Cleo 5"),
+    # and the choice could be listed below an equal candidate
+    from sergeant_major import tui
+    from sergeant_major.match import first_dealer
+
+    seed = next(s for s in range(100) if first_dealer(s, 3) == 0)
+    m = Match(Rules.parse("9-5-2 dealer-assigns-targets=on"), seed, ["You", "Bob", "Cleo"])
+    v = m.view(0)
+    assert tui.prompt_word(v) == "targets"
+    lines = hint_lines(v, random.Random(0))
+    choices = tui.assign_choices(v)
+    head = lines[0].removeprefix("Hint: the expert would choose ").split(" (")[0].rstrip(".")
+    assert head in choices, lines[0]
+    rows = [" ".join(ln.split()[:7]) for ln in lines[1:]]  # "2: You 2, Bob 9, Cleo 5", then the estimates
+    assert sorted(rows) == sorted(choices) and rows[0] == head, lines

@@ -298,3 +298,20 @@ def test_play_against_experts_says_it_prepares_them(env: dict[str, str]) -> None
     child.sendline("quit")
     child.expect(r"Match saved to")
     child.expect(pexpect.EOF)
+
+
+def test_arrow_keys_edit_the_line_typed(env: dict[str, str], tmp_path: Path) -> None:
+    # without readline loaded, Left arrow arrived as '\x1b[D' and 'Sx<Left><Backspace>' was refused as garbage
+    child = spawn(["play", "--seed", str(human_deals_first_seed()), "--save-dir", str(tmp_path / "saves")], env)
+    s = next_screen(child)
+    assert s is not None and s.word == "trump"
+    child.send("xS\x1b[D\x7f\r")  # type xS, Left arrow, Backspace (deletes the x), Enter: the line is "S"
+    child.expect(r"You \(dealer\) name spades as trump")
+    s = next_screen(child)
+    assert s is not None and s.word == "discard"
+    child.send("\x1b[A")  # Up arrow brings back the line typed before, "S" (not a card at this prompt)
+    child.send("\r")
+    child.expect(r"Refused \[not a card\]: 'S'")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    _saved_path(child)

@@ -622,3 +622,14 @@ def test_resuming_a_simulated_match_says_it_cannot_be(tmp_path: Path) -> None:
     res = runner.invoke(app, ["play", "--resume", str(other)])
     assert res.exit_code == 2 and "is not a saved terminal match" in res.stderr
     assert not (tmp_path / "s").exists()
+
+
+@pytest.mark.parametrize("text", ["²", "١", "１", "0", "7", "1 2"])
+def test_assign_targets_refuses_anything_but_an_ascii_number_of_the_list(text: str) -> None:
+    # '²' passed str.isdigit() and crashed int() with a traceback; '١' and '１' were taken as 1
+    _, v = _decl_view(Rules.parse("9-5-2 dealer-assigns-targets=on"))
+    assert tui.prompt_word(v) == "targets"
+    with pytest.raises(tui.InputError) as ei:
+        tui.parse_line(v, text)
+    assert ei.value.rule == "not a choice" and tui.quote(text) in str(ei.value)
+    assert tui.parse_line(v, "1") == [v.legal[0]]

@@ -958,3 +958,12 @@ def test_write_record_unique_never_replaces_a_file(tmp_path: Path) -> None:
     assert p.read_text(encoding="utf-8") == first and read_record(p2)["seed"] == 4
     assert write_record(m2, p2, ["human", "random", "random"]) == p2  # a later save of the same match: replaced
     assert sorted(x.name for x in tmp_path.iterdir()) == ["m-2.json", "m-3.json", "m.json"]  # no temporary left
+
+
+def test_an_action_of_no_kind_says_it_has_none(good_text: str) -> None:
+    # the message ended "...; it has no", as if cut off
+    rec = json.loads(good_text)
+    rec["deals"][0]["actions"][0] = {"seat": rec["deals"][0]["actions"][0]["seat"]}
+    with pytest.raises(RecordError) as e:
+        loads_record(json.dumps(rec))
+    assert e.value.where == "deals[0].actions[0]" and str(e.value).endswith("; it has none"), str(e.value)

@@ -381,6 +381,20 @@ class Game:
         return out
 
 
+def line_editing_input() -> Callable[[str], str] | None:
+    """``input`` with line editing (arrow keys, Home/End, the lines typed before) when standard input is a
+    terminal, else ``None``. Python edits lines only once the ``readline`` module is loaded; without it a
+    Left arrow typed to mend a card arrives as ``'\\x1b[D'`` and the line is refused. The prompt goes to
+    ``input`` itself, so that readline knows it and never redraws over it."""
+    if not sys.stdin.isatty():
+        return None
+    try:
+        import readline  # noqa: F401  (loading it is what turns line editing on)
+    except ImportError:  # Windows, a Python built without it: plain input
+        return None
+    return input
+
+
 def _fail(msg: str) -> typer.Exit:
     print(f"error: {msg}", file=sys.stderr)
     return typer.Exit(2)
@@ -480,7 +494,7 @@ def play(
                       highlight=False, markup=False)
         console.print("Type a card like QS, 10h or Q♠; 'help' for commands, 'quit' to save and leave.",
                       highlight=False, markup=False)
-    game_ = Game(match, kinds, path, console, new_file=new_file)
+    game_ = Game(match, kinds, path, console, ask=line_editing_input(), new_file=new_file)
     try:
         game_.save()  # before any play: a save folder or file that cannot be written is said now, not at the end
     except SergeantMajorError as e:

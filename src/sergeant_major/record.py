@@ -172,7 +172,7 @@ def action_from_json(obj: Any, players: int = 3, where: str = "action") -> Actio
         raise RecordError(f"unknown key {unknown[0]!r} (an action has 'seat', one of {', '.join(_ACTION_KINDS)}, "
                           "and 'to' for give, end_give and return)", f"{where}.{unknown[0]}")
     if len(kinds) != 1:
-        what = "no" if not kinds else f"{len(kinds)} ({', '.join(kinds)})"
+        what = "none" if not kinds else f"{len(kinds)} ({', '.join(kinds)})"
         raise RecordError(f"an action needs exactly one of {', '.join(_ACTION_KINDS)}; it has {what}", where)
     kind = kinds[0]
     value = obj[kind]

@@ -257,7 +257,8 @@ def parse_line(view: View, line: str) -> list[Action | Card]:
         return [parse_contract(text, view.legal)]
     if isinstance(first, AssignTargets):
         n = len(view.legal)
-        if not text.isdigit() or not 1 <= int(text) <= n:
+        # ASCII digits only: str.isdigit() also takes '²' (which int() refuses) and other scripts' digits
+        if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= n:
             raise InputError(f"{quote(text)} is not one of the numbers 1..{n}", "not a choice")
         return [view.legal[int(text) - 1]]
     if isinstance(first, (Give, EndGive)) and text.lower() in ("done", "stop", "end", "0"):

@@ -548,6 +548,8 @@ def hint_lines(view: View, rng: random.Random, think: float = 1.0) -> list[str]:
     def short(a: Action) -> str:
         if isinstance(a, (Play, Discard, Give, Return)):
             return str(a.card)
+        if isinstance(a, AssignTargets):  # what the targets> prompt lists and takes: its number, then who gets what
+            return f"{view.legal.index(a) + 1}: " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(a.targets))
         return action_text(a, names).split(" ", 1)[-1] if isinstance(a, (NameContract, AssignTargets, EndGive)) else str(a)
 
     how = {"dds": "double-dummy", "playout": "play-outs", "rollout": "play-outs", "forced": "", "heuristic": "no worlds"}
@@ -560,7 +562,7 @@ def hint_lines(view: View, rng: random.Random, think: float = 1.0) -> list[str]:
     if est.tricks:
         if isinstance(est.choice, Discard):
             lines.append("  (discards are compared as sets of cards; each line is the best set holding that card)")
-        for a in sorted(est.values, key=lambda x: -est.values[x]):
+        for a in sorted(est.values, key=lambda x: (-est.values[x], x != est.choice)):  # the choice first of equals
             t = est.tricks.get(a)
             tt = f"{t:5.2f} tricks" if t is not None else ""
             lines.append(f"  {short(a):<24} {tt}   {est.values[a]:+6.2f} points")
