@@ -352,10 +352,3 @@ def test_the_out_file_is_named_as_it_is_in_the_summary(tmp_path: Path, monkeypat
         assert res.exit_code == 0, (name, res.output, res.exception)
         assert "\x1b" not in res.stdout and f";recordswrittento{shown}" in "".join(res.stdout.split()), res.stdout
         assert len((tmp_path / name).read_text(encoding="utf-8").splitlines()) == 1
-
-
-def test_the_workers_reported_are_the_processes_used_never_more_than_games() -> None:
-    # "--games 1 --workers 8" used one process but said "8 workers" (and "workers": 8 in --json)
-    res = runner.invoke(app, ["simulate", "--games", "1", "--seed", "3", "--workers", "8", "--json"])
-    assert res.exit_code == 0, res.output
-    assert json.loads(res.stdout)["workers"] == 1
