@@ -633,3 +633,28 @@ def test_assign_targets_refuses_anything_but_an_ascii_number_of_the_list(text: s
         tui.parse_line(v, text)
     assert ei.value.rule == "not a choice" and tui.quote(text) in str(ei.value)
     assert tui.parse_line(v, "1") == [v.legal[0]]
+
+
+def test_cards_typed_for_one_player_never_go_on_to_the_next(tmp_path: Path) -> None:
+    """The repro: up over both others (seed 11, deal 3: one card to Cleo, then two to Bob), ``2D 4D`` at the prompt
+    "give 1 card to Cleo" gave one card to Cleo and the next to Bob without asking. The cards of a line go to the
+    player the prompt names; more is refused and nothing is given."""
+    from sergeant_major.players import HeuristicPlayer
+
+    m = Match(Rules.parse("9-5-2"), 11, ["You", "Bob", "Cleo"])
+    p = HeuristicPlayer()
+    rng = random.Random(11)
+    while not (m.deal.to_act == 0 and m.forced_action() is None and isinstance(m.deal.legal_actions()[0], (Give, EndGive))):
+        f = m.forced_action()
+        m.apply(f if f is not None else p.choose(m.view(m.deal.to_act), rng))
+    assert m.deal.number == 3
+    view = m.view(0)
+    assert [a.to for a in view.legal if isinstance(a, Give)][:1] == [2]
+    g = Game(m, ["human", "heuristic", "heuristic"], tmp_path / "m.json", Console(file=io.StringIO(), width=200))
+    hand = sorted(view.hand, key=lambda c: c.id)
+    before = len(m.deal.history)
+    with pytest.raises(tui.InputError) as e:
+        g._build(view, f"{hand[0]} {hand[1]}")
+    assert "only 1 card is asked now for Cleo, not 2; nothing was done" in str(e.value)
+    assert len(m.deal.history) == before
+    assert g._build(view, f"{hand[0]}") == [Give(0, hand[0], 2)]

@@ -44,7 +44,7 @@ from .match import Match
 from .players import LEVELS, Player, decision_rng, make_player
 from .record import RecordCountError, match_from_record, read_record, read_records, write_record
 from .rules import Rules
-from .safetext import name_problem, quote
+from .safetext import name_problem, quote, visible
 from .view import View
 
 __all__ = ["play", "default_save_dir", "Game"]
@@ -362,20 +362,27 @@ class Game:
             return [single]
         probe = self.match.deal.clone()
         out: list[Action] = []
+        to: int | None = None  # the one player the cards of a line go to (the prompt names one)
         for i, c in enumerate(items):
             assert isinstance(c, Card)
             legal = probe.legal_actions() if probe.to_act == HUMAN and probe.forced_action() is None else []
             first = legal[0] if legal else None
+            if isinstance(first, (Give, EndGive, Return)) and to is not None and first.to != to:
+                first = None  # the next cards go to another player: asked for at a prompt of their own
             a: Action
             if isinstance(first, Discard):
                 a = Discard(HUMAN, c)
             elif isinstance(first, (Give, EndGive)):
                 a = Give(HUMAN, c, first.to)
+                to = first.to
             elif isinstance(first, Return):
                 a = Return(HUMAN, c, first.to)
+                to = first.to
             else:
+                for_whom = f" for {visible(self.match.names[to])}" if to is not None else ""
                 raise tui.InputError(f"{quote(line.strip())}: only {i} card{'s' if i != 1 else ''} "
-                                     f"{'is' if i == 1 else 'are'} asked now, not {len(items)}; nothing was done", "too many cards")
+                                     f"{'is' if i == 1 else 'are'} asked now{for_whom}, not {len(items)}; nothing was done",
+                                     "too many cards")
             probe.apply(a)
             out.append(a)
         return out
