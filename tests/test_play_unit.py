@@ -658,3 +658,17 @@ def test_cards_typed_for_one_player_never_go_on_to_the_next(tmp_path: Path) -> N
     assert "only 1 card is asked now for Cleo, not 2; nothing was done" in str(e.value)
     assert len(m.deal.history) == before
     assert g._build(view, f"{hand[0]}") == [Give(0, hand[0], 2)]
+
+
+@pytest.mark.parametrize("rules_text, shown", [("9-5-2 dealer-assigns-targets=on", "Cleo deals and assigns the targets. Seats: "
+                                                "You eldest, Bob third, Cleo dealer ==="),
+                                               ("9-5-2", "Cleo deals. Targets: You eldest 5, Bob third 2, Cleo dealer 9 ===")])
+def test_the_deal_line_shows_no_targets_before_the_dealer_assigns_them(rules_text: str, shown: str, tmp_path: Path) -> None:
+    """The repro: with dealer-assigns-targets=on the line "=== Deal 1: ... Targets: You eldest 5, ..." showed the preset's
+    targets, which the dealer then assigned otherwise a line later (seed 002 "Doppeltes Geberrecht": the dealer assigns them)."""
+    m = Match(Rules.parse(rules_text), 3, ["You", "Bob", "Cleo"])
+    con, buf = _console()
+    g = Game(m, ["human", "heuristic", "heuristic"], tmp_path / "m.json", con, lambda prompt: "quit")
+    g.run()
+    first = next(line for line in buf.getvalue().splitlines() if line.startswith("=== Deal 1"))
+    assert first == f"=== Deal 1: {shown}", first

@@ -38,7 +38,7 @@ from .actions import Action, Discard, EndGive, Give, Return, TakeKitty
 from .cards import Card
 from .cli import app, parse_seed, parse_whole_number, prepare_with_status
 from .cli_records import record_error_text
-from .deal import DealResult, role_name
+from .deal import DealResult, Phase, role_name
 from .errors import SergeantMajorError
 from .match import Match
 from .players import LEVELS, Player, decision_rng, make_player
@@ -249,8 +249,14 @@ class Game:
             return
         self._announced_deal = d.number
         n = m.rules.players
-        roles = ", ".join(f"{m.names[s]} {role_name((s - d.dealer) % n)} {d.targets[s]}" for s in range(n))
-        self.say(Text(f"\n=== Deal {d.number}: {m.names[d.dealer]} {'deal' if m.names[d.dealer] == 'You' else 'deals'}. Targets: {roles} ===", style="bold cyan"))
+        deals = 'deal' if m.names[d.dealer] == 'You' else 'deals'
+        if d.phase == Phase.ASSIGN:  # dealer-assigns-targets: the targets are the dealer's choice, not known yet
+            roles = ", ".join(f"{m.names[s]} {role_name((s - d.dealer) % n)}" for s in range(n))
+            line = f"\n=== Deal {d.number}: {m.names[d.dealer]} {deals} and assigns the targets. Seats: {roles} ==="
+        else:
+            roles = ", ".join(f"{m.names[s]} {role_name((s - d.dealer) % n)} {d.targets[s]}" for s in range(n))
+            line = f"\n=== Deal {d.number}: {m.names[d.dealer]} {deals}. Targets: {roles} ==="
+        self.say(Text(line, style="bold cyan"))
 
     def _apply(self, action: Action) -> None:
         m = self.match
