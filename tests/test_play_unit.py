@@ -182,6 +182,9 @@ def test_exchange_plan_words() -> None:
     # You +2, Bob -2, Cleo 0; next dealer seat 1 -> coming targets You 2, Bob 9, Cleo 5
     plan = tui.exchange_plan(rules, (2, -2, 0), 1, names)
     assert plan == ["You (up 2) give 2 cards to Bob (down 2)"]
+    # exchange-count=at-most (seed 004, RULES.md "exchange count"): the giver may give fewer, as the give prompt says ("give up to 2")
+    plan = tui.exchange_plan(Rules.parse("9-5-2 exchange-count=at-most"), (2, -2, 0), 1, names)
+    assert plan == ["You (up 2) give up to 2 cards to Bob (down 2)"]
 
 
 # ------------------------------------------------------------------------------------------- scripted matches

@@ -438,14 +438,16 @@ def status(view: View) -> RenderableType:
 
 
 def exchange_plan(rules: Rules, diffs: tuple[int, ...], next_dealer: int, names: tuple[str, ...]) -> list[str]:
-    """The coming exchange in words: ``['Bob (up 2) gives 2 cards to You']``, by
+    """The coming exchange in words: ``['Bob (up 2) gives 2 cards to You']`` (``gives up to 2 cards`` with
+    ``exchange-count=at-most``), by
     :func:`~sergeant_major.deal.exchange_rounds` with the coming targets ``rules.targets[(s - next_dealer) % n]``."""
     n = len(diffs)
     coming = tuple(rules.targets[(s - next_dealer) % n] for s in range(n))
     out: list[str] = []
+    up_to = "up to " if rules.exchange_count == "at-most" else ""  # exchange-count=at-most: the giver may give fewer
     for up, parts in exchange_rounds(rules, diffs, coming):
         for d, k in parts:
-            out.append(f"{names[up]} (up {diffs[up]}) {_verb(names[up], 'give', 'gives')} {k} card{'s' if k != 1 else ''} "
+            out.append(f"{names[up]} (up {diffs[up]}) {_verb(names[up], 'give', 'gives')} {up_to}{k} card{'s' if k != 1 else ''} "
                        f"to {names[d]} (down {-diffs[d]})")
     return out
 
