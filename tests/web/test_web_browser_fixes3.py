@@ -1,0 +1,51 @@
+"""Regressions from a new user's session with the browser play, in headless Debian Chromium (Playwright; skipped
+when /usr/bin/chromium or the playwright package is missing): the dialogs on a phone are as wide as the screen
+allows (they were half of it, and the result table's words broke letter by letter)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from conftest import CHROMIUM  # the fixtures server and browser are in conftest.py
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (CI installs Debian's chromium: apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing (the test extra)")
+pytest.importorskip("fastapi")
+
+from _webhelp import Server  # noqa: E402
+from test_web_browser import _drive, _errors  # noqa: E402
+
+
+def _practice(page: Any, server: Server, rules: str, seed: int) -> str:
+    """A practice table (seat 0 this browser's, two computers) dealt from ``seed``; its page opened."""
+    page.goto(server.url + "/")
+    tid = str(page.evaluate("""async ([rules, seed]) => {
+      const r = await fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(
+        {name: 'P', rules, seed, seats: [{kind: 'me', name: 'Ann'}, {kind: 'computer', level: 'heuristic'},
+         {kind: 'computer', level: 'random'}]})});
+      const o = await r.json(); saveToken(o.id, o.seats[0].token); return o.id; }""", [rules, seed]))
+    page.goto(server.url + "/t/" + tid)
+    return tid
+
+
+def test_dialogs_use_the_width_of_a_phone(server: Server, browser: Any) -> None:
+    ctx = browser.new_context(viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True)
+    page = ctx.new_page()
+    errs = _errors(page)
+    _practice(page, server, "9-5-2 deals=1", 1)
+    page.locator("#btn-start").wait_for()
+    box = page.locator("#dlg").bounding_box()
+    assert box and box["width"] >= 300, box  # it was 187: half the screen
+    page.click("#btn-start")
+    _drive([page], lambda: page.locator("#end-title").is_visible(), limit=60)
+    box = page.locator("#dlg").bounding_box()
+    assert box and 300 <= box["width"] <= 375 and box["x"] >= 0, box
+    # the headings of the result table stay whole words (one line each), not "So/ll", "tri/cks"
+    th = page.locator("#dlg table.sheet th", has_text="target").first.bounding_box()
+    line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#dlg table.sheet th')).lineHeight) || 22")
+    assert th and th["height"] < 2 * line + 8, (th, line)
+    assert not errs, errs
+    ctx.close()
