@@ -1,10 +1,12 @@
 """Regressions from a new user's session with the browser play, in headless Debian Chromium (Playwright; skipped
 when /usr/bin/chromium or the playwright package is missing): the dialogs on a phone are as wide as the screen
-allows (they were half of it, and the result table's words broke letter by letter)."""
+allows (they were half of it, and the result table's words broke letter by letter); discarding before taking the
+kitty (8-5-3) says how many cards are left to discard."""
 
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 import pytest
@@ -47,5 +49,30 @@ def test_dialogs_use_the_width_of_a_phone(server: Server, browser: Any) -> None:
     th = page.locator("#dlg table.sheet th", has_text="target").first.bounding_box()
     line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#dlg table.sheet th')).lineHeight) || 22")
     assert th and th["height"] < 2 * line + 8, (th, line)
+    assert not errs, errs
+    ctx.close()
+
+
+def test_discarding_before_the_kitty_says_how_many(server: Server, browser: Any) -> None:
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = _errors(page)
+    _practice(page, server, "8-5-3 deals=1", 1)  # seed 1: this seat deals, names trump, discards 4, then takes the kitty
+    page.click("#btn-start")
+    t0 = time.time()
+    while not ("Discard" in page.inner_text("#stepbar") if page.locator("#stepbar").is_visible() else False):
+        assert time.time() - t0 < 30, "the deal did not reach the discard"
+        steps = page.locator("#stepbar button.step")
+        try:
+            if steps.count() and steps.first.is_visible():
+                steps.first.click(timeout=2000)  # naming trump: never a card of the hand
+        except sync_api.TimeoutError:
+            pass
+        page.wait_for_timeout(40)
+    assert page.inner_text("#step-title").startswith("Discard 4 cards (4 left)"), page.inner_text("#step-title")
+    page.locator("#hand button.legal").first.click()
+    page.locator("#step-title", has_text="Discard 4 cards (3 left)").wait_for()
+    page.click("#lang")
+    page.locator("#step-title", has_text="4 Karten drücken (noch 3)").wait_for()
     assert not errs, errs
     ctx.close()

@@ -175,7 +175,8 @@ function renderSteps() {
   if (a0.contract) title = t("nameTrump");
   else if (a0.kitty) title = t("takeKitty");
   else if (a0.discard) {
-    const n = v.kitty ? v.kitty.length : 0, k = n - (v.discards ? v.discards.length : 0);
+    // as many as the kitty holds: taken (v.kitty) or, discarding before taking it (8-5-3), still face down
+    const n = v.kitty ? v.kitty.length : v.kitty_count, k = n - (v.discards ? v.discards.length : 0);
     title = n ? t("discardN", { n, k }) : t("discard");
   } else if (a0.give || a0.end_give) title = t("give", { name: nm[a0.to] });
   else if (a0.return) title = t("ret", { name: nm[a0.to] });
