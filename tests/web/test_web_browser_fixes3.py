@@ -1,7 +1,8 @@
 """Regressions from a new user's session with the browser play, in headless Debian Chromium (Playwright; skipped
 when /usr/bin/chromium or the playwright package is missing): the dialogs on a phone are as wide as the screen
 allows (they were half of it, and the result table's words broke letter by letter); discarding before taking the
-kitty (8-5-3) says how many cards are left to discard."""
+kitty (8-5-3) says how many cards are left to discard; at a practice table *Undo* waits for your turn (pressed while
+the computers played on after your card, it was refused as stale and seemed to do nothing)."""
 
 from __future__ import annotations
 
@@ -76,3 +77,31 @@ def test_discarding_before_the_kitty_says_how_many(server: Server, browser: Any)
     page.locator("#step-title", has_text="4 Karten drücken (noch 3)").wait_for()
     assert not errs, errs
     ctx.close()
+
+
+def test_undo_waits_for_my_turn(browser: Any, tmp_path: Any) -> None:
+    slow = Server(f"sqlite:///{tmp_path / 'slow.sqlite3'}", delay=0.8)  # computers that take their time, as in a browser
+    slow.start()
+    try:
+        ctx = browser.new_context()
+        page = ctx.new_page()
+        errs = _errors(page)
+        frames: list[str] = []
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(str(f))))
+        _practice(page, slow, "9-5-2 deals=1", 3)  # seed 3: a computer deals; this seat plays from the first trick
+        page.click("#btn-start")
+        page.locator("#hand button.legal").first.wait_for(timeout=30000)
+        page.locator("#hand button.legal").first.click()
+        # the computers play on after this card: Undo is not offered until it is this seat's turn again
+        page.locator("#status", has_text="Waiting for").wait_for()
+        assert page.locator("#btn-undo").is_disabled()
+        page.locator("#hand button.legal").first.wait_for(timeout=30000)
+        assert page.locator("#btn-undo").is_enabled()
+        n = page.locator("#hand button.card").count()
+        page.click("#btn-undo")
+        page.wait_for_function(f"document.querySelectorAll('#hand button.card').length === {n + 1}")
+        assert not [f for f in frames if '"stale"' in f], frames
+        assert not errs, errs
+        ctx.close()
+    finally:
+        slow.stop()

@@ -159,7 +159,9 @@ function render() {
   $("status").textContent = (you === null ? t("spectator") + " · " : "") + st;
   $("btn-hint").hidden = !(S.table.practice && you !== null);
   $("btn-undo").hidden = !(S.table.practice && you !== null);
-  $("btn-undo").disabled = !S.can_undo;
+  // only on your own turn: while the computers play on after your card the server holds the table, so an undo sent then
+  // arrives on a state that has moved on and is refused (stale), and the click seemed to do nothing
+  $("btn-undo").disabled = !S.can_undo || v.to_act !== you || S.waiting_start || S.over;
   $("btn-hint").disabled = !(v.to_act === you && v.legal.length);
   renderSteps();
   if (invite && token && you !== null && !trying && dlgKey !== "invite") offerInvite();
