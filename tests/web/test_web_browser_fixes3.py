@@ -2,7 +2,8 @@
 when /usr/bin/chromium or the playwright package is missing): the dialogs on a phone are as wide as the screen
 allows (they were half of it, and the result table's words broke letter by letter); discarding before taking the
 kitty (8-5-3) says how many cards are left to discard; at a practice table *Undo* waits for your turn (pressed while
-the computers played on after your card, it was refused as stale and seemed to do nothing)."""
+the computers played on after your card, it was refused as stale and seemed to do nothing); a second *me* seat gets
+a link (its token was never shown, so nobody could take that seat)."""
 
 from __future__ import annotations
 
@@ -105,3 +106,31 @@ def test_undo_waits_for_my_turn(browser: Any, tmp_path: Any) -> None:
         ctx.close()
     finally:
         slow.stop()
+
+
+def test_a_second_me_seat_gets_a_link(server: Server, browser: Any) -> None:
+    ca, cb = browser.new_context(), browser.new_context()
+    a = ca.new_page()
+    errs = _errors(a)
+    a.goto(server.url + "/")
+    a.select_option("#seats .seatrow[data-seat='1'] .kind", "me")
+    a.click("#create-btn")
+    # the page stays to show the second seat's link (it went straight to the table, and that seat's token was lost)
+    a.locator("#created").wait_for()
+    links = a.locator("#invites a.invite")
+    assert links.count() == 1 and "Seat 2" in a.inner_text("#invites")
+    href = links.first.get_attribute("href")
+    assert href and "#token=" in href
+    a.click("#go")
+    a.wait_for_url("**/t/*")
+    a.locator(".player[data-seat='0']", has_text="you").wait_for()
+    b = cb.new_page()
+    b.goto(href)
+    b.fill("#myname", "Ben")
+    b.click("#btn-join")
+    b.locator(".player[data-seat='1']", has_text="you").wait_for()
+    a.locator(".player[data-seat='1']", has_text="online").wait_for()
+    assert "Ben" in a.inner_text(".player[data-seat='1']")
+    assert not errs, errs
+    ca.close()
+    cb.close()
