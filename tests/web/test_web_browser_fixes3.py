@@ -3,11 +3,13 @@ when /usr/bin/chromium or the playwright package is missing): the dialogs on a p
 allows (they were half of it, and the result table's words broke letter by letter); discarding before taking the
 kitty (8-5-3) says how many cards are left to discard; at a practice table *Undo* waits for your turn (pressed while
 the computers played on after your card, it was refused as stale and seemed to do nothing); a second *me* seat gets
-a link (its token was never shown, so nobody could take that seat)."""
+a link (its token was never shown, so nobody could take that seat); a name such as "{card}" is written as it is (the
+replay said "2♥ plays {card}")."""
 
 from __future__ import annotations
 
 import os
+import re
 import time
 from typing import Any
 
@@ -134,3 +136,32 @@ def test_a_second_me_seat_gets_a_link(server: Server, browser: Any) -> None:
     assert not errs, errs
     ca.close()
     cb.close()
+
+
+def test_a_name_like_a_placeholder_is_written_as_it_is(server: Server, browser: Any) -> None:
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = _errors(page)
+    page.goto(server.url + "/")
+    tid = str(page.evaluate("""async () => {
+      const r = await fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(
+        {name: 'P', rules: '9-5-2 deals=1', seed: 1, seats: [{kind: 'me', name: '{card}'}, {kind: 'computer', level: 'heuristic'},
+         {kind: 'computer', level: 'random', name: '{to}'}]})});
+      const o = await r.json(); saveToken(o.id, o.seats[0].token); return o.id; }"""))
+    page.goto(server.url + "/t/" + tid)
+    page.click("#btn-start")
+    _drive([page], lambda: page.locator("#end-title").is_visible(), limit=60)
+    page.goto(server.url + "/replay/" + tid)
+    page.locator("#hands .hand").first.wait_for()
+    page.click("#last")
+    texts = []
+    for _ in range(3):  # the last trick: one card of each seat
+        texts.append(page.inner_text("#step-text"))
+        page.click("#prev")
+    # the name went in first and its "{card}" was then taken for the card: "A♠ plays {card}"
+    mine = [x for x in texts if "{card} plays " in x]
+    assert len(mine) == 1 and re.search(r"\{card\} plays (10|[2-9JQKA])[♣♦♥♠]$", mine[0]), texts
+    assert any("{to} plays " in x for x in texts), texts
+    assert page.evaluate("t('a_give', {name: '{to}', card: 'A♠', to: '$&'})") == "{to} gives A♠ to $&"
+    assert not errs, errs
+    ctx.close()
