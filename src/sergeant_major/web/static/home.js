@@ -68,9 +68,12 @@ async function create(ev) {
   document.getElementById("error").textContent = "";
   let mine = null;
   for (const s of out.seats) if (s.token && mine === null) { mine = s.token; saveToken(out.id, s.token); }
+  // a second "me" seat is for another person too (this browser holds one seat per table): its link is shown like
+  // an invitation, else nobody could ever take that seat
+  const link = (s) => s.invite || (s.token && s.token !== mine ? "/t/" + out.id + "#token=" + s.token : null);
   const ul = document.getElementById("invites"); ul.innerHTML = "";
-  for (const s of out.seats) if (s.invite) {
-    const li = document.createElement("li"); const url = location.origin + s.invite;
+  for (const s of out.seats) if (link(s)) {
+    const li = document.createElement("li"); const url = location.origin + link(s);
     li.innerHTML = `${esc(t("seat"))} ${s.seat + 1} (${esc(s.name)}): <a class="invite" href="${esc(url)}">${esc(t("open"))}</a> `;
     const inp = document.createElement("input"); inp.className = "invite-text"; inp.readOnly = true; inp.value = url;
     inp.setAttribute("aria-label", t("invitations"));
@@ -81,7 +84,7 @@ async function create(ev) {
   }
   document.getElementById("go").href = "/t/" + out.id;
   document.getElementById("created").hidden = false;
-  if (!out.seats.some((s) => s.invite)) location.href = "/t/" + out.id;
+  if (!out.seats.some(link)) location.href = "/t/" + out.id;
 }
 window.onLang = () => renderSeats(true);
 document.addEventListener("DOMContentLoaded", init);

@@ -79,7 +79,8 @@ const STRINGS = {
 let LANG = localStorage.getItem("sm-lang") || ((navigator.language || "en").startsWith("de") ? "de" : "en");
 function t(key, args) {
   let s = (STRINGS[LANG] && STRINGS[LANG][key]) || STRINGS.en[key] || key;
-  if (args) for (const k in args) s = s.replace("{" + k + "}", () => String(args[k]));  // a name with "$&" stays as it is
+  // one pass over the text: a value put in (a name "{card}", "$&") is never read again as a placeholder
+  if (args) s = s.replace(/\{(\w+)\}/g, (m, k) => (Object.prototype.hasOwnProperty.call(args, k) ? String(args[k]) : m));
   return s;
 }
 function applyI18n(root) {

@@ -159,7 +159,9 @@ function render() {
   $("status").textContent = (you === null ? t("spectator") + " · " : "") + st;
   $("btn-hint").hidden = !(S.table.practice && you !== null);
   $("btn-undo").hidden = !(S.table.practice && you !== null);
-  $("btn-undo").disabled = !S.can_undo;
+  // only on your own turn: while the computers play on after your card the server holds the table, so an undo sent then
+  // arrives on a state that has moved on and is refused (stale), and the click seemed to do nothing
+  $("btn-undo").disabled = !S.can_undo || v.to_act !== you || S.waiting_start || S.over;
   $("btn-hint").disabled = !(v.to_act === you && v.legal.length);
   renderSteps();
   if (invite && token && you !== null && !trying && dlgKey !== "invite") offerInvite();
@@ -175,7 +177,8 @@ function renderSteps() {
   if (a0.contract) title = t("nameTrump");
   else if (a0.kitty) title = t("takeKitty");
   else if (a0.discard) {
-    const n = v.kitty ? v.kitty.length : 0, k = n - (v.discards ? v.discards.length : 0);
+    // as many as the kitty holds: taken (v.kitty) or, discarding before taking it (8-5-3), still face down
+    const n = v.kitty ? v.kitty.length : v.kitty_count, k = n - (v.discards ? v.discards.length : 0);
     title = n ? t("discardN", { n, k }) : t("discard");
   } else if (a0.give || a0.end_give) title = t("give", { name: nm[a0.to] });
   else if (a0.return) title = t("ret", { name: nm[a0.to] });
