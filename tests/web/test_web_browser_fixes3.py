@@ -4,7 +4,7 @@ allows (they were half of it, and the result table's words broke letter by lette
 kitty (8-5-3) says how many cards are left to discard; at a practice table *Undo* waits for your turn (pressed while
 the computers played on after your card, it was refused as stale and seemed to do nothing); a second *me* seat gets
 a link (its token was never shown, so nobody could take that seat); a name such as "{card}" is written as it is (the
-replay said "2♥ plays {card}")."""
+replay said "2♥ plays {card}"); a text pasted as an invitation that is not one is explained (it showed "?? foo")."""
 
 from __future__ import annotations
 
@@ -163,5 +163,26 @@ def test_a_name_like_a_placeholder_is_written_as_it_is(server: Server, browser: 
     assert len(mine) == 1 and re.search(r"\{card\} plays (10|[2-9JQKA])[♣♦♥♠]$", mine[0]), texts
     assert any("{to} plays " in x for x in texts), texts
     assert page.evaluate("t('a_give', {name: '{to}', card: 'A♠', to: '$&'})") == "{to} gives A♠ to $&"
+    assert not errs, errs
+    ctx.close()
+
+
+def test_a_text_that_is_not_an_invitation_link_is_explained(server: Server, browser: Any) -> None:
+    """The repro: *Open an invitation* with ``foo`` showed "?? foo" (in German too). Now the reason, in the page's
+    language, quoting what was pasted."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = _errors(page)
+    page.goto(server.url + "/")
+    page.fill("#invite-url", "foo")
+    page.click("#invite-form button")
+    page.wait_for_function("document.getElementById('error').textContent.length > 0")
+    assert page.locator("#error").text_content() == "“foo” is not an invitation link: paste the whole link you were sent (…/t/…#token=…)"
+    assert page.url.rstrip("/") == server.url  # nowhere else
+    page.evaluate("setLang('de')")
+    page.fill("#invite-url", "bar")
+    page.click("#invite-form button")
+    page.wait_for_function("document.getElementById('error').textContent.includes('bar')")
+    assert page.locator("#error").text_content() == "„bar“ ist kein Einladungslink: füge den ganzen Link ein, den du bekommen hast (…/t/…#token=…)"
     assert not errs, errs
     ctx.close()

@@ -48,7 +48,7 @@ async function init() {
     const u = document.getElementById("invite-url").value.trim();
     const m = u.match(/\/t\/([A-Za-z0-9_-]+)(#token=[A-Za-z0-9_-]+)?/);
     if (m) location.href = "/t/" + m[1] + (m[2] || "");
-    else document.getElementById("error").textContent = "?? " + u;
+    else document.getElementById("error").textContent = t("badInvite", { text: u.length > 80 ? u.slice(0, 80) + "…" : u });
   });
 }
 async function create(ev) {
