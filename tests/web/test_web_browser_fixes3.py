@@ -186,3 +186,29 @@ def test_a_text_that_is_not_an_invitation_link_is_explained(server: Server, brow
     assert page.locator("#error").text_content() == "„bar“ ist kein Einladungslink: füge den ganzen Link ein, den du bekommen hast (…/t/…#token=…)"
     assert not errs, errs
     ctx.close()
+
+
+def test_the_keyboard_focus_stays_in_the_hand(server: Server, browser: Any) -> None:
+    """The repro: the hand is drawn anew on every state, so the card with the keyboard focus was replaced and the focus
+    fell to the page after every card played (and, discarding 4 cards, went back to the first card after each pick):
+    the arrow keys started over each time. Now the focus stays in the hand, on the same card or the nearest one that
+    may be chosen."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = _errors(page)
+    _practice(page, server, "9-5-2 deals=1", 3)  # seed 3: a computer deals; this seat leads the first trick
+    page.click("#btn-start")
+    in_hand = "document.activeElement && document.activeElement.matches('#hand button.card')"
+    for _ in range(3):  # three of this seat's cards, played with the keys only
+        page.locator("#hand button.legal").first.wait_for(timeout=30000)
+        n = page.locator("#hand button.card").count()
+        if not page.evaluate(in_hand):
+            page.keyboard.press("ArrowRight")  # the first time: the arrow key puts the focus on a card
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"document.querySelectorAll('#hand button.card').length === {n - 1}")
+        assert page.evaluate(in_hand), page.evaluate("document.activeElement.outerHTML")
+    page.locator("#hand button.legal").first.wait_for(timeout=30000)  # this seat's turn again: on a card it may play
+    page.wait_for_function("document.activeElement && document.activeElement.matches('#hand button.legal')")
+    assert not errs, errs
+    ctx.close()

@@ -137,7 +137,12 @@ function render() {
     d.appendChild(document.createTextNode(nm[s] + (winner === s ? " ✓" : ""))); T.appendChild(d);
   }
   // hand: the cards that may be played, discarded, given or returned now are marked and chosen right here
-  const H = $("hand"); H.innerHTML = "";
+  const H = $("hand");
+  // the card that had the keyboard focus (the hand is drawn anew on every state): focus comes back to it, or to the
+  // nearest card that may be chosen, so that the arrow keys go on from there
+  const had = H.contains(document.activeElement) ? document.activeElement : null;
+  const hadCard = had ? had.dataset.card : null, hadIndex = had ? Array.from(H.querySelectorAll("button.card")).indexOf(had) : -1;
+  H.innerHTML = "";
   const mine = v.to_act === you && !S.waiting_start && !S.over;
   const byCard = {}; if (mine) for (const a of v.legal) { const c = cardOf(a); if (c) byCard[c] = a; }
   const fromKitty = new Set(v.kitty && v.discards !== null ? v.kitty : []);
@@ -147,6 +152,7 @@ function render() {
     if (fromKitty.has(c)) { b.classList.add("kitty"); b.title = t("fromKitty"); b.setAttribute("aria-label", cardText(c) + " (" + t("fromKitty") + ")"); }
     H.appendChild(b);
   }
+  if (had) refocusHand(hadCard, hadIndex);
   // exchange info
   const ex = v.exchange.filter((e) => e.card);
   $("exinfo").textContent = ex.length ? ex.map((e) => (e.giver === you ? "→ " + nm[e.receiver] : "← " + nm[e.giver]) + " " + cardText(e.card)).join(", ") : "";
@@ -166,6 +172,18 @@ function render() {
   renderSteps();
   if (invite && token && you !== null && !trying && dlgKey !== "invite") offerInvite();
   renderDialog();
+}
+function refocusHand(card, index) {
+  const all = Array.from(document.querySelectorAll("#hand button.card"));
+  if (!all.length) return;
+  const legal = all.filter((b) => b.classList.contains("legal"));
+  const same = all.find((b) => b.dataset.card === card);
+  let f = same && (same.classList.contains("legal") || !legal.length) ? same : null;
+  if (!f) {
+    const list = legal.length ? legal : all;  // the nearest to where the focus was
+    f = list.reduce((best, b) => (Math.abs(all.indexOf(b) - index) < Math.abs(all.indexOf(best) - index) ? b : best), list[0]);
+  }
+  f.focus({ preventScroll: true });
 }
 // decisions other than playing a card are shown in a bar just above the hand (never over it); cards to
 // discard, give or return are chosen in the hand itself
@@ -197,7 +215,9 @@ function renderSteps() {
   bar.hidden = false;
   if (stepKey !== String(S.v)) {
     stepKey = String(S.v);
-    const f = A.querySelector("button") || document.querySelector("#hand button.legal");
+    // a player choosing cards in the hand with the keys keeps the focus there (refocusHand)
+    const inHand = cardSteps && $("hand").contains(document.activeElement);
+    const f = inHand ? null : A.querySelector("button") || document.querySelector("#hand button.legal");
     if (f) f.focus({ preventScroll: true });
     $("handpanel").scrollIntoView({ block: "nearest" });
   }
