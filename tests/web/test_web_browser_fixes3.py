@@ -212,3 +212,38 @@ def test_the_keyboard_focus_stays_in_the_hand(server: Server, browser: Any) -> N
     page.wait_for_function("document.activeElement && document.activeElement.matches('#hand button.legal')")
     assert not errs, errs
     ctx.close()
+
+
+def test_the_declarer_sees_the_discards_while_the_cards_are_played(server: Server, browser: Any) -> None:
+    """The repro: the state carries the declarer's discards to the declarer (seeds 000/004: they are the dealer's), but
+    the page never showed them once they had left the hand. Now they stay in sight below the hand."""
+    from sergeant_major.match import first_dealer
+
+    seed = next(s for s in range(100) if first_dealer(s, 3) == 0)  # this seat deals: trump, kitty, 4 discards
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = _errors(page)
+    _practice(page, server, "9-5-2 deals=1", seed)
+    page.click("#btn-start")
+    discarded: list[str] = []
+    t0 = time.time()
+    while len(discarded) < 4:
+        assert time.time() - t0 < 60, "the discard did not come"
+        steps = page.locator("#stepbar button.step")
+        if page.locator("#stepbar").is_visible() and steps.count() and "Discard" not in (page.text_content("#step-title") or ""):
+            steps.first.click()  # name a trump, take the kitty
+        elif "Discard" in (page.text_content("#step-title") or "") and page.locator("#hand button.legal").count():
+            card = page.locator("#hand button.legal").first
+            discarded.append(str(card.get_attribute("data-card")))
+            n = page.locator("#hand button.card").count()
+            card.click()
+            page.wait_for_function(f"document.querySelectorAll('#hand button.card').length === {n - 1}")
+        else:
+            page.wait_for_timeout(50)
+    page.wait_for_function("document.getElementById('exinfo').textContent.startsWith('Your discards: ')")
+    shown = (page.text_content("#exinfo") or "").removeprefix("Your discards: ").split()
+    assert sorted(shown) == sorted(page.evaluate("(cs) => cs.map(cardText)", discarded)), (shown, discarded)
+    hand = page.evaluate("Array.from(document.querySelectorAll('#hand button.card')).map((b) => b.dataset.card)")
+    assert len(hand) == 16 and not set(discarded) & set(hand), (hand, discarded)
+    assert not errs, errs
+    ctx.close()

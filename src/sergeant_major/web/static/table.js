@@ -155,7 +155,10 @@ function render() {
   if (had) refocusHand(hadCard, hadIndex);
   // exchange info
   const ex = v.exchange.filter((e) => e.card);
-  $("exinfo").textContent = ex.length ? ex.map((e) => (e.giver === you ? "→ " + nm[e.receiver] : "← " + nm[e.giver]) + " " + cardText(e.card)).join(", ") : "";
+  const exText = ex.map((e) => (e.giver === you ? "→ " + nm[e.receiver] : "← " + nm[e.giver]) + " " + cardText(e.card)).join(", ");
+  // the declarer's own discards (the state carries them to the declarer only) stay in sight, from the first one on
+  const dis = v.discards && v.discards.length ? t("yourDiscards") + ": " + v.discards.map(cardText).join(" ") : "";
+  $("exinfo").textContent = [exText, dis].filter((x) => x).join(" · ");
   // status
   let st = "";
   if (S.over) st = t("over") + ": " + t("wins", { names: S.end.winners.map((w) => nm[w]).join(", ") });
