@@ -150,13 +150,30 @@ def test_summary_adds_up() -> None:
 
 
 def test_ratio_ci_by_hand() -> None:
+    # two matches: Student's t(0.975, 1) = 12.706, not 1.96 (which made the intervals of a few matches too narrow)
     mean, ci = _ratio_ci([2, 4], [1, 1])
     assert mean == 3
-    assert ci is not None and math.isclose(ci, 1.96 * math.sqrt(2 * 2) / 2)
+    assert ci is not None and math.isclose(ci, 12.706 * math.sqrt(2 * 2) / 2)
     mean, ci = _ratio_ci([6, 0], [2, 4])  # clusters of different sizes
     assert mean == 1
-    assert ci is not None and math.isclose(ci, 1.96 * math.sqrt(2 * ((6 - 2) ** 2 + (0 - 4) ** 2)) / 6)
+    assert ci is not None and math.isclose(ci, 12.706 * math.sqrt(2 * ((6 - 2) ** 2 + (0 - 4) ** 2)) / 6)
     assert _ratio_ci([5], [3]) == (5 / 3, None)
+    # six matches: t(0.975, 5) = 2.571
+    totals, sizes = [3, -1, 4, 0, 2, -2], [3, 2, 4, 3, 3, 2]
+    m = sum(totals) / sum(sizes)
+    se = math.sqrt(6 / 5 * sum((t - m * d) ** 2 for t, d in zip(totals, sizes, strict=True))) / sum(sizes)
+    mean, ci = _ratio_ci(totals, sizes)
+    assert math.isclose(mean, m) and ci is not None and math.isclose(ci, 2.571 * se)
+
+
+def test_t975_is_students_t() -> None:
+    from sergeant_major.stats import t975
+
+    # Student's t(0.975, df) to 3 decimals (any table): 1 -> 12.706, 10 -> 2.228, 30 -> 2.042, 60 -> 2.000, 120 -> 1.980
+    for df, t in ((1, 12.706), (10, 2.228), (30, 2.042), (60, 2.000), (120, 1.980), (10**6, 1.960)):
+        assert abs(t975(df) - t) < 0.002, (df, t975(df))
+    with pytest.raises(ValueError, match="df=0"):
+        t975(0)
 
 
 def test_bad_input_is_refused() -> None:

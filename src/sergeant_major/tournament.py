@@ -88,6 +88,7 @@ from .players import LEVELS, MEASUREMENT_LEVELS, HeuristicPlayer, Player, decisi
 from .record import FileTooLarge, NotRegularFile, _file_mode, _renamed_onto, read_regular_file
 from .rules import Rules
 from .safetext import quote, visible
+from .stats import t975
 from .view import View, build_view
 from .workers import worker_pool
 
@@ -400,16 +401,6 @@ def _task(rules: Rules, levels: tuple[str, ...], seed: int, first_deals: bool, d
 
 
 # ---------------------------------------------------------------------------------------------- statistics
-_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
-
-
-def _t975(df: int) -> float:
-    if df <= len(_T975):
-        return _T975[df - 1]
-    return 1.959964 + 2.4 / df  # within 0.002 of Student's t above 30 degrees of freedom
-
-
 @dataclass(frozen=True)
 class Estimate:
     """A mean over independent units and the half-width of its 95% confidence interval.
@@ -452,7 +443,7 @@ def mean_ci(values: Sequence[float]) -> Estimate:
     if k < 2:
         return Estimate(mean, None, k)
     var = math.fsum((v - mean) ** 2 for v in values) / (k - 1)
-    return Estimate(mean, _t975(k - 1) * math.sqrt(var / k), k)
+    return Estimate(mean, t975(k - 1) * math.sqrt(var / k), k)
 
 
 @dataclass(frozen=True)
