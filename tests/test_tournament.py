@@ -333,7 +333,7 @@ def test_a_stopped_run_leaves_the_json_file_as_it_was(tmp_path: Path, monkeypatc
         assert r.exit_code != 0
     assert not new.exists()
     assert old.read_text() == "earlier result\n"
-    r = runner.invoke(app, ["tournament", "-w", "1", "--merge", str(tmp_path / "missing.json"), "--json", str(new)])
+    r = runner.invoke(app, ["tournament", "--merge", str(tmp_path / "missing.json"), "--json", str(new)])
     assert r.exit_code == 2 and "missing.json" in r.stderr
     assert not new.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json"]
@@ -560,3 +560,20 @@ def test_json_onto_a_loop_of_links_is_refused_and_the_links_kept(tmp_path: Path)
     assert r.output == f"error: cannot write {str(tmp_path / 'a.json')!r}: Too many levels of symbolic links\n"
     assert (tmp_path / "a.json").is_symlink() and (tmp_path / "b.json").is_symlink()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.json"]
+
+
+def test_merge_refuses_the_options_for_playing(tmp_path: Path) -> None:
+    """The repro: ``--merge a.json -n 5 --first-deals`` merged a.json and ignored -n and --first-deals without a word
+    (the boards, their schedule and the matches come from the files). Such an option is now refused, naming it."""
+    out = tmp_path / "a.json"
+    r = runner.invoke(app, ["tournament", "-n", "2", "-w", "1", "-s", "3", "--json", str(out)])
+    assert r.exit_code == 0, r.output
+    for extra, named in ((["-n", "5", "--first-deals"], "--deals, --first-deals"), (["--first-board", "2"], "--first-board"),
+                         (["-m", "1"], "--matches"), (["--no-duplicate"], "--no-duplicate"), (["-w", "2"], "--workers")):
+        r = runner.invoke(app, ["tournament", "-s", "3", "--merge", str(out), *extra, "--json", str(tmp_path / "m.json")])
+        assert r.exit_code == 2, (extra, r.output)
+        assert r.stderr == (f"error: {named} with --merge: merging plays nothing (the boards, their schedule and the matches "
+                            f"come from the files); leave out {named}\n"), r.stderr
+        assert not (tmp_path / "m.json").exists()
+    r = runner.invoke(app, ["tournament", "-s", "3", "--merge", str(out), "--json", "-"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["boards"] == 2, r.output

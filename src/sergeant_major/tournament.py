@@ -1025,6 +1025,13 @@ def _register() -> None:
             fail(f"--workers {workers}: use 0 (one per core) or more")
         if ray_address is not None and merge:
             fail(f"--ray {ray_address!r} with --merge: merging plays nothing; leave out --ray")
+        if merge:  # the boards, their schedule and the matches come from the files: an option for playing is refused
+            given = [opt for opt, used in (("--deals", deals != 100), ("--first-board", first_board != 0), ("--matches", matches != 0),
+                                           ("--first-deals", first_deals), ("--no-duplicate", not duplicate),
+                                           ("--workers", workers != 0)) if used]
+            if given:
+                fail(f"{', '.join(given)} with --merge: merging plays nothing (the boards, their schedule and the matches "
+                     f"come from the files); leave out {', '.join(given)}")
         # the JSON goes to a temporary file beside --json, renamed to it once written: a refused, failed or
         # interrupted run (Ctrl-C) leaves --json as it was, and never an empty or half-written file
         # SIGTERM and SIGHUP (a closed terminal) stop the run as Ctrl-C does (status 143, 129; Ctrl-C: 130)
