@@ -44,13 +44,14 @@ from .match import Match
 from .players import LEVELS, Player, decision_rng, make_player
 from .record import RecordCountError, match_from_record, read_record, read_records, write_record
 from .rules import Rules
-from .safetext import name_problem, quote, visible
+from .safetext import _invisible, name_problem, quote, visible
 from .view import View
 
 __all__ = ["play", "default_save_dir", "Game"]
 
 HUMAN = 0
 OPPONENT_NAMES = ("Bob", "Cleo", "Dan")
+MAX_NAME = 40  # characters in a player's name (a longer one broke the table's header; the web tables take 40)
 
 
 def _leave_on_signals(game: Game) -> dict[int, Any]:
@@ -485,11 +486,16 @@ def play(
         for lv in levels:
             if lv not in LEVELS:
                 raise _fail(f"--opponents {opponents!r}: unknown level {lv!r} (one of {', '.join(LEVELS)})")
-        if not name.strip() or name.strip() in OPPONENT_NAMES[:n_opp]:
-            raise _fail(f"--name {name!r}: choose a non-empty name other than {', '.join(OPPONENT_NAMES[:n_opp])}")
+        taken = {o.casefold() for o in OPPONENT_NAMES[:n_opp]}
+        if all(ch.isspace() or _invisible(ch) for ch in name) or name.strip().casefold() in taken:
+            # 'bob' next to the computer's Bob, or a name of spaces and invisible characters, reads as nobody's
+            raise _fail(f"--name {quote(name)}: choose a name one can see, other than {', '.join(OPPONENT_NAMES[:n_opp])}")
         why = name_problem(name)
         if why is not None:
             raise _fail(f"--name {name!r} is refused: {why}; a name is plain text")
+        if len(name.strip()) > MAX_NAME:
+            raise _fail(f"--name {quote(name.strip()[:MAX_NAME])}...: a name has at most {MAX_NAME} characters "
+                        f"(this one {len(name.strip())}), as at a web table")
         if seed is None:
             seed_n = random.SystemRandom().randrange(1 << 31)
         else:
