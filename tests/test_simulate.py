@@ -369,3 +369,10 @@ def test_the_out_file_is_named_as_it_is_in_the_summary(tmp_path: Path, monkeypat
         assert res.exit_code == 0, (name, res.output, res.exception)
         assert "\x1b" not in res.stdout and f";recordswrittento{shown}" in "".join(res.stdout.split()), res.stdout
         assert len((tmp_path / name).read_text(encoding="utf-8").splitlines()) == 1
+
+
+def test_json_leaves_stderr_empty_off_a_terminal() -> None:
+    """The repro: ``simulate --json`` with stderr not a terminal wrote one blank line there (the transient progress bar)."""
+    res = runner.invoke(app, ["simulate", "-n", "2", "-w", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr == "" and json.loads(res.stdout)["games"] == 2, repr(res.stderr)

@@ -577,3 +577,10 @@ def test_merge_refuses_the_options_for_playing(tmp_path: Path) -> None:
         assert not (tmp_path / "m.json").exists()
     r = runner.invoke(app, ["tournament", "-s", "3", "--merge", str(out), "--json", "-"])
     assert r.exit_code == 0 and json.loads(r.stdout)["boards"] == 2, r.output
+
+
+def test_json_to_stdout_leaves_stderr_empty_off_a_terminal() -> None:
+    """The repro: ``--json -`` with stderr not a terminal wrote one blank line there (the transient progress bar)."""
+    r = runner.invoke(app, ["tournament", "-n", "2", "-w", "1", "--json", "-"])
+    assert r.exit_code == 0, r.output
+    assert r.stderr == "" and json.loads(r.stdout)["boards"] == 2, repr(r.stderr)

@@ -473,7 +473,8 @@ def _register() -> None:
                 t0 = time.perf_counter()
                 try:
                     with Progress(TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                                  TimeRemainingColumn(), console=err, transient=as_json) as bar:
+                                  TimeRemainingColumn(), console=err, transient=as_json,
+                                  disable=as_json and not err.is_terminal) as bar:  # off a terminal a transient bar left a blank line
                         task = bar.add_task("games", total=games)
                         with contextlib.closing(simulate_iter(r, lv, games, seed, k, records=fh is not None)) as played:
                             for outcome, line in played:

@@ -1058,8 +1058,11 @@ def _register() -> None:
                 to_stdout = json_file == "-"
                 # the progress bar appears once the run has started: a refusal before it (no ray cluster at
                 # --ray's address, ray missing) is then its one line on stderr, without an empty bar above it
+                err_console = Console(stderr=True)
+                # off a terminal a transient bar still left a blank line on stderr: with the JSON on stdout it is off
                 bar = Progress(TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                               TimeRemainingColumn(), console=Console(stderr=True), transient=to_stdout)
+                               TimeRemainingColumn(), console=err_console, transient=to_stdout,
+                               disable=to_stdout and not err_console.is_terminal)
 
                 def started(description: str, processes: int) -> None:
                     nonlocal backend, k
