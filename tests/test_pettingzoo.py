@@ -180,7 +180,10 @@ def test_bad_arguments_are_quoted() -> None:
     with pytest.raises(SergeantMajorError, match="'season'"):
         raw_env(episode="season")
     with pytest.raises(SergeantMajorError, match="-2"):
-        raw_env(max_deals=-2)
+        raw_env(max_deals=-2, episode="match")
+    # a deal episode is one deal: max_deals=3 there did nothing, silently
+    with pytest.raises(SergeantMajorError, match="max_deals=3 caps episodes of whole matches: give episode='match'"):
+        raw_env(max_deals=3)
     with pytest.raises(RulesError, match="'colour'"):
         raw_env(colour="red")
     with pytest.raises(RulesError, match="'9-9-9'"):

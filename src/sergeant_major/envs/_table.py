@@ -99,7 +99,7 @@ class Table:
         information_state: encode the perfect-recall information state instead of the observation.
 
     Raises:
-        SergeantMajorError: quoting a bad ``episode`` or ``max_deals``.
+        SergeantMajorError: quoting a bad ``episode`` or ``max_deals`` (also ``max_deals`` without ``episode="match"``).
     """
 
     def __init__(self, rules: Rules, episode: str = "deal", max_deals: int | None = None,
@@ -112,6 +112,9 @@ class Table:
             raise SergeantMajorError(f"episode={episode!r} is not one of {', '.join(EPISODES)}")
         if max_deals is not None and (isinstance(max_deals, bool) or not isinstance(max_deals, int) or max_deals <= 0):
             raise SergeantMajorError(f"max_deals={max_deals!r} must be a positive whole number or None")
+        if max_deals is not None and episode != "match":  # a deal episode is one deal: the cap would do nothing
+            raise SergeantMajorError(f"max_deals={max_deals!r} caps episodes of whole matches: give episode='match' "
+                                     f"(an episode={episode!r} is one deal)")
         self.rules = rules
         self.episode = episode
         self.max_deals = max_deals
