@@ -143,6 +143,21 @@ def test_the_library_on_the_cluster_equals_local_and_workers_caps_the_processes(
     assert tournament(rules, PLAYERS.split(","), 4, seed=2, ray_address=cluster) == tournament(rules, PLAYERS.split(","), 4, seed=2)
 
 
+def test_a_level_registered_at_run_time_is_said_to_be_unknown_on_the_cluster(cluster: str,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The repro: ``LEVELS["mine"] = ...`` in the caller, then a run on the cluster: its workers import the package
+    afresh and do not know the level, and the error ("unknown player level 'mine'") did not say it came from there."""
+    from sergeant_major.players import LEVELS, HeuristicPlayer
+    from sergeant_major.tournament import tournament_iter
+
+    monkeypatch.setitem(LEVELS, "mine", HeuristicPlayer)
+    levels = ["mine", "heuristic", "random"]
+    assert len(list(tournament_iter(Rules.parse("9-5-2"), levels, 1, seed=2, workers=1))) == 1  # known here: one board
+    with pytest.raises(SergeantMajorError, match=r"^unknown player level 'mine'.* on the ray cluster's workers: a level "
+                                                 r"registered at run time in this process does not reach them"):
+        list(tournament_iter(Rules.parse("9-5-2"), levels, 1, seed=2, workers=1, ray_address=cluster))
+
+
 @pytest.mark.parametrize("attempt", [1, 2, 3])
 def test_ctrl_c_stops_a_cluster_run_with_130_and_leaves_nothing(cluster: str, tmp_path: Path, attempt: int) -> None:
     """SIGINT to the command's process group (what Ctrl-C in a terminal sends): exit 130 soon, no ``--json`` file,

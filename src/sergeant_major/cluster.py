@@ -130,7 +130,11 @@ def ray_imap(address: str, func: Callable[[_J], _R], jobs: Sequence[_J], workers
     except ray.exceptions.RayTaskError as e:
         cause: Any = e.cause
         if isinstance(cause, SergeantMajorError):
-            raise SergeantMajorError(str(cause)) from e
+            msg = str(cause)
+            if msg.startswith("unknown player level"):  # known here (the level was checked), not in the cluster's workers
+                msg += (" on the ray cluster's workers: a level registered at run time in this process does not reach them "
+                        "(register it in a module the workers import)")
+            raise SergeantMajorError(msg) from e
         raise SergeantMajorError(f"--ray {address!r}: a job failed on the cluster: {_line(cause or e)}") from e
     except ray.exceptions.RayError as e:
         raise SergeantMajorError(f"--ray {address!r}: the ray cluster at {gcs} failed: {_line(e)}") from e
