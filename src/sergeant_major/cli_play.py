@@ -44,7 +44,7 @@ from .match import Match
 from .players import LEVELS, Player, decision_rng, make_player
 from .record import RecordCountError, match_from_record, read_record, read_records, write_record
 from .rules import Rules
-from .safetext import _invisible, name_problem, quote, visible
+from .safetext import has_visible, name_problem, quote, visible
 from .view import View
 
 __all__ = ["play", "default_save_dir", "Game"]
@@ -487,7 +487,7 @@ def play(
             if lv not in LEVELS:
                 raise _fail(f"--opponents {opponents!r}: unknown level {lv!r} (one of {', '.join(LEVELS)})")
         taken = {o.casefold() for o in OPPONENT_NAMES[:n_opp]}
-        if all(ch.isspace() or _invisible(ch) for ch in name) or name.strip().casefold() in taken:
+        if not has_visible(name) or name.strip().casefold() in taken:
             # 'bob' next to the computer's Bob, or a name of spaces and invisible characters, reads as nobody's
             raise _fail(f"--name {quote(name)}: choose a name one can see, other than {', '.join(OPPONENT_NAMES[:n_opp])}")
         why = name_problem(name)

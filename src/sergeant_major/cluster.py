@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .errors import SergeantMajorError
+from .errors import SergeantMajorError, UnknownLevelError
 
 __all__ = ["CONNECT_TIMEOUT", "ray_imap"]
 
@@ -131,7 +131,7 @@ def ray_imap(address: str, func: Callable[[_J], _R], jobs: Sequence[_J], workers
         cause: Any = e.cause
         if isinstance(cause, SergeantMajorError):
             msg = str(cause)
-            if msg.startswith("unknown player level"):  # known here (the level was checked), not in the cluster's workers
+            if isinstance(cause, UnknownLevelError):  # known here (the level was checked), not in the cluster's workers
                 msg += (" on the ray cluster's workers: a level registered at run time in this process does not reach them "
                         "(register it in a module the workers import)")
             raise SergeantMajorError(msg) from e

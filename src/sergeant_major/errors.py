@@ -7,6 +7,7 @@ __all__ = [
     "SergeantMajorError",
     "CardParseError",
     "RulesError",
+    "UnknownLevelError",
     "IllegalActionError",
     "RecordError",
 ]
@@ -18,6 +19,10 @@ class SergeantMajorError(ValueError):
 
 class CardParseError(SergeantMajorError):
     """A text that should name a card (or suit) does not."""
+
+
+class UnknownLevelError(SergeantMajorError):
+    """A computer player level that is not registered (:data:`sergeant_major.players.LEVELS`)."""
 
 
 class RulesError(SergeantMajorError):

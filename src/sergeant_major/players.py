@@ -15,7 +15,7 @@ from typing import Protocol, runtime_checkable
 from .actions import Action, AssignTargets, Contract, Discard, EndGive, Give, NameContract, Play, Return
 from .cards import CARDS, SUIT_MASKS, Card, mask_of
 from .deal import Phase
-from .errors import SergeantMajorError
+from .errors import SergeantMajorError, UnknownLevelError
 from .match import Match
 from .rules import Rules
 from .view import View
@@ -255,12 +255,12 @@ def make_player(level: str) -> Player:
     needs the ``openspiel`` extra: tournaments only).
 
     Raises:
-        SergeantMajorError: quoting an unknown level.
+        UnknownLevelError: quoting an unknown level (a :class:`SergeantMajorError`).
     """
     try:
         return (LEVELS.get(level) or MEASUREMENT_LEVELS[level])()
     except KeyError:
-        raise SergeantMajorError(f"unknown player level {level!r} (one of {', '.join(LEVELS)}; for measurement only: "
+        raise UnknownLevelError(f"unknown player level {level!r} (one of {', '.join(LEVELS)}; for measurement only: "
                                  f"{', '.join(MEASUREMENT_LEVELS)})") from None
 
 

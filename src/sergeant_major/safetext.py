@@ -12,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Final
 
-__all__ = ["BIDI_CONTROLS", "is_control", "control_chars", "name_problem", "visible", "quote", "char_text"]
+__all__ = ["BIDI_CONTROLS", "is_control", "control_chars", "name_problem", "has_visible", "visible", "quote", "char_text"]
 
 BIDI_CONTROLS: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """The bidirectional embeddings, overrides and isolates (format characters, category ``Cf``) refused in names."""
@@ -73,6 +73,11 @@ _INVISIBLE: Final = frozenset({"Mn", "Me", "Cf", "Cc", "Cs", "Co", "Cn", "Zl", "
 def _invisible(ch: str) -> bool:
     cat = unicodedata.category(ch)
     return cat in _INVISIBLE or (cat == "Zs" and ch != " ")
+
+
+def has_visible(text: str) -> bool:
+    """Does ``text`` hold a character one can see (not only spaces, format characters, combining marks...)?"""
+    return any(not ch.isspace() and not _invisible(ch) for ch in text)
 
 
 def quote(text: str) -> str:

@@ -663,6 +663,9 @@ def _fields(d: Any, where: str, keys: Sequence[str], what: str) -> dict[str, Any
     return d
 
 
+DEFAULT_DEALS = 100
+"""Boards of ``sergeant-major tournament`` without ``--deals``."""
+
 _LARGEST = 1 << 53
 """The largest size of a number by slot in a ``--merge`` file (exact as a float; a real result's sums are far below)."""
 
@@ -975,7 +978,7 @@ def _register() -> None:
         players: str | None = typer.Option(None, "--players", "-p",
                                            help=f"Player levels by slot, comma separated ({', '.join(LEVELS)} ...). Default: heuristic "
                                                 "and a random player in every other seat of the rules."),
-        deals: int = typer.Option(100, "--deals", "-n", parser=parse_whole_number, help="Boards (deals) to play, each in every seat arrangement."),
+        deals: int = typer.Option(DEFAULT_DEALS, "--deals", "-n", parser=parse_whole_number, help="Boards (deals) to play, each in every seat arrangement."),
         duplicate: bool = typer.Option(True, "--duplicate/--no-duplicate",
                                        help="Same cards in every arrangement (default). --no-duplicate only shows what duplicate saves."),
         rules: str = typer.Option("9-5-2", "--rules", "-r", help="Rules string, e.g. '3-5-8' or '8-5-3 must-trump=on'."),
@@ -1026,7 +1029,7 @@ def _register() -> None:
         if ray_address is not None and merge:
             fail(f"--ray {ray_address!r} with --merge: merging plays nothing; leave out --ray")
         if merge:  # the boards, their schedule and the matches come from the files: an option for playing is refused
-            given = [opt for opt, used in (("--deals", deals != 100), ("--first-board", first_board != 0), ("--matches", matches != 0),
+            given = [opt for opt, used in (("--deals", deals != DEFAULT_DEALS), ("--first-board", first_board != 0), ("--matches", matches != 0),
                                            ("--first-deals", first_deals), ("--no-duplicate", not duplicate),
                                            ("--workers", workers != 0)) if used]
             if given:
