@@ -535,6 +535,29 @@ def test_merge_refuses_numbers_too_large_for_the_figures(tmp_path: Path) -> None
         assert not (tmp_path / "merged.json").exists()
 
 
+def test_merge_refuses_a_key_given_twice(tmp_path: Path) -> None:
+    """A ``--merge`` file with a key given twice in one object (``"seed": 7, "seed": 0``) was read with the last
+    value, silently (another JSON reader may take the first): it is now refused naming its path, and --json is not
+    written."""
+    r = runner.invoke(app, ["tournament", "-n", "2", "-w", "1", "-r", "9-5-2 deals=1", "--json", str(tmp_path / "t.json")])
+    assert r.exit_code == 0, r.output
+    text = (tmp_path / "t.json").read_text(encoding="utf-8")
+    assert text.count('"seed": 0,') == 1 and text.count('"scores": [') == 2
+    (tmp_path / "seed.json").write_text(text.replace('"seed": 0,', '"seed": 7, "seed": 0,', 1), encoding="utf-8")
+    i = text.index('"scores": [')
+    (tmp_path / "scores.json").write_text(text[:i] + '"scores": [9, 9, -18], ' + text[i:], encoding="utf-8")
+    result = "not a tournament result (--json of 'sergeant-major tournament')"
+    for name, where, key in (("seed.json", "seed", "seed"), ("scores.json", "board_outcomes[0].scores", "scores")):
+        path = tmp_path / name
+        r = runner.invoke(app, ["tournament", "-r", "9-5-2 deals=1", "--merge", str(path), "--json", str(tmp_path / "m.json")])
+        assert r.exit_code == 2 and isinstance(r.exception, SystemExit), (name, r.output, r.exception)
+        assert r.output == (f'error: {path}: {result}: {where}: the key "{key}" is given twice in one object '
+                            "(tournament --json writes each key once)\n"), r.output
+        assert not (tmp_path / "m.json").exists()
+    r = runner.invoke(app, ["tournament", "-r", "9-5-2 deals=1", "--merge", str(tmp_path / "t.json")])
+    assert r.exit_code == 0, r.output
+
+
 def test_a_merged_json_names_no_worker_processes(tmp_path: Path) -> None:
     """The JSON of ``--merge`` said ``"workers": 2`` (--workers 0 read as one per core) though a merge plays
     nothing; like ``backend``, it is left out. A run's JSON keeps both."""
