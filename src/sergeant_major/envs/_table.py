@@ -23,6 +23,10 @@ from ..rules import Rules
 from ..view import View, build_view
 
 EPISODES = ("deal", "match")
+START_TRIES = 200
+"""With ``start_deal=k > 1``: how many matches (seeds ``s``, ``s + 1``, ...) a reset plays to find one that reaches
+deal ``k`` before it gives up with an error (with rules whose matches end early, a ``k`` too large would
+otherwise be looked for forever)."""
 
 
 def make_rules(rules: Rules | str, options: dict[str, Any]) -> Rules:
@@ -134,17 +138,30 @@ class Table:
 
         With ``start_deal=k > 1`` the deals before deal ``k`` are played by heuristic computer players
         (so deal ``k`` has a real exchange and real totals); a match that ends before deal ``k`` is
-        replaced by the one with seed + 1, and so on (reproducible).
+        replaced by the one with seed + 1, and so on (reproducible), up to :data:`START_TRIES` matches.
+
+        Raises:
+            SergeantMajorError: quoting ``start_deal`` when none of the :data:`START_TRIES` matches from
+                ``seed`` on reaches deal ``k`` (the rules' matches end sooner). Nothing changes.
         """
-        self.match = Match(self.rules, seed, self.names)
+        match = Match(self.rules, seed, self.names)
+        tries = 1
         while self.start_deal > 1:
             players = [HeuristicPlayer() for _ in self.names]
-            while not self.match.over and self.match.deal.number < self.start_deal:
-                drive(self.match, players, until_deal_end=True)
-            if not self.match.over:
+            while not match.over and match.deal.number < self.start_deal:
+                drive(match, players, until_deal_end=True)
+            if not match.over:
                 break
+            if tries >= START_TRIES:
+                longest = "" if not self.rules.deals else f" (at most {self.rules.deals} deals)"
+                raise SergeantMajorError(
+                    f"start_deal={self.start_deal!r}: none of {START_TRIES} matches of {self.rules}{longest} played by "
+                    f"heuristic players (seeds {seed - tries + 1} to {seed}) reached deal {self.start_deal}; "
+                    "give a smaller start_deal")
+            tries += 1
             seed += 1
-            self.match = Match(self.rules, seed, self.names)
+            match = Match(self.rules, seed, self.names)
+        self.match = match
         self.deal = self.match.deal
         self.deals_done = 0
         self.done = None

@@ -113,12 +113,21 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
 
         Raises:
             SergeantMajorError: quoting a seed that is not a whole number from 0 up (an int or a NumPy
-                integer; ``1.5`` and ``True`` are refused, ``np.int64(3)`` is ``3``). Nothing changes.
+                integer; ``1.5`` and ``True`` are refused, ``np.int64(3)`` is ``3``), or ``start_deal`` when no
+                match from this seed on reaches it. Nothing changes.
         """
         seed = check_seed(seed)
+        gen, gen_seed = self._np_random, self._np_random_seed
+        gen_state = None if gen is None else gen.bit_generator.state
         super().reset(seed=seed)
         match_seed = seed if seed is not None else int(self.np_random.integers(0, 2**62))
-        self._table.new(match_seed)
+        try:
+            self._table.new(match_seed)
+        except SergeantMajorError:  # a refused reset leaves the generator as it was
+            self._np_random, self._np_random_seed = gen, gen_seed
+            if gen is not None and gen_state is not None:
+                gen.bit_generator.state = gen_state
+            raise
         self._over = False
         self._opponents()
         self._over = self._table.done is not None

@@ -130,14 +130,21 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
 
         Raises:
             SergeantMajorError: quoting a seed that is not a whole number from 0 up (an int or a NumPy
-                integer; ``1.5`` and ``True`` are refused, ``np.int64(3)`` is ``3``). Nothing changes.
+                integer; ``1.5`` and ``True`` are refused, ``np.int64(3)`` is ``3``), or ``start_deal`` when no
+                match from this seed on reaches it (:meth:`Table.new <sergeant_major.envs._table.Table.new>`).
+                Nothing changes.
         """
         match_seed = check_seed(seed)
-        if match_seed is not None:
-            self._rng = random.Random(match_seed)
-        else:
-            match_seed = self._rng.getrandbits(62)
-        self._table.new(match_seed)
+        rng = self._rng if match_seed is None else random.Random(match_seed)
+        before = rng.getstate()
+        if match_seed is None:
+            match_seed = rng.getrandbits(62)
+        try:
+            self._table.new(match_seed)
+        except SergeantMajorError:
+            rng.setstate(before)  # an unseeded reset that failed leaves the next seed as it was
+            raise
+        self._rng = rng
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
