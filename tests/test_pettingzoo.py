@@ -362,3 +362,24 @@ def test_a_start_deal_no_match_reaches_is_refused_and_changes_nothing(monkeypatc
     ok = raw_env("9-5-2", start_deal=3)  # a start_deal some matches reach still works
     ok.reset(seed=7)
     assert ok.match.deal.number == 3
+
+
+def test_bad_flags_rewards_and_opponents_are_quoted() -> None:
+    # information_state="no" turned the information state on (any non-empty string is true); illegal_reward="x"
+    # was a bare ValueError and NaN was taken; opponents="ab" was read as the levels 'a' and 'b'
+    for bad in ("no", 1, None):
+        with pytest.raises(SergeantMajorError, match=re.escape(f"information_state={bad!r} must be True or False")):
+            raw_env("9-5-2", information_state=bad)
+        with pytest.raises(SergeantMajorError, match=re.escape(f"information_state={bad!r}")):
+            SingleSeatEnv("9-5-2", information_state=bad)
+    assert raw_env("9-5-2", information_state=np.bool_(True))._table.information_state is True
+    for bad in ("x", "-3", float("nan"), float("inf"), True, [1]):
+        with pytest.raises(SergeantMajorError, match=re.escape(f"illegal_reward={bad!r} must be a finite number or None")):
+            env("9-5-2", illegal_reward=bad)
+        with pytest.raises(SergeantMajorError, match=re.escape(f"illegal_reward={bad!r}")):
+            SingleSeatEnv("9-5-2", illegal_reward=bad)
+    assert SingleSeatEnv("9-5-2", illegal_reward=np.float32(-2.5)).illegal_reward == -2.5
+    assert SingleSeatEnv("9-5-2", illegal_reward=-3).illegal_reward == -3.0
+    with pytest.raises(SergeantMajorError, match=re.escape("opponents='ab' is a string: give one level (or Player) per "
+                                                           "other seat, e.g. opponents=('heuristic', 'heuristic')")):
+        SingleSeatEnv("9-5-2", opponents="ab")

@@ -3,6 +3,7 @@ forced actions applied automatically, and a seat's encoded observation and actio
 
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any
 
@@ -83,6 +84,37 @@ def check_action(action: object) -> int:
     return value
 
 
+def check_flag(name: str, value: object) -> bool:
+    """``value`` of the on/off argument ``name`` (``information_state``): ``True``, ``False`` or a NumPy bool.
+
+    Raises:
+        SergeantMajorError: quoting any other value (a string such as ``"no"`` would have read as on).
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise SergeantMajorError(f"{name}={value!r} must be True or False")
+
+
+def illegal_penalty(rules: Rules, value: object) -> float:
+    """The reward of an illegal action: ``value`` as a float (``None``: minus the rules' tricks per deal).
+
+    Raises:
+        SergeantMajorError: quoting a value that is not a finite real number (a string, a bool, NaN, an infinity).
+    """
+    if value is None:
+        return -float(rules.tricks)
+    if not isinstance(value, (bool, np.bool_, str, bytes)):
+        try:
+            reward = float(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError, OverflowError):
+            pass
+        else:
+            if math.isfinite(reward):
+                return reward
+    raise SergeantMajorError(f"illegal_reward={value!r} must be a finite number or None (None: -{rules.tricks}, "
+                             "minus the tricks per deal)")
+
+
 def _option_text(v: object) -> str:
     if isinstance(v, bool):
         return "on" if v else "off"
@@ -103,7 +135,8 @@ class Table:
         information_state: encode the perfect-recall information state instead of the observation.
 
     Raises:
-        SergeantMajorError: quoting a bad ``episode`` or ``max_deals`` (also ``max_deals`` without ``episode="match"``).
+        SergeantMajorError: quoting a bad ``episode``, ``max_deals`` (also ``max_deals`` without ``episode="match"``),
+            ``start_deal`` or ``information_state`` (not a bool).
     """
 
     def __init__(self, rules: Rules, episode: str = "deal", max_deals: int | None = None,
@@ -122,7 +155,7 @@ class Table:
         self.rules = rules
         self.episode = episode
         self.max_deals = max_deals
-        self.information_state = information_state
+        self.information_state = information_state = check_flag("information_state", information_state)
         self.start_deal = start_deal
         self.size = information_state_size(rules) if information_state else observation_size(rules)
         self.names = tuple(f"player_{i}" for i in range(rules.players))

@@ -14,7 +14,7 @@ from ..players import Player, decision_rng, make_player
 from ..research.action_space import NUM_ACTIONS, action_id
 from ..research.observation import observation_string
 from ..rules import Rules
-from ._table import Table, check_action, check_seed, make_rules
+from ._table import Table, check_action, check_seed, illegal_penalty, make_rules
 
 __all__ = ["SingleSeatEnv"]
 
@@ -49,7 +49,9 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
     replays exactly from its seed and actions.
 
     Raises:
-        SergeantMajorError: quoting a bad seat, opponent level, episode or render mode.
+        SergeantMajorError: quoting a bad seat, opponents (a string, a wrong count, an unknown level), episode,
+            ``max_deals``, ``start_deal``, ``information_state`` (not a bool), ``illegal_reward`` (not a finite
+            number) or render mode.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}
@@ -63,6 +65,9 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
         n = self.rules.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise SergeantMajorError(f"seat={seat!r} is not a seat 0..{n - 1}")
+        if isinstance(opponents, str):
+            raise SergeantMajorError(f"opponents={opponents!r} is a string: give one level (or Player) per other seat, "
+                                     f"e.g. opponents={tuple(['heuristic'] * (n - 1))!r}")
         if len(opponents) != n - 1:
             raise SergeantMajorError(f"{len(opponents)} opponents given for the {n - 1} other seats")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -73,7 +78,7 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
         for k, o in enumerate(opponents):
             self.players[(seat + 1 + k) % n] = make_player(o) if isinstance(o, str) else o
         self._table = Table(self.rules, episode, max_deals, information_state, start_deal)
-        self.illegal_reward = -float(self.rules.tricks) if illegal_reward is None else float(illegal_reward)
+        self.illegal_reward = illegal_penalty(self.rules, illegal_reward)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, (self._table.size,), np.float32),

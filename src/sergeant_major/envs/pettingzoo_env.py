@@ -16,7 +16,7 @@ from ..errors import SergeantMajorError
 from ..research.action_space import ASSIGN_BASE, CONTRACT_BASE, END_GIVE, NUM_ACTIONS, TAKE_KITTY
 from ..research.observation import OBSERVATION_VERSION, layout_table, observation_string
 from ..rules import Rules
-from ._table import Table, check_action, check_seed, make_rules
+from ._table import Table, check_action, check_seed, illegal_penalty, make_rules
 
 __all__ = ["env", "raw_env", "ENV_NAME"]
 
@@ -223,9 +223,14 @@ raw_env.__doc__ = _doc()
 def env(rules: Rules | str = "9-5-2", render_mode: str | None = None, illegal_reward: float | None = None,
         **options: Any) -> Any:
     """The wrapped environment (illegal action ends the episode with ``illegal_reward`` for the offender,
-    out-of-bounds actions assert, order enforced). See :class:`raw_env` for the arguments and the page."""
+    out-of-bounds actions assert, order enforced). See :class:`raw_env` for the arguments and the page.
+
+    Raises:
+        SergeantMajorError: quoting an ``illegal_reward`` that is not a finite number (or ``None``), or a bad
+            argument of :class:`raw_env`.
+        RulesError: quoting a bad preset, option or value."""
     e: Any = raw_env(rules, render_mode, **options)
-    penalty = -float(e.rules.tricks) if illegal_reward is None else float(illegal_reward)
+    penalty = illegal_penalty(e.rules, illegal_reward)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=penalty)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
