@@ -354,3 +354,19 @@ def test_the_terminal_state_of_a_capped_game_shows_the_last_deal_scored(rules: s
             assert f"deal: {deals}" in text and "phase: scored" in text and "dealing" not in text
         assert any(state.observation_tensor(p)) and any(state.information_state_tensor(p))
     assert state.legal_actions() == [] and state.returns() == [float(t) for t in state._match.totals]
+
+
+def test_action_to_string_refuses_an_id_outside_the_action_space() -> None:
+    # -3 was shown as "Card QS" (a negative index into the deck), 99 as "Assign targets #39", chance 52 an IndexError
+    state = _load("9-5-2").new_initial_state()
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 50) == "Deal KS"
+    for bad in (52, -1):
+        with pytest.raises(SergeantMajorError, match=rf"^action {bad} is not a chance outcome \(0..51\)$"):
+            state.action_to_string(pyspiel.PlayerId.CHANCE, bad)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    p = state.current_player()
+    assert state.action_to_string(p, 52) == "Name clubs"
+    for bad in (-3, NUM_ACTIONS, 99):
+        with pytest.raises(SergeantMajorError, match=rf"^action {bad} is not an action id \(0..83\)$"):
+            state.action_to_string(p, bad)

@@ -334,8 +334,18 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
             m.apply(f)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        """The action in words (``Deal QS``, ``Play QS``, ``Name spades``...).
+
+        Raises:
+            SergeantMajorError: quoting an id outside the action space (a chance outcome: outside 0..51); they
+                were shown as another action (``-3`` as ``Card QS``, ``99`` as ``Assign targets #39``).
+        """
         a = int(action)
-        if player == pyspiel.PlayerId.CHANCE:
+        chance = player == pyspiel.PlayerId.CHANCE
+        top = 52 if chance else NUM_ACTIONS
+        if not 0 <= a < top:
+            raise SergeantMajorError(f"action {a} is not a{' chance outcome' if chance else 'n action id'} (0..{top - 1})")
+        if chance:
             return f"Deal {CARDS[a]}"
         if a < 52:
             verb = {Phase.PLAY: "Play", Phase.DISCARD: "Discard", Phase.EXCHANGE: "Pass"}.get(self._match.deal.phase, "Card")
