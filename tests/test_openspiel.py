@@ -330,3 +330,43 @@ def test_a_refused_action_changes_nothing() -> None:
     with pytest.raises(SergeantMajorError, match="the game is over"):
         end.apply_action(0)
     assert _snapshot(end) == before
+
+
+@pytest.mark.parametrize(("rules", "deals"), [("9-5-2", 1), ("8-5-3", 2), ("3-5-8", 1)])
+def test_the_terminal_state_of_a_capped_game_shows_the_last_deal_scored(rules: str, deals: int) -> None:
+    # with deals=k the match goes on past deal k, but the game ends there: its terminal state is the last deal,
+    # scored (it used to show deal k+1 as "dealing", with placeholder hands in str(state) and zero tensors)
+    game = _load(rules, deals)
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert state._match.over is False  # the cap ended the game, not the rules
+    assert f"deal {deals} scored" in str(state) and "dealing" not in str(state)
+    for p in range(game.num_players()):
+        view = state.view(p)
+        assert view is not None and view.deal_number == deals and view.to_act is None
+        assert view.hand == () and len(view.completed) == Rules.parse(rules).tricks
+        for text in (state.observation_string(p), state.information_state_string(p)):
+            assert f"deal: {deals}" in text and "phase: scored" in text and "dealing" not in text
+        assert any(state.observation_tensor(p)) and any(state.information_state_tensor(p))
+    assert state.legal_actions() == [] and state.returns() == [float(t) for t in state._match.totals]
+
+
+def test_action_to_string_refuses_an_id_outside_the_action_space() -> None:
+    # -3 was shown as "Card QS" (a negative index into the deck), 99 as "Assign targets #39", chance 52 an IndexError
+    state = _load("9-5-2").new_initial_state()
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 50) == "Deal KS"
+    for bad in (52, -1):
+        with pytest.raises(SergeantMajorError, match=rf"^action {bad} is not a chance outcome \(0..51\)$"):
+            state.action_to_string(pyspiel.PlayerId.CHANCE, bad)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    p = state.current_player()
+    assert state.action_to_string(p, 52) == "Name clubs"
+    for bad in (-3, NUM_ACTIONS, 99):
+        with pytest.raises(SergeantMajorError, match=rf"^action {bad} is not an action id \(0..83\)$"):
+            state.action_to_string(p, bad)

@@ -337,3 +337,49 @@ def test_human_render_mode_draws_the_table_at_reset(make: str, capsys: pytest.Ca
         SingleSeatEnv("9-5-2", seat=0, opponents=("random", "random"), render_mode="human").reset(seed=3)
     out = capsys.readouterr().out
     assert OBSERVATION_VERSION in out and "hand:" in out
+
+
+def test_a_start_deal_no_match_reaches_is_refused_and_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 9-5-2 matches of heuristic players end after a few deals: start_deal=200 made reset() look for one that
+    # lasts 200 deals forever (it never returned); now it gives up after START_TRIES seeds, naming start_deal
+    from sergeant_major.envs import _table
+
+    assert _table.START_TRIES == 200
+    monkeypatch.setattr(_table, "START_TRIES", 20)  # the same refusal, sooner
+    e = raw_env("9-5-2", start_deal=200)
+    state = e._rng.getstate()
+    with pytest.raises(SergeantMajorError, match=r"^start_deal=200: none of 20 matches of 9-5-2 played by heuristic "
+                                                 r"players \(seeds 7 to 26\) reached deal 200; give a smaller start_deal$"):
+        e.reset(seed=7)
+    with pytest.raises(SergeantMajorError, match="^start_deal=200: none of 20 matches"):
+        e.reset()
+    assert e._rng.getstate() == state and e._table.match.seed == 0 and len(e._table.match.results) == 0
+    g = SingleSeatEnv("9-5-2", start_deal=200, opponents=("random", "random"))
+    for seed in (5, None):
+        with pytest.raises(SergeantMajorError, match="^start_deal=200: none of 20 matches"):
+            g.reset(seed=seed)
+        assert g._np_random is None
+    ok = raw_env("9-5-2", start_deal=3)  # a start_deal some matches reach still works
+    ok.reset(seed=7)
+    assert ok.match.deal.number == 3
+
+
+def test_bad_flags_rewards_and_opponents_are_quoted() -> None:
+    # information_state="no" turned the information state on (any non-empty string is true); illegal_reward="x"
+    # was a bare ValueError and NaN was taken; opponents="ab" was read as the levels 'a' and 'b'
+    for bad in ("no", 1, None):
+        with pytest.raises(SergeantMajorError, match=re.escape(f"information_state={bad!r} must be True or False")):
+            raw_env("9-5-2", information_state=bad)
+        with pytest.raises(SergeantMajorError, match=re.escape(f"information_state={bad!r}")):
+            SingleSeatEnv("9-5-2", information_state=bad)
+    assert raw_env("9-5-2", information_state=np.bool_(True))._table.information_state is True
+    for bad in ("x", "-3", float("nan"), float("inf"), True, [1]):
+        with pytest.raises(SergeantMajorError, match=re.escape(f"illegal_reward={bad!r} must be a finite number or None")):
+            env("9-5-2", illegal_reward=bad)
+        with pytest.raises(SergeantMajorError, match=re.escape(f"illegal_reward={bad!r}")):
+            SingleSeatEnv("9-5-2", illegal_reward=bad)
+    assert SingleSeatEnv("9-5-2", illegal_reward=np.float32(-2.5)).illegal_reward == -2.5
+    assert SingleSeatEnv("9-5-2", illegal_reward=-3).illegal_reward == -3.0
+    with pytest.raises(SergeantMajorError, match=re.escape("opponents='ab' is a string: give one level (or Player) per "
+                                                           "other seat, e.g. opponents=('heuristic', 'heuristic')")):
+        SingleSeatEnv("9-5-2", opponents="ab")

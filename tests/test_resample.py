@@ -468,3 +468,21 @@ def test_a_give_the_returner_passed_on_to_the_viewer_can_be_answered(seed: int, 
     assert any(e.card is None and e.kind == "return" for e in view.exchange)
     for k in range(3):
         assert _same_view(resample(view, random.Random(k)), view)
+
+
+def test_a_view_or_generator_of_the_wrong_type_is_refused_quoting_it() -> None:
+    # resample(None, rng) and resample(view, numpy generator) were AttributeErrors ('... has no attribute randrange')
+    from sergeant_major.errors import SergeantMajorError
+
+    view = Match(Rules.preset("9-5-2"), 3).view(1)
+    for bad in (None, "view", view.hand):
+        with pytest.raises(SergeantMajorError, match=r"^resample: view=.* is not a View") as e:
+            resample(bad, random.Random(1))  # type: ignore[arg-type]
+        assert not isinstance(e.value, ResampleError) and repr(bad)[:20] in str(e.value)
+    for rng in (5, None, random):
+        with pytest.raises(SergeantMajorError, match=r"^resample: rng=.* is not a random.Random \(give random.Random\(seed\)\)$"):
+            resample(view, rng)  # type: ignore[arg-type]
+    np = pytest.importorskip("numpy")
+    with pytest.raises(SergeantMajorError, match=r"^resample: rng=Generator\(PCG64\) at 0x"):
+        resample(view, np.random.default_rng(1))  # type: ignore[arg-type]
+    assert resample(view, random.SystemRandom()).rules == view.rules  # a subclass of random.Random is one

@@ -7,6 +7,7 @@ import json
 import math
 import os
 import random
+import re
 import stat
 import subprocess
 import sys
@@ -26,6 +27,7 @@ from sergeant_major.errors import SergeantMajorError
 from sergeant_major.players import LEVELS, HeuristicPlayer, Player, make_player, play_match
 from sergeant_major.rules import Rules
 from sergeant_major.tournament import (
+    MatchOutcome,
     OraclePlayer,
     arrangements,
     board_seed,
@@ -34,6 +36,8 @@ from sergeant_major.tournament import (
     parse_players,
     play_board_game,
     play_match_game,
+    share_ci,
+    summarize,
     tournament,
 )
 from sergeant_major.view import View
@@ -230,6 +234,39 @@ def test_mean_ci() -> None:
     assert big.ci95 is not None and math.isclose(big.ci95, 1.96 * math.sqrt(0.25 * 1000 / 999 / 1000), rel_tol=2e-3)
     with pytest.raises(SergeantMajorError):
         mean_ci([])
+
+
+def _matches(wins: list[tuple[float, ...]]) -> list[MatchOutcome]:
+    return [MatchOutcome(i, i, w, 6 * 4) for i, w in enumerate(wins)]
+
+
+def test_a_win_rate_of_zero_has_an_interval_of_positive_width_inside_0_1() -> None:
+    # a slot that never won showed "0.0 ± 0.0" (mean +- t * se, se = 0); few seeds gave "83.3 ± 211.8"
+    res = summarize(Rules.preset("9-5-2"), ("heuristic", "random", "random"), 0, [],
+                    _matches([(6.0, 0.0, 0.0)] * 30 + [(5.0, 0.0, 1.0)] * 10))
+    top, never, once = (s.wins for s in res.slots)
+    assert never is not None and never.mean == 0 and never.low == 0
+    assert never.high is not None and 0.05 < never.high < 0.15  # Wilson with the 40 seeds: 3.84/(40+3.84) ≈ 0.088
+    assert top is not None and top.low is not None and top.high is not None and 0.85 < top.low < top.mean < top.high < 1
+    assert once is not None and once.low is not None and once.high is not None and 0 < once.low < once.mean < once.high < 0.15
+    for s in res.to_json()["slots"]:
+        w = s["wins"]
+        assert 0 <= w["low"] <= w["mean"] <= w["high"] <= 1 and math.isclose(w["ci95"], (w["high"] - w["low"]) / 2)
+    few = share_ci([5 / 6, 1.0], 6)  # two seeds: the interval is wide, but inside 0..1
+    assert few.low is not None and few.high is not None and 0 < few.low < few.mean < few.high <= 1
+    assert share_ci([0.5], 6).low is None and share_ci([0.5], 6).ci95 is None
+    with pytest.raises(SergeantMajorError):
+        share_ci([], 6)
+    with pytest.raises(SergeantMajorError, match="0..1"):
+        share_ci([1.5, 0.0], 6)
+
+
+def test_the_table_shows_a_win_rate_of_zero_with_its_interval() -> None:
+    r = runner.invoke(app, ["tournament", "--players", "heuristic,random,random", "--deals", "0", "--matches", "3",
+                            "--workers", "1", "--rules", "3-5-8", "--seed", "1"])
+    assert r.exit_code == 0, r.output
+    assert "0.0 ± 0.0" not in r.output and "Wilson" in r.output
+    assert re.search(r"\d+\.\d \(\d+\.\d \.\. \d+\.\d\)", r.output), r.output
 
 
 def test_bad_input_is_a_clear_error() -> None:
@@ -496,6 +533,29 @@ def test_merge_refuses_numbers_too_large_for_the_figures(tmp_path: Path) -> None
         assert r.exit_code == 2 and isinstance(r.exception, SystemExit), (path, r.output, r.exception)
         assert r.output == f"error: {path}: {said}\n", r.output
         assert not (tmp_path / "merged.json").exists()
+
+
+def test_merge_refuses_a_key_given_twice(tmp_path: Path) -> None:
+    """A ``--merge`` file with a key given twice in one object (``"seed": 7, "seed": 0``) was read with the last
+    value, silently (another JSON reader may take the first): it is now refused naming its path, and --json is not
+    written."""
+    r = runner.invoke(app, ["tournament", "-n", "2", "-w", "1", "-r", "9-5-2 deals=1", "--json", str(tmp_path / "t.json")])
+    assert r.exit_code == 0, r.output
+    text = (tmp_path / "t.json").read_text(encoding="utf-8")
+    assert text.count('"seed": 0,') == 1 and text.count('"scores": [') == 2
+    (tmp_path / "seed.json").write_text(text.replace('"seed": 0,', '"seed": 7, "seed": 0,', 1), encoding="utf-8")
+    i = text.index('"scores": [')
+    (tmp_path / "scores.json").write_text(text[:i] + '"scores": [9, 9, -18], ' + text[i:], encoding="utf-8")
+    result = "not a tournament result (--json of 'sergeant-major tournament')"
+    for name, where, key in (("seed.json", "seed", "seed"), ("scores.json", "board_outcomes[0].scores", "scores")):
+        path = tmp_path / name
+        r = runner.invoke(app, ["tournament", "-r", "9-5-2 deals=1", "--merge", str(path), "--json", str(tmp_path / "m.json")])
+        assert r.exit_code == 2 and isinstance(r.exception, SystemExit), (name, r.output, r.exception)
+        assert r.output == (f'error: {path}: {result}: {where}: the key "{key}" is given twice in one object '
+                            "(tournament --json writes each key once)\n"), r.output
+        assert not (tmp_path / "m.json").exists()
+    r = runner.invoke(app, ["tournament", "-r", "9-5-2 deals=1", "--merge", str(tmp_path / "t.json")])
+    assert r.exit_code == 0, r.output
 
 
 def test_a_merged_json_names_no_worker_processes(tmp_path: Path) -> None:

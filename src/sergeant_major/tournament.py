@@ -51,7 +51,9 @@ Statistics
     arrangements of one board (the arrangements of a board share its cards and are not independent;
     different boards are). The interval is ``mean +- t(0.975, B-1) * sd / sqrt(B)`` over the ``B`` board
     means (Student's t; 1.96 for large ``B``). Whole-match win rates (``matches`` seeded matches, each in
-    every arrangement; a win shared by ``k`` players counts ``1/k``) use the match seed as the unit.
+    every arrangement; a win shared by ``k`` players counts ``1/k``) use the match seed as the unit, with a
+    Wilson score interval (:func:`~sergeant_major.stats.share_interval`: inside 0..1, and not of width 0 when
+    no match, or every match, was won).
 
 Determinism
     Board ``b`` uses seed :func:`board_seed` ``(seed, b)`` and match ``m`` seed :func:`match_seed`
@@ -85,17 +87,17 @@ from .deal import Deal, DealResult
 from .errors import SergeantMajorError
 from .match import Match, deal_cards
 from .players import LEVELS, MEASUREMENT_LEVELS, HeuristicPlayer, Player, decision_rng, make_player
-from .record import FileTooLarge, NotRegularFile, _file_mode, _renamed_onto, read_regular_file
+from .record import FileTooLarge, NotRegularFile, _file_mode, _first_twice, _join, _renamed_onto, _show, read_regular_file
 from .rules import Rules
 from .safetext import quote, visible
-from .stats import t975
+from .stats import share_interval, t975
 from .view import View, build_view
 from .workers import worker_pool
 
 __all__ = [
     "OraclePlayer", "Board", "BoardOutcome", "MatchOutcome", "Estimate", "SlotStats", "LevelStats", "Difference",
     "TournamentResult", "tournament", "tournament_iter", "summarize", "make_board", "play_board", "play_board_game",
-    "play_match_game", "arrangements", "board_seed", "match_seed", "parse_players", "mean_ci", "merge_json",
+    "play_match_game", "arrangements", "board_seed", "match_seed", "parse_players", "mean_ci", "share_ci", "merge_json",
     "read_result_file",
 ]
 
@@ -403,31 +405,63 @@ def _task(rules: Rules, levels: tuple[str, ...], seed: int, first_deals: bool, d
 # ---------------------------------------------------------------------------------------------- statistics
 @dataclass(frozen=True)
 class Estimate:
-    """A mean over independent units and the half-width of its 95% confidence interval.
+    """A mean over independent units and its 95% confidence interval.
 
     Attributes:
         mean: the mean.
-        ci95: half-width of the 95% interval (Student's t), ``None`` with fewer than 2 units.
+        ci95: half-width of the 95% interval (Student's t), ``None`` with fewer than 2 units; for an interval
+            of its own (:attr:`bounds`), half its width.
         units: the number of independent units (boards or match seeds).
+        bounds: ``(low, high)`` of an interval that is not ``mean +- ci95`` (win rates: Wilson's score interval,
+            inside 0..1), else ``None``.
     """
 
     mean: float
     ci95: float | None
     units: int
+    bounds: tuple[float, float] | None = None
 
     @property
     def low(self) -> float | None:
         """Lower end of the interval."""
+        if self.bounds is not None:
+            return self.bounds[0]
         return None if self.ci95 is None else self.mean - self.ci95
 
     @property
     def high(self) -> float | None:
         """Upper end of the interval."""
+        if self.bounds is not None:
+            return self.bounds[1]
         return None if self.ci95 is None else self.mean + self.ci95
 
     def text(self, digits: int = 3) -> str:
-        """``'+0.412 ± 0.051'``."""
+        """``'+0.412 ± 0.051'``; with :attr:`bounds`, ``'+0.412 (+0.371 .. +0.455)'``."""
+        if self.bounds is not None:
+            lo, hi = self.bounds
+            return f"{self.mean:+.{digits}f} ({lo:+.{digits}f} .. {hi:+.{digits}f})"
         return f"{self.mean:+.{digits}f}" + ("" if self.ci95 is None else f" ± {self.ci95:.{digits}f}")
+
+
+def share_ci(shares: Sequence[float], cluster: int) -> Estimate:
+    """Mean of ``shares`` (one proportion 0..1 per independent unit, each over ``cluster`` correlated results)
+    with its 95% Wilson score interval (:func:`~sergeant_major.stats.share_interval`): ``bounds`` inside 0..1,
+    of positive width also when the mean is 0 or 1; no interval with fewer than 2 units.
+
+    Raises:
+        SergeantMajorError: when ``shares`` is empty, a share is outside 0..1 or ``cluster`` is below 1.
+    """
+    k = len(shares)
+    if k == 0:
+        raise SergeantMajorError("no values to average")
+    try:
+        bounds = share_interval(shares, cluster)
+    except ValueError as e:
+        raise SergeantMajorError(str(e)) from None
+    mean = math.fsum(shares) / k
+    if bounds is None:
+        return Estimate(mean, None, k)
+    return Estimate(mean, (bounds[1] - bounds[0]) / 2, k, bounds)
 
 
 def mean_ci(values: Sequence[float]) -> Estimate:
@@ -598,7 +632,8 @@ def summarize(rules: Rules, levels: Sequence[str], seed: int, boards: Sequence[B
     def win_rates(slots: Sequence[int]) -> Estimate | None:
         if not matches:
             return None
-        return mean_ci([sum(m.wins[i] for i in slots) / (a * len(slots)) for m in matches])
+        shares = [min(1.0, max(0.0, sum(m.wins[i] for i in slots) / (a * len(slots)))) for m in matches]
+        return share_ci(shares, a * len(slots))
 
     slots = tuple(
         SlotStats(i + 1, lv[i], est(per_board(lambda b: b.scores, [i])), est(per_board(lambda b: b.over, [i])),
@@ -832,7 +867,8 @@ def read_result_file(path: str) -> Any:
     UTF-8 JSON (not yet checked: :func:`merge_json` does).
 
     Raises:
-        SergeantMajorError: ``PATH: reason`` (no such file, a folder, not readable, not UTF-8, not JSON).
+        SergeantMajorError: ``PATH: reason`` (no such file, a folder, not readable, not UTF-8, not JSON, a key
+            given twice in one object: its path and the key quoted).
     """
     name = visible(path)
     folder = SergeantMajorError(f"{name}: is a folder; give a file that tournament --json wrote")
@@ -852,8 +888,21 @@ def read_result_file(path: str) -> Any:
         raise SergeantMajorError(f"{name}: cannot read it: {e.strerror or e}") from None
     except MemoryError:
         raise SergeantMajorError(f"{name}: too large to read in the memory this process may use") from None
+    twice: dict[int, str] = {}  # id of an object -> its first key given twice
+    kept: list[dict[str, Any]] = []  # those objects, kept alive so that their ids stay theirs
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj: dict[str, Any] = {}
+        for k, v in items:
+            if k in obj and id(obj) not in twice:
+                twice[id(obj)] = k
+            obj[k] = v
+        if id(obj) in twice:
+            kept.append(obj)
+        return obj
+
     try:
-        return json.loads(data.decode("utf-8-sig"))
+        doc = json.loads(data.decode("utf-8-sig"), object_pairs_hook=pairs)
     except UnicodeDecodeError as e:
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: not UTF-8 text (byte {e.start})") from None
     except json.JSONDecodeError as e:
@@ -865,6 +914,14 @@ def read_result_file(path: str) -> Any:
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: JSON nested too deeply") from None
     except MemoryError:
         raise SergeantMajorError(f"{name}: too large to read in the memory this process may use") from None
+    if twice:  # json keeps the last value: a merge would read what another reader of the file does not
+        try:
+            where, key = _first_twice(doc, "", twice)
+        except RecursionError:
+            where, key = "", next(iter(twice.values()))
+        raise SergeantMajorError(f"{name}: {RESULT_FILE}: {_join(where, key)}: the key {_show(key)} is given twice in "
+                                 "one object (tournament --json writes each key once)")
+    return doc
 
 
 # ---------------------------------------------------------------------------------------------- runner
@@ -1150,7 +1207,9 @@ def _register() -> None:
         def pct(e: Estimate | None) -> str:
             if e is None:
                 return "-"
-            return f"{100 * e.mean:.1f}" + ("" if e.ci95 is None else f" ± {100 * e.ci95:.1f}")
+            if e.low is None or e.high is None:
+                return f"{100 * e.mean:.1f}"
+            return f"{100 * e.mean:.1f} ({100 * e.low:.1f} .. {100 * e.high:.1f})"
 
         for s in res.slots:
             row = [s.label]
@@ -1178,7 +1237,7 @@ def _register() -> None:
         notes = ["score/deal, over/deal: means per deal ± 95% CI over boards (a board's mean over its arrangements is the unit)"]
         if res.matches:
             notes.append(f"match win %: {count(res.matches, 'seeded match', 'seeded matches')} x {res.arrangements} "
-                         f"arrangements ({count(res.match_deals, 'deal')}); a shared win counts 1/k; ± 95% CI over match seeds")
+                         f"arrangements ({count(res.match_deals, 'deal')}); a shared win counts 1/k; (low .. high): 95% Wilson interval, match seeds as units")
         played = res.deals + res.match_deals
         notes.append((f"merged from {count(len(merge), 'file')}" if merge else
                       f"{elapsed:.1f} s on {backend}, {played / elapsed:.0f} deals/s")

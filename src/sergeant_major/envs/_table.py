@@ -3,6 +3,7 @@ forced actions applied automatically, and a seat's encoded observation and actio
 
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any
 
@@ -23,6 +24,10 @@ from ..rules import Rules
 from ..view import View, build_view
 
 EPISODES = ("deal", "match")
+START_TRIES = 200
+"""With ``start_deal=k > 1``: how many matches (seeds ``s``, ``s + 1``, ...) a reset plays to find one that reaches
+deal ``k`` before it gives up with an error (with rules whose matches end early, a ``k`` too large would
+otherwise be looked for forever)."""
 
 
 def make_rules(rules: Rules | str, options: dict[str, Any]) -> Rules:
@@ -79,6 +84,37 @@ def check_action(action: object) -> int:
     return value
 
 
+def check_flag(name: str, value: object) -> bool:
+    """``value`` of the on/off argument ``name`` (``information_state``): ``True``, ``False`` or a NumPy bool.
+
+    Raises:
+        SergeantMajorError: quoting any other value (a string such as ``"no"`` would have read as on).
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise SergeantMajorError(f"{name}={value!r} must be True or False")
+
+
+def illegal_penalty(rules: Rules, value: object) -> float:
+    """The reward of an illegal action: ``value`` as a float (``None``: minus the rules' tricks per deal).
+
+    Raises:
+        SergeantMajorError: quoting a value that is not a finite real number (a string, a bool, NaN, an infinity).
+    """
+    if value is None:
+        return -float(rules.tricks)
+    if not isinstance(value, (bool, np.bool_, str, bytes)):
+        try:
+            reward = float(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError, OverflowError):
+            pass
+        else:
+            if math.isfinite(reward):
+                return reward
+    raise SergeantMajorError(f"illegal_reward={value!r} must be a finite number or None (None: -{rules.tricks}, "
+                             "minus the tricks per deal)")
+
+
 def _option_text(v: object) -> str:
     if isinstance(v, bool):
         return "on" if v else "off"
@@ -99,7 +135,8 @@ class Table:
         information_state: encode the perfect-recall information state instead of the observation.
 
     Raises:
-        SergeantMajorError: quoting a bad ``episode`` or ``max_deals`` (also ``max_deals`` without ``episode="match"``).
+        SergeantMajorError: quoting a bad ``episode``, ``max_deals`` (also ``max_deals`` without ``episode="match"``),
+            ``start_deal`` or ``information_state`` (not a bool).
     """
 
     def __init__(self, rules: Rules, episode: str = "deal", max_deals: int | None = None,
@@ -118,7 +155,7 @@ class Table:
         self.rules = rules
         self.episode = episode
         self.max_deals = max_deals
-        self.information_state = information_state
+        self.information_state = information_state = check_flag("information_state", information_state)
         self.start_deal = start_deal
         self.size = information_state_size(rules) if information_state else observation_size(rules)
         self.names = tuple(f"player_{i}" for i in range(rules.players))
@@ -134,17 +171,30 @@ class Table:
 
         With ``start_deal=k > 1`` the deals before deal ``k`` are played by heuristic computer players
         (so deal ``k`` has a real exchange and real totals); a match that ends before deal ``k`` is
-        replaced by the one with seed + 1, and so on (reproducible).
+        replaced by the one with seed + 1, and so on (reproducible), up to :data:`START_TRIES` matches.
+
+        Raises:
+            SergeantMajorError: quoting ``start_deal`` when none of the :data:`START_TRIES` matches from
+                ``seed`` on reaches deal ``k`` (the rules' matches end sooner). Nothing changes.
         """
-        self.match = Match(self.rules, seed, self.names)
+        match = Match(self.rules, seed, self.names)
+        tries = 1
         while self.start_deal > 1:
             players = [HeuristicPlayer() for _ in self.names]
-            while not self.match.over and self.match.deal.number < self.start_deal:
-                drive(self.match, players, until_deal_end=True)
-            if not self.match.over:
+            while not match.over and match.deal.number < self.start_deal:
+                drive(match, players, until_deal_end=True)
+            if not match.over:
                 break
+            if tries >= START_TRIES:
+                longest = "" if not self.rules.deals else f" (at most {self.rules.deals} deals)"
+                raise SergeantMajorError(
+                    f"start_deal={self.start_deal!r}: none of {START_TRIES} matches of {self.rules}{longest} played by "
+                    f"heuristic players (seeds {seed - tries + 1} to {seed}) reached deal {self.start_deal}; "
+                    "give a smaller start_deal")
+            tries += 1
             seed += 1
-            self.match = Match(self.rules, seed, self.names)
+            match = Match(self.rules, seed, self.names)
+        self.match = match
         self.deal = self.match.deal
         self.deals_done = 0
         self.done = None

@@ -14,7 +14,7 @@ from ..players import Player, decision_rng, make_player
 from ..research.action_space import NUM_ACTIONS, action_id
 from ..research.observation import observation_string
 from ..rules import Rules
-from ._table import Table, check_action, check_seed, make_rules
+from ._table import Table, check_action, check_seed, illegal_penalty, make_rules
 
 __all__ = ["SingleSeatEnv"]
 
@@ -49,7 +49,9 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
     replays exactly from its seed and actions.
 
     Raises:
-        SergeantMajorError: quoting a bad seat, opponent level, episode or render mode.
+        SergeantMajorError: quoting a bad seat, opponents (a string, a wrong count, an unknown level), episode,
+            ``max_deals``, ``start_deal``, ``information_state`` (not a bool), ``illegal_reward`` (not a finite
+            number) or render mode.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}
@@ -63,6 +65,9 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
         n = self.rules.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise SergeantMajorError(f"seat={seat!r} is not a seat 0..{n - 1}")
+        if isinstance(opponents, str):
+            raise SergeantMajorError(f"opponents={opponents!r} is a string: give one level (or Player) per other seat, "
+                                     f"e.g. opponents={tuple(['heuristic'] * (n - 1))!r}")
         if len(opponents) != n - 1:
             raise SergeantMajorError(f"{len(opponents)} opponents given for the {n - 1} other seats")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -73,7 +78,7 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
         for k, o in enumerate(opponents):
             self.players[(seat + 1 + k) % n] = make_player(o) if isinstance(o, str) else o
         self._table = Table(self.rules, episode, max_deals, information_state, start_deal)
-        self.illegal_reward = -float(self.rules.tricks) if illegal_reward is None else float(illegal_reward)
+        self.illegal_reward = illegal_penalty(self.rules, illegal_reward)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, (self._table.size,), np.float32),
@@ -113,12 +118,21 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
 
         Raises:
             SergeantMajorError: quoting a seed that is not a whole number from 0 up (an int or a NumPy
-                integer; ``1.5`` and ``True`` are refused, ``np.int64(3)`` is ``3``). Nothing changes.
+                integer; ``1.5`` and ``True`` are refused, ``np.int64(3)`` is ``3``), or ``start_deal`` when no
+                match from this seed on reaches it. Nothing changes.
         """
         seed = check_seed(seed)
+        gen, gen_seed = self._np_random, self._np_random_seed
+        gen_state = None if gen is None else gen.bit_generator.state
         super().reset(seed=seed)
         match_seed = seed if seed is not None else int(self.np_random.integers(0, 2**62))
-        self._table.new(match_seed)
+        try:
+            self._table.new(match_seed)
+        except SergeantMajorError:  # a refused reset leaves the generator as it was
+            self._np_random, self._np_random_seed = gen, gen_seed
+            if gen is not None and gen_state is not None:
+                gen.bit_generator.state = gen_state
+            raise
         self._over = False
         self._opponents()
         self._over = self._table.done is not None

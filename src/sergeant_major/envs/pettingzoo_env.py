@@ -16,7 +16,7 @@ from ..errors import SergeantMajorError
 from ..research.action_space import ASSIGN_BASE, CONTRACT_BASE, END_GIVE, NUM_ACTIONS, TAKE_KITTY
 from ..research.observation import OBSERVATION_VERSION, layout_table, observation_string
 from ..rules import Rules
-from ._table import Table, check_action, check_seed, make_rules
+from ._table import Table, check_action, check_seed, illegal_penalty, make_rules
 
 __all__ = ["env", "raw_env", "ENV_NAME"]
 
@@ -130,14 +130,21 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
 
         Raises:
             SergeantMajorError: quoting a seed that is not a whole number from 0 up (an int or a NumPy
-                integer; ``1.5`` and ``True`` are refused, ``np.int64(3)`` is ``3``). Nothing changes.
+                integer; ``1.5`` and ``True`` are refused, ``np.int64(3)`` is ``3``), or ``start_deal`` when no
+                match from this seed on reaches it (:meth:`Table.new <sergeant_major.envs._table.Table.new>`).
+                Nothing changes.
         """
         match_seed = check_seed(seed)
-        if match_seed is not None:
-            self._rng = random.Random(match_seed)
-        else:
-            match_seed = self._rng.getrandbits(62)
-        self._table.new(match_seed)
+        rng = self._rng if match_seed is None else random.Random(match_seed)
+        before = rng.getstate()
+        if match_seed is None:
+            match_seed = rng.getrandbits(62)
+        try:
+            self._table.new(match_seed)
+        except SergeantMajorError:
+            rng.setstate(before)  # an unseeded reset that failed leaves the next seed as it was
+            raise
+        self._rng = rng
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -216,9 +223,14 @@ raw_env.__doc__ = _doc()
 def env(rules: Rules | str = "9-5-2", render_mode: str | None = None, illegal_reward: float | None = None,
         **options: Any) -> Any:
     """The wrapped environment (illegal action ends the episode with ``illegal_reward`` for the offender,
-    out-of-bounds actions assert, order enforced). See :class:`raw_env` for the arguments and the page."""
+    out-of-bounds actions assert, order enforced). See :class:`raw_env` for the arguments and the page.
+
+    Raises:
+        SergeantMajorError: quoting an ``illegal_reward`` that is not a finite number (or ``None``), or a bad
+            argument of :class:`raw_env`.
+        RulesError: quoting a bad preset, option or value."""
     e: Any = raw_env(rules, render_mode, **options)
-    penalty = -float(e.rules.tricks) if illegal_reward is None else float(illegal_reward)
+    penalty = illegal_penalty(e.rules, illegal_reward)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=penalty)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)

@@ -29,7 +29,8 @@ Observations come from :mod:`.observation` (``encode_observation`` / ``encode_in
 matching strings) through ``make_py_observer``: ``perfect_recall=True`` gives the information state, else
 the observation. While a deal is being dealt, a player's string lists the cards it has received so far
 (with ``contract-after=k``, as in 3-5-8, only its first ``k``: seed 003, docs/rules.md, every seat sees only
-its first 6 cards while the contract is chosen, which is after the deal) and the tensor is all zeros. With
+its first 6 cards while the contract is chosen, which is after the deal) and the tensor is all zeros. The
+terminal state shows the last deal played, scored, also when ``deals`` ends the game before the match. With
 several deals, the information state covers the current deal and the match so far (totals and results), not
 the earlier deals' tricks.
 
@@ -58,7 +59,7 @@ from ..deal import Deal, Phase
 from ..errors import SergeantMajorError
 from ..match import Match
 from ..rules import Rules
-from ..view import View
+from ..view import View, build_view
 from .action_space import ASSIGN_BASE, CONTRACT_BASE, END_GIVE, NUM_ACTIONS, TAKE_KITTY, action_from_id, legal_ids
 from .resample import resample
 
@@ -235,6 +236,15 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
     def _over(self) -> bool:
         return self._match.over or len(self._match.results) >= self._cap
 
+    def _shown_deal(self) -> Deal:
+        """The deal the state shows: the current one, or at the end the last deal played. A game capped by
+        ``deals`` ends while the match goes on: the match has then started the next deal (placeholder cards,
+        never dealt by chance), which is no part of the game."""
+        m = self._match
+        if not m.over and len(m.results) >= self._cap and len(m.deals) > len(m.results):
+            return m.deals[len(m.results) - 1]
+        return m.deal
+
     def is_terminal(self) -> bool:
         return self._over()
 
@@ -324,8 +334,18 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
             m.apply(f)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        """The action in words (``Deal QS``, ``Play QS``, ``Name spades``...).
+
+        Raises:
+            SergeantMajorError: quoting an id outside the action space (a chance outcome: outside 0..51); they
+                were shown as another action (``-3`` as ``Card QS``, ``99`` as ``Assign targets #39``).
+        """
         a = int(action)
-        if player == pyspiel.PlayerId.CHANCE:
+        chance = player == pyspiel.PlayerId.CHANCE
+        top = 52 if chance else NUM_ACTIONS
+        if not 0 <= a < top:
+            raise SergeantMajorError(f"action {a} is not a{' chance outcome' if chance else 'n action id'} (0..{top - 1})")
+        if chance:
             return f"Deal {CARDS[a]}"
         if a < 52:
             verb = {Phase.PLAY: "Play", Phase.DISCARD: "Discard", Phase.EXCHANGE: "Pass"}.get(self._match.deal.phase, "Card")
@@ -352,7 +372,7 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
         m = self._match
         if self._dealing is not None:
             return f"deal {m.deal.number}: dealing, {len(self._dealing)} of {len(self._deck)} cards out"
-        d = m.deal
+        d = self._shown_deal()
         hands = " | ".join(" ".join(str(c) for c in d.hand(s)) for s in range(d.n))
         return f"deal {d.number} {d.phase.value} to act {d.to_act}; tricks {d.tricks_won}; totals {m.totals}; hands {hands}"
 
@@ -368,10 +388,16 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
 
     # ------------------------------------------------------------------ views and search
     def view(self, player: int) -> View | None:
-        """``player``'s :class:`View`, or ``None`` while the cards are being dealt."""
-        if self._dealing is not None or self._over() and self._match.deal.result is None:
+        """``player``'s :class:`View`, or ``None`` while the cards are being dealt. At the end of the game,
+        the view of the last deal played, scored (also when ``deals`` ended the game before the match)."""
+        if self._dealing is not None:
             return None
-        return self._match.view(player)
+        m = self._match
+        d = self._shown_deal()
+        if d is m.deal:
+            return m.view(player)
+        left = tuple(m.contracts_left(s) for s in range(self._rules.players)) if self._rules.contract_once else ()
+        return build_view(d, player, m.names, tuple(m.totals), tuple(m.results), left)
 
     def _seen_positions(self, player: int) -> list[int]:
         """The positions in the deal order of the cards dealt so far that ``player`` may see: its own, and with

@@ -180,9 +180,20 @@ def resample(view: View, rng: random.Random) -> Deal:
 
     Raises:
         ResampleError: when the view admits no consistent deal (it was not built from a legal game).
+        SergeantMajorError: quoting ``view`` when it is not a :class:`View`, or ``rng`` when it is not a
+            :class:`random.Random` (a NumPy generator was an AttributeError about ``randrange``). Nothing is drawn.
     """
+    if not isinstance(view, View):
+        raise SergeantMajorError(f"resample: view={_short(view)} is not a View (Match.view(seat) or build_view gives one)")
+    if not isinstance(rng, random.Random):
+        raise SergeantMajorError(f"resample: rng={_short(rng)} is not a random.Random (give random.Random(seed))")
     plan = _prepare(view)
     return _sample(plan, rng)
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # ---------------------------------------------------------------------------------------------- prepare
