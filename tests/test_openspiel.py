@@ -370,3 +370,27 @@ def test_action_to_string_refuses_an_id_outside_the_action_space() -> None:
     for bad in (-3, NUM_ACTIONS, 99):
         with pytest.raises(SergeantMajorError, match=rf"^action {bad} is not an action id \(0..83\)$"):
             state.action_to_string(p, bad)
+
+
+def test_free_trump_returns_are_all_decisions_so_current_player_hides_the_gives() -> None:
+    """trump-return=free (3-5-8, seed 003): a forced return (a card of another suit received) applied by the game
+    itself would show, through current_player, whether trumps were given; every return is the returner's move."""
+    from sergeant_major.actions import Return
+
+    rng = random.Random(3)
+    game = _load("3-5-8", deals=2)
+    chosen = total = 0
+    for _ in range(6):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = [a for a, _ in state.chance_outcomes()]
+                state.apply_action(rng.choice(outcomes))
+                continue
+            deal = state._match.deal
+            before = len(deal.history)
+            state.apply_action(rng.choice(state.legal_actions()))
+            if len(deal.history) > before and type(deal.history[before]) is Return:
+                chosen += 1
+        total += sum(type(a) is Return for d in state._match.deals for a in d.history)
+    assert total > 0 and chosen == total

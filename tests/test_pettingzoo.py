@@ -111,7 +111,8 @@ def test_masks_agree_with_the_core(rules: str) -> None:
                 e.step(None)
                 continue
             deal = e._table.deal
-            assert deal.forced_action() is None  # only real decisions reach the agents
+            # only real decisions reach the agents, and the returns under trump-return=free (see below)
+            assert deal.publicly_forced_action() is None
             assert agent == f"player_{deal.to_act}"
             ids = [int(i) for i in np.flatnonzero(obs["action_mask"])]
             assert ids == legal_ids(deal)
@@ -383,3 +384,31 @@ def test_bad_flags_rewards_and_opponents_are_quoted() -> None:
     with pytest.raises(SergeantMajorError, match=re.escape("opponents='ab' is a string: give one level (or Player) per "
                                                            "other seat, e.g. opponents=('heuristic', 'heuristic')")):
         SingleSeatEnv("9-5-2", opponents="ab")
+
+
+def test_free_trump_returns_are_all_decisions_so_the_turn_order_hides_the_gives() -> None:
+    """With trump-return=free (3-5-8, seed 003) a return is forced for a card of another suit received and free
+    for a trump: applied by the env when forced, the returner's turn would show every other agent, through
+    agent_selection and to_act, whether trumps were given. Every return reaches the returner instead (a one-card
+    mask when forced); with trump-return=highest every return is forced and none does."""
+    from sergeant_major.actions import Give, Return
+
+    for rules, all_decisions in (("3-5-8", True), ("3-5-8 trump-return=highest", False)):
+        e = raw_env(rules, start_deal=2)
+        rng = random.Random(5)
+        chosen = total = 0
+        gives_seen: set[bool] = set()  # was a trump given (per deal)
+        for seed in range(12):
+            e.reset(seed=seed)
+            while e.agents:
+                obs, _, term, trunc, _ = e.last()
+                deal = e._table.deal
+                before = len(deal.history)
+                e.step(None if term or trunc else rng.choice([int(a) for a in np.flatnonzero(obs["action_mask"])]))
+                if len(deal.history) > before and type(deal.history[before]) is Return:
+                    chosen += 1
+            deal = e.match.deals[1]
+            total += sum(type(a) is Return for a in deal.history)
+            gives_seen.add(any(type(a) is Give and a.card.suit == deal.trump for a in deal.history))
+        assert total > 0 and gives_seen == {True, False}
+        assert chosen == (total if all_decisions else 0), rules

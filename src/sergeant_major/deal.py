@@ -622,6 +622,17 @@ class Deal:
             return Give(seat, CARDS[m.bit_length() - 1], other)
         return None
 
+    def publicly_forced_action(self) -> Action | None:
+        """:meth:`forced_action`, but only where the others can know that there is no choice: with
+        ``trump-return=free`` (seed 003; the 3-5-8 preset) a return is forced for a card of another suit
+        received and free for a trump, so a driver that applied the forced returns by itself would show every
+        other seat, by whose decision comes next, whether trumps were given. There every return is left to the
+        returner (a one-card choice when forced). Drivers that show the turn order to seats that may not see the
+        exchanged cards (the research environments, the OpenSpiel game) use this."""
+        if self.rules.trump_return == "free" and self.trump >= 0 and self._steps and self._steps[-1][0] == _RETURN:
+            return None
+        return self.forced_action()
+
     def _give_mask(self, seat: int) -> int:
         h = self.hands[seat]
         if self.rules.give == "chosen":

@@ -259,6 +259,11 @@ class Match:
         """The next action when the rules leave no choice, else ``None`` (see :meth:`Deal.forced_action`)."""
         return None if self.over else self.deal.forced_action()
 
+    def publicly_forced_action(self) -> Action | None:
+        """The next action when the rules leave no choice and every seat can know it, else ``None`` (see
+        :meth:`Deal.publicly_forced_action`: with ``trump-return=free`` every return is a decision)."""
+        return None if self.over else self.deal.publicly_forced_action()
+
     @property
     def to_act(self) -> int | None:
         """The seat to act, or ``None`` once the match is over."""

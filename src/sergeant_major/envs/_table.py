@@ -210,7 +210,7 @@ class Table:
 
     def _forced(self) -> None:
         while not self.match.over:
-            f = self.match.forced_action()
+            f = self.match.publicly_forced_action()
             if f is None:
                 return
             self.match.apply(f)

@@ -49,7 +49,10 @@ episode; default ``-tricks``).
 
 Turn order and forced actions: only real decisions reach the agents. Taking the kitty, a return the
 rules fix and the give of the lowest card (``give=lowest``) are applied automatically; ``agent_selection``
-is the seat whose decision comes next (the exchange and the kitty phases are not in seat order).
+is the seat whose decision comes next (the exchange and the kitty phases are not in seat order). Under
+``trump-return=free`` (3-5-8) every return reaches the returner, a one-card mask when it is forced: a return
+is forced for a card of another suit received and free for a trump, so applying the forced ones would show
+every agent whether trumps were given (``Deal.publicly_forced_action``).
 
 Seeding: ``reset(seed=s)`` deals the same cards as ``Match(rules, s)``; a reset without a seed draws the
 match seed from the generator set by the last seeded reset.

@@ -328,7 +328,7 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
     def _run_forced(self) -> None:
         m = self._match
         while not m.over:
-            f = m.forced_action()
+            f = m.publicly_forced_action()
             if f is None:
                 return
             m.apply(f)
