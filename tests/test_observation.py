@@ -266,3 +266,18 @@ def test_rotating_the_table_gives_the_same_observation(preset: str) -> None:
             w = build_view(rot, (s + 1) % n, ("c", "a", "b"), (3, 1, 2), (), ())
             assert encode_information_state(v) == encode_information_state(w)
             assert information_state_string(v) == information_state_string(w)
+
+
+def test_a_non_view_or_an_action_without_its_deal_is_refused_quoting_it() -> None:
+    from sergeant_major.actions import AssignTargets
+    from sergeant_major.errors import SergeantMajorError
+    from sergeant_major.research.action_space import action_id
+    from sergeant_major.research.observation import encode_information_state, encode_observation, observation_string
+
+    for fn in (encode_observation, encode_information_state, observation_string):
+        with pytest.raises(SergeantMajorError, match=r"takes a View .*not 'seat 0'"):
+            fn("seat 0")  # type: ignore[arg-type]
+    with pytest.raises(SergeantMajorError, match="needs the deal"):
+        action_id(AssignTargets(0, (9, 5, 2)))
+    with pytest.raises(SergeantMajorError, match="'QS' is not an action"):
+        action_id("QS")  # type: ignore[arg-type]

@@ -16,10 +16,10 @@ from __future__ import annotations
 import itertools
 from typing import Final
 
-from ..actions import Action, Contract, Discard, EndGive, Give, NameContract, Play, Return, TakeKitty
+from ..actions import Action, AssignTargets, Contract, Discard, EndGive, Give, NameContract, Play, Return, TakeKitty
 from ..cards import CARDS
 from ..deal import Deal
-from ..errors import IllegalActionError
+from ..errors import IllegalActionError, SergeantMajorError
 
 __all__ = ["NUM_ACTIONS", "CONTRACT_BASE", "TAKE_KITTY", "END_GIVE", "ASSIGN_BASE", "action_id", "action_from_id", "describe_id", "legal_ids"]
 
@@ -35,7 +35,11 @@ def _perms(targets: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 
 def action_id(action: Action, deal: Deal | None = None) -> int:
-    """The integer id of ``action`` (``0 <= id < NUM_ACTIONS``). ``deal`` is needed only for AssignTargets."""
+    """The integer id of ``action`` (``0 <= id < NUM_ACTIONS``). ``deal`` is needed only for AssignTargets.
+
+    Raises:
+        SergeantMajorError: quoting ``action`` when it is not an action, or an AssignTargets without ``deal``.
+    """
     if isinstance(action, (Play, Discard, Give, Return)):
         return action.card.id
     if isinstance(action, NameContract):
@@ -44,7 +48,11 @@ def action_id(action: Action, deal: Deal | None = None) -> int:
         return TAKE_KITTY
     if isinstance(action, EndGive):
         return END_GIVE
-    assert deal is not None, "AssignTargets needs the deal to number its permutation"
+    if not isinstance(action, AssignTargets):
+        raise SergeantMajorError(f"{action!r} is not an action (Play, Discard, Give, Return, NameContract, TakeKitty, "
+                                 "EndGive or AssignTargets)")
+    if deal is None:
+        raise SergeantMajorError(f"{action!r}: an AssignTargets needs the deal to number its permutation (deal=...)")
     by_role = tuple(action.targets[(deal.dealer + r) % deal.n] for r in range(deal.n))
     return ASSIGN_BASE + _perms(deal.rules.targets).index(by_role)
 

@@ -37,6 +37,7 @@ from typing import Final
 from ..actions import Contract, EndGive, Give, Return
 from ..cards import Card, format_cards
 from ..deal import Phase
+from ..errors import SergeantMajorError
 from ..rules import Rules
 from ..view import View
 
@@ -292,11 +293,21 @@ def _offsets(rules: Rules) -> dict[str, int]:
     return {name: off for name, off, _, _ in observation_layout(rules)}
 
 
+def _check_view(view: object, what: str) -> None:
+    """Refuse anything but a :class:`View` (an AttributeError deep inside said nothing useful)."""
+    if not isinstance(view, View):
+        raise SergeantMajorError(f"{what} takes a View (match.view(seat)), not {view!r}")
+
+
 def encode_observation(view: View) -> list[float]:
     """The observation tensor of ``view``: ``observation_size(view.rules)`` floats in ``[0, 1]``.
 
     Layout: :data:`OBS_BLOCKS` (see :func:`layout_table`); version :data:`OBSERVATION_VERSION`.
+
+    Raises:
+        SergeantMajorError: quoting ``view`` when it is not a View.
     """
+    _check_view(view, "encode_observation")
     r = view.rules
     n = len(view.names)
     me = view.seat
@@ -379,7 +390,11 @@ def encode_information_state(view: View) -> list[float]:
     order (:data:`INFO_BLOCKS`). The order of the declarer's discards is not kept (the rules give it no
     meaning); the match before this deal is summed up by the observation's totals, previous over- and
     under-tricks and contracts left.
+
+    Raises:
+        SergeantMajorError: quoting ``view`` when it is not a View.
     """
+    _check_view(view, "encode_information_state")
     r = view.rules
     n = view.players
     out = [0.0] * information_state_size(r)
@@ -417,7 +432,12 @@ def _cards_text(cards: Iterable[Card]) -> str:
 
 def observation_string(view: View) -> str:
     """The observation as text, one ``block: value`` line per fact; seats named relative to the viewer
-    (``me``, ``left``, ``right``; ``across`` with 4 players). Same information as :func:`encode_observation`."""
+    (``me``, ``left``, ``right``; ``across`` with 4 players). Same information as :func:`encode_observation`.
+
+    Raises:
+        SergeantMajorError: quoting ``view`` when it is not a View.
+    """
+    _check_view(view, "observation_string")
     n = view.players
     names = relative_names(n)
 
