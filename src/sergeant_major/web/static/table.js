@@ -3,8 +3,8 @@
 const TABLE = location.pathname.split("/").pop();
 // token: the seat token this browser holds here (saved); invite: a token from an invitation link not yet
 // accepted by the server (it is saved only once the server seats us with it); trying: the token of the
-// join in flight that would replace ours
-let token = null, invite = null, trying = null, ws = null, S = null, sent = false, pendingName = null, retry = 0;
+// join in flight that would replace ours (tryingName: the name sent with it)
+let token = null, invite = null, trying = null, tryingName = null, ws = null, S = null, sent = false, pendingName = null, retry = 0;
 let dlgKey = "", dismissed = "", stepKey = "", tokenErr = "", gone = false;
 (function readToken() {
   const m = location.hash.match(/token=([A-Za-z0-9_-]+)/);
@@ -31,7 +31,10 @@ function connect() {
   $("conn").textContent = t("connecting");
   ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + TABLE);
   ws.onopen = () => {
-    retry = 0; $("conn").textContent = ""; trying = null;
+    retry = 0; $("conn").textContent = "";
+    // the connection dropped while a join with another token was in flight: it is sent again (else an invitation,
+    // already gone from the address bar and not saved yet, would be lost and the page left watching)
+    if (trying) { join(trying, tryingName); return; }
     if (invite && !token) { askName(); return; }  // an invitation and no seat of our own here: take it
     join(token);  // with a seat already ours here, an invitation for another is offered once we are seated
   };
@@ -74,7 +77,7 @@ function askName() {
   const go = () => {
     const n = $("myname").value.trim(); if (n) localStorage.setItem("sm-name", n);
     pendingName = null; $("dlg").close(); dlgKey = "";
-    trying = invite; invite = null; join(trying, n);
+    trying = invite; tryingName = n; invite = null; join(trying, n);
   };
   b.onclick = go; $("myname").addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
   if (!$("dlg").open) $("dlg").show(); $("myname").focus();
@@ -87,7 +90,7 @@ function offerInvite() {
   const keep = document.createElement("button"); keep.id = "btn-keep"; keep.textContent = t("keepSeat");
   const sw = document.createElement("button"); sw.id = "btn-switch"; sw.textContent = t("playThis");
   keep.onclick = () => { invite = null; pendingName = null; $("dlg").close(); dlgKey = ""; render(); };
-  sw.onclick = () => { trying = invite; invite = null; pendingName = null; $("dlg").close(); dlgKey = ""; join(trying); };
+  sw.onclick = () => { trying = invite; tryingName = null; invite = null; pendingName = null; $("dlg").close(); dlgKey = ""; join(trying); };
   A.appendChild(keep); A.appendChild(sw);
   dlgKey = "invite";
   if (!$("dlg").open) $("dlg").show(); keep.focus();
