@@ -60,3 +60,68 @@ def test_an_invitation_survives_a_connection_lost_during_the_join(server: Server
     assert "watching" not in page.inner_text("#status")
     assert errs == []
     ctx.close()
+
+
+def _play_on(page: Any) -> bool:
+    """One action of ``page``'s player in a deal (never *Next deal*); True when something was clicked."""
+    try:
+        if page.locator("#btn-start").is_visible():
+            page.click("#btn-start", timeout=2000)
+            return True
+        steps = page.locator("#stepbar button.step")
+        if steps.count() and steps.first.is_visible():
+            steps.first.click(timeout=2000)
+            return True
+        legal = page.locator("#hand button.legal")
+        if legal.count() and not page.locator("#btn-next").is_visible():
+            legal.first.click(timeout=2000)
+            return True
+    except sync_api.TimeoutError:
+        return False
+    return False
+
+
+def _until(pages: list[Any], cond: Any, limit: float = 90.0) -> None:
+    import time
+
+    t0 = time.time()
+    while not cond():
+        assert time.time() - t0 < limit, "the game did not progress"
+        if not any(_play_on(p) for p in pages):
+            pages[0].wait_for_timeout(40)
+
+
+def _two_friends(server: Server, browser: Any, rules: str) -> tuple[Any, Any, str]:
+    """Ann (seat 0, this browser's *me*) and Bea (seat 1, invited) at a table with a computer third, both on its page."""
+    out = _table(server, [{"kind": "me", "name": "Ann"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}], rules)
+    tid = out["id"]
+    a = browser.new_context().new_page()
+    a.goto(server.url + "/")
+    a.evaluate("([tid, tok]) => saveToken(tid, tok)", [tid, out["seats"][0]["token"]])
+    a.goto(server.url + "/t/" + tid)
+    b = browser.new_context().new_page()
+    b.goto(server.url + out["seats"][1]["invite"])
+    b.fill("#myname", "Bea")
+    b.click("#btn-join")
+    a.locator("#seatlist", has_text="Bea").wait_for()
+    return a, b, tid
+
+
+def test_the_result_stays_open_when_the_other_player_starts_the_next_deal(server: Server, browser: Any) -> None:
+    """The repro: Bea was reading the result of deal 1 when Ann pressed *Next deal*: Bea's dialog vanished at once,
+    mid-read. Now it stays, its *Next deal* replaced by *Close*, until she closes it (the score sheet has it too)."""
+    a, b, _tid = _two_friends(server, browser, "9-5-2 deals=2")
+    errs = _errors(a) + _errors(b)
+    _until([a, b], lambda: a.locator("#btn-next").is_visible() and b.locator("#btn-next").is_visible())
+    result = b.inner_text("#dlg-body")
+    assert "Result of deal 1" in result
+    a.click("#btn-next")
+    a.locator("#dlg").wait_for(state="hidden")  # Ann pressed it herself: hers closes
+    b.locator("#contract", has_text="Deal 2").wait_for()
+    assert b.evaluate("document.querySelector('#dlg').open")
+    assert b.inner_text("#dlg-body") == result
+    assert b.locator("#btn-next").count() == 0
+    b.click("#btn-close")
+    b.locator("#dlg").wait_for(state="hidden")
+    _until([a, b], lambda: a.locator("#end-title").is_visible() and b.locator("#end-title").is_visible())
+    assert errs == []

@@ -5,7 +5,7 @@ const TABLE = location.pathname.split("/").pop();
 // accepted by the server (it is saved only once the server seats us with it); trying: the token of the
 // join in flight that would replace ours (tryingName: the name sent with it)
 let token = null, invite = null, trying = null, tryingName = null, ws = null, S = null, sent = false, pendingName = null, retry = 0;
-let dlgKey = "", dismissed = "", stepKey = "", tokenErr = "", gone = false;
+let dlgKey = "", dismissed = "", pressedNext = -1, stepKey = "", tokenErr = "", gone = false;
 (function readToken() {
   const m = location.hash.match(/token=([A-Za-z0-9_-]+)/);
   token = tokens()[TABLE] || null;
@@ -267,10 +267,20 @@ function renderDialog() {
       openDlg("start" + S.table.seats.map((s) => s.name + s.online).join(), html, you !== null ? [[t("start"), () => send({ type: "start" }), { id: "btn-start" }]] : [closeBtn]);
     } else {
       const html = `<h2>${esc(t("result", { n: S.prev ? S.prev.number : v.deal - 1 }))}</h2>` + (S.prev ? resultTable(S.prev.result) : "");
-      openDlg("next", html, you !== null ? [[t("nextDeal"), () => send({ type: "start" }), { id: "btn-next" }]] : [closeBtn]);
+      openDlg("next", html, you !== null ? [[t("nextDeal"), () => { pressedNext = S.v; send({ type: "start" }); }, { id: "btn-next" }]] : [closeBtn]);
     }
     return;
   }
+  // the result of a deal being read when another player started the next one: it stays, with Close for its button
+  if ($("dlg").open && dlgKey.startsWith("next:") && dlgKey !== "next:" + pressedNext) {
+    dlgKey = "kept:" + S.v;
+    const A = $("dlg-actions"); A.innerHTML = "";
+    const b = document.createElement("button"); b.type = "button"; b.id = "btn-close"; b.textContent = t("close");
+    b.onclick = closeDlg; A.appendChild(b);
+    if ($("dlg").contains(document.activeElement)) b.focus();
+    return;
+  }
+  if ($("dlg").open && dlgKey.startsWith("kept:")) return;
   if ($("dlg").open) closeDlg();
 }
 function scoreSheet() {
