@@ -125,3 +125,50 @@ def test_the_result_stays_open_when_the_other_player_starts_the_next_deal(server
     b.locator("#dlg").wait_for(state="hidden")
     _until([a, b], lambda: a.locator("#end-title").is_visible() and b.locator("#end-title").is_visible())
     assert errs == []
+
+
+def test_the_german_page_writes_refusals_and_default_names_in_german(server: Server, browser: Any) -> None:
+    """The repro: in German, a table made with its seats unnamed showed "Me", "Friend 1", "Heuristic 3" and "Table";
+    a friend's name refused, a hint asked for at a table with a friend showed the server's English reason. Now the names are German
+    and so are the refusals (the English reason stays in the element's title)."""
+    ca = browser.new_context()
+    ca.add_init_script("localStorage.setItem('sm-lang', 'de')")
+    a = ca.new_page()
+    errs = _errors(a)
+    a.goto(server.url + "/")
+    a.select_option("#seats .seatrow[data-seat='1'] .kind", "friend")
+    a.select_option("#seats .seatrow[data-seat='2'] .kind", "computer:heuristic")
+    a.fill("#seats .seatrow[data-seat='0'] .sname", "")
+    a.click("#create-btn")
+    link = a.locator("#invites a.invite").first
+    link.wait_for()
+    assert "Freund 1" in a.inner_text("#invites")
+    invite = link.get_attribute("href")
+    a.click("#go")
+    a.wait_for_url("**/t/*")
+    a.locator("#btn-start").wait_for()
+    assert a.locator(".player .nm").all_inner_texts() == ["Ich", "Freund 1", "Heuristik 3"]
+    assert a.inner_text("#tname").startswith("Tisch · ")
+    assert a.evaluate("localStorage.getItem('sm-name')") in (None, "")  # a default is never kept as the name typed
+    cb = browser.new_context()
+    cb.add_init_script("localStorage.setItem('sm-lang', 'de')")
+    b = cb.new_page()
+    errs += _errors(b)
+    b.goto(invite)
+    b.fill("#myname", "Bea\u0007x")
+    b.click("#btn-join")
+    b.locator("#error", has_text="Der Name").wait_for()
+    assert b.inner_text("#error").startswith('Der Name "Bea\\u0007x" wird abgelehnt'), b.inner_text("#error")
+    assert "control character" in str(b.get_attribute("#error", "title"))
+    b.fill("#myname", "Bea")
+    b.click("#btn-join")
+    a.locator("#seatlist", has_text="Bea").wait_for()
+    a.click("#btn-start")
+    a.locator("#contract", has_text="Spiel 1").wait_for()
+    a.wait_for_function("S && !S.waiting_start")
+    a.evaluate("ws.send(JSON.stringify({type: 'hint'}))")  # no hints at a table with a friend
+    a.locator("#error", has_text="Tipps gibt es nur am Übungstisch").wait_for()
+    assert "hints are for your own turn" in str(a.get_attribute("#error", "title"))
+    assert errs == []
+    ca.close()
+    cb.close()

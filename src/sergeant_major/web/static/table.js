@@ -43,7 +43,7 @@ function connect() {
     if (m.type === "state") {
       if (trying && m.you !== null) { saveToken(TABLE, trying); token = trying; tokenErr = ""; }
       trying = null;
-      S = m; sent = false; $("error").textContent = ""; render();
+      S = m; sent = false; $("error").textContent = ""; $("error").title = ""; render();
     } else if (m.type === "error") {
       sent = false;
       if (m.code === "wrong_token") {
@@ -52,9 +52,11 @@ function connect() {
         if (trying) { trying = null; if (!S) join(token); } else { token = null; join(null); }
         return;
       }
-      $("error").textContent = m.reason;
       // the name given with an invitation refused (a control character): ask again, the invitation kept
-      if (trying && m.code === "bad_message") { invite = trying; trying = null; pendingName = true; askName(); }
+      const badName = trying && m.code === "bad_message";
+      $("error").textContent = badName && LANG !== "en" ? t("err_bad_name", { name: JSON.stringify(tryingName || "") }) : refusalText(m);
+      $("error").title = m.reason;
+      if (badName) { invite = trying; trying = null; pendingName = true; askName(); }
     } else if (m.type === "hint") { showHint(m.action); }
   };
   ws.onclose = (ev) => {
