@@ -120,6 +120,7 @@ class Hub:
     locks: dict[str, asyncio.Lock] = field(default_factory=dict)
     conns: dict[str, list[Conn]] = field(default_factory=dict)
     last_seen: dict[tuple[str, int], float] = field(default_factory=dict)
+    advancing: dict[str, GameTable] = field(default_factory=dict)  # the tables whose due actions are being taken
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The table's lock."""
@@ -178,15 +179,33 @@ class Hub:
         gt.apply_entry(LogEntry(idx, kind, seat, data))
 
     async def advance(self, gt: GameTable, always_broadcast: bool = True) -> None:
+        """Take the server's due actions (:meth:`_advance`); when a run of them is already going on at this table (waiting
+        out a delay, the lock released), that run takes them: this one only broadcasts (with ``always_broadcast``).
+        Call with the table's lock held."""
+        tid = gt.row.id
+        if self.advancing.get(tid) is gt:
+            if always_broadcast:
+                await self.broadcast(gt)
+            return
+        self.advancing[tid] = gt
+        try:
+            await self._advance(gt, always_broadcast)
+        finally:
+            if self.advancing.get(tid) is gt:
+                del self.advancing[tid]
+
+    async def _advance(self, gt: GameTable, always_broadcast: bool = True) -> None:
         """Take the server's own actions (forced ones, computers', stand-ins'), start the next deal by itself
         at a table of computers only, then broadcast (without ``always_broadcast``: only when something was taken).
         Without a delay the actions of one run are stored in one transaction, before anything is sent; with a
-        delay each is stored and shown before the next. At a table of
+        delay each is stored and shown before the next, and the table's lock is released while the delay is waited out
+        (the next decision is made anew when the table changed meanwhile). At a table of
         computers only each finished deal is stored and shown before the next starts, and the event loop serves the
         other tables in between (a match of thousands of deals must not stop the server); with nobody watching
         it waits before the next deal (a spectator's join goes on)."""
         batch: list[tuple[int, str, int | None, dict[str, Any]]] = []
         first = len(gt.log)
+        paused = -1  # the log's length when the last delay was waited out: the action then due is taken without another
 
         async def flush() -> None:
             if batch:
@@ -210,10 +229,15 @@ class Hub:
                     if nxt is None:
                         break
                     action, by = nxt
-                    if self.delay > 0 and by != "forced":
+                    if self.delay > 0 and by != "forced" and paused != len(gt.log):
                         await flush()
                         await self.broadcast(gt)
-                        await asyncio.sleep(self.delay)
+                        paused = len(gt.log)
+                        await self._pause(gt.row.id)
+                        if self.tables.get(gt.row.id) is not gt:
+                            return  # replayed anew meanwhile (nobody left at the table, or storing failed): nothing to do here
+                        if paused != len(gt.log):
+                            continue  # the table changed meanwhile (a player back, an undo...): the next decision is made anew
                     entry = (len(gt.log), "act", action.seat, {"action": action_to_json(action), "by": by})
                 batch.append(entry)
                 gt.apply_entry(LogEntry(*entry))
@@ -223,6 +247,16 @@ class Hub:
             raise
         if always_broadcast or len(gt.log) != first:
             await self.broadcast(gt)
+
+    async def _pause(self, table_id: str) -> None:
+        """Wait :attr:`delay` seconds with the table's lock (held by the caller) released, so that the table's clients are
+        served meanwhile (a player seated, a spectator shown the state); the lock is held again when this returns."""
+        lk = self.lock(table_id)
+        lk.release()
+        try:
+            await asyncio.sleep(self.delay)
+        finally:
+            await lk.acquire()
 
     def reload(self, table_id: str) -> None:
         """Forget the in-memory state of a table (it is replayed from the database on next use)."""
