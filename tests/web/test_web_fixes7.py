@@ -5,10 +5,22 @@ it once nobody is connected any more."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import json
 import time
+import warnings
 from pathlib import Path
 
-from _webhelp import connect, make_hub, new_table, send
+import pytest
+
+pytest.importorskip("fastapi")
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient  # noqa: E402
+
+from _webhelp import connect, make_hub, new_table, send  # noqa: E402
+
+from sergeant_major.web.app import create_app  # noqa: E402
 
 
 def test_a_player_is_seated_at_once_while_the_computers_wait_out_their_delay(tmp_path: Path) -> None:
@@ -55,3 +67,33 @@ def test_a_player_is_seated_at_once_while_the_computers_wait_out_their_delay(tmp
 
     (tmp_path / "0").mkdir()
     assert asyncio.run(undelayed()) == with_delay
+
+
+def test_a_table_nobody_is_at_is_forgotten_whole(tmp_path: Path) -> None:
+    """The repro: every table ever opened left its lock, an empty list of clients and a last-seen time per seat in the
+    server's memory for good (the table itself was freed when its last client left): a long-running server grew with
+    every table made. Now all of them go with the table, which is replayed from the database when opened again."""
+    app = create_app(f"sqlite:///{tmp_path / 'm.sqlite3'}")
+    hub = app.state.hub
+    with TestClient(app) as cl:
+        ids, vs = [], []
+        for _ in range(5):
+            out = cl.post("/api/tables", json={"rules": "9-5-2", "seats": [
+                {"kind": "me"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}]}).json()
+            ids.append(out["id"])
+            with cl.websocket_connect(f"/ws/{out['id']}") as ws:
+                ws.send_text(json.dumps({"type": "join", "token": out["seats"][0]["token"]}))
+                assert ws.receive_json()["you"] == 0
+                ws.send_text(json.dumps({"type": "start", "v": 0}))
+                vs.append(ws.receive_json()["v"])
+            with cl.websocket_connect(f"/ws/{out['id']}") as ws:
+                ws.send_text(json.dumps({"type": "join", "token": None}))
+                assert ws.receive_json()["you"] is None
+        with cl.websocket_connect(f"/ws/{ids[0]}") as ws:  # opened again: the same table, from the database
+            ws.send_text(json.dumps({"type": "join", "token": None}))
+            assert ws.receive_json()["v"] == vs[0] >= 1
+        deadline = time.time() + 5
+        while (hub.tables or hub.conns or hub.last_seen or len(hub.locks)) and time.time() < deadline:
+            time.sleep(0.02)  # each websocket's handler finishes after the client has closed it
+            gc.collect()
+        assert (dict(hub.tables), dict(hub.conns), dict(hub.last_seen), len(hub.locks), dict(hub.advancing)) == ({}, {}, {}, 0, {})

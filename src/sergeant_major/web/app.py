@@ -14,6 +14,7 @@ import json
 import re
 import secrets
 import time
+import weakref
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -117,7 +118,8 @@ class Hub:
     store: Store
     delay: float = 0.0
     tables: dict[str, GameTable] = field(default_factory=dict)
-    locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+    # a table's lock lives as long as someone holds or awaits it: none is kept for the tables nobody is at
+    locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
     conns: dict[str, list[Conn]] = field(default_factory=dict)
     last_seen: dict[tuple[str, int], float] = field(default_factory=dict)
     advancing: dict[str, GameTable] = field(default_factory=dict)  # the tables whose due actions are being taken
@@ -259,8 +261,12 @@ class Hub:
             await lk.acquire()
 
     def reload(self, table_id: str) -> None:
-        """Forget the in-memory state of a table (it is replayed from the database on next use)."""
-        self.tables.pop(table_id, None)
+        """Forget the in-memory state of a table (it is replayed from the database on next use, which also sets its seats'
+        last-seen times anew: the ones here are forgotten with it)."""
+        gt = self.tables.pop(table_id, None)
+        if gt is not None:
+            for s in gt.seats:
+                self.last_seen.pop((table_id, s.seat), None)
 
     async def broadcast(self, gt: GameTable) -> None:
         """Send every client of ``gt`` its own state message."""
@@ -290,6 +296,8 @@ class Hub:
         lst = self.conns.get(c.table)
         if lst is not None and c in lst:
             lst.remove(c)
+            if not lst:
+                del self.conns[c.table]
             if c.seat is not None:
                 self.last_seen[(c.table, c.seat)] = time.time()
 
