@@ -172,3 +172,19 @@ def test_the_german_page_writes_refusals_and_default_names_in_german(server: Ser
     assert errs == []
     ca.close()
     cb.close()
+
+
+def test_the_german_replay_page_says_why_there_is_no_replay_in_german(server: Server, browser: Any) -> None:
+    """The repro: in German, the replay of a match not over yet said "the record is shown once the match is over (it
+    holds every hand)" and that of an unknown table "there is no table 'nonexist'": the server's English. Now German."""
+    out = _table(server, [{"kind": "me"}, {"kind": "computer", "level": "heuristic"}, {"kind": "computer", "level": "random"}])
+    ctx = browser.new_context()
+    ctx.add_init_script("localStorage.setItem('sm-lang', 'de')")
+    page = ctx.new_page()
+    errs = _errors(page)
+    page.goto(server.url + "/replay/" + out["id"])
+    page.locator("#step-text", has_text="Die Wiederholung gibt es erst, wenn die Partie zu Ende ist").wait_for()
+    page.goto(server.url + "/replay/nonexist")
+    page.locator("#step-text", has_text="Den Tisch nonexist gibt es nicht.").wait_for()
+    assert errs == []
+    ctx.close()

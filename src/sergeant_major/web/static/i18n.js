@@ -30,6 +30,7 @@ const STRINGS = {
     copied: "Copied", copyManual: "Copying failed: the link is selected, copy it with Ctrl+C",
     lv_random: "random", lv_beginner: "beginner", lv_heuristic: "heuristic", lv_expert: "expert",
     defMe: "Me", defFriend: "Friend {n}", defTable: "Table",
+    notOver: "The replay is shown once the match is over (it shows every hand).",
     end_instant: "{name} took {tricks} tricks in one deal ({limit} or more win at once)",
     end_traditional_made: "{name} made his target as dealer of deal {deal}, the first dealer to do so once the deal had gone round the table",
     end_traditional_beat: "{name} beat his target as dealer of deal {deal}, the first dealer to do so once the deal had gone round the table",
@@ -69,6 +70,7 @@ const STRINGS = {
     copied: "Kopiert", copyManual: "Kopieren ging nicht: der Link ist markiert, kopiere ihn mit Strg+C",
     lv_random: "Zufall", lv_beginner: "Anfänger", lv_heuristic: "Heuristik", lv_expert: "Experte",
     defMe: "Ich", defFriend: "Freund {n}", defTable: "Tisch",
+    notOver: "Die Wiederholung gibt es erst, wenn die Partie zu Ende ist (sie zeigt alle Blätter).",
     // the server's refusals (its reasons are English): by their code
     err_stale: "Der Tisch ist schon weiter (ein doppelter Klick oder ein zweites Fenster); nichts wurde geändert.",
     err_turn: "Du bist nicht dran; nichts wurde geändert.", err_not_started: "Das Spiel hat noch nicht begonnen.",
