@@ -97,3 +97,23 @@ def test_a_table_nobody_is_at_is_forgotten_whole(tmp_path: Path) -> None:
             time.sleep(0.02)  # each websocket's handler finishes after the client has closed it
             gc.collect()
         assert (dict(hub.tables), dict(hub.conns), dict(hub.last_seen), len(hub.locks), dict(hub.advancing)) == ({}, {}, {}, 0, {})
+
+
+def test_a_spectators_join_with_a_bad_name_is_refused(tmp_path: Path) -> None:
+    """The repro: ``{"type": "join", "token": null, "name": 5}`` (or a name with an escape sequence, or over 40
+    characters) was taken silently as a spectator's join, while the same name with a token is refused. Now it is
+    refused alike, quoting it, and the connection is not made a spectator."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2", ["me", "friend", "heuristic"], seed=3)
+        for name in (5, "\x1b]0;pwned\x07", "x" * 41):
+            s = connect(hub, t["id"])
+            await send(hub, s, {"type": "join", "token": None, "name": name})
+            assert [json.loads(f)["code"] for f in s.ws.frames] == ["bad_message"], s.ws.frames
+            assert not s.joined
+        s = connect(hub, t["id"])
+        await send(hub, s, {"type": "join", "token": None, "name": "Zoe"})  # a good name: watching, the name unused
+        st = s.ws.last()
+        assert st is not None and st["you"] is None
+
+    asyncio.run(run())

@@ -393,6 +393,16 @@ class Hub:
 
     async def _join(self, c: Conn, gt: GameTable, msg: dict[str, Any]) -> None:
         token = msg.get("token")
+        # the name is checked first: a bad one is refused also in a spectator's join (where a good one is not used)
+        name = msg.get("name")
+        if name is not None and (not isinstance(name, str) or len(name) > 40):
+            await self.send(c, _err("bad_message", f"\"name\" must be a text of at most 40 characters, not {_show(name)}; "
+                                                   "nothing was changed"))
+            return
+        refused = _name_refusal("the name", name) if isinstance(name, str) else None
+        if refused is not None:
+            await self.send(c, _err("bad_message", f"{refused}; nothing was changed"))
+            return
         if token is None or token == "":
             left = c.seat
             if left is not None:  # the seat left is last seen now
@@ -409,15 +419,6 @@ class Hub:
         seat = gt.seat_of_token(token) if isinstance(token, str) else None
         if seat is None:
             await self.send(c, _err("wrong_token", "this token holds no seat at this table; you may watch as a spectator"))
-            return
-        name = msg.get("name")
-        if name is not None and (not isinstance(name, str) or len(name) > 40):
-            await self.send(c, _err("bad_message", f"\"name\" must be a text of at most 40 characters, not {_show(name)}; "
-                                                   "nothing was changed"))
-            return
-        refused = _name_refusal("the name", name) if isinstance(name, str) else None
-        if refused is not None:
-            await self.send(c, _err("bad_message", f"{refused}; nothing was changed"))
             return
         async with self.lock(c.table):
             if c.seat is not None and c.seat != seat:  # another seat taken on this connection: the one left is last seen now
