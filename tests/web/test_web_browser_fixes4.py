@@ -86,7 +86,9 @@ def _until(pages: list[Any], cond: Any, limit: float = 90.0) -> None:
 
     t0 = time.time()
     while not cond():
-        assert time.time() - t0 < limit, "the game did not progress"
+        assert time.time() - t0 < limit, ("the game did not progress", [
+            (p.inner_text("#status"), p.inner_text("#error"), p.inner_text("#dlg") if p.locator("#dlg").is_visible() else None,
+             p.locator("#hand button.legal").count()) for p in pages])
         if not any(_play_on(p) for p in pages):
             pages[0].wait_for_timeout(40)
 
