@@ -14,6 +14,7 @@ import json
 import re
 import secrets
 import time
+import weakref
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -117,9 +118,11 @@ class Hub:
     store: Store
     delay: float = 0.0
     tables: dict[str, GameTable] = field(default_factory=dict)
-    locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+    # a table's lock lives as long as someone holds or awaits it: none is kept for the tables nobody is at
+    locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
     conns: dict[str, list[Conn]] = field(default_factory=dict)
     last_seen: dict[tuple[str, int], float] = field(default_factory=dict)
+    advancing: dict[str, GameTable] = field(default_factory=dict)  # the tables whose due actions are being taken
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The table's lock."""
@@ -178,15 +181,33 @@ class Hub:
         gt.apply_entry(LogEntry(idx, kind, seat, data))
 
     async def advance(self, gt: GameTable, always_broadcast: bool = True) -> None:
+        """Take the server's due actions (:meth:`_advance`); when a run of them is already going on at this table (waiting
+        out a delay, the lock released), that run takes them: this one only broadcasts (with ``always_broadcast``).
+        Call with the table's lock held."""
+        tid = gt.row.id
+        if self.advancing.get(tid) is gt:
+            if always_broadcast:
+                await self.broadcast(gt)
+            return
+        self.advancing[tid] = gt
+        try:
+            await self._advance(gt, always_broadcast)
+        finally:
+            if self.advancing.get(tid) is gt:
+                del self.advancing[tid]
+
+    async def _advance(self, gt: GameTable, always_broadcast: bool = True) -> None:
         """Take the server's own actions (forced ones, computers', stand-ins'), start the next deal by itself
         at a table of computers only, then broadcast (without ``always_broadcast``: only when something was taken).
         Without a delay the actions of one run are stored in one transaction, before anything is sent; with a
-        delay each is stored and shown before the next. At a table of
+        delay each is stored and shown before the next, and the table's lock is released while the delay is waited out
+        (the next decision is made anew when the table changed meanwhile). At a table of
         computers only each finished deal is stored and shown before the next starts, and the event loop serves the
         other tables in between (a match of thousands of deals must not stop the server); with nobody watching
         it waits before the next deal (a spectator's join goes on)."""
         batch: list[tuple[int, str, int | None, dict[str, Any]]] = []
         first = len(gt.log)
+        paused = -1  # the log's length when the last delay was waited out: the action then due is taken without another
 
         async def flush() -> None:
             if batch:
@@ -210,10 +231,15 @@ class Hub:
                     if nxt is None:
                         break
                     action, by = nxt
-                    if self.delay > 0 and by != "forced":
+                    if self.delay > 0 and by != "forced" and paused != len(gt.log):
                         await flush()
                         await self.broadcast(gt)
-                        await asyncio.sleep(self.delay)
+                        paused = len(gt.log)
+                        await self._pause(gt.row.id)
+                        if self.tables.get(gt.row.id) is not gt:
+                            return  # replayed anew meanwhile (nobody left at the table, or storing failed): nothing to do here
+                        if paused != len(gt.log):
+                            continue  # the table changed meanwhile (a player back, an undo...): the next decision is made anew
                     entry = (len(gt.log), "act", action.seat, {"action": action_to_json(action), "by": by})
                 batch.append(entry)
                 gt.apply_entry(LogEntry(*entry))
@@ -224,9 +250,23 @@ class Hub:
         if always_broadcast or len(gt.log) != first:
             await self.broadcast(gt)
 
+    async def _pause(self, table_id: str) -> None:
+        """Wait :attr:`delay` seconds with the table's lock (held by the caller) released, so that the table's clients are
+        served meanwhile (a player seated, a spectator shown the state); the lock is held again when this returns."""
+        lk = self.lock(table_id)
+        lk.release()
+        try:
+            await asyncio.sleep(self.delay)
+        finally:
+            await lk.acquire()
+
     def reload(self, table_id: str) -> None:
-        """Forget the in-memory state of a table (it is replayed from the database on next use)."""
-        self.tables.pop(table_id, None)
+        """Forget the in-memory state of a table (it is replayed from the database on next use, which also sets its seats'
+        last-seen times anew: the ones here are forgotten with it)."""
+        gt = self.tables.pop(table_id, None)
+        if gt is not None:
+            for s in gt.seats:
+                self.last_seen.pop((table_id, s.seat), None)
 
     async def broadcast(self, gt: GameTable) -> None:
         """Send every client of ``gt`` its own state message."""
@@ -256,6 +296,8 @@ class Hub:
         lst = self.conns.get(c.table)
         if lst is not None and c in lst:
             lst.remove(c)
+            if not lst:
+                del self.conns[c.table]
             if c.seat is not None:
                 self.last_seen[(c.table, c.seat)] = time.time()
 
@@ -351,6 +393,16 @@ class Hub:
 
     async def _join(self, c: Conn, gt: GameTable, msg: dict[str, Any]) -> None:
         token = msg.get("token")
+        # the name is checked first: a bad one is refused also in a spectator's join (where a good one is not used)
+        name = msg.get("name")
+        if name is not None and (not isinstance(name, str) or len(name) > 40):
+            await self.send(c, _err("bad_message", f"\"name\" must be a text of at most 40 characters, not {_show(name)}; "
+                                                   "nothing was changed"))
+            return
+        refused = _name_refusal("the name", name) if isinstance(name, str) else None
+        if refused is not None:
+            await self.send(c, _err("bad_message", f"{refused}; nothing was changed"))
+            return
         if token is None or token == "":
             left = c.seat
             if left is not None:  # the seat left is last seen now
@@ -367,15 +419,6 @@ class Hub:
         seat = gt.seat_of_token(token) if isinstance(token, str) else None
         if seat is None:
             await self.send(c, _err("wrong_token", "this token holds no seat at this table; you may watch as a spectator"))
-            return
-        name = msg.get("name")
-        if name is not None and (not isinstance(name, str) or len(name) > 40):
-            await self.send(c, _err("bad_message", f"\"name\" must be a text of at most 40 characters, not {_show(name)}; "
-                                                   "nothing was changed"))
-            return
-        refused = _name_refusal("the name", name) if isinstance(name, str) else None
-        if refused is not None:
-            await self.send(c, _err("bad_message", f"{refused}; nothing was changed"))
             return
         async with self.lock(c.table):
             if c.seat is not None and c.seat != seat:  # another seat taken on this connection: the one left is last seen now

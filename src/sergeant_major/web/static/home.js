@@ -40,7 +40,7 @@ async function init() {
     const sel = document.getElementById("preset");
     sel.innerHTML = o.presets.map((p) => `<option>${esc(p)}</option>`).join("");
   } catch (e) { /* keep defaults */ }
-  renderSeats();
+  renderSeats(); defaultTableName();
   document.getElementById("opts").addEventListener("input", renderSeats);
   document.getElementById("create").addEventListener("submit", create);
   document.getElementById("invite-form").addEventListener("submit", (ev) => {
@@ -53,14 +53,21 @@ async function init() {
 }
 async function create(ev) {
   ev.preventDefault();
-  const seats = Array.from(document.querySelectorAll("#seats .seatrow")).map((d) => {
-    const k = d.querySelector(".kind").value; const name = d.querySelector(".sname").value.trim() || undefined;
+  let friends = 0;
+  const seats = Array.from(document.querySelectorAll("#seats .seatrow")).map((d, i) => {
+    const k = d.querySelector(".kind").value;
+    if (k === "friend") friends++;
+    // a seat left unnamed: the server names it in English ("Friend 1", "Heuristic 3"); in another language the page does
+    const def = LANG === "en" ? undefined : k === "me" ? t("defMe") : k === "friend" ? t("defFriend", { n: friends })
+      : (STRINGS[LANG]["lv_" + k.slice(9)] || k.slice(9)).replace(/^./, (c) => c.toUpperCase()) + " " + (i + 1);
+    const name = d.querySelector(".sname").value.trim() || def;
     if (k.startsWith("computer:")) return { kind: "computer", level: k.slice(9), name };
     return { kind: k, name };
   });
-  const me = seats.find((s) => s.kind === "me");
-  if (me && me.name) localStorage.setItem("sm-name", me.name);
-  const body = { name: document.getElementById("tname").value, rules: (document.getElementById("preset").value + " " + document.getElementById("opts").value).trim(),
+  const meRow = Array.from(document.querySelectorAll("#seats .seatrow")).find((d) => d.querySelector(".kind").value === "me");
+  const myName = meRow ? meRow.querySelector(".sname").value.trim() : "";
+  if (myName) localStorage.setItem("sm-name", myName);  // the name typed, never a default
+  const body = { name: document.getElementById("tname").value.trim() || (LANG === "en" ? "" : t("defTable")), rules: (document.getElementById("preset").value + " " + document.getElementById("opts").value).trim(),
     seats, away_timeout: parseInt(document.getElementById("timeout").value || "60", 10) };
   const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const out = await r.json();
@@ -86,5 +93,10 @@ async function create(ev) {
   document.getElementById("created").hidden = false;
   if (!out.seats.some(link)) location.href = "/t/" + out.id;
 }
-window.onLang = () => renderSeats(true);
+// the table's name field holds the default name ("Table") in the page's language until something else is typed
+function defaultTableName() {
+  const el = document.getElementById("tname");
+  if (Object.values(STRINGS).some((l) => l.defTable === el.value)) el.value = t("defTable");
+}
+window.onLang = () => { renderSeats(true); defaultTableName(); };
 document.addEventListener("DOMContentLoaded", init);

@@ -28,7 +28,9 @@ const STRINGS = {
     keepSeat: "Keep my seat", playThis: "Play the invitation's seat instead",
     discardN: "Discard {n} cards ({k} left)", fromKitty: "from the kitty", yourDiscards: "Your discards", chooseInHand: "choose in your hand",
     copied: "Copied", copyManual: "Copying failed: the link is selected, copy it with Ctrl+C",
-    lv_random: "random", lv_beginner: "beginner", lv_heuristic: "heuristic",
+    lv_random: "random", lv_beginner: "beginner", lv_heuristic: "heuristic", lv_expert: "expert",
+    defMe: "Me", defFriend: "Friend {n}", defTable: "Table",
+    notOver: "The replay is shown once the match is over (it shows every hand).",
     end_instant: "{name} took {tricks} tricks in one deal ({limit} or more win at once)",
     end_traditional_made: "{name} made his target as dealer of deal {deal}, the first dealer to do so once the deal had gone round the table",
     end_traditional_beat: "{name} beat his target as dealer of deal {deal}, the first dealer to do so once the deal had gone round the table",
@@ -66,7 +68,20 @@ const STRINGS = {
     keepSeat: "Meinen Platz behalten", playThis: "Stattdessen den Platz der Einladung spielen",
     discardN: "{n} Karten drücken (noch {k})", fromKitty: "aus dem Skat", yourDiscards: "Deine gedrückten Karten", chooseInHand: "in deinem Blatt wählen",
     copied: "Kopiert", copyManual: "Kopieren ging nicht: der Link ist markiert, kopiere ihn mit Strg+C",
-    lv_random: "Zufall", lv_beginner: "Anfänger", lv_heuristic: "Heuristik",
+    lv_random: "Zufall", lv_beginner: "Anfänger", lv_heuristic: "Heuristik", lv_expert: "Experte",
+    defMe: "Ich", defFriend: "Freund {n}", defTable: "Tisch",
+    notOver: "Die Wiederholung gibt es erst, wenn die Partie zu Ende ist (sie zeigt alle Blätter).",
+    // the server's refusals (its reasons are English): by their code
+    err_stale: "Der Tisch ist schon weiter (ein doppelter Klick oder ein zweites Fenster); nichts wurde geändert.",
+    err_turn: "Du bist nicht dran; nichts wurde geändert.", err_not_started: "Das Spiel hat noch nicht begonnen.",
+    err_not_waiting: "Es wartet kein Spiel auf den Beginn.", err_over: "Die Partie ist zu Ende.",
+    err_illegal: "Das erlauben die Regeln nicht; nichts wurde geändert.", err_not_seated: "Das kann nur, wer an diesem Tisch spielt.",
+    err_no_undo: "Es gibt nichts zurückzunehmen (nur am Übungstisch, deine Karten in diesem Spiel).",
+    err_no_hint: "Tipps gibt es nur am Übungstisch, wenn du dran bist.",
+    err_storage: "Die Datenbank hat die Aktion nicht gespeichert; nichts wurde geändert.",
+    err_server: "Der Server konnte die Nachricht nicht bearbeiten.",
+    err_bad_name: "Der Name {name} wird abgelehnt: er enthält Steuer- oder Richtungszeichen, ein Name ist reiner Text.",
+    err_other: "Der Server hat die Nachricht abgelehnt; nichts wurde geändert.",
     end_instant: "{name} hat {tricks} Stiche in einem Spiel gemacht ({limit} oder mehr gewinnen sofort)",
     end_traditional_made: "{name} hat als Geber von Spiel {deal} sein Soll erfüllt, als erster Geber, nachdem jeder einmal gegeben hatte",
     end_traditional_beat: "{name} hat als Geber von Spiel {deal} sein Soll übertroffen, als erster Geber, nachdem jeder einmal gegeben hatte",
@@ -125,6 +140,13 @@ function actionText(a, nm) {
   if (a.return) return t("a_return", { name, card: cardText(a.return), to });
   if (a.assign) return t("a_assign", { name, t: a.assign.map((x, i) => nm[i] + " " + x).join(", ") });
   return JSON.stringify(a);
+}
+// a refusal of the server ({code, reason}) in the page's language: its English reason as it is, else the text of its
+// code (the English reason is kept as the element's title); args fill the text (the name refused)
+function refusalText(m, args) {
+  if (LANG === "en") return m.reason;
+  const k = "err_" + m.code;
+  return t(STRINGS[LANG] && STRINGS[LANG][k] ? k : "err_other", args);
 }
 // why the match ended, from the structured end the server sends (kind and numbers); English reason as a fallback
 function endReason(end, nm) {

@@ -3,9 +3,9 @@
 const TABLE = location.pathname.split("/").pop();
 // token: the seat token this browser holds here (saved); invite: a token from an invitation link not yet
 // accepted by the server (it is saved only once the server seats us with it); trying: the token of the
-// join in flight that would replace ours
-let token = null, invite = null, trying = null, ws = null, S = null, sent = false, pendingName = null, retry = 0;
-let dlgKey = "", dismissed = "", stepKey = "", tokenErr = "", gone = false;
+// join in flight that would replace ours (tryingName: the name sent with it)
+let token = null, invite = null, trying = null, tryingName = null, ws = null, S = null, sent = false, pendingName = null, retry = 0;
+let dlgKey = "", dismissed = "", pressedNext = -1, stepKey = "", tokenErr = "", gone = false;
 (function readToken() {
   const m = location.hash.match(/token=([A-Za-z0-9_-]+)/);
   token = tokens()[TABLE] || null;
@@ -31,7 +31,10 @@ function connect() {
   $("conn").textContent = t("connecting");
   ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + TABLE);
   ws.onopen = () => {
-    retry = 0; $("conn").textContent = ""; trying = null;
+    retry = 0; $("conn").textContent = "";
+    // the connection dropped while a join with another token was in flight: it is sent again (else an invitation,
+    // already gone from the address bar and not saved yet, would be lost and the page left watching)
+    if (trying) { join(trying, tryingName); return; }
     if (invite && !token) { askName(); return; }  // an invitation and no seat of our own here: take it
     join(token);  // with a seat already ours here, an invitation for another is offered once we are seated
   };
@@ -40,7 +43,7 @@ function connect() {
     if (m.type === "state") {
       if (trying && m.you !== null) { saveToken(TABLE, trying); token = trying; tokenErr = ""; }
       trying = null;
-      S = m; sent = false; $("error").textContent = ""; render();
+      S = m; sent = false; $("error").textContent = ""; $("error").title = ""; render();
     } else if (m.type === "error") {
       sent = false;
       if (m.code === "wrong_token") {
@@ -49,9 +52,11 @@ function connect() {
         if (trying) { trying = null; if (!S) join(token); } else { token = null; join(null); }
         return;
       }
-      $("error").textContent = m.reason;
       // the name given with an invitation refused (a control character): ask again, the invitation kept
-      if (trying && m.code === "bad_message") { invite = trying; trying = null; pendingName = true; askName(); }
+      const badName = trying && m.code === "bad_message";
+      $("error").textContent = badName && LANG !== "en" ? t("err_bad_name", { name: JSON.stringify(tryingName || "") }) : refusalText(m);
+      $("error").title = m.reason;
+      if (badName) { invite = trying; trying = null; pendingName = true; askName(); }
     } else if (m.type === "hint") { showHint(m.action); }
   };
   ws.onclose = (ev) => {
@@ -74,7 +79,7 @@ function askName() {
   const go = () => {
     const n = $("myname").value.trim(); if (n) localStorage.setItem("sm-name", n);
     pendingName = null; $("dlg").close(); dlgKey = "";
-    trying = invite; invite = null; join(trying, n);
+    trying = invite; tryingName = n; invite = null; join(trying, n);
   };
   b.onclick = go; $("myname").addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
   if (!$("dlg").open) $("dlg").show(); $("myname").focus();
@@ -87,7 +92,7 @@ function offerInvite() {
   const keep = document.createElement("button"); keep.id = "btn-keep"; keep.textContent = t("keepSeat");
   const sw = document.createElement("button"); sw.id = "btn-switch"; sw.textContent = t("playThis");
   keep.onclick = () => { invite = null; pendingName = null; $("dlg").close(); dlgKey = ""; render(); };
-  sw.onclick = () => { trying = invite; invite = null; pendingName = null; $("dlg").close(); dlgKey = ""; join(trying); };
+  sw.onclick = () => { trying = invite; tryingName = null; invite = null; pendingName = null; $("dlg").close(); dlgKey = ""; join(trying); };
   A.appendChild(keep); A.appendChild(sw);
   dlgKey = "invite";
   if (!$("dlg").open) $("dlg").show(); keep.focus();
@@ -264,10 +269,20 @@ function renderDialog() {
       openDlg("start" + S.table.seats.map((s) => s.name + s.online).join(), html, you !== null ? [[t("start"), () => send({ type: "start" }), { id: "btn-start" }]] : [closeBtn]);
     } else {
       const html = `<h2>${esc(t("result", { n: S.prev ? S.prev.number : v.deal - 1 }))}</h2>` + (S.prev ? resultTable(S.prev.result) : "");
-      openDlg("next", html, you !== null ? [[t("nextDeal"), () => send({ type: "start" }), { id: "btn-next" }]] : [closeBtn]);
+      openDlg("next", html, you !== null ? [[t("nextDeal"), () => { pressedNext = S.v; send({ type: "start" }); }, { id: "btn-next" }]] : [closeBtn]);
     }
     return;
   }
+  // the result of a deal being read when another player started the next one: it stays, with Close for its button
+  if ($("dlg").open && dlgKey.startsWith("next:") && dlgKey !== "next:" + pressedNext) {
+    dlgKey = "kept:" + S.v;
+    const A = $("dlg-actions"); A.innerHTML = "";
+    const b = document.createElement("button"); b.type = "button"; b.id = "btn-close"; b.textContent = t("close");
+    b.onclick = closeDlg; A.appendChild(b);
+    if ($("dlg").contains(document.activeElement)) b.focus();
+    return;
+  }
+  if ($("dlg").open && dlgKey.startsWith("kept:")) return;
   if ($("dlg").open) closeDlg();
 }
 function scoreSheet() {
