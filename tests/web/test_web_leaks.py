@@ -107,3 +107,30 @@ def test_oracle_catches_a_leak(tmp_path: Path) -> None:
         assert other <= allowed_cards(gt.match, 1)
 
     asyncio.run(run())
+
+
+def test_free_trump_returns_by_computers_are_all_decisions(tmp_path: Path) -> None:
+    """trump-return=free (3-5-8, seed 003): a return is forced for a card of another suit received and free for a
+    trump. The server applied the forced ones itself (``by: "forced"`` in the events every client gets, and no
+    ``--delay`` pause before them), so the others learnt whether trumps were given; now every return is the
+    returner's decision (a one-card choice when forced), for a computer as for a person."""
+    from sergeant_major.actions import Give, Return
+
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "3-5-8 contract-once=off deals=8", ["random", "random", "random"], seed=4)
+        a = connect(hub, t["id"])
+        await send(hub, a, {"type": "join", "token": None, "name": "Sam"})
+        for _ in range(400):
+            gt = hub.tables.get(t["id"])
+            if gt is not None and gt.match.over:
+                break
+            await asyncio.sleep(0.05)
+        gt = hub.tables[t["id"]]
+        assert gt.match.over
+        bys = [by for x, by in gt.acts if type(x) is Return]
+        assert bys and set(bys) == {"computer"}, bys
+        trump_given = {any(type(x) is Give and x.card.suit == d.trump for x in d.history) for d in gt.match.deals[1:]}
+        assert trump_given == {True, False}  # deals with and without a trump given, all answered alike
+
+    asyncio.run(run())

@@ -470,7 +470,7 @@ class Hub:
         if gt.waiting_start:
             await self.send(c, _err("not_started", f"deal {m.deal.number} has not started yet"))
             return False
-        if m.to_act != c.seat or m.forced_action() is not None:
+        if m.to_act != c.seat or m.publicly_forced_action() is not None:
             await self.send(c, _err("turn", "it is not your turn"))
             return False
         try:

@@ -137,7 +137,7 @@ class GameTable:
         """Whether the next server action is a decision by a level that thinks long (not in :data:`FAST_LEVELS`):
         the app then computes it in a worker thread, so other tables are served meanwhile."""
         m = self.match
-        if m.over or self.waiting_start or m.forced_action() is not None or m.to_act is None:
+        if m.over or self.waiting_start or m.publicly_forced_action() is not None or m.to_act is None:
             return False
         level = self.computer_of(m.to_act)
         return level is not None and level not in FAST_LEVELS
@@ -148,7 +148,7 @@ class GameTable:
         m = self.match
         if m.over or self.waiting_start:
             return None
-        forced = m.forced_action()
+        forced = m.publicly_forced_action()
         if forced is not None:
             return forced, "forced"
         seat = m.to_act
