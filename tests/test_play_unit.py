@@ -678,3 +678,19 @@ def test_the_deal_line_shows_no_targets_before_the_dealer_assigns_them(rules_tex
     g.run()
     first = next(line for line in buf.getvalue().splitlines() if line.startswith("=== Deal 1"))
     assert first == f"=== Deal 1: {shown}", first
+
+
+@pytest.mark.parametrize("under", ["", "saves/deeper"])
+def test_a_save_dir_that_is_a_file_is_named(under: str, tmp_path: Path) -> None:
+    """``--save-dir`` at an existing file (or below one): one line naming the file in the way (it said only
+    'File exists' or 'Not a directory'), nothing else printed, status 2."""
+    from sergeant_major.cli import app
+
+    blocker = tmp_path / "afile"
+    blocker.write_text("not a folder")
+    res = _runner().invoke(app, ["play", "--seed", "1", "--save-dir", str(blocker / under if under else blocker)],
+                           input="quit\n")
+    assert res.exit_code == 2, res.output
+    assert res.stdout == "" and res.stderr.count("\n") == 1, res.output
+    assert f"'{blocker}' is a file, not a folder" in res.stderr, res.stderr
+    assert blocker.read_text() == "not a folder"

@@ -155,10 +155,14 @@ class Game:
         Raises:
             SergeantMajorError: quoting the folder or file that cannot be written and the system's reason.
         """
+        folder = self.save_path.parent
         try:
-            self.save_path.parent.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise SergeantMajorError(f"cannot create the save folder {str(self.save_path.parent)!r}: {e.strerror or e}") from None
+            blocker = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+            # 'File exists' or 'Not a directory' alone did not say which name is in the way
+            why = (f"{str(blocker)!r} is a file, not a folder" if blocker is not None else e.strerror or str(e))
+            raise SergeantMajorError(f"cannot create the save folder {str(folder)!r}: {why}") from None
         path = write_record(self.match, self.save_path, self.kinds, {"program": "sergeant-major play",
                                                                      "saved": time.strftime("%Y-%m-%dT%H:%M:%S")},
                             unique=not self._own_file)
@@ -429,6 +433,7 @@ def play(
 ) -> None:
     """Play a whole match in the terminal against computer players (you are seat 0)."""
     console = Console(highlight=False)
+    intro: list[str] = []  # said once the save file is known to be writable (else the one line is the error)
     out_dir = save_dir if save_dir is not None else default_save_dir()
     if resume is not None:
         try:
@@ -453,10 +458,8 @@ def play(
             console.print(f"That match is already over: {match.end.reason}.", highlight=False, markup=False)
             return
         if seed is not None or to is not None or rules != "9-5-2" or opponents != "heuristic" or name != "You":
-            console.print("(--rules, --seed, --to, --opponents and --name come from the saved match when resuming)",
-                          highlight=False, markup=False)
-        console.print(f"Resuming {resume}: rules {match.rules}, seed {match.seed}, deal {match.deal.number}.",
-                      highlight=False, markup=False)
+            intro.append("(--rules, --seed, --to, --opponents and --name come from the saved match when resuming)")
+        intro.append(f"Resuming {resume}: rules {match.rules}, seed {match.seed}, deal {match.deal.number}.")
         # a file of several records is never overwritten by one: the match is saved to a file of its own
         path = out_dir / f"match-{match.seed}-{time.strftime('%Y%m%d-%H%M%S')}.json" if several else resume
         new_file = several
@@ -508,16 +511,16 @@ def play(
         kinds = ["human", *levels]
         path = out_dir / f"match-{seed_n}-{time.strftime('%Y%m%d-%H%M%S')}.json"
         new_file = True
-        console.print(f"Rules: {r}   Seed: {seed_n}   Opponents: "
-                      + ", ".join(f"{names[i + 1]} ({lv})" for i, lv in enumerate(levels)),
-                      highlight=False, markup=False)
-        console.print("Type a card like QS, 10h or Q♠; 'help' for commands, 'quit' to save and leave.",
-                      highlight=False, markup=False)
+        intro.append(f"Rules: {r}   Seed: {seed_n}   Opponents: "
+                     + ", ".join(f"{names[i + 1]} ({lv})" for i, lv in enumerate(levels)))
+        intro.append("Type a card like QS, 10h or Q♠; 'help' for commands, 'quit' to save and leave.")
     game_ = Game(match, kinds, path, console, ask=line_editing_input(), new_file=new_file)
     try:
         game_.save()  # before any play: a save folder or file that cannot be written is said now, not at the end
     except SergeantMajorError as e:
         raise _fail(str(e)) from None
+    for line in intro:
+        console.print(line, highlight=False, markup=False)
     if "expert" in kinds:
         from .bots.expert import warm_up as warm_up_expert
         from .solver import HAVE_NUMBA
