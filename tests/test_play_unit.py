@@ -680,6 +680,27 @@ def test_the_deal_line_shows_no_targets_before_the_dealer_assigns_them(rules_tex
     assert first == f"=== Deal 1: {shown}", first
 
 
+def test_resuming_a_finished_match_is_an_error_that_says_to_replay(tmp_path: Path) -> None:
+    """A finished match has nothing to continue: one line on stderr saying so, with the winner and ``replay``,
+    status 2 (it was a line on stdout and status 0, as if the match had been played on), and no file saved."""
+    from sergeant_major.cli import app
+    from sergeant_major.players import HeuristicPlayer
+    from sergeant_major.players import drive as drive_match
+    from sergeant_major.record import write_record
+
+    m = Match(Rules.parse("9-5-2 to=5"), 3, ["You", "Bob", "Cleo"])
+    drive_match(m, [HeuristicPlayer()] * 3)
+    assert m.end is not None
+    done = tmp_path / "done.json"
+    write_record(m, done, ["human", "heuristic", "heuristic"])
+    res = _runner().invoke(app, ["play", "--resume", str(done), "--save-dir", str(tmp_path / "s")])
+    assert res.exit_code == 2, res.output
+    assert res.stdout == "" and res.stderr.count("\n") == 1, res.output
+    assert res.stderr.startswith(f"error: cannot resume '{done}': that match is already over: ")
+    assert m.end.reason in res.stderr and f"(sergeant-major replay {done})" in res.stderr
+    assert not (tmp_path / "s").exists()
+
+
 @pytest.mark.parametrize("under", ["", "saves/deeper"])
 def test_a_save_dir_that_is_a_file_is_named(under: str, tmp_path: Path) -> None:
     """``--save-dir`` at an existing file (or below one): one line naming the file in the way (it said only

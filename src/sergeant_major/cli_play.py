@@ -453,10 +453,12 @@ def play(
         if kinds[HUMAN] != "human" or any(k not in LEVELS for k in kinds[1:]):
             raise _fail(f"{where} is not a saved terminal match (players {kinds!r}; needs human at seat 0 and "
                         f"levels from {', '.join(LEVELS)})")
-        if match.over:
+        if match.over:  # nothing to continue: an error (status 2) that says so, as for a simulated match
             assert match.end is not None
-            console.print(f"That match is already over: {match.end.reason}.", highlight=False, markup=False)
-            return
+            winners = " and ".join(match.names[s] for s in match.end.winners)
+            raise _fail(f"cannot resume {where}: that match is already over: {visible(winners)} won "
+                        f"({visible(match.end.reason)}); replay it instead (sergeant-major replay {resume}"
+                        f"{f' --game {game}' if game is not None else ''})")
         if seed is not None or to is not None or rules != "9-5-2" or opponents != "heuristic" or name != "You":
             intro.append("(--rules, --seed, --to, --opponents and --name come from the saved match when resuming)")
         intro.append(f"Resuming {resume}: rules {match.rules}, seed {match.seed}, deal {match.deal.number}.")
