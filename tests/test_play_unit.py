@@ -715,3 +715,28 @@ def test_a_save_dir_that_is_a_file_is_named(under: str, tmp_path: Path) -> None:
     assert res.stdout == "" and res.stderr.count("\n") == 1, res.output
     assert f"'{blocker}' is a file, not a folder" in res.stderr, res.stderr
     assert blocker.read_text() == "not a folder"
+
+
+def test_the_dealer_assigning_the_targets_sees_no_targets_in_the_table(tmp_path: Path) -> None:
+    """The repro: with dealer-assigns-targets=on, at the ``targets>`` prompt the table's Target column showed the
+    preset's 9, 5, 2 as if they were in force, and the deal's line read "You deal and assigns the targets". Now the
+    column shows ``?`` until the targets are assigned, and the line reads "You deal and assign"."""
+    m = Match(Rules.parse("9-5-2 dealer-assigns-targets=on"), _human_dealer_seed(), ["You", "Bob", "Cleo"])
+    con, buf = _console()
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        return "6" if len(asked) == 1 else "quit"  # 6: You 9, Bob 5, Cleo 2
+
+    Game(m, ["human", "heuristic", "heuristic"], tmp_path / "m.json", con, ask).run()
+    out = buf.getvalue()
+    assert asked[:2] == ["targets> ", "trump> "], asked
+    assert "=== Deal 1: You deal and assign the targets. Seats: You dealer, Bob eldest, Cleo third ===" in out, out
+    screens = out.split("\n-- Deal 1 -- ")
+    assert len(screens) == 3 and "Assign the targets" in screens[1] and "Name trump" in screens[2], out
+    at_targets, at_trump = screens[1], screens[2]
+    rows = [line.split() for line in at_targets.splitlines() if line.split()[:1] in (["You"], ["Bob"], ["Cleo"])]
+    assert [r[:4] for r in rows[:3]] == [["You", "<", "dealer", "?"], ["Bob", "eldest", "?", "0"], ["Cleo", "third", "?", "0"]], rows
+    rows = [line.split() for line in at_trump.splitlines() if line.split()[:1] in (["You"], ["Bob"], ["Cleo"])]
+    assert [r[-4] for r in rows[:3]] == ["9", "5", "2"], rows

@@ -254,10 +254,12 @@ class Game:
             return
         self._announced_deal = d.number
         n = m.rules.players
-        deals = 'deal' if m.names[d.dealer] == 'You' else 'deals'
+        you = m.names[d.dealer] == 'You'
+        deals = 'deal' if you else 'deals'
         if d.phase == Phase.ASSIGN:  # dealer-assigns-targets: the targets are the dealer's choice, not known yet
             roles = ", ".join(f"{m.names[s]} {role_name((s - d.dealer) % n)}" for s in range(n))
-            line = f"\n=== Deal {d.number}: {m.names[d.dealer]} {deals} and assigns the targets. Seats: {roles} ==="
+            line = (f"\n=== Deal {d.number}: {m.names[d.dealer]} {deals} and {'assign' if you else 'assigns'} the targets. "
+                    f"Seats: {roles} ===")
         else:
             roles = ", ".join(f"{m.names[s]} {role_name((s - d.dealer) % n)} {d.targets[s]}" for s in range(n))
             line = f"\n=== Deal {d.number}: {m.names[d.dealer]} {deals}. Targets: {roles} ==="

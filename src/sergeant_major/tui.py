@@ -385,17 +385,19 @@ def exchange_text(view: View) -> str:
 
 
 def player_table(view: View) -> Table:
-    """The small table: each player with role, target, tricks this deal, cards held and running total."""
+    """The small table: each player with role, target (``?`` until the dealer assigns the targets), tricks this
+    deal, cards held and running total."""
     t = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), show_edge=False)
     for col, just in (("Player", "left"), ("Role", "left"), ("Target", "right"), ("Tricks", "right"),
                       ("Cards", "right"), ("Total", "right")):
         t.add_column(col, justify=just)  # type: ignore[arg-type]
+    unassigned = view.phase is Phase.ASSIGN  # dealer-assigns-targets: the dealer has not chosen them yet
     for s in range(view.players):
         role = role_name(view.role(s))
         if s == view.declarer and s != view.dealer:
             role += ", declarer"
         mark = " <" if view.to_act == s else ""
-        t.add_row(view.names[s] + mark, role, str(view.targets[s]), str(view.tricks_won[s]),
+        t.add_row(view.names[s] + mark, role, "?" if unassigned else str(view.targets[s]), str(view.tricks_won[s]),
                   str(view.hand_sizes[s]), _signed(view.totals[s]))
     return t
 
