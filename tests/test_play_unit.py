@@ -740,3 +740,17 @@ def test_the_dealer_assigning_the_targets_sees_no_targets_in_the_table(tmp_path:
     assert [r[:4] for r in rows[:3]] == [["You", "<", "dealer", "?"], ["Bob", "eldest", "?", "0"], ["Cleo", "third", "?", "0"]], rows
     rows = [line.split() for line in at_trump.splitlines() if line.split()[:1] in (["You"], ["Bob"], ["Cleo"])]
     assert [r[-4] for r in rows[:3]] == ["9", "5", "2"], rows
+
+
+@pytest.mark.parametrize("line", ["A" * 500 + "S", "10" * 300 + "S", "x" * 200 + " 2C", "2C " + "Q" * 400])
+def test_a_long_word_is_quoted_by_its_start(line: str, tmp_path: Path) -> None:
+    """The repro: at a discard prompt ``AAA...AS`` (501 characters) was refused with its rank quoted in full, a
+    refusal of 640 characters that filled the screen; the line is quoted by its start and so is a long word."""
+    m = Match(Rules.parse("9-5-2"), _human_dealer_seed(), ["You", "Bob", "Cleo"])
+    con, buf = _console()
+    script = ["S", line, "quit"]
+    Game(m, ["human", "heuristic", "heuristic"], tmp_path / "m.json", con, lambda prompt: script.pop(0)).run()
+    refused = [x for x in buf.getvalue().splitlines() if x.startswith("Refused")]
+    assert len(refused) == 1 and len(refused[0]) < 200, refused
+    assert refused[0].startswith("Refused [not a card]: ") and "is not a card" in refused[0], refused
+    assert not any(isinstance(a, Discard) for a in m.deal.history)

@@ -199,6 +199,10 @@ def assign_choices(view: View) -> list[str]:
     ]
 
 
+_WORD_MAX = 12
+"""A typed word longer than this is quoted by its start in a refusal (the longest card, ``10♠️``, has 4 characters)."""
+
+
 def parse_card_list(line: str) -> list[Card]:
     """Cards typed on one line, separated by spaces or commas (``'2c 3d, 10h'``).
 
@@ -210,7 +214,11 @@ def parse_card_list(line: str) -> list[Card]:
         try:
             out.append(parse_card(w))
         except CardParseError as e:
-            msg = str(e) if len(line.split()) == 1 else f"in {quote(line.strip())}: {e}"
+            why = str(e)
+            if len(w) > _WORD_MAX:  # no card is that long: quoted by its start (its rank was quoted in full, 500 'A's)
+                why = f"{quote(w) if len(line.split()) == 1 else quote(w[:_WORD_MAX] + '...')} is not a card " \
+                      "(write rank then suit, e.g. QS, 10H, TD)"
+            msg = why if len(line.split()) == 1 else f"in {quote(line.strip())}: {why}"
             raise InputError(msg, "not a card") from None
     if not out:
         raise InputError(f"{quote(line)} names no card", "not a card")
