@@ -754,3 +754,16 @@ def test_a_long_word_is_quoted_by_its_start(line: str, tmp_path: Path) -> None:
     assert len(refused) == 1 and len(refused[0]) < 200, refused
     assert refused[0].startswith("Refused [not a card]: ") and "is not a card" in refused[0], refused
     assert not any(isinstance(a, Discard) for a in m.deal.history)
+
+
+def test_a_long_seed_still_saves(tmp_path: Path) -> None:
+    """The repro: ``play --seed`` with 300 digits (a seed the option takes) stopped at once with "File name too long":
+    the save file's name held the whole seed. Now the name holds its first 40 digits and the record the seed."""
+    from sergeant_major.cli import app
+
+    seed = "7" * 300
+    res = _runner().invoke(app, ["play", "--seed", seed, "--save-dir", str(tmp_path / "s")], input="quit\n")
+    assert res.exit_code == 0, res.output
+    (saved,) = (tmp_path / "s").glob("match-*.json")
+    assert saved.name.startswith(f"match-{'7' * 40}-") and len(saved.name) < 80
+    assert read_record(saved)["seed"] == int(seed)

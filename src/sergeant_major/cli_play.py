@@ -47,7 +47,7 @@ from .rules import Rules
 from .safetext import has_visible, name_problem, quote, visible
 from .view import View
 
-__all__ = ["play", "default_save_dir", "Game"]
+__all__ = ["play", "default_save_dir", "save_name", "Game"]
 
 HUMAN = 0
 OPPONENT_NAMES = ("Bob", "Cleo", "Dan")
@@ -83,6 +83,16 @@ def default_save_dir() -> Path:
     """``$XDG_DATA_HOME/sergeant-major/saves`` or ``~/.local/share/sergeant-major/saves``."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "sergeant-major" / "saves"
+
+
+SEED_IN_NAME = 40
+"""The most digits of the seed a save file's name holds (a name has at most 255 bytes; a seed may have 4,300 digits)."""
+
+
+def save_name(seed: int) -> str:
+    """The name of a new save file: ``match-SEED-YYYYmmdd-HHMMSS.json``, the seed cut to its first
+    :data:`SEED_IN_NAME` characters (a 300-digit seed made a name too long to create; the record holds the seed)."""
+    return f"match-{str(seed)[:SEED_IN_NAME]}-{time.strftime('%Y%m%d-%H%M%S')}.json"
 
 
 class Game:
@@ -465,7 +475,7 @@ def play(
             intro.append("(--rules, --seed, --to, --opponents and --name come from the saved match when resuming)")
         intro.append(f"Resuming {resume}: rules {match.rules}, seed {match.seed}, deal {match.deal.number}.")
         # a file of several records is never overwritten by one: the match is saved to a file of its own
-        path = out_dir / f"match-{match.seed}-{time.strftime('%Y%m%d-%H%M%S')}.json" if several else resume
+        path = out_dir / save_name(match.seed) if several else resume
         new_file = several
     else:
         if game is not None:
@@ -513,7 +523,7 @@ def play(
         names = [name.strip(), *OPPONENT_NAMES[:n_opp]]
         match = Match(r, seed_n, names)
         kinds = ["human", *levels]
-        path = out_dir / f"match-{seed_n}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        path = out_dir / save_name(seed_n)
         new_file = True
         intro.append(f"Rules: {r}   Seed: {seed_n}   Opponents: "
                      + ", ".join(f"{names[i + 1]} ({lv})" for i, lv in enumerate(levels)))
