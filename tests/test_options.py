@@ -858,3 +858,13 @@ def test_rules_presets_readable_at_80_columns() -> None:
     assert "┃" not in res.stdout and "playmak\n" not in res.stdout
     wide = CliRunner().invoke(app, ["rules"], env={"COLUMNS": "200"})
     assert wide.exit_code == 0 and "┃ preset" in wide.stdout and ": targets D/E/M " not in wide.stdout
+
+
+@pytest.mark.parametrize("arg, said", [("9-5-2 to=20 to=10", "option 'to' is given twice"),
+                                       ("9-5-2 must-trump", "'must-trump' is not key=value")])
+def test_rules_command_quotes_the_input_once(arg: str, said: str) -> None:
+    """The repro: ``rules "9-5-2 to=20 to=10"`` said "error: rules '9-5-2 to=20 to=10': option 'to' is given twice (in
+    rules '9-5-2 to=20 to=10')", the input quoted twice in one line; now once, at the start."""
+    code, out, err = _run(arg)
+    assert code == 2 and out == ""
+    assert err == f"error: rules {arg!r}: {said}\n", err

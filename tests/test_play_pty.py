@@ -184,10 +184,12 @@ def test_short_match_to_the_end_and_resume_midway(env: dict[str, str], tmp_path:
     child.expect(pexpect.EOF)
     rec = read_record(final)
     assert rec["end"] is not None and rec["end"]["reason"] in winner_line
-    # resuming a finished match says so
+    # resuming a finished match is refused saying so (status 2: there is nothing to continue)
     child = spawn(["play", "--resume", str(final)], env)
     child.expect("already over")
     child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
 
 
 @pytest.mark.parametrize("args,quoted", [

@@ -678,3 +678,92 @@ def test_the_deal_line_shows_no_targets_before_the_dealer_assigns_them(rules_tex
     g.run()
     first = next(line for line in buf.getvalue().splitlines() if line.startswith("=== Deal 1"))
     assert first == f"=== Deal 1: {shown}", first
+
+
+def test_resuming_a_finished_match_is_an_error_that_says_to_replay(tmp_path: Path) -> None:
+    """A finished match has nothing to continue: one line on stderr saying so, with the winner and ``replay``,
+    status 2 (it was a line on stdout and status 0, as if the match had been played on), and no file saved."""
+    from sergeant_major.cli import app
+    from sergeant_major.players import HeuristicPlayer
+    from sergeant_major.players import drive as drive_match
+    from sergeant_major.record import write_record
+
+    m = Match(Rules.parse("9-5-2 to=5"), 3, ["You", "Bob", "Cleo"])
+    drive_match(m, [HeuristicPlayer()] * 3)
+    assert m.end is not None
+    done = tmp_path / "done.json"
+    write_record(m, done, ["human", "heuristic", "heuristic"])
+    res = _runner().invoke(app, ["play", "--resume", str(done), "--save-dir", str(tmp_path / "s")])
+    assert res.exit_code == 2, res.output
+    assert res.stdout == "" and res.stderr.count("\n") == 1, res.output
+    assert res.stderr.startswith(f"error: cannot resume '{done}': that match is already over: ")
+    assert m.end.reason in res.stderr and f"(sergeant-major replay {done})" in res.stderr
+    assert not (tmp_path / "s").exists()
+
+
+@pytest.mark.parametrize("under", ["", "saves/deeper"])
+def test_a_save_dir_that_is_a_file_is_named(under: str, tmp_path: Path) -> None:
+    """``--save-dir`` at an existing file (or below one): one line naming the file in the way (it said only
+    'File exists' or 'Not a directory'), nothing else printed, status 2."""
+    from sergeant_major.cli import app
+
+    blocker = tmp_path / "afile"
+    blocker.write_text("not a folder")
+    res = _runner().invoke(app, ["play", "--seed", "1", "--save-dir", str(blocker / under if under else blocker)],
+                           input="quit\n")
+    assert res.exit_code == 2, res.output
+    assert res.stdout == "" and res.stderr.count("\n") == 1, res.output
+    assert f"'{blocker}' is a file, not a folder" in res.stderr, res.stderr
+    assert blocker.read_text() == "not a folder"
+
+
+def test_the_dealer_assigning_the_targets_sees_no_targets_in_the_table(tmp_path: Path) -> None:
+    """The repro: with dealer-assigns-targets=on, at the ``targets>`` prompt the table's Target column showed the
+    preset's 9, 5, 2 as if they were in force, and the deal's line read "You deal and assigns the targets". Now the
+    column shows ``?`` until the targets are assigned, and the line reads "You deal and assign"."""
+    m = Match(Rules.parse("9-5-2 dealer-assigns-targets=on"), _human_dealer_seed(), ["You", "Bob", "Cleo"])
+    con, buf = _console()
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        return "6" if len(asked) == 1 else "quit"  # 6: You 9, Bob 5, Cleo 2
+
+    Game(m, ["human", "heuristic", "heuristic"], tmp_path / "m.json", con, ask).run()
+    out = buf.getvalue()
+    assert asked[:2] == ["targets> ", "trump> "], asked
+    assert "=== Deal 1: You deal and assign the targets. Seats: You dealer, Bob eldest, Cleo third ===" in out, out
+    screens = out.split("\n-- Deal 1 -- ")
+    assert len(screens) == 3 and "Assign the targets" in screens[1] and "Name trump" in screens[2], out
+    at_targets, at_trump = screens[1], screens[2]
+    rows = [line.split() for line in at_targets.splitlines() if line.split()[:1] in (["You"], ["Bob"], ["Cleo"])]
+    assert [r[:4] for r in rows[:3]] == [["You", "<", "dealer", "?"], ["Bob", "eldest", "?", "0"], ["Cleo", "third", "?", "0"]], rows
+    rows = [line.split() for line in at_trump.splitlines() if line.split()[:1] in (["You"], ["Bob"], ["Cleo"])]
+    assert [r[-4] for r in rows[:3]] == ["9", "5", "2"], rows
+
+
+@pytest.mark.parametrize("line", ["A" * 500 + "S", "10" * 300 + "S", "x" * 200 + " 2C", "2C " + "Q" * 400])
+def test_a_long_word_is_quoted_by_its_start(line: str, tmp_path: Path) -> None:
+    """The repro: at a discard prompt ``AAA...AS`` (501 characters) was refused with its rank quoted in full, a
+    refusal of 640 characters that filled the screen; the line is quoted by its start and so is a long word."""
+    m = Match(Rules.parse("9-5-2"), _human_dealer_seed(), ["You", "Bob", "Cleo"])
+    con, buf = _console()
+    script = ["S", line, "quit"]
+    Game(m, ["human", "heuristic", "heuristic"], tmp_path / "m.json", con, lambda prompt: script.pop(0)).run()
+    refused = [x for x in buf.getvalue().splitlines() if x.startswith("Refused")]
+    assert len(refused) == 1 and len(refused[0]) < 200, refused
+    assert refused[0].startswith("Refused [not a card]: ") and "is not a card" in refused[0], refused
+    assert not any(isinstance(a, Discard) for a in m.deal.history)
+
+
+def test_a_long_seed_still_saves(tmp_path: Path) -> None:
+    """The repro: ``play --seed`` with 300 digits (a seed the option takes) stopped at once with "File name too long":
+    the save file's name held the whole seed. Now the name holds its first 40 digits and the record the seed."""
+    from sergeant_major.cli import app
+
+    seed = "7" * 300
+    res = _runner().invoke(app, ["play", "--seed", seed, "--save-dir", str(tmp_path / "s")], input="quit\n")
+    assert res.exit_code == 0, res.output
+    (saved,) = (tmp_path / "s").glob("match-*.json")
+    assert saved.name.startswith(f"match-{'7' * 40}-") and len(saved.name) < 80
+    assert read_record(saved)["seed"] == int(seed)

@@ -967,3 +967,33 @@ def test_an_action_of_no_kind_says_it_has_none(good_text: str) -> None:
     with pytest.raises(RecordError) as e:
         loads_record(json.dumps(rec))
     assert e.value.where == "deals[0].actions[0]" and str(e.value).endswith("; it has none"), str(e.value)
+
+
+@pytest.mark.parametrize("name", ["", "   ", "\u00a0\u3000"])
+def test_an_empty_name_is_refused_by_check_replay_and_resume(name: str, files: dict[str, Path], tmp_path: Path) -> None:
+    """The repro: a record whose player's name was empty (or only spaces) passed ``check``,
+    and ``replay`` showed "Dealer:  (seat 0)". Now the reader refuses it in one line naming the field (status 2),
+    the schema too, and no such record is written. Names that are alike stay allowed (the seat tells them apart)."""
+    import sergeant_major.cli_play  # noqa: F401  (registers play)
+
+    rec = json.loads(files["good"].read_text(encoding="utf-8"))
+    rec["players"][0]["name"] = name
+    p = tmp_path / "blank.json"
+    p.write_text(json.dumps(rec), encoding="utf-8")
+    for args in (["check", str(p)], ["replay", str(p)], ["play", "--resume", str(p), "--save-dir", str(tmp_path / "s")]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2, (args, res.output)
+        assert "players[0].name" in res.output and "is empty" in res.output, res.output
+        assert res.output.count("\n") == 1, res.output
+    schema = json.loads(schema_path().read_text(encoding="utf-8"))
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(rec, schema)
+    m = Match(Rules.parse("9-5-2"), 1, [name, "Bob", "Cleo"])
+    with pytest.raises(RecordError) as e:
+        write_record(m, tmp_path / "w.json", ["human", "heuristic", "heuristic"])
+    assert "seat 0" in str(e.value) and not (tmp_path / "w.json").exists()
+    # the same name twice (two people named Me at a web table) is a good record
+    rec["players"][0]["name"] = rec["players"][1]["name"]
+    jsonschema.validate(rec, schema)
+    p.write_text(json.dumps(rec), encoding="utf-8")
+    assert runner.invoke(app, ["check", str(p)]).exit_code == 0

@@ -47,7 +47,7 @@ from .rules import Rules
 from .safetext import has_visible, name_problem, quote, visible
 from .view import View
 
-__all__ = ["play", "default_save_dir", "Game"]
+__all__ = ["play", "default_save_dir", "save_name", "Game"]
 
 HUMAN = 0
 OPPONENT_NAMES = ("Bob", "Cleo", "Dan")
@@ -83,6 +83,16 @@ def default_save_dir() -> Path:
     """``$XDG_DATA_HOME/sergeant-major/saves`` or ``~/.local/share/sergeant-major/saves``."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "sergeant-major" / "saves"
+
+
+SEED_IN_NAME = 40
+"""The most digits of the seed a save file's name holds (a name has at most 255 bytes; a seed may have 4,300 digits)."""
+
+
+def save_name(seed: int) -> str:
+    """The name of a new save file: ``match-SEED-YYYYmmdd-HHMMSS.json``, the seed cut to its first
+    :data:`SEED_IN_NAME` characters (a 300-digit seed made a name too long to create; the record holds the seed)."""
+    return f"match-{str(seed)[:SEED_IN_NAME]}-{time.strftime('%Y%m%d-%H%M%S')}.json"
 
 
 class Game:
@@ -155,10 +165,14 @@ class Game:
         Raises:
             SergeantMajorError: quoting the folder or file that cannot be written and the system's reason.
         """
+        folder = self.save_path.parent
         try:
-            self.save_path.parent.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise SergeantMajorError(f"cannot create the save folder {str(self.save_path.parent)!r}: {e.strerror or e}") from None
+            blocker = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+            # 'File exists' or 'Not a directory' alone did not say which name is in the way
+            why = (f"{str(blocker)!r} is a file, not a folder" if blocker is not None else e.strerror or str(e))
+            raise SergeantMajorError(f"cannot create the save folder {str(folder)!r}: {why}") from None
         path = write_record(self.match, self.save_path, self.kinds, {"program": "sergeant-major play",
                                                                      "saved": time.strftime("%Y-%m-%dT%H:%M:%S")},
                             unique=not self._own_file)
@@ -250,10 +264,12 @@ class Game:
             return
         self._announced_deal = d.number
         n = m.rules.players
-        deals = 'deal' if m.names[d.dealer] == 'You' else 'deals'
+        you = m.names[d.dealer] == 'You'
+        deals = 'deal' if you else 'deals'
         if d.phase == Phase.ASSIGN:  # dealer-assigns-targets: the targets are the dealer's choice, not known yet
             roles = ", ".join(f"{m.names[s]} {role_name((s - d.dealer) % n)}" for s in range(n))
-            line = f"\n=== Deal {d.number}: {m.names[d.dealer]} {deals} and assigns the targets. Seats: {roles} ==="
+            line = (f"\n=== Deal {d.number}: {m.names[d.dealer]} {deals} and {'assign' if you else 'assigns'} the targets. "
+                    f"Seats: {roles} ===")
         else:
             roles = ", ".join(f"{m.names[s]} {role_name((s - d.dealer) % n)} {d.targets[s]}" for s in range(n))
             line = f"\n=== Deal {d.number}: {m.names[d.dealer]} {deals}. Targets: {roles} ==="
@@ -429,6 +445,7 @@ def play(
 ) -> None:
     """Play a whole match in the terminal against computer players (you are seat 0)."""
     console = Console(highlight=False)
+    intro: list[str] = []  # said once the save file is known to be writable (else the one line is the error)
     out_dir = save_dir if save_dir is not None else default_save_dir()
     if resume is not None:
         try:
@@ -448,17 +465,17 @@ def play(
         if kinds[HUMAN] != "human" or any(k not in LEVELS for k in kinds[1:]):
             raise _fail(f"{where} is not a saved terminal match (players {kinds!r}; needs human at seat 0 and "
                         f"levels from {', '.join(LEVELS)})")
-        if match.over:
+        if match.over:  # nothing to continue: an error (status 2) that says so, as for a simulated match
             assert match.end is not None
-            console.print(f"That match is already over: {match.end.reason}.", highlight=False, markup=False)
-            return
+            winners = " and ".join(match.names[s] for s in match.end.winners)
+            raise _fail(f"cannot resume {where}: that match is already over: {visible(winners)} won "
+                        f"({visible(match.end.reason)}); replay it instead (sergeant-major replay {resume}"
+                        f"{f' --game {game}' if game is not None else ''})")
         if seed is not None or to is not None or rules != "9-5-2" or opponents != "heuristic" or name != "You":
-            console.print("(--rules, --seed, --to, --opponents and --name come from the saved match when resuming)",
-                          highlight=False, markup=False)
-        console.print(f"Resuming {resume}: rules {match.rules}, seed {match.seed}, deal {match.deal.number}.",
-                      highlight=False, markup=False)
+            intro.append("(--rules, --seed, --to, --opponents and --name come from the saved match when resuming)")
+        intro.append(f"Resuming {resume}: rules {match.rules}, seed {match.seed}, deal {match.deal.number}.")
         # a file of several records is never overwritten by one: the match is saved to a file of its own
-        path = out_dir / f"match-{match.seed}-{time.strftime('%Y%m%d-%H%M%S')}.json" if several else resume
+        path = out_dir / save_name(match.seed) if several else resume
         new_file = several
     else:
         if game is not None:
@@ -506,18 +523,18 @@ def play(
         names = [name.strip(), *OPPONENT_NAMES[:n_opp]]
         match = Match(r, seed_n, names)
         kinds = ["human", *levels]
-        path = out_dir / f"match-{seed_n}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        path = out_dir / save_name(seed_n)
         new_file = True
-        console.print(f"Rules: {r}   Seed: {seed_n}   Opponents: "
-                      + ", ".join(f"{names[i + 1]} ({lv})" for i, lv in enumerate(levels)),
-                      highlight=False, markup=False)
-        console.print("Type a card like QS, 10h or Q♠; 'help' for commands, 'quit' to save and leave.",
-                      highlight=False, markup=False)
+        intro.append(f"Rules: {r}   Seed: {seed_n}   Opponents: "
+                     + ", ".join(f"{names[i + 1]} ({lv})" for i, lv in enumerate(levels)))
+        intro.append("Type a card like QS, 10h or Q♠; 'help' for commands, 'quit' to save and leave.")
     game_ = Game(match, kinds, path, console, ask=line_editing_input(), new_file=new_file)
     try:
         game_.save()  # before any play: a save folder or file that cannot be written is said now, not at the end
     except SergeantMajorError as e:
         raise _fail(str(e)) from None
+    for line in intro:
+        console.print(line, highlight=False, markup=False)
     if "expert" in kinds:
         from .bots.expert import warm_up as warm_up_expert
         from .solver import HAVE_NUMBA

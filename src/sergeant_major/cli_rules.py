@@ -137,6 +137,7 @@ def rules_command(
         msg = str(e)
         if msg.startswith("rules '"):  # the refusal names the preset; the input is quoted here in full
             msg = msg.split(": ", 1)[-1]
+        msg = msg.removesuffix(f" (in rules {text!r})")  # quoted once is enough: 'rules X: ... (in rules X)'
         Console(stderr=True, highlight=False).print(Text(f"error: rules {text!r}: {msg}"), soft_wrap=True)
         raise typer.Exit(2) from None
     for line in rules.explain():

@@ -225,13 +225,17 @@ def match_to_record(match: Match, players: Sequence[str], meta: dict[str, Any] |
     none) and ``result: null``, and ``end`` is ``null``.
 
     Raises:
-        RecordError: (``where="players"``) when ``players`` does not give one non-empty kind per seat;
+        RecordError: (``where="players"``) when ``players`` does not give one non-empty kind per seat, or a
+            name is empty or only spaces (the reader refuses such a record);
             (``where="meta"``) when ``meta`` is not JSON-ready.
     """
     n = match.rules.players
     kinds = list(players)
     if len(kinds) != n or not all(isinstance(k, str) and k for k in kinds):
         raise RecordError(f"players must give one non-empty kind per seat ({n}), got {kinds!r}", "players")
+    blank = [s for s in range(n) if not match.names[s].strip()]
+    if blank:  # the reader refuses such a record: it is not written
+        raise RecordError(f"the name {match.names[blank[0]]!r} of seat {blank[0]} is empty", "players")
     meta = dict(meta) if meta else {}
     try:
         json.dumps(meta, allow_nan=False)
@@ -543,6 +547,8 @@ def _parse(rec: Any) -> _Parsed:
             (names if key == "name" else kinds).append(value)
         if not kinds[-1]:
             raise RecordError("the player's kind is empty (e.g. human, heuristic, random)", f"players[{i}].kind")
+        if not names[-1].strip():  # replay and play showed nobody: "Dealer:  (seat 0)"
+            raise RecordError(f"the player's name {_show(names[-1])} is empty (e.g. Ann)", f"players[{i}].name")
     seed = _int(top["seed"], "seed")
     first = _seat(top["first_dealer"], n, "first_dealer")
     if "meta" in top and not isinstance(top["meta"], dict):

@@ -199,6 +199,10 @@ def assign_choices(view: View) -> list[str]:
     ]
 
 
+_WORD_MAX = 12
+"""A typed word longer than this is quoted by its start in a refusal (the longest card, ``10♠️``, has 4 characters)."""
+
+
 def parse_card_list(line: str) -> list[Card]:
     """Cards typed on one line, separated by spaces or commas (``'2c 3d, 10h'``).
 
@@ -210,7 +214,11 @@ def parse_card_list(line: str) -> list[Card]:
         try:
             out.append(parse_card(w))
         except CardParseError as e:
-            msg = str(e) if len(line.split()) == 1 else f"in {quote(line.strip())}: {e}"
+            why = str(e)
+            if len(w) > _WORD_MAX:  # no card is that long: quoted by its start (its rank was quoted in full, 500 'A's)
+                why = f"{quote(w) if len(line.split()) == 1 else quote(w[:_WORD_MAX] + '...')} is not a card " \
+                      "(write rank then suit, e.g. QS, 10H, TD)"
+            msg = why if len(line.split()) == 1 else f"in {quote(line.strip())}: {why}"
             raise InputError(msg, "not a card") from None
     if not out:
         raise InputError(f"{quote(line)} names no card", "not a card")
@@ -385,17 +393,19 @@ def exchange_text(view: View) -> str:
 
 
 def player_table(view: View) -> Table:
-    """The small table: each player with role, target, tricks this deal, cards held and running total."""
+    """The small table: each player with role, target (``?`` until the dealer assigns the targets), tricks this
+    deal, cards held and running total."""
     t = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), show_edge=False)
     for col, just in (("Player", "left"), ("Role", "left"), ("Target", "right"), ("Tricks", "right"),
                       ("Cards", "right"), ("Total", "right")):
         t.add_column(col, justify=just)  # type: ignore[arg-type]
+    unassigned = view.phase is Phase.ASSIGN  # dealer-assigns-targets: the dealer has not chosen them yet
     for s in range(view.players):
         role = role_name(view.role(s))
         if s == view.declarer and s != view.dealer:
             role += ", declarer"
         mark = " <" if view.to_act == s else ""
-        t.add_row(view.names[s] + mark, role, str(view.targets[s]), str(view.tricks_won[s]),
+        t.add_row(view.names[s] + mark, role, "?" if unassigned else str(view.targets[s]), str(view.tricks_won[s]),
                   str(view.hand_sizes[s]), _signed(view.totals[s]))
     return t
 
