@@ -87,7 +87,10 @@ def test_bad_input_never_crashes(tmp_path: Path) -> None:
             await send(hub, c, text)
         codes = [json.loads(f)["code"] for f in c.ws.frames if json.loads(f)["type"] == "error"]
         assert codes == ["bad_json", "bad_message", "bad_message", "bad_message", "bad_message", "too_large",
-                         "not_seated", "wrong_token", "wrong_token", "too_large"]
+                         "not_seated", "wrong_token", "bad_message", "too_large"]
+        reasons = [json.loads(f)["reason"] for f in c.ws.frames if json.loads(f)["type"] == "error"]
+        assert "nope" not in reasons[7] and "4 characters" in reasons[7]  # a token is a secret: not quoted back
+        assert "not 12" in reasons[8]  # a token that is not a text is quoted
         # the table still works for a seated player
         await send(hub, c, {"type": "join", "token": t["seats"][0]["token"]})
         st = c.ws.last()

@@ -416,9 +416,15 @@ class Hub:
                 # due actions (after a restart; a table of computers only starts here); a seat left: the others see it offline
                 await self.advance(gt, always_broadcast=left is not None)
             return
-        seat = gt.seat_of_token(token) if isinstance(token, str) else None
+        if not isinstance(token, str):
+            await self.send(c, _err("bad_message", f"\"token\" must be a text (the seat's token) or null, not {_show(token)}; "
+                                                   "nothing was changed"))
+            return
+        seat = gt.seat_of_token(token)
         if seat is None:
-            await self.send(c, _err("wrong_token", "this token holds no seat at this table; you may watch as a spectator"))
+            # a token is a secret: it is not quoted back (it would end up wherever the messages are kept)
+            await self.send(c, _err("wrong_token", f"this token ({len(token)} characters) holds no seat at this table; "
+                                                   "you may watch as a spectator"))
             return
         async with self.lock(c.table):
             if c.seat is not None and c.seat != seat:  # another seat taken on this connection: the one left is last seen now
