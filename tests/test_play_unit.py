@@ -361,6 +361,15 @@ def test_play_command_errors_and_resume_from_json_lines(tmp_path: Path) -> None:
     assert "Resuming" in res.stdout and "seed 6" in res.stdout, res.output
     assert p.read_text(encoding="utf-8") == text
     assert list(saves.glob("match-6-*.json"))
+    # one record resumed with --save-dir: saved into that folder, the file resumed left as it was (--save-dir was
+    # ignored: the match was saved over the file resumed)
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps(recs[0]), encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    res = runner.invoke(app, ["play", "--resume", str(one), "--save-dir", str(elsewhere)], input="quit\n")
+    assert "Resuming" in res.stdout and "seed 5" in res.stdout, res.output
+    assert one.read_text(encoding="utf-8") == json.dumps(recs[0])
+    assert list(elsewhere.glob("match-5-*.json"))
 
 
 def test_a_long_paste_is_quoted_by_its_start() -> None:

@@ -474,9 +474,10 @@ def play(
         if seed is not None or to is not None or rules != "9-5-2" or opponents != "heuristic" or name != "You":
             intro.append("(--rules, --seed, --to, --opponents and --name come from the saved match when resuming)")
         intro.append(f"Resuming {resume}: rules {match.rules}, seed {match.seed}, deal {match.deal.number}.")
-        # a file of several records is never overwritten by one: the match is saved to a file of its own
-        path = out_dir / save_name(match.seed) if several else resume
-        new_file = several
+        # a file of several records is never overwritten by one: the match is saved to a file of its own; so it
+        # is with --save-dir (it was ignored: the match went on being saved over the file resumed)
+        new_file = several or save_dir is not None
+        path = out_dir / save_name(match.seed) if new_file else resume
     else:
         if game is not None:
             raise _fail("--game picks a record of the --resume file; give --resume FILE too")
