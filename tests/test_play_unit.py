@@ -572,6 +572,8 @@ def test_play_same_seed_same_second_saves_two_files(tmp_path: Path, monkeypatch:
     (["--opponents", "random,,random"], "'random,,random'"),
     (["--to", "20", "--rules", "9-5-2 to=10"], "'9-5-2 to=10'"),
     (["--to", "+20"], "'+20'"),
+    (["--to", "0"], "--to '0': to=0 must be positive"),  # named by the option typed, not "rules '9-5-2 to=0'"
+    (["--to", "OFF"], "--to 'OFF': a number"),
     (["--to", "２０"], "'２０'"),
     (["--rules", "9-5-2 to=١٠"], "'١٠'"),
     (["--rules", "8-5-3 players=4"], "instant-win=12 needs all 12 tricks of a deal"),  # docs/rules.md decision 13

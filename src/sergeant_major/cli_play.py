@@ -487,7 +487,10 @@ def play(
             r = Rules.parse(rules, check_end=to is None)
             if to is not None:
                 given = [w.partition("=")[2] for w in rules.split() if w.partition("=")[0] == "to"]
-                r_to = r.with_options(to=to)
+                try:
+                    r_to = r.with_options(to=to)
+                except SergeantMajorError as e:  # named by the option typed ("rules '9-5-2 to=0': ..." named none)
+                    raise _fail(f"--to {to!r}: {str(e).partition(': ')[2] or e}") from None
                 if given and r_to.target_total != r.target_total:
                     raise _fail(f"--to {to!r} conflicts with to={given[0]} in --rules {rules!r}; give the target total once")
                 r = r_to
