@@ -625,21 +625,8 @@ def loads_record(text: str) -> dict[str, Any]:
     def no_constant(name: str) -> Any:
         raise ValueError(f"{name} is not allowed in a record")
 
-    twice: dict[int, str] = {}  # id of an object -> its first key given twice
-
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        obj: dict[str, Any] = {}
-        for k, v in items:
-            if k in obj and id(obj) not in twice:
-                twice[id(obj)] = k
-            obj[k] = v
-        if id(obj) in twice:  # keep it alive: ids are compared below
-            kept.append(obj)
-        return obj
-
-    kept: list[dict[str, Any]] = []
     try:
-        rec = json.loads(text, parse_constant=no_constant, object_pairs_hook=pairs)
+        rec, twice = loads_keys_once(text, parse_constant=no_constant)
     except json.JSONDecodeError as e:
         # json's messages such as "Unterminated string starting at" expect a position after them: it is the place
         raise RecordError(f"not valid JSON: {e.msg.removesuffix(' at').removesuffix(' starting')}",
@@ -648,17 +635,40 @@ def loads_record(text: str) -> dict[str, Any]:
         raise RecordError(f"not valid JSON: {e}") from None
     except MemoryError:
         raise RecordError("the record is too large to parse in the memory this process may use") from None
-    if twice:
-        try:
-            where, key = _first_twice(rec, "", twice)
-        except RecursionError:  # nested about as deep as json itself allows: name the key, not its place
-            where, key = "", next(iter(twice.values()))
-        raise RecordError(f"the key {_show(key)} is given twice in one object (JSON readers differ on which counts, "
-                          "so a record gives each key once)", _join(where, key))
+    if twice is not None:
+        raise RecordError(f"the key {_show(twice[1])} is given twice in one object (JSON readers differ on which counts, "
+                          "so a record gives each key once)", twice[0])
     if not isinstance(rec, dict):
         raise RecordError(f"a record is a JSON object, not {_show(rec)}")
     _parse(rec)
     return rec
+
+
+def loads_keys_once(text: str, parse_constant: Any = None) -> tuple[Any, tuple[str, str] | None]:
+    """``json.loads(text)`` and the first key (in text order) given twice in one object, as ``(path, key)`` - the
+    key's JSON path (``"deals[2].actions"``) and the key - or ``None`` when every key is given once (json keeps the
+    last value, other readers may keep the first). Raises what ``json.loads`` raises."""
+    twice: dict[int, str] = {}  # id of an object -> its first key given twice
+    kept: list[dict[str, Any]] = []  # those objects, kept alive so that their ids stay theirs
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj: dict[str, Any] = {}
+        for k, v in items:
+            if k in obj and id(obj) not in twice:
+                twice[id(obj)] = k
+            obj[k] = v
+        if id(obj) in twice:
+            kept.append(obj)
+        return obj
+
+    doc = json.loads(text, parse_constant=parse_constant, object_pairs_hook=pairs)
+    if not twice:
+        return doc, None
+    try:
+        where, key = _first_twice(doc, "", twice)
+    except RecursionError:  # nested about as deep as json itself allows: name the key, not its place
+        where, key = "", next(iter(twice.values()))
+    return doc, (_join(where, key), key)
 
 
 def _first_twice(v: Any, where: str, twice: dict[int, str]) -> tuple[str, str]:

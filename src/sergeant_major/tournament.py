@@ -87,7 +87,7 @@ from .deal import Deal, DealResult
 from .errors import SergeantMajorError
 from .match import Match, deal_cards
 from .players import LEVELS, MEASUREMENT_LEVELS, HeuristicPlayer, Player, decision_rng, make_player
-from .record import FileTooLarge, NotRegularFile, _file_mode, _first_twice, _join, _renamed_onto, _show, read_regular_file
+from .record import FileTooLarge, NotRegularFile, _file_mode, _renamed_onto, _show, loads_keys_once, read_regular_file
 from .rules import Rules
 from .safetext import quote, visible
 from .stats import share_interval, t975
@@ -888,21 +888,8 @@ def read_result_file(path: str) -> Any:
         raise SergeantMajorError(f"{name}: cannot read it: {e.strerror or e}") from None
     except MemoryError:
         raise SergeantMajorError(f"{name}: too large to read in the memory this process may use") from None
-    twice: dict[int, str] = {}  # id of an object -> its first key given twice
-    kept: list[dict[str, Any]] = []  # those objects, kept alive so that their ids stay theirs
-
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        obj: dict[str, Any] = {}
-        for k, v in items:
-            if k in obj and id(obj) not in twice:
-                twice[id(obj)] = k
-            obj[k] = v
-        if id(obj) in twice:
-            kept.append(obj)
-        return obj
-
     try:
-        doc = json.loads(data.decode("utf-8-sig"), object_pairs_hook=pairs)
+        doc, twice = loads_keys_once(data.decode("utf-8-sig"))
     except UnicodeDecodeError as e:
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: not UTF-8 text (byte {e.start})") from None
     except json.JSONDecodeError as e:
@@ -914,12 +901,8 @@ def read_result_file(path: str) -> Any:
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: JSON nested too deeply") from None
     except MemoryError:
         raise SergeantMajorError(f"{name}: too large to read in the memory this process may use") from None
-    if twice:  # json keeps the last value: a merge would read what another reader of the file does not
-        try:
-            where, key = _first_twice(doc, "", twice)
-        except RecursionError:
-            where, key = "", next(iter(twice.values()))
-        raise SergeantMajorError(f"{name}: {RESULT_FILE}: {_join(where, key)}: the key {_show(key)} is given twice in "
+    if twice is not None:  # json keeps the last value: a merge would read what another reader of the file does not
+        raise SergeantMajorError(f"{name}: {RESULT_FILE}: {twice[0]}: the key {_show(twice[1])} is given twice in "
                                  "one object (tournament --json writes each key once)")
     return doc
 
