@@ -778,3 +778,13 @@ def test_a_long_seed_still_saves(tmp_path: Path) -> None:
     (saved,) = (tmp_path / "s").glob("match-*.json")
     assert saved.name.startswith(f"match-{'7' * 40}-") and len(saved.name) < 80
     assert read_record(saved)["seed"] == int(seed)
+
+
+def test_a_word_at_a_card_prompt_is_not_taken_apart() -> None:
+    """'done' at a card prompt was refused as "'done' is not a card: 'e' is not a suit" (its last letter read as a
+    suit); a word of letters is not a card at all, and the refusal says so and where the commands are."""
+    for word in ("done", "pass", "ace"):
+        with pytest.raises(tui.InputError, match=rf"'{word}' is not a card or a command here .*'help' lists the commands"):
+            tui.parse_card_list(word)
+    with pytest.raises(tui.InputError, match=r"'Qx' is not a card: 'x' is not a suit"):  # a card mistyped: its part named
+        tui.parse_card_list("Qx")

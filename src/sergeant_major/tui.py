@@ -218,6 +218,9 @@ def parse_card_list(line: str) -> list[Card]:
             if len(w) > _WORD_MAX:  # no card is that long: quoted by its start (its rank was quoted in full, 500 'A's)
                 why = f"{quote(w) if len(line.split()) == 1 else quote(w[:_WORD_MAX] + '...')} is not a card " \
                       "(write rank then suit, e.g. QS, 10H, TD)"
+            elif w.isascii() and w.isalpha() and len(w) >= 3:  # a word ('done', 'pass'): no card is spelt so
+                why = f"{quote(w)} is not a card or a command here (write rank then suit, e.g. QS, 10H, TD; " \
+                      "'help' lists the commands)"
             msg = why if len(line.split()) == 1 else f"in {quote(line.strip())}: {why}"
             raise InputError(msg, "not a card") from None
     if not out:
