@@ -788,3 +788,20 @@ def test_a_word_at_a_card_prompt_is_not_taken_apart() -> None:
             tui.parse_card_list(word)
     with pytest.raises(tui.InputError, match=r"'Qx' is not a card: 'x' is not a suit"):  # a card mistyped: its part named
         tui.parse_card_list("Qx")
+
+
+def test_resume_refuses_a_save_whose_players_share_a_name(tmp_path: Path) -> None:
+    """A save edited so that a computer is named 'You' (or two share a name) was resumed, and its moves read
+    "You (eldest) play ..."; resuming it is refused naming both seats, and the file is left as it was."""
+    import json
+
+    from sergeant_major.cli import app
+    from sergeant_major.record import match_to_record
+
+    m = Match(Rules.parse("9-5-2"), 5, ["You", "you ", "Cleo"])
+    p = tmp_path / "m.json"
+    p.write_text(json.dumps(match_to_record(m, ["human", "heuristic", "heuristic"])), encoding="utf-8")
+    before = p.read_text(encoding="utf-8")
+    res = _runner().invoke(app, ["play", "--resume", str(p)], input="quit\n")
+    assert res.exit_code == 2 and res.stderr.startswith("error: ") and "players 0 and 1 are both named 'you '" in res.stderr
+    assert res.stderr.count("\n") == 1 and p.read_text(encoding="utf-8") == before

@@ -465,6 +465,12 @@ def play(
         if kinds[HUMAN] != "human" or any(k not in LEVELS for k in kinds[1:]):
             raise _fail(f"{where} is not a saved terminal match (players {kinds!r}; needs human at seat 0 and "
                         f"levels from {', '.join(LEVELS)})")
+        seen: dict[str, int] = {}
+        for i, nm in enumerate(match.names):  # the terminal tells the players apart by name only
+            j = seen.setdefault(nm.strip().casefold(), i)
+            if j != i:
+                raise _fail(f"cannot resume {where}: players {j} and {i} are both named {quote(nm)} (a terminal match "
+                            "tells the players apart by their names: give each its own in the file)")
         if match.over:  # nothing to continue: an error (status 2) that says so, as for a simulated match
             assert match.end is not None
             winners = " and ".join(match.names[s] for s in match.end.winners)
