@@ -376,3 +376,23 @@ def test_json_leaves_stderr_empty_off_a_terminal() -> None:
     res = runner.invoke(app, ["simulate", "-n", "2", "-w", "1", "--json"])
     assert res.exit_code == 0, res.output
     assert res.stderr == "" and json.loads(res.stdout)["games"] == 2, repr(res.stderr)
+
+
+def test_win_rates_have_a_wilson_interval_also_at_no_win() -> None:
+    """Each match is one trial (a shared win counting 1/k): the win rate's 95% interval is Wilson's, inside 0..100 %
+    and of positive width also when a player never wins (a Wald interval gave '0.0 +- 0.0'); with 1 match, none."""
+    from sergeant_major.stats import t975, wilson
+
+    s = simulate(Rules.parse("9-5-2"), ["heuristic", "random", "random"], games=12, seed=0)
+    for p in s.players:
+        assert p.win_pct_ci95 is not None
+        lo, hi = p.win_pct_ci95
+        rate = 100 * p.wins / p.matches
+        assert 0.0 <= lo <= rate <= hi <= 100.0 and hi - lo > 5.0
+    weak = [p for p in s.players if p.wins == 0]
+    assert weak, "the random players win none of these 12 matches"
+    exp = wilson(0.0, 12, t975(11))  # at 0 wins the number of matches is the number of trials
+    assert weak[0].win_pct_ci95 == (round(100 * exp[0], 3), round(100 * exp[1], 3))
+    assert simulate(Rules.parse("9-5-2"), ["heuristic", "random", "random"], games=1, seed=0).players[0].win_pct_ci95 is None
+    d = s.to_json()
+    assert json.loads(json.dumps(d))["players"][1]["win_pct_ci95"] == list(s.players[1].win_pct_ci95 or ())

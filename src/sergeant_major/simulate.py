@@ -29,7 +29,9 @@ Statistics
     are also counted separately), the mean score per deal with a 95% confidence interval, the mean
     over-tricks per deal (``tricks - target``; negative: under-tricks; inverted in minimum tricks,
     RULES.md decision 3), the mean tricks taken in each seat role, and the matches won by taking the
-    rules' ``instant-win`` number of tricks (12+) in one deal. Deals of one match are not independent
+    rules' ``instant-win`` number of tricks (12+) in one deal. The win rate has a 95% Wilson score interval
+    over the matches (each an independent trial, a shared win counting ``1/k``; :func:`stats.share_interval`),
+    inside 0..100% also at 0 or all wins. Deals of one match are not independent
     (the exchange carries over), so the confidence intervals treat each match as one cluster: the
     ratio estimator ``sum(T_m) / sum(D_m)`` with the cluster-robust standard error
     ``sqrt(M/(M-1) * sum((T_m - mean*D_m)^2)) / sum(D_m)`` over the ``M`` matches (``T_m``: the slot's
@@ -62,7 +64,7 @@ from .players import LEVELS, drive, make_player
 from .record import _file_mode, _renamed_onto
 from .rules import Rules
 from .safetext import visible
-from .stats import t975
+from .stats import share_interval, t975
 from .workers import worker_pool
 
 __all__ = ["simulate", "SimulationSummary", "PlayerStats", "GameOutcome", "play_game", "game_seed", "parse_levels", "default_levels",
@@ -211,6 +213,8 @@ class PlayerStats:
         mean_over: mean over-tricks per deal (:attr:`DealResult.diffs`: ``tricks - target``, inverted in minimum
             tricks; negative: under-tricks).
         over_ci95: half-width of the 95% confidence interval of :attr:`mean_over`.
+        win_pct_ci95: ``(low, high)``, the 95% Wilson score interval of the win rate in percent (0..100),
+            ``None`` below 2 matches.
         mean_tricks_by_role: mean tricks per deal in each seat role, ``{"dealer": 8.1, "eldest": ...}``
             (``None`` for a role never held).
     """
@@ -228,6 +232,7 @@ class PlayerStats:
     mean_over: float
     over_ci95: float | None
     mean_tricks_by_role: dict[str, float | None]
+    win_pct_ci95: tuple[float, float] | None = None
 
     @property
     def label(self) -> str:
@@ -301,6 +306,8 @@ def summarize(rules: Rules, levels: Sequence[str], seed: int, outcomes: Sequence
                     shared += 1
             if o.instant == i:
                 instant += 1
+        iv = share_interval([1 / len(o.winners) if i in o.winners else 0.0 for o in outcomes], 1)
+        win_ci = None if iv is None else (round(100 * iv[0], 3), round(100 * iv[1], 3))
         mean_score, score_ci = _ratio_ci([o.score[i] for o in outcomes], sizes)
         mean_over, over_ci = _ratio_ci([o.over[i] for o in outcomes], sizes)
         by_role: dict[str, float | None] = {}
@@ -312,7 +319,7 @@ def summarize(rules: Rules, levels: Sequence[str], seed: int, outcomes: Sequence
             slot=i + 1, level=levels[i], matches=len(outcomes), wins=wins, outright_wins=outright, shared_wins=shared,
             instant_wins=instant if rules.instant_win is not None else None, deals=sum(sizes),
             mean_score=mean_score, score_ci95=score_ci, mean_over=mean_over, over_ci95=over_ci,
-            mean_tricks_by_role=by_role,
+            mean_tricks_by_role=by_role, win_pct_ci95=win_ci,
         ))
     return SimulationSummary(rules=str(rules), levels=tuple(levels), games=len(outcomes), seed=seed, deals=sum(sizes),
                              mean_deals=sum(sizes) / len(outcomes), players=tuple(stats))
@@ -533,7 +540,11 @@ def _register() -> None:
         notes = ["won: matches won, a win shared by k players counting 1/k; shared: wins shared with another player"]
         if r.instant_win is not None:
             notes.append(f"{r.instant_win}+: matches won by taking {r.instant_win}+ tricks in one deal")
-        notes += ["score/deal: mean score per deal ± 95% CI (matches as clusters); over: mean tricks over target per deal",
+        ivs = [f"{p.label} {p.win_pct_ci95[0]:.1f}..{p.win_pct_ci95[1]:.1f}" for p in summary.players
+               if p.win_pct_ci95 is not None]  # under the table: in it the columns no longer fit 80 characters
+        notes += [f"win%: matches won in percent; 95% Wilson intervals: {', '.join(ivs)}" if ivs
+                  else "win%: matches won in percent",
+                  "score/deal: mean score per deal ± 95% CI (matches as clusters); over: mean tricks over target per deal",
                   "tricks: mean tricks per deal as " + "/".join(roles),
                   f"{elapsed:.1f} s, {count(k, 'worker')}, {summary.deals / elapsed:.0f} deals/s"
                   + (f"; records written to {escape(visible(str(out)))}" if out is not None else "")]
