@@ -649,7 +649,9 @@ def test_cli_replay_one_deal_and_errors(files: dict[str, Path]) -> None:
     res = runner.invoke(app, ["replay", str(files["bad"])])
     assert res.exit_code == 1
     assert "Deal 1" in res.output and "card not held" in res.output
-    res = runner.invoke(app, ["replay", str(files["part"])])
+    res = runner.invoke(app, ["replay", str(files["part"])])  # a person's match in progress: no spoilers unasked
+    assert res.exit_code == 2 and "still being played" in res.output
+    res = runner.invoke(app, ["replay", str(files["part"]), "--spoilers"])
     assert res.exit_code == 0, res.output
     assert "unfinished" in res.output and "First 6 dealt" in res.output
 
@@ -997,3 +999,35 @@ def test_an_empty_name_is_refused_by_check_replay_and_resume(name: str, files: d
     jsonschema.validate(rec, schema)
     p.write_text(json.dumps(rec), encoding="utf-8")
     assert runner.invoke(app, ["check", str(p)]).exit_code == 0
+
+
+def test_replay_and_analyze_refuse_a_match_still_played_by_a_person(tmp_path: Path) -> None:
+    """The save of a terminal match in progress is full information: `replay` showed the player every hand, the kitty and
+    the discards of the deal being played, and `analyze` every hand and the best card. Both now refuse it (status 2,
+    one line saying how to go on) unless --spoilers is given; a finished match or a computer-only one is shown as before."""
+    from typer.testing import CliRunner
+
+    from sergeant_major.cli import _register, app
+    from sergeant_major.match import Match
+    from sergeant_major.players import HeuristicPlayer, drive
+    from sergeant_major.record import match_to_record
+    from sergeant_major.rules import Rules
+
+    _register()
+    m = Match(Rules.parse("9-5-2"), 8, ["You", "Bob", "Cleo"])
+    drive(m, [HeuristicPlayer()] * 3, until_deal_end=True)
+    for _ in range(5):  # into deal 2: the dealer has taken the kitty
+        m.apply(m.forced_action() or m.deal.legal_actions()[0])
+    save = tmp_path / "save.json"
+    save.write_text(json.dumps(match_to_record(m, ["human", "heuristic", "heuristic"])), encoding="utf-8")
+    runner = CliRunner()
+    for args in (["replay", str(save)], ["analyze", str(save), "--deal", "2", "-t", "0.2"]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2 and res.stdout == "", res.output
+        assert res.stderr.startswith("error: ") and "still being played" in res.stderr and "--spoilers" in res.stderr
+        assert res.stderr.count("\n") == 1
+    res = runner.invoke(app, ["replay", str(save), "--spoilers"])
+    assert res.exit_code == 0 and "Kitty" in res.stdout, res.output
+    comp = tmp_path / "computers.json"
+    comp.write_text(json.dumps(match_to_record(m, ["heuristic", "heuristic", "heuristic"])), encoding="utf-8")
+    assert runner.invoke(app, ["replay", str(comp)]).exit_code == 0

@@ -360,6 +360,8 @@ def analyze(
     time_limit: Annotated[float, typer.Option("--time-limit", "-t", parser=parse_number, help="Seconds per search (a cut value shows as lo..hi).")] = 5.0,
     table: Annotated[bool, typer.Option("--table/--no-table", help="The double-dummy table (of a recorded deal, or of a position at its opening lead).")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+    spoilers: Annotated[bool, typer.Option("--spoilers", help="Also analyse a match still being played with a person at "
+                                           "the table (every hand of its deals is shown).")] = False,
 ) -> None:
     """Double-dummy analysis: the table of a deal as dealt, or what each card of a recorded deal cost."""
     from .solver._jit import HAVE_NUMBA
@@ -445,6 +447,9 @@ def analyze(
         else:
             _print_position(out, a)
         return
+    from .cli_records import refuse_unfinished
+
+    refuse_unfinished(rec, path, game, spoilers, err)
     if not 1 <= deal <= len(match.deals):
         err.print(Text(f"error: --deal {deal}: the record {target} has deals 1..{len(match.deals)}"))
         raise typer.Exit(2)

@@ -68,6 +68,26 @@ def load_record(path: Path, game: int | None, err: Console) -> dict[str, Any]:
         raise typer.Exit(2) from None
 
 
+SPOILERS_HELP = ("Also show a match still being played with a person at the table (its record holds every hand, "
+                 "the kitty and the discards).")
+
+
+def refuse_unfinished(rec: dict[str, Any], path: Path, game: int | None, spoilers: bool, err: Console) -> None:
+    """Exit with status 2, saying why, when ``rec`` is a match not over yet that a person plays (the save of a
+    terminal match in progress) and ``spoilers`` is off: its record is full information, so showing it would show
+    the person every other hand, the kitty and the discards of the deal being played (the web server refuses the
+    record and replay of a match in progress for the same reason; docs/records.md)."""
+    people = [i for i, p in enumerate(rec["players"]) if p["kind"] == "human"]
+    if spoilers or rec["end"] is not None or not people:
+        return
+    where = str(path) + (f" record {game}" if game is not None else "")
+    err.print(_t(f"error: {where} is a match still being played (deal {len(rec['deals'])}, "
+                 f"{rec['players'][people[0]]['name']} at seat {people[0]}): its record holds every hand, the kitty and "
+                 f"the discards; finish it first (sergeant-major play --resume {path}"
+                 f"{f' --game {game}' if game is not None else ''}), or give --spoilers to see them"))
+    raise typer.Exit(2)
+
+
 def _who(rep: Replay, seat: int) -> str:
     return f"{rep.names[seat]} (seat {seat})"
 
@@ -159,6 +179,7 @@ def replay(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="A game record (JSON, docs/records.md).")],
     deal: Annotated[int | None, typer.Option("--deal", "-d", parser=parse_whole_number, help="Show only this deal (1-based).")] = None,
     game: Annotated[int | None, typer.Option("--game", "-g", parser=parse_whole_number, help=GAME_HELP)] = None,
+    spoilers: Annotated[bool, typer.Option("--spoilers", help=SPOILERS_HELP)] = False,
 ) -> None:
     """Show a recorded match deal by deal and trick by trick (every hand: records are full information).
 
@@ -168,6 +189,7 @@ def replay(
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     rec = load_record(file, game, err)
+    refuse_unfinished(rec, file, game, spoilers, err)
     rep = replay_record(rec)
     m = rep.match
     # only the deals in the record: the match starts the next deal by itself after a scored one
