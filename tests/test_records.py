@@ -1031,3 +1031,14 @@ def test_replay_and_analyze_refuse_a_match_still_played_by_a_person(tmp_path: Pa
     comp = tmp_path / "computers.json"
     comp.write_text(json.dumps(match_to_record(m, ["heuristic", "heuristic", "heuristic"])), encoding="utf-8")
     assert runner.invoke(app, ["replay", str(comp)]).exit_code == 0
+
+
+def test_a_name_refusal_calls_a_bidirectional_override_so() -> None:
+    """U+202E (a bidirectional override) was refused as "a control character", which it is not in the sense of
+    category Cc; the refusal now says what it is and does."""
+    from sergeant_major.safetext import name_problem
+
+    assert name_problem("A\u202eB") == "it contains a bidirectional control character (U+202E, which reorders the text after it)"
+    assert name_problem("A\x1b[2JB") == "it contains a control character (U+001B)"
+    assert name_problem("A\x07\u202e") == "it contains control characters (U+0007, U+202E)"
+    assert name_problem("Ann") is None

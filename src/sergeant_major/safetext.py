@@ -40,12 +40,16 @@ def _code(ch: str) -> str:
 
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a player's name, or ``None`` when it can: it holds control characters
-    (:func:`is_control`), named by their code points: ``"it contains control characters (U+001B, U+0007)"``,
-    ``"it contains a control character (U+202E)"``."""
+    (:func:`is_control`), named by their code points: ``"it contains control characters (U+001B, U+0007)"``; the
+    bidirectional ones are called so: ``"it contains a bidirectional control character (U+202E, which reorders the
+    text after it)"``."""
     bad = control_chars(name)
     if not bad:
         return None
     codes = ", ".join(_code(c) for c in bad[:5]) + (", ..." if len(bad) > 5 else "")
+    if all(c in BIDI_CONTROLS for c in bad):
+        kind = "bidirectional control characters" if len(bad) > 1 else "a bidirectional control character"
+        return f"it contains {kind} ({codes}, which reorder{'' if len(bad) > 1 else 's'} the text after it)"
     return f"it contains {'control characters' if len(bad) > 1 else 'a control character'} ({codes})"
 
 
