@@ -868,3 +868,15 @@ def test_rules_command_quotes_the_input_once(arg: str, said: str) -> None:
     code, out, err = _run(arg)
     assert code == 2 and out == ""
     assert err == f"error: rules {arg!r}: {said}\n", err
+
+
+def test_rules_command_says_where_its_sources_are() -> None:
+    """The rule texts cite "seed 003" and "RULES.md decision 7", which a user could not find by those names: the
+    output says that docs/rules.md lists both and where RULES.md is."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    for args in ((), ("3-5-8",)):
+        code, out, _ = _run(*args)
+        assert code == 0 and "docs/rules.md" in out and "docs/RULES.md" in out
+    assert (root / "docs" / "RULES.md").is_file() and "| 003 |" in (root / "docs" / "rules.md").read_text(encoding="utf-8")

@@ -128,7 +128,8 @@ def rules_command(
     if not spec:
         out.print(presets_table() if out.width >= WIDE else presets_listing())
         out.print(options_listing())
-        out.print(Text('Rules string: PRESET key=value ..., e.g. "8-5-3 kitty=see-then-trump must-trump=on" (see docs/rules.md).'))
+        out.print(Text('Rules string: PRESET key=value ..., e.g. "8-5-3 kitty=see-then-trump must-trump=on" (see docs/rules.md, '
+                       'which also lists the sources: the seed texts 000-004 and RULES.md, docs/RULES.md).'))
         return
     text = " ".join(spec)
     try:
@@ -143,3 +144,6 @@ def rules_command(
     for line in rules.explain():
         out.print(Text(line))
     out.print(Text(f"String form (for --rules and records): {str(rules)!r}"))
+    out.print(Text("Sources: a seed (000, 002, 003, 004) is one of the rules texts the engine follows, RULES.md the "
+                   "project's reading of them with its numbered decisions: both are listed in docs/rules.md "
+                   "(RULES.md is docs/RULES.md)."))
