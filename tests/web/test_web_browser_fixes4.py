@@ -112,9 +112,10 @@ def _two_friends(server: Server, browser: Any, rules: str) -> tuple[Any, Any, st
 def test_the_result_stays_open_when_the_other_player_starts_the_next_deal(server: Server, browser: Any) -> None:
     """The repro: Bea was reading the result of deal 1 when Ann pressed *Next deal*: Bea's dialog vanished at once,
     mid-read. Now it stays, its *Next deal* replaced by *Close*, until she closes it (the score sheet has it too)."""
-    # to=20: no total can reach it in one deal (at most +14), so the match always has its deal 2 (with the
-    # default 10 a random seed sometimes ended it after deal 1, and the test waited for a Next deal that never came)
-    a, b, _tid = _two_friends(server, browser, "9-5-2 to=20 deals=2")
+    # to=20 (no total reaches it in one deal: at most +14) and instant-win=off (12+ tricks would win at once), so the
+    # match always has its deal 2: a random seed sometimes ended it after deal 1, and the test waited for a Next deal
+    # that never came
+    a, b, _tid = _two_friends(server, browser, "9-5-2 to=20 instant-win=off deals=2")
     errs = _errors(a) + _errors(b)
     _until([a, b], lambda: a.locator("#btn-next").is_visible() and b.locator("#btn-next").is_visible())
     result = b.inner_text("#dlg-body")
