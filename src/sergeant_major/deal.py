@@ -628,7 +628,7 @@ class Deal:
         received and free for a trump, so a driver that applied the forced returns by itself would show every
         other seat, by whose decision comes next, whether trumps were given. There every return is left to the
         returner (a one-card choice when forced). Drivers that show the turn order to seats that may not see the
-        exchanged cards (the research environments, the OpenSpiel game) use this."""
+        exchanged cards (the research environments, the OpenSpiel game, the web server) use this."""
         if self.rules.trump_return == "free" and self.trump >= 0 and self._steps and self._steps[-1][0] == _RETURN:
             return None
         return self.forced_action()
