@@ -418,10 +418,12 @@ class Match:
         return None
 
     # ------------------------------------------------------------------ views
-    def view(self, seat: int) -> View:
-        """``seat``'s :class:`View` of the current deal and the match."""
+    def view(self, seat: int, deal: Deal | None = None) -> View:
+        """``seat``'s :class:`View` of the current deal (or of ``deal``, one of this match's deals: the OpenSpiel
+        game shows the last deal played once it ends) and the match."""
         left = tuple(self.contracts_left(s) for s in range(self.rules.players)) if self.rules.contract_once else ()
-        return build_view(self.deal, seat, self.names, tuple(self.totals), tuple(self.results), left)
+        return build_view(self.deal if deal is None else deal, seat, self.names, tuple(self.totals), tuple(self.results),
+                          left)
 
     def __repr__(self) -> str:
         return f"<Match rules={str(self.rules)!r} seed={self.seed} deal={len(self.deals)} totals={self.totals}>"

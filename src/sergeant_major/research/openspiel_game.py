@@ -59,7 +59,7 @@ from ..deal import Deal, Phase
 from ..errors import SergeantMajorError
 from ..match import Match
 from ..rules import Rules
-from ..view import View, build_view
+from ..view import View
 from .action_space import ASSIGN_BASE, CONTRACT_BASE, END_GIVE, NUM_ACTIONS, TAKE_KITTY, action_from_id, legal_ids
 from .resample import resample
 
@@ -392,12 +392,7 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
         the view of the last deal played, scored (also when ``deals`` ended the game before the match)."""
         if self._dealing is not None:
             return None
-        m = self._match
-        d = self._shown_deal()
-        if d is m.deal:
-            return m.view(player)
-        left = tuple(m.contracts_left(s) for s in range(self._rules.players)) if self._rules.contract_once else ()
-        return build_view(d, player, m.names, tuple(m.totals), tuple(m.results), left)
+        return self._match.view(player, self._shown_deal())
 
     def _seen_positions(self, player: int) -> list[int]:
         """The positions in the deal order of the cards dealt so far that ``player`` may see: its own, and with
