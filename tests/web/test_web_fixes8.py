@@ -63,3 +63,20 @@ def test_a_name_sent_after_the_match_is_over_leaves_the_record_alone(tmp_path: P
         assert stored is not None and [s.name for s in stored[1]] == ["Al", "Bo", "Heuristic 3"]
 
     asyncio.run(run())
+
+
+def test_a_refused_join_does_not_quote_its_token_back(tmp_path: Path) -> None:
+    """The repro: ``{"type": "join", "token": T, "extra": 1}`` was refused quoting the whole message, the seat's secret
+    token with it (a wrong token is said by its length only, so that it ends up nowhere the messages are kept)."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2", ["me", "friend", "heuristic"], seed=3)
+        tok = t["seats"][0]["token"]
+        c = connect(hub, t["id"])
+        await send(hub, c, {"type": "join", "token": tok, "extra": 1})
+        (err,) = _errors(c)
+        assert err["code"] == "bad_message" and "extra" in err["reason"], err
+        assert tok not in err["reason"] and f"a token of {len(tok)} characters" in err["reason"], err
+        assert not c.joined
+
+    asyncio.run(run())

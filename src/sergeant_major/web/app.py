@@ -84,6 +84,13 @@ def _read_json(text: str | bytes) -> Any:
     return out
 
 
+def _secret_hidden(msg: dict[str, Any]) -> dict[str, Any]:
+    """``msg`` to be quoted back, a text ``"token"`` (a seat's secret) replaced by its length: a token is never quoted
+    (a refusal ends up wherever the messages are kept, as a wrong token's does not)."""
+    token = msg.get("token")
+    return {**msg, "token": f"<a token of {len(token)} characters>"} if isinstance(token, str) and token else msg
+
+
 def _article(word: str) -> str:
     """``an`` before a vowel (an act message), else ``a`` (a join message)."""
     return "an" if word[:1].lower() in "aeiou" else "a"
@@ -341,7 +348,8 @@ class Hub:
         extra = sorted(str(k) for k in set(msg) - _FIELDS.get(kind, set(msg)))
         if extra:
             await self.send(c, _err("bad_message", f"unknown field(s) {', '.join(extra)[:60]} in {_article(kind)} {kind} message "
-                                                   f"(it has {', '.join(sorted(_FIELDS[kind]))}): {_show(msg)}; nothing was changed"))
+                                                   f"(it has {', '.join(sorted(_FIELDS[kind]))}): {_show(_secret_hidden(msg))}; "
+                                                   "nothing was changed"))
             return
         gt = self.load(c.table)
         if gt is None:
