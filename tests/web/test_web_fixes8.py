@@ -80,3 +80,30 @@ def test_a_refused_join_does_not_quote_its_token_back(tmp_path: Path) -> None:
         assert not c.joined
 
     asyncio.run(run())
+
+
+def test_refusals_of_the_turn_the_start_and_the_end_quote_the_action(tmp_path: Path) -> None:
+    """The repro: an action out of turn was answered "it is not your turn", one before the start "deal 1 has not started
+    yet" and one after the end "the match is over", none quoting the action refused (nor saying who is to act)."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2 deals=1", ["me", "friend", "heuristic"], seed=3)
+        a, b = connect(hub, t["id"]), connect(hub, t["id"])
+        await send(hub, a, {"type": "join", "token": t["seats"][0]["token"], "name": "Al"})
+        await send(hub, b, {"type": "join", "token": t["seats"][1]["token"], "name": "Bo"})
+        await send(hub, a, {"type": "act", "v": 0, "action": {"contract": "S"}})
+        await send(hub, a, {"type": "start", "v": 0})
+        st = a.ws.last()  # type: ignore[attr-defined]
+        assert st is not None
+        waiting = 1 - st["view"]["to_act"]  # a seated player who is not to act (seat 0 or 1)
+        w = [a, b][waiting]
+        await send(hub, w, {"type": "act", "v": st["v"], "action": {"contract": "S"}})
+        await _play_out(hub, [a, b])
+        await send(hub, a, {"type": "act", "v": a.ws.last()["v"], "action": {"play": "AS"}})  # type: ignore[attr-defined]
+        errs = _errors(a) + _errors(b)
+        by_code = {e["code"]: e["reason"] for e in errs}
+        assert '{"contract": "S"}' in by_code["not_started"], errs
+        assert '{"contract": "S"}' in by_code["turn"] and f"seat {st['view']['to_act']}" in by_code["turn"], errs
+        assert '{"play": "AS"}' in by_code["over"], errs
+
+    asyncio.run(run())

@@ -480,13 +480,14 @@ class Hub:
             return False
         m = gt.match
         if m.over:
-            await self.send(c, _err("over", "the match is over"))
+            await self.send(c, _err("over", f"the match is over: {_show(raw)} was not taken"))
             return False
         if gt.waiting_start:
-            await self.send(c, _err("not_started", f"deal {m.deal.number} has not started yet"))
+            await self.send(c, _err("not_started", f"deal {m.deal.number} has not started yet: {_show(raw)} was not taken"))
             return False
         if m.to_act != c.seat or m.publicly_forced_action() is not None:
-            await self.send(c, _err("turn", "it is not your turn"))
+            who = "" if m.to_act is None else f" (seat {m.to_act}, {_show(gt.seats[m.to_act].name)}, is to act)"
+            await self.send(c, _err("turn", f"it is not your turn{who}: {_show(raw)} was not taken"))
             return False
         try:
             m.deal.verify(action)
