@@ -107,3 +107,22 @@ def test_refusals_of_the_turn_the_start_and_the_end_quote_the_action(tmp_path: P
         assert '{"play": "AS"}' in by_code["over"], errs
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize(("rules", "listed"), [("9-5-2", "one of C, D, H, S)"), ("3-5-8", "one of C, D, H, S, NT, MT)")])
+def test_a_contract_that_is_none_lists_the_contracts_of_the_table(tmp_path: Path, rules: str, listed: str) -> None:
+    """The repro: ``{"contract": "X"}`` at a 9-5-2 table was refused as "not a contract (one of C, D, H, S, NT, MT)",
+    offering no-trump and minimum tricks, which 9-5-2 does not have."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, rules, ["me", "heuristic", "heuristic"], seed=3)
+        c = connect(hub, t["id"])
+        await send(hub, c, {"type": "join", "token": t["seats"][0]["token"]})
+        await send(hub, c, {"type": "start", "v": 0})
+        v = c.ws.last()["v"]  # type: ignore[attr-defined]
+        await send(hub, c, {"type": "act", "v": v, "action": {"contract": "X"}})
+        (err,) = _errors(c)
+        assert err["code"] == "bad_action" and '"X"' in err["reason"] and err["reason"].endswith(f'{listed} ({{"contract": "X"}})'), err
+        assert c.ws.last()["v"] == v  # type: ignore[attr-defined]
+
+    asyncio.run(run())

@@ -26,7 +26,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..actions import action_text
+from ..actions import Contract, action_text
 from ..errors import IllegalActionError, RecordError, RulesError, SergeantMajorError
 from ..match import Match
 from ..players import LEVELS, HeuristicPlayer, decision_rng
@@ -44,6 +44,7 @@ MAX_DEPTH = 32  # arrays and objects nested in a client's JSON (a message needs 
 MAX_BODY = 64 * 1024  # bytes in an HTTP request body (the 500 tokens /api/history reads take about 13 KB)
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 _SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
+_CONTRACT_CODES = tuple(c.code for c in Contract)  # C D H S NT MT
 # the fields of each client message: any other (a "seat" naming whom an action is for...) is refused
 _FIELDS: dict[str, set[str]] = {"join": {"type", "token", "name"}, "act": {"type", "v", "action"}, "start": {"type", "v"},
                                 "undo": {"type", "v"}, "hint": {"type"}, "ping": {"type"}}
@@ -472,7 +473,12 @@ class Hub:
         try:
             action = action_from_json(data, gt.rules.players, "action")
         except RecordError as e:
-            await self.send(c, _err("bad_action", f"{e} ({_show(raw)})"))
+            why = str(e)
+            if e.where == "action.contract":
+                # the record's message lists every contract; this table may offer the four suits only (9-5-2)
+                codes = _CONTRACT_CODES if gt.rules.has_nt_mt else _CONTRACT_CODES[:4]
+                why = f"action.contract: {_show(raw['contract'])} is not a contract of this table (one of {', '.join(codes)})"
+            await self.send(c, _err("bad_action", f"{why} ({_show(raw)})"))
             return False
         extra = sorted(str(k) for k in set(data) - set(action_to_json(action)))
         if extra:
