@@ -1,6 +1,6 @@
 """Regressions from a fifth fresh-eyes run on the browser play, in headless Debian Chromium (Playwright; skipped when
 /usr/bin/chromium or the playwright package is missing): a language switch keeps a result dialog kept open and leaves
-a dialog closed closed."""
+a dialog closed closed; the German home page writes a table refused in German."""
 
 from __future__ import annotations
 
@@ -48,3 +48,36 @@ def test_a_language_switch_keeps_the_kept_result_and_a_closed_dialog_closed(serv
     # (the page is drawn at once, dialogs included, in the click on the language button)
     assert not b.evaluate("document.querySelector('#dlg').open")
     assert errs == []
+
+
+def test_the_german_home_page_writes_a_table_refused_in_german(server: Server, browser: Any) -> None:
+    """The repro: on the German home page, options that are refused (``to=abc``) or a seat's name holding a bidi
+    override were explained in the server's English ("to='abc': a number (digits 0-9) or off"). Now the refusal
+    carries a code and the page writes it in German, quoting the rules typed or naming the seat (the English reason
+    stays as the title); no table is made."""
+    import httpx
+
+    refused = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2 to=abc", "seats": [{"kind": "me"}] * 3})
+    assert refused.status_code == 400 and refused.json()["code"] == "rules", refused.text
+    ctx = browser.new_context()
+    ctx.add_init_script("localStorage.setItem('sm-lang', 'de')")
+    page = ctx.new_page()
+    errs = _errors(page)
+    page.goto(server.url + "/")
+    page.fill("#opts", "to=abc")
+    page.click("#create-btn")
+    page.locator("#error", has_text="Die Regeln").wait_for()
+    assert page.inner_text("#error").startswith("Die Regeln „9-5-2 to=abc“ werden abgelehnt"), page.inner_text("#error")
+    assert "to='abc'" in str(page.get_attribute("#error", "title"))
+    page.fill("#opts", "")
+    page.fill("#seats .seatrow[data-seat='1'] .sname", "Bea\u202e")
+    page.click("#create-btn")
+    page.locator("#error", has_text="Platz 2").wait_for()
+    assert page.inner_text("#error").startswith("Der Name auf Platz 2 wird abgelehnt"), page.inner_text("#error")
+    assert "seat 2" in str(page.get_attribute("#error", "title"))
+    assert page.is_hidden("#created") and "/t/" not in page.url
+    page.fill("#seats .seatrow[data-seat='1'] .sname", "Bea")
+    page.click("#create-btn")
+    page.wait_for_url("**/t/*")  # all computers and me: straight to the table, the refusal gone
+    assert errs == []
+    ctx.close()

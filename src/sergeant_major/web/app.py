@@ -537,7 +537,8 @@ async def _body(request: Request) -> bytes | Response:
     """The request's body, or HTTP 413 for one over :data:`MAX_BODY` bytes: refused by its Content-Length before any of it
     is read, else (no length, or a false one) as soon as the bytes read pass the limit; never held whole in memory."""
     def refused(size: str) -> Response:
-        return JSONResponse({"error": f"a request body of {size} is refused (at most {MAX_BODY} bytes)"}, status_code=413)
+        return JSONResponse({"error": f"a request body of {size} is refused (at most {MAX_BODY} bytes)", "code": "too_large"},
+                            status_code=413)
 
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > MAX_BODY:
@@ -552,53 +553,68 @@ async def _body(request: Request) -> bytes | Response:
     return b"".join(chunks)
 
 
+class _Refused(ValueError):
+    """A table not made: the message for the user (English, quoting the bad input) and its ``code`` (``body``, ``rules``,
+    ``table_name``, ``seats``, ``seat_name``, ``timeout``, ``seed``) with the seat (from 1) a ``seat_name`` is of, for the
+    page to write it in its language."""
+
+    def __init__(self, code: str, message: str, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.seat = seat
+
+
 def _create(hub: Hub, body: Any) -> dict[str, Any]:
-    """Create a table from the home page's form. Raises ValueError with a message for the user."""
+    """Create a table from the home page's form.
+
+    Raises:
+        ValueError: (a :class:`_Refused`, with its code) with a message for the user quoting the bad input.
+    """
     if not isinstance(body, dict):
-        raise ValueError("the request body must be a JSON object")
+        raise _Refused("body", "the request body must be a JSON object")
     extra = sorted(str(k) for k in set(body) - {"name", "rules", "seats", "away_timeout", "seed"})
     if extra:  # a misspelt field ("away_timout") must not leave its default in place unnoticed
-        raise ValueError(f"unknown field(s) {', '.join(extra)[:60]} (a table has name, rules, seats, away_timeout, seed)")
+        raise _Refused("body", f"unknown field(s) {', '.join(extra)[:60]} (a table has name, rules, seats, away_timeout, seed)")
     text = body.get("rules", "9-5-2")
     if not isinstance(text, str) or len(text) > 300:
-        raise ValueError(f"rules must be a short text like \"9-5-2 to=20\", not {_show(text)}")
+        raise _Refused("rules", f"rules must be a short text like \"9-5-2 to=20\", not {_show(text)}")
     try:
         rules = Rules.parse(text or "9-5-2")
     except (RulesError, SergeantMajorError) as e:
-        raise ValueError(str(e)) from None
+        raise _Refused("rules", str(e)) from None
     name = body.get("name")
     name = "Table" if name is None or name == "" else name
     if not isinstance(name, str) or len(name) > 60:
-        raise ValueError(f"the table name must be a text of at most 60 characters, not {_show(name)}")
+        raise _Refused("table_name", f"the table name must be a text of at most 60 characters, not {_show(name)}")
     refused = _name_refusal("the table name", name)
     if refused is not None:
-        raise ValueError(refused)
+        raise _Refused("table_name", refused)
     seats_in = body.get("seats")
     n = rules.players
     if not isinstance(seats_in, list) or len(seats_in) != n:
-        raise ValueError(f"seats must be a list of {n} seats (the rules {str(rules)!r} have {n} players)")
+        raise _Refused("seats", f"seats must be a list of {n} seats (the rules {str(rules)!r} have {n} players)")
     timeout = body.get("away_timeout", 60)
     if not isinstance(timeout, int) or isinstance(timeout, bool) or not -1 <= timeout <= 86400:
-        raise ValueError(f"away_timeout is seconds 0..86400, or -1 for never, not {_show(timeout)}")
+        raise _Refused("timeout", f"away_timeout is seconds 0..86400, or -1 for never, not {_show(timeout)}")
     chosen = body.get("seed")
     if chosen is not None and (not isinstance(chosen, int) or isinstance(chosen, bool) or not 0 <= chosen < 2**62):
-        raise ValueError(f"seed must be a non-negative integer below 2**62, not {_show(chosen)}")
+        raise _Refused("seed", f"seed must be a non-negative integer below 2**62, not {_show(chosen)}")
     tid = secrets.token_urlsafe(6)
     seats: list[SeatRow] = []
     friends = 0
     for i, s in enumerate(seats_in):
         if not isinstance(s, dict):
-            raise ValueError(f"seat {i + 1} must be an object like {{\"kind\": \"me\", \"name\": \"Ann\"}}")
+            raise _Refused("seats", f"seat {i + 1} must be an object like {{\"kind\": \"me\", \"name\": \"Ann\"}}")
         extra = sorted(str(k) for k in set(s) - {"kind", "level", "name"})
         if extra:
-            raise ValueError(f"seat {i + 1}: unknown field(s) {', '.join(extra)[:60]} (a seat has kind, level, name)")
+            raise _Refused("seats", f"seat {i + 1}: unknown field(s) {', '.join(extra)[:60]} (a seat has kind, level, name)")
         kind = s.get("kind")
         sname = s.get("name")
         if sname is not None and (not isinstance(sname, str) or len(sname) > 40):
-            raise ValueError(f"seat {i + 1}: a name is a text of at most 40 characters, not {_show(sname)}")
+            raise _Refused("seat_name", f"seat {i + 1}: a name is a text of at most 40 characters, not {_show(sname)}", i + 1)
         refused = _name_refusal(f"seat {i + 1}: the name", sname) if sname is not None else None
         if refused is not None:
-            raise ValueError(refused)
+            raise _Refused("seat_name", refused, i + 1)
         if kind == "me":
             seats.append(SeatRow(i, (sname or "Me").strip() or "Me", HUMAN, secrets.token_urlsafe(16)))
         elif kind == "friend":
@@ -607,17 +623,17 @@ def _create(hub: Hub, body: Any) -> dict[str, Any]:
         elif kind == "computer":
             level = s.get("level", "heuristic")
             if level not in LEVELS:
-                raise ValueError(f"seat {i + 1}: unknown computer level {_show(level)} (one of {', '.join(LEVELS)})")
+                raise _Refused("seats", f"seat {i + 1}: unknown computer level {_show(level)} (one of {', '.join(LEVELS)})")
             default = f"{level.capitalize()} {i + 1}"
             seats.append(SeatRow(i, (sname or default).strip() or default, str(level), None))
         else:
-            raise ValueError(f"seat {i + 1}: kind must be \"me\", \"friend\" or \"computer\", not {_show(kind)}")
+            raise _Refused("seats", f"seat {i + 1}: kind must be \"me\", \"friend\" or \"computer\", not {_show(kind)}")
     # practice (undo, hints): one person at most; two "me" seats are two people once a token is passed on
     practice = sum(1 for s in seats if s.kind == HUMAN) <= 1
     if chosen is not None and (friends or not practice):
         # every card of the match follows from the seed: whoever chose it knows the others' hands and the kitty; so
         # only a table of its creator alone against computers takes one (two "me" seats: a token is passed on)
-        raise ValueError(f"seed {_show(chosen)}: a chosen seed would let its chooser work out the others' cards; "
+        raise _Refused("seed", f"seed {_show(chosen)}: a chosen seed would let its chooser work out the others' cards; "
                          "tables with invited players deal from a random seed (leave \"seed\" out)")
     # every card of the match follows from the seed: too few bits and a player finds it from his hand
     seed = secrets.randbits(62) if chosen is None else chosen
@@ -755,13 +771,16 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
             body = _read_json(raw_body)
         except ValueError as e:
             why = "" if isinstance(e, json.JSONDecodeError) else f" ({e})"
-            return JSONResponse({"error": f"the request body is not JSON{why}"}, status_code=400)
+            return JSONResponse({"error": f"the request body is not JSON{why}", "code": "json"}, status_code=400)
         try:
             out = _create(hub, body)
+        except _Refused as e:  # the code (and seat) for the page to write the refusal in its language
+            return JSONResponse({"error": str(e), "code": e.code, **({"seat": e.seat} if e.seat else {})}, status_code=400)
         except ValueError as e:
-            return JSONResponse({"error": str(e)}, status_code=400)
+            return JSONResponse({"error": str(e), "code": "other"}, status_code=400)
         except SQLAlchemyError as e:
-            return JSONResponse({"error": f"the table could not be stored ({type(e).__name__})"}, status_code=503)
+            return JSONResponse({"error": f"the table could not be stored ({type(e).__name__})", "code": "storage"},
+                                status_code=503)
         return JSONResponse(out)
 
     @app.post("/api/history")
