@@ -81,3 +81,41 @@ def test_the_german_home_page_writes_a_table_refused_in_german(server: Server, b
     page.wait_for_url("**/t/*")  # all computers and me: straight to the table, the refusal gone
     assert errs == []
     ctx.close()
+
+
+def test_the_replay_shows_the_kitty_and_the_discards(server: Server, browser: Any) -> None:
+    """The repro: the replay page showed "every hand" but never the kitty nor the declarer's discards: the four
+    cards the declarer took and the four he put away appeared nowhere (the hands went from 16 cards to 20 and back).
+    Now the kitty is shown while it lies on the table and the discards of the deal once made."""
+    import httpx
+
+    out = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2 deals=2 to=20 instant-win=off", "seed": 3, "seats": [
+        {"kind": "computer", "level": "heuristic"}] * 3}).json()
+    tid = out["id"]
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = _errors(page)
+    page.goto(server.url + "/t/" + tid)  # a table of computers only plays once watched
+    page.locator("#end-title").wait_for()
+    steps = httpx.get(f"{server.url}/api/tables/{tid}/replay").json()["steps"]
+    record = httpx.get(f"{server.url}/api/tables/{tid}/record").json()
+    kitty = record["deals"][0]["kitty"]
+    discards = [a["discard"] for a in record["deals"][0]["actions"] if "discard" in a]
+    assert len(kitty) == 4 and len(discards) == 4
+    end1 = max(i for i, s in enumerate(steps) if s["deal"] == 1)  # deal 1's last trick, deal 2 dealt already
+    assert steps[end1]["kitty"] == [] and steps[end1 + 1]["kitty"]  # deal 1's step shows no kitty (deal 2's is not its)
+    page.goto(server.url + "/replay/" + tid)
+    page.locator("#hands .hand").first.wait_for()
+    assert page.locator("#kitty .card").all_inner_texts() == [page.evaluate("(c) => cardText(c)", c) for c in kitty]
+    assert page.locator("#discards").count() == 0
+    took = next(i for i, s in enumerate(steps) if s["action"] and "kitty" in s["action"])  # in deal 1
+    page.evaluate("(k) => go(k)", took)
+    assert page.locator("#kitty").count() == 0  # taken: the cards are in the declarer's hand now
+    last_discard = max(i for i, s in enumerate(steps) if s["deal"] == 1 and s["action"] and "discard" in s["action"])
+    page.evaluate("(k) => go(k)", last_discard)
+    assert page.locator("#discards .card").all_inner_texts() == [page.evaluate("(c) => cardText(c)", c) for c in discards]
+    assert page.locator("#hands .hand").count() == 3
+    page.click("#last")
+    assert page.locator("#discards .card").count() == 4
+    assert errs == []
+    ctx.close()

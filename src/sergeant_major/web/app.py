@@ -655,7 +655,8 @@ def _history_game(gt: GameTable, seat: int) -> dict[str, Any]:
 
 
 def _replay_steps(gt: GameTable) -> list[dict[str, Any]]:
-    """Every position of a finished match, action by action, with all hands (for the replay viewer)."""
+    """Every position of a finished match, action by action, with all hands and the kitty while it is not taken (for the
+    replay viewer)."""
     rules = gt.rules
     m = Match(rules, gt.row.seed, [s.name for s in gt.seats])
 
@@ -679,7 +680,7 @@ def _replay_steps(gt: GameTable) -> list[dict[str, Any]]:
         aj = action_to_json(a)  # the client writes the step in its language from this
         if m.deal is not before and before.result is not None:
             # show the finished deal's last trick before the next deal's cards
-            steps.append({**snap(text), "action": aj, "deal": before.number, "hands": [[] for _ in names], "trick": [],
+            steps.append({**snap(text), "action": aj, "deal": before.number, "hands": [[] for _ in names], "trick": [], "kitty": [],
                           "last": {"cards": [[s, str(c)] for s, c in before.completed[-1].cards],
                                    "winner": before.completed[-1].winner},
                           "tricks_won": list(before.tricks_won), "contract": before.contract.code if before.contract is not None else None})
