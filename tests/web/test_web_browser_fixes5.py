@@ -1,9 +1,11 @@
 """Regressions from a fifth fresh-eyes run on the browser play, in headless Debian Chromium (Playwright; skipped when
 /usr/bin/chromium or the playwright package is missing): a language switch keeps a result dialog kept open and leaves
-a dialog closed closed; the German home page writes a table refused in German."""
+a dialog closed closed; the German home page writes a table refused in German; the replay shows the kitty and the
+discards; a name with quotes is offered whole when joining."""
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
@@ -117,5 +119,27 @@ def test_the_replay_shows_the_kitty_and_the_discards(server: Server, browser: An
     assert page.locator("#hands .hand").count() == 3
     page.click("#last")
     assert page.locator("#discards .card").count() == 4
+    assert errs == []
+    ctx.close()
+
+
+def test_a_name_with_quotes_is_offered_whole_at_the_next_invitation(server: Server, browser: Any) -> None:
+    """The repro: a friend who had joined as ``Big "Al" <3`` opened another invitation: the name field offered ``Big ``
+    (the name was put into the field's HTML attribute, where its quote ended it). Now the whole name is offered."""
+    import httpx
+
+    name = 'Big "Al" <3'
+    ctx = browser.new_context()
+    ctx.add_init_script(f"localStorage.setItem('sm-name', {json.dumps(name)})")
+    page = ctx.new_page()
+    errs = _errors(page)
+    out = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2", "seats": [
+        {"kind": "me"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}]}).json()
+    page.goto(server.url + out["seats"][1]["invite"])
+    page.locator("#myname").wait_for()
+    assert page.input_value("#myname") == name
+    page.click("#btn-join")
+    page.locator(".player[data-seat='1']", has_text="you").wait_for()
+    assert page.inner_text(".player[data-seat='1'] .nm") == name
     assert errs == []
     ctx.close()

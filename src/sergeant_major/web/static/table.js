@@ -73,7 +73,8 @@ function noTable() {
 }
 function askName() {
   // an invited friend names himself once, before joining the seat
-  $("dlg-body").innerHTML = `<label>${esc(t("yourName"))} <input id="myname" maxlength="40" value="${esc(localStorage.getItem("sm-name") || "")}"></label>`;
+  $("dlg-body").innerHTML = `<label>${esc(t("yourName"))} <input id="myname" maxlength="40"></label>`;
+  $("myname").value = localStorage.getItem("sm-name") || "";  // as a property: a quote in the name would end an attribute
   const A = $("dlg-actions"); A.innerHTML = "";
   const b = document.createElement("button"); b.id = "btn-join"; b.textContent = t("join"); A.appendChild(b);
   const go = () => {
