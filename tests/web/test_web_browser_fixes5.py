@@ -79,6 +79,10 @@ def test_the_german_home_page_writes_a_table_refused_in_german(server: Server, b
     assert "seat 2" in str(page.get_attribute("#error", "title"))
     assert page.is_hidden("#created") and "/t/" not in page.url
     page.fill("#seats .seatrow[data-seat='1'] .sname", "Bea")
+    page.route("**/api/tables", lambda route: route.abort())  # the server gone: said, where the page said nothing
+    page.click("#create-btn")
+    page.locator("#error", has_text="nicht erreichbar").wait_for()
+    page.unroute("**/api/tables")
     page.click("#create-btn")
     page.wait_for_url("**/t/*")  # all computers and me: straight to the table, the refusal gone
     assert errs == []
