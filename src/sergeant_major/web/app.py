@@ -26,7 +26,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..actions import action_text
+from ..actions import Contract, action_text
 from ..errors import IllegalActionError, RecordError, RulesError, SergeantMajorError
 from ..match import Match
 from ..players import LEVELS, HeuristicPlayer, decision_rng
@@ -44,6 +44,7 @@ MAX_DEPTH = 32  # arrays and objects nested in a client's JSON (a message needs 
 MAX_BODY = 64 * 1024  # bytes in an HTTP request body (the 500 tokens /api/history reads take about 13 KB)
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 _SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
+_CONTRACT_CODES = tuple(c.code for c in Contract)  # C D H S NT MT
 # the fields of each client message: any other (a "seat" naming whom an action is for...) is refused
 _FIELDS: dict[str, set[str]] = {"join": {"type", "token", "name"}, "act": {"type", "v", "action"}, "start": {"type", "v"},
                                 "undo": {"type", "v"}, "hint": {"type"}, "ping": {"type"}}
@@ -82,6 +83,13 @@ def _read_json(text: str | bytes) -> Any:
         elif isinstance(v, str) and (bad := _SURROGATE_RE.search(v)) is not None:
             raise ValueError(f"a lone surrogate escape \\u{ord(bad.group()):04x} is not text")
     return out
+
+
+def _secret_hidden(msg: dict[str, Any]) -> dict[str, Any]:
+    """``msg`` to be quoted back, a text ``"token"`` (a seat's secret) replaced by its length: a token is never quoted
+    (a refusal ends up wherever the messages are kept, as a wrong token's does not)."""
+    token = msg.get("token")
+    return {**msg, "token": f"<a token of {len(token)} characters>"} if isinstance(token, str) and token else msg
 
 
 def _article(word: str) -> str:
@@ -341,7 +349,8 @@ class Hub:
         extra = sorted(str(k) for k in set(msg) - _FIELDS.get(kind, set(msg)))
         if extra:
             await self.send(c, _err("bad_message", f"unknown field(s) {', '.join(extra)[:60]} in {_article(kind)} {kind} message "
-                                                   f"(it has {', '.join(sorted(_FIELDS[kind]))}): {_show(msg)}; nothing was changed"))
+                                                   f"(it has {', '.join(sorted(_FIELDS[kind]))}): {_show(_secret_hidden(msg))}; "
+                                                   "nothing was changed"))
             return
         gt = self.load(c.table)
         if gt is None:
@@ -431,7 +440,8 @@ class Hub:
                 self.last_seen[(c.table, c.seat)] = time.time()
             c.seat = seat
             c.joined = True
-            if isinstance(name, str) and name.strip() and name.strip() != gt.seats[seat].name:
+            # once the match is over its record is final (its end reason names the winners): the name is kept
+            if isinstance(name, str) and name.strip() and name.strip() != gt.seats[seat].name and not gt.match.over:
                 clean = name.strip()
                 try:
                     self.store.rename_seat(gt.row.id, seat, clean)
@@ -463,7 +473,12 @@ class Hub:
         try:
             action = action_from_json(data, gt.rules.players, "action")
         except RecordError as e:
-            await self.send(c, _err("bad_action", f"{e} ({_show(raw)})"))
+            why = str(e)
+            if e.where == "action.contract":
+                # the record's message lists every contract; this table may offer the four suits only (9-5-2)
+                codes = _CONTRACT_CODES if gt.rules.has_nt_mt else _CONTRACT_CODES[:4]
+                why = f"action.contract: {_show(raw['contract'])} is not a contract of this table (one of {', '.join(codes)})"
+            await self.send(c, _err("bad_action", f"{why} ({_show(raw)})"))
             return False
         extra = sorted(str(k) for k in set(data) - set(action_to_json(action)))
         if extra:
@@ -471,13 +486,14 @@ class Hub:
             return False
         m = gt.match
         if m.over:
-            await self.send(c, _err("over", "the match is over"))
+            await self.send(c, _err("over", f"the match is over: {_show(raw)} was not taken"))
             return False
         if gt.waiting_start:
-            await self.send(c, _err("not_started", f"deal {m.deal.number} has not started yet"))
+            await self.send(c, _err("not_started", f"deal {m.deal.number} has not started yet: {_show(raw)} was not taken"))
             return False
         if m.to_act != c.seat or m.publicly_forced_action() is not None:
-            await self.send(c, _err("turn", "it is not your turn"))
+            who = "" if m.to_act is None else f" (seat {m.to_act}, {_show(gt.seats[m.to_act].name)}, is to act)"
+            await self.send(c, _err("turn", f"it is not your turn{who}: {_show(raw)} was not taken"))
             return False
         try:
             m.deal.verify(action)
@@ -521,7 +537,8 @@ async def _body(request: Request) -> bytes | Response:
     """The request's body, or HTTP 413 for one over :data:`MAX_BODY` bytes: refused by its Content-Length before any of it
     is read, else (no length, or a false one) as soon as the bytes read pass the limit; never held whole in memory."""
     def refused(size: str) -> Response:
-        return JSONResponse({"error": f"a request body of {size} is refused (at most {MAX_BODY} bytes)"}, status_code=413)
+        return JSONResponse({"error": f"a request body of {size} is refused (at most {MAX_BODY} bytes)", "code": "too_large"},
+                            status_code=413)
 
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > MAX_BODY:
@@ -536,53 +553,68 @@ async def _body(request: Request) -> bytes | Response:
     return b"".join(chunks)
 
 
+class _Refused(ValueError):
+    """A table not made: the message for the user (English, quoting the bad input) and its ``code`` (``body``, ``rules``,
+    ``table_name``, ``seats``, ``seat_name``, ``timeout``, ``seed``) with the seat (from 1) a ``seat_name`` is of, for the
+    page to write it in its language."""
+
+    def __init__(self, code: str, message: str, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.seat = seat
+
+
 def _create(hub: Hub, body: Any) -> dict[str, Any]:
-    """Create a table from the home page's form. Raises ValueError with a message for the user."""
+    """Create a table from the home page's form.
+
+    Raises:
+        ValueError: (a :class:`_Refused`, with its code) with a message for the user quoting the bad input.
+    """
     if not isinstance(body, dict):
-        raise ValueError("the request body must be a JSON object")
+        raise _Refused("body", "the request body must be a JSON object")
     extra = sorted(str(k) for k in set(body) - {"name", "rules", "seats", "away_timeout", "seed"})
     if extra:  # a misspelt field ("away_timout") must not leave its default in place unnoticed
-        raise ValueError(f"unknown field(s) {', '.join(extra)[:60]} (a table has name, rules, seats, away_timeout, seed)")
+        raise _Refused("body", f"unknown field(s) {', '.join(extra)[:60]} (a table has name, rules, seats, away_timeout, seed)")
     text = body.get("rules", "9-5-2")
     if not isinstance(text, str) or len(text) > 300:
-        raise ValueError(f"rules must be a short text like \"9-5-2 to=20\", not {_show(text)}")
+        raise _Refused("rules", f"rules must be a short text like \"9-5-2 to=20\", not {_show(text)}")
     try:
         rules = Rules.parse(text or "9-5-2")
     except (RulesError, SergeantMajorError) as e:
-        raise ValueError(str(e)) from None
+        raise _Refused("rules", str(e)) from None
     name = body.get("name")
     name = "Table" if name is None or name == "" else name
     if not isinstance(name, str) or len(name) > 60:
-        raise ValueError(f"the table name must be a text of at most 60 characters, not {_show(name)}")
+        raise _Refused("table_name", f"the table name must be a text of at most 60 characters, not {_show(name)}")
     refused = _name_refusal("the table name", name)
     if refused is not None:
-        raise ValueError(refused)
+        raise _Refused("table_name", refused)
     seats_in = body.get("seats")
     n = rules.players
     if not isinstance(seats_in, list) or len(seats_in) != n:
-        raise ValueError(f"seats must be a list of {n} seats (the rules {str(rules)!r} have {n} players)")
+        raise _Refused("seats", f"seats must be a list of {n} seats (the rules {str(rules)!r} have {n} players)")
     timeout = body.get("away_timeout", 60)
     if not isinstance(timeout, int) or isinstance(timeout, bool) or not -1 <= timeout <= 86400:
-        raise ValueError(f"away_timeout is seconds 0..86400, or -1 for never, not {_show(timeout)}")
+        raise _Refused("timeout", f"away_timeout is seconds 0..86400, or -1 for never, not {_show(timeout)}")
     chosen = body.get("seed")
     if chosen is not None and (not isinstance(chosen, int) or isinstance(chosen, bool) or not 0 <= chosen < 2**62):
-        raise ValueError(f"seed must be a non-negative integer below 2**62, not {_show(chosen)}")
+        raise _Refused("seed", f"seed must be a non-negative integer below 2**62, not {_show(chosen)}")
     tid = secrets.token_urlsafe(6)
     seats: list[SeatRow] = []
     friends = 0
     for i, s in enumerate(seats_in):
         if not isinstance(s, dict):
-            raise ValueError(f"seat {i + 1} must be an object like {{\"kind\": \"me\", \"name\": \"Ann\"}}")
+            raise _Refused("seats", f"seat {i + 1} must be an object like {{\"kind\": \"me\", \"name\": \"Ann\"}}")
         extra = sorted(str(k) for k in set(s) - {"kind", "level", "name"})
         if extra:
-            raise ValueError(f"seat {i + 1}: unknown field(s) {', '.join(extra)[:60]} (a seat has kind, level, name)")
+            raise _Refused("seats", f"seat {i + 1}: unknown field(s) {', '.join(extra)[:60]} (a seat has kind, level, name)")
         kind = s.get("kind")
         sname = s.get("name")
         if sname is not None and (not isinstance(sname, str) or len(sname) > 40):
-            raise ValueError(f"seat {i + 1}: a name is a text of at most 40 characters, not {_show(sname)}")
+            raise _Refused("seat_name", f"seat {i + 1}: a name is a text of at most 40 characters, not {_show(sname)}", i + 1)
         refused = _name_refusal(f"seat {i + 1}: the name", sname) if sname is not None else None
         if refused is not None:
-            raise ValueError(refused)
+            raise _Refused("seat_name", refused, i + 1)
         if kind == "me":
             seats.append(SeatRow(i, (sname or "Me").strip() or "Me", HUMAN, secrets.token_urlsafe(16)))
         elif kind == "friend":
@@ -591,17 +623,17 @@ def _create(hub: Hub, body: Any) -> dict[str, Any]:
         elif kind == "computer":
             level = s.get("level", "heuristic")
             if level not in LEVELS:
-                raise ValueError(f"seat {i + 1}: unknown computer level {_show(level)} (one of {', '.join(LEVELS)})")
+                raise _Refused("seats", f"seat {i + 1}: unknown computer level {_show(level)} (one of {', '.join(LEVELS)})")
             default = f"{level.capitalize()} {i + 1}"
             seats.append(SeatRow(i, (sname or default).strip() or default, str(level), None))
         else:
-            raise ValueError(f"seat {i + 1}: kind must be \"me\", \"friend\" or \"computer\", not {_show(kind)}")
+            raise _Refused("seats", f"seat {i + 1}: kind must be \"me\", \"friend\" or \"computer\", not {_show(kind)}")
     # practice (undo, hints): one person at most; two "me" seats are two people once a token is passed on
     practice = sum(1 for s in seats if s.kind == HUMAN) <= 1
     if chosen is not None and (friends or not practice):
         # every card of the match follows from the seed: whoever chose it knows the others' hands and the kitty; so
         # only a table of its creator alone against computers takes one (two "me" seats: a token is passed on)
-        raise ValueError(f"seed {_show(chosen)}: a chosen seed would let its chooser work out the others' cards; "
+        raise _Refused("seed", f"seed {_show(chosen)}: a chosen seed would let its chooser work out the others' cards; "
                          "tables with invited players deal from a random seed (leave \"seed\" out)")
     # every card of the match follows from the seed: too few bits and a player finds it from his hand
     seed = secrets.randbits(62) if chosen is None else chosen
@@ -623,7 +655,8 @@ def _history_game(gt: GameTable, seat: int) -> dict[str, Any]:
 
 
 def _replay_steps(gt: GameTable) -> list[dict[str, Any]]:
-    """Every position of a finished match, action by action, with all hands (for the replay viewer)."""
+    """Every position of a finished match, action by action, with all hands and the kitty while it is not taken (for the
+    replay viewer)."""
     rules = gt.rules
     m = Match(rules, gt.row.seed, [s.name for s in gt.seats])
 
@@ -647,7 +680,7 @@ def _replay_steps(gt: GameTable) -> list[dict[str, Any]]:
         aj = action_to_json(a)  # the client writes the step in its language from this
         if m.deal is not before and before.result is not None:
             # show the finished deal's last trick before the next deal's cards
-            steps.append({**snap(text), "action": aj, "deal": before.number, "hands": [[] for _ in names], "trick": [],
+            steps.append({**snap(text), "action": aj, "deal": before.number, "hands": [[] for _ in names], "trick": [], "kitty": [],
                           "last": {"cards": [[s, str(c)] for s, c in before.completed[-1].cards],
                                    "winner": before.completed[-1].winner},
                           "tricks_won": list(before.tricks_won), "contract": before.contract.code if before.contract is not None else None})
@@ -739,13 +772,16 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
             body = _read_json(raw_body)
         except ValueError as e:
             why = "" if isinstance(e, json.JSONDecodeError) else f" ({e})"
-            return JSONResponse({"error": f"the request body is not JSON{why}"}, status_code=400)
+            return JSONResponse({"error": f"the request body is not JSON{why}", "code": "json"}, status_code=400)
         try:
             out = _create(hub, body)
+        except _Refused as e:  # the code (and seat) for the page to write the refusal in its language
+            return JSONResponse({"error": str(e), "code": e.code, **({"seat": e.seat} if e.seat else {})}, status_code=400)
         except ValueError as e:
-            return JSONResponse({"error": str(e)}, status_code=400)
+            return JSONResponse({"error": str(e), "code": "other"}, status_code=400)
         except SQLAlchemyError as e:
-            return JSONResponse({"error": f"the table could not be stored ({type(e).__name__})"}, status_code=503)
+            return JSONResponse({"error": f"the table could not be stored ({type(e).__name__})", "code": "storage"},
+                                status_code=503)
         return JSONResponse(out)
 
     @app.post("/api/history")

@@ -69,10 +69,21 @@ async function create(ev) {
   if (myName) localStorage.setItem("sm-name", myName);  // the name typed, never a default
   const body = { name: document.getElementById("tname").value.trim() || (LANG === "en" ? "" : t("defTable")), rules: (document.getElementById("preset").value + " " + document.getElementById("opts").value).trim(),
     seats, away_timeout: parseInt(document.getElementById("timeout").value || "60", 10) };
-  const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  const out = await r.json();
-  if (!r.ok) { document.getElementById("error").textContent = out.error; return; }
-  document.getElementById("error").textContent = "";
+  const err = document.getElementById("error");
+  let r, out;
+  try {
+    r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    out = await r.json();
+  } catch (e) {  // no server, or an answer that is not JSON (a proxy's error page)
+    err.textContent = t("err_create_unreachable"); err.title = r ? "HTTP " + r.status : String(e); return;
+  }
+  if (!r.ok) {
+    // in the page's language from the refusal's code (the server's English reason stays as the title)
+    const k = STRINGS[LANG] && STRINGS[LANG]["err_create_" + out.code] ? "create_" + out.code : "create_other";
+    err.textContent = refusalText({ code: k, reason: out.error }, { rules: body.rules, name: body.name, seat: out.seat });
+    err.title = out.error; return;
+  }
+  err.textContent = ""; err.title = "";
   let mine = null;
   for (const s of out.seats) if (s.token && mine === null) { mine = s.token; saveToken(out.id, s.token); }
   // a second "me" seat is for another person too (this browser holds one seat per table): its link is shown like

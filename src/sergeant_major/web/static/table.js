@@ -73,7 +73,8 @@ function noTable() {
 }
 function askName() {
   // an invited friend names himself once, before joining the seat
-  $("dlg-body").innerHTML = `<label>${esc(t("yourName"))} <input id="myname" maxlength="40" value="${esc(localStorage.getItem("sm-name") || "")}"></label>`;
+  $("dlg-body").innerHTML = `<label>${esc(t("yourName"))} <input id="myname" maxlength="40"></label>`;
+  $("myname").value = localStorage.getItem("sm-name") || "";  // as a property: a quote in the name would end an attribute
   const A = $("dlg-actions"); A.innerHTML = "";
   const b = document.createElement("button"); b.id = "btn-join"; b.textContent = t("join"); A.appendChild(b);
   const go = () => {
@@ -268,22 +269,28 @@ function renderDialog() {
       const html = `<h2>${esc(t("waiting"))}</h2><ul id="seatlist">` + S.table.seats.map((s) => `<li>${esc(s.name)}: ${esc(s.kind === "human" ? (s.online ? t("online") : t("offline")) : kindText(s.kind))}</li>`).join("") + "</ul>";
       openDlg("start" + S.table.seats.map((s) => s.name + s.online).join(), html, you !== null ? [[t("start"), () => send({ type: "start" }), { id: "btn-start" }]] : [closeBtn]);
     } else {
-      const html = `<h2>${esc(t("result", { n: S.prev ? S.prev.number : v.deal - 1 }))}</h2>` + (S.prev ? resultTable(S.prev.result) : "");
-      openDlg("next", html, you !== null ? [[t("nextDeal"), () => { pressedNext = S.v; send({ type: "start" }); }, { id: "btn-next" }]] : [closeBtn]);
+      openDlg("next", resultHtml(), you !== null ? [[t("nextDeal"), () => { pressedNext = S.v; send({ type: "start" }); }, { id: "btn-next" }]] : [closeBtn]);
     }
     return;
   }
   // the result of a deal being read when another player started the next one: it stays, with Close for its button
-  if ($("dlg").open && dlgKey.startsWith("next:") && dlgKey !== "next:" + pressedNext) {
-    dlgKey = "kept:" + S.v;
-    const A = $("dlg-actions"); A.innerHTML = "";
-    const b = document.createElement("button"); b.type = "button"; b.id = "btn-close"; b.textContent = t("close");
-    b.onclick = closeDlg; A.appendChild(b);
-    if ($("dlg").contains(document.activeElement)) b.focus();
-    return;
-  }
+  if ($("dlg").open && dlgKey.startsWith("next:") && dlgKey !== "next:" + pressedNext) { keepResult(); return; }
   if ($("dlg").open && dlgKey.startsWith("kept:")) return;
   if ($("dlg").open) closeDlg();
+}
+// the previous deal's result (S.prev, the deal just finished or, once the next one started, the one before it)
+function resultHtml() {
+  return `<h2>${esc(t("result", { n: S.prev ? S.prev.number : S.view.deal - 1 }))}</h2>` + (S.prev ? resultTable(S.prev.result) : "");
+}
+// the result dialog kept open, with Close, after another player started the next deal; with body, written anew (a
+// language switch)
+function keepResult(body) {
+  dlgKey = "kept:" + S.v;
+  if (body) $("dlg-body").innerHTML = resultHtml();
+  const A = $("dlg-actions"); A.innerHTML = "";
+  const b = document.createElement("button"); b.type = "button"; b.id = "btn-close"; b.textContent = t("close");
+  b.onclick = closeDlg; A.appendChild(b);
+  if ($("dlg").contains(document.activeElement)) b.focus();
 }
 function scoreSheet() {
   const v = S.view, nm = names();
@@ -322,5 +329,13 @@ document.addEventListener("keydown", (ev) => {
     list[k].focus();
   } else if ((ev.key === "Enter" || ev.key === " ") && i >= 0) { ev.preventDefault(); cards[i].click(); }
 });
-window.onLang = () => { if (gone) { noTable(); return; } if (S) { dlgKey = ""; dismissed = ""; stepKey = ""; render(); } };
+// a language switch writes everything anew: an open dialog too (a result kept open stays so), a dialog closed stays closed
+window.onLang = () => {
+  if (gone) { noTable(); return; }
+  if (!S) return;
+  const kept = $("dlg").open && dlgKey.startsWith("kept:");
+  dlgKey = ""; stepKey = "";
+  if (kept) keepResult(true);
+  render();
+};
 document.addEventListener("DOMContentLoaded", connect);
