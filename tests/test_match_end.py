@@ -112,6 +112,8 @@ SWEEP = [(0, (9, 5, 2)), (1, (2, 9, 5)), (2, (2, 2, 12))]
     # the last deal leaves two totals equal at the target: the target total ends nothing (RULES.md decision 6: play
     # another deal), the fixed deals then end the game and the two share the win (decision 6, fixed length)
     ("9-5-2 deals=3 to=8 instant-win=off", TIE, "deals", (0, 1), "after 3 deals the highest total (8) wins (shared)"),
+    # a match of one deal says "deal", not "deals"
+    ("9-5-2 deals=1 to=8 instant-win=off", TIE[:1], "deals", (0, 1), "after 1 deal the highest total (1) wins (shared)"),
     # not the last deal: the same totals end nothing (another deal)
     ("9-5-2 deals=4 to=8 instant-win=off", TIE, None, (), ""),
     # traditional before the target total: seat 1 has reached 10, but seat 0 made his target as dealer of deal 1,
@@ -148,3 +150,13 @@ def test_sergeant_major_rules_states_the_order() -> None:
     assert [end.index(w) for w in words] == sorted(end.index(w) for w in words)
     assert any("checked in the order given" in ln for ln in lines)
     assert not any("checked in the order given" in ln for ln in Rules.parse("8-5-3").explain())
+
+
+def test_a_one_deal_end_reads_back_in_both_spellings() -> None:
+    """The end of a one-deal match says "after 1 deal"; records written before said "after 1 deals" and still read as
+    the same end kind (web replays and ``replay`` structure the end from these words)."""
+    from sergeant_major.match import MatchEnd
+    for reason in ("after 1 deal the highest total (4) wins", "after 1 deals the highest total (4) wins"):
+        end = MatchEnd.from_reason((1,), reason)
+        assert end.kind == "deals" and dict(end.facts)["deals"] == 1, (reason, end)
+    assert any("after 1 deal the highest" in ln for ln in Rules.parse("9-5-2 deals=1").explain())

@@ -75,7 +75,7 @@ _END_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("target", re.compile(r" reached (?P<total>-?\d+) \(target total (?P<limit>-?\d+)\)"
                           r"(?P<two>; with two past the target, the higher total wins)?$")),
     ("bound", re.compile(r"^a total reached \+-(?P<limit>\d+); the highest total \((?P<total>-?\d+)\) wins$")),
-    ("deals", re.compile(r"^after (?P<deals>\d+) deals the highest total \((?P<total>-?\d+)\) wins( \(shared\))?$")),
+    ("deals", re.compile(r"^after (?P<deals>\d+) deals? the highest total \((?P<total>-?\d+)\) wins( \(shared\))?$")),
 )
 """The words of each end kind (the texts of :meth:`Match._check_end`), for :meth:`MatchEnd.from_reason`. Each is
 anchored at the end of the words and the player's name comes first, so a name holding another kind's words
@@ -413,7 +413,7 @@ class Match:
         if r.deals is not None and deal.number >= r.deals:
             best = max(t)
             shared = tuple(i for i in range(n) if t[i] == best)
-            return MatchEnd(shared, f"after {r.deals} deals the highest total ({best}) wins" + (" (shared)" if len(shared) > 1 else ""),
+            return MatchEnd(shared, f"after {r.deals} deal{'' if r.deals == 1 else 's'} the highest total ({best}) wins" + (" (shared)" if len(shared) > 1 else ""),
                             "deals", (("deals", r.deals), ("total", best)))
         return None
 

@@ -686,7 +686,7 @@ def _explain(r: Rules) -> list[str]:
         ends.append(f"when a total reaches +{r.bound} or -{r.bound} the game ends and the highest total wins, equal highest totals "
                     "share the win (seed 004 reversed targets)")
     if r.deals is not None:
-        ends.append(f"after {r.deals} deals the highest total wins; equal totals share the win (RULES.md decision 6)")
+        ends.append(f"after {r.deals} deal{'' if r.deals == 1 else 's'} the highest total wins; equal totals share the win (RULES.md decision 6)")
     out.append("Game end: " + "; ".join(ends) + ".")
     if len(ends) > 1:  # docs/rules.md decision 14: Match._check_end's order
         out.append("After each deal these ends are checked in the order given; the first that ends the game decides the "

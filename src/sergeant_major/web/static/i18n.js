@@ -36,7 +36,7 @@ const STRINGS = {
     end_traditional_made: "{name} made his target as dealer of deal {deal}, the first dealer to do so once the deal had gone round the table",
     end_traditional_beat: "{name} beat his target as dealer of deal {deal}, the first dealer to do so once the deal had gone round the table",
     end_target: "{name} reached {total} (target total {limit})", end_two: "; with two past the target, the higher total wins",
-    end_bound: "a total reached ±{limit}; the highest total ({total}) wins", end_deals: "after {deals} deals the highest total ({total}) wins",
+    end_bound: "a total reached ±{limit}; the highest total ({total}) wins", end_deals: "after {deals} deals the highest total ({total}) wins", end_deals_one: "after 1 deal the highest total ({total}) wins",
     shared: " (shared)",
     a_play: "{name} plays {card}", a_discard: "{name} discards {card}", a_kitty: "{name} takes the kitty", a_contract: "{name} names {c}",
     a_give: "{name} gives {card} to {to}", a_end_give: "{name} gives {to} no more", a_return: "{name} returns {card} to {to}",
@@ -96,7 +96,7 @@ const STRINGS = {
     end_traditional_made: "{name} hat als Geber von Spiel {deal} sein Soll erfüllt, als erster Geber, nachdem jeder einmal gegeben hatte",
     end_traditional_beat: "{name} hat als Geber von Spiel {deal} sein Soll übertroffen, als erster Geber, nachdem jeder einmal gegeben hatte",
     end_target: "{name} hat {total} erreicht (Ziel {limit})", end_two: "; da zwei das Ziel überschritten haben, gewinnt die höhere Summe",
-    end_bound: "eine Summe hat ±{limit} erreicht; die höchste Summe ({total}) gewinnt", end_deals: "nach {deals} Spielen gewinnt die höchste Summe ({total})",
+    end_bound: "eine Summe hat ±{limit} erreicht; die höchste Summe ({total}) gewinnt", end_deals: "nach {deals} Spielen gewinnt die höchste Summe ({total})", end_deals_one: "nach 1 Spiel gewinnt die höchste Summe ({total})",
     shared: " (geteilt)",
     a_play: "{name} spielt {card}", a_discard: "{name} drückt {card}", a_kitty: "{name} nimmt den Skat", a_contract: "{name} sagt {c} an",
     a_give: "{name} gibt {to} {card}", a_end_give: "{name} gibt {to} nichts mehr", a_return: "{name} gibt {to} {card} zurück",
@@ -166,7 +166,7 @@ function endReason(end, nm) {
   if (end.kind === "traditional") return t(end.verb === "beat" ? "end_traditional_beat" : "end_traditional_made", a);
   if (end.kind === "target") return t("end_target", a) + (end.two ? t("end_two") : "");
   if (end.kind === "bound") return t("end_bound", a);
-  if (end.kind === "deals") return t("end_deals", a) + (end.winners.length > 1 ? t("shared") : "");
+  if (end.kind === "deals") return t(end.deals === 1 ? "end_deals_one" : "end_deals", a) + (end.winners.length > 1 ? t("shared") : "");
   return end.reason;
 }
 // tokens: one seat per table is this browser's own ("sm-tokens": table -> token); seats it held before at a
