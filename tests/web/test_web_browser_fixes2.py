@@ -45,3 +45,32 @@ def test_a_refused_name_asks_again_and_keeps_the_invitation(server: Server, brow
     assert json.loads(page.evaluate("localStorage.getItem('sm-tokens')"))[tid] == invite.split("#token=")[1]
     assert page.inner_text("#error") == ""
     assert errs == []
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_name_another_seat_has_asks_again(server: Server, browser: Any, lang: str) -> None:
+    """An invited friend who types the name of another seat at the table (the creator's default "Me" here) is refused
+    with ``name_taken`` (two seats of one name could be told apart nowhere), told so in the page's language, and asked
+    again with the invitation kept; another name then takes the seat."""
+    import httpx
+
+    out = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2", "seats": [
+        {"kind": "me"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}]}).json()
+    tid, invite = out["id"], out["seats"][1]["invite"]
+    ctx = browser.new_context()
+    ctx.add_init_script(f"localStorage.setItem('sm-lang', {json.dumps(lang)})")
+    page = ctx.new_page()
+    errs = _errors(page)
+    page.goto(server.url + invite)
+    page.locator("#myname").wait_for()
+    page.fill("#myname", "me")
+    page.click("#btn-join")
+    page.locator("#error", has_text="anderen Platz" if lang == "de" else "is seat 1's already").wait_for()
+    page.locator("#myname").wait_for()  # asked again
+    assert page.evaluate("document.querySelector('#dlg').open")
+    page.fill("#myname", "Bea")
+    page.click("#btn-join")
+    page.locator(".player[data-seat='1']", has_text="Bea").wait_for()
+    assert json.loads(page.evaluate("localStorage.getItem('sm-tokens')"))[tid] == invite.split("#token=")[1]
+    assert page.inner_text("#error") == ""
+    assert errs == []

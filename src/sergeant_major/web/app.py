@@ -438,6 +438,12 @@ class Hub:
         async with self.lock(c.table):
             if c.seat is not None and c.seat != seat:  # another seat taken on this connection: the one left is last seen now
                 self.last_seen[(c.table, c.seat)] = time.time()
+            if isinstance(name, str) and name.strip() and not gt.match.over:
+                taken = [o for o in gt.seats if o.seat != seat and o.name.casefold() == name.strip().casefold()]
+                if taken:  # refused whole, before the seat is taken: two seats of one name are told apart nowhere
+                    await self.send(c, _err("name_taken", f"the name {name.strip()[:60]!r} is seat {taken[0].seat + 1}'s "
+                                                           "already at this table; choose another (nothing was changed)"))
+                    return
             c.seat = seat
             c.joined = True
             # once the match is over its record is final (its end reason names the winners): the name is kept
@@ -628,6 +634,12 @@ def _create(hub: Hub, body: Any) -> dict[str, Any]:
             seats.append(SeatRow(i, (sname or default).strip() or default, str(level), None))
         else:
             raise _Refused("seats", f"seat {i + 1}: kind must be \"me\", \"friend\" or \"computer\", not {_show(kind)}")
+    # two seats of one name would be told apart nowhere (the score sheet, the record, the end reason)
+    for j, sj in enumerate(seats):
+        for i in range(j):
+            if seats[i].name.casefold() == sj.name.casefold():
+                raise _Refused("seat_name_taken", f"seat {j + 1}: the name {sj.name[:60]!r} is seat {i + 1}'s already; "
+                               "give each seat a name of its own", j + 1)
     # practice (undo, hints): one person at most; two "me" seats are two people once a token is passed on
     practice = sum(1 for s in seats if s.kind == HUMAN) <= 1
     if chosen is not None and (friends or not practice):

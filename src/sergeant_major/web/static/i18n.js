@@ -82,11 +82,13 @@ const STRINGS = {
     err_storage: "Die Datenbank hat die Aktion nicht gespeichert; nichts wurde geändert.",
     err_server: "Der Server konnte die Nachricht nicht bearbeiten.",
     err_bad_name: "Der Name {name} wird abgelehnt: er enthält Steuer- oder Richtungszeichen, ein Name ist reiner Text.",
+    err_name_taken: "Der Name {name} gehört schon einem anderen Platz an diesem Tisch; bitte einen anderen wählen.",
     err_other: "Der Server hat die Nachricht abgelehnt; nichts wurde geändert.",
     // a table not made (the home page): by the code of the refusal
     err_create_rules: "Die Regeln „{rules}“ werden abgelehnt: eine Option ist unbekannt oder hat einen falschen Wert (alle Optionen: sergeant-major rules); kein Tisch wurde angelegt.",
     err_create_table_name: "Der Tischname „{name}“ wird abgelehnt: höchstens 60 Zeichen, ohne Steuer- oder Richtungszeichen; kein Tisch wurde angelegt.",
     err_create_seat_name: "Der Name auf Platz {seat} wird abgelehnt: höchstens 40 Zeichen, ohne Steuer- oder Richtungszeichen; kein Tisch wurde angelegt.",
+    err_create_seat_name_taken: "Der Name auf Platz {seat} steht schon auf einem anderen Platz; jeder Platz braucht seinen eigenen Namen; kein Tisch wurde angelegt.",
     err_create_seats: "Die Plätze passen nicht zu den Regeln; kein Tisch wurde angelegt.",
     err_create_timeout: "Die Wartezeit ist eine ganze Zahl von Sekunden von 0 bis 86400, oder -1 für nie; kein Tisch wurde angelegt.",
     err_create_storage: "Die Datenbank hat den Tisch nicht gespeichert; kein Tisch wurde angelegt.",

@@ -53,8 +53,8 @@ function connect() {
         return;
       }
       // the name given with an invitation refused (a control character): ask again, the invitation kept
-      const badName = trying && m.code === "bad_message";
-      $("error").textContent = badName && LANG !== "en" ? t("err_bad_name", { name: JSON.stringify(tryingName || "") }) : refusalText(m);
+      const badName = trying && (m.code === "bad_message" || m.code === "name_taken");
+      $("error").textContent = badName && LANG !== "en" ? t(m.code === "name_taken" ? "err_name_taken" : "err_bad_name", { name: JSON.stringify(tryingName || "") }) : refusalText(m);
       $("error").title = m.reason;
       if (badName) { invite = trying; trying = null; pendingName = true; askName(); }
     } else if (m.type === "hint") { showHint(m.action); }
