@@ -200,3 +200,13 @@ def test_a_seed_of_too_many_digits_is_one_line(command: list[str]) -> None:
     line = _message_line(res.output, "--seed '99999999999999999999'...")
     assert line == (f"error: --seed '99999999999999999999'... has too many digits "
                     f"({len(digits)}; at most {sys.get_int_max_str_digits()})"), line
+
+
+def test_help_shows_no_type_for_a_flag() -> None:
+    # typer 0.29 showed '<bool>' beside --json, --spoilers, --help, as if each took a value
+    r = runner.invoke(app, ["analyze", "--help"], env={"COLUMNS": "160"})
+    assert r.exit_code == 0, r.output
+    assert "<bool>" not in r.output, r.output
+    assert "<int>" in r.output and "<float>" in r.output  # options that take a value still show its type
+    flags = [ln for ln in r.output.splitlines() if "--json" in ln or "--spoilers" in ln]
+    assert len(flags) == 2 and all("<" not in ln for ln in flags), flags

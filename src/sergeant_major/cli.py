@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from typer import rich_utils as typer_rich_utils
-from typer.core import TyperGroup
+from typer.core import TyperGroup, TyperOption
 
 from .errors import SergeantMajorError
 from .safetext import quote
@@ -72,6 +72,17 @@ def _one_line_usage_error(e: Any) -> None:
 
 
 setattr(typer_rich_utils, "rich_format_error", _one_line_usage_error)  # noqa: B010 (typed for its own click)
+
+_option_type_text = TyperOption.display_type_rich
+
+
+def _flag_without_type(self: TyperOption, ctx: Any) -> str | None:
+    """Typer's type column of ``--help``, with nothing for a flag (``--json``, ``--help``): typer 0.29 showed
+    ``<bool>`` there, as if the flag took a value (``--json true``), which it does not."""
+    return None if self.is_flag else _option_type_text(self, ctx)
+
+
+setattr(TyperOption, "display_type_rich", _flag_without_type)  # noqa: B010
 
 app = typer.Typer(
     cls=_Commands,
