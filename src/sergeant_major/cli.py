@@ -161,6 +161,24 @@ def parse_number(value: str | float) -> float:
     raise typer.BadParameter(f"{quote(text)} is not a number.")
 
 
+def number_parser(ok: Callable[[float], bool], wanted: str) -> Callable[[str | float], float]:
+    """The ``parser=`` of a float option with a range: :func:`parse_number`, and a number for which ``ok`` is false
+    is a usage error (status 2) that quotes the text typed, ``'0' is not {wanted}.``; the command's own check
+    printed the converted number instead (``--time-limit 0.0``). A default is returned unchecked.
+
+    Raises:
+        typer.BadParameter: quoting ``value``.
+    """
+
+    def parse(value: str | float) -> float:
+        x = parse_number(value)
+        if isinstance(value, str) and not ok(x):
+            raise typer.BadParameter(f"{quote(value)} is not {wanted}.")
+        return x
+
+    return parse
+
+
 def run_interruptible(fn: Callable[[], None]) -> None:
     """Run ``fn`` (a numba warm-up: seconds to a minute of compiling) so that Ctrl-C meanwhile exits with status 130
     and no traceback. Numba's compiler can receive the ``KeyboardInterrupt`` inside an LLVM callback, which
