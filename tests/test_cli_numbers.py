@@ -223,3 +223,15 @@ def test_a_number_out_of_range_is_quoted_as_typed(args: list[str], said: str) ->
     res = runner.invoke(app, args, env=WIDE)
     assert res.exit_code == 2, res.output
     assert said in _message_line(res.output, said), res.output
+
+
+@pytest.mark.parametrize("args", [["replay", ""], ["check", ""], ["play", "--resume", ""], ["play", "--save-dir", ""],
+                                  ["simulate", "-n", "1", "-w", "1", "--out", ""]])
+def test_an_empty_file_name_is_refused_as_typed(args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # typer made '' the current folder: 'replay ""' answered about '.', 'play --save-dir ""' saved in the current folder
+    monkeypatch.chdir(tmp_path)
+    res = runner.invoke(app, args, env={**WIDE, "XDG_DATA_HOME": str(tmp_path / "xdg")}, input="")
+    assert res.exit_code == 2, res.output
+    assert "'' is empty: give a file or folder name." in _message_line(res.output, "''"), res.output
+    assert "'.'" not in res.output
+    assert list(tmp_path.iterdir()) == []  # nothing saved or written anywhere

@@ -13,6 +13,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -159,6 +160,21 @@ def parse_number(value: str | float) -> float:
         except ValueError:
             pass
     raise typer.BadParameter(f"{quote(text)} is not a number.")
+
+
+def parse_path(value: str | Path) -> Path:
+    """The ``parser=`` of every file and folder option and argument: the path typed, and an empty text a usage
+    error (status 2) that says so; typer's own conversion made it ``Path('.')``, the current folder, so that
+    ``replay ""`` answered about ``'.'`` and ``play --save-dir ""`` saved in the current folder.
+
+    Raises:
+        typer.BadParameter: for the empty text.
+    """
+    if isinstance(value, Path):
+        return value
+    if value == "":
+        raise typer.BadParameter("'' is empty: give a file or folder name.")
+    return Path(value)
 
 
 def number_parser(ok: Callable[[float], bool], wanted: str) -> Callable[[str | float], float]:

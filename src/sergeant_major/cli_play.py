@@ -36,7 +36,7 @@ from rich.text import Text
 from . import tui
 from .actions import Action, Discard, EndGive, Give, Return, TakeKitty
 from .cards import Card
-from .cli import app, parse_seed, parse_whole_number, prepare_with_status
+from .cli import app, parse_path, parse_seed, parse_whole_number, prepare_with_status
 from .cli_records import record_error_text
 from .deal import DealResult, Phase, role_name
 from .errors import SergeantMajorError
@@ -438,10 +438,10 @@ def play(
     opponents: Annotated[str, typer.Option("--opponents", help=f"Computer levels, one or one per opponent: LEVEL,LEVEL ({', '.join(LEVELS)}).")]
     = "heuristic",
     name: Annotated[str, typer.Option("--name", help="Your name.")] = "You",
-    resume: Annotated[Path | None, typer.Option("--resume", help="Continue a saved match.")] = None,
+    resume: Annotated[Path | None, typer.Option("--resume", parser=parse_path, help="Continue a saved match.")] = None,
     game: Annotated[int | None, typer.Option("--game", parser=parse_whole_number, help="With --resume on a JSON Lines file of several records: "
                                              "which record, from 1.")] = None,
-    save_dir: Annotated[Path | None, typer.Option("--save-dir", help="Where to save (default: the user's data dir).")] = None,
+    save_dir: Annotated[Path | None, typer.Option("--save-dir", parser=parse_path, help="Where to save (default: the user's data dir).")] = None,
 ) -> None:
     """Play a whole match in the terminal against computer players (you are seat 0)."""
     console = Console(highlight=False)

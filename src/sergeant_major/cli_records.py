@@ -21,7 +21,7 @@ from rich.text import Text
 
 from .actions import Discard, Play, action_text
 from .cards import format_cards, sort_hand
-from .cli import app, parse_whole_number
+from .cli import app, parse_path, parse_whole_number
 from .deal import Deal, role_name
 from .errors import RecordError
 from .record import (
@@ -176,7 +176,7 @@ def _end_lines(out: Console, rep: Replay, recorded: int) -> None:
 
 @app.command()
 def replay(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="A game record (JSON, docs/records.md).")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", parser=parse_path, help="A game record (JSON, docs/records.md).")],
     deal: Annotated[int | None, typer.Option("--deal", "-d", parser=parse_whole_number, help="Show only this deal (1-based).")] = None,
     game: Annotated[int | None, typer.Option("--game", "-g", parser=parse_whole_number, help=GAME_HELP)] = None,
     spoilers: Annotated[bool, typer.Option("--spoilers", help=SPOILERS_HELP)] = False,
@@ -232,7 +232,7 @@ def _fault(err: Console, e: RecordCheckError, prefix: str = "") -> None:
 
 @app.command()
 def check(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="A game record (JSON, or JSON Lines of several records, docs/records.md).")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", parser=parse_path, help="A game record (JSON, or JSON Lines of several records, docs/records.md).")],
     game: Annotated[int | None, typer.Option("--game", "-g", parser=parse_whole_number, help=GAME_HELP + " Default: every record.")] = None,
 ) -> None:
     """Verify a record: every action legal, every result, the totals and the end as the rules give them.
