@@ -372,6 +372,41 @@ def test_play_command_errors_and_resume_from_json_lines(tmp_path: Path) -> None:
     assert list(elsewhere.glob("match-5-*.json"))
 
 
+@pytest.mark.parametrize(("name", "compact"), [("one.jsonl", True), ("one.json", True), ("one.jsonl", False)])
+def test_resuming_a_json_lines_file_of_one_record_leaves_it_as_it_was(tmp_path: Path, name: str, compact: bool) -> None:
+    """A JSON Lines file of one record (one compact line, or named .jsonl) was replaced by the record pretty-printed
+    over 50 lines when its match was resumed: the continued match is saved to a file of its own, as from a JSON Lines
+    file of several records; a pretty-printed .json save is still this match's own file and saved over."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from sergeant_major.cli import _register, app
+    from sergeant_major.players import HeuristicPlayer
+    from sergeant_major.players import drive as drive_match
+    from sergeant_major.record import dumps_record, match_to_record
+
+    _register()
+    m = Match(Rules.parse("9-5-2"), 5, ["You", "Bob", "Cleo"])
+    drive_match(m, [HeuristicPlayer()] * 3, until_deal_end=True)
+    rec = match_to_record(m, ["human", "heuristic", "heuristic"])
+    p = tmp_path / name
+    text = json.dumps(rec) + "\n" if compact else dumps_record(rec)
+    p.write_text(text, encoding="utf-8")
+    res = CliRunner().invoke(app, ["play", "--resume", str(p)], input="quit\n",
+                             env={"XDG_DATA_HOME": str(tmp_path / "xdg")})
+    assert res.exit_code == 0 and "Resuming" in res.stdout, res.output
+    assert p.read_text(encoding="utf-8") == text
+    saved = list((tmp_path / "xdg" / "sergeant-major" / "saves").glob("match-5-*.json"))
+    assert len(saved) == 1 and f"Match saved to {saved[0]}" in res.stdout, res.stdout
+    assert read_record(saved[0])["deals"][0] == read_record(p)["deals"][0]  # the same match, played on to the prompt
+    pretty = tmp_path / "own.json"  # the form play saves in: resumed, saved over
+    pretty.write_text(dumps_record(rec), encoding="utf-8")
+    res = CliRunner().invoke(app, ["play", "--resume", str(pretty)], input="quit\n",
+                             env={"XDG_DATA_HOME": str(tmp_path / "xdg")})
+    assert res.exit_code == 0 and f"Match saved to {pretty}" in res.stdout, res.stdout
+
+
 def test_a_long_paste_is_quoted_by_its_start() -> None:
     """A refused line of thousands of characters is quoted by its first 60, not echoed in full."""
     from sergeant_major.errors import SergeantMajorError

@@ -449,7 +449,11 @@ def play(
     out_dir = save_dir if save_dir is not None else default_save_dir()
     if resume is not None:
         try:
-            several = len(read_records(resume)) > 1
+            recs = read_records(resume)
+            # a JSON Lines file (one compact record a line; .jsonl) is never replaced by one pretty-printed record,
+            # even when it holds a single record: its form is kept for the records added to it later
+            json_lines = (len(recs) > 1 or "\n" not in recs[0][1].strip()
+                          or resume.suffix.lower() in (".jsonl", ".ndjson"))
             rec = read_record(resume, game)
             match = match_from_record(rec)
         except RecordCountError as e:
@@ -480,9 +484,9 @@ def play(
         if seed is not None or to is not None or rules != "9-5-2" or opponents != "heuristic" or name != "You":
             intro.append("(--rules, --seed, --to, --opponents and --name come from the saved match when resuming)")
         intro.append(f"Resuming {resume}: rules {match.rules}, seed {match.seed}, deal {match.deal.number}.")
-        # a file of several records is never overwritten by one: the match is saved to a file of its own; so it
+        # a JSON Lines file is never overwritten by one record: the match is saved to a file of its own; so it
         # is with --save-dir (it was ignored: the match went on being saved over the file resumed)
-        new_file = several or save_dir is not None
+        new_file = json_lines or save_dir is not None
         path = out_dir / save_name(match.seed) if new_file else resume
     else:
         if game is not None:
