@@ -840,3 +840,32 @@ def test_resume_refuses_a_save_whose_players_share_a_name(tmp_path: Path) -> Non
     res = _runner().invoke(app, ["play", "--resume", str(p)], input="quit\n")
     assert res.exit_code == 2 and res.stderr.startswith("error: ") and "players 0 and 1 are both named 'you '" in res.stderr
     assert res.stderr.count("\n") == 1 and p.read_text(encoding="utf-8") == before
+
+
+def test_the_person_is_addressed_as_you_in_any_letter_case_and_only_the_person(tmp_path: Path) -> None:
+    """``--name YOU`` read 'YOU deals', 'YOU plays', 'YOU wins the trick' (only the exact 'You' was second person);
+    a hand-edited save whose computer player is named 'You' read 'You deal' for that computer: refused, quoted."""
+    import json
+
+    from sergeant_major.cli import _register, app
+    from sergeant_major.record import match_to_record
+
+    seed = _human_dealer_seed()
+    m = Match(Rules.parse("9-5-2"), seed, ["YOU", "Bob", "Cleo"])
+    con, buf = _console()
+    g = Game(m, ["human", "heuristic", "heuristic"], tmp_path / "x.json", con, lambda p: "quit")
+    g.run()
+    out = buf.getvalue()
+    assert "Deal 1: YOU deal." in out and "YOU deals" not in out, out
+    assert tui.describe_public(NameContract(0, Contract.SPADES), m.deal, m.names, 0) == "YOU (dealer) name spades as trump"
+    assert tui.is_you("you") and tui.is_you("You") and not tui.is_you("Yours")
+
+    _register()
+    rec = match_to_record(Match(Rules.parse("9-5-2"), seed, ["Ann", "you", "Cleo"]), ["human", "heuristic", "heuristic"])
+    p = tmp_path / "edited.json"
+    p.write_text(json.dumps(rec), encoding="utf-8")
+    before = p.read_bytes()
+    res = CliRunner().invoke(app, ["play", "--resume", str(p)], input="quit\n", env={"XDG_DATA_HOME": str(tmp_path / "xdg")})
+    assert res.exit_code == 2, res.output
+    assert "player 1, a computer player, is named 'you'" in res.stderr, res.stderr
+    assert p.read_bytes() == before and not (tmp_path / "xdg").exists()

@@ -250,7 +250,7 @@ class Game:
         end = m.end
         assert end is not None
         winners = " and ".join(m.names[s] for s in end.winners)
-        self.say(f"Match over: {winners} {'win' if winners == 'You' or len(end.winners) > 1 else 'wins'} - {end.reason}.",
+        self.say(f"Match over: {winners} {'win' if tui.is_you(winners) or len(end.winners) > 1 else 'wins'} - {end.reason}.",
                  style="bold")
         self.say("Totals: " + ", ".join(f"{m.names[s]} {t:+d}" for s, t in enumerate(m.totals)))
         path = self._final_save()
@@ -264,7 +264,7 @@ class Game:
             return
         self._announced_deal = d.number
         n = m.rules.players
-        you = m.names[d.dealer] == 'You'
+        you = tui.is_you(m.names[d.dealer])
         deals = 'deal' if you else 'deals'
         if d.phase == Phase.ASSIGN:  # dealer-assigns-targets: the targets are the dealer's choice, not known yet
             roles = ", ".join(f"{m.names[s]} {role_name((s - d.dealer) % n)}" for s in range(n))
@@ -294,7 +294,7 @@ class Game:
         if len(deal.completed) > before:
             t = deal.completed[-1]
             tally = ", ".join(f"{m.names[s]} {deal.tricks_won[s]}" for s in range(m.rules.players))
-            self.say(f"  -> {m.names[t.winner]} {'win' if m.names[t.winner] == 'You' else 'wins'} the trick ({tally})",
+            self.say(f"  -> {m.names[t.winner]} {'win' if tui.is_you(m.names[t.winner]) else 'wins'} the trick ({tally})",
                      style="dim")
         if res is not None:
             self._deal_over(res, deal.number, deal.dealer)
@@ -475,6 +475,10 @@ def play(
             if j != i:
                 raise _fail(f"cannot resume {where}: players {j} and {i} are both named {quote(nm)} (a terminal match "
                             "tells the players apart by their names: give each its own in the file)")
+        for i, nm in enumerate(match.names[1:], 1):  # the terminal says 'You deal', 'You win' to seat 0 only
+            if tui.is_you(nm):
+                raise _fail(f"cannot resume {where}: player {i}, a computer player, is named {quote(nm)}, the name the "
+                            "terminal calls you by (give it another name in the file)")
         if match.over:  # nothing to continue: an error (status 2) that says so, as for a simulated match
             assert match.end is not None
             winners = " and ".join(match.names[s] for s in match.end.winners)

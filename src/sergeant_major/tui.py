@@ -26,6 +26,7 @@ from .view import View
 __all__ = [
     "InputError",
     "COMMANDS",
+    "is_you",
     "card_text",
     "hand_text",
     "who",
@@ -96,8 +97,14 @@ def who(view_or_names: View | tuple[str, ...], seat: int, dealer: int, declarer:
     return f"{names[seat]} ({role})"
 
 
+def is_you(name: str) -> bool:
+    """Whether ``name`` addresses the person at the terminal: ``You``, the default name, in any letter case (the
+    verbs after it are in the second person: ``You deal``, ``YOU win``)."""
+    return name.strip().casefold() == "you"
+
+
 def _verb(name: str, plain: str, third: str) -> str:
-    return plain if name == "You" else third
+    return plain if is_you(name) else third
 
 
 def trick_text(trick: Trick | Sequence[tuple[int, Card]], names: tuple[str, ...]) -> str:
