@@ -1033,6 +1033,36 @@ def test_replay_and_analyze_refuse_a_match_still_played_by_a_person(tmp_path: Pa
     assert runner.invoke(app, ["replay", str(comp)]).exit_code == 0
 
 
+def test_a_finished_match_whose_record_gives_no_end_is_not_called_still_played(tmp_path: Path) -> None:
+    """A person's finished match with ``"end": null`` (hand-edited): ``play --resume`` refused it as over ("replay it
+    instead") and ``replay``/``analyze`` refused it as a match still being played ("finish it first (play --resume)"),
+    each sending the player to the other. Nothing is left to play, so replay shows it, and names the missing end."""
+    from typer.testing import CliRunner
+
+    from sergeant_major.cli import _register, app
+    from sergeant_major.match import Match
+    from sergeant_major.players import HeuristicPlayer, drive
+    from sergeant_major.record import match_to_record
+    from sergeant_major.rules import Rules
+
+    _register()
+    m = Match(Rules.parse("9-5-2 to=4"), 8, ["You", "Bob", "Cleo"])
+    drive(m, [HeuristicPlayer()] * 3)
+    assert m.over
+    rec = match_to_record(m, ["human", "heuristic", "heuristic"])
+    rec["end"] = None
+    save = tmp_path / "save.json"
+    save.write_text(json.dumps(rec), encoding="utf-8")
+    runner = CliRunner()
+    res = runner.invoke(app, ["play", "--resume", str(save)])
+    assert res.exit_code == 2 and "already over" in res.stderr, res.output
+    res = runner.invoke(app, ["replay", str(save)])
+    assert res.exit_code == 1 and "still being played" not in res.output, res.output
+    assert "Totals" in res.stdout and "the record gives no end, but the match ended" in res.stderr, res.output
+    res = runner.invoke(app, ["analyze", str(save), "--deal", str(len(m.deals)), "-t", "0.2", "--no-table"])
+    assert res.exit_code == 0 and "still being played" not in res.output, res.output
+
+
 def test_a_name_refusal_calls_a_bidirectional_override_so() -> None:
     """U+202E (a bidirectional override) was refused as "a control character", which it is not in the sense of
     category Cc; the refusal now says what it is and does."""

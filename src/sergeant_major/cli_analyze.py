@@ -452,7 +452,7 @@ def analyze(
         return
     from .cli_records import refuse_unfinished
 
-    refuse_unfinished(rec, path, game, spoilers, err)
+    refuse_unfinished(rec, path, game, spoilers, err, over=match.over)
     if not 1 <= deal <= len(match.deals):
         err.print(Text(f"error: --deal {deal}: the record {target} has deals 1..{len(match.deals)}"))
         raise typer.Exit(2)
