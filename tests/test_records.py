@@ -1055,12 +1055,43 @@ def test_a_finished_match_whose_record_gives_no_end_is_not_called_still_played(t
     save.write_text(json.dumps(rec), encoding="utf-8")
     runner = CliRunner()
     res = runner.invoke(app, ["play", "--resume", str(save)])
-    assert res.exit_code == 2 and "already over" in res.stderr, res.output
+    assert res.exit_code == 2 and "the record gives no end, but the match ended" in res.stderr, res.output
     res = runner.invoke(app, ["replay", str(save)])
     assert res.exit_code == 1 and "still being played" not in res.output, res.output
     assert "Totals" in res.stdout and "the record gives no end, but the match ended" in res.stderr, res.output
     res = runner.invoke(app, ["analyze", str(save), "--deal", str(len(m.deals)), "-t", "0.2", "--no-table"])
     assert res.exit_code == 0 and "still being played" not in res.output, res.output
+
+
+@pytest.mark.parametrize("edit", ["totals", "scores"])
+def test_resuming_a_save_whose_results_were_edited_is_refused(tmp_path: Path, edit: str) -> None:
+    """A save with edited totals (or a deal's scores) was resumed with the replayed values in their place, the edit
+    dropped without a word. Refused now as ``check`` refuses it, naming the field; the file and the
+    save folder are left as they were."""
+    from typer.testing import CliRunner
+
+    from sergeant_major.cli import _register, app
+    from sergeant_major.match import Match
+    from sergeant_major.players import HeuristicPlayer, drive
+    from sergeant_major.record import match_to_record
+    from sergeant_major.rules import Rules
+
+    _register()
+    m = Match(Rules.parse("9-5-2"), 8, ["You", "Bob", "Cleo"])
+    drive(m, [HeuristicPlayer()] * 3, until_deal_end=True)
+    assert not m.over
+    rec = match_to_record(m, ["human", "heuristic", "heuristic"])
+    if edit == "totals":
+        rec["totals"] = [50, 0, 0]
+    else:
+        rec["deals"][0]["result"]["scores"][0] += 1
+    save = tmp_path / "save.json"
+    save.write_text(json.dumps(rec), encoding="utf-8")
+    before = save.read_bytes()
+    res = CliRunner().invoke(app, ["play", "--resume", str(save), "--save-dir", str(tmp_path / "saves")], input="quit\n")
+    assert res.exit_code == 2 and res.stdout == "", res.output
+    assert res.stderr.startswith(f"error: cannot resume from {str(save)!r}: ") and edit in res.stderr, res.stderr
+    assert save.read_bytes() == before and not (tmp_path / "saves").exists()
 
 
 def test_a_name_refusal_calls_a_bidirectional_override_so() -> None:

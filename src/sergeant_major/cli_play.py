@@ -42,7 +42,7 @@ from .deal import DealResult, Phase, role_name
 from .errors import SergeantMajorError
 from .match import Match
 from .players import LEVELS, Player, decision_rng, make_player
-from .record import RecordCountError, match_from_record, read_record, read_records, write_record
+from .record import RecordCountError, check_record, read_record, read_records, write_record
 from .rules import Rules
 from .safetext import has_visible, name_problem, quote, visible
 from .view import View
@@ -455,7 +455,9 @@ def play(
             json_lines = (len(recs) > 1 or "\n" not in recs[0][1].strip()
                           or resume.suffix.lower() in (".jsonl", ".ndjson"))
             rec = read_record(resume, game)
-            match = match_from_record(rec)
+            # checked as 'check' does: a save whose results or totals were edited is refused, not resumed with the
+            # replayed ones in their place without a word
+            match = check_record(rec)
         except RecordCountError as e:
             raise _fail(f"cannot resume: {record_error_text(resume, e, game)}") from None
         except SergeantMajorError as e:
