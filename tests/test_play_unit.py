@@ -869,3 +869,33 @@ def test_the_person_is_addressed_as_you_in_any_letter_case_and_only_the_person(t
     assert res.exit_code == 2, res.output
     assert "player 1, a computer player, is named 'you'" in res.stderr, res.stderr
     assert p.read_bytes() == before and not (tmp_path / "xdg").exists()
+
+
+def test_ctrl_c_while_an_action_is_applied_saves_a_whole_action(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C arrived as a KeyboardInterrupt wherever the program was: in the middle of scoring a deal it left the
+    deal scored but the totals not yet added, and that state was saved (a record 'check' and '--resume' refuse).
+    It now stops the match before the next action, as SIGTERM does; at the prompt it still quits at once."""
+    import os
+    import signal
+
+    from sergeant_major.match import Match as MatchClass
+    from sergeant_major.record import check_record
+
+    finish = MatchClass._finish_deal
+    sent: list[bool] = []
+
+    def interrupted(self: MatchClass) -> object:
+        if not sent:
+            sent.append(True)
+            os.kill(os.getpid(), signal.SIGINT)  # the handler runs here, before the deal's score is added
+        return finish(self)
+
+    monkeypatch.setattr(MatchClass, "_finish_deal", interrupted)
+    m = Match(Rules.parse("9-5-2"), 2, ["You", "Bob", "Cleo"])
+    con, buf = _console()
+    g = Game(m, ["human", "heuristic", "heuristic"], tmp_path / "x.json", con,
+             lambda p: tui.legal_tokens(m.view(0))[0])
+    assert g.run() == 0
+    assert sent and "Match saved to" in buf.getvalue()
+    assert m.deal.number == 2 and m.totals == list(m.results[0].scores)
+    check_record(read_record(tmp_path / "x.json"))  # whole: results and totals agree

@@ -55,10 +55,11 @@ MAX_NAME = 40  # characters in a player's name (a longer one broke the table's h
 
 
 def _leave_on_signals(game: Game) -> dict[int, Any]:
-    """Handle SIGTERM and SIGHUP as ``quit``: at the prompt by raising :class:`_Quit` at once, elsewhere
-    (a computer thinking, an action being applied) by asking the loop to stop before the next action, so
-    no action is ever half applied. Returns the handlers replaced. Does nothing outside the main thread,
-    where handlers cannot be set."""
+    """Handle Ctrl-C (SIGINT), SIGTERM and SIGHUP as ``quit``: at the prompt by raising :class:`_Quit` at once,
+    elsewhere (a computer thinking, an action being applied, a hint being worked out) by asking the loop to stop
+    before the next action, so no action is ever half applied (a Ctrl-C while a deal was scored saved it scored
+    with its points not yet added to the totals). Returns the handlers replaced. Does nothing outside the main
+    thread, where handlers cannot be set."""
     previous: dict[int, Any] = {}
     if threading.current_thread() is not threading.main_thread():
         return previous
@@ -68,7 +69,7 @@ def _leave_on_signals(game: Game) -> dict[int, Any]:
         if game.at_prompt:
             raise _Quit()
 
-    for name in ("SIGTERM", "SIGHUP"):
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
         sig = getattr(signal, name, None)
         if sig is not None:
             previous[sig] = signal.signal(sig, leave)
@@ -118,7 +119,7 @@ class Game:
         self.save_path = save_path
         self._own_file = not new_file  # save_path is this match's own file (saved once, or the file resumed)
         self._autosave_failed = False
-        self.leave_requested = False  # set by SIGTERM/SIGHUP: stop before the next action
+        self.leave_requested = False  # set by Ctrl-C, SIGTERM, SIGHUP: stop before the next action
         self.at_prompt = False  # waiting for the human's input
         self.console = console
         self.ask = ask or (lambda p: console.input(p))
@@ -209,7 +210,7 @@ class Game:
     def run(self) -> int:
         """Play until the end or until the human leaves; save either way. Returns the exit code (0).
 
-        SIGTERM and SIGHUP (a closed terminal) are handled like ``quit`` while the game runs."""
+        Ctrl-C, SIGTERM and SIGHUP (a closed terminal) are handled like ``quit`` while the game runs."""
         previous = _leave_on_signals(self)
         try:
             return self._run()
