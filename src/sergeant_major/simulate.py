@@ -463,10 +463,11 @@ def _register() -> None:
             try:
                 if out is not None:
                     try:
+                        if out.is_dir():  # refused now, not by the rename once every match is played; and first:
+                            # '--force to replace it' does not replace a folder
+                            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
                         if out.exists() and not force:
                             fail(f"--out {str(out)!r} exists; choose another file or add --force to replace it")
-                        if out.is_dir():  # refused now, not by the rename once every match is played
-                            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
                         dest = _renamed_onto(str(out))  # a link's file, not the link; None: a device or a pipe
                         if dest is None:  # written directly (/dev/null, a FIFO): a rename would replace it
                             fh = open(out, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
