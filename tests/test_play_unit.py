@@ -899,3 +899,30 @@ def test_ctrl_c_while_an_action_is_applied_saves_a_whole_action(tmp_path: Path, 
     assert sent and "Match saved to" in buf.getvalue()
     assert m.deal.number == 2 and m.totals == list(m.results[0].scores)
     check_record(read_record(tmp_path / "x.json"))  # whole: results and totals agree
+
+
+@pytest.mark.parametrize("name", ["[/x]", "[bold red]Ann"])
+def test_a_name_that_looks_like_markup_is_shown_as_typed(tmp_path: Path, name: str) -> None:
+    """The players' table and the deal's score table read names as rich markup: ``--name "[/x]"`` ended play with a
+    MarkupError traceback at the first screen and ``[bold red]Ann`` showed as a red 'Ann'. ``analyze`` did the same
+    with a record's names in its table title."""
+    import json
+
+    from sergeant_major.cli import _register, app
+    from sergeant_major.players import HeuristicPlayer, drive
+    from sergeant_major.record import match_to_record
+
+    m = Match(Rules.parse("9-5-2"), 3, [name, "Bob", "Cleo"])
+    con, buf = _console()
+    con.print(tui.status(m.view(0)))
+    drive(m, [HeuristicPlayer()] * 3, until_deal_end=True)
+    con.print(tui.deal_summary(m.results[0], 1, m.totals, m.names, m.deals[0].dealer))
+    lines = [ln for ln in buf.getvalue().splitlines() if ln.startswith(name)]
+    assert len(lines) == 2, buf.getvalue()
+
+    _register()
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(match_to_record(m, ["heuristic"] * 3)), encoding="utf-8")
+    res = CliRunner().invoke(app, ["analyze", str(p), "-t", "0.2"], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    assert f"Double-dummy table (declarer {m.names[m.deals[0].declarer]}" in res.stdout and name in res.stdout

@@ -285,8 +285,9 @@ def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bo
 # ---------------------------------------------------------------------------------------------- rendering
 def _print_table(out: Console, t: dict[str, Any], names: list[str]) -> None:
     mt = [r["target"] for r in t["rows"] if r["contract"] == Contract.MINIMUM.code]
-    tab = Table(title=f"Double-dummy table (declarer {names[t['declarer']]}, target {t['target']}"
-                      + (f", in minimum tricks at most {mt[0]}" if mt else "") + f"; {names[t['leader']]} leads)",
+    # the title as Text: a name is plain text, never markup ('[/x]' raised MarkupError)
+    tab = Table(title=Text(f"Double-dummy table (declarer {names[t['declarer']]}, target {t['target']}"
+                           + (f", in minimum tricks at most {mt[0]}" if mt else "") + f"; {names[t['leader']]} leads)"),
                 header_style="bold")
     tab.add_column("Contract")
     for nm in names:

@@ -415,7 +415,8 @@ def player_table(view: View) -> Table:
         if s == view.declarer and s != view.dealer:
             role += ", declarer"
         mark = " <" if view.to_act == s else ""
-        t.add_row(view.names[s] + mark, role, "?" if unassigned else str(view.targets[s]), str(view.tricks_won[s]),
+        t.add_row(Text(view.names[s] + mark), role,  # Text: a name is plain text, never markup
+                  "?" if unassigned else str(view.targets[s]), str(view.tricks_won[s]),
                   str(view.hand_sizes[s]), _signed(view.totals[s]))
     return t
 
@@ -481,6 +482,6 @@ def deal_summary(res: DealResult, number: int, totals: Sequence[int], names: tup
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     n = len(names)
     for s in range(n):
-        t.add_row(names[s], role_name((s - dealer) % n), str(res.targets[s]), str(res.tricks[s]), _signed(res.diffs[s]),
+        t.add_row(Text(names[s]), role_name((s - dealer) % n), str(res.targets[s]), str(res.tricks[s]), _signed(res.diffs[s]),
                   _signed(res.scores[s]), _signed(totals[s]))
     return t
