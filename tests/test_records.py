@@ -1103,3 +1103,21 @@ def test_a_name_refusal_calls_a_bidirectional_override_so() -> None:
     assert name_problem("A\x1b[2JB") == "it contains a control character (U+001B)"
     assert name_problem("A\x07\u202e") == "it contains control characters (U+0007, U+202E)"
     assert name_problem("Ann") is None
+
+
+@pytest.mark.parametrize("change", ["new key", "missing key"])
+def test_a_newer_version_is_named_before_its_keys(change: str) -> None:
+    """A record of a newer version with a key this version does not know (or lacks one it needs) was refused with
+    'unknown key' or 'missing required key', hiding the message docs/records.md "Versions" gives: upgrade."""
+    rec = json.loads((DATA / "sample-9-5-2.json").read_text(encoding="utf-8"))
+    rec["version"] = RECORD_VERSION + 1
+    if change == "new key":
+        rec["clock"] = {"seconds": 30}
+    else:
+        del rec["options"]
+    with pytest.raises(RecordError, match="newer than this program reads") as e:
+        loads_record(json.dumps(rec))
+    assert e.value.where == "version"
+    rec["format"] = "pgn"  # another format first of all
+    with pytest.raises(RecordError, match="not a Sergeant Major record"):
+        loads_record(json.dumps(rec))

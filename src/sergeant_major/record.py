@@ -505,9 +505,7 @@ class _Parsed:
     end: MatchEnd | None
 
 
-def _parse(rec: Any) -> _Parsed:
-    """Validate ``rec`` completely short of replaying it; return its parsed content."""
-    top = _obj(rec, "", _TOP_KEYS, _TOP_OPTIONAL)
+def _format_and_version(top: dict[str, Any]) -> None:
     if top["format"] != RECORD_FORMAT:
         raise RecordError(f"this is not a Sergeant Major record: format is {_show(top['format'])}, "
                           f"expected \"{RECORD_FORMAT}\"", "format")
@@ -519,6 +517,16 @@ def _parse(rec: Any) -> _Parsed:
                           "upgrade sergeant-major", "version")
     if version < 1:
         raise RecordError(f"record version {version} does not exist (versions start at 1)", "version")
+
+
+def _parse(rec: Any) -> _Parsed:
+    """Validate ``rec`` completely short of replaying it; return its parsed content."""
+    if isinstance(rec, dict) and "format" in rec and "version" in rec:
+        # first: a newer version's keys are not this version's ('unknown key' hid 'upgrade sergeant-major'), nor
+        # are another file format's
+        _format_and_version(rec)
+    top = _obj(rec, "", _TOP_KEYS, _TOP_OPTIONAL)
+    _format_and_version(top)
     text = _str(top["rules"], "rules")
     try:
         # the rules of a match already begun: read even when no game end of them can be counted on, so that a
