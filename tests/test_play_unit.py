@@ -926,3 +926,25 @@ def test_a_name_that_looks_like_markup_is_shown_as_typed(tmp_path: Path, name: s
     res = CliRunner().invoke(app, ["analyze", str(p), "-t", "0.2"], env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.output
     assert f"Double-dummy table (declarer {m.names[m.deals[0].declarer]}" in res.stdout and name in res.stdout
+
+
+def test_ctrl_c_during_a_hint_quits_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint only reads the view, so Ctrl-C stops it at once (its first use may compile the solver for a minute);
+    when numba swallows the interrupt and fails instead ('no compiled object yet'), that failure is the quit too."""
+    import os
+    import signal
+
+    import sergeant_major.bots.expert as expert
+
+    def compiling(view: object, rng: object, think: float = 1.0) -> list[str]:
+        os.kill(os.getpid(), signal.SIGINT)
+        raise RuntimeError("no compiled object yet")  # what numba raised after swallowing the interrupt
+
+    monkeypatch.setattr(expert, "hint_lines", compiling)
+    m = Match(Rules.parse("9-5-2"), 2, ["You", "Bob", "Cleo"])
+    before = m.view(0)
+    con, buf = _console()
+    g = Game(m, ["human", "heuristic", "heuristic"], tmp_path / "x.json", con, lambda p: "hint")
+    assert g.run() == 0
+    assert "Match saved to" in buf.getvalue() and "Traceback" not in buf.getvalue()
+    assert m.view(0) == before and match_from_record(read_record(tmp_path / "x.json")).view(0) == before

@@ -365,7 +365,18 @@ class Game:
             if cmd == "hint":
                 from .bots.expert import hint_lines
 
-                for hl in hint_lines(view, decision_rng(m.seed, HUMAN, m.deal.number, len(m.deal.history))):
+                # the hint changes nothing, so Ctrl-C stops it at once, as at the prompt (its first use may compile
+                # the solver for up to a minute); numba can swallow the interrupt and fail otherwise: that is the quit
+                self.at_prompt = True
+                try:
+                    hints = hint_lines(view, decision_rng(m.seed, HUMAN, m.deal.number, len(m.deal.history)))
+                except Exception:
+                    if self.leave_requested:
+                        raise _Quit() from None
+                    raise
+                finally:
+                    self.at_prompt = False
+                for hl in hints:
                     self.say(hl)
                 continue
             try:
