@@ -1121,3 +1121,19 @@ def test_a_newer_version_is_named_before_its_keys(change: str) -> None:
     rec["format"] = "pgn"  # another format first of all
     with pytest.raises(RecordError, match="not a Sergeant Major record"):
         loads_record(json.dumps(rec))
+
+
+def test_saving_through_a_symbolic_link_replaces_the_file_it_names(tmp_path: Path) -> None:
+    """``play --resume LINK`` saved over the link: the rename put a file of its own in the link's place and the file
+    the link named stayed as it was, so the match went on in a copy. The link is kept now and its file replaced."""
+    m = Match(Rules.parse("9-5-2"), 3, ["You", "Bob", "Cleo"])
+    real = tmp_path / "saves" / "real.json"
+    real.parent.mkdir()
+    write_record(m, real, ["human", "heuristic", "heuristic"])
+    link = tmp_path / "current.json"
+    link.symlink_to(real)
+    drive(m, [HeuristicPlayer()] * 3, until_deal_end=True)
+    assert write_record(m, link, ["human", "heuristic", "heuristic"]) == link
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert len(read_record(real)["deals"][0]["actions"]) == len(m.deals[0].history)
+    assert sorted(p.name for p in real.parent.iterdir()) == ["real.json"]  # no temporary file left
