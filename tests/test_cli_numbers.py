@@ -54,8 +54,8 @@ OPTIONS = [
     (["play"], "--game", "zz", "2", "--game picks a record of the --resume file"),
     (["analyze", POSITION], "-g", "-", "3", "--game 3: "),
     # float
-    (["analyze", POSITION], "--time-limit", "fast", "-1", "--time-limit -1.0: give a positive"),
-    (["serve"], "--delay", "0,5", "11", "--delay 11.0 is outside 0..10 seconds"),
+    (["analyze", POSITION], "--time-limit", "fast", "-1", "'-1' is not a positive, finite number of seconds."),
+    (["serve"], "--delay", "0,5", "11", "'11' is not a number of seconds in 0..10."),
 ]
 
 
@@ -69,7 +69,7 @@ def test_a_value_that_is_not_a_number_is_quoted(before: list[str], option: str, 
     assert "Invalid value for '" in line
     res = runner.invoke(app, [*before, option, good], env=WIDE)
     assert said in res.output, res.output
-    assert "Invalid value" not in res.output
+    assert "Invalid value" not in res.output or option in ("--time-limit", "--delay")  # their ranges: usage errors
 
 
 def _real(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -98,8 +98,9 @@ def test_real_command_float_option() -> None:
     assert r.returncode == 2, r.stderr
     line = _message_line(r.stderr, "'soon'")
     assert "Invalid value for '--delay': 'soon' is not a number." in line
-    r = _real("serve", "--delay", "1e3")  # a number: on to serve's own range check
-    assert r.returncode == 2 and r.stderr == "error: --delay 1000.0 is outside 0..10 seconds\n", r.stderr
+    r = _real("serve", "--delay", "1e3")  # a number out of range: quoted as typed (it said 1000.0)
+    assert r.returncode == 2 and r.stderr == ("error: Invalid value for '--delay': '1e3' is not a number of seconds in "
+                                              "0..10. (see 'sergeant-major serve --help')\n"), r.stderr
 
 
 def test_real_command_optional_int_option() -> None:
@@ -200,3 +201,37 @@ def test_a_seed_of_too_many_digits_is_one_line(command: list[str]) -> None:
     line = _message_line(res.output, "--seed '99999999999999999999'...")
     assert line == (f"error: --seed '99999999999999999999'... has too many digits "
                     f"({len(digits)}; at most {sys.get_int_max_str_digits()})"), line
+
+
+def test_help_shows_no_type_for_a_flag() -> None:
+    # typer 0.29 showed '<bool>' beside --json, --spoilers, --help, as if each took a value
+    r = runner.invoke(app, ["analyze", "--help"], env={"COLUMNS": "160"})
+    assert r.exit_code == 0, r.output
+    assert "<bool>" not in r.output, r.output
+    assert "<int>" in r.output and "<float>" in r.output  # options that take a value still show its type
+    flags = [ln for ln in r.output.splitlines() if "--json" in ln or "--spoilers" in ln]
+    assert len(flags) == 2 and all("<" not in ln for ln in flags), flags
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["analyze", POSITION, "-t", "0"], "'0' is not a positive, finite number of seconds."),
+    (["analyze", POSITION, "-t", "0.0"], "'0.0' is not a positive, finite number of seconds."),
+    (["serve", "--delay", "11"], "'11' is not a number of seconds in 0..10."),
+])
+def test_a_number_out_of_range_is_quoted_as_typed(args: list[str], said: str) -> None:
+    # the range checks said the converted number: '--time-limit 0.0' for '-t 0', '--delay 11.0' for '11'
+    res = runner.invoke(app, args, env=WIDE)
+    assert res.exit_code == 2, res.output
+    assert said in _message_line(res.output, said), res.output
+
+
+@pytest.mark.parametrize("args", [["replay", ""], ["check", ""], ["play", "--resume", ""], ["play", "--save-dir", ""],
+                                  ["simulate", "-n", "1", "-w", "1", "--out", ""]])
+def test_an_empty_file_name_is_refused_as_typed(args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # typer made '' the current folder: 'replay ""' answered about '.', 'play --save-dir ""' saved in the current folder
+    monkeypatch.chdir(tmp_path)
+    res = runner.invoke(app, args, env={**WIDE, "XDG_DATA_HOME": str(tmp_path / "xdg")}, input="")
+    assert res.exit_code == 2, res.output
+    assert "'' is empty: give a file or folder name." in _message_line(res.output, "''"), res.output
+    assert "'.'" not in res.output
+    assert list(tmp_path.iterdir()) == []  # nothing saved or written anywhere

@@ -860,6 +860,23 @@ def test_rules_presets_readable_at_80_columns() -> None:
     assert wide.exit_code == 0 and "┃ preset" in wide.stdout and ": targets D/E/M " not in wide.stdout
 
 
+@pytest.mark.parametrize("args", [[], ["3-5-8"], ["8-5-3 kitty=none"]])
+@pytest.mark.parametrize("columns", ["50", "80", "200"])
+def test_rules_output_has_no_trailing_spaces(args: list[str], columns: str) -> None:
+    """Rich kept the space where it wrapped a line and padded the indented blocks to the width: 67 lines of
+    ``rules`` at 80 columns ended in spaces; the text is the same without them."""
+    from typer.testing import CliRunner
+
+    from sergeant_major.cli import _register, app
+
+    _register()
+    res = CliRunner().invoke(app, ["rules", *args], env={"COLUMNS": columns})
+    assert res.exit_code == 0, res.output
+    trailing = [ln for ln in res.stdout.splitlines() if ln != ln.rstrip()]
+    assert trailing == [], trailing[:3]
+    assert "Sources:" in res.stdout or "Rules string:" in res.stdout  # the whole text, to its last line
+
+
 @pytest.mark.parametrize("arg, said", [("9-5-2 to=20 to=10", "option 'to' is given twice"),
                                        ("9-5-2 must-trump", "'must-trump' is not key=value")])
 def test_rules_command_quotes_the_input_once(arg: str, said: str) -> None:

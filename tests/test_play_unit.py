@@ -372,6 +372,41 @@ def test_play_command_errors_and_resume_from_json_lines(tmp_path: Path) -> None:
     assert list(elsewhere.glob("match-5-*.json"))
 
 
+@pytest.mark.parametrize(("name", "compact"), [("one.jsonl", True), ("one.json", True), ("one.jsonl", False)])
+def test_resuming_a_json_lines_file_of_one_record_leaves_it_as_it_was(tmp_path: Path, name: str, compact: bool) -> None:
+    """A JSON Lines file of one record (one compact line, or named .jsonl) was replaced by the record pretty-printed
+    over 50 lines when its match was resumed: the continued match is saved to a file of its own, as from a JSON Lines
+    file of several records; a pretty-printed .json save is still this match's own file and saved over."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from sergeant_major.cli import _register, app
+    from sergeant_major.players import HeuristicPlayer
+    from sergeant_major.players import drive as drive_match
+    from sergeant_major.record import dumps_record, match_to_record
+
+    _register()
+    m = Match(Rules.parse("9-5-2"), 5, ["You", "Bob", "Cleo"])
+    drive_match(m, [HeuristicPlayer()] * 3, until_deal_end=True)
+    rec = match_to_record(m, ["human", "heuristic", "heuristic"])
+    p = tmp_path / name
+    text = json.dumps(rec) + "\n" if compact else dumps_record(rec)
+    p.write_text(text, encoding="utf-8")
+    res = CliRunner().invoke(app, ["play", "--resume", str(p)], input="quit\n",
+                             env={"XDG_DATA_HOME": str(tmp_path / "xdg")})
+    assert res.exit_code == 0 and "Resuming" in res.stdout, res.output
+    assert p.read_text(encoding="utf-8") == text
+    saved = list((tmp_path / "xdg" / "sergeant-major" / "saves").glob("match-5-*.json"))
+    assert len(saved) == 1 and f"Match saved to {saved[0]}" in res.stdout, res.stdout
+    assert read_record(saved[0])["deals"][0] == read_record(p)["deals"][0]  # the same match, played on to the prompt
+    pretty = tmp_path / "own.json"  # the form play saves in: resumed, saved over
+    pretty.write_text(dumps_record(rec), encoding="utf-8")
+    res = CliRunner().invoke(app, ["play", "--resume", str(pretty)], input="quit\n",
+                             env={"XDG_DATA_HOME": str(tmp_path / "xdg")})
+    assert res.exit_code == 0 and f"Match saved to {pretty}" in res.stdout, res.stdout
+
+
 def test_a_long_paste_is_quoted_by_its_start() -> None:
     """A refused line of thousands of characters is quoted by its first 60, not echoed in full."""
     from sergeant_major.errors import SergeantMajorError
@@ -805,3 +840,111 @@ def test_resume_refuses_a_save_whose_players_share_a_name(tmp_path: Path) -> Non
     res = _runner().invoke(app, ["play", "--resume", str(p)], input="quit\n")
     assert res.exit_code == 2 and res.stderr.startswith("error: ") and "players 0 and 1 are both named 'you '" in res.stderr
     assert res.stderr.count("\n") == 1 and p.read_text(encoding="utf-8") == before
+
+
+def test_the_person_is_addressed_as_you_in_any_letter_case_and_only_the_person(tmp_path: Path) -> None:
+    """``--name YOU`` read 'YOU deals', 'YOU plays', 'YOU wins the trick' (only the exact 'You' was second person);
+    a hand-edited save whose computer player is named 'You' read 'You deal' for that computer: refused, quoted."""
+    import json
+
+    from sergeant_major.cli import _register, app
+    from sergeant_major.record import match_to_record
+
+    seed = _human_dealer_seed()
+    m = Match(Rules.parse("9-5-2"), seed, ["YOU", "Bob", "Cleo"])
+    con, buf = _console()
+    g = Game(m, ["human", "heuristic", "heuristic"], tmp_path / "x.json", con, lambda p: "quit")
+    g.run()
+    out = buf.getvalue()
+    assert "Deal 1: YOU deal." in out and "YOU deals" not in out, out
+    assert tui.describe_public(NameContract(0, Contract.SPADES), m.deal, m.names, 0) == "YOU (dealer) name spades as trump"
+    assert tui.is_you("you") and tui.is_you("You") and not tui.is_you("Yours")
+
+    _register()
+    rec = match_to_record(Match(Rules.parse("9-5-2"), seed, ["Ann", "you", "Cleo"]), ["human", "heuristic", "heuristic"])
+    p = tmp_path / "edited.json"
+    p.write_text(json.dumps(rec), encoding="utf-8")
+    before = p.read_bytes()
+    res = CliRunner().invoke(app, ["play", "--resume", str(p)], input="quit\n", env={"XDG_DATA_HOME": str(tmp_path / "xdg")})
+    assert res.exit_code == 2, res.output
+    assert "player 1, a computer player, is named 'you'" in res.stderr, res.stderr
+    assert p.read_bytes() == before and not (tmp_path / "xdg").exists()
+
+
+def test_ctrl_c_while_an_action_is_applied_saves_a_whole_action(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C arrived as a KeyboardInterrupt wherever the program was: in the middle of scoring a deal it left the
+    deal scored but the totals not yet added, and that state was saved (a record 'check' and '--resume' refuse).
+    It now stops the match before the next action, as SIGTERM does; at the prompt it still quits at once."""
+    import os
+    import signal
+
+    from sergeant_major.match import Match as MatchClass
+    from sergeant_major.record import check_record
+
+    finish = MatchClass._finish_deal
+    sent: list[bool] = []
+
+    def interrupted(self: MatchClass) -> object:
+        if not sent:
+            sent.append(True)
+            os.kill(os.getpid(), signal.SIGINT)  # the handler runs here, before the deal's score is added
+        return finish(self)
+
+    monkeypatch.setattr(MatchClass, "_finish_deal", interrupted)
+    m = Match(Rules.parse("9-5-2"), 2, ["You", "Bob", "Cleo"])
+    con, buf = _console()
+    g = Game(m, ["human", "heuristic", "heuristic"], tmp_path / "x.json", con,
+             lambda p: tui.legal_tokens(m.view(0))[0])
+    assert g.run() == 0
+    assert sent and "Match saved to" in buf.getvalue()
+    assert m.deal.number == 2 and m.totals == list(m.results[0].scores)
+    check_record(read_record(tmp_path / "x.json"))  # whole: results and totals agree
+
+
+@pytest.mark.parametrize("name", ["[/x]", "[bold red]Ann"])
+def test_a_name_that_looks_like_markup_is_shown_as_typed(tmp_path: Path, name: str) -> None:
+    """The players' table and the deal's score table read names as rich markup: ``--name "[/x]"`` ended play with a
+    MarkupError traceback at the first screen and ``[bold red]Ann`` showed as a red 'Ann'. ``analyze`` did the same
+    with a record's names in its table title."""
+    import json
+
+    from sergeant_major.cli import _register, app
+    from sergeant_major.players import HeuristicPlayer, drive
+    from sergeant_major.record import match_to_record
+
+    m = Match(Rules.parse("9-5-2"), 3, [name, "Bob", "Cleo"])
+    con, buf = _console()
+    con.print(tui.status(m.view(0)))
+    drive(m, [HeuristicPlayer()] * 3, until_deal_end=True)
+    con.print(tui.deal_summary(m.results[0], 1, m.totals, m.names, m.deals[0].dealer))
+    lines = [ln for ln in buf.getvalue().splitlines() if ln.startswith(name)]
+    assert len(lines) == 2, buf.getvalue()
+
+    _register()
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(match_to_record(m, ["heuristic"] * 3)), encoding="utf-8")
+    res = CliRunner().invoke(app, ["analyze", str(p), "-t", "0.2"], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    assert f"Double-dummy table (declarer {m.names[m.deals[0].declarer]}" in res.stdout and name in res.stdout
+
+
+def test_ctrl_c_during_a_hint_quits_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint only reads the view, so Ctrl-C stops it at once (its first use may compile the solver for a minute);
+    when numba swallows the interrupt and fails instead ('no compiled object yet'), that failure is the quit too."""
+    import os
+    import signal
+
+    import sergeant_major.bots.expert as expert
+
+    def compiling(view: object, rng: object, think: float = 1.0) -> list[str]:
+        os.kill(os.getpid(), signal.SIGINT)
+        raise RuntimeError("no compiled object yet")  # what numba raised after swallowing the interrupt
+
+    monkeypatch.setattr(expert, "hint_lines", compiling)
+    m = Match(Rules.parse("9-5-2"), 2, ["You", "Bob", "Cleo"])
+    before = m.view(0)
+    con, buf = _console()
+    g = Game(m, ["human", "heuristic", "heuristic"], tmp_path / "x.json", con, lambda p: "hint")
+    assert g.run() == 0
+    assert "Match saved to" in buf.getvalue() and "Traceback" not in buf.getvalue()
+    assert m.view(0) == before and match_from_record(read_record(tmp_path / "x.json")).view(0) == before

@@ -1033,6 +1033,67 @@ def test_replay_and_analyze_refuse_a_match_still_played_by_a_person(tmp_path: Pa
     assert runner.invoke(app, ["replay", str(comp)]).exit_code == 0
 
 
+def test_a_finished_match_whose_record_gives_no_end_is_not_called_still_played(tmp_path: Path) -> None:
+    """A person's finished match with ``"end": null`` (hand-edited): ``play --resume`` refused it as over ("replay it
+    instead") and ``replay``/``analyze`` refused it as a match still being played ("finish it first (play --resume)"),
+    each sending the player to the other. Nothing is left to play, so replay shows it, and names the missing end."""
+    from typer.testing import CliRunner
+
+    from sergeant_major.cli import _register, app
+    from sergeant_major.match import Match
+    from sergeant_major.players import HeuristicPlayer, drive
+    from sergeant_major.record import match_to_record
+    from sergeant_major.rules import Rules
+
+    _register()
+    m = Match(Rules.parse("9-5-2 to=4"), 8, ["You", "Bob", "Cleo"])
+    drive(m, [HeuristicPlayer()] * 3)
+    assert m.over
+    rec = match_to_record(m, ["human", "heuristic", "heuristic"])
+    rec["end"] = None
+    save = tmp_path / "save.json"
+    save.write_text(json.dumps(rec), encoding="utf-8")
+    runner = CliRunner()
+    res = runner.invoke(app, ["play", "--resume", str(save)])
+    assert res.exit_code == 2 and "the record gives no end, but the match ended" in res.stderr, res.output
+    res = runner.invoke(app, ["replay", str(save)])
+    assert res.exit_code == 1 and "still being played" not in res.output, res.output
+    assert "Totals" in res.stdout and "the record gives no end, but the match ended" in res.stderr, res.output
+    res = runner.invoke(app, ["analyze", str(save), "--deal", str(len(m.deals)), "-t", "0.2", "--no-table"])
+    assert res.exit_code == 0 and "still being played" not in res.output, res.output
+
+
+@pytest.mark.parametrize("edit", ["totals", "scores"])
+def test_resuming_a_save_whose_results_were_edited_is_refused(tmp_path: Path, edit: str) -> None:
+    """A save with edited totals (or a deal's scores) was resumed with the replayed values in their place, the edit
+    dropped without a word. Refused now as ``check`` refuses it, naming the field; the file and the
+    save folder are left as they were."""
+    from typer.testing import CliRunner
+
+    from sergeant_major.cli import _register, app
+    from sergeant_major.match import Match
+    from sergeant_major.players import HeuristicPlayer, drive
+    from sergeant_major.record import match_to_record
+    from sergeant_major.rules import Rules
+
+    _register()
+    m = Match(Rules.parse("9-5-2"), 8, ["You", "Bob", "Cleo"])
+    drive(m, [HeuristicPlayer()] * 3, until_deal_end=True)
+    assert not m.over
+    rec = match_to_record(m, ["human", "heuristic", "heuristic"])
+    if edit == "totals":
+        rec["totals"] = [50, 0, 0]
+    else:
+        rec["deals"][0]["result"]["scores"][0] += 1
+    save = tmp_path / "save.json"
+    save.write_text(json.dumps(rec), encoding="utf-8")
+    before = save.read_bytes()
+    res = CliRunner().invoke(app, ["play", "--resume", str(save), "--save-dir", str(tmp_path / "saves")], input="quit\n")
+    assert res.exit_code == 2 and res.stdout == "", res.output
+    assert res.stderr.startswith(f"error: cannot resume from {str(save)!r}: ") and edit in res.stderr, res.stderr
+    assert save.read_bytes() == before and not (tmp_path / "saves").exists()
+
+
 def test_a_name_refusal_calls_a_bidirectional_override_so() -> None:
     """U+202E (a bidirectional override) was refused as "a control character", which it is not in the sense of
     category Cc; the refusal now says what it is and does."""
@@ -1042,3 +1103,37 @@ def test_a_name_refusal_calls_a_bidirectional_override_so() -> None:
     assert name_problem("A\x1b[2JB") == "it contains a control character (U+001B)"
     assert name_problem("A\x07\u202e") == "it contains control characters (U+0007, U+202E)"
     assert name_problem("Ann") is None
+
+
+@pytest.mark.parametrize("change", ["new key", "missing key"])
+def test_a_newer_version_is_named_before_its_keys(change: str) -> None:
+    """A record of a newer version with a key this version does not know (or lacks one it needs) was refused with
+    'unknown key' or 'missing required key', hiding the message docs/records.md "Versions" gives: upgrade."""
+    rec = json.loads((DATA / "sample-9-5-2.json").read_text(encoding="utf-8"))
+    rec["version"] = RECORD_VERSION + 1
+    if change == "new key":
+        rec["clock"] = {"seconds": 30}
+    else:
+        del rec["options"]
+    with pytest.raises(RecordError, match="newer than this program reads") as e:
+        loads_record(json.dumps(rec))
+    assert e.value.where == "version"
+    rec["format"] = "pgn"  # another format first of all
+    with pytest.raises(RecordError, match="not a Sergeant Major record"):
+        loads_record(json.dumps(rec))
+
+
+def test_saving_through_a_symbolic_link_replaces_the_file_it_names(tmp_path: Path) -> None:
+    """``play --resume LINK`` saved over the link: the rename put a file of its own in the link's place and the file
+    the link named stayed as it was, so the match went on in a copy. The link is kept now and its file replaced."""
+    m = Match(Rules.parse("9-5-2"), 3, ["You", "Bob", "Cleo"])
+    real = tmp_path / "saves" / "real.json"
+    real.parent.mkdir()
+    write_record(m, real, ["human", "heuristic", "heuristic"])
+    link = tmp_path / "current.json"
+    link.symlink_to(real)
+    drive(m, [HeuristicPlayer()] * 3, until_deal_end=True)
+    assert write_record(m, link, ["human", "heuristic", "heuristic"]) == link
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert len(read_record(real)["deals"][0]["actions"]) == len(m.deals[0].history)
+    assert sorted(p.name for p in real.parent.iterdir()) == ["real.json"]  # no temporary file left

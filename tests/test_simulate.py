@@ -322,6 +322,9 @@ def test_out_onto_a_folder_is_refused_before_any_match_is_played(tmp_path: Path,
     assert res.exit_code == 2, res.output
     assert res.stderr == f"error: cannot write {str(folder)!r}: Is a directory\n", res.stderr
     assert played == [] and list(folder.iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == ["runs"]
+    # without --force the advice was to add --force, which does not replace a folder either
+    res = runner.invoke(app, ["simulate", "-n", "2", "-w", "1", "--out", str(folder)])
+    assert res.exit_code == 2 and res.stderr == f"error: cannot write {str(folder)!r}: Is a directory\n", res.stderr
 
 
 def test_the_workers_said_are_the_processes_that_played() -> None:

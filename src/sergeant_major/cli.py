@@ -13,12 +13,13 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from typer import rich_utils as typer_rich_utils
-from typer.core import TyperGroup
+from typer.core import TyperGroup, TyperOption
 
 from .errors import SergeantMajorError
 from .safetext import quote
@@ -72,6 +73,17 @@ def _one_line_usage_error(e: Any) -> None:
 
 
 setattr(typer_rich_utils, "rich_format_error", _one_line_usage_error)  # noqa: B010 (typed for its own click)
+
+_option_type_text = TyperOption.display_type_rich
+
+
+def _flag_without_type(self: TyperOption, ctx: Any) -> str | None:
+    """Typer's type column of ``--help``, with nothing for a flag (``--json``, ``--help``): typer 0.29 showed
+    ``<bool>`` there, as if the flag took a value (``--json true``), which it does not."""
+    return None if self.is_flag else _option_type_text(self, ctx)
+
+
+setattr(TyperOption, "display_type_rich", _flag_without_type)  # noqa: B010
 
 app = typer.Typer(
     cls=_Commands,
@@ -148,6 +160,39 @@ def parse_number(value: str | float) -> float:
         except ValueError:
             pass
     raise typer.BadParameter(f"{quote(text)} is not a number.")
+
+
+def parse_path(value: str | Path) -> Path:
+    """The ``parser=`` of every file and folder option and argument: the path typed, and an empty text a usage
+    error (status 2) that says so; typer's own conversion made it ``Path('.')``, the current folder, so that
+    ``replay ""`` answered about ``'.'`` and ``play --save-dir ""`` saved in the current folder.
+
+    Raises:
+        typer.BadParameter: for the empty text.
+    """
+    if isinstance(value, Path):
+        return value
+    if value == "":
+        raise typer.BadParameter("'' is empty: give a file or folder name.")
+    return Path(value)
+
+
+def number_parser(ok: Callable[[float], bool], wanted: str) -> Callable[[str | float], float]:
+    """The ``parser=`` of a float option with a range: :func:`parse_number`, and a number for which ``ok`` is false
+    is a usage error (status 2) that quotes the text typed, ``'0' is not {wanted}.``; the command's own check
+    printed the converted number instead (``--time-limit 0.0``). A default is returned unchecked.
+
+    Raises:
+        typer.BadParameter: quoting ``value``.
+    """
+
+    def parse(value: str | float) -> float:
+        x = parse_number(value)
+        if isinstance(value, str) and not ok(x):
+            raise typer.BadParameter(f"{quote(value)} is not {wanted}.")
+        return x
+
+    return parse
 
 
 def run_interruptible(fn: Callable[[], None]) -> None:

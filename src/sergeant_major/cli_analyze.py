@@ -35,7 +35,7 @@ from rich.text import Text
 
 from .actions import Contract
 from .cards import CARDS
-from .cli import app, parse_number, parse_whole_number, prepare_with_status
+from .cli import app, number_parser, parse_whole_number, prepare_with_status
 from .deal import Deal
 from .errors import SergeantMajorError
 from .rules import minimum_ceilings
@@ -285,8 +285,9 @@ def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bo
 # ---------------------------------------------------------------------------------------------- rendering
 def _print_table(out: Console, t: dict[str, Any], names: list[str]) -> None:
     mt = [r["target"] for r in t["rows"] if r["contract"] == Contract.MINIMUM.code]
-    tab = Table(title=f"Double-dummy table (declarer {names[t['declarer']]}, target {t['target']}"
-                      + (f", in minimum tricks at most {mt[0]}" if mt else "") + f"; {names[t['leader']]} leads)",
+    # the title as Text: a name is plain text, never markup ('[/x]' raised MarkupError)
+    tab = Table(title=Text(f"Double-dummy table (declarer {names[t['declarer']]}, target {t['target']}"
+                           + (f", in minimum tricks at most {mt[0]}" if mt else "") + f"; {names[t['leader']]} leads)"),
                 header_style="bold")
     tab.add_column("Contract")
     for nm in names:
@@ -351,13 +352,16 @@ def _print_deal(out: Console, a: dict[str, Any], names: list[str]) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- command
+_SECONDS = number_parser(lambda x: 0 < x < math.inf, "a positive, finite number of seconds")  # also refuses NaN
+
+
 @app.command()
 def analyze(
     target: Annotated[str, typer.Argument(metavar="FILE|POSITION", help="A game record file (JSON) or a position text (docs/solver.md).")],
     deal: Annotated[int, typer.Option("--deal", "-d", parser=parse_whole_number, help="The deal of the record to analyse (1-based).")] = 1,
     game: Annotated[int | None, typer.Option("--game", "-g", parser=parse_whole_number, help="For a JSON Lines file of several records "
                                              "(simulate --out): which record, from 1.")] = None,
-    time_limit: Annotated[float, typer.Option("--time-limit", "-t", parser=parse_number, help="Seconds per search (a cut value shows as lo..hi).")] = 5.0,
+    time_limit: Annotated[float, typer.Option("--time-limit", "-t", parser=_SECONDS, help="Seconds per search (a cut value shows as lo..hi).")] = 5.0,
     table: Annotated[bool, typer.Option("--table/--no-table", help="The double-dummy table (of a recorded deal, or of a position at its opening lead).")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
     spoilers: Annotated[bool, typer.Option("--spoilers", help="Also analyse a match still being played with a person at "
@@ -449,7 +453,7 @@ def analyze(
         return
     from .cli_records import refuse_unfinished
 
-    refuse_unfinished(rec, path, game, spoilers, err)
+    refuse_unfinished(rec, path, game, spoilers, err, over=match.over)
     if not 1 <= deal <= len(match.deals):
         err.print(Text(f"error: --deal {deal}: the record {target} has deals 1..{len(match.deals)}"))
         raise typer.Exit(2)

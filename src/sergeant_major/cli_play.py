@@ -36,13 +36,13 @@ from rich.text import Text
 from . import tui
 from .actions import Action, Discard, EndGive, Give, Return, TakeKitty
 from .cards import Card
-from .cli import app, parse_seed, parse_whole_number, prepare_with_status
+from .cli import app, parse_path, parse_seed, parse_whole_number, prepare_with_status
 from .cli_records import record_error_text
 from .deal import DealResult, Phase, role_name
 from .errors import SergeantMajorError
 from .match import Match
 from .players import LEVELS, Player, decision_rng, make_player
-from .record import RecordCountError, match_from_record, read_record, read_records, write_record
+from .record import RecordCountError, check_record, read_record, read_records, write_record
 from .rules import Rules
 from .safetext import has_visible, name_problem, quote, visible
 from .view import View
@@ -55,10 +55,11 @@ MAX_NAME = 40  # characters in a player's name (a longer one broke the table's h
 
 
 def _leave_on_signals(game: Game) -> dict[int, Any]:
-    """Handle SIGTERM and SIGHUP as ``quit``: at the prompt by raising :class:`_Quit` at once, elsewhere
-    (a computer thinking, an action being applied) by asking the loop to stop before the next action, so
-    no action is ever half applied. Returns the handlers replaced. Does nothing outside the main thread,
-    where handlers cannot be set."""
+    """Handle Ctrl-C (SIGINT), SIGTERM and SIGHUP as ``quit``: at the prompt by raising :class:`_Quit` at once,
+    elsewhere (a computer thinking, an action being applied, a hint being worked out) by asking the loop to stop
+    before the next action, so no action is ever half applied (a Ctrl-C while a deal was scored saved it scored
+    with its points not yet added to the totals). Returns the handlers replaced. Does nothing outside the main
+    thread, where handlers cannot be set."""
     previous: dict[int, Any] = {}
     if threading.current_thread() is not threading.main_thread():
         return previous
@@ -68,7 +69,7 @@ def _leave_on_signals(game: Game) -> dict[int, Any]:
         if game.at_prompt:
             raise _Quit()
 
-    for name in ("SIGTERM", "SIGHUP"):
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
         sig = getattr(signal, name, None)
         if sig is not None:
             previous[sig] = signal.signal(sig, leave)
@@ -118,7 +119,7 @@ class Game:
         self.save_path = save_path
         self._own_file = not new_file  # save_path is this match's own file (saved once, or the file resumed)
         self._autosave_failed = False
-        self.leave_requested = False  # set by SIGTERM/SIGHUP: stop before the next action
+        self.leave_requested = False  # set by Ctrl-C, SIGTERM, SIGHUP: stop before the next action
         self.at_prompt = False  # waiting for the human's input
         self.console = console
         self.ask = ask or (lambda p: console.input(p))
@@ -209,7 +210,7 @@ class Game:
     def run(self) -> int:
         """Play until the end or until the human leaves; save either way. Returns the exit code (0).
 
-        SIGTERM and SIGHUP (a closed terminal) are handled like ``quit`` while the game runs."""
+        Ctrl-C, SIGTERM and SIGHUP (a closed terminal) are handled like ``quit`` while the game runs."""
         previous = _leave_on_signals(self)
         try:
             return self._run()
@@ -250,7 +251,7 @@ class Game:
         end = m.end
         assert end is not None
         winners = " and ".join(m.names[s] for s in end.winners)
-        self.say(f"Match over: {winners} {'win' if winners == 'You' or len(end.winners) > 1 else 'wins'} - {end.reason}.",
+        self.say(f"Match over: {winners} {'win' if tui.is_you(winners) or len(end.winners) > 1 else 'wins'} - {end.reason}.",
                  style="bold")
         self.say("Totals: " + ", ".join(f"{m.names[s]} {t:+d}" for s, t in enumerate(m.totals)))
         path = self._final_save()
@@ -264,7 +265,7 @@ class Game:
             return
         self._announced_deal = d.number
         n = m.rules.players
-        you = m.names[d.dealer] == 'You'
+        you = tui.is_you(m.names[d.dealer])
         deals = 'deal' if you else 'deals'
         if d.phase == Phase.ASSIGN:  # dealer-assigns-targets: the targets are the dealer's choice, not known yet
             roles = ", ".join(f"{m.names[s]} {role_name((s - d.dealer) % n)}" for s in range(n))
@@ -294,7 +295,7 @@ class Game:
         if len(deal.completed) > before:
             t = deal.completed[-1]
             tally = ", ".join(f"{m.names[s]} {deal.tricks_won[s]}" for s in range(m.rules.players))
-            self.say(f"  -> {m.names[t.winner]} {'win' if m.names[t.winner] == 'You' else 'wins'} the trick ({tally})",
+            self.say(f"  -> {m.names[t.winner]} {'win' if tui.is_you(m.names[t.winner]) else 'wins'} the trick ({tally})",
                      style="dim")
         if res is not None:
             self._deal_over(res, deal.number, deal.dealer)
@@ -364,7 +365,18 @@ class Game:
             if cmd == "hint":
                 from .bots.expert import hint_lines
 
-                for hl in hint_lines(view, decision_rng(m.seed, HUMAN, m.deal.number, len(m.deal.history))):
+                # the hint changes nothing, so Ctrl-C stops it at once, as at the prompt (its first use may compile
+                # the solver for up to a minute); numba can swallow the interrupt and fail otherwise: that is the quit
+                self.at_prompt = True
+                try:
+                    hints = hint_lines(view, decision_rng(m.seed, HUMAN, m.deal.number, len(m.deal.history)))
+                except Exception:
+                    if self.leave_requested:
+                        raise _Quit() from None
+                    raise
+                finally:
+                    self.at_prompt = False
+                for hl in hints:
                     self.say(hl)
                 continue
             try:
@@ -438,10 +450,10 @@ def play(
     opponents: Annotated[str, typer.Option("--opponents", help=f"Computer levels, one or one per opponent: LEVEL,LEVEL ({', '.join(LEVELS)}).")]
     = "heuristic",
     name: Annotated[str, typer.Option("--name", help="Your name.")] = "You",
-    resume: Annotated[Path | None, typer.Option("--resume", help="Continue a saved match.")] = None,
+    resume: Annotated[Path | None, typer.Option("--resume", parser=parse_path, help="Continue a saved match.")] = None,
     game: Annotated[int | None, typer.Option("--game", parser=parse_whole_number, help="With --resume on a JSON Lines file of several records: "
                                              "which record, from 1.")] = None,
-    save_dir: Annotated[Path | None, typer.Option("--save-dir", help="Where to save (default: the user's data dir).")] = None,
+    save_dir: Annotated[Path | None, typer.Option("--save-dir", parser=parse_path, help="Where to save (default: the user's data dir).")] = None,
 ) -> None:
     """Play a whole match in the terminal against computer players (you are seat 0)."""
     console = Console(highlight=False)
@@ -449,9 +461,15 @@ def play(
     out_dir = save_dir if save_dir is not None else default_save_dir()
     if resume is not None:
         try:
-            several = len(read_records(resume)) > 1
+            recs = read_records(resume)
+            # a JSON Lines file (one compact record a line; .jsonl) is never replaced by one pretty-printed record,
+            # even when it holds a single record: its form is kept for the records added to it later
+            json_lines = (len(recs) > 1 or "\n" not in recs[0][1].strip()
+                          or resume.suffix.lower() in (".jsonl", ".ndjson"))
             rec = read_record(resume, game)
-            match = match_from_record(rec)
+            # checked as 'check' does: a save whose results or totals were edited is refused, not resumed with the
+            # replayed ones in their place without a word
+            match = check_record(rec)
         except RecordCountError as e:
             raise _fail(f"cannot resume: {record_error_text(resume, e, game)}") from None
         except SergeantMajorError as e:
@@ -471,6 +489,10 @@ def play(
             if j != i:
                 raise _fail(f"cannot resume {where}: players {j} and {i} are both named {quote(nm)} (a terminal match "
                             "tells the players apart by their names: give each its own in the file)")
+        for i, nm in enumerate(match.names[1:], 1):  # the terminal says 'You deal', 'You win' to seat 0 only
+            if tui.is_you(nm):
+                raise _fail(f"cannot resume {where}: player {i}, a computer player, is named {quote(nm)}, the name the "
+                            "terminal calls you by (give it another name in the file)")
         if match.over:  # nothing to continue: an error (status 2) that says so, as for a simulated match
             assert match.end is not None
             winners = " and ".join(match.names[s] for s in match.end.winners)
@@ -480,9 +502,9 @@ def play(
         if seed is not None or to is not None or rules != "9-5-2" or opponents != "heuristic" or name != "You":
             intro.append("(--rules, --seed, --to, --opponents and --name come from the saved match when resuming)")
         intro.append(f"Resuming {resume}: rules {match.rules}, seed {match.seed}, deal {match.deal.number}.")
-        # a file of several records is never overwritten by one: the match is saved to a file of its own; so it
+        # a JSON Lines file is never overwritten by one record: the match is saved to a file of its own; so it
         # is with --save-dir (it was ignored: the match went on being saved over the file resumed)
-        new_file = several or save_dir is not None
+        new_file = json_lines or save_dir is not None
         path = out_dir / save_name(match.seed) if new_file else resume
     else:
         if game is not None:

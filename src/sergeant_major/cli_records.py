@@ -21,7 +21,7 @@ from rich.text import Text
 
 from .actions import Discard, Play, action_text
 from .cards import format_cards, sort_hand
-from .cli import app, parse_whole_number
+from .cli import app, parse_path, parse_whole_number
 from .deal import Deal, role_name
 from .errors import RecordError
 from .record import (
@@ -72,13 +72,16 @@ SPOILERS_HELP = ("Also show a match still being played with a person at the tabl
                  "the kitty and the discards).")
 
 
-def refuse_unfinished(rec: dict[str, Any], path: Path, game: int | None, spoilers: bool, err: Console) -> None:
+def refuse_unfinished(rec: dict[str, Any], path: Path, game: int | None, spoilers: bool, err: Console,
+                      over: bool = False) -> None:
     """Exit with status 2, saying why, when ``rec`` is a match not over yet that a person plays (the save of a
     terminal match in progress) and ``spoilers`` is off: its record is full information, so showing it would show
     the person every other hand, the kitty and the discards of the deal being played (the web server refuses the
-    record and replay of a match in progress for the same reason; docs/records.md)."""
+    record and replay of a match in progress for the same reason; docs/records.md). ``over``: the match rebuilt
+    from the record's actions is over; then nothing is left to play, even when the record gives no end (a
+    hand-edited one: ``play --resume`` refuses it as over, and this refused it as still being played)."""
     people = [i for i, p in enumerate(rec["players"]) if p["kind"] == "human"]
-    if spoilers or rec["end"] is not None or not people:
+    if spoilers or over or rec["end"] is not None or not people:
         return
     where = str(path) + (f" record {game}" if game is not None else "")
     err.print(_t(f"error: {where} is a match still being played (deal {len(rec['deals'])}, "
@@ -176,7 +179,7 @@ def _end_lines(out: Console, rep: Replay, recorded: int) -> None:
 
 @app.command()
 def replay(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="A game record (JSON, docs/records.md).")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", parser=parse_path, help="A game record (JSON, docs/records.md).")],
     deal: Annotated[int | None, typer.Option("--deal", "-d", parser=parse_whole_number, help="Show only this deal (1-based).")] = None,
     game: Annotated[int | None, typer.Option("--game", "-g", parser=parse_whole_number, help=GAME_HELP)] = None,
     spoilers: Annotated[bool, typer.Option("--spoilers", help=SPOILERS_HELP)] = False,
@@ -189,8 +192,8 @@ def replay(
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     rec = load_record(file, game, err)
-    refuse_unfinished(rec, file, game, spoilers, err)
     rep = replay_record(rec)
+    refuse_unfinished(rec, file, game, spoilers, err, over=rep.match.over)
     m = rep.match
     # only the deals in the record: the match starts the next deal by itself after a scored one
     shown = min(len(m.deals), len(rec["deals"]))
@@ -232,7 +235,7 @@ def _fault(err: Console, e: RecordCheckError, prefix: str = "") -> None:
 
 @app.command()
 def check(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="A game record (JSON, or JSON Lines of several records, docs/records.md).")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", parser=parse_path, help="A game record (JSON, or JSON Lines of several records, docs/records.md).")],
     game: Annotated[int | None, typer.Option("--game", "-g", parser=parse_whole_number, help=GAME_HELP + " Default: every record.")] = None,
 ) -> None:
     """Verify a record: every action legal, every result, the totals and the end as the rules give them.

@@ -15,8 +15,9 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.console import Console, Group
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.padding import Padding
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -116,6 +117,24 @@ def options_listing() -> Group:
     return Group(*parts)
 
 
+class _NoTrailingSpace:
+    """``renderable`` with no spaces at the ends of its lines: rich keeps the space where it wraps a line and pads
+    indented blocks and titles to the terminal's width, which left up to 80 trailing spaces a line (in a file
+    or a diff they are noise)."""
+
+    def __init__(self, renderable: RenderableType) -> None:
+        self.renderable = renderable
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for line in console.render_lines(self.renderable, options, pad=False):
+            while line and not line[-1].control and not line[-1].text.rstrip():
+                line.pop()
+            if line and not line[-1].control:
+                line[-1] = Segment(line[-1].text.rstrip(), line[-1].style)
+            yield from line
+            yield Segment.line()
+
+
 @app.command("rules")
 def rules_command(
     spec: Annotated[
@@ -124,12 +143,16 @@ def rules_command(
     ] = None,
 ) -> None:
     """List the presets and options, or show one rule set in full in plain words."""
-    out = Console(highlight=False)
+    console = Console(highlight=False)
+
+    def show(renderable: RenderableType) -> None:
+        console.print(_NoTrailingSpace(renderable))
+
     if not spec:
-        out.print(presets_table() if out.width >= WIDE else presets_listing())
-        out.print(options_listing())
-        out.print(Text('Rules string: PRESET key=value ..., e.g. "8-5-3 kitty=see-then-trump must-trump=on" (see docs/rules.md, '
-                       'which also lists the sources: the seed texts 000-004 and RULES.md, docs/RULES.md).'))
+        show(presets_table() if console.width >= WIDE else presets_listing())
+        show(options_listing())
+        show(Text('Rules string: PRESET key=value ..., e.g. "8-5-3 kitty=see-then-trump must-trump=on" (see docs/rules.md, '
+                  'which also lists the sources: the seed texts 000-004 and RULES.md, docs/RULES.md).'))
         return
     text = " ".join(spec)
     try:
@@ -142,8 +165,8 @@ def rules_command(
         Console(stderr=True, highlight=False).print(Text(f"error: rules {text!r}: {msg}"), soft_wrap=True)
         raise typer.Exit(2) from None
     for line in rules.explain():
-        out.print(Text(line))
-    out.print(Text(f"String form (for --rules and records): {str(rules)!r}"))
-    out.print(Text("Sources: a seed (000, 002, 003, 004) is one of the rules texts the engine follows, RULES.md the "
-                   "project's reading of them with its numbered decisions: both are listed in docs/rules.md "
-                   "(RULES.md is docs/RULES.md)."))
+        show(Text(line))
+    show(Text(f"String form (for --rules and records): {str(rules)!r}"))
+    show(Text("Sources: a seed (000, 002, 003, 004) is one of the rules texts the engine follows, RULES.md the "
+              "project's reading of them with its numbered decisions: both are listed in docs/rules.md "
+              "(RULES.md is docs/RULES.md)."))

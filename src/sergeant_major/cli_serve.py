@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import typer
 
-from .cli import app, parse_number, parse_whole_number, say_if_slow
+from .cli import app, number_parser, parse_whole_number, say_if_slow
 
 
 def warm_in_background(warm: Callable[[], None], say: Callable[[str], None], notice_after: float = 1.0,
@@ -88,7 +88,7 @@ def serve(
     port: int = typer.Option(8000, parser=parse_whole_number, help="TCP port (1..65535; 0 picks a free one)"),
     db: str = typer.Option("", help="database URL: default an SQLite file in the user data directory; "
                                     "postgresql+psycopg://user:password@host/dbname for PostgreSQL"),
-    delay: float = typer.Option(0.6, parser=parse_number, help="seconds a computer player waits before each decision (0..10)"),
+    delay: float = typer.Option(0.6, parser=number_parser(lambda x: 0 <= x <= 10, "a number of seconds in 0..10"), help="seconds a computer player waits before each decision (0..10)"),
 ) -> None:
     """Play in the browser: start the web app and print its address."""
     try:

@@ -373,7 +373,8 @@ def write_record(match: Match, path: str | Path, players: Sequence[str], meta: d
     Args:
         unique: never replace an existing file: when ``path`` exists, write ``NAME-2.json``, ``NAME-3.json``...
             (the first free name, claimed atomically, so two programs saving at once get two files) and return
-            that path. Without it an existing ``path`` is replaced (saving the same match again).
+            that path. Without it an existing ``path`` is replaced (saving the same match again); a symbolic link
+            ``path`` is kept and the file it names is replaced.
 
     Raises:
         RecordError: from :func:`match_to_record`, or when the file cannot be written (the path and the
@@ -383,8 +384,11 @@ def write_record(match: Match, path: str | Path, players: Sequence[str], meta: d
     text = dumps_record(match_to_record(match, players, meta))
     tmp: str | None = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent if str(p.parent) else ".")
-        os.chmod(tmp, _file_mode(p))  # mkstemp makes 0600 files; a record gets the usual mode
+        # a symbolic link is kept and the file it names replaced (the rename replaced the link by a file of its own,
+        # leaving the file it named as it was: a save resumed through a link went on in a copy)
+        dest = Path(os.path.realpath(p)) if not unique and p.is_symlink() else p
+        fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent if str(dest.parent) else ".")
+        os.chmod(tmp, _file_mode(dest))  # mkstemp makes 0600 files; a record gets the usual mode
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
             f.flush()
@@ -392,7 +396,7 @@ def write_record(match: Match, path: str | Path, players: Sequence[str], meta: d
         if unique:
             p = _place_new(tmp, p)
         else:
-            os.replace(tmp, p)
+            os.replace(tmp, dest)
         tmp = None
     except OSError as e:
         raise RecordError(f"cannot write the record to {str(p)!r}: {e.strerror or e}") from None
@@ -505,9 +509,7 @@ class _Parsed:
     end: MatchEnd | None
 
 
-def _parse(rec: Any) -> _Parsed:
-    """Validate ``rec`` completely short of replaying it; return its parsed content."""
-    top = _obj(rec, "", _TOP_KEYS, _TOP_OPTIONAL)
+def _format_and_version(top: dict[str, Any]) -> None:
     if top["format"] != RECORD_FORMAT:
         raise RecordError(f"this is not a Sergeant Major record: format is {_show(top['format'])}, "
                           f"expected \"{RECORD_FORMAT}\"", "format")
@@ -519,6 +521,16 @@ def _parse(rec: Any) -> _Parsed:
                           "upgrade sergeant-major", "version")
     if version < 1:
         raise RecordError(f"record version {version} does not exist (versions start at 1)", "version")
+
+
+def _parse(rec: Any) -> _Parsed:
+    """Validate ``rec`` completely short of replaying it; return its parsed content."""
+    if isinstance(rec, dict) and "format" in rec and "version" in rec:
+        # first: a newer version's keys are not this version's ('unknown key' hid 'upgrade sergeant-major'), nor
+        # are another file format's
+        _format_and_version(rec)
+    top = _obj(rec, "", _TOP_KEYS, _TOP_OPTIONAL)
+    _format_and_version(top)
     text = _str(top["rules"], "rules")
     try:
         # the rules of a match already begun: read even when no game end of them can be counted on, so that a

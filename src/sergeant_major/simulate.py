@@ -414,7 +414,7 @@ def _register() -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     from rich.table import Table
 
-    from .cli import app, count, parse_seed, parse_whole_number, stop_on_signals
+    from .cli import app, count, parse_path, parse_seed, parse_whole_number, stop_on_signals
 
     @app.command("simulate")
     def simulate_command(
@@ -425,7 +425,7 @@ def _register() -> None:
         rules: str = typer.Option("9-5-2", "--rules", "-r", help="Rules string, e.g. '8-5-3 must-trump=on'."),
         seed_text: str = typer.Option("0", "--seed", "-s", help="Simulation seed, an integer: the same seed gives the same result."),
         workers: int = typer.Option(0, "--workers", "-w", parser=parse_whole_number, help="Processes to use (0: one per core). The result does not depend on it."),
-        out: Path | None = typer.Option(None, "--out", "-o", help="Write every match's record to this JSON Lines file (one record a line)."),  # noqa: B008
+        out: Path | None = typer.Option(None, "--out", "-o", parser=parse_path, help="Write every match's record to this JSON Lines file (one record a line)."),  # noqa: B008
         as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON instead of a table."),
         force: bool = typer.Option(False, "--force", help="Let --out replace a file that exists."),
     ) -> None:
@@ -463,10 +463,11 @@ def _register() -> None:
             try:
                 if out is not None:
                     try:
+                        if out.is_dir():  # refused now, not by the rename once every match is played; and first:
+                            # '--force to replace it' does not replace a folder
+                            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
                         if out.exists() and not force:
                             fail(f"--out {str(out)!r} exists; choose another file or add --force to replace it")
-                        if out.is_dir():  # refused now, not by the rename once every match is played
-                            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
                         dest = _renamed_onto(str(out))  # a link's file, not the link; None: a device or a pipe
                         if dest is None:  # written directly (/dev/null, a FIFO): a rename would replace it
                             fh = open(out, "w", encoding="utf-8")  # noqa: SIM115 (closed below)

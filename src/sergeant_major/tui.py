@@ -26,6 +26,7 @@ from .view import View
 __all__ = [
     "InputError",
     "COMMANDS",
+    "is_you",
     "card_text",
     "hand_text",
     "who",
@@ -96,8 +97,14 @@ def who(view_or_names: View | tuple[str, ...], seat: int, dealer: int, declarer:
     return f"{names[seat]} ({role})"
 
 
+def is_you(name: str) -> bool:
+    """Whether ``name`` addresses the person at the terminal: ``You``, the default name, in any letter case (the
+    verbs after it are in the second person: ``You deal``, ``YOU win``)."""
+    return name.strip().casefold() == "you"
+
+
 def _verb(name: str, plain: str, third: str) -> str:
-    return plain if name == "You" else third
+    return plain if is_you(name) else third
 
 
 def trick_text(trick: Trick | Sequence[tuple[int, Card]], names: tuple[str, ...]) -> str:
@@ -408,7 +415,8 @@ def player_table(view: View) -> Table:
         if s == view.declarer and s != view.dealer:
             role += ", declarer"
         mark = " <" if view.to_act == s else ""
-        t.add_row(view.names[s] + mark, role, "?" if unassigned else str(view.targets[s]), str(view.tricks_won[s]),
+        t.add_row(Text(view.names[s] + mark), role,  # Text: a name is plain text, never markup
+                  "?" if unassigned else str(view.targets[s]), str(view.tricks_won[s]),
                   str(view.hand_sizes[s]), _signed(view.totals[s]))
     return t
 
@@ -474,6 +482,6 @@ def deal_summary(res: DealResult, number: int, totals: Sequence[int], names: tup
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     n = len(names)
     for s in range(n):
-        t.add_row(names[s], role_name((s - dealer) % n), str(res.targets[s]), str(res.tricks[s]), _signed(res.diffs[s]),
+        t.add_row(Text(names[s]), role_name((s - dealer) % n), str(res.targets[s]), str(res.tricks[s]), _signed(res.diffs[s]),
                   _signed(res.scores[s]), _signed(totals[s]))
     return t
