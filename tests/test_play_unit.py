@@ -599,7 +599,7 @@ def test_play_same_seed_same_second_saves_two_files(tmp_path: Path, monkeypatch:
 @pytest.mark.parametrize(("args", "quoted"), [
     (["--name", "\x1b]0;pwned\x07\x1b[2JX"], "'\\x1b]0;pwned\\x07\\x1b[2JX'"),
     (["--name", "Ann\u202e"], "'Ann\\u202e'"),
-    (["--name", "bob"], "'bob': choose a name one can see, other than Bob, Cleo"),  # the computer's Bob, in other letters
+    (["--name", "bob"], "'bob': the computer players are called Bob, Cleo; choose another name"),  # the computer's Bob, in other letters
     (["--name", " \u200b\u00a0"], "' \\u200b\\xa0': choose a name one can see"),  # nothing one can see
     (["--name", "A" * 41], "a name has at most 40 characters (this one 41)"),  # it broke the table's header
     (["--opponents", ",random"], "',random'"),

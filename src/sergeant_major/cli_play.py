@@ -536,9 +536,11 @@ def play(
             if lv not in LEVELS:
                 raise _fail(f"--opponents {opponents!r}: unknown level {lv!r} (one of {', '.join(LEVELS)})")
         taken = {o.casefold() for o in OPPONENT_NAMES[:n_opp]}
-        if not has_visible(name) or name.strip().casefold() in taken:
-            # 'bob' next to the computer's Bob, or a name of spaces and invisible characters, reads as nobody's
-            raise _fail(f"--name {quote(name)}: choose a name one can see, other than {', '.join(OPPONENT_NAMES[:n_opp])}")
+        if not has_visible(name):  # a name of spaces and invisible characters reads as nobody's
+            raise _fail(f"--name {quote(name)}: choose a name one can see")
+        if name.strip().casefold() in taken:  # 'bob' next to the computer's Bob
+            raise _fail(f"--name {quote(name)}: the computer players are called {', '.join(OPPONENT_NAMES[:n_opp])}; "
+                        "choose another name")
         why = name_problem(name)
         if why is not None:
             raise _fail(f"--name {name!r} is refused: {why}; a name is plain text")
