@@ -235,3 +235,15 @@ def test_an_empty_file_name_is_refused_as_typed(args: list[str], tmp_path: Path,
     assert "'' is empty: give a file or folder name." in _message_line(res.output, "''"), res.output
     assert "'.'" not in res.output
     assert list(tmp_path.iterdir()) == []  # nothing saved or written anywhere
+
+
+def test_a_deal_beyond_the_record_quotes_the_file_and_one_player_is_singular(tmp_path: Path) -> None:
+    """``replay FILE --deal 99`` and ``analyze FILE --deal 99`` quote the file's name (a name with spaces read as part of
+    the sentence); ``simulate -p heuristic`` says "1 player given", not "1 players"."""
+    spaced = tmp_path / "my game.json"
+    spaced.write_text(Path(RECORD).read_text(encoding="utf-8"), encoding="utf-8")
+    for cmd in ("replay", "analyze"):
+        r = _real(cmd, str(spaced), "--deal", "99")
+        assert r.returncode != 0 and f"the record {str(spaced)!r} has deals 1.." in r.stderr, (cmd, r.stderr)
+    r = _real("simulate", "-n", "1", "-p", "heuristic")
+    assert r.returncode != 0 and "1 player given" in r.stderr, r.stderr

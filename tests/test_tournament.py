@@ -457,6 +457,7 @@ def test_merge_refuses_a_bad_file_naming_the_file_and_the_field(tmp_path: Path) 
     cases = [
         (["one.json"], f"one.json: {result}: missing key 'levels'"),
         (["/nonexist"], "/nonexist: no such file"),
+        ([""], "'': no such file"),
         (["empty.json"], f"empty.json: {result}: not JSON (line 1 column 1: Expecting value)"),
         (["list.json"], f"list.json: {result}: expected a JSON object, got a list of 2"),
         ([str(tmp_path)], f"{tmp_path}: is a folder; give a file that tournament --json wrote"),

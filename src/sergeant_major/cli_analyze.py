@@ -455,7 +455,7 @@ def analyze(
 
     refuse_unfinished(rec, path, game, spoilers, err, over=match.over)
     if not 1 <= deal <= len(match.deals):
-        err.print(Text(f"error: --deal {deal}: the record {target} has deals 1..{len(match.deals)}"))
+        err.print(Text(f"error: --deal {deal}: the record {str(target)!r} has deals 1..{len(match.deals)}"))
         raise typer.Exit(2)
     d = match.deals[deal - 1]
     names = list(match.names)

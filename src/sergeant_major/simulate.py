@@ -144,7 +144,7 @@ def play_game(rules: Rules, levels: Sequence[str], seed: int, game: int) -> tupl
     """
     n = rules.players
     if len(levels) != n:
-        raise SergeantMajorError(f"{len(levels)} players given ({','.join(levels)}) for rules with {n} players")
+        raise SergeantMajorError(f"{len(levels)} player{'' if len(levels) == 1 else 's'} given ({','.join(levels)}) for rules with {n} players")
     slots = seat_slots(n, game)
     players = [make_player(levels[slots[s]]) for s in range(n)]
     names = [f"{slots[s] + 1}:{levels[slots[s]]}" for s in range(n)]
@@ -342,7 +342,7 @@ def parse_levels(text: str | Sequence[str], players: int) -> tuple[str, ...]:
         if w not in LEVELS:
             raise SergeantMajorError(f"unknown player level {w!r} in {text!r} (levels: {', '.join(LEVELS)})")
     if len(items) != players:
-        raise SergeantMajorError(f"{len(items)} players given in {text!r}; these rules need {players}")
+        raise SergeantMajorError(f"{len(items)} player{'' if len(items) == 1 else 's'} given in {text!r}; these rules need {players}")
     return tuple(items)
 
 

@@ -159,7 +159,7 @@ def parse_players(text: str | Sequence[str], players: int) -> tuple[str, ...]:
         if w not in known:
             raise SergeantMajorError(f"unknown player level {w!r} in {text!r} (levels: {', '.join(known)})")
     if len(items) != players:
-        raise SergeantMajorError(f"{len(items)} players given in {text!r}; these rules need {players}")
+        raise SergeantMajorError(f"{len(items)} player{'' if len(items) == 1 else 's'} given in {text!r}; these rules need {players}")
     return tuple(items)
 
 
@@ -870,7 +870,7 @@ def read_result_file(path: str) -> Any:
         SergeantMajorError: ``PATH: reason`` (no such file, a folder, not readable, not UTF-8, not JSON, a key
             given twice in one object: its path and the key quoted).
     """
-    name = visible(path)
+    name = visible(path) if path.strip() else repr(path)  # an empty name would leave nothing before the colon
     folder = SergeantMajorError(f"{name}: is a folder; give a file that tournament --json wrote")
     try:
         data = read_regular_file(path, MAX_RESULT_FILE)
