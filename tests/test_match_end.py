@@ -70,7 +70,7 @@ def test_a_record_keeps_the_structured_end() -> None:
 
 
 # ---------------------------------------------------------------------------------------------- precedence of the ends
-def _end_after(text: str, deals: list[tuple[int, tuple[int, ...]]]) -> MatchEnd | None:
+def _end_after(text: str, deals: list[tuple[int, tuple[int, ...]]], names: tuple[str, ...] = ()) -> MatchEnd | None:
     """The end the engine finds after the last of ``deals`` (``(dealer, tricks by seat)`` each, suit contracts,
     3 players, targets dealer 9, eldest 5, third 2): Match._check_end on a hand-made history, running scores."""
     from types import SimpleNamespace
@@ -80,7 +80,7 @@ def _end_after(text: str, deals: list[tuple[int, tuple[int, ...]]]) -> MatchEnd 
     from sergeant_major.match import Match
 
     rules = Rules.parse(text)
-    m = Match(rules, seed=0)
+    m = Match(rules, seed=0, names=names) if names else Match(rules, seed=0)
     past, results, totals = [], [], [0, 0, 0]
     for k, (dealer, tricks) in enumerate(deals, 1):
         assert sum(tricks) == 16
@@ -160,3 +160,13 @@ def test_a_one_deal_end_reads_back_in_both_spellings() -> None:
         end = MatchEnd.from_reason((1,), reason)
         assert end.kind == "deals" and dict(end.facts)["deals"] == 1, (reason, end)
     assert any("after 1 deal the highest" in ln for ln in Rules.parse("9-5-2 deals=1").explain())
+
+
+def test_the_traditional_end_addresses_you_as_you() -> None:
+    """The terminal's person is called You: the traditional end says "You made your target", not "You made his target";
+    the words still read back as the traditional end."""
+    from sergeant_major.match import MatchEnd
+    end = _end_after("9-5-2 traditional=on instant-win=off", TRAD, ("You", "Bob", "Cleo"))
+    assert end is not None and end.reason.startswith("You made your target as dealer of deal 1,"), end
+    back = MatchEnd.from_reason(end.winners, end.reason)
+    assert back.kind == "traditional" and dict(back.facts) == {"verb": "made", "deal": 1}, back

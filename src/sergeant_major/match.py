@@ -70,7 +70,7 @@ class MatchEnd:
 
 _END_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("instant", re.compile(r" took (?P<tricks>\d+) tricks in one deal \((?P<limit>\d+)\+ wins at once\)$")),
-    ("traditional", re.compile(r" (?P<verb>beat|made) his target as dealer of deal (?P<deal>\d+), the first dealer to do so "
+    ("traditional", re.compile(r" (?P<verb>beat|made) (?:his|your) target as dealer of deal (?P<deal>\d+), the first dealer to do so "
                                r"once the deal had gone round the table \(traditional end\)$")),
     ("target", re.compile(r" reached (?P<total>-?\d+) \(target total (?P<limit>-?\d+)\)"
                           r"(?P<two>; with two past the target, the higher total wins)?$")),
@@ -389,7 +389,8 @@ class Match:
             for i, (past, pres) in enumerate(zip(self.deals, self.results, strict=True)):
                 d = past.dealer
                 if pres.diffs[d] > 0 or (r.traditional == "on" and pres.diffs[d] == 0):
-                    return MatchEnd((d,), f"{names[d]} {verb} his target as dealer of deal {i + 1}, the first dealer to do so "
+                    their = "your" if names[d].strip().casefold() == "you" else "his"  # the terminal's person is You
+                    return MatchEnd((d,), f"{names[d]} {verb} {their} target as dealer of deal {i + 1}, the first dealer to do so "
                                           "once the deal had gone round the table (traditional end)",
                                     "traditional", (("verb", verb), ("deal", i + 1)))
         if r.target_total is not None and max(t) >= r.target_total:
