@@ -154,7 +154,7 @@ def test_discard_in_the_hand_and_german(server: Server, browser: Any, viewport: 
     _drive([page], lambda: page.locator("#hand button.legal").count() > 0 and page.locator("#stepbar").is_hidden(), limit=30)
     _drive([page], lambda: page.locator("#end-title").is_visible(), limit=60)
     reason = page.inner_text("#end-reason")
-    assert "nach 1 Spielen gewinnt die höchste Summe" in reason, reason
+    assert "nach 1 Spiel gewinnt die höchste Summe" in reason, reason
     sheet, dlg = page.locator("#sheet").bounding_box(), page.locator("#dlg").bounding_box()
     assert sheet and dlg and sheet["x"] + sheet["width"] <= dlg["x"] + dlg["width"] + 1  # long names wrap
     assert not RAW_CARD.search(page.inner_text("#dlg")), page.inner_text("#dlg")
@@ -178,4 +178,40 @@ def test_hint_uses_card_symbols(server: Server, browser: Any) -> None:
     page.locator("#error", has_text="Hint").wait_for()
     hint = page.inner_text("#error")
     assert re.search(r"(10|[2-9JQKA])[♣♦♥♠]", hint) and not RAW_CARD.search(hint), hint
+    ctx.close()
+
+
+def test_my_games_continues_each_seat_with_its_own_token(server: Server, browser: Any) -> None:
+    """The repro: a seat given up for an invitation at the same table (kept for My games) was listed, but its continue
+    link opened the table with the seat the browser holds now, and no row said which seat it was. Now each row marks
+    its seat and a given-up seat's link carries that seat's token (the table page then asks before switching)."""
+    ctx = browser.new_context()
+    a = ctx.new_page()
+    errs = _errors(a)
+    _create(a, server, "", ["me", "friend", "computer:heuristic"])
+    invite = a.locator("#invites a.invite").first.get_attribute("href")
+    a.click("#go")
+    a.wait_for_url("**/t/*")
+    tid = a.url.rsplit("/", 1)[1]
+    a.locator("#btn-start").wait_for()
+    mine = _tokens(a)[tid]
+    a.goto(invite)  # the host takes the friend's seat: seat 0's token is kept for My games
+    a.locator("#other-seat").wait_for()
+    a.click("#btn-switch")
+    a.locator(".player[data-seat='1']", has_text="you").wait_for()
+    a.goto(server.url + "/history")
+    rows = a.locator(f"tr.game[data-id='{tid}']")
+    rows.nth(1).wait_for()
+    assert rows.count() == 2
+    links = {rows.nth(i).locator("b.mine").inner_text(): rows.nth(i).locator("a.continue").get_attribute("href")
+             for i in range(2)}
+    # the seat held now (the friend's) opens the table as it is; the creator's seat, given up, with its token
+    assert sorted(links.values()) == [f"/t/{tid}", f"/t/{tid}#token={mine}"], links
+    assert links["Friend 1 (you)"] == f"/t/{tid}", links
+    a.click(f"tr.game[data-id='{tid}'] a.continue[href*='#token=']")  # the given-up seat: asked, then switched back
+    a.locator("#other-seat").wait_for()
+    a.click("#btn-switch")
+    a.locator(".player[data-seat='0']", has_text="you").wait_for()
+    assert _tokens(a)[tid] == mine
+    assert not errs, errs
     ctx.close()

@@ -658,10 +658,11 @@ def _create(hub: Hub, body: Any) -> dict[str, Any]:
                       for s in seats]}
 
 
-def _history_game(gt: GameTable, seat: int) -> dict[str, Any]:
-    """One game of *My games* (``/api/history``): the table, the seat of the token and the match's score."""
+def _history_game(gt: GameTable, seat: int, token: str) -> dict[str, Any]:
+    """One game of *My games* (``/api/history``): the table, the seat of the token (and the token, which the browser
+    sent: its *continue* link takes that seat) and the match's score."""
     m = gt.match
-    return {"id": gt.row.id, "name": gt.row.name, "rules": str(gt.rules), "seat": seat, "over": m.over,
+    return {"id": gt.row.id, "name": gt.row.name, "rules": str(gt.rules), "seat": seat, "token": token, "over": m.over,
             "names": [s.name for s in gt.seats], "totals": list(m.totals), "deal": m.deal.number,
             "winners": list(m.end.winners) if m.end else [], "created": gt.row.created}
 
@@ -812,11 +813,11 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         found = await asyncio.to_thread(hub.store.tables_of_tokens, list(raw)[:500])
         # the tables in memory are read here, on the event loop that changes them; the others (up to 500 whole matches)
         # are replayed from the database in a worker thread, which reads only the store and keeps nothing
-        games = [_history_game(gt, seat) for tid, seat, _tok in found if (gt := hub.tables.get(tid)) is not None]
-        rest = [(tid, seat) for tid, seat, _tok in found if tid not in hub.tables]
+        games = [_history_game(gt, seat, tok) for tid, seat, tok in found if (gt := hub.tables.get(tid)) is not None]
+        rest = [(tid, seat, tok) for tid, seat, tok in found if tid not in hub.tables]
 
         def replay_rest() -> list[dict[str, Any]]:
-            return [_history_game(gt, seat) for tid, seat in rest if (gt := hub.replayed(tid)) is not None]
+            return [_history_game(gt, seat, tok) for tid, seat, tok in rest if (gt := hub.replayed(tid)) is not None]
 
         games += await asyncio.to_thread(replay_rest)
         games.sort(key=lambda g: -float(g["created"]))
