@@ -32,6 +32,9 @@ def test_a_table_of_two_equal_seat_names_is_refused(tmp_path: Path) -> None:
         _create(hub, {"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "friend", "name": "ME"}, {"kind": "computer"}]})
     with hub.store.engine.begin() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(tables_t)).scalar() == 0  # no table was made
+    # two unnamed "me" seats are "Me" and "Me 2"
+    made = _create(hub, {"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "me"}, {"kind": "computer"}]})
+    assert [x["name"] for x in made["seats"]][:2] == ["Me", "Me 2"], made
     # distinct names are fine
     assert _create(hub, {**body, "seats": [{"kind": "me", "name": "Ann"}, {"kind": "friend", "name": "Bo"},
                                            {"kind": "computer"}]})["id"]

@@ -608,6 +608,7 @@ def _create(hub: Hub, body: Any) -> dict[str, Any]:
     tid = secrets.token_urlsafe(6)
     seats: list[SeatRow] = []
     friends = 0
+    mes = 0
     for i, s in enumerate(seats_in):
         if not isinstance(s, dict):
             raise _Refused("seats", f"seat {i + 1} must be an object like {{\"kind\": \"me\", \"name\": \"Ann\"}}")
@@ -622,7 +623,9 @@ def _create(hub: Hub, body: Any) -> dict[str, Any]:
         if refused is not None:
             raise _Refused("seat_name", refused, i + 1)
         if kind == "me":
-            seats.append(SeatRow(i, (sname or "Me").strip() or "Me", HUMAN, secrets.token_urlsafe(16)))
+            mes += 1
+            default = "Me" if mes == 1 else f"Me {mes}"  # two unnamed "me" seats may not share a name
+            seats.append(SeatRow(i, (sname or default).strip() or default, HUMAN, secrets.token_urlsafe(16)))
         elif kind == "friend":
             friends += 1
             seats.append(SeatRow(i, (sname or f"Friend {friends}").strip() or f"Friend {friends}", HUMAN, secrets.token_urlsafe(16)))

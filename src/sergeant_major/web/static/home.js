@@ -53,12 +53,13 @@ async function init() {
 }
 async function create(ev) {
   ev.preventDefault();
-  let friends = 0;
+  let friends = 0, mes = 0;
   const seats = Array.from(document.querySelectorAll("#seats .seatrow")).map((d, i) => {
     const k = d.querySelector(".kind").value;
     if (k === "friend") friends++;
+    if (k === "me") mes++;
     // a seat left unnamed: the server names it in English ("Friend 1", "Heuristic 3"); in another language the page does
-    const def = LANG === "en" ? undefined : k === "me" ? t("defMe") : k === "friend" ? t("defFriend", { n: friends })
+    const def = LANG === "en" ? undefined : k === "me" ? t("defMe") + (mes > 1 ? " " + mes : "") : k === "friend" ? t("defFriend", { n: friends })
       : (STRINGS[LANG]["lv_" + k.slice(9)] || k.slice(9)).replace(/^./, (c) => c.toUpperCase()) + " " + (i + 1);
     const name = d.querySelector(".sname").value.trim() || def;
     if (k.startsWith("computer:")) return { kind: "computer", level: k.slice(9), name };
