@@ -494,6 +494,16 @@ def test_parse_refuses_what_is_not_text_and_quotes_hands_trimmed() -> None:
         Position.parse("9-5-2 | H | 2 | 2-4-4 | 42..JT98X. / ..AQ.AJ94 / 53.T4..T3 | -")
 
 
+def test_play_refuses_what_is_not_a_card_and_quotes_it() -> None:
+    pos = Position.parse("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -")
+    for bad in (True, False, None, 3.0, [1]):  # True was card id 1 (3C, played); None, 3.0: AttributeError
+        with pytest.raises(PositionError, match=re.escape(f"{bad!r} is not a card")):
+            pos.play(bad)  # type: ignore[arg-type]
+    import numpy as np
+
+    assert pos.play(np.int64(1)) == pos.play(1) == pos.play("3C") == pos.play(CARDS[1])
+
+
 @pytest.mark.parametrize(("value", "played", "misere", "want"), [
     ((7, 7), (5, 5), False, (2, 2)),    # exact: the value 7 less the 5 after the card
     ((7, 7), (7, 7), False, (0, 0)),    # a best card costs nothing

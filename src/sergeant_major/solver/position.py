@@ -19,6 +19,7 @@ the text, ``Position.parse(str(pos)) == pos`` and ``repr(pos)`` (``Position.pars
 
 from __future__ import annotations
 
+import operator
 import random
 from dataclasses import dataclass
 
@@ -227,14 +228,26 @@ class Position:
         """The position after the seat to move plays ``card`` (a Card, an id, or a text such as ``'QS'``).
 
         Raises:
-            PositionError: when the card is not held or not legal now, quoting it.
+            PositionError: when the card is not held or not legal now, or is not a card at all (``None``, a
+                float, a bool: ``True`` is not card id 1), quoting it.
         """
         if isinstance(card, str):
             try:
                 card = parse_card(card)
             except CardParseError as e:
                 raise PositionError(str(e)) from None
-        cid = card if isinstance(card, int) else card.id
+        if isinstance(card, Card):
+            cid = card.id
+        else:
+            cid_or_none: int | None = None
+            if not isinstance(card, bool):  # a bool is not a card id
+                try:  # an int or a NumPy integer
+                    cid_or_none = operator.index(card)
+                except TypeError:
+                    pass
+            if cid_or_none is None:
+                raise PositionError(f"{card!r} is not a card: give a Card, a card id 0..51 or a text such as 'QS'")
+            cid = cid_or_none
         if not 0 <= cid < 52:
             raise PositionError(f"card id {cid!r} is outside 0..51")
         if not self.hands[self.to_move] >> cid & 1:
