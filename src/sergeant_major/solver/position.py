@@ -102,7 +102,8 @@ class Position:
 
     Raises:
         PositionError: when the parts do not fit together (a card held twice, wrong hand sizes, tricks that do
-            not add up to the rules' tricks...); the message says which.
+            not add up to the rules' tricks...) or are not of their types (a float seat, lists instead of
+            tuples, hands that are not int masks); the message says which.
     """
 
     rules: Rules
@@ -113,6 +114,16 @@ class Position:
     trick: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
+        if not isinstance(self.rules, Rules):
+            raise PositionError(f"rules {self.rules!r} is not a Rules (Rules.parse('9-5-2'))")
+        if not isinstance(self.contract, Contract):
+            raise PositionError(f"contract {self.contract!r} is not a Contract")
+        if isinstance(self.to_move, bool) or not isinstance(self.to_move, int):
+            raise PositionError(f"seat to move {self.to_move!r} is not an int")
+        for name in ("tricks", "hands", "trick"):  # tuples of ints: a Position is hashable and compares by value
+            value = getattr(self, name)
+            if not isinstance(value, tuple) or any(isinstance(x, bool) or not isinstance(x, int) for x in value):
+                raise PositionError(f"{name} {value!r} is not a tuple of ints")
         n = self.rules.players
         if len(self.hands) != n or len(self.tricks) != n:
             raise PositionError(f"{n} players need {n} hands and {n} trick counts, got {len(self.hands)} and {len(self.tricks)}")
