@@ -291,3 +291,14 @@ def test_hint_at_the_targets_prompt_names_the_numbers_to_type() -> None:
     assert head in choices, lines[0]
     rows = [" ".join(ln.split()[:7]) for ln in lines[1:]]  # "2: You 2, Bob 9, Cleo 5", then the estimates
     assert sorted(rows) == sorted(choices) and rows[0] == head, lines
+
+
+def test_every_level_refuses_a_view_with_no_decision_naming_the_seat() -> None:
+    """A view of a seat that is not to act: the random, beginner and heuristic players failed with 'empty range for
+    randrange()' or 'tuple index out of range'; every level now says which seat has no decision (a ValueError)."""
+    m = Match(Rules.parse("9-5-2"), 1)
+    idle = (m.deal.to_act + 1) % 3
+    view = m.view(idle)
+    for level in (*LEVELS, *MEASUREMENT_LEVELS):
+        with pytest.raises(ValueError, match=f"seat {idle} (has no decision to make|is not to act)"):
+            make_player(level).choose(view, random.Random(0))

@@ -394,3 +394,28 @@ def test_free_trump_returns_are_all_decisions_so_current_player_hides_the_gives(
                 chosen += 1
         total += sum(type(a) is Return for d in state._match.deals for a in d.history)
     assert total > 0 and chosen == total
+
+
+def test_a_player_that_is_not_a_seat_and_chance_outcomes_off_a_chance_node_are_refused() -> None:
+    state = _load("9-5-2").new_initial_state()
+    for bad in (-1, 3, True, 1.5):  # -1 was the last seat's hand (view) or a failed draw; 3 an IndexError
+        with pytest.raises(SergeantMajorError, match=re.escape(f"player {bad!r} is not a player of this game")):
+            state.resample_from_infostate(bad, lambda: 0.5)
+        with pytest.raises(SergeantMajorError, match=re.escape(f"player {bad!r} is not a player")):
+            state.dealt_so_far(bad)
+    rng = random.Random(3)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    for bad in (-1, 3, True, 1.5):
+        with pytest.raises(SergeantMajorError, match=re.escape(f"player {bad!r} is not a player of this game")):
+            state.view(bad)
+        with pytest.raises(SergeantMajorError, match=re.escape(f"player {bad!r} is not a player")):
+            state.resample_from_infostate(bad, lambda: 0.5)
+    assert state.view(np.int64(2)) == state.view(2)
+    # a bare AssertionError before (gone under python -O)
+    with pytest.raises(SergeantMajorError, match="not a chance node: player 0 is to act"):
+        state.chance_outcomes()
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    with pytest.raises(SergeantMajorError, match="not a chance node: the game is over"):
+        state.chance_outcomes()

@@ -384,6 +384,13 @@ def test_bad_flags_rewards_and_opponents_are_quoted() -> None:
     with pytest.raises(SergeantMajorError, match=re.escape("opponents='ab' is a string: give one level (or Player) per "
                                                            "other seat, e.g. opponents=('heuristic', 'heuristic')")):
         SingleSeatEnv("9-5-2", opponents="ab")
+    # an opponent that is neither a level nor a Player was taken and failed at the first decision (AttributeError)
+    for bad in (5, None, object):
+        with pytest.raises(SergeantMajorError, match=re.escape(f"opponent {bad!r} (for seat 0) is neither a player level")):
+            SingleSeatEnv("9-5-2", seat=2, opponents=(bad, "random"))
+    from sergeant_major.players import RandomPlayer
+
+    SingleSeatEnv("9-5-2", seat=2, opponents=(RandomPlayer(), "random")).reset(seed=1)
 
 
 def test_free_trump_returns_are_all_decisions_so_the_turn_order_hides_the_gives() -> None:

@@ -495,6 +495,34 @@ def test_parse_refuses_what_is_not_text_and_quotes_hands_trimmed() -> None:
         Position.parse("9-5-2 | H | 2 | 2-4-4 | 42..JT98X. / ..AQ.AJ94 / 53.T4..T3 | -")
 
 
+def test_a_position_of_parts_of_the_wrong_type_is_refused_and_quoted() -> None:
+    pos = Position.parse("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -")
+    r, c, h = pos.rules, pos.contract, pos.hands
+    for args, msg in (  # a float seat, text hands and lists were TypeErrors (lists: only when hashed)
+        ((r, c, 2.0, pos.tricks, h), "seat to move 2.0 is not an int"),
+        ((r, c, True, pos.tricks, h), "seat to move True is not an int"),
+        ((r, c, 2, pos.tricks, ("a", "b", "c")), "hands ('a', 'b', 'c') is not a tuple of ints"),
+        ((r, c, 2, [2, 4, 4], h), "tricks [2, 4, 4] is not a tuple of ints"),
+        ((r, c, 2, pos.tricks, list(h)), "hands [" ),
+        ((r, c, 2, pos.tricks, h, [1]), "trick [1] is not a tuple of ints"),
+        (("9-5-2", c, 2, pos.tricks, h), "rules '9-5-2' is not a Rules"),
+        ((r, "H", 2, pos.tricks, h), "contract 'H' is not a Contract"),
+    ):
+        with pytest.raises(PositionError, match=re.escape(msg)):
+            Position(*args)  # type: ignore[arg-type]
+    assert Position(r, c, 2, pos.tricks, h) == pos
+
+
+def test_play_refuses_what_is_not_a_card_and_quotes_it() -> None:
+    pos = Position.parse("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -")
+    for bad in (True, False, None, 3.0, [1]):  # True was card id 1 (3C, played); None, 3.0: AttributeError
+        with pytest.raises(PositionError, match=re.escape(f"{bad!r} is not a card")):
+            pos.play(bad)  # type: ignore[arg-type]
+    import numpy as np
+
+    assert pos.play(np.int64(1)) == pos.play(1) == pos.play("3C") == pos.play(CARDS[1])
+
+
 @pytest.mark.parametrize(("value", "played", "misere", "want"), [
     ((7, 7), (5, 5), False, (2, 2)),    # exact: the value 7 less the 5 after the card
     ((7, 7), (7, 7), False, (0, 0)),    # a best card costs nothing

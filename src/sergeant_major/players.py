@@ -41,7 +41,21 @@ class RandomPlayer:
         self.name = name
 
     def choose(self, view: View, rng: random.Random) -> Action:
+        """A legal action drawn uniformly with ``rng``.
+
+        Raises:
+            SergeantMajorError: when the seat is not to act (``view.legal`` is empty).
+        """
+        _check_decision(view)
         return view.legal[rng.randrange(len(view.legal))]
+
+
+def _check_decision(view: View) -> None:
+    """Raise :class:`SergeantMajorError` (a ``ValueError``) naming the seat and phase when ``view`` has no legal
+    action: a view of a seat that is not to act (the computer players failed with ``empty range for
+    randrange()`` or ``tuple index out of range``; the expert and ISMCTS players say so)."""
+    if not view.legal:
+        raise SergeantMajorError(f"seat {view.seat} has no decision to make (phase {view.phase.value})")
 
 
 def _rank_value(c: Card) -> int:
@@ -63,6 +77,12 @@ class HeuristicPlayer:
 
     # -------------------------------------------------------------- dispatch
     def choose(self, view: View, rng: random.Random) -> Action:
+        """The heuristic's choice among ``view.legal`` (``rng`` is not used).
+
+        Raises:
+            SergeantMajorError: when the seat is not to act (``view.legal`` is empty).
+        """
+        _check_decision(view)
         legal = view.legal
         first = legal[0]
         if isinstance(first, Play):

@@ -49,7 +49,8 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
     replays exactly from its seed and actions.
 
     Raises:
-        SergeantMajorError: quoting a bad seat, opponents (a string, a wrong count, an unknown level), episode,
+        SergeantMajorError: quoting a bad seat, opponents (a string, a wrong count, one that is neither a level
+            nor a Player), episode,
             ``max_deals``, ``start_deal``, ``information_state`` (not a bool), ``illegal_reward`` (not a finite
             number) or render mode.
     """
@@ -76,6 +77,9 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
         self.render_mode = render_mode
         self.players: dict[int, Player] = {}
         for k, o in enumerate(opponents):
+            if not isinstance(o, (str, Player)):  # it failed only at the first decision (no attribute 'choose')
+                raise SergeantMajorError(f"opponent {o!r} (for seat {(seat + 1 + k) % n}) is neither a player level "
+                                         "nor a Player (an object with a name and choose(view, rng))")
             self.players[(seat + 1 + k) % n] = make_player(o) if isinstance(o, str) else o
         self._table = Table(self.rules, episode, max_deals, information_state, start_deal)
         self.illegal_reward = illegal_penalty(self.rules, illegal_reward)

@@ -261,8 +261,14 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
         return legal_ids(d)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Every card not dealt yet, with equal probability."""
-        assert self._dealing is not None
+        """Every card not dealt yet, with equal probability.
+
+        Raises:
+            SergeantMajorError: at a player's decision or at the end (not a chance node), saying whose turn it is.
+        """
+        if self._dealing is None or self._over():
+            who = "the game is over" if self._over() else f"player {self.current_player()} is to act"
+            raise SergeantMajorError(f"chance_outcomes() at a node that is not a chance node: {who}")
         dealt = set(self._dealing)
         left = [c for c in self._deck if c not in dealt]
         p = 1.0 / len(left)
@@ -387,9 +393,26 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
         return new
 
     # ------------------------------------------------------------------ views and search
+    def _check_player(self, player: object) -> int:
+        """``player`` as a seat ``0..n-1``.
+
+        Raises:
+            SergeantMajorError: quoting anything else (``-1`` read the last seat's hand, ``1.5`` and ``True`` were
+                taken or a bare ``TypeError``).
+        """
+        n = self._rules.players
+        if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) or not 0 <= player < n:
+            raise SergeantMajorError(f"player {player!r} is not a player of this game: give an int in 0..{n - 1}")
+        return int(player)
+
     def view(self, player: int) -> View | None:
         """``player``'s :class:`View`, or ``None`` while the cards are being dealt. At the end of the game,
-        the view of the last deal played, scored (also when ``deals`` ended the game before the match)."""
+        the view of the last deal played, scored (also when ``deals`` ended the game before the match).
+
+        Raises:
+            SergeantMajorError: quoting a ``player`` that is not a seat ``0..n-1``.
+        """
+        player = self._check_player(player)
         if self._dealing is not None:
             return None
         return self._match.view(player, self._shown_deal())
@@ -408,7 +431,12 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
     def dealt_so_far(self, player: int) -> list[Card]:
         """The cards ``player`` may see of those it has received so far while the current deal is being dealt
         (sorted by id): all of them, except with ``contract-after=k`` (3-5-8) only the first ``k``, as at the
-        contract decision that follows the deal. Empty once the deal is dealt."""
+        contract decision that follows the deal. Empty once the deal is dealt.
+
+        Raises:
+            SergeantMajorError: quoting a ``player`` that is not a seat ``0..n-1``.
+        """
+        player = self._check_player(player)
         if self._dealing is None:
             return []
         return sorted((CARDS[self._dealing[j]] for j in self._seen_positions(player)), key=lambda c: c.id)
@@ -418,7 +446,12 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
 
         Uses :func:`~sergeant_major.research.resample.resample`, seeded from ``probability_sampler()``
         (OpenSpiel's ``UniformProbabilitySampler``; any callable returning a float in ``[0, 1)``).
+
+        Raises:
+            SergeantMajorError: quoting a ``player_id`` that is not a seat ``0..n-1`` (``-1`` drew a deal for
+                no seat and failed, ``1.5`` was a bare ``TypeError``).
         """
+        player_id = self._check_player(player_id)
         try:
             seed = int(float(probability_sampler()) * (1 << 53))
         except TypeError:

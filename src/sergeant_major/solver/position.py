@@ -19,6 +19,7 @@ the text, ``Position.parse(str(pos)) == pos`` and ``repr(pos)`` (``Position.pars
 
 from __future__ import annotations
 
+import operator
 import random
 from dataclasses import dataclass
 
@@ -101,7 +102,8 @@ class Position:
 
     Raises:
         PositionError: when the parts do not fit together (a card held twice, wrong hand sizes, tricks that do
-            not add up to the rules' tricks...); the message says which.
+            not add up to the rules' tricks...) or are not of their types (a float seat, lists instead of
+            tuples, hands that are not int masks); the message says which.
     """
 
     rules: Rules
@@ -112,6 +114,16 @@ class Position:
     trick: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
+        if not isinstance(self.rules, Rules):
+            raise PositionError(f"rules {self.rules!r} is not a Rules (Rules.parse('9-5-2'))")
+        if not isinstance(self.contract, Contract):
+            raise PositionError(f"contract {self.contract!r} is not a Contract")
+        if isinstance(self.to_move, bool) or not isinstance(self.to_move, int):
+            raise PositionError(f"seat to move {self.to_move!r} is not an int")
+        for name in ("tricks", "hands", "trick"):  # tuples of ints: a Position is hashable and compares by value
+            value = getattr(self, name)
+            if not isinstance(value, tuple) or any(isinstance(x, bool) or not isinstance(x, int) for x in value):
+                raise PositionError(f"{name} {value!r} is not a tuple of ints")
         n = self.rules.players
         if len(self.hands) != n or len(self.tricks) != n:
             raise PositionError(f"{n} players need {n} hands and {n} trick counts, got {len(self.hands)} and {len(self.tricks)}")
@@ -227,14 +239,26 @@ class Position:
         """The position after the seat to move plays ``card`` (a Card, an id, or a text such as ``'QS'``).
 
         Raises:
-            PositionError: when the card is not held or not legal now, quoting it.
+            PositionError: when the card is not held or not legal now, or is not a card at all (``None``, a
+                float, a bool: ``True`` is not card id 1), quoting it.
         """
         if isinstance(card, str):
             try:
                 card = parse_card(card)
             except CardParseError as e:
                 raise PositionError(str(e)) from None
-        cid = card if isinstance(card, int) else card.id
+        if isinstance(card, Card):
+            cid = card.id
+        else:
+            cid_or_none: int | None = None
+            if not isinstance(card, bool):  # a bool is not a card id
+                try:  # an int or a NumPy integer
+                    cid_or_none = operator.index(card)
+                except TypeError:
+                    pass
+            if cid_or_none is None:
+                raise PositionError(f"{card!r} is not a card: give a Card, a card id 0..51 or a text such as 'QS'")
+            cid = cid_or_none
         if not 0 <= cid < 52:
             raise PositionError(f"card id {cid!r} is outside 0..51")
         if not self.hands[self.to_move] >> cid & 1:
