@@ -302,3 +302,23 @@ def test_every_level_refuses_a_view_with_no_decision_naming_the_seat() -> None:
     for level in (*LEVELS, *MEASUREMENT_LEVELS):
         with pytest.raises(ValueError, match=f"seat {idle} (has no decision to make|is not to act)"):
             make_player(level).choose(view, random.Random(0))
+
+
+def test_players_refuse_an_rng_that_is_not_a_random_random_quoting_it() -> None:
+    """``RandomPlayer().choose(view, None)`` and the beginner and ISMCTS players given a NumPy generator failed with a bare
+    ``AttributeError``; they now say what is wrong, quoting it, as the expert and resample do."""
+    import random
+
+    import numpy as np
+
+    from sergeant_major.errors import SergeantMajorError
+    from sergeant_major.match import Match
+    from sergeant_major.players import make_player
+
+    m = Match(Rules.parse("9-5-2"), seed=3)
+    view = m.view(m.to_act)
+    for level in ("random", "beginner", "ismcts"):
+        for bad in (None, np.random.default_rng(1)):
+            with pytest.raises(SergeantMajorError, match=r"rng=.* is not a random\.Random"):
+                make_player(level).choose(view, bad)  # type: ignore[arg-type]
+        assert make_player(level).choose(view, random.Random(1)) in view.legal

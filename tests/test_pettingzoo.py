@@ -419,3 +419,13 @@ def test_free_trump_returns_are_all_decisions_so_the_turn_order_hides_the_gives(
             gives_seen.add(any(type(a) is Give and a.card.suit == deal.trump for a in deal.history))
         assert total > 0 and gives_seen == {True, False}
         assert chosen == (total if all_decisions else 0), rules
+
+
+def test_an_agent_that_is_not_one_is_refused_quoting_it() -> None:
+    """``observe``, ``observation_space`` and ``action_space`` of a name that is no agent raised a bare ``KeyError``."""
+    e = raw_env(rules="9-5-2")
+    e.reset(seed=1)
+    for call in (e.observe, e.observation_space, e.action_space):
+        with pytest.raises(SergeantMajorError, match=r"'player_9' is not an agent of this environment \(one of player_0"):
+            call("player_9")
+    assert e.action_space("player_0").n == NUM_ACTIONS

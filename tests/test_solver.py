@@ -891,6 +891,12 @@ def test_bad_seat_is_refused() -> None:
     for bad in (True, 1.5, "1"):
         with pytest.raises(PositionError, match=f"seat {bad!r} is not a seat"):
             Solver(tt_bits=10).value(pos, bad)  # type: ignore[arg-type]
+    # a NumPy integer seat (an environment's agent index) is a seat, as can_reach's t is a number of tricks
+    import numpy as np
+    assert Solver(tt_bits=10).value(pos, np.int64(1)) == Solver(tt_bits=10).value(pos, 1)  # type: ignore[arg-type]
+    assert Solver(tt_bits=10).can_reach(pos, np.int64(2), 1) == Solver(tt_bits=10).can_reach(pos, 2, 1)  # type: ignore[arg-type]
+    with pytest.raises(PositionError, match="seat np.int64\\(7\\) is not a seat|seat 7 is not a seat"):
+        Solver(tt_bits=10).value(pos, np.int64(7))  # type: ignore[arg-type]
     for kw in ({"threads": 1.5}, {"threads": "2"}, {"tt_bits": 21.5}):
         with pytest.raises(ValueError, match=f"{next(iter(kw))}={next(iter(kw.values()))!r} is not"):
             Solver(**kw)  # type: ignore[arg-type]

@@ -44,9 +44,11 @@ class RandomPlayer:
         """A legal action drawn uniformly with ``rng``.
 
         Raises:
-            SergeantMajorError: when the seat is not to act (``view.legal`` is empty).
+            SergeantMajorError: when the seat is not to act (``view.legal`` is empty), or quoting ``rng`` when it is
+                not a ``random.Random``.
         """
         _check_decision(view)
+        check_rng(rng, "RandomPlayer.choose")
         return view.legal[rng.randrange(len(view.legal))]
 
 
@@ -56,6 +58,15 @@ def _check_decision(view: View) -> None:
     randrange()`` or ``tuple index out of range``; the expert and ISMCTS players say so)."""
     if not view.legal:
         raise SergeantMajorError(f"seat {view.seat} has no decision to make (phase {view.phase.value})")
+
+
+def check_rng(rng: object, who: str) -> None:
+    """Raise :class:`SergeantMajorError` quoting ``rng`` when it is not a ``random.Random`` (``None`` or a NumPy
+    generator gave a bare ``AttributeError`` deep in a player)."""
+    if not isinstance(rng, random.Random):
+        text = repr(rng)
+        raise SergeantMajorError(f"{who}: rng={text[:60] + ('...' if len(text) > 60 else '')} is not a random.Random "
+                                 "(give random.Random(seed))")
 
 
 def _rank_value(c: Card) -> int:

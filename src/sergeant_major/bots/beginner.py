@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from ..actions import Action, Contract, Discard, EndGive, Give, NameContract, Play
 from ..cards import Card
-from ..players import HeuristicPlayer, _beats
+from ..players import HeuristicPlayer, _beats, check_rng
 from ..view import View
 
 __all__ = ["BeginnerPlayer"]
@@ -50,6 +50,7 @@ class BeginnerPlayer(HeuristicPlayer):
         self.mistake = mistake
 
     def choose(self, view: View, rng: random.Random) -> Action:
+        check_rng(rng, "BeginnerPlayer.choose")
         best = super().choose(view, rng)
         if rng.random() >= self.mistake:
             return best

@@ -160,10 +160,13 @@ class ISMCTSPlayer:
         """One of ``view.legal``: the bot's choice after :attr:`simulations` simulations (module doc).
 
         Raises:
-            SergeantMajorError: when the seat is not to act (``view.legal`` is empty).
+            SergeantMajorError: when the seat is not to act (``view.legal`` is empty), or quoting ``rng`` when it is
+                not a ``random.Random``.
         """
         if not view.legal:
             raise SergeantMajorError(f"seat {view.seat} has no decision to make (phase {view.phase.value})")
+        from ..players import check_rng
+        check_rng(rng, "ISMCTSPlayer.choose")
         if len(view.legal) == 1:
             return view.legal[0]
         import numpy as np

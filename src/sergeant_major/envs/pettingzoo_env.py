@@ -120,13 +120,27 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         self.infos: dict[str, dict[str, Any]] = {}
         self.agent_selection = self.possible_agents[0]
 
+    def _agent(self, agent: Any) -> str:
+        """``agent`` when it is one of ``possible_agents``; else a :class:`SergeantMajorError` quoting it."""
+        if not isinstance(agent, str) or agent not in self._seat:
+            raise SergeantMajorError(f"{agent!r} is not an agent of this environment (one of {', '.join(self.possible_agents)})")
+        return agent
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The agent's observation space (the same object every call)."""
-        return self.observation_spaces[agent]
+        """The agent's observation space (the same object every call).
+
+        Raises:
+            SergeantMajorError: quoting ``agent`` when it is not one of ``possible_agents``.
+        """
+        return self.observation_spaces[self._agent(agent)]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        """``Discrete(NUM_ACTIONS)`` (the same object every call)."""
-        return self.action_spaces[agent]
+        """``Discrete(NUM_ACTIONS)`` (the same object every call).
+
+        Raises:
+            SergeantMajorError: quoting ``agent`` when it is not one of ``possible_agents``.
+        """
+        return self.action_spaces[self._agent(agent)]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal anew: ``seed`` gives the cards of ``Match(rules, seed)``; ``None`` draws a seed.
@@ -159,8 +173,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
-        """``{"observation": float32[size], "action_mask": int8[NUM_ACTIONS]}`` of ``agent``."""
-        obs, mask = self._table.observe(self._seat[agent])
+        """``{"observation": float32[size], "action_mask": int8[NUM_ACTIONS]}`` of ``agent``.
+
+        Raises:
+            SergeantMajorError: quoting ``agent`` when it is not one of ``possible_agents``.
+        """
+        obs, mask = self._table.observe(self._seat[self._agent(agent)])
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:

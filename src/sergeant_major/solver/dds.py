@@ -469,6 +469,8 @@ class Solver:
         if not isinstance(pos, Position):
             raise PositionError(f"{pos!r} is not a Position")
         s = pos.to_move if seat is None else seat
+        if not isinstance(s, bool) and not isinstance(s, int) and hasattr(s, "__index__") and hasattr(s, "dtype"):
+            s = s.__index__()  # a NumPy integer (an environment's agent index), as can_reach's t and the envs take
         if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < pos.n:
             raise PositionError(f"seat {s!r} is not a seat: give an int in 0..{pos.n - 1}")
         return s
