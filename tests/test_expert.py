@@ -271,8 +271,35 @@ def test_hint_command_in_play(tmp_path: Path) -> None:
     v = m.view(0)
     lines = hint_lines(v, random.Random(0))
     cards = {str(a.card) for a in v.legal if isinstance(a, Play)}
-    shown = {ln.split()[0] for ln in lines[1:]}
+    shown = {ln.split()[0] for ln in lines[1:] if not ln.strip().startswith("(")}
     assert shown == cards and len(cards) > 1
+    assert lines[-1].strip().startswith("(points: the expert's utility")
+
+
+def test_hint_at_the_discard_shows_each_set_whole() -> None:
+    """The repro: at the discard the hint listed one card per line ("JS 11.50 tricks +5.17", "AS ...") and said each
+    line was "the best set holding that card", though the other three cards of the set were nowhere (each line was
+    keyed by its set's highest card). Now each line is a whole set of discards, the card to discard now first."""
+    from sergeant_major.deal import Phase as DealPhase
+
+    m = Match(Rules.parse("9-5-2"), 4, ["You", "Bob", "Cleo"])
+    h = make_player("heuristic")
+    while not (m.deal.phase is DealPhase.DISCARD and m.to_act == m.deal.declarer):
+        f = m.forced_action()
+        s = m.to_act or 0
+        m.apply(f if f is not None else h.choose(m.view(s), decision_rng(4, s, m.deal.number, len(m.deal.history))))
+    v = m.view(m.deal.declarer)
+    lines = hint_lines(v, random.Random(0))
+    rows = [ln.split() for ln in lines[1:] if not ln.strip().startswith("(")]
+    k = v.rules.kitty_size
+    hand = {str(c) for c in v.hand}
+    assert rows and all(len(r) >= k + 4 for r in rows), lines  # k cards, then "x.xx tricks +y.yy points"
+    for r in rows:
+        cards = r[:k]
+        assert len(set(cards)) == k and set(cards) <= hand, (r, lines)
+    choice = lines[0].removeprefix("Hint: the expert would choose ").split(" ")[0].rstrip(".")
+    assert rows[0][0] == choice, lines
+    assert any("each line is a whole set" in ln for ln in lines), lines
 
 
 def test_hint_at_the_targets_prompt_names_the_numbers_to_type() -> None:
@@ -289,7 +316,7 @@ def test_hint_at_the_targets_prompt_names_the_numbers_to_type() -> None:
     choices = tui.assign_choices(v)
     head = lines[0].removeprefix("Hint: the expert would choose ").split(" (")[0].rstrip(".")
     assert head in choices, lines[0]
-    rows = [" ".join(ln.split()[:7]) for ln in lines[1:]]  # "2: You 2, Bob 9, Cleo 5", then the estimates
+    rows = [" ".join(ln.split()[:7]) for ln in lines[1:] if not ln.strip().startswith("(")]  # "2: You 2, Bob 9, Cleo 5", ...
     assert sorted(rows) == sorted(choices) and rows[0] == head, lines
 
 

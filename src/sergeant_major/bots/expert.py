@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import Action, AssignTargets, Contract, Discard, EndGive, Give, NameContract, Play, Return
@@ -234,6 +234,8 @@ class Estimate:
             decisions before the play); empty when not measured.
         worlds: worlds evaluated.
         method: ``"forced"``, ``"dds"`` (double-dummy per world), ``"playout"`` or ``"rollout"``.
+        sets: at a discard, per candidate (a :class:`Discard` of a set's highest card), the whole set of cards
+            it stands for (the best set with that highest card); empty elsewhere.
     """
 
     choice: Action
@@ -241,6 +243,7 @@ class Estimate:
     tricks: dict[Action, float]
     worlds: int
     method: str
+    sets: dict[Action, tuple[Card, ...]] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------------------------------- evaluation
@@ -522,13 +525,16 @@ class ExpertPlayer:
         util, tricks = evaluate_worlds(worlds, view, cands, self.playouts_pre, rng)
         values: dict[Action, float] = {}
         trick_map: dict[Action, float] = {}
-        for key, u, t in zip(keys, util, tricks, strict=True):
+        sets: dict[Action, tuple[Card, ...]] = {}
+        for key, cand, u, t in zip(keys, cands, util, tricks, strict=True):
             if key not in values or u > values[key]:
                 values[key] = u
                 trick_map[key] = t
+                if isinstance(first, Discard) and isinstance(cand, tuple):
+                    sets[key] = tuple(a.card for a in cand if isinstance(a, Discard))
         if isinstance(first, Discard):  # the best set decides; its first card is discarded now
             top = max(range(len(cands)), key=lambda i: (util[i], -i))
-            return Estimate(keys[top], values, trick_map, len(worlds), "rollout")
+            return Estimate(keys[top], values, trick_map, len(worlds), "rollout", sets)
         return Estimate(self._pick(view, values, rng), values, trick_map, len(worlds), "rollout")
 
 
@@ -561,9 +567,15 @@ def hint_lines(view: View, rng: random.Random, think: float = 1.0) -> list[str]:
     lines = [head + "."]
     if est.tricks:
         if isinstance(est.choice, Discard):
-            lines.append("  (discards are compared as sets of cards; each line is the best set holding that card)")
+            lines.append("  (discards are compared as sets of cards: each line is a whole set, its first card the one "
+                         "to discard now)")
         for a in sorted(est.values, key=lambda x: (-est.values[x], x != est.choice)):  # the choice first of equals
             t = est.tricks.get(a)
             tt = f"{t:5.2f} tricks" if t is not None else ""
-            lines.append(f"  {short(a):<24} {tt}   {est.values[a]:+6.2f} points")
+            what = short(a)
+            if isinstance(a, Discard) and a in est.sets:
+                what = " ".join([str(a.card)] + [str(c) for c in est.sets[a] if c != a.card])
+            lines.append(f"  {what:<24} {tt}   {est.values[a]:+6.2f} points")
+        lines.append("  (points: the expert's utility - the deal's score, weighted up by a quarter when an exchange "
+                     f"follows, {WIN:+g} when it wins the match, {-WIN:+g} when it loses it; docs/players.md)")
     return lines
