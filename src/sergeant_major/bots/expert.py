@@ -525,16 +525,16 @@ class ExpertPlayer:
         util, tricks = evaluate_worlds(worlds, view, cands, self.playouts_pre, rng)
         values: dict[Action, float] = {}
         trick_map: dict[Action, float] = {}
-        sets: dict[Action, tuple[Card, ...]] = {}
+        set_of: dict[Action, tuple[Card, ...]] = {}
         for key, cand, u, t in zip(keys, cands, util, tricks, strict=True):
             if key not in values or u > values[key]:
                 values[key] = u
                 trick_map[key] = t
                 if isinstance(first, Discard) and isinstance(cand, tuple):
-                    sets[key] = tuple(a.card for a in cand if isinstance(a, Discard))
+                    set_of[key] = tuple(a.card for a in cand if isinstance(a, Discard))
         if isinstance(first, Discard):  # the best set decides; its first card is discarded now
             top = max(range(len(cands)), key=lambda i: (util[i], -i))
-            return Estimate(keys[top], values, trick_map, len(worlds), "rollout", sets)
+            return Estimate(keys[top], values, trick_map, len(worlds), "rollout", set_of)
         return Estimate(self._pick(view, values, rng), values, trick_map, len(worlds), "rollout")
 
 
