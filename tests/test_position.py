@@ -67,7 +67,10 @@ def test_trick_in_progress() -> None:
     ("9-5-2 | NT | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -", "suits-nt-mt"),
     ("9-5-2 | H | x | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -", "'x'"),
     ("9-5-2 | H | 2 | 2-4-5 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -", "not the 16 tricks"),
-    ("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T32 | -", "should hold 7"),
+    # the hand that is off is named (it named seat 0, whose 6 cards were right, as if it should hold 7)
+    ("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T32 | -", "seat 2 holds 7 cards; the other hands hold 6 each, it should hold 6"),
+    ("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T | -", "seat 2 holds 5 cards; the other hands hold 6 each, it should hold 6"),
+    ("9-5-2 | H | 2 | 2-4-4 | 42..JT9. / ..AQ.AJ94 / 53.T4..T2 | -", "seat 0 holds 5 cards; the other hands hold 6 each, it should hold 6"),
     ("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..TX | -", "'X' is not a rank"),
     ("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 / | -", "3 players need 3 hands"),
     ("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 42.T4..T3 | -", "held twice"),

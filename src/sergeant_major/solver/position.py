@@ -150,14 +150,19 @@ class Position:
             raise PositionError(f"negative tricks taken: {self.tricks}")
         r = _popcount(self.hands[self.to_move])
         lead = self.leader
+        # each hand's count with its card in the trick put back: the count most hands agree on is taken as right, so
+        # that the message names the hand that is off (the seat to move's count when no two agree)
+        full = {(lead + i) % n: _popcount(self.hands[(lead + i) % n]) + (1 if i < len(self.trick) else 0) for i in range(n)}
+        votes = sorted(set(full.values()), key=lambda x: (-list(full.values()).count(x), x != r))
+        ref = votes[0] if list(full.values()).count(votes[0]) > 1 else r
         for i in range(n):
             s = (lead + i) % n
-            want = r - 1 if i < len(self.trick) else r
-            got = _popcount(self.hands[s])
-            if got != want:
-                raise PositionError(
-                    f"seat {s} holds {got} cards; with seat {self.to_move} to move holding {r} and "
-                    f"{len(self.trick)} card(s) in the trick it should hold {want}")
+            if full[s] != ref:
+                want = ref - 1 if i < len(self.trick) else ref
+                others = [x for x in range(n) if x != s and full[x] == ref]
+                why = (f"the other hands hold {ref} each" + (" (a card played to the trick counted)" if self.trick else "") if others else
+                       f"with seat {self.to_move} to move holding {r} and {len(self.trick)} card(s) in the trick")
+                raise PositionError(f"seat {s} holds {_popcount(self.hands[s])} cards; {why}, it should hold {want}")
         if self.trick and r == 0:
             raise PositionError("the seat to move holds no card but the trick is not complete")
         if sum(self.tricks) + r != self.rules.tricks:
