@@ -582,3 +582,20 @@ def test_the_table_refuses_a_trick_in_progress() -> None:
 def test_wrong_hand_sizes_are_said_before_the_tricks_legality() -> None:
     with pytest.raises(PositionError, match="should hold"):
         Position.parse("9-5-2 | H | 2 | 5-5-4 | ..A. / 7S 8S / AS KD | 2S 9C")
+
+
+def test_analyze_without_numba_notes_the_slowness_only_for_input_it_analyses(tmp_path: Path) -> None:
+    """``analyze`` without numba printed its long "numba is not available" note before refusing a bad input (an
+    unfinished match's save, a bad position), so the refusal came second; the note now comes only once the input
+    is good, right before the searches."""
+    import subprocess
+    import sys
+
+    exe = Path(sys.executable).parent / "sergeant-major"
+    env = dict(os.environ, SERGEANT_MAJOR_NO_NUMBA="1")
+    bad = subprocess.run([str(exe), "analyze", "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T | -"],
+                         capture_output=True, text=True, timeout=120, env=env)
+    assert bad.returncode == 2 and "numba" not in bad.stderr and bad.stderr.startswith("error: "), bad.stderr
+    good = subprocess.run([str(exe), "analyze", "9-5-2 | H | 0 | 5-5-5 | A... / K... / Q... | -", "-t", "5"],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert good.returncode == 0 and "note: numba is not available" in good.stderr, (good.stdout, good.stderr)

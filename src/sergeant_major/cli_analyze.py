@@ -377,10 +377,6 @@ def analyze(
     if not 0 < time_limit < math.inf:  # also NaN
         err.print(Text(f"error: --time-limit {time_limit}: give a positive, finite number of seconds"))
         raise typer.Exit(2)
-    if not HAVE_NUMBA and not as_json:
-        err.print(Text("note: numba is not available (not installed - pip install 'sergeant-major[fast]' - or switched "
-                       "off by SERGEANT_MAJOR_NO_NUMBA), so the searches run in pure Python, about 60 times slower; "
-                       "values the time limit cuts short show as lo..hi"))
 
     def refuse_record_options() -> None:
         """``--deal``/``--game`` pick a deal of a record file: with a position they would be ignored, so say so."""
@@ -392,9 +388,14 @@ def analyze(
 
     def prepare() -> None:
         """Compile (or load) the kernels once the input is known good: tens of seconds with a cold numba cache,
-        under a second after. Said rather than a silent wait (on a pipe only when it takes over a second)."""
+        under a second after. Said rather than a silent wait (on a pipe only when it takes over a second). Without
+        numba, a note says the searches are slow (only then: a refused input gets its error alone)."""
         if HAVE_NUMBA:
             prepare_with_status(err, "Preparing the double-dummy solver (compiled on first use: up to a minute)...", warm_up)
+        elif not as_json:
+            err.print(Text("note: numba is not available (not installed - pip install 'sergeant-major[fast]' - or switched "
+                           "off by SERGEANT_MAJOR_NO_NUMBA), so the searches run in pure Python, about 60 times slower; "
+                           "values the time limit cuts short show as lo..hi"))
 
     solver = Solver(threads=table_jobs())  # one search at a time (a position, a record's cards): helper threads
     path = Path(target)
