@@ -486,3 +486,30 @@ def test_a_view_or_generator_of_the_wrong_type_is_refused_quoting_it() -> None:
     with pytest.raises(SergeantMajorError, match=r"^resample: rng=Generator\(PCG64\) at 0x"):
         resample(view, np.random.default_rng(1))  # type: ignore[arg-type]
     assert resample(view, random.SystemRandom()).rules == view.rules  # a subclass of random.Random is one
+
+
+def test_a_card_the_viewer_was_returned_may_have_been_the_up_players_give() -> None:
+    """The repro (a fresh-eyes run): under ``give=lowest`` with ``kitty-timing=before-exchange`` the declarer gave seat
+    1 his two lowest cards (5C 5D), seat 1 returned AC AD, then seat 0 (the viewer) gave seat 1 2C 2H and got back 5C
+    and KH - the 5C the declarer had given. The sampler never let an up player's unseen give be a card the viewer
+    saw in an exchange, so it found no world for this real view ("no consistent deal ... after 2000 draws") and the
+    expert and ISMCTS searched none. Every view of the match now resamples to a deal that shows the same view."""
+    from sergeant_major.envs._table import Table
+    from sergeant_major.research.action_space import legal_ids
+    from sergeant_major.view import build_view
+
+    r = Rules.parse("9-5-2 kitty-timing=before-exchange give=lowest deals=3")
+    rng = random.Random(41)
+    t = Table(r, "match", None, False, 1)
+    t.new(41)
+    checked = 0
+    while t.done is None:
+        d = t.deal
+        if d.number >= 2 and d.phase.value == "play" and rng.random() < 0.15:
+            for s in range(r.players):
+                v = t.view(s)
+                got = resample(v, random.Random(0))
+                assert build_view(got, s, v.names, v.totals, v.results, v.contracts_left) == v
+                checked += 1
+        t.step(rng.choice(legal_ids(d)))
+    assert checked >= 3

@@ -1287,9 +1287,11 @@ def _plan_round(plan: _Plan, u: int, t: int, hands: list[int], chosen: list[int]
     tg = slots[gives[0]].trump
     tk = _key(t, tg)
     fv = plan.from_viewer
-    seen = {sl.card for sl in slots if sl.card >= 0}
     pu = hands[u]
-    # candidates per give, in the order of giving; the last give is the threshold itself
+    # candidates per give, in the order of giving; the last give is the threshold itself. A card the viewer saw in
+    # another exchange may be one of them: a card the down player later passed on to the viewer (a return of the
+    # viewer's exchange with him) can have come from u's give; the cards the viewer gave are never u's (fv), and the
+    # hands walked back to this point hold every card where it lay then
     cands: list[list[int]] = []
     for j, gi in enumerate(gives):
         if chosen[gi] >= 0:
@@ -1297,9 +1299,9 @@ def _plan_round(plan: _Plan, u: int, t: int, hands: list[int], chosen: list[int]
             continue
         pool = hands[slots[gi].other] | pu
         if j == len(gives) - 1:
-            cands.append([t] if pool >> t & 1 and t not in fv and t not in seen else [])
+            cands.append([t] if pool >> t & 1 and t not in fv else [])
         else:
-            cands.append([c for c in _bits(pool) if _key(c, tg) < tk and c not in fv and c not in seen])
+            cands.append([c for c in _bits(pool) if _key(c, tg) < tk and c not in fv])
         cands[-1].sort(key=lambda c: _key(c, tg))
     # count the rising sequences from the back, then draw one from the front
     ways: list[dict[int, int]] = [{} for _ in gives]
