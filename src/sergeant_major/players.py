@@ -65,7 +65,7 @@ def check_rng(rng: object, who: str) -> None:
     generator gave a bare ``AttributeError`` deep in a player)."""
     if not isinstance(rng, random.Random):
         text = repr(rng)
-        raise SergeantMajorError(f"{who}: rng={text[:60] + ('...' if len(text) > 60 else '')} is not a random.Random "
+        raise SergeantMajorError(f"{who}: rng={text if len(text) <= 60 else text[:57] + '...'} is not a random.Random "
                                  "(give random.Random(seed))")
 
 

@@ -40,7 +40,7 @@ from ..cards import CARDS
 from ..deal import Deal
 from ..errors import SergeantMajorError
 from ..match import Match
-from ..players import HeuristicPlayer
+from ..players import HeuristicPlayer, check_rng
 from ..rules import Rules
 from ..view import View
 
@@ -165,7 +165,6 @@ class ISMCTSPlayer:
         """
         if not view.legal:
             raise SergeantMajorError(f"seat {view.seat} has no decision to make (phase {view.phase.value})")
-        from ..players import check_rng
         check_rng(rng, "ISMCTSPlayer.choose")
         if len(view.legal) == 1:
             return view.legal[0]

@@ -91,6 +91,7 @@ from ..actions import Action, AssignTargets, Contract, Discard, EndGive, Give, N
 from ..cards import CARDS, FULL_DECK, SUIT_MASKS, Card, mask_of
 from ..deal import Deal, Phase
 from ..errors import IllegalActionError, SergeantMajorError
+from ..players import check_rng
 from ..rules import Rules, minimum_ceilings
 from ..view import View, build_view
 
@@ -185,8 +186,7 @@ def resample(view: View, rng: random.Random) -> Deal:
     """
     if not isinstance(view, View):
         raise SergeantMajorError(f"resample: view={_short(view)} is not a View (Match.view(seat) or build_view gives one)")
-    if not isinstance(rng, random.Random):
-        raise SergeantMajorError(f"resample: rng={_short(rng)} is not a random.Random (give random.Random(seed))")
+    check_rng(rng, "resample")
     plan = _prepare(view)
     return _sample(plan, rng)
 
