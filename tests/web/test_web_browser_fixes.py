@@ -65,10 +65,17 @@ def test_invitation_never_replaces_my_seat_and_bad_tokens_are_not_saved(server: 
     s.click("#btn-join")
     s.locator("#tokerr", has_text="no seat").wait_for()
     s.locator("#status", has_text="watching").wait_for()
-    a.click("#btn-start")  # a new state reaches the spectator: the error stays
+    cf = browser.new_context()  # the friend takes his seat (deal 1 waits for him): a new state reaches the spectator
+    f = cf.new_page()
+    f.goto(invite)
+    f.fill("#myname", "Bob")
+    f.click("#btn-join")
+    s.locator(".player[data-seat='1']", has_text="online").wait_for()
+    a.click("#btn-start")  # the error stays
     s.locator("#contract", has_text="Deal 1").wait_for()
     s.wait_for_function("document.querySelector('#seatlist') === null || !document.querySelector('#dlg').open")
     assert "no seat" in s.inner_text("#tokerr")
+    cf.close()
     assert tid not in _tokens(s)
     # the host asks for the friend's seat this time: it becomes hers, her own token is kept for My games
     a.goto(invite)

@@ -118,6 +118,8 @@ def test_messages_with_fields_their_type_does_not_have_are_refused(tmp_path: Pat
         await refused({"type": "ping", "id": 7}, "id")
         await refused({"type": "start", "v": 0, "extra": 1}, "extra")
         assert gt.waiting_start
+        f = connect(hub, tid)  # deal 1 waits for the invited friend
+        await send(hub, f, {"type": "join", "token": t["seats"][1]["token"]})
         await send(hub, c, {"type": "start", "v": 0})
         assert not gt.waiting_start
         st = c.ws.last()

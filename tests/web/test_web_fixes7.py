@@ -79,7 +79,7 @@ def test_a_table_nobody_is_at_is_forgotten_whole(tmp_path: Path) -> None:
         ids, vs = [], []
         for _ in range(5):
             out = cl.post("/api/tables", json={"rules": "9-5-2", "seats": [
-                {"kind": "me"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}]}).json()
+                {"kind": "me"}, {"kind": "computer", "level": "random"}, {"kind": "computer", "level": "heuristic"}]}).json()
             ids.append(out["id"])
             with cl.websocket_connect(f"/ws/{out['id']}") as ws:
                 ws.send_text(json.dumps({"type": "join", "token": out["seats"][0]["token"]}))

@@ -516,6 +516,14 @@ class Hub:
         if not gt.waiting_start:
             await self.send(c, _err("not_waiting", "no deal is waiting to be started"))
             return False
+        if gt.released == 0:  # the first deal waits until every person's seat is taken (not the next deals: stand-ins)
+            online = self.online(gt.row.id)
+            empty = [s for s in gt.seats if s.kind == HUMAN and s.seat not in online]
+            if empty:
+                who = ", ".join(f"seat {s.seat} ({_show(s.name)})" for s in empty)
+                await self.send(c, _err("empty_seat", f"deal 1 starts once every player is at the table: nobody holds {who} "
+                                                      "yet (an invited friend has not joined); nothing was changed"))
+                return False
         await self.append(gt, "start", c.seat, {"deal": gt.match.deal.number})
         return True
 

@@ -266,8 +266,12 @@ function renderDialog() {
   if (S.waiting_start) {
     const closeBtn = [t("close"), dismiss, { id: "btn-close" }];  // a spectator has nothing to press but may look at the table
     if (v.deal === 1) {
-      const html = `<h2>${esc(t("waiting"))}</h2><ul id="seatlist">` + S.table.seats.map((s) => `<li>${esc(s.name)}: ${esc(s.kind === "human" ? (s.online ? t("online") : t("offline")) : kindText(s.kind))}</li>`).join("") + "</ul>";
-      openDlg("start" + S.table.seats.map((s) => s.name + s.online).join(), html, you !== null ? [[t("start"), () => send({ type: "start" }), { id: "btn-start" }]] : [closeBtn]);
+      // deal 1 waits until every person's seat is taken (the server refuses a start before: empty_seat)
+      const empty = S.table.seats.filter((s) => s.kind === "human" && !s.online).map((s) => s.name);
+      const html = `<h2>${esc(t("waiting"))}</h2><ul id="seatlist">` + S.table.seats.map((s) => `<li>${esc(s.name)}: ${esc(s.kind === "human" ? (s.online ? t("online") : t("offline")) : kindText(s.kind))}</li>`).join("") + "</ul>" +
+        (empty.length ? `<p id="start-wait">${esc(t("waitSeats", { names: empty.join(", ") }))}</p>` : "");
+      const startAttrs = empty.length ? { id: "btn-start", disabled: "", "aria-describedby": "start-wait" } : { id: "btn-start" };
+      openDlg("start" + S.table.seats.map((s) => s.name + s.online).join(), html, you !== null ? [[t("start"), () => send({ type: "start" }), startAttrs]] : [closeBtn]);
     } else {
       openDlg("next", resultHtml(), you !== null ? [[t("nextDeal"), () => { pressedNext = S.v; send({ type: "start" }); }, { id: "btn-next" }]] : [closeBtn]);
     }

@@ -1,0 +1,70 @@
+"""Regressions from a sixth fresh-eyes run on the browser play, in headless Debian Chromium (Playwright; skipped when
+/usr/bin/chromium or the playwright package is missing): deal 1 waits until the invited friend has taken his seat
+(the start button disabled and explained, a start sent anyway refused by the server)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from conftest import CHROMIUM  # the fixtures server and browser are in conftest.py
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (CI installs Debian's chromium: apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing (the test extra)")
+pytest.importorskip("fastapi")
+
+from _webhelp import Server  # noqa: E402
+from test_web_browser import _errors  # noqa: E402
+
+
+def _table(server: Server, seats: list[dict[str, Any]], rules: str = "9-5-2") -> dict[str, Any]:
+    import httpx
+
+    out: dict[str, Any] = httpx.post(server.url + "/api/tables", json={"rules": rules, "seats": seats}).json()
+    return out
+
+
+def _open(browser: Any, server: Server, tid: str, token: str | None = None, invite: str | None = None) -> tuple[Any, Any]:
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    if token is not None:
+        page.goto(server.url + "/")
+        page.evaluate("([tid, tok]) => saveToken(tid, tok)", [tid, token])
+    page.goto(server.url + (invite or "/t/" + tid))
+    return ctx, page
+
+
+def test_deal_one_waits_for_the_invited_friend(server: Server, browser: Any) -> None:
+    """The repro: Ann made a table with an invited friend, sent him the link and pressed *Start the game* at once: deal
+    1 was dealt and her computer neighbour played on while the friend had not even opened the link. Now the button is
+    disabled and says whom the table waits for; a start sent anyway is refused (``empty_seat``, in German too); once
+    the friend has joined, the button works."""
+    out = _table(server, [{"kind": "me", "name": "Ann"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}])
+    tid = out["id"]
+    ca, a = _open(browser, server, tid, token=out["seats"][0]["token"])
+    errs = _errors(a)
+    a.locator("#btn-start").wait_for()
+    assert a.locator("#btn-start").is_disabled()
+    assert a.inner_text("#start-wait") == "The game starts once everyone is at the table: waiting for Friend 1."
+    # a start sent anyway (an old page, a script): refused by the server, nothing dealt
+    a.evaluate("ws.send(JSON.stringify({type: 'start', v: S.v}))")
+    a.locator("#error", has_text="nobody holds seat 1").wait_for()
+    assert a.evaluate("S.waiting_start") is True
+    a.click("#lang")
+    assert a.inner_text("#start-wait") == "Das Spiel beginnt, wenn alle am Tisch sind: warten auf Friend 1."
+    a.evaluate("ws.send(JSON.stringify({type: 'start', v: S.v}))")
+    a.locator("#error", has_text="alle Plätze besetzt").wait_for()
+    a.click("#lang")
+    # the friend joins: the button is enabled, the explanation gone; the deal starts
+    cf, f = _open(browser, server, tid, invite=out["seats"][1]["invite"])
+    f.fill("#myname", "Bob")
+    f.click("#btn-join")
+    a.locator("#seatlist", has_text="Bob: online").wait_for()
+    assert a.locator("#btn-start").is_enabled() and a.locator("#start-wait").count() == 0
+    a.click("#btn-start")
+    f.wait_for_function("S && !S.waiting_start")
+    assert not errs, errs
+    ca.close()
+    cf.close()
