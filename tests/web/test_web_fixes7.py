@@ -48,6 +48,7 @@ def test_a_player_is_seated_at_once_while_the_computers_wait_out_their_delay(tmp
         assert waited < 0.15, waited  # it was 1 s: five delays of 0.2 s
         assert answered < 0.15, answered  # and its join is done: the run going on takes the computers' moves
         await started
+        await hub.idle(t["id"])  # the computers' paced moves are taken in the background
         gt = hub.tables[t["id"]]
         assert [by for _a, by in gt.acts] == ["computer", "forced", "computer", "computer", "computer", "computer"]
         assert a.ws.last() == b.ws.last() and gt.match.to_act == 0

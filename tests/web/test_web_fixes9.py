@@ -7,13 +7,22 @@ is answered at once, her next messages too (her websocket was busy until all of 
 from __future__ import annotations
 
 import asyncio
+import json
+import random
+import statistics
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("fastapi")
 
 from _webhelp import connect, make_hub, new_table, send  # noqa: E402
+
+from sergeant_major.actions import Action  # noqa: E402
+from sergeant_major.players import RandomPlayer  # noqa: E402
+from sergeant_major.view import View  # noqa: E402
 
 
 def test_deal_one_waits_until_every_persons_seat_is_taken(tmp_path: Path) -> None:
@@ -61,3 +70,98 @@ def test_deal_one_waits_until_every_persons_seat_is_taken(tmp_path: Path) -> Non
         assert hub.tables[two["id"]].released == 1
 
     asyncio.run(run())
+
+
+class _Thinking:
+    """A computer that thinks ``think`` seconds over a decision with more than one legal choice and answers at once
+    when there is one (as the expert does: a forced return at once, a free one after a search); it notes the number
+    of choices of each decision in order."""
+
+    def __init__(self, think: float, seen: list[int]) -> None:
+        self.think = think
+        self.seen = seen
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        self.seen.append(len(view.legal))
+        if len(view.legal) > 1:
+            time.sleep(self.think)
+        return RandomPlayer().choose(view, rng)
+
+
+def test_computers_moves_are_paced_alike_whatever_their_number_of_choices(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The repro: with ``--delay`` a computer's move was shown its think time plus the delay after the move before it,
+    and an expert thinks over a free return (a trump received, trump-return=free) and not over a forced one (the card
+    is the rule's): the others saw by the pace whether a trump had been given. Now a move is shown ``delay`` seconds
+    after the state before it was shown, however long the decision took within that (here 0.04 s of 0.07 s): the
+    moves with one choice and with several come at the same pace."""
+    import sergeant_major.web.tables as tables_mod
+
+    delay, think = 0.07, 0.04
+    seen: list[int] = []
+    monkeypatch.setattr(tables_mod, "make_player", lambda _level: _Thinking(think, seen))
+
+    async def run() -> list[tuple[float, int]]:
+        hub = make_hub(tmp_path)
+        hub.delay = delay
+        t = new_table(hub, "9-5-2 deals=1", ["heuristic", "heuristic", "heuristic"], seed=5)
+        tid = t["id"]
+        frames: list[tuple[float, int]] = []  # (when, how many computers' moves had been taken then)
+
+        def shown(text: str) -> None:
+            if json.loads(text)["type"] == "state" and tid in hub.tables:
+                frames.append((time.monotonic(), sum(1 for _a, by in hub.tables[tid].acts if by == "computer")))
+
+        c = connect(hub, tid, on_send=shown)
+        await send(hub, c, {"type": "join", "token": None})
+        await hub.idle(tid)
+        assert hub.tables[tid].match.over
+        return frames
+
+    frames = asyncio.run(run())
+    # the time between two states shown, one move apart, by the number of choices of the move shown and of the move
+    # decided next (the one a slow think before the broadcast gave away before: the state was shown after it)
+    for nxt in (0, 1):
+        gaps: dict[bool, list[float]] = {True: [], False: []}
+        for (t0, m0), (t1, m1) in zip(frames, frames[1:], strict=False):
+            if m0 and m1 == m0 + 1 and m1 + nxt <= len(seen):
+                gaps[seen[m1 - 1 + nxt] == 1].append(t1 - t0)
+        assert len(gaps[True]) >= 3 and len(gaps[False]) >= 10, {k: len(v) for k, v in gaps.items()}
+        one, many = statistics.median(gaps[True]), statistics.median(gaps[False])
+        # before: one choice ~0.07 s, several ~0.11 s (the think time showed)
+        assert abs(many - one) < 0.02, (nxt, one, many)
+        assert one >= delay - 0.005, one
+
+
+def test_with_a_delay_the_player_is_answered_while_the_computers_play(tmp_path: Path) -> None:
+    """The repro: with ``--delay`` (0.6 s by default) the message that made the computers' moves due (a start, a card)
+    was handled until all of them had moved, and the player's websocket read nothing else meanwhile: a card clicked
+    out of turn was refused, a ping answered, seconds later. Now the paced moves go on in the background: the start is
+    answered at once, and so are her next messages; the moves are those of a run without delay."""
+    async def run(delay: float, sub: str) -> list[Any]:
+        (tmp_path / sub).mkdir()
+        hub = make_hub(tmp_path / sub)
+        hub.delay = delay
+        t = new_table(hub, "9-5-2", ["me", "heuristic", "heuristic"], seed=3)  # seed 3: five computer moves before hers
+        a = connect(hub, t["id"])
+        await send(hub, a, {"type": "join", "token": t["seats"][0]["token"]})
+        t0 = time.monotonic()
+        await send(hub, a, {"type": "start", "v": 0})
+        assert time.monotonic() - t0 < 0.15  # it was 1 s: five delays of 0.2 s
+        st = a.ws.last()
+        assert st is not None and not st["waiting_start"]
+        if delay:
+            assert st["view"]["to_act"] != 0  # the computers are still to move
+            t0 = time.monotonic()
+            await send(hub, a, {"type": "ping"})
+            assert json.loads(a.ws.frames[-1]) == {"type": "pong"}
+            card = st["view"]["hand"][0]
+            await send(hub, a, {"type": "act", "v": st["v"], "action": {"play": card}})
+            assert a.ws.last("error")["code"] in ("turn", "stale")  # type: ignore[index]
+            assert time.monotonic() - t0 < 0.15
+        await hub.idle(t["id"])
+        gt = hub.tables[t["id"]]
+        assert gt.match.to_act == 0 and a.ws.last()["view"]["to_act"] == 0  # type: ignore[index]
+        return [e.data for e in gt.log]
+
+    assert asyncio.run(run(0.2, "d")) == asyncio.run(run(0.0, "n"))

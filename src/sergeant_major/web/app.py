@@ -131,6 +131,7 @@ class Hub:
     conns: dict[str, list[Conn]] = field(default_factory=dict)
     last_seen: dict[tuple[str, int], float] = field(default_factory=dict)
     advancing: dict[str, GameTable] = field(default_factory=dict)  # the tables whose due actions are being taken
+    runs: dict[str, asyncio.Task[None]] = field(default_factory=dict)  # the background runs of paced actions (by table)
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The table's lock."""
@@ -191,31 +192,67 @@ class Hub:
     async def advance(self, gt: GameTable, always_broadcast: bool = True) -> None:
         """Take the server's due actions (:meth:`_advance`); when a run of them is already going on at this table (waiting
         out a delay, the lock released), that run takes them: this one only broadcasts (with ``always_broadcast``).
-        Call with the table's lock held."""
+        With a delay, the actions paced by it are taken by a background task (:meth:`_paced_run`), so that this returns
+        once the state is shown: the client whose message (an action, a join) made them due is answered at once, and so
+        are its next messages (a refusal, a pong) while the computers play. Call with the table's lock held."""
         tid = gt.row.id
         if self.advancing.get(tid) is gt:
             if always_broadcast:
                 await self.broadcast(gt)
             return
         self.advancing[tid] = gt
+        handed = False
         try:
-            await self._advance(gt, always_broadcast)
+            handed = await self._advance(gt, always_broadcast, background=True)
+        finally:
+            if not handed and self.advancing.get(tid) is gt:
+                del self.advancing[tid]
+
+    async def _paced_run(self, gt: GameTable, paused: int, due: float) -> None:
+        """The rest of a run of the server's actions handed over by :meth:`advance` (the table's lock is taken here): the
+        decision due at log length ``paused`` was shown at ``due`` (event loop time)."""
+        tid = gt.row.id
+        try:
+            async with self.lock(tid):
+                if self.tables.get(tid) is gt and self.advancing.get(tid) is gt:
+                    await self._advance(gt, False, background=False, paused=paused, due=due)
+        except Exception as e:  # noqa: BLE001 - the table was reloaded (its memory never runs ahead of the database)
+            code = "storage" if isinstance(e, SQLAlchemyError) else "server"
+            for c in list(self.conns.get(tid, [])):
+                await self.send(c, _err(code, f"the computers' moves could not be taken ({type(e).__name__}); "
+                                              "reload the page to go on"))
         finally:
             if self.advancing.get(tid) is gt:
                 del self.advancing[tid]
+            if self.runs.get(tid) is asyncio.current_task():
+                del self.runs[tid]
 
-    async def _advance(self, gt: GameTable, always_broadcast: bool = True) -> None:
+    async def idle(self, table_id: str) -> None:
+        """Wait until no background run of server actions (:meth:`_paced_run`) goes on at the table (for tests and
+        shutdown)."""
+        while (task := self.runs.get(table_id)) is not None:
+            await asyncio.wait([task])
+
+    async def _advance(self, gt: GameTable, always_broadcast: bool = True, background: bool = False,
+                       paused: int = -1, due: float = 0.0) -> bool:
         """Take the server's own actions (forced ones, computers', stand-ins'), start the next deal by itself
         at a table of computers only, then broadcast (without ``always_broadcast``: only when something was taken).
-        Without a delay the actions of one run are stored in one transaction, before anything is sent; with a
-        delay each is stored and shown before the next, and the table's lock is released while the delay is waited out
-        (the next decision is made anew when the table changed meanwhile). At a table of
-        computers only each finished deal is stored and shown before the next starts, and the event loop serves the
-        other tables in between (a match of thousands of deals must not stop the server); with nobody watching
-        it waits before the next deal (a spectator's join goes on)."""
+        Without a delay the actions of one run are stored in one transaction, before anything is sent. With a
+        delay each decision of a computer or a stand-in is paced: the state before it is stored and shown, the decision
+        is made, and it is taken :attr:`delay` seconds after that state was shown (or as soon as it is made, when the
+        thinking took longer), the table's lock released while the rest of the delay is waited out (the decision is made
+        anew when the table changed meanwhile). So the time between two computers' moves shown is the same whether a
+        move had one legal choice or many (a forced return under ``trump-return=free`` and a free one, seen by the
+        others, would tell them whether a trump was given). With ``background`` the run goes on in a task from the first
+        paced decision on, and this returns ``True`` (the task then owns :attr:`advancing`); else ``False``.
+        At a table of computers only each finished deal is stored and shown before the next starts, and the event loop
+        serves the other tables in between (a match of thousands of deals must not stop the server); with nobody
+        watching it waits before the next deal (a spectator's join goes on)."""
         batch: list[tuple[int, str, int | None, dict[str, Any]]] = []
         first = len(gt.log)
-        paused = -1  # the log's length when the last delay was waited out: the action then due is taken without another
+        loop = asyncio.get_running_loop()
+        tid = gt.row.id
+        # paused: the log's length when the state before the decision due was shown (at loop time ``due``)
 
         async def flush() -> None:
             if batch:
@@ -234,18 +271,23 @@ class Hub:
                         await asyncio.sleep(0)
                     entry: tuple[int, str, int | None, dict[str, Any]] = (len(gt.log), "start", None, {"deal": gt.match.deal.number})
                 else:
+                    paced = self.delay > 0 and gt.decision_next()
+                    if paced and paused != len(gt.log):
+                        await flush()
+                        await self.broadcast(gt)  # the state before the decision, shown before any thinking
+                        paused, due = len(gt.log), loop.time()
+                        if background:
+                            self.runs[tid] = asyncio.create_task(self._paced_run(gt, paused, due))
+                            return True
                     slow = gt.slow_decision_next()
                     nxt = await asyncio.to_thread(gt.next_machine_action) if slow else gt.next_machine_action()
                     if nxt is None:
                         break
                     action, by = nxt
-                    if self.delay > 0 and by != "forced" and paused != len(gt.log):
-                        await flush()
-                        await self.broadcast(gt)
-                        paused = len(gt.log)
-                        await self._pause(gt.row.id)
-                        if self.tables.get(gt.row.id) is not gt:
-                            return  # replayed anew meanwhile (nobody left at the table, or storing failed): nothing to do here
+                    if paced:
+                        await self._pause(tid, max(0.0, due + self.delay - loop.time()))
+                        if self.tables.get(tid) is not gt:
+                            return False  # replayed anew meanwhile (nobody left at the table, or storing failed): nothing to do
                         if paused != len(gt.log):
                             continue  # the table changed meanwhile (a player back, an undo...): the next decision is made anew
                     entry = (len(gt.log), "act", action.seat, {"action": action_to_json(action), "by": by})
@@ -257,14 +299,15 @@ class Hub:
             raise
         if always_broadcast or len(gt.log) != first:
             await self.broadcast(gt)
+        return False
 
-    async def _pause(self, table_id: str) -> None:
-        """Wait :attr:`delay` seconds with the table's lock (held by the caller) released, so that the table's clients are
+    async def _pause(self, table_id: str, seconds: float) -> None:
+        """Wait ``seconds`` with the table's lock (held by the caller) released, so that the table's clients are
         served meanwhile (a player seated, a spectator shown the state); the lock is held again when this returns."""
         lk = self.lock(table_id)
         lk.release()
         try:
-            await asyncio.sleep(self.delay)
+            await asyncio.sleep(seconds)
         finally:
             await lk.acquire()
 
@@ -747,6 +790,8 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
             yield
         finally:
             task.cancel()
+            for run in list(hub.runs.values()):  # paced computers' moves going on (each stored move is kept)
+                run.cancel()
 
     app = FastAPI(title="Sergeant Major", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.hub = hub

@@ -133,13 +133,22 @@ class GameTable:
             return kind
         return STANDIN_LEVEL if seat in self.away else None
 
+    def decision_next(self) -> bool:
+        """Whether the next server action is a decision of a computer or a stand-in (not an action the rules force
+        where everyone can know it, :meth:`Match.publicly_forced_action`): one the app paces with its ``--delay``
+        (whatever the number of legal choices, which the others may not know)."""
+        m = self.match
+        if m.over or self.waiting_start or m.to_act is None or m.publicly_forced_action() is not None:
+            return False
+        return self.computer_of(m.to_act) is not None
+
     def slow_decision_next(self) -> bool:
         """Whether the next server action is a decision by a level that thinks long (not in :data:`FAST_LEVELS`):
         the app then computes it in a worker thread, so other tables are served meanwhile."""
-        m = self.match
-        if m.over or self.waiting_start or m.publicly_forced_action() is not None or m.to_act is None:
+        seat = self.match.to_act
+        if seat is None or not self.decision_next():
             return False
-        level = self.computer_of(m.to_act)
+        level = self.computer_of(seat)
         return level is not None and level not in FAST_LEVELS
 
     def next_machine_action(self) -> tuple[Action, str] | None:
