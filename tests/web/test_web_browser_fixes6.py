@@ -68,3 +68,33 @@ def test_deal_one_waits_for_the_invited_friend(server: Server, browser: Any) -> 
     assert not errs, errs
     ca.close()
     cf.close()
+
+
+def test_replay_arrow_keys_on_the_slider_step_once(server: Server, browser: Any) -> None:
+    """The repro: on the replay page, after dragging (or clicking) the slider, ArrowRight went two steps forward: the
+    page's own key handler stepped once and the focused slider stepped again. Now one key is one step, whatever has
+    the focus."""
+    import httpx
+
+    out = _table(server, [{"kind": "computer", "level": "random"}] * 3, rules="9-5-2 deals=1")
+    tid = out["id"]
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = _errors(page)
+    page.goto(server.url + "/t/" + tid)  # a spectator: the table of computers plays its match
+    page.wait_for_function("S && S.over", timeout=30000)
+    assert httpx.get(server.url + f"/api/tables/{tid}/replay").status_code == 200
+    page.goto(server.url + "/replay/" + tid)
+    page.locator("#step-text", has_text="1/").wait_for()
+    page.keyboard.press("ArrowRight")  # nothing focused: the page steps
+    page.locator("#step-text", has_text="Step 2/").wait_for()
+    page.focus("#slider")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(100)
+    assert page.inner_text("#step-text").startswith("Step 3/"), page.inner_text("#step-text")
+    assert page.eval_on_selector("#slider", "s => s.value") == "2"
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_timeout(100)
+    assert page.inner_text("#step-text").startswith("Step 2/"), page.inner_text("#step-text")
+    assert not errs, errs
+    ctx.close()
