@@ -98,3 +98,45 @@ def test_replay_arrow_keys_on_the_slider_step_once(server: Server, browser: Any)
     assert page.inner_text("#step-text").startswith("Step 2/"), page.inner_text("#step-text")
     assert not errs, errs
     ctx.close()
+
+
+def test_join_and_hint_while_the_connection_reopens(server: Server, browser: Any) -> None:
+    """The repro: pressing *Join* (an invitation) or *Hint* while the page's websocket was (re)connecting threw
+    "Failed to execute 'send' on 'WebSocket': Still in CONNECTING state" (an uncaught error). Now nothing is sent then;
+    the join in flight is sent once the connection is open, and the friend is seated."""
+    import socket
+
+    hang = socket.socket()  # accepts TCP connections and never answers: a websocket to it stays CONNECTING
+    hang.bind(("127.0.0.1", 0))
+    hang.listen(4)
+    port = hang.getsockname()[1]
+    try:
+        out = _table(server, [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}])
+        cf, f = _open(browser, server, out["id"], invite=out["seats"][1]["invite"])
+        errs = _errors(f)
+        f.locator("#myname").wait_for()
+        f.evaluate(f"window.__real = ws; ws = new WebSocket('ws://127.0.0.1:{port}/')")
+        f.fill("#myname", "Bea")
+        f.click("#btn-join")
+        f.wait_for_timeout(100)
+        assert not errs, errs
+        f.evaluate("ws = window.__real; ws.onopen()")  # the connection open again: the join in flight is sent
+        f.locator(".player[data-seat='1']", has_text="you").wait_for()
+        assert f.inner_text(".player[data-seat='1'] .nm") == "Bea"
+        cf.close()
+
+        p = _table(server, [{"kind": "me"}, {"kind": "computer", "level": "random"}, {"kind": "computer", "level": "random"}])
+        cp, page = _open(browser, server, p["id"], token=p["seats"][0]["token"])
+        errs = _errors(page)
+        page.click("#btn-start")
+        page.locator("#btn-hint:not([disabled])").wait_for()
+        page.evaluate(f"window.__real = ws; ws = new WebSocket('ws://127.0.0.1:{port}/')")
+        page.click("#btn-hint")
+        page.wait_for_timeout(100)
+        assert not errs, errs
+        page.evaluate("ws = window.__real")
+        page.click("#btn-hint")  # open again: the hint comes
+        page.locator("#error", has_text="Hint").wait_for()
+        cp.close()
+    finally:
+        hang.close()

@@ -25,7 +25,8 @@ window.addEventListener("hashchange", () => {
 });
 const $ = (id) => document.getElementById(id);
 function names() { return S ? S.table.seats.map((s) => s.name) : []; }
-function join(tok, name) { ws.send(JSON.stringify(name ? { type: "join", token: tok, name } : { type: "join", token: tok })); }
+// a join while the connection is (re)opening is not sent (WebSocket.send would throw): onopen sends the join in flight
+function join(tok, name) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(name ? { type: "join", token: tok, name } : { type: "join", token: tok })); }
 function connect() {
   if (gone) return;
   $("conn").textContent = t("connecting");
@@ -317,7 +318,7 @@ $("btn-last").onclick = () => {
   if (lt) lt.cards.forEach(([s, c]) => { const p = document.createElement("span"); p.className = "played"; p.appendChild(cardEl(c)); p.appendChild(document.createTextNode(" " + names()[s] + (s === lt.winner ? " ✓ " : " "))); d.appendChild(p); });
   info(`<h2>${esc(t("lastTrick"))}</h2>` + d.outerHTML);
 };
-$("btn-hint").onclick = () => ws && ws.send(JSON.stringify({ type: "hint" }));
+$("btn-hint").onclick = () => { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "hint" })); };
 $("btn-undo").onclick = () => send({ type: "undo" });
 // keyboard: arrows move between the cards of the hand; Enter/Space plays (discards, gives) the focused card
 document.addEventListener("keydown", (ev) => {
