@@ -1,6 +1,7 @@
 """Regressions from a sixth fresh-eyes run on the browser play, in headless Debian Chromium (Playwright; skipped when
 /usr/bin/chromium or the playwright package is missing): deal 1 waits until the invited friend has taken his seat
-(the start button disabled and explained, a start sent anyway refused by the server)."""
+(the start button disabled and explained, a start sent anyway refused by the server); the replay's arrow keys step
+once when the slider has the focus; *Join* and *Hint* while the websocket reopens throw nothing."""
 
 from __future__ import annotations
 
