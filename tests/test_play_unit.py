@@ -948,3 +948,18 @@ def test_ctrl_c_during_a_hint_quits_at_once(tmp_path: Path, monkeypatch: pytest.
     assert g.run() == 0
     assert "Match saved to" in buf.getvalue() and "Traceback" not in buf.getvalue()
     assert m.view(0) == before and match_from_record(read_record(tmp_path / "x.json")).view(0) == before
+
+
+@pytest.mark.parametrize(("rules_text", "title"), [
+    ("9-5-2", "9-5-2"), ("3-5-8", "3-5-8"), ("9-2-5", "9-2-5"),
+    ("9-5-2 players=4", "5-3-2-2 (9-5-2 rules, 4 players)"),  # seed 002's game for 4 players, RULES.md decision 5
+    ("8-5-3 players=4 deals=12", "5-3-2-2 (8-5-3 rules, 4 players)"),
+    ("9-5-2 kitty=none", "9-5-3 (9-5-2 rules)"),  # 51 cards, 17 tricks: the balanced targets 9-5-3
+])
+def test_the_screen_header_names_the_game_played(rules_text: str, title: str) -> None:
+    """The repro: with ``9-5-2 players=4`` the header said '-- Deal 1 -- 9-5-2 -- to 10 --', the name of a
+    three-player game with targets 9-5-2, while the table played 5-3-2-2 with four players."""
+    r = Rules.parse(rules_text)
+    m = Match(r, 3, ["You", "Bob", "Cleo", "Dan"][: r.players])
+    head = _render(m.view(0)).splitlines()[0]
+    assert head.startswith(f"-- Deal 1 -- {title} -- "), head

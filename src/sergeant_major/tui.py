@@ -19,7 +19,7 @@ from .actions import Action, AssignTargets, Contract, Discard, EndGive, Give, Na
 from .cards import Card, Suit, parse_card, sort_hand
 from .deal import Deal, DealResult, Phase, Trick, exchange_rounds, role_name
 from .errors import CardParseError, SergeantMajorError
-from .rules import Rules
+from .rules import PRESETS, Rules
 from .safetext import quote
 from .view import View
 
@@ -39,6 +39,7 @@ __all__ = [
     "describe_public",
     "trick_text",
     "status",
+    "game_title",
     "deal_summary",
     "exchange_plan",
     "refusal",
@@ -421,12 +422,22 @@ def player_table(view: View) -> Table:
     return t
 
 
+def game_title(rules: Rules) -> str:
+    """The game as the screen's header names it: the preset (``'9-5-2'``) when its own targets and three players are
+    played, else the targets played first, with the preset whose rules they follow and the player count:
+    ``'5-3-2-2 (9-5-2 rules, 4 players)'`` (``9-5-2 players=4``, seed 002's game for 4 players; RULES.md
+    decision 5), ``'9-5-3 (9-5-2 rules)'`` (``kitty=none``)."""
+    if rules.targets == PRESETS[rules.name]["targets"] and rules.players == 3:
+        return rules.name
+    return f"{'-'.join(map(str, rules.targets))} ({rules.name} rules" + (f", {rules.players} players)" if rules.players != 3 else ")")
+
+
 def status(view: View) -> RenderableType:
     """The screen shown at each decision of ``view.seat``: deal, contract, table, exchange, kitty and
     discards (own only), last and current trick, the hand, what the decision is and the ``Legal:`` line."""
     r = view.rules
     end = f"to {r.target_total}" if r.target_total else (f"+-{r.bound}" if r.bound else (f"{r.deals} deals" if r.deals else ""))
-    head = Text(f"-- Deal {view.deal_number} -- {r.name}" + (f" -- {end}" if end else "") + " -- " + _contract_line(view),
+    head = Text(f"-- Deal {view.deal_number} -- {game_title(r)}" + (f" -- {end}" if end else "") + " -- " + _contract_line(view),
                 style="bold")
     parts: list[RenderableType] = [head, player_table(view)]
     mine = exchange_text(view)
