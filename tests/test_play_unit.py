@@ -963,3 +963,23 @@ def test_the_screen_header_names_the_game_played(rules_text: str, title: str) ->
     m = Match(r, 3, ["You", "Bob", "Cleo", "Dan"][: r.players])
     head = _render(m.view(0)).splitlines()[0]
     assert head.startswith(f"-- Deal 1 -- {title} -- "), head
+
+
+def test_the_match_end_shows_the_totals_as_replay_and_check_do(tmp_path: Path) -> None:
+    """The repro: the end of a played match said 'Totals: You -3, Bob +0, Cleo +4' and the deal tables '0' and
+    '+4', while ``replay`` of its record said 'You -3, Bob 0, Cleo 4' and ``check`` 'Final totals: ... Cleo 4'.
+    Each now shows a total with its sign, and 0 without one (as the play screen's tables always did)."""
+    from sergeant_major.cli import app
+
+    m = Match(Rules.parse("9-5-2 to=3"), 11, ["You", "Bob", "Cleo"])
+    con, buf = _console()
+    ref: list[Game] = []
+    g = Game(m, ["human", "heuristic", "random"], tmp_path / "m.json", con, Scripted(ref, 5))
+    ref.append(g)
+    assert g.run() == 0 and m.over
+    want = ", ".join(f"{nm} {f'{t:+d}' if t else '0'}" for nm, t in zip(m.names, m.totals, strict=True))
+    assert any(t > 0 for t in m.totals) and f"Totals: {want}" in buf.getvalue()
+    replayed = _runner().invoke(app, ["replay", str(tmp_path / "m.json")])
+    assert replayed.exit_code == 0 and f"\n{want}\n" in replayed.stdout, replayed.output
+    checked = _runner().invoke(app, ["check", str(tmp_path / "m.json")])
+    assert checked.exit_code == 0 and f"Final totals: {want}\n" in checked.stdout, checked.output

@@ -589,7 +589,7 @@ def test_cli_check_ok(files: dict[str, Path]) -> None:
     res = runner.invoke(app, ["check", str(files["good"])])
     assert res.exit_code == 0, res.output
     rec = read_record(files["good"])
-    totals = ", ".join(f"{p['name']} {t}" for p, t in zip(rec["players"], rec["totals"], strict=True))
+    totals = ", ".join(f"{p['name']} {f'{t:+d}' if t else '0'}" for p, t in zip(rec["players"], rec["totals"], strict=True))
     assert f"Final totals: {totals}" in res.output
     assert "Winner:" in res.output
 

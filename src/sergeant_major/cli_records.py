@@ -35,6 +35,7 @@ from .record import (
     replay_record,
 )
 from .safetext import visible
+from .tui import signed
 
 __all__ = ["replay", "check", "load_record", "record_error_text", "GAME_HELP"]
 
@@ -105,7 +106,7 @@ def _deal_block(out: Console, rep: Replay, index: int, running: list[int]) -> No
     out.rule(_t(f"Deal {deal.number}", style="bold"))
     out.print(_t(f"Dealer: {_who(rep, deal.dealer)}; declarer: {_who(rep, deal.declarer)}"))
     if deal.prev_diffs is not None:
-        out.print(_t("Previous deal over/under-tricks: " + ", ".join(f"{names[s]} {deal.prev_diffs[s]:+d}" for s in range(n))))
+        out.print(_t("Previous deal over/under-tricks: " + ", ".join(f"{names[s]} {signed(deal.prev_diffs[s])}" for s in range(n))))
     hands = Table(title="Hands as dealt", show_header=True, header_style="bold")
     hands.add_column("Player")
     hands.add_column("Role")
@@ -159,15 +160,15 @@ def _deal_block(out: Console, rep: Replay, index: int, running: list[int]) -> No
     for col in ("Player", "Target", "Tricks", "Over/under", "Score", "Total"):
         table.add_column(col, justify="left" if col == "Player" else "right")
     for s in range(n):
-        table.add_row(*map(_t, (names[s], str(res.targets[s]), str(res.tricks[s]), f"{res.diffs[s]:+d}",
-                                  f"{res.scores[s]:+d}", str(running[s]))))
+        table.add_row(*map(_t, (names[s], str(res.targets[s]), str(res.tricks[s]), signed(res.diffs[s]),
+                                  signed(res.scores[s]), signed(running[s]))))
     out.print(table)
 
 
 def _end_lines(out: Console, rep: Replay, recorded: int) -> None:
     m = rep.match
     out.rule(_t("Totals", style="bold"))
-    out.print(_t(", ".join(f"{rep.names[s]} {m.totals[s]}" for s in range(m.rules.players))))
+    out.print(_t(", ".join(f"{rep.names[s]} {signed(m.totals[s])}" for s in range(m.rules.players))))
     if m.end is not None:
         who = " and ".join(rep.names[s] for s in m.end.winners)
         out.print(_t(f"Winner: {who} - {m.end.reason}", style="bold green"))
@@ -265,7 +266,7 @@ def check(
     out.print(_t(f"OK: {where}: {_summary(m)}"))
     names = m.names
     n = m.rules.players
-    out.print(_t("Final totals: " + ", ".join(f"{names[s]} {m.totals[s]}" for s in range(n))))
+    out.print(_t("Final totals: " + ", ".join(f"{names[s]} {signed(m.totals[s])}" for s in range(n))))
     if m.end is not None:
         out.print(_t(f"Winner: {' and '.join(names[s] for s in m.end.winners)} - {m.end.reason}"))
     else:
@@ -296,7 +297,7 @@ def _check_all(file: Path, recs: list[tuple[int, str]], out: Console, err: Conso
             continue
         end = (f"winner {' and '.join(m.names[s] for s in m.end.winners)}" if m.end is not None
                else "unfinished")
-        totals = " ".join(str(t) for t in m.totals)
+        totals = " ".join(signed(t) for t in m.totals)
         out.print(_t(f"{head}OK: {_summary(m)}; totals {totals}; {end}"))
     n = len(recs)
     good = n - len(illegal) - len(malformed)

@@ -43,6 +43,7 @@ __all__ = [
     "deal_summary",
     "exchange_plan",
     "refusal",
+    "signed",
 ]
 
 COMMANDS = {
@@ -365,8 +366,13 @@ def hidden_text(kind: str, giver: int, receiver: int, count: int, names: tuple[s
 
 
 # ---------------------------------------------------------------------------- the screen
-def _signed(x: int) -> str:
+def signed(x: int) -> str:
+    """A score or running total as the terminal shows it everywhere (``play``'s screens and match end, ``replay``,
+    ``check``): with its sign, ``'+4'``, ``'-2'``, and ``'0'`` without one."""
     return f"{x:+d}" if x else "0"
+
+
+_signed = signed
 
 
 def _contract_line(view: View) -> str:
