@@ -983,3 +983,38 @@ def test_the_match_end_shows_the_totals_as_replay_and_check_do(tmp_path: Path) -
     assert replayed.exit_code == 0 and f"\n{want}\n" in replayed.stdout, replayed.output
     checked = _runner().invoke(app, ["check", str(tmp_path / "m.json")])
     assert checked.exit_code == 0 and f"Final totals: {want}\n" in checked.stdout, checked.output
+
+
+def _refusal_of_a_wrong_suit(rules_text: str, rule: str) -> tuple[str, list[str]]:
+    """Play random matches until seat 0 holds 2+ of the cards it must play and may play another card; returns the
+    refusal of that other card and the cards it must play, in the order the hand shows them."""
+    from sergeant_major.players import RandomPlayer
+
+    rnd = random.Random(0)
+    for seed in range(200):
+        m = Match(Rules.parse(rules_text), seed, ["You", "Bob", "Cleo"])
+        while not m.over:
+            f = m.forced_action()
+            if f is not None:
+                m.apply(f)
+                continue
+            v = m.view(m.to_act)  # type: ignore[arg-type]
+            if v.seat == 0 and v.phase is Phase.PLAY and v.trick:
+                legal = [a.card for a in v.legal if isinstance(a, Play)]
+                other = [c for c in v.hand if c not in legal]
+                if len(legal) >= 2 and other:
+                    try:
+                        m.deal.clone().apply(Play(0, other[0]))
+                    except IllegalActionError as e:
+                        if e.rule == rule:
+                            return tui.refusal(str(other[0]), e), [str(c) for c in v.hand if c in legal]
+            m.apply(RandomPlayer().choose(v, rnd))
+    raise AssertionError("no such position")
+
+
+@pytest.mark.parametrize(("rules_text", "rule"), [("9-5-2", "follow suit"), ("3-5-8", "must trump")])
+def test_a_revoke_lists_the_cards_to_play_in_the_hands_order(rules_text: str, rule: str) -> None:
+    """The repro: 'revoke: spades were led and you hold 3S 9S JS' (low to high, the card ids' order) under a hand
+    shown 'JS 9S 3S'; the cards are now listed as the hand shows them (trump first, each suit high to low)."""
+    msg, cards = _refusal_of_a_wrong_suit(rules_text, rule)
+    assert " ".join(cards) in msg, (msg, cards)
