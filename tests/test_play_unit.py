@@ -1018,3 +1018,32 @@ def test_a_revoke_lists_the_cards_to_play_in_the_hands_order(rules_text: str, ru
     shown 'JS 9S 3S'; the cards are now listed as the hand shows them (trump first, each suit high to low)."""
     msg, cards = _refusal_of_a_wrong_suit(rules_text, rule)
     assert " ".join(cards) in msg, (msg, cards)
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("\x1b[A", r"'\x1b[A' is what the Up arrow key sends, not a card"),
+    ("\x1bOD", r"'\x1bOD' is what the Left arrow key sends, not a card"),
+    ("\x1b[1;5C", r"'\x1b[1;5C' is what the Right arrow key sends, not a card"),
+    ("\x1b[3~", r"'\x1b[3~' is what the Delete key sends, not a card"),
+    ("QS\x1b[D", r"in 'QS\x1b[D': '\x1b[D' is what the Left arrow key sends, not a card"),
+    ("\x1b[200~", r"'\x1b[200~' is a terminal's escape sequence"),
+    ("\x1b", r"'\x1b' is what the Esc key sends"),
+])
+def test_an_arrow_key_at_the_card_prompt_is_refused_as_a_key(line: str, said: str) -> None:
+    """The repro: the Up arrow typed at ``play>`` where the line is not edited (no readline) arrived as '\\x1b[A' and
+    was refused as "'A' is not a suit (C, D, H, S)"; it is now named as the key's escape sequence, quoted in its
+    escape form, and nothing is played."""
+    m = Match(Rules.parse("9-5-2"), 3, ["You", "Bob", "Cleo"])
+    drive_to_phase(m, Phase.PLAY)
+    v = m.view(0)
+    with pytest.raises(tui.InputError) as ei:
+        tui.parse_line(v, line)
+    assert ei.value.rule == "escape sequence" and said in str(ei.value), str(ei.value)
+    assert "suit" not in str(ei.value) and "\x1b" not in tui.refusal(line, ei.value)
+
+
+def test_an_arrow_key_at_the_trump_prompt_is_refused_as_a_key() -> None:
+    _, v = _decl_view(Rules.parse("9-5-2"))
+    with pytest.raises(tui.InputError) as ei:
+        tui.parse_line(v, "\x1b[B")
+    assert r"'\x1b[B' is what the Down arrow key sends, not a suit" in str(ei.value)

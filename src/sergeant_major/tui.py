@@ -8,6 +8,7 @@ are unit-tested without a terminal; :mod:`sergeant_major.cli_play` drives the ma
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from rich import box
@@ -256,6 +257,49 @@ def parse_contract(line: str, legal: Sequence[Action]) -> NameContract:
     return NameContract(seat, c)
 
 
+_ESCAPE_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|O[@-~]|[^\x1b])?", re.DOTALL)
+"""A key's escape sequence as a terminal sends it (ECMA-48: CSI ``ESC [`` parameters and a final byte, SS3 ``ESC O``
+and a letter, or ESC and one character), or a lone ESC."""
+
+_KEY_NAMES = {"A": "Up arrow", "B": "Down arrow", "C": "Right arrow", "D": "Left arrow", "H": "Home", "F": "End",
+              "1~": "Home", "7~": "Home", "4~": "End", "8~": "End", "2~": "Insert", "3~": "Delete",
+              "5~": "Page Up", "6~": "Page Down"}
+
+
+def _key_name(seq: str) -> str | None:
+    """The key whose escape sequence ``seq`` is (``'\x1b[A'``, ``'\x1bOA'``, ``'\x1b[1;5C'``: ``'Up arrow'``,
+    ``'Up arrow'``, ``'Right arrow'``), or ``None`` for another sequence."""
+    if seq == "\x1b":
+        return "Esc"
+    body = seq[2:] if seq[1:2] in ("[", "O") else ""
+    if body.endswith("~"):  # ESC [ 3 ~ (Delete), ESC [ 3 ; 5 ~ (Ctrl-Delete)
+        return _KEY_NAMES.get(body[:-1].split(";")[0] + "~")
+    final, params = body[-1:], body[:-1]
+    if final in ("A", "B", "C", "D", "H", "F") and all(ch.isdigit() or ch == ";" for ch in params):
+        return _KEY_NAMES[final]  # ESC [ 1 ; 5 C: Ctrl-Right, still the Right arrow key
+    return None
+
+
+def _refuse_escape_sequence(view: View, line: str) -> None:
+    """Refuse a line holding a terminal's escape sequence: an arrow or other editing key typed where the line
+    is not edited (no ``readline``: a pipe, a Windows console), which arrived as its sequence, ``'\x1b[A'`` for Up.
+    Without this the sequence was read as a card and refused as "'A' is not a suit".
+
+    Raises:
+        InputError: quoting the line and the sequence in its escape form (rule ``escape sequence``).
+    """
+    m = _ESCAPE_SEQUENCE.search(line)
+    if m is None:
+        return
+    seq = m.group()
+    key = _key_name(seq)
+    what = {"trump": "a suit", "contract": "a contract", "targets": "a number"}.get(prompt_word(view), "a card")
+    said = (f"{quote(seq)} is what the {key} key sends" if key else f"{quote(seq)} is a terminal's escape sequence "
+            "(what an editing key sends)")
+    where = "" if seq == line.strip() else f"in {quote(line.strip())}: "
+    raise InputError(f"{where}{said}, not {what}; keys do not edit the line here: type it again", "escape sequence")
+
+
 def parse_line(view: View, line: str) -> list[Action | Card]:
     """Turn a line typed for ``view``'s decision into what to do.
 
@@ -264,9 +308,11 @@ def parse_line(view: View, line: str) -> list[Action | Card]:
     turn comes). It checks the form only; the rules are checked when the actions are applied.
 
     Raises:
-        InputError: quoting the line (not a card, several cards where one is asked, a bad number...).
+        InputError: quoting the line (not a card, several cards where one is asked, a bad number, a key's escape
+            sequence...).
     """
     first = view.legal[0]
+    _refuse_escape_sequence(view, line)
     text = line.strip()
     if isinstance(first, Play):
         cards = parse_card_list(text)
