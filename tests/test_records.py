@@ -1137,3 +1137,26 @@ def test_saving_through_a_symbolic_link_replaces_the_file_it_names(tmp_path: Pat
     assert link.is_symlink() and link.resolve() == real.resolve()
     assert len(read_record(real)["deals"][0]["actions"]) == len(m.deals[0].history)
     assert sorted(p.name for p in real.parent.iterdir()) == ["real.json"]  # no temporary file left
+
+
+def _tournament_result_text() -> str:
+    from sergeant_major.tournament import tournament
+
+    return json.dumps(tournament(Rules.parse("9-5-2"), ["heuristic", "random", "random"], 1, workers=1).to_json())
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("", "it is empty (or only white space): a record is one JSON object (docs/records.md)"),
+    (" \n\n\t\n", "it is empty (or only white space): a record is one JSON object (docs/records.md)"),
+    ('{"a": 1}', 'this is not a Sergeant Major record: it has no "format" key (a record begins {"format": '
+                 '"sergeant-major-record", "version": 1, ...}, docs/records.md)'),
+    (None, "this is a tournament result (sergeant-major tournament --json), not a game record; tournament --merge reads it"),
+])
+@pytest.mark.parametrize("command", ["check", "replay"])
+def test_a_file_that_is_no_record_is_named_for_what_it_is(text: str | None, said: str, command: str, tmp_path: Path) -> None:
+    """The repros: an empty file was 'line 1 column 1: not valid JSON: Expecting value'; another program's JSON
+    object "a: unknown key 'a'", and a ``tournament --json`` result "levels: unknown key 'levels'"."""
+    p = tmp_path / "x.json"
+    p.write_text(_tournament_result_text() if text is None else text, encoding="utf-8")
+    res = runner.invoke(app, [command, str(p)])
+    assert res.exit_code == 2 and res.stderr == f"error: {p}: {said}\n", res.output
