@@ -87,7 +87,16 @@ from .deal import Deal, DealResult
 from .errors import SergeantMajorError
 from .match import Match, deal_cards
 from .players import LEVELS, MEASUREMENT_LEVELS, HeuristicPlayer, Player, decision_rng, make_player
-from .record import FileTooLarge, NotRegularFile, _file_mode, _renamed_onto, _show, loads_keys_once, read_regular_file
+from .record import (
+    RECORD_FORMAT,
+    FileTooLarge,
+    NotRegularFile,
+    _file_mode,
+    _renamed_onto,
+    _show,
+    loads_keys_once,
+    read_regular_file,
+)
 from .rules import Rules
 from .safetext import quote, visible
 from .stats import share_interval, t975
@@ -888,6 +897,8 @@ def read_result_file(path: str) -> Any:
         raise SergeantMajorError(f"{name}: cannot read it: {e.strerror or e}") from None
     except MemoryError:
         raise SergeantMajorError(f"{name}: too large to read in the memory this process may use") from None
+    if not data.removeprefix(b"\xef\xbb\xbf").strip():  # json said 'Expecting value' at line 1 column 1
+        raise SergeantMajorError(f"{name}: {RESULT_FILE}: the file is empty")
     try:
         doc, twice = loads_keys_once(data.decode("utf-8-sig"))
     except UnicodeDecodeError as e:
@@ -901,6 +912,9 @@ def read_result_file(path: str) -> Any:
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: JSON nested too deeply") from None
     except MemoryError:
         raise SergeantMajorError(f"{name}: too large to read in the memory this process may use") from None
+    if isinstance(doc, dict) and doc.get("format") == RECORD_FORMAT:  # it was "missing key 'levels'"
+        raise SergeantMajorError(f"{name}: {RESULT_FILE}: it is a game record (sergeant-major check or replay "
+                                 "reads it)")
     if twice is not None:  # json keeps the last value: a merge would read what another reader of the file does not
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: {twice[0]}: the key {_show(twice[1])} is given twice in "
                                  "one object (tournament --json writes each key once)")
@@ -1062,6 +1076,8 @@ def _register() -> None:
             fail(f"--matches {matches}: may not be negative")
         if first_board < 0:
             fail(f"--first-board {first_board}: may not be negative")
+        if json_file == "":  # Path('') is the current folder: it was "cannot write '': Is a directory"
+            fail("--json '' is empty: give a file name, or '-' for standard output")
         if deals == 0 and matches == 0 and not merge:
             fail("--deals 0 and --matches 0: play at least one deal or one match")
         if workers < 0:
