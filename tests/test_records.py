@@ -1160,3 +1160,21 @@ def test_a_file_that_is_no_record_is_named_for_what_it_is(text: str | None, said
     p.write_text(_tournament_result_text() if text is None else text, encoding="utf-8")
     res = runner.invoke(app, [command, str(p)])
     assert res.exit_code == 2 and res.stderr == f"error: {p}: {said}\n", res.output
+
+
+@pytest.mark.parametrize("command", ["replay", "analyze"])
+def test_a_deal_past_a_json_lines_record_names_the_record(command: str, tmp_path: Path) -> None:
+    """The repro: ``replay three.jsonl --game 2 --deal 99`` said "the record 'three.jsonl' has deals 1..3", of a file
+    of three records; the deals are record 2's."""
+    import sergeant_major.cli_analyze  # noqa: F401  (registers analyze)
+
+    p = tmp_path / "three.jsonl"
+    lines = []
+    for seed in (1, 2):
+        m = Match(Rules.parse("9-5-2"), seed, ["A", "B", "C"])
+        drive(m, [RandomPlayer(), RandomPlayer(), RandomPlayer()])
+        lines.append(json.dumps(match_to_record(m, ["random"] * 3), separators=(",", ":")))
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    n = len(read_record(p, 2)["deals"])
+    res = runner.invoke(app, [command, str(p), "--game", "2", "--deal", "999"])
+    assert res.exit_code == 2 and f"error: --deal 999: record 2 of {str(p)!r} has deals 1..{n}" in res.stderr, res.output

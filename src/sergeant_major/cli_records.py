@@ -199,7 +199,8 @@ def replay(
     # only the deals in the record: the match starts the next deal by itself after a scored one
     shown = min(len(m.deals), len(rec["deals"]))
     if deal is not None and not 1 <= deal <= shown:
-        err.print(_t(f"error: --deal {deal}: the record {str(file)!r} has deals 1..{shown}"))
+        which = f"record {game} of {str(file)!r}" if game is not None else f"the record {str(file)!r}"
+        err.print(_t(f"error: --deal {deal}: {which} has deals 1..{shown}"))
         raise typer.Exit(2)
     kinds = ", ".join(f"{_who(rep, s)}: {rep.kinds[s]}" for s in range(m.rules.players))
     out.print(_t(f"Rules: {m.rules}   seed {m.seed}   first dealer {_who(rep, m.first_dealer)}", style="bold"))
