@@ -466,9 +466,10 @@ def _register() -> None:
                         if out.is_dir():  # refused now, not by the rename once every match is played; and first:
                             # '--force to replace it' does not replace a folder
                             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-                        if out.exists() and not force:
-                            fail(f"--out {str(out)!r} exists; choose another file or add --force to replace it")
                         dest = _renamed_onto(str(out))  # a link's file, not the link; None: a device or a pipe
+                        # a device or a pipe (/dev/null, /dev/stdout) is written to, not replaced: no --force needed
+                        if out.exists() and not force and dest is not None:
+                            fail(f"--out {str(out)!r} exists; choose another file or add --force to replace it")
                         if dest is None:  # written directly (/dev/null, a FIFO): a rename would replace it
                             fh = open(out, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
                         else:
