@@ -188,7 +188,7 @@ def replay(
     """Show a recorded match deal by deal and trick by trick (every hand: records are full information).
 
     Exit 1 when the record is inconsistent: an illegal action (shown up to it), or results, totals or an
-    end that the rules do not give (as ``check`` finds them).
+    end that the rules do not give (as check finds them).
     """
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -242,8 +242,8 @@ def check(
 ) -> None:
     """Verify a record: every action legal, every result, the totals and the end as the rules give them.
 
-    Exit 0 and the final totals when it is; 1 naming the first fault (deal, action, seat, action, rule);
-    2 for a file that cannot be read or is malformed. A JSON Lines file (``simulate --out``) is checked
+    Exit 0 and the final totals when it is; 1 naming the first fault (deal, action number, seat, action, rule);
+    2 for a file that cannot be read or is malformed. A JSON Lines file (simulate --out) is checked
     record by record, one line each and a summary; exit 1 if any record is illegal (its line named), 2 if
     any is malformed.
     """
