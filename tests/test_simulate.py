@@ -418,3 +418,17 @@ def test_out_onto_a_device_or_a_pipe_needs_no_force(tmp_path: Path) -> None:
     reader.join(30)
     assert res.exit_code == 0, res.output
     assert len(got[0].splitlines()) == 2 and fifo.exists()
+
+
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+@pytest.mark.parametrize(("players", "said"), [
+    ("heuristic,random,random,", "'heuristic,random,random,' has an empty player level (a comma too many?); give LEVEL,LEVEL,..."),
+    ("heuristic,,random", "'heuristic,,random' has an empty player level (a comma too many?); give LEVEL,LEVEL,..."),
+    ("", "'' names no player level; give LEVEL,LEVEL,..."),
+])
+def test_an_empty_player_level_is_named_as_empty(command: str, players: str, said: str) -> None:
+    """The repro: a comma too many in --players was refused as "unknown player level '' in ...", as if '' had been
+    typed as a level's name."""
+    n = "-n" if command == "simulate" else "--deals"
+    res = runner.invoke(app, [command, n, "1", "-w", "1", "--players", players])
+    assert res.exit_code == 2 and res.stderr.startswith(f"error: {said} (levels: random, "), res.output

@@ -335,10 +335,14 @@ def parse_levels(text: str | Sequence[str], players: int) -> tuple[str, ...]:
     """Player levels from ``'heuristic,random,random'`` (or a list), one per seat.
 
     Raises:
-        SergeantMajorError: quoting an unknown level or a wrong count.
+        SergeantMajorError: quoting an unknown or empty level or a wrong count.
     """
     items = [w.strip() for w in text.split(",")] if isinstance(text, str) else [str(w).strip() for w in text]
     for w in items:
+        if w == "" and isinstance(text, str):  # 'heuristic,random,random,' or 'heuristic,,random': was "unknown level ''"
+            what = "names no player level" if not text.strip() else "has an empty player level (a comma too many?)"
+            raise SergeantMajorError(f"{text!r} {what}; give LEVEL,LEVEL,... "
+                                     f"(levels: {', '.join(LEVELS)})")
         if w not in LEVELS:
             raise SergeantMajorError(f"unknown player level {w!r} in {text!r} (levels: {', '.join(LEVELS)})")
     if len(items) != players:

@@ -160,11 +160,15 @@ def parse_players(text: str | Sequence[str], players: int) -> tuple[str, ...]:
     :data:`~sergeant_major.players.MEASUREMENT_LEVELS` (``oracle``, which tournaments give the whole deal).
 
     Raises:
-        SergeantMajorError: quoting an unknown level or a wrong count.
+        SergeantMajorError: quoting an unknown or empty level or a wrong count.
     """
     items = [w.strip() for w in text.split(",")] if isinstance(text, str) else [str(w).strip() for w in text]
     known = [*LEVELS, *MEASUREMENT_LEVELS]
     for w in items:
+        if w == "" and isinstance(text, str):  # 'heuristic,random,random,' or 'heuristic,,random': was "unknown level ''"
+            what = "names no player level" if not text.strip() else "has an empty player level (a comma too many?)"
+            raise SergeantMajorError(f"{text!r} {what}; give LEVEL,LEVEL,... "
+                                     f"(levels: {', '.join(known)})")
         if w not in known:
             raise SergeantMajorError(f"unknown player level {w!r} in {text!r} (levels: {', '.join(known)})")
     if len(items) != players:
