@@ -673,3 +673,17 @@ def test_merge_names_an_empty_file_and_a_game_record(text: str | None, said: str
     r = runner.invoke(app, ["tournament", "--merge", str(p)])
     assert r.exit_code == 2, r.output
     assert r.stderr == f"error: {p}: not a tournament result (--json of 'sergeant-major tournament'): {said}\n", r.stderr
+
+
+def test_merge_names_a_file_given_twice(tmp_path: Path) -> None:
+    """The repro: ``--merge t.json --merge t.json`` was refused as "board 0 is in more than one result (also in
+    t.json)", which reads as two results sharing a board; the one file given twice is now named, also by another
+    name (a path of its own, a link)."""
+    out = tmp_path / "t.json"
+    assert runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", str(out)]).exit_code == 0
+    (tmp_path / "link.json").symlink_to(out)
+    r = runner.invoke(app, ["tournament", "--merge", str(out), "--merge", str(out)])
+    assert r.exit_code == 2 and r.stderr == f"error: --merge '{out}' is given twice: give each part once\n", r.stderr
+    r = runner.invoke(app, ["tournament", "--merge", str(tmp_path / "link.json"), "--merge", str(out)])
+    assert r.exit_code == 2 and r.stderr == (f"error: --merge '{out}' is given twice ('{tmp_path / 'link.json'}' and "
+                                             f"'{out}' are one file): give each part once\n"), r.stderr

@@ -1140,6 +1140,14 @@ def _register() -> None:
                 ms: list[MatchOutcome] = []
                 t0 = time.perf_counter()
                 if merge:
+                    seen: dict[tuple[int, int], str] = {}
+                    for f in merge:  # the same file twice: it was "board 0 is in more than one result (also in t.json)"
+                        with contextlib.suppress(OSError):  # a file that cannot be read is named below, as before
+                            st = os.stat(f)
+                            first = seen.setdefault((st.st_dev, st.st_ino), f)
+                            if first != f or merge.count(f) > 1:
+                                again = f"twice ({quote(first)} and {quote(f)} are one file)" if first != f else "twice"
+                                fail(f"--merge {quote(f)} is given {again}: give each part once")
                     try:
                         res = merge_json([read_result_file(f) for f in merge], [visible(f) for f in merge])
                     except SergeantMajorError as e:
