@@ -131,6 +131,10 @@ def serve(
     except ModuleNotFoundError as e:
         typer.echo(f"error: serve needs the web extra ({e.name} is missing): pip install 'sergeant-major[web]'", err=True)
         raise typer.Exit(2) from None
+    if not host.strip():  # uvicorn took '' as every interface and the address printed was 'http://:8000/'
+        typer.echo(f"error: --host {host!r} is empty: give an address, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 "
+                   "(every interface)", err=True)
+        raise typer.Exit(2)
     if not 0 <= port <= 65535:
         typer.echo(f"error: --port {port} is not a TCP port (0..65535)", err=True)
         raise typer.Exit(2)
