@@ -247,3 +247,21 @@ def test_a_deal_beyond_the_record_quotes_the_file_and_one_player_is_singular(tmp
         assert r.returncode != 0 and f"the record {str(spaced)!r} has deals 1.." in r.stderr, (cmd, r.stderr)
     r = _real("simulate", "-n", "1", "-p", "heuristic")
     assert r.returncode != 0 and "1 player given" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize(("command", "paragraph"), [
+    ("simulate", "Players rotate through the seats and the first dealer is always seat 0, so over every n games each "
+                 "player sits in each seat and deals first once (over n! games, all seatings are used)."),
+    ("check", "Exit 0 and the final totals when it is; 1 naming the first fault (deal, action number, seat, action, rule); "
+              "2 for a file that cannot be read or is malformed."),
+    ("replay", "end that the rules do not give (as check finds them)."),
+])
+def test_help_paragraphs_are_wrapped_to_the_terminal_not_at_the_sources_line_breaks(command: str, paragraph: str) -> None:
+    """The repro: ``simulate --help`` broke 'so over every n games' onto a line of its own and went on with 'each player
+    sits...' on the next: typer 0.29 kept the docstring's line breaks inside a paragraph, and rich wrapped each line
+    again; ``check --help`` showed ``simulate --out`` with its reST backticks."""
+    r = runner.invoke(app, [command, "--help"], env={"COLUMNS": "400"})
+    assert r.exit_code == 0
+    # 400 columns hold each paragraph on one line: it is broken nowhere else
+    assert any(paragraph in line for line in r.stdout.splitlines()), r.stdout
+    assert "``" not in r.stdout

@@ -948,3 +948,102 @@ def test_ctrl_c_during_a_hint_quits_at_once(tmp_path: Path, monkeypatch: pytest.
     assert g.run() == 0
     assert "Match saved to" in buf.getvalue() and "Traceback" not in buf.getvalue()
     assert m.view(0) == before and match_from_record(read_record(tmp_path / "x.json")).view(0) == before
+
+
+@pytest.mark.parametrize(("rules_text", "title"), [
+    ("9-5-2", "9-5-2"), ("3-5-8", "3-5-8"), ("9-2-5", "9-2-5"),
+    ("9-5-2 players=4", "5-3-2-2 (9-5-2 rules, 4 players)"),  # seed 002's game for 4 players, RULES.md decision 5
+    ("8-5-3 players=4 deals=12", "5-3-2-2 (8-5-3 rules, 4 players)"),
+    ("9-5-2 kitty=none", "9-5-3 (9-5-2 rules)"),  # 51 cards, 17 tricks: the balanced targets 9-5-3
+])
+def test_the_screen_header_names_the_game_played(rules_text: str, title: str) -> None:
+    """The repro: with ``9-5-2 players=4`` the header said '-- Deal 1 -- 9-5-2 -- to 10 --', the name of a
+    three-player game with targets 9-5-2, while the table played 5-3-2-2 with four players."""
+    r = Rules.parse(rules_text)
+    m = Match(r, 3, ["You", "Bob", "Cleo", "Dan"][: r.players])
+    head = _render(m.view(0)).splitlines()[0]
+    assert head.startswith(f"-- Deal 1 -- {title} -- "), head
+
+
+def test_the_match_end_shows_the_totals_as_replay_and_check_do(tmp_path: Path) -> None:
+    """The repro: the end of a played match said 'Totals: You -3, Bob +0, Cleo +4' and the deal tables '0' and
+    '+4', while ``replay`` of its record said 'You -3, Bob 0, Cleo 4' and ``check`` 'Final totals: ... Cleo 4'.
+    Each now shows a total with its sign, and 0 without one (as the play screen's tables always did)."""
+    from sergeant_major.cli import app
+
+    m = Match(Rules.parse("9-5-2 to=3"), 11, ["You", "Bob", "Cleo"])
+    con, buf = _console()
+    ref: list[Game] = []
+    g = Game(m, ["human", "heuristic", "random"], tmp_path / "m.json", con, Scripted(ref, 5))
+    ref.append(g)
+    assert g.run() == 0 and m.over
+    want = ", ".join(f"{nm} {f'{t:+d}' if t else '0'}" for nm, t in zip(m.names, m.totals, strict=True))
+    assert any(t > 0 for t in m.totals) and f"Totals: {want}" in buf.getvalue()
+    replayed = _runner().invoke(app, ["replay", str(tmp_path / "m.json")])
+    assert replayed.exit_code == 0 and f"\n{want}\n" in replayed.stdout, replayed.output
+    checked = _runner().invoke(app, ["check", str(tmp_path / "m.json")])
+    assert checked.exit_code == 0 and f"Final totals: {want}\n" in checked.stdout, checked.output
+
+
+def _refusal_of_a_wrong_suit(rules_text: str, rule: str) -> tuple[str, list[str]]:
+    """Play random matches until seat 0 holds 2+ of the cards it must play and may play another card; returns the
+    refusal of that other card and the cards it must play, in the order the hand shows them."""
+    from sergeant_major.players import RandomPlayer
+
+    rnd = random.Random(0)
+    for seed in range(200):
+        m = Match(Rules.parse(rules_text), seed, ["You", "Bob", "Cleo"])
+        while not m.over:
+            f = m.forced_action()
+            if f is not None:
+                m.apply(f)
+                continue
+            v = m.view(m.to_act)  # type: ignore[arg-type]
+            if v.seat == 0 and v.phase is Phase.PLAY and v.trick:
+                legal = [a.card for a in v.legal if isinstance(a, Play)]
+                other = [c for c in v.hand if c not in legal]
+                if len(legal) >= 2 and other:
+                    try:
+                        m.deal.clone().apply(Play(0, other[0]))
+                    except IllegalActionError as e:
+                        if e.rule == rule:
+                            return tui.refusal(str(other[0]), e), [str(c) for c in v.hand if c in legal]
+            m.apply(RandomPlayer().choose(v, rnd))
+    raise AssertionError("no such position")
+
+
+@pytest.mark.parametrize(("rules_text", "rule"), [("9-5-2", "follow suit"), ("3-5-8", "must trump")])
+def test_a_revoke_lists_the_cards_to_play_in_the_hands_order(rules_text: str, rule: str) -> None:
+    """The repro: 'revoke: spades were led and you hold 3S 9S JS' (low to high, the card ids' order) under a hand
+    shown 'JS 9S 3S'; the cards are now listed as the hand shows them (trump first, each suit high to low)."""
+    msg, cards = _refusal_of_a_wrong_suit(rules_text, rule)
+    assert " ".join(cards) in msg, (msg, cards)
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("\x1b[A", r"'\x1b[A' is what the Up arrow key sends, not a card"),
+    ("\x1bOD", r"'\x1bOD' is what the Left arrow key sends, not a card"),
+    ("\x1b[1;5C", r"'\x1b[1;5C' is what the Right arrow key sends, not a card"),
+    ("\x1b[3~", r"'\x1b[3~' is what the Delete key sends, not a card"),
+    ("QS\x1b[D", r"in 'QS\x1b[D': '\x1b[D' is what the Left arrow key sends, not a card"),
+    ("\x1b[200~", r"'\x1b[200~' is a terminal's escape sequence"),
+    ("\x1b", r"'\x1b' is what the Esc key sends"),
+])
+def test_an_arrow_key_at_the_card_prompt_is_refused_as_a_key(line: str, said: str) -> None:
+    """The repro: the Up arrow typed at ``play>`` where the line is not edited (no readline) arrived as '\\x1b[A' and
+    was refused as "'A' is not a suit (C, D, H, S)"; it is now named as the key's escape sequence, quoted in its
+    escape form, and nothing is played."""
+    m = Match(Rules.parse("9-5-2"), 3, ["You", "Bob", "Cleo"])
+    drive_to_phase(m, Phase.PLAY)
+    v = m.view(0)
+    with pytest.raises(tui.InputError) as ei:
+        tui.parse_line(v, line)
+    assert ei.value.rule == "escape sequence" and said in str(ei.value), str(ei.value)
+    assert "suit" not in str(ei.value) and "\x1b" not in tui.refusal(line, ei.value)
+
+
+def test_an_arrow_key_at_the_trump_prompt_is_refused_as_a_key() -> None:
+    _, v = _decl_view(Rules.parse("9-5-2"))
+    with pytest.raises(tui.InputError) as ei:
+        tui.parse_line(v, "\x1b[B")
+    assert r"'\x1b[B' is what the Down arrow key sends, not a suit" in str(ei.value)

@@ -589,7 +589,7 @@ def test_cli_check_ok(files: dict[str, Path]) -> None:
     res = runner.invoke(app, ["check", str(files["good"])])
     assert res.exit_code == 0, res.output
     rec = read_record(files["good"])
-    totals = ", ".join(f"{p['name']} {t}" for p, t in zip(rec["players"], rec["totals"], strict=True))
+    totals = ", ".join(f"{p['name']} {f'{t:+d}' if t else '0'}" for p, t in zip(rec["players"], rec["totals"], strict=True))
     assert f"Final totals: {totals}" in res.output
     assert "Winner:" in res.output
 
@@ -1137,3 +1137,44 @@ def test_saving_through_a_symbolic_link_replaces_the_file_it_names(tmp_path: Pat
     assert link.is_symlink() and link.resolve() == real.resolve()
     assert len(read_record(real)["deals"][0]["actions"]) == len(m.deals[0].history)
     assert sorted(p.name for p in real.parent.iterdir()) == ["real.json"]  # no temporary file left
+
+
+def _tournament_result_text() -> str:
+    from sergeant_major.tournament import tournament
+
+    return json.dumps(tournament(Rules.parse("9-5-2"), ["heuristic", "random", "random"], 1, workers=1).to_json())
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("", "it is empty (or only white space): a record is one JSON object (docs/records.md)"),
+    (" \n\n\t\n", "it is empty (or only white space): a record is one JSON object (docs/records.md)"),
+    ('{"a": 1}', 'this is not a Sergeant Major record: it has no "format" key (a record begins {"format": '
+                 '"sergeant-major-record", "version": 1, ...}, docs/records.md)'),
+    (None, "this is a tournament result (sergeant-major tournament --json), not a game record; tournament --merge reads it"),
+])
+@pytest.mark.parametrize("command", ["check", "replay"])
+def test_a_file_that_is_no_record_is_named_for_what_it_is(text: str | None, said: str, command: str, tmp_path: Path) -> None:
+    """The repros: an empty file was 'line 1 column 1: not valid JSON: Expecting value'; another program's JSON
+    object "a: unknown key 'a'", and a ``tournament --json`` result "levels: unknown key 'levels'"."""
+    p = tmp_path / "x.json"
+    p.write_text(_tournament_result_text() if text is None else text, encoding="utf-8")
+    res = runner.invoke(app, [command, str(p)])
+    assert res.exit_code == 2 and res.stderr == f"error: {p}: {said}\n", res.output
+
+
+@pytest.mark.parametrize("command", ["replay", "analyze"])
+def test_a_deal_past_a_json_lines_record_names_the_record(command: str, tmp_path: Path) -> None:
+    """The repro: ``replay three.jsonl --game 2 --deal 99`` said "the record 'three.jsonl' has deals 1..3", of a file
+    of three records; the deals are record 2's."""
+    import sergeant_major.cli_analyze  # noqa: F401  (registers analyze)
+
+    p = tmp_path / "three.jsonl"
+    lines = []
+    for seed in (1, 2):
+        m = Match(Rules.parse("9-5-2"), seed, ["A", "B", "C"])
+        drive(m, [RandomPlayer(), RandomPlayer(), RandomPlayer()])
+        lines.append(json.dumps(match_to_record(m, ["random"] * 3), separators=(",", ":")))
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    n = len(read_record(p, 2)["deals"])
+    res = runner.invoke(app, [command, str(p), "--game", "2", "--deal", "999"])
+    assert res.exit_code == 2 and f"error: --deal 999: record 2 of {str(p)!r} has deals 1..{n}" in res.stderr, res.output

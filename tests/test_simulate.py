@@ -399,3 +399,36 @@ def test_win_rates_have_a_wilson_interval_also_at_no_win() -> None:
     assert simulate(Rules.parse("9-5-2"), ["heuristic", "random", "random"], games=1, seed=0).players[0].win_pct_ci95 is None
     d = s.to_json()
     assert json.loads(json.dumps(d))["players"][1]["win_pct_ci95"] == list(s.players[1].win_pct_ci95 or ())
+
+
+def test_out_onto_a_device_or_a_pipe_needs_no_force(tmp_path: Path) -> None:
+    """The repro: ``simulate --out /dev/null`` was refused as "--out '/dev/null' exists; ... add --force to replace it",
+    though a device or a pipe is written to, never replaced (docs/tournament.md: --json and --out write them
+    directly); a regular file that exists still needs --force."""
+    import threading
+
+    res = runner.invoke(app, ["simulate", "-n", "1", "-w", "1", "--out", os.devnull])
+    assert res.exit_code == 0, res.output
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text(encoding="utf-8")))
+    reader.start()
+    res = runner.invoke(app, ["simulate", "-n", "2", "-w", "1", "--out", str(fifo)])
+    reader.join(30)
+    assert res.exit_code == 0, res.output
+    assert len(got[0].splitlines()) == 2 and fifo.exists()
+
+
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+@pytest.mark.parametrize(("players", "said"), [
+    ("heuristic,random,random,", "'heuristic,random,random,' has an empty player level (a comma too many?); give LEVEL,LEVEL,..."),
+    ("heuristic,,random", "'heuristic,,random' has an empty player level (a comma too many?); give LEVEL,LEVEL,..."),
+    ("", "'' names no player level; give LEVEL,LEVEL,..."),
+])
+def test_an_empty_player_level_is_named_as_empty(command: str, players: str, said: str) -> None:
+    """The repro: a comma too many in --players was refused as "unknown player level '' in ...", as if '' had been
+    typed as a level's name."""
+    n = "-n" if command == "simulate" else "--deals"
+    res = runner.invoke(app, [command, n, "1", "-w", "1", "--players", players])
+    assert res.exit_code == 2 and res.stderr.startswith(f"error: {said} (levels: random, "), res.output

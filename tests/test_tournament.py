@@ -645,3 +645,45 @@ def test_json_to_stdout_leaves_stderr_empty_off_a_terminal() -> None:
     r = runner.invoke(app, ["tournament", "-n", "2", "-w", "1", "--json", "-"])
     assert r.exit_code == 0, r.output
     assert r.stderr == "" and json.loads(r.stdout)["boards"] == 2, repr(r.stderr)
+
+
+def test_an_empty_json_name_is_refused_as_empty(tmp_path: Path) -> None:
+    """The repro: ``--json ''`` was refused as "cannot write '': Is a directory" (Path('') is the current folder)."""
+    r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", ""])
+    assert r.exit_code == 2 and r.stderr == "error: --json '' is empty: give a file name, or '-' for standard output\n", r.output
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("", "the file is empty"), ("\ufeff \n", "the file is empty"),
+    (None, "it is a game record (sergeant-major check or replay reads it)"),
+])
+def test_merge_names_an_empty_file_and_a_game_record(text: str | None, said: str, tmp_path: Path) -> None:
+    """The repros: an empty --merge file was 'not JSON (line 1 column 1: Expecting value)', and a game record (the
+    other JSON file this program writes) "missing key 'levels'"."""
+    from sergeant_major.record import write_record
+
+    p = tmp_path / "x.json"
+    if text is None:
+        from sergeant_major.match import Match
+
+        m = Match(Rules.parse("9-5-2"), 1, ["A", "B", "C"])
+        write_record(m, p, ["random", "random", "random"])
+    else:
+        p.write_text(text, encoding="utf-8")
+    r = runner.invoke(app, ["tournament", "--merge", str(p)])
+    assert r.exit_code == 2, r.output
+    assert r.stderr == f"error: {p}: not a tournament result (--json of 'sergeant-major tournament'): {said}\n", r.stderr
+
+
+def test_merge_names_a_file_given_twice(tmp_path: Path) -> None:
+    """The repro: ``--merge t.json --merge t.json`` was refused as "board 0 is in more than one result (also in
+    t.json)", which reads as two results sharing a board; the one file given twice is now named, also by another
+    name (a path of its own, a link)."""
+    out = tmp_path / "t.json"
+    assert runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", str(out)]).exit_code == 0
+    (tmp_path / "link.json").symlink_to(out)
+    r = runner.invoke(app, ["tournament", "--merge", str(out), "--merge", str(out)])
+    assert r.exit_code == 2 and r.stderr == f"error: --merge '{out}' is given twice: give each part once\n", r.stderr
+    r = runner.invoke(app, ["tournament", "--merge", str(tmp_path / "link.json"), "--merge", str(out)])
+    assert r.exit_code == 2 and r.stderr == (f"error: --merge '{out}' is given twice ('{tmp_path / 'link.json'}' and "
+                                             f"'{out}' are one file): give each part once\n"), r.stderr

@@ -74,6 +74,17 @@ def _one_line_usage_error(e: Any) -> None:
 
 setattr(typer_rich_utils, "rich_format_error", _one_line_usage_error)  # noqa: B010 (typed for its own click)
 
+def _joined_paragraphs(paragraphs: list[str], markup_mode: Any) -> str:
+    """Typer's joining of a command's help paragraphs after the first (typer 0.29 ``_fix_linebreaks``), replaced:
+    the line breaks of the docstring within a paragraph become spaces, so that rich wraps each paragraph to the
+    terminal; typer kept them, and ``simulate --help`` showed its paragraphs broken twice (at the terminal's width,
+    then at the source's), a line of a few words between two full ones. A paragraph that starts with ``\\b``
+    (click's mark for "keep my line breaks") is left as it is."""
+    return "\n\n".join(p if p.startswith("\b") else " ".join(p.split("\n")) for p in paragraphs)
+
+
+setattr(typer_rich_utils, "_fix_linebreaks", _joined_paragraphs)  # noqa: B010
+
 _option_type_text = TyperOption.display_type_rich
 
 

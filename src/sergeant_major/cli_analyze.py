@@ -456,7 +456,8 @@ def analyze(
 
     refuse_unfinished(rec, path, game, spoilers, err, over=match.over)
     if not 1 <= deal <= len(match.deals):
-        err.print(Text(f"error: --deal {deal}: the record {str(target)!r} has deals 1..{len(match.deals)}"))
+        which = f"record {game} of {str(target)!r}" if game is not None else f"the record {str(target)!r}"
+        err.print(Text(f"error: --deal {deal}: {which} has deals 1..{len(match.deals)}"))
         raise typer.Exit(2)
     d = match.deals[deal - 1]
     names = list(match.names)

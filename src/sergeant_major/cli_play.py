@@ -253,7 +253,7 @@ class Game:
         winners = " and ".join(m.names[s] for s in end.winners)
         self.say(f"Match over: {winners} {'win' if tui.is_you(winners) or len(end.winners) > 1 else 'wins'} - {end.reason}.",
                  style="bold")
-        self.say("Totals: " + ", ".join(f"{m.names[s]} {t:+d}" for s, t in enumerate(m.totals)))
+        self.say("Totals: " + ", ".join(f"{m.names[s]} {tui.signed(t)}" for s, t in enumerate(m.totals)))
         path = self._final_save()
         self.say(f"Record saved to {path}")
         return 0

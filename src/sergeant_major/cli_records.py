@@ -35,6 +35,7 @@ from .record import (
     replay_record,
 )
 from .safetext import visible
+from .tui import signed
 
 __all__ = ["replay", "check", "load_record", "record_error_text", "GAME_HELP"]
 
@@ -105,7 +106,7 @@ def _deal_block(out: Console, rep: Replay, index: int, running: list[int]) -> No
     out.rule(_t(f"Deal {deal.number}", style="bold"))
     out.print(_t(f"Dealer: {_who(rep, deal.dealer)}; declarer: {_who(rep, deal.declarer)}"))
     if deal.prev_diffs is not None:
-        out.print(_t("Previous deal over/under-tricks: " + ", ".join(f"{names[s]} {deal.prev_diffs[s]:+d}" for s in range(n))))
+        out.print(_t("Previous deal over/under-tricks: " + ", ".join(f"{names[s]} {signed(deal.prev_diffs[s])}" for s in range(n))))
     hands = Table(title="Hands as dealt", show_header=True, header_style="bold")
     hands.add_column("Player")
     hands.add_column("Role")
@@ -159,15 +160,15 @@ def _deal_block(out: Console, rep: Replay, index: int, running: list[int]) -> No
     for col in ("Player", "Target", "Tricks", "Over/under", "Score", "Total"):
         table.add_column(col, justify="left" if col == "Player" else "right")
     for s in range(n):
-        table.add_row(*map(_t, (names[s], str(res.targets[s]), str(res.tricks[s]), f"{res.diffs[s]:+d}",
-                                  f"{res.scores[s]:+d}", str(running[s]))))
+        table.add_row(*map(_t, (names[s], str(res.targets[s]), str(res.tricks[s]), signed(res.diffs[s]),
+                                  signed(res.scores[s]), signed(running[s]))))
     out.print(table)
 
 
 def _end_lines(out: Console, rep: Replay, recorded: int) -> None:
     m = rep.match
     out.rule(_t("Totals", style="bold"))
-    out.print(_t(", ".join(f"{rep.names[s]} {m.totals[s]}" for s in range(m.rules.players))))
+    out.print(_t(", ".join(f"{rep.names[s]} {signed(m.totals[s])}" for s in range(m.rules.players))))
     if m.end is not None:
         who = " and ".join(rep.names[s] for s in m.end.winners)
         out.print(_t(f"Winner: {who} - {m.end.reason}", style="bold green"))
@@ -187,7 +188,7 @@ def replay(
     """Show a recorded match deal by deal and trick by trick (every hand: records are full information).
 
     Exit 1 when the record is inconsistent: an illegal action (shown up to it), or results, totals or an
-    end that the rules do not give (as ``check`` finds them).
+    end that the rules do not give (as check finds them).
     """
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -198,7 +199,8 @@ def replay(
     # only the deals in the record: the match starts the next deal by itself after a scored one
     shown = min(len(m.deals), len(rec["deals"]))
     if deal is not None and not 1 <= deal <= shown:
-        err.print(_t(f"error: --deal {deal}: the record {str(file)!r} has deals 1..{shown}"))
+        which = f"record {game} of {str(file)!r}" if game is not None else f"the record {str(file)!r}"
+        err.print(_t(f"error: --deal {deal}: {which} has deals 1..{shown}"))
         raise typer.Exit(2)
     kinds = ", ".join(f"{_who(rep, s)}: {rep.kinds[s]}" for s in range(m.rules.players))
     out.print(_t(f"Rules: {m.rules}   seed {m.seed}   first dealer {_who(rep, m.first_dealer)}", style="bold"))
@@ -240,8 +242,8 @@ def check(
 ) -> None:
     """Verify a record: every action legal, every result, the totals and the end as the rules give them.
 
-    Exit 0 and the final totals when it is; 1 naming the first fault (deal, action, seat, action, rule);
-    2 for a file that cannot be read or is malformed. A JSON Lines file (``simulate --out``) is checked
+    Exit 0 and the final totals when it is; 1 naming the first fault (deal, action number, seat, action, rule);
+    2 for a file that cannot be read or is malformed. A JSON Lines file (simulate --out) is checked
     record by record, one line each and a summary; exit 1 if any record is illegal (its line named), 2 if
     any is malformed.
     """
@@ -265,7 +267,7 @@ def check(
     out.print(_t(f"OK: {where}: {_summary(m)}"))
     names = m.names
     n = m.rules.players
-    out.print(_t("Final totals: " + ", ".join(f"{names[s]} {m.totals[s]}" for s in range(n))))
+    out.print(_t("Final totals: " + ", ".join(f"{names[s]} {signed(m.totals[s])}" for s in range(n))))
     if m.end is not None:
         out.print(_t(f"Winner: {' and '.join(names[s] for s in m.end.winners)} - {m.end.reason}"))
     else:
@@ -296,7 +298,7 @@ def _check_all(file: Path, recs: list[tuple[int, str]], out: Console, err: Conso
             continue
         end = (f"winner {' and '.join(m.names[s] for s in m.end.winners)}" if m.end is not None
                else "unfinished")
-        totals = " ".join(str(t) for t in m.totals)
+        totals = " ".join(signed(t) for t in m.totals)
         out.print(_t(f"{head}OK: {_summary(m)}; totals {totals}; {end}"))
     n = len(recs)
     good = n - len(illegal) - len(malformed)

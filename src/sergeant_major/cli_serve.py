@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import math
 import os
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -82,6 +84,36 @@ def _notice_after() -> float:
     return min(max(v, 0.0), 3600.0)
 
 
+def listen_problem(host: str, port: int) -> str:
+    """Why the server could not listen on ``host``:``port`` (uvicorn says it only in a log line, and exits), in
+    words that name the port or the address: ``'port 8000 is in use (another program listens on it) ...'``, ``'...
+    is not an address of this machine'``, ``'port 80 needs ...'``; found by binding a socket there as uvicorn does.
+    ``''`` when that bind now succeeds (the port was freed meanwhile)."""
+    shown = f"[{host}]" if ":" in host else host
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as e:
+        return f"--host {host!r} is not an address or a name this machine can resolve ({e})"
+    reason = ""
+    for family, kind, proto, _, addr in infos:
+        try:
+            with socket.socket(family, kind, proto) as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                sock.bind(addr)
+            return ""
+        except OSError as e:
+            if e.errno == errno.EADDRINUSE:
+                return (f"port {port} is in use (another program listens on it); choose another with "
+                        "--port N, or --port 0 for a free one")
+            if e.errno == errno.EACCES:
+                return (f"port {port} needs privileges this user lacks (a port below 1024); choose one "
+                        "from 1024 with --port N")
+            if e.errno == errno.EADDRNOTAVAIL:
+                return f"--host {host!r} is not an address of this machine"
+            reason = reason or f"{shown}:{port}: {e.strerror or e}"
+    return reason
+
+
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", help="address to listen on"),
@@ -99,6 +131,10 @@ def serve(
     except ModuleNotFoundError as e:
         typer.echo(f"error: serve needs the web extra ({e.name} is missing): pip install 'sergeant-major[web]'", err=True)
         raise typer.Exit(2) from None
+    if not host.strip():  # uvicorn took '' as every interface and the address printed was 'http://:8000/'
+        typer.echo(f"error: --host {host!r} is empty: give an address, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 "
+                   "(every interface)", err=True)
+        raise typer.Exit(2)
     if not 0 <= port <= 65535:
         typer.echo(f"error: --port {port} is not a TCP port (0..65535)", err=True)
         raise typer.Exit(2)
@@ -156,6 +192,7 @@ def serve(
         pass
     except SystemExit:  # uvicorn exits when it cannot bind
         failed.append(True)
-    if failed:
-        typer.echo(f"error: cannot listen on {shown}:{port} (in use, or not an address of this machine)", err=True)
-        raise typer.Exit(1)
+    if failed:  # a refusal like a bad --port or --db: status 2 (README, docs/web.md)
+        why = listen_problem(host, port) or "in use, or not an address of this machine"
+        typer.echo(f"error: cannot listen on {shown}:{port}: {why}", err=True)
+        raise typer.Exit(2)

@@ -32,7 +32,7 @@ from .actions import (
     Return,
     TakeKitty,
 )
-from .cards import CARDS, SUIT_MASKS, Card, cards_of, format_cards, ids_of
+from .cards import CARDS, SUIT_MASKS, Card, Suit, cards_of, format_cards, ids_of, sort_hand
 from .errors import IllegalActionError
 from .rules import Rules, minimum_ceilings
 
@@ -958,11 +958,16 @@ class Deal:
         h = self.hands[self.to_play]
         follow = h & SUIT_MASKS[led]
         ledw = CARDS[led * 13].suit.word
+        trump = Suit(self.trump) if self.trump >= 0 else None
+
+        def in_hand_order(mask: int) -> str:  # as the hand is shown: trump first, each suit high to low
+            return format_cards(sort_hand(cards_of(mask), trump))
+
         if follow and c.suit != led:
             return IllegalActionError(
-                f"revoke: {ledw} were led and you hold {format_cards(cards_of(follow))}; you must follow suit, not play {c}",
+                f"revoke: {ledw} were led and you hold {in_hand_order(follow)}; you must follow suit, not play {c}",
                 "follow suit")
-        legal = format_cards(cards_of(self.legal_play_mask()))
+        legal = in_hand_order(self.legal_play_mask())
         if self.rules.must_overtrump and c.suit == self.trump:
             return IllegalActionError(f"{c} does not beat the trump in the trick; you must over-trump with one of {legal} (must-overtrump=on)", "must over-trump")
         return IllegalActionError(f"void in {ledw} you must trump: play one of {legal}, not {c} (must-trump=on, seed 003)", "must trump")

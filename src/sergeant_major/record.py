@@ -525,6 +525,14 @@ def _format_and_version(top: dict[str, Any]) -> None:
 
 def _parse(rec: Any) -> _Parsed:
     """Validate ``rec`` completely short of replaying it; return its parsed content."""
+    if isinstance(rec, dict) and "format" not in rec:
+        # another program's JSON: 'unknown key' of its first key said less than this (a tournament --json result
+        # given to check or replay was refused as "levels: unknown key 'levels'")
+        if {"levels", "board_outcomes"} <= rec.keys():
+            raise RecordError("this is a tournament result (sergeant-major tournament --json), not a game record; "
+                              "tournament --merge reads it")
+        raise RecordError(f"this is not a Sergeant Major record: it has no \"format\" key (a record begins "
+                          f"{{\"format\": \"{RECORD_FORMAT}\", \"version\": {RECORD_VERSION}, ...}}, docs/records.md)")
     if isinstance(rec, dict) and "format" in rec and "version" in rec:
         # first: a newer version's keys are not this version's ('unknown key' hid 'upgrade sergeant-major'), nor
         # are another file format's
@@ -636,6 +644,9 @@ def loads_record(text: str) -> dict[str, Any]:
     """
     def no_constant(name: str) -> Any:
         raise ValueError(f"{name} is not allowed in a record")
+
+    if not text.strip():  # json's 'line 1 column 1: Expecting value' did not say that there is nothing at all
+        raise RecordError("it is empty (or only white space): a record is one JSON object (docs/records.md)")
 
     try:
         rec, twice = loads_keys_once(text, parse_constant=no_constant)

@@ -335,10 +335,14 @@ def parse_levels(text: str | Sequence[str], players: int) -> tuple[str, ...]:
     """Player levels from ``'heuristic,random,random'`` (or a list), one per seat.
 
     Raises:
-        SergeantMajorError: quoting an unknown level or a wrong count.
+        SergeantMajorError: quoting an unknown or empty level or a wrong count.
     """
     items = [w.strip() for w in text.split(",")] if isinstance(text, str) else [str(w).strip() for w in text]
     for w in items:
+        if w == "" and isinstance(text, str):  # 'heuristic,random,random,' or 'heuristic,,random': was "unknown level ''"
+            what = "names no player level" if not text.strip() else "has an empty player level (a comma too many?)"
+            raise SergeantMajorError(f"{text!r} {what}; give LEVEL,LEVEL,... "
+                                     f"(levels: {', '.join(LEVELS)})")
         if w not in LEVELS:
             raise SergeantMajorError(f"unknown player level {w!r} in {text!r} (levels: {', '.join(LEVELS)})")
     if len(items) != players:
@@ -466,9 +470,10 @@ def _register() -> None:
                         if out.is_dir():  # refused now, not by the rename once every match is played; and first:
                             # '--force to replace it' does not replace a folder
                             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-                        if out.exists() and not force:
-                            fail(f"--out {str(out)!r} exists; choose another file or add --force to replace it")
                         dest = _renamed_onto(str(out))  # a link's file, not the link; None: a device or a pipe
+                        # a device or a pipe (/dev/null, /dev/stdout) is written to, not replaced: no --force needed
+                        if out.exists() and not force and dest is not None:
+                            fail(f"--out {str(out)!r} exists; choose another file or add --force to replace it")
                         if dest is None:  # written directly (/dev/null, a FIFO): a rename would replace it
                             fh = open(out, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
                         else:

@@ -87,7 +87,16 @@ from .deal import Deal, DealResult
 from .errors import SergeantMajorError
 from .match import Match, deal_cards
 from .players import LEVELS, MEASUREMENT_LEVELS, HeuristicPlayer, Player, decision_rng, make_player
-from .record import FileTooLarge, NotRegularFile, _file_mode, _renamed_onto, _show, loads_keys_once, read_regular_file
+from .record import (
+    RECORD_FORMAT,
+    FileTooLarge,
+    NotRegularFile,
+    _file_mode,
+    _renamed_onto,
+    _show,
+    loads_keys_once,
+    read_regular_file,
+)
 from .rules import Rules
 from .safetext import quote, visible
 from .stats import share_interval, t975
@@ -151,11 +160,15 @@ def parse_players(text: str | Sequence[str], players: int) -> tuple[str, ...]:
     :data:`~sergeant_major.players.MEASUREMENT_LEVELS` (``oracle``, which tournaments give the whole deal).
 
     Raises:
-        SergeantMajorError: quoting an unknown level or a wrong count.
+        SergeantMajorError: quoting an unknown or empty level or a wrong count.
     """
     items = [w.strip() for w in text.split(",")] if isinstance(text, str) else [str(w).strip() for w in text]
     known = [*LEVELS, *MEASUREMENT_LEVELS]
     for w in items:
+        if w == "" and isinstance(text, str):  # 'heuristic,random,random,' or 'heuristic,,random': was "unknown level ''"
+            what = "names no player level" if not text.strip() else "has an empty player level (a comma too many?)"
+            raise SergeantMajorError(f"{text!r} {what}; give LEVEL,LEVEL,... "
+                                     f"(levels: {', '.join(known)})")
         if w not in known:
             raise SergeantMajorError(f"unknown player level {w!r} in {text!r} (levels: {', '.join(known)})")
     if len(items) != players:
@@ -888,6 +901,8 @@ def read_result_file(path: str) -> Any:
         raise SergeantMajorError(f"{name}: cannot read it: {e.strerror or e}") from None
     except MemoryError:
         raise SergeantMajorError(f"{name}: too large to read in the memory this process may use") from None
+    if not data.removeprefix(b"\xef\xbb\xbf").strip():  # json said 'Expecting value' at line 1 column 1
+        raise SergeantMajorError(f"{name}: {RESULT_FILE}: the file is empty")
     try:
         doc, twice = loads_keys_once(data.decode("utf-8-sig"))
     except UnicodeDecodeError as e:
@@ -901,6 +916,9 @@ def read_result_file(path: str) -> Any:
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: JSON nested too deeply") from None
     except MemoryError:
         raise SergeantMajorError(f"{name}: too large to read in the memory this process may use") from None
+    if isinstance(doc, dict) and doc.get("format") == RECORD_FORMAT:  # it was "missing key 'levels'"
+        raise SergeantMajorError(f"{name}: {RESULT_FILE}: it is a game record (sergeant-major check or replay "
+                                 "reads it)")
     if twice is not None:  # json keeps the last value: a merge would read what another reader of the file does not
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: {twice[0]}: the key {_show(twice[1])} is given twice in "
                                  "one object (tournament --json writes each key once)")
@@ -1062,6 +1080,8 @@ def _register() -> None:
             fail(f"--matches {matches}: may not be negative")
         if first_board < 0:
             fail(f"--first-board {first_board}: may not be negative")
+        if json_file == "":  # Path('') is the current folder: it was "cannot write '': Is a directory"
+            fail("--json '' is empty: give a file name, or '-' for standard output")
         if deals == 0 and matches == 0 and not merge:
             fail("--deals 0 and --matches 0: play at least one deal or one match")
         if workers < 0:
@@ -1120,6 +1140,14 @@ def _register() -> None:
                 ms: list[MatchOutcome] = []
                 t0 = time.perf_counter()
                 if merge:
+                    seen: dict[tuple[int, int], str] = {}
+                    for f in merge:  # the same file twice: it was "board 0 is in more than one result (also in t.json)"
+                        with contextlib.suppress(OSError):  # a file that cannot be read is named below, as before
+                            st = os.stat(f)
+                            first = seen.setdefault((st.st_dev, st.st_ino), f)
+                            if first != f or merge.count(f) > 1:
+                                again = f"twice ({quote(first)} and {quote(f)} are one file)" if first != f else "twice"
+                                fail(f"--merge {quote(f)} is given {again}: give each part once")
                     try:
                         res = merge_json([read_result_file(f) for f in merge], [visible(f) for f in merge])
                     except SergeantMajorError as e:

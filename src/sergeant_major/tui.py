@@ -8,6 +8,7 @@ are unit-tested without a terminal; :mod:`sergeant_major.cli_play` drives the ma
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from rich import box
@@ -19,7 +20,7 @@ from .actions import Action, AssignTargets, Contract, Discard, EndGive, Give, Na
 from .cards import Card, Suit, parse_card, sort_hand
 from .deal import Deal, DealResult, Phase, Trick, exchange_rounds, role_name
 from .errors import CardParseError, SergeantMajorError
-from .rules import Rules
+from .rules import PRESETS, Rules
 from .safetext import quote
 from .view import View
 
@@ -39,9 +40,11 @@ __all__ = [
     "describe_public",
     "trick_text",
     "status",
+    "game_title",
     "deal_summary",
     "exchange_plan",
     "refusal",
+    "signed",
 ]
 
 COMMANDS = {
@@ -254,6 +257,49 @@ def parse_contract(line: str, legal: Sequence[Action]) -> NameContract:
     return NameContract(seat, c)
 
 
+_ESCAPE_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|O[@-~]|[^\x1b])?", re.DOTALL)
+"""A key's escape sequence as a terminal sends it (ECMA-48: CSI ``ESC [`` parameters and a final byte, SS3 ``ESC O``
+and a letter, or ESC and one character), or a lone ESC."""
+
+_KEY_NAMES = {"A": "Up arrow", "B": "Down arrow", "C": "Right arrow", "D": "Left arrow", "H": "Home", "F": "End",
+              "1~": "Home", "7~": "Home", "4~": "End", "8~": "End", "2~": "Insert", "3~": "Delete",
+              "5~": "Page Up", "6~": "Page Down"}
+
+
+def _key_name(seq: str) -> str | None:
+    """The key whose escape sequence ``seq`` is (``'\x1b[A'``, ``'\x1bOA'``, ``'\x1b[1;5C'``: ``'Up arrow'``,
+    ``'Up arrow'``, ``'Right arrow'``), or ``None`` for another sequence."""
+    if seq == "\x1b":
+        return "Esc"
+    body = seq[2:] if seq[1:2] in ("[", "O") else ""
+    if body.endswith("~"):  # ESC [ 3 ~ (Delete), ESC [ 3 ; 5 ~ (Ctrl-Delete)
+        return _KEY_NAMES.get(body[:-1].split(";")[0] + "~")
+    final, params = body[-1:], body[:-1]
+    if final in ("A", "B", "C", "D", "H", "F") and all(ch.isdigit() or ch == ";" for ch in params):
+        return _KEY_NAMES[final]  # ESC [ 1 ; 5 C: Ctrl-Right, still the Right arrow key
+    return None
+
+
+def _refuse_escape_sequence(view: View, line: str) -> None:
+    """Refuse a line holding a terminal's escape sequence: an arrow or other editing key typed where the line
+    is not edited (no ``readline``: a pipe, a Windows console), which arrived as its sequence, ``'\x1b[A'`` for Up.
+    Without this the sequence was read as a card and refused as "'A' is not a suit".
+
+    Raises:
+        InputError: quoting the line and the sequence in its escape form (rule ``escape sequence``).
+    """
+    m = _ESCAPE_SEQUENCE.search(line)
+    if m is None:
+        return
+    seq = m.group()
+    key = _key_name(seq)
+    what = {"trump": "a suit", "contract": "a contract", "targets": "a number"}.get(prompt_word(view), "a card")
+    said = (f"{quote(seq)} is what the {key} key sends" if key else f"{quote(seq)} is a terminal's escape sequence "
+            "(what an editing key sends)")
+    where = "" if seq == line.strip() else f"in {quote(line.strip())}: "
+    raise InputError(f"{where}{said}, not {what}; keys do not edit the line here: type it again", "escape sequence")
+
+
 def parse_line(view: View, line: str) -> list[Action | Card]:
     """Turn a line typed for ``view``'s decision into what to do.
 
@@ -262,9 +308,11 @@ def parse_line(view: View, line: str) -> list[Action | Card]:
     turn comes). It checks the form only; the rules are checked when the actions are applied.
 
     Raises:
-        InputError: quoting the line (not a card, several cards where one is asked, a bad number...).
+        InputError: quoting the line (not a card, several cards where one is asked, a bad number, a key's escape
+            sequence...).
     """
     first = view.legal[0]
+    _refuse_escape_sequence(view, line)
     text = line.strip()
     if isinstance(first, Play):
         cards = parse_card_list(text)
@@ -364,8 +412,13 @@ def hidden_text(kind: str, giver: int, receiver: int, count: int, names: tuple[s
 
 
 # ---------------------------------------------------------------------------- the screen
-def _signed(x: int) -> str:
+def signed(x: int) -> str:
+    """A score or running total as the terminal shows it everywhere (``play``'s screens and match end, ``replay``,
+    ``check``): with its sign, ``'+4'``, ``'-2'``, and ``'0'`` without one."""
     return f"{x:+d}" if x else "0"
+
+
+_signed = signed
 
 
 def _contract_line(view: View) -> str:
@@ -421,12 +474,22 @@ def player_table(view: View) -> Table:
     return t
 
 
+def game_title(rules: Rules) -> str:
+    """The game as the screen's header names it: the preset (``'9-5-2'``) when its own targets and three players are
+    played, else the targets played first, with the preset whose rules they follow and the player count:
+    ``'5-3-2-2 (9-5-2 rules, 4 players)'`` (``9-5-2 players=4``, seed 002's game for 4 players; RULES.md
+    decision 5), ``'9-5-3 (9-5-2 rules)'`` (``kitty=none``)."""
+    if rules.targets == PRESETS[rules.name]["targets"] and rules.players == 3:
+        return rules.name
+    return f"{'-'.join(map(str, rules.targets))} ({rules.name} rules" + (f", {rules.players} players)" if rules.players != 3 else ")")
+
+
 def status(view: View) -> RenderableType:
     """The screen shown at each decision of ``view.seat``: deal, contract, table, exchange, kitty and
     discards (own only), last and current trick, the hand, what the decision is and the ``Legal:`` line."""
     r = view.rules
     end = f"to {r.target_total}" if r.target_total else (f"+-{r.bound}" if r.bound else (f"{r.deals} deals" if r.deals else ""))
-    head = Text(f"-- Deal {view.deal_number} -- {r.name}" + (f" -- {end}" if end else "") + " -- " + _contract_line(view),
+    head = Text(f"-- Deal {view.deal_number} -- {game_title(r)}" + (f" -- {end}" if end else "") + " -- " + _contract_line(view),
                 style="bold")
     parts: list[RenderableType] = [head, player_table(view)]
     mine = exchange_text(view)

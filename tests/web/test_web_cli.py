@@ -26,6 +26,7 @@ def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
     (["--db", "postgresql+psycopg://u:secret@127.0.0.1:1/x"], "127.0.0.1:1/x"),
     (["--port", "70000"], "70000"),
     (["--delay", "-1"], "-1"),
+    (["--host", ""], "--host '' is empty"),  # it served at 'http://:PORT/' (every interface)
 ])
 def test_bad_arguments(args: list[str], words: str) -> None:
     r = _run(*args)
@@ -43,10 +44,21 @@ def test_default_database_and_address(tmp_path: Path) -> None:
         assert f"http://127.0.0.1:{port}/" in line
         assert (tmp_path / "sergeant-major" / "web.sqlite3").exists()
         busy = _run("--port", str(port), env=env)
-        assert busy.returncode == 1 and "cannot listen" in busy.stderr
+        # status 2, as for the other refusals (it was 1, the status of a record that breaks the rules), naming the port
+        assert busy.returncode == 2, busy.stderr
+        assert busy.stderr == (f"error: cannot listen on 127.0.0.1:{port}: port {port} is in use (another program listens "
+                               "on it); choose another with --port N, or --port 0 for a free one\n")
     finally:
         p.terminate()
         p.wait(10)
+
+
+def test_a_host_that_is_no_address_of_this_machine_is_named(tmp_path: Path) -> None:
+    from sergeant_major.cli_serve import listen_problem
+
+    assert listen_problem("10.255.255.1", free_port()) == "--host '10.255.255.1' is not an address of this machine"
+    assert listen_problem("nosuch.invalid", free_port()).startswith("--host 'nosuch.invalid' is not an address or a name")
+    assert listen_problem("127.0.0.1", free_port()) == ""
 
 
 def _collect(warm: object, notice_after: float) -> list[str]:
