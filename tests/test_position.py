@@ -599,3 +599,51 @@ def test_analyze_without_numba_notes_the_slowness_only_for_input_it_analyses(tmp
     good = subprocess.run([str(exe), "analyze", "9-5-2 | H | 0 | 5-5-5 | A... / K... / Q... | -", "-t", "5"],
                           capture_output=True, text=True, timeout=120, env=env)
     assert good.returncode == 0 and "note: numba is not available" in good.stderr, (good.stdout, good.stderr)
+
+
+@pytest.mark.parametrize("rules_text", ["9-5-2 dealer-assigns-targets=on",
+                                        "9-5-2 dealer-assigns-targets=on contracts=suits-nt-mt"])
+def test_a_records_table_uses_the_targets_the_dealer_assigned(rules_text: str) -> None:
+    """With ``dealer-assigns-targets`` (seed 002's "double dealer right", RULES.md options) the dealer may take the
+    target 2 himself: the table's declarer target and over-tricks are the deal's, not the preset's 9 (it said
+    "target 9" and -1 for a declarer who took 10 tricks against his target 2); in minimum tricks the ceiling is
+    that of the assigned targets."""
+    from sergeant_major.actions import AssignTargets, NameContract
+    from sergeant_major.cli_analyze import analyze_deal, deal_targets
+    from sergeant_major.deal import Deal, Phase
+    from sergeant_major.match import deal_cards
+    from sergeant_major.rules import minimum_ceilings
+    from sergeant_major.solver import Solution, Solver
+
+    rules = Rules.parse(rules_text)
+    hands, kitty = deal_cards(rules, 78, 1, 0)
+    deal = Deal(rules, 0, hands, kitty)
+    rng = random.Random(1)
+    mt = "contracts=suits-nt-mt" in rules_text
+    while deal.phase is not Phase.PLAY:
+        act = deal.forced_action()
+        if act is None:
+            acts = deal.legal_actions()
+            assign = [a for a in acts if isinstance(a, AssignTargets) and a.targets == (2, 9, 5)]
+            named = [a for a in acts if isinstance(a, NameContract) and a.contract is Contract.MINIMUM]
+            act = assign[0] if assign else named[0] if mt and named else rng.choice(acts)
+        deal.apply(act)
+    assert deal_targets(deal) == (2, 9, 5)
+    m = deal.legal_play_mask()
+    deal.play_unchecked(min(i for i in range(52) if m >> i & 1))
+
+    class Ten(Solver):
+        def value(self, p: Position, seat: int | None = None, *, time_limit: float | None = None) -> Solution:
+            return Solution(seat or 0, 10 if seat == 0 else 3, 10 if seat == 0 else 3, 10 if seat == 0 else 3, True)
+
+        def solve(self, p: Position, seat: int | None = None, *, cards: bool = True,
+                  time_limit: float | None = None) -> Solution:
+            return Solution(p.to_move, 3, 3, 3, True, {c: 3 for c in p.legal_cards()}, 0, False,
+                            {c: (3, 3) for c in p.legal_cards()})
+
+    t = analyze_deal(deal, Ten(tt_bits=8), 1.0)["table"]
+    assert t["declarer"] == 0 and t["target"] == 2
+    rows = {r["contract"]: r for r in t["rows"]}
+    assert rows["S"]["target"] == 2 and rows["S"]["diff"] == [8, 8]
+    if mt:
+        assert rows["MT"]["target"] == minimum_ceilings((2, 9, 5))[0] == 9 and rows["MT"]["diff"] == [-1, -1]

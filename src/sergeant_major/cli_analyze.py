@@ -33,7 +33,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .actions import Contract
+from .actions import AssignTargets, Contract
 from .cards import CARDS
 from .cli import app, number_parser, parse_whole_number, prepare_with_status
 from .deal import Deal
@@ -46,7 +46,7 @@ if TYPE_CHECKING:  # the solver (and numba, a second to import) is loaded only w
 
 _MAX_POSITION_FILE = 64 * 1024  # a file holding a position text: one line, far below this
 
-__all__ = ["analyze", "dd_table", "analyze_position", "analyze_deal", "biggest_mistakes", "card_cost", "table_jobs", "narrow_by_sum"]
+__all__ = ["analyze", "dd_table", "analyze_position", "analyze_deal", "deal_targets", "biggest_mistakes", "card_cost", "table_jobs", "narrow_by_sum"]
 
 
 def _val(lo: int, hi: int) -> str:
@@ -80,8 +80,13 @@ def narrow_by_sum(cells: list[list[int]], total: int, misere: bool) -> list[list
     return out
 
 
-def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int | None = None) -> dict[str, Any]:
+def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int | None = None,
+             targets: tuple[int, ...] | None = None) -> dict[str, Any]:
     """The double-dummy table of a position at the opening lead.
+
+    ``targets`` are the deal's targets by seat as the deal set them before its contract (with
+    ``dealer-assigns-targets`` the dealer's assignment; not minimum tricks' ceilings); by default the rules'
+    targets by role, the dealer being the seat before the leader.
 
     The cells (one search per contract and seat) are independent: with ``jobs`` > 1 (default
     :func:`table_jobs`) they run in that many threads, ``solver`` and ``jobs - 1`` more solvers of its size
@@ -97,7 +102,8 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
         tricks) and ``best`` the contract code with the largest sure ``diff``.
 
     Raises:
-        ValueError: ``jobs`` below 1, or a trick in progress (under another contract its cards need not be legal).
+        ValueError: ``jobs`` below 1, ``targets`` not one per seat, or a trick in progress (under another contract
+            its cards need not be legal).
     """
     from .solver.dds import Solver, warm_up
     from .solver.position import Position
@@ -108,9 +114,13 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
     n = pos.n
     dealer = (pos.leader - 1) % n  # the eldest hand leads the first trick (seeds 000/004)
     declarer = (dealer + rules.declarer_role) % n
-    target = rules.targets[(declarer - dealer) % n]
+    if targets is None:
+        targets = tuple(rules.targets[(s - dealer) % n] for s in range(n))
+    elif len(targets) != n:
+        raise ValueError(f"targets={targets!r}: give one per seat ({n})")
+    target = targets[declarer]
     # in minimum tricks the targets become ceilings (seed 003; rules.minimum_ceilings)
-    ceiling = minimum_ceilings(tuple(rules.targets[(s - dealer) % n] for s in range(n)))[declarer]
+    ceiling = minimum_ceilings(tuple(targets))[declarer]
     contracts = [c for c in Contract if c.value < 4 or rules.has_nt_mt]
     jobs = table_jobs() if jobs is None else jobs
     if jobs < 1:
@@ -225,6 +235,16 @@ def play_start(deal: Deal) -> Position:
     return Position(deal.rules, deal.contract, leader, (0,) * n, tuple(hands), ())
 
 
+def deal_targets(deal: Deal) -> tuple[int, ...]:
+    """The targets of ``deal`` by seat before its contract: the dealer's assignment with ``dealer-assigns-targets``
+    (RULES.md options, seed 002), else the rules' targets by role from the dealer; never minimum tricks' ceilings
+    (``deal.targets`` holds those once MT is named)."""
+    for action in deal.history:
+        if isinstance(action, AssignTargets):
+            return tuple(action.targets)
+    return tuple(deal.rules.targets[(s - deal.dealer) % deal.n] for s in range(deal.n))
+
+
 def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bool = True,
                  top: int = 5) -> dict[str, Any]:
     """Double-dummy analysis of a played deal: the table at the start of the play (if ``table``), then each
@@ -267,7 +287,7 @@ def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bo
     out: dict[str, Any] = {"deal": deal.number, "contract": deal.contract.code if deal.contract is not None else None,
                            "start": start.text(), "plays": plays, "mistakes": []}
     if table:
-        out["table"] = dd_table(start, solver, time_limit)
+        out["table"] = dd_table(start, solver, time_limit, targets=deal_targets(deal))
         if plays:  # the first card's position is the table's: its cell is a search of the same value
             first = plays[0]
             for row in out["table"]["rows"]:
