@@ -647,3 +647,15 @@ def test_a_records_table_uses_the_targets_the_dealer_assigned(rules_text: str) -
     assert rows["S"]["target"] == 2 and rows["S"]["diff"] == [8, 8]
     if mt:
         assert rows["MT"]["target"] == minimum_ceilings((2, 9, 5))[0] == 9 and rows["MT"]["diff"] == [-1, -1]
+
+
+@pytest.mark.parametrize("text", [
+    "9-5-2 kitty=none | H | 2 | 2-4-5 | 42..JT98. / ..AQ.AJ94 / 53.T4..T2 | -",
+    "9-5-2 kitty=none | H | 0 | 2-4-5 | 42..JT98. / ..AQ.AJ9 / 53.T4..T | 4C 2C",
+])
+def test_kitty_none_has_no_two_of_clubs(text: str) -> None:
+    """With ``kitty=none`` the deck is 51 cards without the 2C (seed 002, Strikt 51; ``deal_cards``): a position
+    holding or playing it cannot arise and is refused (it was solved as if the card were in play)."""
+    with pytest.raises(PositionError, match=re.escape("2C: with kitty=none the 2C is removed")):
+        Position.parse(text)
+    assert Position.parse(text.replace("T2 |", "T3 |").replace("4C 2C", "4C 3C"))  # the 3C instead: fine

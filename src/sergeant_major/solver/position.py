@@ -146,6 +146,9 @@ class Position:
             if seen >> c & 1:
                 raise PositionError(f"{CARDS[c]} is both in the trick and held (or played twice)")
             seen |= 1 << c
+        if self.rules.kitty == "none" and seen & 1:  # card id 0
+            raise PositionError(f"2C: with kitty=none the 2C is removed from the deck (seed 002), so no hand holds it "
+                                f"and it is never played (rules {str(self.rules)!r})")
         if any(t < 0 for t in self.tricks):
             raise PositionError(f"negative tricks taken: {self.tricks}")
         r = _popcount(self.hands[self.to_move])
