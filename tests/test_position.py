@@ -659,3 +659,22 @@ def test_kitty_none_has_no_two_of_clubs(text: str) -> None:
     with pytest.raises(PositionError, match=re.escape("2C: with kitty=none the 2C is removed")):
         Position.parse(text)
     assert Position.parse(text.replace("T2 |", "T3 |").replace("4C 2C", "4C 3C"))  # the 3C instead: fine
+
+
+def test_hand_size_message_says_each_only_when_the_other_hands_agree() -> None:
+    """Three different hand counts: the message said "the other hands hold 5 each" though one held 6; it now
+    counts from the seat to move."""
+    with pytest.raises(PositionError) as e:
+        Position.parse("9-5-2 | H | 1 | 2-4-4 | 42..JT98. / ..AQ.AJ9 / 53.T4..T3 | 4C")
+    assert str(e.value) == ("seat 0 holds 6 cards; with seat 1 to move holding 5 and 1 card(s) in the trick, "
+                            "it should hold 4")
+
+
+def test_play_unchecked_refuses_a_card_id_out_of_range_or_not_held() -> None:
+    pos = Position.parse("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -")
+    for bad in (-1, 52, 999):  # -1 was a bare ValueError "negative shift count"
+        with pytest.raises(PositionError, match=re.escape(f"card id {bad} is outside 0..51")):
+            pos.play_unchecked(bad)
+    with pytest.raises(PositionError, match=re.escape("seat 2 does not hold 5C")):  # was a hand-size error
+        pos.play_unchecked(3)
+    assert pos.play_unchecked(1) == pos.play("3C")
