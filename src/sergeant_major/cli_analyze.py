@@ -414,7 +414,7 @@ def analyze(
             prepare_with_status(err, "Preparing the double-dummy solver (compiled on first use: up to a minute)...", warm_up)
         elif not as_json:
             err.print(Text("note: numba is not available (not installed - pip install 'sergeant-major[fast]' - or switched "
-                           "off by SERGEANT_MAJOR_NO_NUMBA), so the searches run in pure Python, about 60 times slower; "
+                           "off by SERGEANT_MAJOR_NO_NUMBA), so the searches run in pure Python, about 90 times slower (docs/solver.md); "
                            "values the time limit cuts short show as lo..hi"))
 
     solver = Solver(threads=table_jobs())  # one search at a time (a position, a record's cards): helper threads
