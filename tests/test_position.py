@@ -351,6 +351,22 @@ def test_analyze_says_when_the_best_choice_is_not_certain(monkeypatch: pytest.Mo
     con = Console(record=True, width=200)
     cli_analyze._print_table(con, {"declarer": 0, "target": 9, "leader": 1, "best": "D", "rows": rows[1:]}, ["A", "B", "C"])
     assert "best choice: diamonds\n" in con.export_text()
+    # a cut-short row that surely does worse than the best (-10..-2 against an exact -1) leaves the choice certain
+    # (it said "not certain" whenever any row was a range)
+    rows = [{"contract": "S", "word": "spades", "tricks": [[8, 8], [2, 2], [2, 2]], "diff": [-1, -1]},
+            {"contract": "MT", "word": "minimum tricks", "tricks": [[4, 12], [5, 12], [13, 13]], "diff": [-10, -2],
+             "target": 2}]
+    con = Console(record=True, width=200)
+    cli_analyze._print_table(con, {"declarer": 0, "target": 9, "leader": 1, "best": "S", "rows": rows}, ["A", "B", "C"])
+    assert "best choice: spades\n" in con.export_text()
+    rows[1]["diff"] = [-10, -1]  # may tie: still a best choice
+    con = Console(record=True, width=200)
+    cli_analyze._print_table(con, {"declarer": 0, "target": 9, "leader": 1, "best": "S", "rows": rows}, ["A", "B", "C"])
+    assert "best choice: spades\n" in con.export_text()
+    rows[1]["diff"] = [-10, 0]  # may do better
+    con = Console(record=True, width=200)
+    cli_analyze._print_table(con, {"declarer": 0, "target": 9, "leader": 1, "best": "S", "rows": rows}, ["A", "B", "C"])
+    assert "best choice: spades (not certain" in con.export_text()
 
 
 def test_ctrl_c_stops_analyze_while_its_table_runs() -> None:

@@ -319,8 +319,10 @@ def _print_table(out: Console, t: dict[str, Any], names: list[str]) -> None:
         tab.add_row(Text(r["word"], style=style), *[Text(_val(*c)) for c in r["tricks"]],
                     Text(f"{d[0]:+d}" if d[0] == d[1] else f"{d[0]:+d}..{d[1]:+d}", style=style))
     out.print(tab)
-    word = next(r["word"] for r in t["rows"] if r["contract"] == t["best"])
-    cut = any(r["diff"][0] != r["diff"][1] for r in t["rows"])
+    best = next(r for r in t["rows"] if r["contract"] == t["best"])
+    word = best["word"]
+    # uncertain only when another contract may do better: cut-short cells elsewhere that surely do worse change nothing
+    cut = any(r["diff"][1] > best["diff"][0] for r in t["rows"] if r is not best)
     out.print(Text(f"Declarer's best choice: {word}" + (" (not certain: the time limit cut searches short, so some values "
                                                          "are ranges lo..hi; give more --time-limit)" if cut else ""),
                    style="bold"))
