@@ -694,3 +694,56 @@ def test_play_unchecked_refuses_a_card_id_out_of_range_or_not_held() -> None:
     with pytest.raises(PositionError, match=re.escape("seat 2 does not hold 5C")):  # was a hand-size error
         pos.play_unchecked(3)
     assert pos.play_unchecked(1) == pos.play("3C")
+
+
+@pytest.mark.parametrize(("rules_text", "contract"), [
+    ("9-5-2", None), ("3-5-8", Contract.MINIMUM), ("3-5-8 must-trump=off", Contract.NO_TRUMP),
+    ("8-5-3 must-overtrump=on", None), ("9-5-2 players=4", None), ("9-2-5", None),
+])
+def test_what_each_card_of_a_deal_cost_matches_the_brute_force(rules_text: str, contract: Contract | None) -> None:
+    """``analyze_deal``'s value before each card, value after it and cost, checked against the brute-force minimax
+    of ``tests/test_solver.py`` (which shares nothing with the solver) on the deal's last three tricks."""
+    from test_solver import brute_values
+
+    from sergeant_major.actions import NameContract
+    from sergeant_major.cli_analyze import analyze_deal, play_start
+    from sergeant_major.deal import Deal, Phase
+    from sergeant_major.match import deal_cards
+    from sergeant_major.solver import Solver
+
+    rules = Rules.parse(rules_text)
+    rng = random.Random(rules_text)
+    hands, kitty = deal_cards(rules, 91, 1, 0)
+    deal = Deal(rules, 0, hands, kitty)
+    while deal.phase is not Phase.PLAY:
+        act = deal.forced_action()
+        if act is None:
+            acts = deal.legal_actions()
+            named = [a for a in acts if isinstance(a, NameContract) and a.contract is contract]
+            act = named[0] if named else rng.choice(acts)
+        deal.apply(act)
+    assert contract is None or deal.contract is contract
+    while deal.phase is Phase.PLAY:
+        m = deal.legal_play_mask()
+        deal.play_unchecked(rng.choice([i for i in range(52) if m >> i & 1]))
+    out = analyze_deal(deal, Solver(tt_bits=16), 0.05, table=False)
+    plays = out["plays"]
+    assert len(plays) == rules.tricks * rules.players
+    pos = play_start(deal)
+    checked = 0
+    for i, p in enumerate(plays):
+        cid = parse_card_id(p["card"])
+        if len(plays) - i <= 3 * rules.players:
+            value, after = brute_values(pos, p["seat"])
+            cost = after[cid] - value if pos.misere else value - after[cid]
+            assert (p["value"], p["played"], p["cost"]) == ([value, value], [after[cid]] * 2, cost), (i, p, pos)
+            checked += 1
+        pos = pos.play(cid)
+    assert checked == 3 * rules.players
+    assert out["tricks"] == list(pos.tricks)
+
+
+def parse_card_id(text: str) -> int:
+    from sergeant_major import parse_card
+
+    return parse_card(text).id
