@@ -747,3 +747,22 @@ def parse_card_id(text: str) -> int:
     from sergeant_major import parse_card
 
     return parse_card(text).id
+
+
+def test_a_position_file_may_start_with_a_bom_and_one_that_is_not_a_position_says_why(tmp_path: Path) -> None:
+    """A position text saved by a Windows editor (UTF-8 with a BOM, CRLF) is read (it was "not valid JSON: Extra
+    data"); a file with a '|' that is neither a record nor a position says why it is not a position either."""
+    text = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"
+    bom = tmp_path / "bom.txt"
+    bom.write_bytes(b"\xef\xbb\xbf" + text.encode() + b"\r\n")
+    r = runner.invoke(app, ["analyze", str(bom), "--json", "-t", "5"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["value"] == [7, 7]
+    two = tmp_path / "two.txt"
+    two.write_text("my position\n" + text.replace("2-4-4", "2-4-5") + "\n", encoding="utf-8")
+    r = runner.invoke(app, ["analyze", str(two)])
+    assert r.exit_code == 2 and "not valid JSON" in r.output and "nor is it a position text: rules field" in r.output, r.output
+    plain = tmp_path / "plain.txt"
+    plain.write_text("hello\n", encoding="utf-8")
+    r = runner.invoke(app, ["analyze", str(plain)])
+    assert r.exit_code == 2 and "nor is it a position" not in r.output, r.output

@@ -460,11 +460,16 @@ def analyze(
         # a file holding a position text instead of a record: a short regular file only (never a pipe or a
         # device such as /dev/zero, which read_record refused without reading)
         in_file: Position | None = None
-        with contextlib.suppress(OSError, UnicodeDecodeError, SergeantMajorError):
+        nor = ""  # why a file that looks like a position text (it has a '|') is not one either
+        with contextlib.suppress(OSError, UnicodeDecodeError):
             if path.is_file() and path.stat().st_size <= _MAX_POSITION_FILE:
-                in_file = Position.parse(path.read_text(encoding="utf-8").strip())
+                text = path.read_text(encoding="utf-8-sig").strip()  # less a BOM, as Windows editors save UTF-8
+                try:
+                    in_file = Position.parse(text)
+                except SergeantMajorError as pe:
+                    nor = f"; nor is it a position text: {pe}" if "|" in text else ""
         if in_file is None:
-            err.print(Text(f"error: {target}: {e}"))
+            err.print(Text(f"error: {target}: {e}{nor}"))
             raise typer.Exit(2) from None
         refuse_record_options()
         prepare()
