@@ -1052,3 +1052,22 @@ def test_timed_search_warms_the_kernels_first(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.undo()
     dds.warm_up()  # the real one: runs (or is a no-op without numba) and may be called again
     dds.warm_up()
+
+
+def test_best_cards_are_only_those_surely_best_when_a_card_was_left_open() -> None:
+    """A solve cut short by its time limit: a card found at 5 is not surely best while another card's value lies in
+    4..7 (it was listed as the best card, and analyze showed it as "best" next to a card that may beat it)."""
+    from sergeant_major.solver import Solution
+
+    a, b, c = CARDS[0], CARDS[1], CARDS[2]
+    open_ = Solution(0, 5, 5, 7, False, {a: 5, c: 3}, 0, False, {a: (5, 5), b: (4, 7), c: (3, 3)})
+    assert open_.best_cards() == []
+    settled = Solution(0, 5, 5, 5, False, {a: 5, c: 3}, 0, False, {a: (5, 5), b: (4, 5), c: (3, 3)})
+    assert settled.best_cards() == [a]  # b may tie but not beat it
+    mis = Solution(0, 5, 3, 5, False, {a: 5, c: 3}, 0, True, {a: (5, 5), b: (2, 7), c: (3, 3)})
+    assert mis.best_cards() == []
+    mis_settled = Solution(0, 3, 3, 3, False, {a: 5, c: 3}, 0, True, {a: (5, 5), b: (3, 7), c: (3, 3)})
+    assert mis_settled.best_cards() == [c]
+    exact = Solution(0, 5, 5, 5, True, {a: 5, b: 5, c: 3}, 0, False, {a: (5, 5), b: (5, 5), c: (3, 3)})
+    assert exact.best_cards() == [a, b]
+    assert Solution(0, 5, 5, 5, True, {a: 5, b: 5, c: 3}).best_cards() == [a, b]  # no bounds given: the values

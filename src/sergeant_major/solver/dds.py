@@ -100,12 +100,19 @@ class Solution:
     card_bounds: dict[Card, tuple[int, int]] = field(default_factory=dict)
 
     def best_cards(self) -> list[Card]:
-        """The legal cards that keep the value (best for the seat), ascending id."""
+        """The legal cards that surely keep the value (best for the seat), ascending id: those whose value was
+        found and is at least every other card's upper bound in :attr:`card_bounds` (in minimum tricks: at most
+        every lower bound). When the time limit left open a card that may be better than every card found, no
+        card is surely best and the list is empty (it held the best of the cards found, which that open card may
+        beat). Empty too when the seat is not to move."""
         if not self.cards:
             return []
-        pick = min if self.misere else max
-        v = pick(self.cards.values())
-        return sorted(c for c, x in self.cards.items() if x == v)
+        bounds = self.card_bounds or {c: (x, x) for c, x in self.cards.items()}
+        if self.misere:
+            low = min(b[0] for b in bounds.values())
+            return sorted(c for c, x in self.cards.items() if x <= low)
+        high = max(b[1] for b in bounds.values())
+        return sorted(c for c, x in self.cards.items() if x >= high)
 
 
 class Solver:
