@@ -1064,10 +1064,17 @@ def test_best_cards_are_only_those_surely_best_when_a_card_was_left_open() -> No
     assert open_.best_cards() == []
     settled = Solution(0, 5, 5, 5, False, {a: 5, c: 3}, 0, False, {a: (5, 5), b: (4, 5), c: (3, 3)})
     assert settled.best_cards() == [a]  # b may tie but not beat it
-    mis = Solution(0, 5, 3, 5, False, {a: 5, c: 3}, 0, True, {a: (5, 5), b: (2, 7), c: (3, 3)})
+    mis = Solution(0, 2, 2, 3, False, {a: 5, c: 3}, 0, True, {a: (5, 5), b: (2, 7), c: (3, 3)})
     assert mis.best_cards() == []
     mis_settled = Solution(0, 3, 3, 3, False, {a: 5, c: 3}, 0, True, {a: (5, 5), b: (3, 7), c: (3, 3)})
     assert mis_settled.best_cards() == [c]
     exact = Solution(0, 5, 5, 5, True, {a: 5, b: 5, c: 3}, 0, False, {a: (5, 5), b: (5, 5), c: (3, 3)})
     assert exact.best_cards() == [a, b]
     assert Solution(0, 5, 5, 5, True, {a: 5, b: 5, c: 3}).best_cards() == [a, b]  # no bounds given: the values
+    # the value is known (3) and a card's bounds 3..5 reach above it: no card beats the value, so it is best (4
+    # players, -t 1: analyze showed a card of cost 0 but no best card)
+    capped = Solution(0, 3, 3, 3, False, {c: 2}, 0, False, {a: (3, 5), b: (1, 5), c: (2, 2)})
+    assert capped.best_cards() == [a]
+    mis_capped = Solution(0, 3, 3, 3, False, {c: 4}, 0, True, {a: (1, 3), b: (1, 5), c: (4, 4)})
+    assert mis_capped.best_cards() == [a]
+    assert Solution(0, 3, 3, 3, True).best_cards() == []  # not to move

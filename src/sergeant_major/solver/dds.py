@@ -100,19 +100,22 @@ class Solution:
     card_bounds: dict[Card, tuple[int, int]] = field(default_factory=dict)
 
     def best_cards(self) -> list[Card]:
-        """The legal cards that surely keep the value (best for the seat), ascending id: those whose value was
-        found and is at least every other card's upper bound in :attr:`card_bounds` (in minimum tricks: at most
-        every lower bound). When the time limit left open a card that may be better than every card found, no
-        card is surely best and the list is empty (it held the best of the cards found, which that open card may
-        beat). Empty too when the seat is not to move."""
-        if not self.cards:
-            return []
+        """The legal cards that surely keep the value (best for the seat), ascending id: a card is surely best when
+        its lower bound in :attr:`card_bounds` is at least every other card's upper bound, capped by the value's
+        ``upper`` (no card beats the value); in minimum tricks when its upper bound is at most every other card's
+        lower bound, raised to the value's ``lower``. With exact values: the cards of the best value. When the time
+        limit left open a card that may beat every other, none is surely best and the list is empty (it held the
+        best of the cards found, which that open card may beat). Empty too when the seat is not to move."""
         bounds = self.card_bounds or {c: (x, x) for c, x in self.cards.items()}
-        if self.misere:
-            low = min(b[0] for b in bounds.values())
-            return sorted(c for c, x in self.cards.items() if x <= low)
-        high = max(b[1] for b in bounds.values())
-        return sorted(c for c, x in self.cards.items() if x >= high)
+        out = []
+        for c, (lo, hi) in bounds.items():
+            others = [b for d, b in bounds.items() if d != c]
+            if self.misere:
+                if all(hi <= max(b[0], self.lower) for b in others):
+                    out.append(c)
+            elif all(lo >= min(b[1], self.upper) for b in others):
+                out.append(c)
+        return sorted(out)
 
 
 class Solver:
