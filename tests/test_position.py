@@ -766,3 +766,38 @@ def test_a_position_file_may_start_with_a_bom_and_one_that_is_not_a_position_say
     plain.write_text("hello\n", encoding="utf-8")
     r = runner.invoke(app, ["analyze", str(plain)])
     assert r.exit_code == 2 and "nor is it a position" not in r.output, r.output
+
+
+def test_best_cards_follow_the_value_the_table_narrowed() -> None:
+    """The opening lead's value cut short (0..16) but the table's cell exact (3): a card whose bounds are 3..16 keeps
+    the value, so it is the best card - the record's first card showed "cost 0" with no best card, and a position
+    text the same."""
+    from sergeant_major.cli_analyze import analyze_deal, analyze_position, play_start
+    from sergeant_major.deal import Deal, Phase
+    from sergeant_major.match import deal_cards
+    from sergeant_major.solver import Solution, Solver
+
+    rules = Rules.parse("9-5-2")
+    rng = random.Random(5)
+    hands, kitty = deal_cards(rules, 78, 1, 0)
+    deal = Deal(rules, 0, hands, kitty)
+    while deal.phase is not Phase.PLAY:
+        act = deal.forced_action()
+        deal.apply(act if act is not None else rng.choice(deal.legal_actions()))
+    m = deal.legal_play_mask()
+    lead = min(i for i in range(52) if m >> i & 1)
+    deal.play_unchecked(lead)  # the opening lead only
+
+    class CutShort(Solver):
+        def value(self, p: Position, seat: int | None = None, *, time_limit: float | None = None) -> Solution:
+            return Solution(seat or 0, 3, 3, 3, True)  # every table cell exact: 3
+
+        def solve(self, p: Position, seat: int | None = None, *, cards: bool = True,
+                  time_limit: float | None = None) -> Solution:
+            bounds = {c: (3, 16) if c.id == lead else (0, 16) for c in p.legal_cards()}
+            return Solution(p.to_move, 0, 0, 16, False, {}, 0, False, bounds)
+
+    (first,) = analyze_deal(deal, CutShort(tt_bits=8), 1.0)["plays"]
+    assert first["cost"] == 0 and first["best"] == [str(CARDS[lead])], first
+    a = analyze_position(play_start(deal), CutShort(tt_bits=8), 1.0)
+    assert a["value"] == [3, 3] and a["best_cards"] == [str(CARDS[lead])], a

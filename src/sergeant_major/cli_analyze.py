@@ -20,6 +20,7 @@ Exit codes: 0 success; 2 an argument that is neither a readable record nor a pos
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import math
 import os
@@ -189,7 +190,8 @@ def analyze_position(pos: Position, solver: Solver, time_limit: float | None, ta
         # by the value: no card is better for the mover than its value - in minimum tricks, none lower)
         out["cards"] = {str(c): [max(b[0], lo), b[1]] if pos.misere else [b[0], min(b[1], hi)]
                         for c, b in sol.card_bounds.items()}
-        out["best_cards"] = [str(c) for c in sol.best_cards()]
+        # the cards surely best under the value as narrowed (a card known to keep the table's value is best)
+        out["best_cards"] = [str(c) for c in dataclasses.replace(sol, lower=lo, upper=hi).best_cards()]
     return out
 
 
@@ -276,11 +278,14 @@ def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bo
         return {"trick": k, "seat": s, "card": str(CARDS[cid]), "value": list(value), "played": list(played),
                 "cost": lo_c if lo_c == hi_c else None, "cost_range": [lo_c, hi_c], "best": best}
 
+    first_sol: Solution | None = None  # the first card's solve, whose bounds the table's cell narrows
     # from the end backwards: the small positions fill the table the big ones then use
     for i in range(len(plays_seq) - 1, -1, -1):
         _, s, cid = plays_seq[i]
         pos = positions[i]
         sol = solver.solve(pos, s, time_limit=time_limit)
+        if i == 0:
+            first_sol = sol
         pb = sol.card_bounds.get(CARDS[cid])
         played = pb if pb is not None else (pos.tricks[s], pos.tricks[s] + pos.remaining)
         plays[i] = entry(i, (sol.lower, sol.upper), (played[0], played[1]), [str(b) for b in sol.best_cards()])
@@ -288,14 +293,15 @@ def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bo
                            "start": start.text(), "plays": plays, "mistakes": []}
     if table:
         out["table"] = dd_table(start, solver, time_limit, targets=deal_targets(deal))
-        if plays:  # the first card's position is the table's: its cell is a search of the same value
+        if plays and first_sol is not None:  # the first card's position is the table's: its cell is a search of the same value
             first = plays[0]
             for row in out["table"]["rows"]:
                 if row["contract"] == start.contract.code:
                     lo, hi = row["tricks"][first["seat"]]
                     value = (max(first["value"][0], lo), min(first["value"][1], hi))
                     if value[0] <= value[1]:
-                        plays[0] = entry(0, value, (first["played"][0], first["played"][1]), first["best"])
+                        best = dataclasses.replace(first_sol, lower=value[0], upper=value[1]).best_cards()
+                        plays[0] = entry(0, value, (first["played"][0], first["played"][1]), [str(b) for b in best])
     out["mistakes"] = biggest_mistakes(plays, top)
     if deal.result is not None:
         out["tricks"] = list(deal.result.tricks)
