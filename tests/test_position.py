@@ -583,6 +583,9 @@ def test_mistakes_count_what_a_card_surely_cost_and_the_summary_says_what_is_ope
     assert "trick 2: A played AS - cost 1..4 trick(s)" in summary(plays)
     assert "No card is known to cost a double-dummy trick" in summary([play(1, 0, 0), play(5, 0, 3)])
     assert "No card cost a double-dummy trick." in summary([play(1, 0, 0)])
+    # a deal whose play has just begun: no empty table of cards, and no claim about costs
+    assert "No card has been played in this deal yet." in summary([])
+    assert "Cards and their double-dummy cost" not in summary([]) and "No card cost" not in summary([])
 
 
 def test_the_table_refuses_a_trick_in_progress() -> None:

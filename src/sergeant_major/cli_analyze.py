@@ -358,6 +358,9 @@ def _print_deal(out: Console, a: dict[str, Any], names: list[str]) -> None:
     out.print(Text(f"Start of the play: {a['start']}"))
     if "table" in a:
         _print_table(out, a["table"], names)
+    if not a["plays"]:  # a match saved as the deal's play began: no card to cost (not "no card cost a trick")
+        out.print(Text("No card has been played in this deal yet."))
+        return
     tab = Table(title="Cards and their double-dummy cost", header_style="bold")
     for col in ("Trick", "Player", "Card", "Value before", "After card", "Cost", "Best cards"):
         tab.add_column(col, justify="right" if col in ("Trick", "Value before", "After card", "Cost") else "left")
