@@ -1078,3 +1078,17 @@ def test_best_cards_are_only_those_surely_best_when_a_card_was_left_open() -> No
     mis_capped = Solution(0, 3, 3, 3, False, {c: 4}, 0, True, {a: (1, 3), b: (1, 5), c: (4, 4)})
     assert mis_capped.best_cards() == [a]
     assert Solution(0, 3, 3, 3, True).best_cards() == []  # not to move
+
+
+def test_a_clock_that_returns_no_number_is_a_clear_error() -> None:
+    """``Solver(clock=...)`` takes a function: one returning a str, None or NaN was a bare TypeError from deep in the
+    search (or a search that never ended for NaN); it is a ValueError naming what it returned."""
+    pos = Position.parse("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -")
+    for bad in ("x", None, float("nan"), True):
+        solver = Solver(tt_bits=10, clock=lambda bad=bad: bad)  # type: ignore[misc]
+        for kwargs in ({"time_limit": 1.0}, {}):
+            with pytest.raises(ValueError, match=re.escape(f"returned {bad!r}, not a finite number of seconds")):
+                solver.value(pos, 0, **kwargs)
+            with pytest.raises(ValueError, match=re.escape(f"returned {bad!r}, not a finite number of seconds")):
+                solver.solve(pos, **kwargs)
+    assert Solver(tt_bits=10, clock=lambda: 5).value(pos, 2, time_limit=1.0).tricks == 7  # an int clock is fine
