@@ -804,3 +804,46 @@ def test_best_cards_follow_the_value_the_table_narrowed() -> None:
     assert first["cost"] == 0 and first["best"] == [str(CARDS[lead])], first
     a = analyze_position(play_start(deal), CutShort(tt_bits=8), 1.0)
     assert a["value"] == [3, 3] and a["best_cards"] == [str(CARDS[lead])], a
+
+
+def test_a_records_table_picks_the_best_choice_among_the_contracts_left() -> None:
+    """3-5-8 ``contract-once`` (seed 003: each player chooses each of the six contracts once): in the declarer's
+    second deal the contract he chose before cannot be chosen again - its row is marked and the best choice is
+    among the others (it named a contract the declarer could not choose)."""
+    import io
+
+    from rich.console import Console
+
+    from sergeant_major.cli_analyze import _print_table, analyze_deal
+    from sergeant_major.solver import Solution, Solver
+
+    match = Match(Rules.preset("3-5-8"), seed=3)
+    players = [RandomPlayer(), RandomPlayer(), RandomPlayer()]
+    for _ in range(3):
+        drive(match, players, until_deal_end=True)
+    deal = match.deal  # deal 4: the first deal's playmaker again
+    while deal.phase.value != "play":
+        act = match.forced_action()
+        match.apply(act if act is not None else random.Random(1).choice(match.legal_actions()))
+    used = match.deals[0].contract
+    assert used is not None and deal.declarer == match.deals[0].declarer and used not in deal.allowed_contracts
+
+    class UsedIsBest(Solver):
+        def value(self, p: Position, seat: int | None = None, *, time_limit: float | None = None) -> Solution:
+            v = (16 if p.contract is not Contract.MINIMUM else 0) if p.contract is used and seat == deal.declarer else 5
+            return Solution(seat or 0, v, v, v, True)
+
+        def solve(self, p: Position, seat: int | None = None, *, cards: bool = True,
+                  time_limit: float | None = None) -> Solution:
+            return Solution(p.to_move, 5, 5, 5, True, {c: 5 for c in p.legal_cards()}, 0, False,
+                            {c: (5, 5) for c in p.legal_cards()})
+
+    t = analyze_deal(deal, UsedIsBest(tt_bits=8), 1.0)["table"]
+    rows = {r["contract"]: r for r in t["rows"]}
+    assert len(rows) == 6 and not rows[used.code]["allowed"]
+    assert all(rows[c.code]["allowed"] for c in deal.allowed_contracts)
+    assert t["best"] != used.code and Contract.parse(t["best"]) in deal.allowed_contracts
+    con = Console(file=io.StringIO(), width=200)
+    _print_table(con, t, ["A", "B", "C"])
+    text = con.file.getvalue()  # type: ignore[attr-defined]
+    assert f"{used.word} (chosen before)" in text and "not chosen before, contract-once" in text

@@ -82,12 +82,14 @@ def narrow_by_sum(cells: list[list[int]], total: int, misere: bool) -> list[list
 
 
 def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int | None = None,
-             targets: tuple[int, ...] | None = None) -> dict[str, Any]:
+             targets: tuple[int, ...] | None = None, allowed: tuple[Contract, ...] | None = None) -> dict[str, Any]:
     """The double-dummy table of a position at the opening lead.
 
     ``targets`` are the deal's targets by seat as the deal set them before its contract (with
     ``dealer-assigns-targets`` the dealer's assignment; not minimum tricks' ceilings); by default the rules'
-    targets by role, the dealer being the seat before the leader.
+    targets by role, the dealer being the seat before the leader. ``allowed`` are the contracts the declarer
+    may choose in the deal (3-5-8 ``contract-once``: those he has not chosen before, ``Deal.allowed_contracts``);
+    by default every contract of the rules. Every contract gets its row; the best choice is among the allowed.
 
     The cells (one search per contract and seat) are independent: with ``jobs`` > 1 (default
     :func:`table_jobs`) they run in that many threads, ``solver`` and ``jobs - 1`` more solvers of its size
@@ -97,10 +99,11 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
 
     Returns:
         ``{"leader", "dealer", "declarer", "target", "rows": [{"contract", "word", "tricks": [[lo, hi] per seat],
-        "diff": [lo, hi], "target"}], "best"}`` where a row's ``target`` is the declarer's target in that
+        "diff": [lo, hi], "target", "allowed"}], "best"}`` where a row's ``target`` is the declarer's target in that
         contract (in minimum tricks its ceiling, seed 003: the targets mirrored, ``rules.minimum_ceilings``),
         ``diff`` the declarer's over-tricks (under-tricks negative; in minimum tricks the ceiling minus the
-        tricks) and ``best`` the contract code with the largest sure ``diff``.
+        tricks), ``allowed`` whether the declarer may choose it, and ``best`` the code of the allowed contract
+        with the largest sure ``diff``.
 
     Raises:
         ValueError: ``jobs`` below 1, ``targets`` not one per seat, or a trick in progress (under another contract
@@ -166,8 +169,10 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
         lo, hi = cells[declarer]
         diff = [ceiling - hi, ceiling - lo] if mt else [lo - target, hi - target]
         rows.append({"contract": con.code, "word": con.word, "tricks": cells, "diff": diff,
-                     "target": ceiling if mt else target})
-    best = max(rows, key=lambda r: (r["diff"][0], r["diff"][1]))
+                     "target": ceiling if mt else target, "allowed": allowed is None or con in allowed})
+    best = max((r for r in rows if r["allowed"]), key=lambda r: (r["diff"][0], r["diff"][1]), default=None)
+    if best is None:
+        raise ValueError(f"allowed={allowed!r}: none of the rules' contracts ({', '.join(c.code for c in contracts)})")
     return {"leader": pos.leader, "dealer": dealer, "declarer": declarer, "target": target, "rows": rows,
             "best": best["contract"]}
 
@@ -292,7 +297,7 @@ def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bo
     out: dict[str, Any] = {"deal": deal.number, "contract": deal.contract.code if deal.contract is not None else None,
                            "start": start.text(), "plays": plays, "mistakes": []}
     if table:
-        out["table"] = dd_table(start, solver, time_limit, targets=deal_targets(deal))
+        out["table"] = dd_table(start, solver, time_limit, targets=deal_targets(deal), allowed=deal.allowed_contracts)
         if plays and first_sol is not None:  # the first card's position is the table's: its cell is a search of the same value
             first = plays[0]
             for row in out["table"]["rows"]:
@@ -320,15 +325,18 @@ def _print_table(out: Console, t: dict[str, Any], names: list[str]) -> None:
         tab.add_column(Text(nm), justify="right")
     tab.add_column("Declarer +/-", justify="right")
     for r in t["rows"]:
-        style = "bold green" if r["contract"] == t["best"] else ""
+        style = "bold green" if r["contract"] == t["best"] else "" if r.get("allowed", True) else "dim"
         d = r["diff"]
-        tab.add_row(Text(r["word"], style=style), *[Text(_val(*c)) for c in r["tricks"]],
+        word = r["word"] + ("" if r.get("allowed", True) else " (chosen before)")
+        tab.add_row(Text(word, style=style), *[Text(_val(*c)) for c in r["tricks"]],
                     Text(f"{d[0]:+d}" if d[0] == d[1] else f"{d[0]:+d}..{d[1]:+d}", style=style))
     out.print(tab)
     best = next(r for r in t["rows"] if r["contract"] == t["best"])
     word = best["word"]
     # uncertain only when another contract may do better: cut-short cells elsewhere that surely do worse change nothing
-    cut = any(r["diff"][1] > best["diff"][0] for r in t["rows"] if r is not best)
+    cut = any(r["diff"][1] > best["diff"][0] for r in t["rows"] if r is not best and r.get("allowed", True))
+    if not all(r.get("allowed", True) for r in t["rows"]):
+        word += " (of the contracts the declarer has not chosen before, contract-once)"
     out.print(Text(f"Declarer's best choice: {word}" + (" (not certain: the time limit cut searches short, so some values "
                                                          "are ranges lo..hi; give more --time-limit)" if cut else ""),
                    style="bold"))
