@@ -351,6 +351,22 @@ def test_analyze_says_when_the_best_choice_is_not_certain(monkeypatch: pytest.Mo
     con = Console(record=True, width=200)
     cli_analyze._print_table(con, {"declarer": 0, "target": 9, "leader": 1, "best": "D", "rows": rows[1:]}, ["A", "B", "C"])
     assert "best choice: diamonds\n" in con.export_text()
+    # a cut-short row that surely does worse than the best (-10..-2 against an exact -1) leaves the choice certain
+    # (it said "not certain" whenever any row was a range)
+    rows = [{"contract": "S", "word": "spades", "tricks": [[8, 8], [2, 2], [2, 2]], "diff": [-1, -1]},
+            {"contract": "MT", "word": "minimum tricks", "tricks": [[4, 12], [5, 12], [13, 13]], "diff": [-10, -2],
+             "target": 2}]
+    con = Console(record=True, width=200)
+    cli_analyze._print_table(con, {"declarer": 0, "target": 9, "leader": 1, "best": "S", "rows": rows}, ["A", "B", "C"])
+    assert "best choice: spades\n" in con.export_text()
+    rows[1]["diff"] = [-10, -1]  # may tie: still a best choice
+    con = Console(record=True, width=200)
+    cli_analyze._print_table(con, {"declarer": 0, "target": 9, "leader": 1, "best": "S", "rows": rows}, ["A", "B", "C"])
+    assert "best choice: spades\n" in con.export_text()
+    rows[1]["diff"] = [-10, 0]  # may do better
+    con = Console(record=True, width=200)
+    cli_analyze._print_table(con, {"declarer": 0, "target": 9, "leader": 1, "best": "S", "rows": rows}, ["A", "B", "C"])
+    assert "best choice: spades (not certain" in con.export_text()
 
 
 def test_ctrl_c_stops_analyze_while_its_table_runs() -> None:
@@ -567,6 +583,9 @@ def test_mistakes_count_what_a_card_surely_cost_and_the_summary_says_what_is_ope
     assert "trick 2: A played AS - cost 1..4 trick(s)" in summary(plays)
     assert "No card is known to cost a double-dummy trick" in summary([play(1, 0, 0), play(5, 0, 3)])
     assert "No card cost a double-dummy trick." in summary([play(1, 0, 0)])
+    # a deal whose play has just begun: no empty table of cards, and no claim about costs
+    assert "No card has been played in this deal yet." in summary([])
+    assert "Cards and their double-dummy cost" not in summary([]) and "No card cost" not in summary([])
 
 
 def test_the_table_refuses_a_trick_in_progress() -> None:
@@ -599,3 +618,232 @@ def test_analyze_without_numba_notes_the_slowness_only_for_input_it_analyses(tmp
     good = subprocess.run([str(exe), "analyze", "9-5-2 | H | 0 | 5-5-5 | A... / K... / Q... | -", "-t", "5"],
                           capture_output=True, text=True, timeout=120, env=env)
     assert good.returncode == 0 and "note: numba is not available" in good.stderr, (good.stdout, good.stderr)
+
+
+@pytest.mark.parametrize("rules_text", ["9-5-2 dealer-assigns-targets=on",
+                                        "9-5-2 dealer-assigns-targets=on contracts=suits-nt-mt"])
+def test_a_records_table_uses_the_targets_the_dealer_assigned(rules_text: str) -> None:
+    """With ``dealer-assigns-targets`` (seed 002's "double dealer right", RULES.md options) the dealer may take the
+    target 2 himself: the table's declarer target and over-tricks are the deal's, not the preset's 9 (it said
+    "target 9" and -1 for a declarer who took 10 tricks against his target 2); in minimum tricks the ceiling is
+    that of the assigned targets."""
+    from sergeant_major.actions import AssignTargets, NameContract
+    from sergeant_major.cli_analyze import analyze_deal, deal_targets
+    from sergeant_major.deal import Deal, Phase
+    from sergeant_major.match import deal_cards
+    from sergeant_major.rules import minimum_ceilings
+    from sergeant_major.solver import Solution, Solver
+
+    rules = Rules.parse(rules_text)
+    hands, kitty = deal_cards(rules, 78, 1, 0)
+    deal = Deal(rules, 0, hands, kitty)
+    rng = random.Random(1)
+    mt = "contracts=suits-nt-mt" in rules_text
+    while deal.phase is not Phase.PLAY:
+        act = deal.forced_action()
+        if act is None:
+            acts = deal.legal_actions()
+            assign = [a for a in acts if isinstance(a, AssignTargets) and a.targets == (2, 9, 5)]
+            named = [a for a in acts if isinstance(a, NameContract) and a.contract is Contract.MINIMUM]
+            act = assign[0] if assign else named[0] if mt and named else rng.choice(acts)
+        deal.apply(act)
+    assert deal_targets(deal) == (2, 9, 5)
+    m = deal.legal_play_mask()
+    deal.play_unchecked(min(i for i in range(52) if m >> i & 1))
+
+    class Ten(Solver):
+        def value(self, p: Position, seat: int | None = None, *, time_limit: float | None = None) -> Solution:
+            return Solution(seat or 0, 10 if seat == 0 else 3, 10 if seat == 0 else 3, 10 if seat == 0 else 3, True)
+
+        def solve(self, p: Position, seat: int | None = None, *, cards: bool = True,
+                  time_limit: float | None = None) -> Solution:
+            return Solution(p.to_move, 3, 3, 3, True, {c: 3 for c in p.legal_cards()}, 0, False,
+                            {c: (3, 3) for c in p.legal_cards()})
+
+    t = analyze_deal(deal, Ten(tt_bits=8), 1.0)["table"]
+    assert t["declarer"] == 0 and t["target"] == 2
+    rows = {r["contract"]: r for r in t["rows"]}
+    assert rows["S"]["target"] == 2 and rows["S"]["diff"] == [8, 8]
+    if mt:
+        assert rows["MT"]["target"] == minimum_ceilings((2, 9, 5))[0] == 9 and rows["MT"]["diff"] == [-1, -1]
+
+
+@pytest.mark.parametrize("text", [
+    "9-5-2 kitty=none | H | 2 | 2-4-5 | 42..JT98. / ..AQ.AJ94 / 53.T4..T2 | -",
+    "9-5-2 kitty=none | H | 0 | 2-4-5 | 42..JT98. / ..AQ.AJ9 / 53.T4..T | 4C 2C",
+])
+def test_kitty_none_has_no_two_of_clubs(text: str) -> None:
+    """With ``kitty=none`` the deck is 51 cards without the 2C (seed 002, Strikt 51; ``deal_cards``): a position
+    holding or playing it cannot arise and is refused (it was solved as if the card were in play)."""
+    with pytest.raises(PositionError, match=re.escape("2C: with kitty=none the 2C is removed")):
+        Position.parse(text)
+    assert Position.parse(text.replace("T2 |", "T3 |").replace("4C 2C", "4C 3C"))  # the 3C instead: fine
+
+
+def test_hand_size_message_says_each_only_when_the_other_hands_agree() -> None:
+    """Three different hand counts: the message said "the other hands hold 5 each" though one held 6; it now
+    counts from the seat to move."""
+    with pytest.raises(PositionError) as e:
+        Position.parse("9-5-2 | H | 1 | 2-4-4 | 42..JT98. / ..AQ.AJ9 / 53.T4..T3 | 4C")
+    assert str(e.value) == ("seat 0 holds 6 cards; with seat 1 to move holding 5 and 1 card(s) in the trick, "
+                            "it should hold 4")
+
+
+def test_play_unchecked_refuses_a_card_id_out_of_range_or_not_held() -> None:
+    pos = Position.parse("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -")
+    for bad in (-1, 52, 999):  # -1 was a bare ValueError "negative shift count"
+        with pytest.raises(PositionError, match=re.escape(f"card id {bad} is outside 0..51")):
+            pos.play_unchecked(bad)
+    with pytest.raises(PositionError, match=re.escape("seat 2 does not hold 5C")):  # was a hand-size error
+        pos.play_unchecked(3)
+    assert pos.play_unchecked(1) == pos.play("3C")
+
+
+@pytest.mark.parametrize(("rules_text", "contract"), [
+    ("9-5-2", None), ("3-5-8", Contract.MINIMUM), ("3-5-8 must-trump=off", Contract.NO_TRUMP),
+    ("8-5-3 must-overtrump=on", None), ("9-5-2 players=4", None), ("9-2-5", None),
+])
+def test_what_each_card_of_a_deal_cost_matches_the_brute_force(rules_text: str, contract: Contract | None) -> None:
+    """``analyze_deal``'s value before each card, value after it and cost, checked against the brute-force minimax
+    of ``tests/test_solver.py`` (which shares nothing with the solver) on the deal's last three tricks."""
+    from test_solver import brute_values
+
+    from sergeant_major.actions import NameContract
+    from sergeant_major.cli_analyze import analyze_deal, play_start
+    from sergeant_major.deal import Deal, Phase
+    from sergeant_major.match import deal_cards
+    from sergeant_major.solver import Solver
+
+    rules = Rules.parse(rules_text)
+    rng = random.Random(rules_text)
+    hands, kitty = deal_cards(rules, 91, 1, 0)
+    deal = Deal(rules, 0, hands, kitty)
+    while deal.phase is not Phase.PLAY:
+        act = deal.forced_action()
+        if act is None:
+            acts = deal.legal_actions()
+            named = [a for a in acts if isinstance(a, NameContract) and a.contract is contract]
+            act = named[0] if named else rng.choice(acts)
+        deal.apply(act)
+    assert contract is None or deal.contract is contract
+    while deal.phase is Phase.PLAY:
+        m = deal.legal_play_mask()
+        deal.play_unchecked(rng.choice([i for i in range(52) if m >> i & 1]))
+    out = analyze_deal(deal, Solver(tt_bits=16), 0.05, table=False)
+    plays = out["plays"]
+    assert len(plays) == rules.tricks * rules.players
+    pos = play_start(deal)
+    checked = 0
+    for i, p in enumerate(plays):
+        cid = parse_card_id(p["card"])
+        if len(plays) - i <= 3 * rules.players:
+            value, after = brute_values(pos, p["seat"])
+            cost = after[cid] - value if pos.misere else value - after[cid]
+            assert (p["value"], p["played"], p["cost"]) == ([value, value], [after[cid]] * 2, cost), (i, p, pos)
+            checked += 1
+        pos = pos.play(cid)
+    assert checked == 3 * rules.players
+    assert out["tricks"] == list(pos.tricks)
+
+
+def parse_card_id(text: str) -> int:
+    from sergeant_major import parse_card
+
+    return parse_card(text).id
+
+
+def test_a_position_file_may_start_with_a_bom_and_one_that_is_not_a_position_says_why(tmp_path: Path) -> None:
+    """A position text saved by a Windows editor (UTF-8 with a BOM, CRLF) is read (it was "not valid JSON: Extra
+    data"); a file with a '|' that is neither a record nor a position says why it is not a position either."""
+    text = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"
+    bom = tmp_path / "bom.txt"
+    bom.write_bytes(b"\xef\xbb\xbf" + text.encode() + b"\r\n")
+    r = runner.invoke(app, ["analyze", str(bom), "--json", "-t", "5"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["value"] == [7, 7]
+    two = tmp_path / "two.txt"
+    two.write_text("my position\n" + text.replace("2-4-4", "2-4-5") + "\n", encoding="utf-8")
+    r = runner.invoke(app, ["analyze", str(two)])
+    assert r.exit_code == 2 and "not valid JSON" in r.output and "nor is it a position text: rules field" in r.output, r.output
+    plain = tmp_path / "plain.txt"
+    plain.write_text("hello\n", encoding="utf-8")
+    r = runner.invoke(app, ["analyze", str(plain)])
+    assert r.exit_code == 2 and "nor is it a position" not in r.output, r.output
+
+
+def test_best_cards_follow_the_value_the_table_narrowed() -> None:
+    """The opening lead's value cut short (0..16) but the table's cell exact (3): a card whose bounds are 3..16 keeps
+    the value, so it is the best card - the record's first card showed "cost 0" with no best card, and a position
+    text the same."""
+    from sergeant_major.cli_analyze import analyze_deal, analyze_position, play_start
+    from sergeant_major.deal import Deal, Phase
+    from sergeant_major.match import deal_cards
+    from sergeant_major.solver import Solution, Solver
+
+    rules = Rules.parse("9-5-2")
+    rng = random.Random(5)
+    hands, kitty = deal_cards(rules, 78, 1, 0)
+    deal = Deal(rules, 0, hands, kitty)
+    while deal.phase is not Phase.PLAY:
+        act = deal.forced_action()
+        deal.apply(act if act is not None else rng.choice(deal.legal_actions()))
+    m = deal.legal_play_mask()
+    lead = min(i for i in range(52) if m >> i & 1)
+    deal.play_unchecked(lead)  # the opening lead only
+
+    class CutShort(Solver):
+        def value(self, p: Position, seat: int | None = None, *, time_limit: float | None = None) -> Solution:
+            return Solution(seat or 0, 3, 3, 3, True)  # every table cell exact: 3
+
+        def solve(self, p: Position, seat: int | None = None, *, cards: bool = True,
+                  time_limit: float | None = None) -> Solution:
+            bounds = {c: (3, 16) if c.id == lead else (0, 16) for c in p.legal_cards()}
+            return Solution(p.to_move, 0, 0, 16, False, {}, 0, False, bounds)
+
+    (first,) = analyze_deal(deal, CutShort(tt_bits=8), 1.0)["plays"]
+    assert first["cost"] == 0 and first["best"] == [str(CARDS[lead])], first
+    a = analyze_position(play_start(deal), CutShort(tt_bits=8), 1.0)
+    assert a["value"] == [3, 3] and a["best_cards"] == [str(CARDS[lead])], a
+
+
+def test_a_records_table_picks_the_best_choice_among_the_contracts_left() -> None:
+    """3-5-8 ``contract-once`` (seed 003: each player chooses each of the six contracts once): in the declarer's
+    second deal the contract he chose before cannot be chosen again - its row is marked and the best choice is
+    among the others (it named a contract the declarer could not choose)."""
+    import io
+
+    from rich.console import Console
+
+    from sergeant_major.cli_analyze import _print_table, analyze_deal
+    from sergeant_major.solver import Solution, Solver
+
+    match = Match(Rules.preset("3-5-8"), seed=3)
+    players = [RandomPlayer(), RandomPlayer(), RandomPlayer()]
+    for _ in range(3):
+        drive(match, players, until_deal_end=True)
+    deal = match.deal  # deal 4: the first deal's playmaker again
+    while deal.phase.value != "play":
+        act = match.forced_action()
+        match.apply(act if act is not None else random.Random(1).choice(match.legal_actions()))
+    used = match.deals[0].contract
+    assert used is not None and deal.declarer == match.deals[0].declarer and used not in deal.allowed_contracts
+
+    class UsedIsBest(Solver):
+        def value(self, p: Position, seat: int | None = None, *, time_limit: float | None = None) -> Solution:
+            v = (16 if p.contract is not Contract.MINIMUM else 0) if p.contract is used and seat == deal.declarer else 5
+            return Solution(seat or 0, v, v, v, True)
+
+        def solve(self, p: Position, seat: int | None = None, *, cards: bool = True,
+                  time_limit: float | None = None) -> Solution:
+            return Solution(p.to_move, 5, 5, 5, True, {c: 5 for c in p.legal_cards()}, 0, False,
+                            {c: (5, 5) for c in p.legal_cards()})
+
+    t = analyze_deal(deal, UsedIsBest(tt_bits=8), 1.0)["table"]
+    rows = {r["contract"]: r for r in t["rows"]}
+    assert len(rows) == 6 and not rows[used.code]["allowed"]
+    assert all(rows[c.code]["allowed"] for c in deal.allowed_contracts)
+    assert t["best"] != used.code and Contract.parse(t["best"]) in deal.allowed_contracts
+    con = Console(file=io.StringIO(), width=200)
+    _print_table(con, t, ["A", "B", "C"])
+    text = con.file.getvalue()  # type: ignore[attr-defined]
+    assert f"{used.word} (chosen before)" in text and "not chosen before, contract-once" in text

@@ -1052,3 +1052,43 @@ def test_timed_search_warms_the_kernels_first(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.undo()
     dds.warm_up()  # the real one: runs (or is a no-op without numba) and may be called again
     dds.warm_up()
+
+
+def test_best_cards_are_only_those_surely_best_when_a_card_was_left_open() -> None:
+    """A solve cut short by its time limit: a card found at 5 is not surely best while another card's value lies in
+    4..7 (it was listed as the best card, and analyze showed it as "best" next to a card that may beat it)."""
+    from sergeant_major.solver import Solution
+
+    a, b, c = CARDS[0], CARDS[1], CARDS[2]
+    open_ = Solution(0, 5, 5, 7, False, {a: 5, c: 3}, 0, False, {a: (5, 5), b: (4, 7), c: (3, 3)})
+    assert open_.best_cards() == []
+    settled = Solution(0, 5, 5, 5, False, {a: 5, c: 3}, 0, False, {a: (5, 5), b: (4, 5), c: (3, 3)})
+    assert settled.best_cards() == [a]  # b may tie but not beat it
+    mis = Solution(0, 2, 2, 3, False, {a: 5, c: 3}, 0, True, {a: (5, 5), b: (2, 7), c: (3, 3)})
+    assert mis.best_cards() == []
+    mis_settled = Solution(0, 3, 3, 3, False, {a: 5, c: 3}, 0, True, {a: (5, 5), b: (3, 7), c: (3, 3)})
+    assert mis_settled.best_cards() == [c]
+    exact = Solution(0, 5, 5, 5, True, {a: 5, b: 5, c: 3}, 0, False, {a: (5, 5), b: (5, 5), c: (3, 3)})
+    assert exact.best_cards() == [a, b]
+    assert Solution(0, 5, 5, 5, True, {a: 5, b: 5, c: 3}).best_cards() == [a, b]  # no bounds given: the values
+    # the value is known (3) and a card's bounds 3..5 reach above it: no card beats the value, so it is best (4
+    # players, -t 1: analyze showed a card of cost 0 but no best card)
+    capped = Solution(0, 3, 3, 3, False, {c: 2}, 0, False, {a: (3, 5), b: (1, 5), c: (2, 2)})
+    assert capped.best_cards() == [a]
+    mis_capped = Solution(0, 3, 3, 3, False, {c: 4}, 0, True, {a: (1, 3), b: (1, 5), c: (4, 4)})
+    assert mis_capped.best_cards() == [a]
+    assert Solution(0, 3, 3, 3, True).best_cards() == []  # not to move
+
+
+def test_a_clock_that_returns_no_number_is_a_clear_error() -> None:
+    """``Solver(clock=...)`` takes a function: one returning a str, None or NaN was a bare TypeError from deep in the
+    search (or a search that never ended for NaN); it is a ValueError naming what it returned."""
+    pos = Position.parse("9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -")
+    for bad in ("x", None, float("nan"), True):
+        solver = Solver(tt_bits=10, clock=lambda bad=bad: bad)  # type: ignore[misc]
+        for kwargs in ({"time_limit": 1.0}, {}):
+            with pytest.raises(ValueError, match=re.escape(f"returned {bad!r}, not a finite number of seconds")):
+                solver.value(pos, 0, **kwargs)
+            with pytest.raises(ValueError, match=re.escape(f"returned {bad!r}, not a finite number of seconds")):
+                solver.solve(pos, **kwargs)
+    assert Solver(tt_bits=10, clock=lambda: 5).value(pos, 2, time_limit=1.0).tricks == 7  # an int clock is fine

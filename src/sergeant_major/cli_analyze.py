@@ -20,6 +20,7 @@ Exit codes: 0 success; 2 an argument that is neither a readable record nor a pos
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import math
 import os
@@ -33,7 +34,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .actions import Contract
+from .actions import AssignTargets, Contract
 from .cards import CARDS
 from .cli import app, number_parser, parse_whole_number, prepare_with_status
 from .deal import Deal
@@ -46,7 +47,7 @@ if TYPE_CHECKING:  # the solver (and numba, a second to import) is loaded only w
 
 _MAX_POSITION_FILE = 64 * 1024  # a file holding a position text: one line, far below this
 
-__all__ = ["analyze", "dd_table", "analyze_position", "analyze_deal", "biggest_mistakes", "card_cost", "table_jobs", "narrow_by_sum"]
+__all__ = ["analyze", "dd_table", "analyze_position", "analyze_deal", "deal_targets", "biggest_mistakes", "card_cost", "table_jobs", "narrow_by_sum"]
 
 
 def _val(lo: int, hi: int) -> str:
@@ -80,8 +81,15 @@ def narrow_by_sum(cells: list[list[int]], total: int, misere: bool) -> list[list
     return out
 
 
-def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int | None = None) -> dict[str, Any]:
+def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int | None = None,
+             targets: tuple[int, ...] | None = None, allowed: tuple[Contract, ...] | None = None) -> dict[str, Any]:
     """The double-dummy table of a position at the opening lead.
+
+    ``targets`` are the deal's targets by seat as the deal set them before its contract (with
+    ``dealer-assigns-targets`` the dealer's assignment; not minimum tricks' ceilings); by default the rules'
+    targets by role, the dealer being the seat before the leader. ``allowed`` are the contracts the declarer
+    may choose in the deal (3-5-8 ``contract-once``: those he has not chosen before, ``Deal.allowed_contracts``);
+    by default every contract of the rules. Every contract gets its row; the best choice is among the allowed.
 
     The cells (one search per contract and seat) are independent: with ``jobs`` > 1 (default
     :func:`table_jobs`) they run in that many threads, ``solver`` and ``jobs - 1`` more solvers of its size
@@ -91,13 +99,15 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
 
     Returns:
         ``{"leader", "dealer", "declarer", "target", "rows": [{"contract", "word", "tricks": [[lo, hi] per seat],
-        "diff": [lo, hi], "target"}], "best"}`` where a row's ``target`` is the declarer's target in that
+        "diff": [lo, hi], "target", "allowed"}], "best"}`` where a row's ``target`` is the declarer's target in that
         contract (in minimum tricks its ceiling, seed 003: the targets mirrored, ``rules.minimum_ceilings``),
         ``diff`` the declarer's over-tricks (under-tricks negative; in minimum tricks the ceiling minus the
-        tricks) and ``best`` the contract code with the largest sure ``diff``.
+        tricks), ``allowed`` whether the declarer may choose it, and ``best`` the code of the allowed contract
+        with the largest sure ``diff``.
 
     Raises:
-        ValueError: ``jobs`` below 1, or a trick in progress (under another contract its cards need not be legal).
+        ValueError: ``jobs`` below 1, ``targets`` not one per seat, or a trick in progress (under another contract
+            its cards need not be legal).
     """
     from .solver.dds import Solver, warm_up
     from .solver.position import Position
@@ -108,9 +118,13 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
     n = pos.n
     dealer = (pos.leader - 1) % n  # the eldest hand leads the first trick (seeds 000/004)
     declarer = (dealer + rules.declarer_role) % n
-    target = rules.targets[(declarer - dealer) % n]
+    if targets is None:
+        targets = tuple(rules.targets[(s - dealer) % n] for s in range(n))
+    elif len(targets) != n:
+        raise ValueError(f"targets={targets!r}: give one per seat ({n})")
+    target = targets[declarer]
     # in minimum tricks the targets become ceilings (seed 003; rules.minimum_ceilings)
-    ceiling = minimum_ceilings(tuple(rules.targets[(s - dealer) % n] for s in range(n)))[declarer]
+    ceiling = minimum_ceilings(tuple(targets))[declarer]
     contracts = [c for c in Contract if c.value < 4 or rules.has_nt_mt]
     jobs = table_jobs() if jobs is None else jobs
     if jobs < 1:
@@ -155,8 +169,10 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
         lo, hi = cells[declarer]
         diff = [ceiling - hi, ceiling - lo] if mt else [lo - target, hi - target]
         rows.append({"contract": con.code, "word": con.word, "tricks": cells, "diff": diff,
-                     "target": ceiling if mt else target})
-    best = max(rows, key=lambda r: (r["diff"][0], r["diff"][1]))
+                     "target": ceiling if mt else target, "allowed": allowed is None or con in allowed})
+    best = max((r for r in rows if r["allowed"]), key=lambda r: (r["diff"][0], r["diff"][1]), default=None)
+    if best is None:
+        raise ValueError(f"allowed={allowed!r}: none of the rules' contracts ({', '.join(c.code for c in contracts)})")
     return {"leader": pos.leader, "dealer": dealer, "declarer": declarer, "target": target, "rows": rows,
             "best": best["contract"]}
 
@@ -179,7 +195,8 @@ def analyze_position(pos: Position, solver: Solver, time_limit: float | None, ta
         # by the value: no card is better for the mover than its value - in minimum tricks, none lower)
         out["cards"] = {str(c): [max(b[0], lo), b[1]] if pos.misere else [b[0], min(b[1], hi)]
                         for c, b in sol.card_bounds.items()}
-        out["best_cards"] = [str(c) for c in sol.best_cards()]
+        # the cards surely best under the value as narrowed (a card known to keep the table's value is best)
+        out["best_cards"] = [str(c) for c in dataclasses.replace(sol, lower=lo, upper=hi).best_cards()]
     return out
 
 
@@ -225,6 +242,16 @@ def play_start(deal: Deal) -> Position:
     return Position(deal.rules, deal.contract, leader, (0,) * n, tuple(hands), ())
 
 
+def deal_targets(deal: Deal) -> tuple[int, ...]:
+    """The targets of ``deal`` by seat before its contract: the dealer's assignment with ``dealer-assigns-targets``
+    (RULES.md options, seed 002), else the rules' targets by role from the dealer; never minimum tricks' ceilings
+    (``deal.targets`` holds those once MT is named)."""
+    for action in deal.history:
+        if isinstance(action, AssignTargets):
+            return tuple(action.targets)
+    return tuple(deal.rules.targets[(s - deal.dealer) % deal.n] for s in range(deal.n))
+
+
 def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bool = True,
                  top: int = 5) -> dict[str, Any]:
     """Double-dummy analysis of a played deal: the table at the start of the play (if ``table``), then each
@@ -256,26 +283,30 @@ def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bo
         return {"trick": k, "seat": s, "card": str(CARDS[cid]), "value": list(value), "played": list(played),
                 "cost": lo_c if lo_c == hi_c else None, "cost_range": [lo_c, hi_c], "best": best}
 
+    first_sol: Solution | None = None  # the first card's solve, whose bounds the table's cell narrows
     # from the end backwards: the small positions fill the table the big ones then use
     for i in range(len(plays_seq) - 1, -1, -1):
         _, s, cid = plays_seq[i]
         pos = positions[i]
         sol = solver.solve(pos, s, time_limit=time_limit)
+        if i == 0:
+            first_sol = sol
         pb = sol.card_bounds.get(CARDS[cid])
         played = pb if pb is not None else (pos.tricks[s], pos.tricks[s] + pos.remaining)
         plays[i] = entry(i, (sol.lower, sol.upper), (played[0], played[1]), [str(b) for b in sol.best_cards()])
     out: dict[str, Any] = {"deal": deal.number, "contract": deal.contract.code if deal.contract is not None else None,
                            "start": start.text(), "plays": plays, "mistakes": []}
     if table:
-        out["table"] = dd_table(start, solver, time_limit)
-        if plays:  # the first card's position is the table's: its cell is a search of the same value
+        out["table"] = dd_table(start, solver, time_limit, targets=deal_targets(deal), allowed=deal.allowed_contracts)
+        if plays and first_sol is not None:  # the first card's position is the table's: its cell is a search of the same value
             first = plays[0]
             for row in out["table"]["rows"]:
                 if row["contract"] == start.contract.code:
                     lo, hi = row["tricks"][first["seat"]]
                     value = (max(first["value"][0], lo), min(first["value"][1], hi))
                     if value[0] <= value[1]:
-                        plays[0] = entry(0, value, (first["played"][0], first["played"][1]), first["best"])
+                        best = dataclasses.replace(first_sol, lower=value[0], upper=value[1]).best_cards()
+                        plays[0] = entry(0, value, (first["played"][0], first["played"][1]), [str(b) for b in best])
     out["mistakes"] = biggest_mistakes(plays, top)
     if deal.result is not None:
         out["tricks"] = list(deal.result.tricks)
@@ -294,13 +325,18 @@ def _print_table(out: Console, t: dict[str, Any], names: list[str]) -> None:
         tab.add_column(Text(nm), justify="right")
     tab.add_column("Declarer +/-", justify="right")
     for r in t["rows"]:
-        style = "bold green" if r["contract"] == t["best"] else ""
+        style = "bold green" if r["contract"] == t["best"] else "" if r.get("allowed", True) else "dim"
         d = r["diff"]
-        tab.add_row(Text(r["word"], style=style), *[Text(_val(*c)) for c in r["tricks"]],
+        word = r["word"] + ("" if r.get("allowed", True) else " (chosen before)")
+        tab.add_row(Text(word, style=style), *[Text(_val(*c)) for c in r["tricks"]],
                     Text(f"{d[0]:+d}" if d[0] == d[1] else f"{d[0]:+d}..{d[1]:+d}", style=style))
     out.print(tab)
-    word = next(r["word"] for r in t["rows"] if r["contract"] == t["best"])
-    cut = any(r["diff"][0] != r["diff"][1] for r in t["rows"])
+    best = next(r for r in t["rows"] if r["contract"] == t["best"])
+    word = best["word"]
+    # uncertain only when another contract may do better: cut-short cells elsewhere that surely do worse change nothing
+    cut = any(r["diff"][1] > best["diff"][0] for r in t["rows"] if r is not best and r.get("allowed", True))
+    if not all(r.get("allowed", True) for r in t["rows"]):
+        word += " (of the contracts the declarer has not chosen before, contract-once)"
     out.print(Text(f"Declarer's best choice: {word}" + (" (not certain: the time limit cut searches short, so some values "
                                                          "are ranges lo..hi; give more --time-limit)" if cut else ""),
                    style="bold"))
@@ -330,6 +366,9 @@ def _print_deal(out: Console, a: dict[str, Any], names: list[str]) -> None:
     out.print(Text(f"Start of the play: {a['start']}"))
     if "table" in a:
         _print_table(out, a["table"], names)
+    if not a["plays"]:  # a match saved as the deal's play began: no card to cost (not "no card cost a trick")
+        out.print(Text("No card has been played in this deal yet."))
+        return
     tab = Table(title="Cards and their double-dummy cost", header_style="bold")
     for col in ("Trick", "Player", "Card", "Value before", "After card", "Cost", "Best cards"):
         tab.add_column(col, justify="right" if col in ("Trick", "Value before", "After card", "Cost") else "left")
@@ -394,7 +433,7 @@ def analyze(
             prepare_with_status(err, "Preparing the double-dummy solver (compiled on first use: up to a minute)...", warm_up)
         elif not as_json:
             err.print(Text("note: numba is not available (not installed - pip install 'sergeant-major[fast]' - or switched "
-                           "off by SERGEANT_MAJOR_NO_NUMBA), so the searches run in pure Python, about 60 times slower; "
+                           "off by SERGEANT_MAJOR_NO_NUMBA), so the searches run in pure Python, about 90 times slower (docs/solver.md); "
                            "values the time limit cuts short show as lo..hi"))
 
     solver = Solver(threads=table_jobs())  # one search at a time (a position, a record's cards): helper threads
@@ -438,11 +477,16 @@ def analyze(
         # a file holding a position text instead of a record: a short regular file only (never a pipe or a
         # device such as /dev/zero, which read_record refused without reading)
         in_file: Position | None = None
-        with contextlib.suppress(OSError, UnicodeDecodeError, SergeantMajorError):
+        nor = ""  # why a file that looks like a position text (it has a '|') is not one either
+        with contextlib.suppress(OSError, UnicodeDecodeError):
             if path.is_file() and path.stat().st_size <= _MAX_POSITION_FILE:
-                in_file = Position.parse(path.read_text(encoding="utf-8").strip())
+                text = path.read_text(encoding="utf-8-sig").strip()  # less a BOM, as Windows editors save UTF-8
+                try:
+                    in_file = Position.parse(text)
+                except SergeantMajorError as pe:
+                    nor = f"; nor is it a position text: {pe}" if "|" in text else ""
         if in_file is None:
-            err.print(Text(f"error: {target}: {e}"))
+            err.print(Text(f"error: {target}: {e}{nor}"))
             raise typer.Exit(2) from None
         refuse_record_options()
         prepare()

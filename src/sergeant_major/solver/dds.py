@@ -100,12 +100,22 @@ class Solution:
     card_bounds: dict[Card, tuple[int, int]] = field(default_factory=dict)
 
     def best_cards(self) -> list[Card]:
-        """The legal cards that keep the value (best for the seat), ascending id."""
-        if not self.cards:
-            return []
-        pick = min if self.misere else max
-        v = pick(self.cards.values())
-        return sorted(c for c, x in self.cards.items() if x == v)
+        """The legal cards that surely keep the value (best for the seat), ascending id: a card is surely best when
+        its lower bound in :attr:`card_bounds` is at least every other card's upper bound, capped by the value's
+        ``upper`` (no card beats the value); in minimum tricks when its upper bound is at most every other card's
+        lower bound, raised to the value's ``lower``. With exact values: the cards of the best value. When the time
+        limit left open a card that may beat every other, none is surely best and the list is empty (it held the
+        best of the cards found, which that open card may beat). Empty too when the seat is not to move."""
+        bounds = self.card_bounds or {c: (x, x) for c, x in self.cards.items()}
+        out = []
+        for c, (lo, hi) in bounds.items():
+            others = [b for d, b in bounds.items() if d != c]
+            if self.misere:
+                if all(hi <= max(b[0], self.lower) for b in others):
+                    out.append(c)
+            elif all(lo >= min(b[1], self.upper) for b in others):
+                out.append(c)
+        return sorted(out)
 
 
 class Solver:
@@ -252,7 +262,7 @@ class Solver:
             guess = self._guess(pos, seat, lo, hi) if self.guess else -1
         # a timed search spends its first half on the tests from the guess, then brackets (``mid``: None when
         # done or not wanted)
-        mid = None if deadline is None or hi - lo < 3 else self.clock() + (deadline - self.clock()) / 2
+        mid = None if deadline is None or hi - lo < 3 else self._now() + (deadline - self._now()) / 2
         if deadline is None:
             budget = 1 << 62
         elif self._rate > 0:
@@ -268,21 +278,21 @@ class Solver:
             if self._interrupted:
                 return lo, hi, False, guess
             assert deadline is not None
-            if mid is not None and self._rate > 0 and self.clock() >= mid:
+            if mid is not None and self._rate > 0 and self._now() >= mid:
                 mid = None
                 lo, hi = self._bracket(pos, seat, hands, trick, lo, hi, guess, deadline)
                 if lo >= hi:
                     return lo, hi, True, guess
                 if self._interrupted:
                     return lo, hi, False, guess
-            if deadline - self.clock() <= 0:
+            if deadline - self._now() <= 0:
                 return lo, hi, False, guess
             budget = min(1 << 62, max(budget * 2, 10_000) if self._rate <= 0
                          else max(10_000, int(self._rate * self._span(mid, deadline))))
 
     def _span(self, mid: float | None, deadline: float) -> float:
         """Seconds until ``mid`` (the bracketing point of a timed search) or, after it, ``deadline``."""
-        return max((deadline if mid is None else mid) - self.clock(), 0.0)
+        return max((deadline if mid is None else mid) - self._now(), 0.0)
 
     def _bracket(self, pos: Position, seat: int, hands: Any, trick: Any, lo: int, hi: int, pending: int,
                  deadline: float) -> tuple[int, int]:
@@ -295,7 +305,7 @@ class Solver:
             step = 1
             t = hi if down else lo + 1
             while lo < hi and not self._interrupted and (t > pending if down else t < pending) and lo < t <= hi:
-                left = deadline - self.clock()
+                left = deadline - self._now()
                 if left <= 0:
                     return lo, hi
                 budget = max(10_000, int(self._rate * left / 16))
@@ -331,7 +341,7 @@ class Solver:
         stats[ST_BUDGET] = budget
         stats[ST_ETC] = self.etc_min
         self._set_probing(stats)
-        t0 = self.clock()
+        t0 = self._now()
         args = (pos.n, len(pos.trick), pos.leader, pos.trump, int(pos.rules.must_trump),
                 int(pos.rules.must_overtrump), seat, int(pos.misere), lo, hi, pos.remaining)
         tt_mask = (1 << self.tt_bits) // TT_WAYS - 1
@@ -373,7 +383,7 @@ class Solver:
             out[0] = max(out[0], hout[0])  # a helper that finished first has the exact value
             out[1] = min(out[1], hout[1])
         self.nodes += int(stats[ST_NODES])
-        dt = self.clock() - t0
+        dt = self._now() - t0
         self.tt_hits += int(stats[ST_TTHITS])
         self.etc_cuts += int(stats[ST_ETCCUTS])
         self.take_cuts += int(stats[ST_TAKES])
@@ -444,10 +454,26 @@ class Solver:
         return None if limit >= _NO_LIMIT else limit  # a deadline a year away would overflow the node budget
 
     def _deadline(self, time_limit: float | None) -> float | None:
-        """The clock reading at which a search with ``time_limit`` seconds (checked by :meth:`_limit`) stops."""
+        """The clock reading at which a search with ``time_limit`` seconds (checked by :meth:`_limit`) stops.
+
+        Raises:
+            ValueError: the solver's ``clock`` returned something other than a finite number of seconds.
+        """
         if time_limit is None:
             return None
-        return self.clock() + time_limit
+        return self._now() + time_limit
+
+    def _now(self) -> float:
+        """The solver's clock, read and checked.
+
+        Raises:
+            ValueError: the ``clock`` returned something other than a finite number of seconds (a str was a bare
+                ``TypeError`` from deep in the search).
+        """
+        now = self.clock()
+        if isinstance(now, bool) or not isinstance(now, numbers.Real) or not math.isfinite(now):
+            raise ValueError(f"clock {self.clock!r} returned {now!r}, not a finite number of seconds")
+        return float(now)
 
     def _guess(self, pos: Position, seat: int, lo: int, hi: int) -> int:
         """A first guess of the maximiser's count: the mean of a few greedy play-outs, shaded towards the
@@ -602,27 +628,27 @@ class Solver:
             if deadline is None:
                 found[i] = self._bounds(child, s, 0, child.remaining, None)
             else:
-                left = deadline - self.clock()
+                left = deadline - self._now()
                 if left <= 0 or self._interrupted:
                     break
-                found[i] = self._bounds(child, s, 0, child.remaining, self.clock() + left / (len(groups) - i + 1))
+                found[i] = self._bounds(child, s, 0, child.remaining, self._now() + left / (len(groups) - i + 1))
             nodes[i] = self.nodes - n0
         while deadline is not None:
             cut = [i for i, f in enumerate(found) if f is not None and not f[2]]
-            start = self.clock()
+            start = self._now()
             for j, i in enumerate(cut):
-                left = deadline - self.clock()
+                left = deadline - self._now()
                 if left <= 0 or self._interrupted:
                     break
                 f = found[i]
                 assert f is not None
                 lo, hi, _, test = f
                 n0 = self.nodes
-                found[i] = self._bounds(children[i], s, lo, hi, self.clock() + left / (len(cut) - j), test)
+                found[i] = self._bounds(children[i], s, lo, hi, self._now() + left / (len(cut) - j), test)
                 nodes[i] += self.nodes - n0
             # another pass while time is left (the last group of a pass finished early), unless the clock
             # stood still (a pass that found no group to resume, or a clock that does not count this search)
-            if not cut or self._interrupted or deadline - self.clock() <= 0 or self.clock() <= start:
+            if not cut or self._interrupted or deadline - self._now() <= 0 or self._now() <= start:
                 break
         return [None if f is None else self._solution(child, s, f[0], f[1], f[2], {}, n)
                 for child, f, n in zip(children, found, nodes, strict=True)]

@@ -146,6 +146,9 @@ class Position:
             if seen >> c & 1:
                 raise PositionError(f"{CARDS[c]} is both in the trick and held (or played twice)")
             seen |= 1 << c
+        if self.rules.kitty == "none" and seen & 1:  # card id 0
+            raise PositionError(f"2C: with kitty=none the 2C is removed from the deck (seed 002), so no hand holds it "
+                                f"and it is never played (rules {str(self.rules)!r})")
         if any(t < 0 for t in self.tricks):
             raise PositionError(f"negative tricks taken: {self.tricks}")
         r = _popcount(self.hands[self.to_move])
@@ -159,7 +162,7 @@ class Position:
             s = (lead + i) % n
             if full[s] != ref:
                 want = ref - 1 if i < len(self.trick) else ref
-                others = [x for x in range(n) if x != s and full[x] == ref]
+                others = all(full[x] == ref for x in range(n) if x != s)  # "each": only when they all agree
                 why = (f"the other hands hold {ref} each" + (" (a card played to the trick counted)" if self.trick else "") if others else
                        f"with seat {self.to_move} to move holding {r} and {len(self.trick)} card(s) in the trick")
                 raise PositionError(f"seat {s} holds {_popcount(self.hands[s])} cards; {why}, it should hold {want}")
@@ -274,7 +277,17 @@ class Position:
         return self.play_unchecked(cid)
 
     def play_unchecked(self, cid: int) -> Position:
-        """The position after the seat to move plays card id ``cid``, without checks."""
+        """The position after the seat to move plays card id ``cid`` (``0..51``), without the legality check.
+
+        Raises:
+            PositionError: when ``cid`` is outside ``0..51`` or not held by the seat to move, quoting it (a
+                negative id was a bare "negative shift count", a card not held a hand-size error), or what the
+                new position's construction refuses.
+        """
+        if not 0 <= cid < 52:
+            raise PositionError(f"card id {cid!r} is outside 0..51")
+        if not self.hands[self.to_move] >> cid & 1:
+            raise PositionError(f"seat {self.to_move} does not hold {CARDS[cid]}")
         n = self.n
         hands = list(self.hands)
         hands[self.to_move] &= ~(1 << cid)
