@@ -121,10 +121,14 @@ class Hub:
     Args:
         store: the database (migrated).
         delay: seconds a computer waits before each decision (0: none; for the eye in a browser).
+        retry_first: seconds before the server's due actions are tried again after a run of them failed (the database
+            refused a write); doubled after each failure in a row, up to ``retry_max`` seconds.
     """
 
     store: Store
     delay: float = 0.0
+    retry_first: float = 0.5
+    retry_max: float = 30.0
     tables: dict[str, GameTable] = field(default_factory=dict)
     # a table's lock lives as long as someone holds or awaits it: none is kept for the tables nobody is at
     locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
@@ -132,6 +136,8 @@ class Hub:
     last_seen: dict[tuple[str, int], float] = field(default_factory=dict)
     advancing: dict[str, GameTable] = field(default_factory=dict)  # the tables whose due actions are being taken
     runs: dict[str, asyncio.Task[None]] = field(default_factory=dict)  # the background runs of paced actions (by table)
+    retries: dict[str, asyncio.Task[None]] = field(default_factory=dict)  # a failed run's next try (:meth:`_retry`)
+    failures: dict[str, int] = field(default_factory=dict)  # runs failed in a row (by table), for the retries' backoff
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The table's lock."""
@@ -147,7 +153,11 @@ class Hub:
             return gt
         if not _ID_RE.match(table_id):
             return None
-        got = self.store.table(table_id)
+        return self._install(table_id, self.store.table(table_id))
+
+    def _install(self, table_id: str, got: tuple[TableRow, list[SeatRow], list[LogEntry]] | None) -> GameTable | None:
+        """The table read from the store (``got``: :meth:`Store.table`'s answer) made the loaded one, unless one was loaded
+        meanwhile (that one is kept and returned); ``None`` for an unknown id."""
         if got is None:
             return None
         row, seats, log = got
@@ -194,7 +204,11 @@ class Hub:
         out a delay, the lock released), that run takes them: this one only broadcasts (with ``always_broadcast``).
         With a delay, the actions paced by it are taken by a background task (:meth:`_paced_run`), so that this returns
         once the state is shown: the client whose message (an action, a join) made them due is answered at once, and so
-        are its next messages (a refusal, a pong) while the computers play. Call with the table's lock held."""
+        are its next messages (a refusal, a pong) while the computers play. Call with the table's lock held.
+
+        When taking them fails (the database refuses a write; ``gt`` is then forgotten, to be replayed from the database:
+        what was stored is kept, nothing else), the table's clients are told (:meth:`_failed`) and they are tried again by
+        themselves a little later (:meth:`_retry`): nothing is raised."""
         tid = gt.row.id
         if self.advancing.get(tid) is gt:
             if always_broadcast:
@@ -202,35 +216,87 @@ class Hub:
             return
         self.advancing[tid] = gt
         handed = False
+        failed: Exception | None = None
         try:
             handed = await self._advance(gt, always_broadcast, background=True)
+        except Exception as e:  # noqa: BLE001 - told to the clients and tried again (the table was replayed)
+            failed = e
         finally:
             if not handed and self.advancing.get(tid) is gt:
                 del self.advancing[tid]
+        if failed is not None:
+            await self._failed(tid, failed)
 
     async def _paced_run(self, gt: GameTable, paused: int, due: float) -> None:
         """The rest of a run of the server's actions handed over by :meth:`advance` (the table's lock is taken here): the
-        decision due at log length ``paused`` was shown at ``due`` (event loop time)."""
+        decision due at log length ``paused`` was shown at ``due`` (event loop time). It only ever touches ``gt``: when
+        the table was replayed anew meanwhile, it stops."""
         tid = gt.row.id
+        failed: Exception | None = None
         try:
             async with self.lock(tid):
                 if self.tables.get(tid) is gt and self.advancing.get(tid) is gt:
                     await self._advance(gt, False, background=False, paused=paused, due=due)
-        except Exception as e:  # noqa: BLE001 - the table was reloaded (its memory never runs ahead of the database)
-            code = "storage" if isinstance(e, SQLAlchemyError) else "server"
-            for c in list(self.conns.get(tid, [])):
-                await self.send(c, _err(code, f"the computers' moves could not be taken ({type(e).__name__}); "
-                                              "reload the page to go on"))
+        except Exception as e:  # noqa: BLE001 - gt was forgotten (its memory never runs ahead of the database)
+            failed = e
         finally:
             if self.advancing.get(tid) is gt:
                 del self.advancing[tid]
             if self.runs.get(tid) is asyncio.current_task():
                 del self.runs[tid]
+        if failed is not None:
+            await self._failed(tid, failed)
+
+    async def _failed(self, tid: str, e: Exception) -> None:
+        """A run of the server's actions at table ``tid`` failed with ``e`` (the copy it ran on was forgotten): unless the
+        table was replayed anew meanwhile (a copy of its own, which has its own runs), its clients are told (``storage``
+        for a database refusal, else ``server``) and the run is tried again after a backoff (:meth:`_retry`)."""
+        if self.tables.get(tid) is not None:
+            return  # not gt (which is forgotten): the table was opened anew, and that copy is not touched
+        old = self.retries.get(tid)
+        pending = old is not None and old is not asyncio.current_task() and not old.done()
+        # a retry pending (a client's message failed meanwhile): that one is the next try, with its wait
+        n = self.failures.get(tid, 1) if pending else self.failures.get(tid, 0) + 1
+        self.failures[tid] = n
+        wait = min(self.retry_max, self.retry_first * 2 ** min(n - 1, 30))
+        if not pending:
+            self.retries[tid] = asyncio.create_task(self._retry(tid, wait))
+        code = "storage" if isinstance(e, SQLAlchemyError) else "server"
+        for c in list(self.conns.get(tid, [])):
+            await self.send(c, _err(code, f"the computers' moves could not be taken ({type(e).__name__}); "
+                                          f"they are tried again in {wait:g} s"))
+
+    async def _retry(self, table_id: str, wait: float) -> None:
+        """After ``wait`` seconds, replay the table from the database and take its due actions (:meth:`advance`, which
+        shows the state to its clients): the next try of a run that failed. Nothing is done when nobody is at the table any
+        more (the next join takes them) or when a run goes on there again (started by a client's message meanwhile)."""
+        try:
+            await asyncio.sleep(wait)
+            async with self.lock(table_id):
+                if not any(c.joined for c in self.conns.get(table_id, [])):
+                    self.failures.pop(table_id, None)
+                    return
+                if table_id in self.advancing:
+                    return
+                gt = self.tables.get(table_id)
+                if gt is None:
+                    try:  # read in a worker thread: the database may be slow to answer, or still refuse
+                        got = await asyncio.to_thread(self.store.table, table_id)
+                    except Exception as e:  # noqa: BLE001 - tried again later
+                        await self._failed(table_id, e)
+                        return
+                    gt = self._install(table_id, got)
+                    if gt is None:
+                        return
+                await self.advance(gt)  # a failure is told and tried again from there
+        finally:
+            if self.retries.get(table_id) is asyncio.current_task():
+                del self.retries[table_id]
 
     async def idle(self, table_id: str) -> None:
-        """Wait until no background run of server actions (:meth:`_paced_run`) goes on at the table (for tests and
-        shutdown)."""
-        while (task := self.runs.get(table_id)) is not None:
+        """Wait until no background run of server actions (:meth:`_paced_run`) goes on at the table, nor a retry of a
+        failed one (:meth:`_retry`) is pending (for tests and shutdown)."""
+        while (task := self.runs.get(table_id) or self.retries.get(table_id)) is not None:
             await asyncio.wait([task])
 
     async def _advance(self, gt: GameTable, always_broadcast: bool = True, background: bool = False,
@@ -258,6 +324,7 @@ class Hub:
             if batch:
                 await asyncio.to_thread(self.store.append_many, gt.row.id, list(batch))
                 batch.clear()
+                self.failures.pop(tid, None)  # stored again: a next failure waits the shortest time
 
         # when storing fails the table is replayed from the database on next use: memory never runs ahead of it
         try:
@@ -295,8 +362,9 @@ class Hub:
                 gt.apply_entry(LogEntry(*entry))
             await flush()
         except BaseException:  # storing failed, a player failed, or cancelled: memory must not run ahead of the database
-            self.reload(gt.row.id)
+            self.reload(tid, gt)  # gt only: a copy of the table opened anew meanwhile is not this run's
             raise
+        self.failures.pop(tid, None)
         if always_broadcast or len(gt.log) != first:
             await self.broadcast(gt)
         return False
@@ -311,9 +379,12 @@ class Hub:
         finally:
             await lk.acquire()
 
-    def reload(self, table_id: str) -> None:
+    def reload(self, table_id: str, only: GameTable | None = None) -> None:
         """Forget the in-memory state of a table (it is replayed from the database on next use, which also sets its seats'
-        last-seen times anew: the ones here are forgotten with it)."""
+        last-seen times anew: the ones here are forgotten with it). With ``only``: only when the loaded copy is that one
+        (a run that failed forgets the copy it ran on, never one opened anew meanwhile)."""
+        if only is not None and self.tables.get(table_id) is not only:
+            return
         gt = self.tables.pop(table_id, None)
         if gt is not None:
             for s in gt.seats:
@@ -431,7 +502,7 @@ class Hub:
                     else:
                         ok = await self._undo(c, gt)
                 except SQLAlchemyError as e:
-                    self.reload(c.table)  # replayed from the database on next use
+                    self.reload(c.table, gt)  # replayed from the database on next use
                     await self.send(c, _err("storage", f"the action could not be stored ({type(e).__name__}); nothing was changed"))
                     return
                 if ok:
@@ -442,6 +513,14 @@ class Hub:
     async def send_state(self, c: Conn, gt: GameTable) -> None:
         """Send ``c`` its current state message."""
         await self.send(c, gt.state_message(c.seat, self.online(gt.row.id)))
+
+    async def _current(self, c: Conn) -> GameTable | None:
+        """The loaded copy of ``c``'s table (replayed from the store when it was forgotten), or ``None`` after telling ``c``
+        there is no such table. Call with the table's lock held: a copy taken before waiting for it may be forgotten."""
+        gt = self.load(c.table)
+        if gt is None:
+            await self.send(c, _err("unknown_table", f"there is no table {c.table!r}"))
+        return gt
 
     async def _join(self, c: Conn, gt: GameTable, msg: dict[str, Any]) -> None:
         token = msg.get("token")
@@ -463,10 +542,13 @@ class Hub:
             c.seat = None
             c.joined = True  # from now on shown every stored change, also those of a run of computers going on
             async with self.lock(c.table):  # never a state that is not stored yet
+                cur = await self._current(c)  # the table may have been replayed anew while this waited for the lock
+                if cur is None:
+                    return
                 if left is None:
-                    await self.send_state(c, gt)
+                    await self.send_state(c, cur)
                 # due actions (after a restart; a table of computers only starts here); a seat left: the others see it offline
-                await self.advance(gt, always_broadcast=left is not None)
+                await self.advance(cur, always_broadcast=left is not None)
             return
         if not isinstance(token, str):
             await self.send(c, _err("bad_message", f"\"token\" must be a text (the seat's token) or null, not {_show(token)}; "
@@ -479,6 +561,10 @@ class Hub:
                                                    "you may watch as a spectator"))
             return
         async with self.lock(c.table):
+            cur = await self._current(c)  # the table may have been replayed anew while this waited for the lock (a run failed)
+            if cur is None:
+                return
+            gt = cur
             if c.seat is not None and c.seat != seat:  # another seat taken on this connection: the one left is last seen now
                 self.last_seen[(c.table, c.seat)] = time.time()
             if isinstance(name, str) and name.strip() and not gt.match.over:
@@ -492,8 +578,8 @@ class Hub:
             # once the match is over its record is final (its end reason names the winners): the name is kept
             if isinstance(name, str) and name.strip() and name.strip() != gt.seats[seat].name and not gt.match.over:
                 clean = name.strip()
-                try:
-                    self.store.rename_seat(gt.row.id, seat, clean)
+                try:  # stored (in a worker thread, as every write) before it is applied and shown
+                    await asyncio.to_thread(self.store.rename_seat, gt.row.id, seat, clean)
                 except SQLAlchemyError:
                     pass
                 else:
@@ -790,7 +876,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
             yield
         finally:
             task.cancel()
-            for run in list(hub.runs.values()):  # paced computers' moves going on (each stored move is kept)
+            for run in [*hub.runs.values(), *hub.retries.values()]:  # paced computers' moves (each stored move is kept)
                 run.cancel()
 
     app = FastAPI(title="Sergeant Major", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -940,7 +1026,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
             async with hub.lock(table_id):
                 g = hub.tables.get(table_id)
                 if g is not None and not hub.conns.get(table_id):
-                    hub.reload(table_id)  # nobody at the table: free the memory; the database has it all
+                    hub.reload(table_id, g)  # nobody at the table: free the memory; the database has it all
                 elif g is not None and was is not None:
                     await hub.broadcast(g)
 
