@@ -82,6 +82,7 @@ def test_a_failed_paced_run_goes_on_by_itself_once_the_store_works(tmp_path: Pat
     # each failure told once, with the time of the next try (it said "reload the page to go on")
     reasons = [json.loads(f)["reason"] for f in errors]
     assert [json.loads(f)["code"] for f in errors] == ["storage"] * 3, reasons
+    assert [json.loads(f)["retry"] for f in errors] == [0.02, 0.04, 0.08]  # the page says it in its language
     assert reasons == [f"the computers' moves could not be taken (OperationalError); they are tried again in {w} s"
                        for w in ("0.02", "0.04", "0.08")], reasons
     assert hub.retries == {} and hub.failures == {} and hub.runs == {} and hub.advancing == {}
@@ -257,5 +258,9 @@ def test_a_friends_name_is_stored_in_a_worker_thread_before_it_is_shown(tmp_path
         st = g.ws.last()
         assert st is not None and st["you"] == 1 and st["table"]["seats"][1]["name"] == "Bob"
         assert hub.store.table(tid)[1][1].name == "Bob"  # type: ignore[index]
+        # and he is told so, quoting both names (he was seated silently under the old one)
+        told = [json.loads(x) for x in g.ws.frames if json.loads(x)["type"] == "error"]
+        assert [m["code"] for m in told] == ["storage_name"], told
+        assert told[0]["reason"] == 'the name "Refused" could not be stored (OperationalError); you play as "Bob"', told
 
     asyncio.run(run())

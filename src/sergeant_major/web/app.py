@@ -262,9 +262,10 @@ class Hub:
         if not pending:
             self.retries[tid] = asyncio.create_task(self._retry(tid, wait))
         code = "storage" if isinstance(e, SQLAlchemyError) else "server"
+        msg = _err(code, f"the computers' moves could not be taken ({type(e).__name__}); they are tried again in {wait:g} s")
+        msg["retry"] = wait  # seconds: the page says it in its language (a refusal's text is the code's, else)
         for c in list(self.conns.get(tid, [])):
-            await self.send(c, _err(code, f"the computers' moves could not be taken ({type(e).__name__}); "
-                                          f"they are tried again in {wait:g} s"))
+            await self.send(c, msg)
 
     async def _retry(self, table_id: str, wait: float) -> None:
         """After ``wait`` seconds, replay the table from the database and take its due actions (:meth:`advance`, which
@@ -580,8 +581,9 @@ class Hub:
                 clean = name.strip()
                 try:  # stored (in a worker thread, as every write) before it is applied and shown
                     await asyncio.to_thread(self.store.rename_seat, gt.row.id, seat, clean)
-                except SQLAlchemyError:
-                    pass
+                except SQLAlchemyError as e:  # seated under the name stored; told, not silently
+                    await self.send(c, _err("storage_name", f"the name {_show(clean)} could not be stored "
+                                                            f"({type(e).__name__}); you play as {_show(gt.seats[seat].name)}"))
                 else:
                     gt.seats[seat] = SeatRow(seat, clean, gt.seats[seat].kind, gt.seats[seat].token)
                     gt.match.names = tuple(s.name for s in gt.seats)

@@ -81,6 +81,8 @@ const STRINGS = {
     err_no_hint: "Tipps gibt es nur am Übungstisch, wenn du dran bist.",
     err_storage: "Die Datenbank hat die Aktion nicht gespeichert; nichts wurde geändert.",
     err_server: "Der Server konnte die Nachricht nicht bearbeiten.",
+    err_retry: "Die Züge der Computer konnten nicht ausgeführt werden (die Datenbank hat sie nicht gespeichert); sie werden in {s} s noch einmal versucht.",
+    err_storage_name: "Die Datenbank hat deinen Namen nicht gespeichert; du spielst unter dem bisherigen Namen.",
     err_bad_name: "Der Name {name} wird abgelehnt: er enthält Steuer- oder Richtungszeichen, ein Name ist reiner Text.",
     err_name_taken: "Der Name {name} gehört schon einem anderen Platz an diesem Tisch; bitte einen anderen wählen.",
     err_other: "Der Server hat die Nachricht abgelehnt; nichts wurde geändert.",
@@ -157,8 +159,8 @@ function actionText(a, nm) {
 // code (the English reason is kept as the element's title); args fill the text (the name refused)
 function refusalText(m, args) {
   if (LANG === "en") return m.reason;
-  const k = "err_" + m.code;
-  return t(STRINGS[LANG] && STRINGS[LANG][k] ? k : "err_other", args);
+  const k = m.retry !== undefined ? "err_retry" : "err_" + m.code;
+  return t(STRINGS[LANG] && STRINGS[LANG][k] ? k : "err_other", m.retry !== undefined ? { s: String(m.retry).replace(".", ",") } : args);
 }
 // why the match ended, from the structured end the server sends (kind and numbers); English reason as a fallback
 function endReason(end, nm) {
