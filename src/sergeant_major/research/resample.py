@@ -55,10 +55,16 @@ up, except what reached him later (the kitty). The threshold is unknown when the
 one set of place constraints per possible threshold (a second "late" place for the seat, holding the cards
 beyond the threshold, at most as many as can have come later; with one ``give=lowest`` up player also the
 rule that enough low cards stayed where his gives can have gone), and step (2) draws the threshold in
-proportion to its number of assignments, then the world. For an up player whose gives the seat did not
-see, a world with ``j`` low cards in his late place is weighted ``LATE_ODDS ** -j`` (a return is rarely a
-low card). Step (3) then chooses the unseen gives as a rising sequence of cards at or below ``t`` (uniform
-among those the receivers hold) and the unseen returns as the rule forces them.
+proportion to its number of assignments, then the world. A declarer who is such an up player and discards
+after his gives (the seat not seeing the discards) had each discard in his hand after his gives, so an unseen
+discard at or below ``t`` counts with his late cards (a twin of the discards' place; before a kitty taken after
+the discards, at most as many as the returns he got). For an up player whose gives the seat did not
+see, a world with ``j`` low cards in his late places is weighted ``LATE_ODDS ** -j`` (a return is rarely a
+low card), the same weight for every threshold choice. Step (3) then chooses the unseen gives as a rising
+sequence of cards at or below ``t`` (uniform among those the receivers hold; for one down player of a round the
+seat saw none of, directly among those whose forced returns the up player's hand can hold, :func:`_capped_gives`)
+and the unseen returns as the rule forces them. A world in which ``t`` and as many cards at or below it as he
+gave are not where his gives can be now is dropped before any completion (:func:`_gives_possible`).
 
 The result is exactly uniform over the worlds that satisfy the place constraints and have a legal
 completion *provided every such world finds one with the same probability*. That holds whenever the
@@ -73,10 +79,10 @@ given view. Same generator state, same sample.
 
 Cost: about 0.4 ms per sample for most views (the plan of a view and the static facts of its history are
 cached). Views after a large exchange the seat did not see take longer (tens of ms, up to about 0.3 s in
-3-5-8 and 9-5-2 after an unseen 8- or 5-card exchange; about a second in 4-player ``give=lowest`` games
-with two up players, where the low cards' places are not counted, and up to several seconds in 3-5-8 with
-``return=overall``, which can still give up). The first sample of a view also counts its worlds: up to about
-1.5 s with 4 players and ``give=lowest`` (many threshold choices), milliseconds otherwise.
+3-5-8 and 9-5-2 after an unseen 8- or 5-card exchange; up to a few seconds in 4-player ``give=lowest`` games
+with two up players, where the low cards' places are not counted, and in 3-5-8 with ``return=overall``).
+The first sample of a view also counts its worlds: with 4 players and ``give=lowest`` every combination of the
+up players' threshold choices (up to :data:`MAX_THRESHOLD_CHOICES`), up to about 10 s; milliseconds otherwise.
 """
 
 from __future__ import annotations
@@ -303,6 +309,21 @@ def _prepare(view: View) -> _Plan:
                 bins.append(("low", b))
                 base.append(0)
                 twin[b] = len(bins) - 1
+    # give=lowest, the declarer an up player who discards after his gives (the viewer not seeing the discards):
+    # a discard at or below his threshold was in his hand after his gives, so it reached him later like a low card
+    # he holds or played (a return; the kitty only if taken before that discard). A twin bin of "out" holds them
+    out_bin0 = next((i for i, (k, _) in enumerate(bins) if k == "out"), -1)
+    out_low = -1
+    out_low_most = -1  # at most this many (the returns before the discards) when the kitty comes after them; -1: no cap
+    if decl in rounds and out_bin0 >= 0:
+        first_d = rounds[decl][0]
+        discs = [i for i, sl in enumerate(slots) if sl.kind == "discard" and i > first_d]
+        if discs:
+            bins.append(("outlow", out_bin0))
+            base.append(0)
+            out_low = len(bins) - 1
+            if not any(sl.kind == "kitty" and sl.seat == decl and first_d < i < discs[-1] for i, sl in enumerate(slots)):
+                out_low_most = sum(1 for i in rounds[decl] if slots[i].kind == "return" and i < discs[-1])
     if unknown.bit_count() != sum(base):
         raise ResampleError(f"the view of seat {v} does not add up: {unknown.bit_count()} unseen cards for {sum(base)} places")
     bin_of_seat = {s: i for i, (k, s) in enumerate(bins) if k == "seat"}
@@ -313,7 +334,8 @@ def _prepare(view: View) -> _Plan:
             if b in twin:
                 seat_bits[s] |= 1 << twin[b]
     out_bin = next((i for i, (k, _) in enumerate(bins) if k == "out"), -1)
-    late_all = sum(1 << b for b in late_bin.values()) | sum(1 << b for b in twin.values())
+    late_all = (sum(1 << b for b in late_bin.values()) | sum(1 << b for b in twin.values())
+                | (1 << out_low if out_low >= 0 else 0))
     allowed = dict.fromkeys(_bits(unknown), ((1 << len(bins)) - 1) & ~late_all)
     for s, fs in seen_f.items():  # cards above a seen return: only in the seat's late bin (or elsewhere)
         for cid in _bits(fs & unknown):
@@ -373,7 +395,15 @@ def _prepare(view: View) -> _Plan:
             for cid in _bits(below & unknown):
                 if al[cid] & main:
                     al[cid] = (al[cid] & ~main) | lb
-            vs = _grow(vs, bin_of_seat[u], late_bin[u], min(most, base[bin_of_seat[u]]))
+            if u == decl and out_low >= 0:
+                for cid in _bits(below & unknown):
+                    if al[cid] >> out_bin & 1:
+                        al[cid] = (al[cid] & ~(1 << out_bin)) | 1 << out_low
+                vs = _grow_sum(vs, [(bin_of_seat[u], late_bin[u]), (out_bin, out_low)], most)
+                if out_low_most >= 0:
+                    vs = [c for c in vs if c[out_low] <= out_low_most]
+            else:
+                vs = _grow(vs, bin_of_seat[u], late_bin[u], min(most, base[bin_of_seat[u]]))
             if twin and u in rounds and slack < lowg.bit_count():
                 for cid in _bits(lowg):
                     for b, tb in twin.items():
@@ -382,9 +412,14 @@ def _prepare(view: View) -> _Plan:
                 vs = _grow_sum(vs, list(twin.items()), slack)
         # penalise low cards in a late bin only where the gives were unseen (they may be the hidden returns)
         hid = [u for u in combo if u in rounds and any(slots[i].kind == "give" and slots[i].card < 0 for i in rounds[u])]
-        ells = [sum(c[late_bin[u]] for u in hid) for c in vs]
-        weights = [LATE_ODDS ** (max(ells) - e) for e in ells]
-        subs.append(_Sub({u: x[0] for u, x in combo.items()}, vs, _group(al, v), weights))
+        ells = [sum(c[late_bin[u]] + (c[out_low] if u == decl and out_low >= 0 else 0) for u in hid) for c in vs]
+        subs.append(_Sub({u: x[0] for u, x in combo.items()}, vs, _group(al, v), ells))
+    # the weight of a world is LATE_ODDS ** -(its low cards in late bins), in integers: scaled by one power for all
+    # the threshold choices (scaling each choice by its own largest power favoured the choices that allow many
+    # late cards - the lowest thresholds - by up to LATE_ODDS ** 7, and most of their worlds have no history)
+    top = max((e for sub in subs for e in sub.weights), default=0)
+    for sub in subs:
+        sub.weights = [LATE_ODDS ** (top - e) for e in sub.weights]
     return _Plan(view, slots, plays, own, hidden_own, bins, subs, known_out, from_viewer, seen_f, rounds,
                  return_checks=_return_checks(r, slots))
 
@@ -436,8 +471,11 @@ LATE_ODDS = 32
 (it must have come back as a return, which is rarely a low card) makes the world this many times less
 likely to be drawn. A heuristic weight, not the exact posterior (see the module docstring)."""
 
-MAX_THRESHOLD_CHOICES = 120
-"""Cap on the combinations of ``give=lowest`` thresholds of several up players (4 players)."""
+MAX_THRESHOLD_CHOICES = 2000
+"""Cap on the combinations of ``give=lowest`` thresholds of several up players (4 players): the later up players'
+choices are cut to their lowest when the product exceeds it, and a real threshold cut off cannot be drawn. At 120
+(until 2026-12-02) two up players of about 40 choices each kept only the 3 lowest of the second, and views whose
+real one was above gave up; 2,000 keeps every combination of two such players (about 1,300 in the views seen)."""
 
 
 def _threshold_options(view: View, slots: list[_Slot], rounds: dict[int, list[int]], up_cap: dict[int, int],
@@ -809,6 +847,8 @@ def _sample(plan: _Plan, rng: random.Random) -> Deal:
         world, thresholds = _draw_world(plan, rng)
         if checks and not _returns_possible(plan, world, checks):
             continue
+        if plan.rounds and not _gives_possible(plan, world, thresholds):
+            continue
         for _ in range(COMPLETIONS):
             deal = _complete(plan, world, thresholds, rng)
             if deal is not None:
@@ -848,7 +888,7 @@ def _returns_possible(plan: _Plan, world: list[int], checks: list[tuple[int, int
     not be tried."""
     held: dict[int, int] = {}
     for (kind, s), m in zip(plan.bins, world, strict=True):
-        if kind == "low":
+        if kind in ("low", "outlow"):
             kind, s = plan.bins[s]
         if kind in ("seat", "late"):
             held[s] = held.get(s, 0) | m
@@ -875,6 +915,54 @@ def _returns_possible(plan: _Plan, world: list[int], checks: list[tuple[int, int
     return True
 
 
+def _gives_possible(plan: _Plan, world: list[int], thresholds: dict[int, int]) -> bool:
+    """``give=lowest``: whether ``world`` can hold the gives of every up player ``u`` with unseen gives, for the
+    drawn threshold ``t``: they are ``t`` and cards below it, so ``t`` and as many cards at or below it as he gave
+    must be where those cards can be now - with ``u``, his down players, or a seat one of them passed a card to
+    since (the discards, when the declarer is one of them), held or played. If not, the world has no history and
+    its completions need not be tried (a necessary condition: dropping such a world changes only the time)."""
+    slots = plan.slots
+    view = plan.view
+    v = view.seat
+    place: dict[int, int] = {}
+    out = 0
+    for (kind, s), m in zip(plan.bins, world, strict=True):
+        if kind in ("low", "outlow"):
+            kind, s = plan.bins[s]
+        if kind in ("seat", "late"):
+            place[s] = place.get(s, 0) | m
+        elif kind == "out":
+            out |= m
+        elif kind == "rest":
+            place[v] = place.get(v, 0) | m
+    place[v] = place.get(v, 0) | plan.own
+    for s, c in plan.plays:
+        place[s] = place.get(s, 0) | 1 << c
+    if view.discards is not None:
+        out |= mask_of(view.discards)
+    for u, idxs in plan.rounds.items():
+        t = thresholds.get(u, -1)
+        if t < 0:
+            continue
+        gives = [i for i in idxs if slots[i].kind == "give"]
+        holders = {u} | {slots[i].other for i in gives}
+        reach_out = False
+        for sl in slots[gives[0] + 1:]:
+            if sl.kind in ("give", "return") and sl.seat in holders:
+                holders.add(sl.other)
+            elif sl.kind == "discard" and sl.seat in holders:
+                reach_out = True
+        reach = out if reach_out else 0
+        for h in holders:
+            reach |= place.get(h, 0)
+        if not reach >> t & 1:
+            return False
+        tk = _key(t, slots[gives[0]].trump)
+        if sum(1 for c in _bits(reach) if _key(c, slots[gives[0]].trump) <= tk) < len(gives):
+            return False
+    return True
+
+
 def _complete(plan: _Plan, world: list[int], thresholds: dict[int, int], rng: random.Random) -> Deal | None:
     """Build one history for ``world`` backwards, replay it forwards; ``None`` when it breaks a rule."""
     view = plan.view
@@ -888,7 +976,7 @@ def _complete(plan: _Plan, world: list[int], thresholds: dict[int, int], rng: ra
     out = 0
     rest = 0
     for (kind, s), m in zip(plan.bins, world, strict=True):
-        if kind == "low":
+        if kind in ("low", "outlow"):
             kind, s = plan.bins[s]
         if kind in ("seat", "late"):
             hands[s] |= m
@@ -1327,13 +1415,68 @@ def _plan_round(plan: _Plan, u: int, t: int, hands: list[int], chosen: list[int]
             for s_ in range(4):
                 hi = (hands[d] & SUIT_MASKS[s_]).bit_length() - 1
                 room[d, s_] = sum(1 for c in _bits(hands[u] & SUIT_MASKS[s_]) if c > hi)
+    capped = None
+    downs = {slots[i].other for i in gives}
+    if r.trump_return != "free" and len(downs) == 1 and all(chosen[i] < 0 for i in idxs):
+        capped = _capped_gives(cands, gives, room, downs.pop(), r.return_rule == "overall")
+        if capped is None:
+            return False
     for _ in range(PLAN_TRIES):
-        got = _try_round(plan, u, tk, tg, gives, idxs, cands, ways, room, hands, chosen, rng)
+        got = _try_round(plan, u, tk, tg, gives, idxs, cands, ways, room, hands, chosen, rng, capped)
         if got is not None:
             for i, c in got.items():
                 chosen[i] = c
             return True
     return False
+
+
+_Capped = tuple[list[tuple[int, ...]], list[int], list[list[int]]]
+
+
+def _capped_gives(cands: list[list[int]], gives: list[int], room: dict[tuple[int, int], int], d: int,
+                  overall: bool) -> _Capped | None:
+    """The unseen gives of one up player to one down player ``d`` (no free trump returns, the viewer saw none of the
+    round), drawn directly among those that pass the room check of :func:`_try_round`: each give is answered by a
+    forced return, ``d``'s highest card of its suit (or overall), so at most ``room[d, suit]`` (``room[d, -1]``) of
+    them can be of a suit. The gives are the threshold and a set of ``len(gives) - 1`` cards of the pool below it
+    (a rising sequence is a set): returns the vectors of cards per suit of that set allowed by the room, their
+    numbers of sets, and the pool per suit; ``None`` when no set is allowed. Drawing a vector by its number, then
+    the cards of each suit uniformly, is drawing uniformly among the rising sequences that pass the room check -
+    what rejecting the others does, without the rejections."""
+    t = cands[-1][0] if cands[-1] else -1
+    if t < 0:
+        return None
+    pool = cands[0] if len(gives) > 1 else []
+    per_suit = [[c for c in pool if c // 13 == s_] for s_ in range(4)]
+    k1 = len(gives) - 1
+    if overall:
+        if len(gives) > room.get((d, -1), 0):
+            return None
+        caps = [len(p) for p in per_suit]
+    else:
+        caps = [min(len(per_suit[s_]), room.get((d, s_), 0) - (1 if t // 13 == s_ else 0)) for s_ in range(4)]
+        if caps[t // 13] < 0:  # no room for the threshold itself
+            return None
+    vectors: list[tuple[int, ...]] = []
+    counts: list[int] = []
+    for n0 in range(max(0, caps[0]) + 1):
+        for n1 in range(max(0, caps[1]) + 1):
+            for n2 in range(max(0, caps[2]) + 1):
+                n3 = k1 - n0 - n1 - n2
+                if 0 <= n3 <= caps[3]:
+                    vec = (n0, n1, n2, n3)
+                    vectors.append(vec)
+                    counts.append(_multinomial_sets(per_suit, vec))
+    if not any(counts):
+        return None
+    return vectors, counts, per_suit
+
+
+def _multinomial_sets(per_suit: list[list[int]], vec: tuple[int, ...]) -> int:
+    out = 1
+    for p, n in zip(per_suit, vec, strict=True):
+        out *= comb(len(p), n)
+    return out
 
 
 PLAN_TRIES = 100
@@ -1342,15 +1485,28 @@ PLAN_TRIES = 100
 
 def _try_round(plan: _Plan, u: int, tk: tuple[int, int, int], tg: int, gives: list[int], idxs: list[int],
                cands: list[list[int]], ways: list[dict[int, int]], room: dict[tuple[int, int], int],
-               hands: list[int], chosen: list[int], rng: random.Random) -> dict[int, int] | None:
-    """One draw for :func:`_plan_round`: the gives (a rising sequence, uniformly), then the returns, walked
-    back from the last. Returns the chosen card per slot, or ``None``."""
+               hands: list[int], chosen: list[int], rng: random.Random, capped: _Capped | None = None,
+               ) -> dict[int, int] | None:
+    """One draw for :func:`_plan_round`: the gives (a rising sequence, uniformly; with ``capped`` uniformly among
+    those that pass the room check, :func:`_capped_gives`), then the returns, walked back from the last. Returns the
+    chosen card per slot, or ``None``."""
     r = plan.view.rules
     slots = plan.slots
     fv = plan.from_viewer
     g_cards: list[int] = []
     prev: tuple[int, int, int] | None = None
-    for j in range(len(gives)):
+    if capped is not None:
+        vectors, counts, per_suit = capped
+        pick = rng.randrange(sum(counts))
+        x = 0
+        while pick >= counts[x]:
+            pick -= counts[x]
+            x += 1
+        for p, n in zip(per_suit, vectors[x], strict=True):
+            g_cards += rng.sample(p, n)
+        g_cards.sort(key=lambda c: _key(c, tg))
+        g_cards.append(cands[-1][0])
+    for j in range(len(gives) if capped is None else 0):
         opts = [(c, w) for c, w in ways[j].items() if w and (prev is None or _key(c, tg) > prev)]
         total = sum(w for _, w in opts)
         if not total:
