@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import pyspiel  # noqa: F401
     except ImportError:
-        print("pyspiel is not installed: pip install 'sergeant-major[openspiel]'", file=sys.stderr)
+        print('pyspiel is not installed: pip install ".[openspiel]" in the source folder', file=sys.stderr)
         return 2
     core = core_deals_per_second(a.seconds, a.rules, a.seed)
     osp = openspiel_games_per_second(a.seconds, a.rules, a.seed)

@@ -1,6 +1,6 @@
 """OpenSpiel's Python ISMCTS bot against the heuristic player, through the ``python_sergeant_major`` game.
 
-Needs the ``openspiel`` extra (``pip install 'sergeant-major[openspiel]'``). Each deal is one game; the ISMCTS
+Needs the ``openspiel`` extra (``pip install ".[openspiel]"`` in the source folder). Each deal is one game; the ISMCTS
 bot takes each seat in turn (seat ``d % players`` in deal ``d``), the heuristic player the others. ISMCTS draws
 its worlds with ``state.resample_from_infostate`` (our :func:`sergeant_major.research.resample.resample`,
 seeded from ``--seed``, so a run is reproducible) and evaluates leaves with random rollouts. Prints each deal

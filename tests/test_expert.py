@@ -349,3 +349,31 @@ def test_players_refuse_an_rng_that_is_not_a_random_random_quoting_it() -> None:
             with pytest.raises(SergeantMajorError, match=r"rng=.* is not a random\.Random"):
                 make_player(level).choose(view, bad)  # type: ignore[arg-type]
         assert make_player(level).choose(view, random.Random(1)) in view.legal
+
+
+def test_hint_at_a_give_says_which_cards_it_compared() -> None:
+    """The repro (``play --seed 11 --opponents random``, deal 4, seat 0 up 1): at ``give>`` with 16 legal cards the
+    hint listed 4 (6H, 3S, 5D, 4C) while the README promised "its estimate for each legal card"; it now says that
+    it compares the lowest card of each suit and the heuristic's choice, and lists exactly those."""
+    from sergeant_major.actions import Give
+
+    h = make_player("heuristic")
+    for seed in range(40):
+        m = Match(Rules.parse("9-5-2"), seed, ["You", "Bob", "Cleo"])
+        while not m.over and not (m.to_act == 0 and any(isinstance(a, Give) for a in m.view(0).legal)):
+            f = m.forced_action()
+            s = m.to_act or 0
+            m.apply(f if f is not None else h.choose(m.view(s), decision_rng(seed, s, m.deal.number, len(m.deal.history))))
+        if not m.over and len(m.view(0).legal) > 5:
+            break
+    else:
+        pytest.fail("no give with more than 5 legal cards for seat 0 in 40 seeds")
+    v = m.view(0)
+    lines = hint_lines(v, random.Random(0))
+    rows = [ln.split()[0] for ln in lines[1:] if not ln.strip().startswith("(")]
+    gives = [a for a in v.legal if isinstance(a, Give)]
+    lowest = {str(min((a for a in gives if a.card.suit == s), key=lambda a: a.card.rank).card)
+              for s in range(4) if any(a.card.suit == s for a in gives)}
+    assert lowest <= set(rows) and len(rows) <= len(lowest) + 1 < len(v.legal), lines
+    note = f"(of the {len(v.legal)} legal choices the expert compares these: the lowest card of each suit"
+    assert any(ln.strip().startswith(note) for ln in lines), lines

@@ -598,6 +598,8 @@ def test_cli_check_unfinished(files: dict[str, Path]) -> None:
     res = runner.invoke(app, ["check", str(files["part"])])
     assert res.exit_code == 0, res.output
     assert "Unfinished" in res.output
+    # it said "Final totals: ..." of a match still being played, then "Unfinished"
+    assert "Final totals" not in res.output and "\nTotals so far: " in res.output, res.output
 
 
 def test_cli_check_illegal(files: dict[str, Path]) -> None:

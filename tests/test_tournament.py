@@ -455,10 +455,10 @@ def test_merge_refuses_a_bad_file_naming_the_file_and_the_field(tmp_path: Path) 
     (tmp_path / "list.json").write_text("[1, 2]", encoding="utf-8")
     result = "not a tournament result (--json of 'sergeant-major tournament')"
     cases = [
-        (["one.json"], f"one.json: {result}: missing key 'levels'"),
+        (["one.json"], f"one.json: {result}: it is a game record (sergeant-major check or replay reads it)"),
         (["/nonexist"], "/nonexist: no such file"),
         ([""], "'': no such file"),
-        (["empty.json"], f"empty.json: {result}: not JSON (line 1 column 1: Expecting value)"),
+        (["empty.json"], f"empty.json: {result}: the file is empty"),
         (["list.json"], f"list.json: {result}: expected a JSON object, got a list of 2"),
         ([str(tmp_path)], f"{tmp_path}: is a folder; give a file that tournament --json wrote"),
         ([edited("boards.json", lambda d: d.update(boards="x"))],
@@ -479,7 +479,7 @@ def test_merge_refuses_a_bad_file_naming_the_file_and_the_field(tmp_path: Path) 
         ([edited("dup.json", lambda d: d.update(duplicate="yes"))], "dup.json: duplicate: expected true or false, got 'yes'"),
         (["t.json", "s1.json"], "s1.json: not of the same run as t.json (results of different runs do not merge): "
                                 "seed 1, not 0"),
-        (["t.json", "t.json"], "t.json: board 0 is in more than one result (also in t.json)"),
+        (["t.json", "t.json"], "--merge 't.json' is given twice: give each part once"),
     ]
     for files, said in cases:
         args = [a for f in files for a in ("--merge", f)]
@@ -687,3 +687,18 @@ def test_merge_names_a_file_given_twice(tmp_path: Path) -> None:
     r = runner.invoke(app, ["tournament", "--merge", str(tmp_path / "link.json"), "--merge", str(out)])
     assert r.exit_code == 2 and r.stderr == (f"error: --merge '{out}' is given twice ('{tmp_path / 'link.json'}' and "
                                              f"'{out}' are one file): give each part once\n"), r.stderr
+
+
+def test_the_summary_title_and_notes_wrap_at_the_terminal_not_the_table(tmp_path: Path) -> None:
+    """The repro (``tournament -n 30``, any terminal): the title and the notes were the table's title and caption,
+    wrapped at the table's width of about 58 columns ('(duplicate; deal' / '2 after a heuristic deal 1', 'JSON
+    written to' / 'part1.json') however wide the terminal. They are now lines of their own."""
+    out = tmp_path / "part1.json"
+    r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", str(out)], env={"COLUMNS": "300"})
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert "1 board of 9-5-2 x 6 seat arrangements (duplicate; deal 2 after a heuristic deal 1, 1 with an exchange), " \
+           "seed 0" in lines, r.stdout
+    assert any(ln.startswith("score/deal, over/deal: means per deal ± 95% CI over boards (a board's mean over its "
+                             "arrangements is the unit)") for ln in lines), r.stdout
+    assert any(ln.endswith(f"; JSON written to {out}") and " s on 1 local process" in ln for ln in lines), r.stdout

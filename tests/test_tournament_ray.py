@@ -279,9 +279,9 @@ def test_ray_missing_says_which_extra_to_install(tmp_path: Path, monkeypatch: py
     r = runner.invoke(app, ["tournament", "-p", PLAYERS, "-n", "1", "--ray", "127.0.0.1:6379", "--json", str(out)])
     assert r.exit_code == 2, r.output
     assert r.stderr.splitlines() == ["error: --ray '127.0.0.1:6379': ray is not installed; "
-                                     "pip install \"sergeant-major[cluster]\""]
+                                     "pip install \".[cluster]\" in the sergeant-major source folder"]
     assert not out.exists() and list(tmp_path.iterdir()) == []
-    with pytest.raises(SergeantMajorError, match=r"sergeant-major\[cluster\]"):
+    with pytest.raises(SergeantMajorError, match=r"pip install \"\.\[cluster\]\""):
         tournament(Rules.parse("9-5-2"), PLAYERS.split(","), 1, ray_address="auto")
 
 

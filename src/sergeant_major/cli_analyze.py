@@ -38,7 +38,7 @@ from .actions import AssignTargets, Contract
 from .cards import CARDS
 from .cli import app, number_parser, parse_whole_number, prepare_with_status
 from .deal import Deal
-from .errors import SergeantMajorError
+from .errors import SergeantMajorError, install_hint
 from .rules import minimum_ceilings
 
 if TYPE_CHECKING:  # the solver (and numba, a second to import) is loaded only when the command runs
@@ -432,7 +432,7 @@ def analyze(
         if HAVE_NUMBA:
             prepare_with_status(err, "Preparing the double-dummy solver (compiled on first use: up to a minute)...", warm_up)
         elif not as_json:
-            err.print(Text("note: numba is not available (not installed - pip install 'sergeant-major[fast]' - or switched "
+            err.print(Text("note: numba is not available (not installed - " + install_hint("fast") + " - or switched "
                            "off by SERGEANT_MAJOR_NO_NUMBA), so the searches run in pure Python, about 90 times slower (docs/solver.md); "
                            "values the time limit cuts short show as lo..hi"))
 

@@ -267,7 +267,9 @@ def check(
     out.print(_t(f"OK: {where}: {_summary(m)}"))
     names = m.names
     n = m.rules.players
-    out.print(_t("Final totals: " + ", ".join(f"{names[s]} {signed(m.totals[s])}" for s in range(n))))
+    totals = ", ".join(f"{names[s]} {signed(m.totals[s])}" for s in range(n))
+    # an unfinished record (a match being played): its totals are not final ones
+    out.print(_t(("Final totals: " if m.end is not None else "Totals so far: ") + totals))
     if m.end is not None:
         out.print(_t(f"Winner: {' and '.join(names[s] for s in m.end.winners)} - {m.end.reason}"))
     else:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 import typer
 
 from .cli import app, number_parser, parse_whole_number, say_if_slow
+from .errors import install_hint
 
 
 def warm_in_background(warm: Callable[[], None], say: Callable[[str], None], notice_after: float = 1.0,
@@ -129,7 +130,7 @@ def serve(
         from .web.app import create_app
         from .web.store import Store, default_db_url
     except ModuleNotFoundError as e:
-        typer.echo(f"error: serve needs the web extra ({e.name} is missing): pip install 'sergeant-major[web]'", err=True)
+        typer.echo(f"error: serve needs the web extra ({e.name} is missing): {install_hint('web')}", err=True)
         raise typer.Exit(2) from None
     if not host.strip():  # uvicorn took '' as every interface and the address printed was 'http://:8000/'
         typer.echo(f"error: --host {host!r} is empty: give an address, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 "

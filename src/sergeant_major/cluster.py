@@ -10,7 +10,7 @@ then reconnects to a cluster on its own.)
 The driver (the process that runs ``sergeant-major tournament``) must run on a machine of the cluster, as ray
 requires of a driver. The package itself is sent along with the jobs (``runtime_env`` ``py_modules``; it has
 no third-party dependencies), so every machine plays with the driver's code: the other machines need only
-ray of the same version and the same Python version (``pip install "sergeant-major[cluster]"``). A library
+ray of the same version and the same Python version (``pip install ".[cluster]"`` in the source folder). A library
 caller already connected to the same cluster (its own ``ray.init``) keeps its connection and its own
 ``runtime_env``: the package must then be importable on every machine.
 """
@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .errors import SergeantMajorError, UnknownLevelError
+from .errors import SergeantMajorError, UnknownLevelError, install_hint
 
 __all__ = ["CONNECT_TIMEOUT", "ray_imap"]
 
@@ -85,7 +85,7 @@ def ray_imap(address: str, func: Callable[[_J], _R], jobs: Sequence[_J], workers
     except ModuleNotFoundError as e:
         if not (e.name or "ray").startswith("ray"):
             raise
-        raise SergeantMajorError(f"--ray {address!r}: ray is not installed; pip install \"sergeant-major[cluster]\"") from None
+        raise SergeantMajorError(f"--ray {address!r}: ray is not installed; " + install_hint("cluster")) from None
     gcs = _gcs_address(address)
     own = not ray.is_initialized()  # a library caller may have connected already: keep that connection then
     if not own and ray.get_runtime_context().gcs_address != gcs:

@@ -10,7 +10,15 @@ __all__ = [
     "UnknownLevelError",
     "IllegalActionError",
     "RecordError",
+    "install_hint",
 ]
+
+
+def install_hint(extra: str) -> str:
+    """How to install an optional extra, for the messages that name a missing one: ``pip install ".[EXTRA]"``
+    from the project's source folder (``extra`` as in pyproject.toml: ``web``, ``fast``, ...). The package is
+    not published on PyPI, so ``pip install "sergeant-major[EXTRA]"`` finds no distribution."""
+    return f'pip install ".[{extra}]" in the sergeant-major source folder'
 
 
 class SergeantMajorError(ValueError):

@@ -1025,9 +1025,9 @@ def _register() -> None:
     import typer
     from rich import box
     from rich.console import Console
-    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     from rich.table import Table
+    from rich.text import Text
 
     from .cli import app, count, parse_seed, parse_whole_number, stop_on_signals
 
@@ -1206,7 +1206,9 @@ def _register() -> None:
         title = (f"{count(res.boards, 'board')} of {res.rules} x {res.arrangements} seat arrangements ({how}; {what}), seed {seed}"
                  if res.boards else
                  f"{count(res.matches, 'match', 'matches')} of {res.rules} x {res.arrangements} seat arrangements, seed {seed}")
-        table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+        # the title and the notes are lines of their own, wrapped at the terminal's width: as the table's title and
+        # caption they were wrapped at the table's (about 58 columns: 'JSON written to' / 'part1.json')
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
         table.add_column("player", no_wrap=True)
         if res.boards:
             table.add_column("score/deal", justify="right", no_wrap=True)
@@ -1252,10 +1254,12 @@ def _register() -> None:
         played = res.deals + res.match_deals
         notes.append((f"merged from {count(len(merge), 'file')}" if merge else
                       f"{elapsed:.1f} s on {backend}, {played / elapsed:.0f} deals/s")
-                     + (f"; JSON written to {escape(visible(json_file))}" if json_file is not None else ""))
-        table.caption = "\n".join(notes)
-        table.caption_justify = "left"
-        Console().print(table)
+                     + (f"; JSON written to {visible(json_file)}" if json_file is not None else ""))
+        con = Console()
+        con.print(Text(title))
+        con.print(table)
+        for note in notes:
+            con.print(Text(note))
 
 
 try:

@@ -569,6 +569,9 @@ def hint_lines(view: View, rng: random.Random, think: float = 1.0) -> list[str]:
         if isinstance(est.choice, Discard):
             lines.append("  (discards are compared as sets of cards: each line is a whole set, its first card the one "
                          "to discard now)")
+        elif isinstance(est.choice, (Give, Return, EndGive)) and len(est.values) < len(view.legal):
+            lines.append(f"  (of the {len(view.legal)} legal choices the expert compares these: the lowest card of each "
+                         "suit and the heuristic's choice)")
         for a in sorted(est.values, key=lambda x: (-est.values[x], x != est.choice)):  # the choice first of equals
             t = est.tricks.get(a)
             tt = f"{t:5.2f} tricks" if t is not None else ""

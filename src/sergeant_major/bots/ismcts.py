@@ -38,7 +38,7 @@ from typing import Any
 from ..actions import Action, Contract
 from ..cards import CARDS
 from ..deal import Deal
-from ..errors import SergeantMajorError
+from ..errors import SergeantMajorError, install_hint
 from ..match import Match
 from ..players import HeuristicPlayer, check_rng
 from ..rules import Rules
@@ -69,9 +69,9 @@ def _openspiel() -> tuple[Any, Any, Any]:
         from open_spiel.python.algorithms import ismcts, mcts
 
         from ..research import openspiel_game  # noqa: F401  (registers python_sergeant_major)
-    except ModuleNotFoundError as e:
+    except ImportError as e:  # ModuleNotFoundError, or openspiel_game naming what it misses
         raise SergeantMajorError(f"the 'ismcts' player needs OpenSpiel ({e}); install the extra: "
-                                 "pip install 'sergeant-major[openspiel]'") from None
+                                 + install_hint("openspiel")) from None
     return pyspiel, ismcts, mcts
 
 

@@ -1,4 +1,4 @@
-"""Reinforcement-learning environments (extra ``sergeant-major[pettingzoo]``: pettingzoo, gymnasium, numpy).
+"""Reinforcement-learning environments (extra ``pettingzoo``: pettingzoo, gymnasium, numpy).
 
 - :func:`env` / :class:`raw_env`: the PettingZoo AEC environment ``sergeant_major_v0`` (its docstring is
   its page: observation and action tables).
@@ -10,6 +10,8 @@ Observations are :mod:`sergeant_major.research.observation` (``smobs-v1``); acti
 
 from __future__ import annotations
 
+from ..errors import install_hint
+
 try:
     import gymnasium as _gymnasium  # noqa: F401
     import numpy as _numpy  # noqa: F401
@@ -17,7 +19,7 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError(
         f"sergeant_major.envs needs pettingzoo, gymnasium and numpy ({exc}); "
-        "install them with: pip install 'sergeant-major[pettingzoo]'"
+        "install them with: " + install_hint("pettingzoo")
     ) from exc
 
 from .gym_env import SingleSeatEnv

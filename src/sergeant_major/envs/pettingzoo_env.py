@@ -26,7 +26,7 @@ _DOC = """Sergeant Major (9-5-2, 8-5-3, 9-2-5, 3-5-8) as a PettingZoo AEC enviro
 
 | | |
 |---|---|
-| Import | ``from sergeant_major.envs import env`` (extra ``sergeant-major[pettingzoo]``) |
+| Import | ``from sergeant_major.envs import env`` (extra ``pettingzoo``) |
 | Actions | Discrete({num_actions}) |
 | Agents | ``player_0`` .. ``player_2`` (``player_3`` with ``players=4``) |
 | Observation | Dict: ``observation`` Box(0, 1, (size,), float32), ``action_mask`` Box(0, 1, ({num_actions},), int8) |

@@ -50,13 +50,18 @@ import operator
 import random
 from typing import Any
 
-import numpy as np
-import pyspiel
+from ..errors import SergeantMajorError, install_hint
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    raise ImportError(f"sergeant_major.research.openspiel_game needs open-spiel and numpy ({exc}); install them with: "
+                      + install_hint("openspiel")) from exc
 
 from ..actions import Contract, Play
 from ..cards import CARDS, Card
 from ..deal import Deal, Phase
-from ..errors import SergeantMajorError
 from ..match import Match
 from ..rules import Rules
 from ..view import View
