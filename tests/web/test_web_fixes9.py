@@ -50,9 +50,22 @@ def test_deal_one_waits_until_every_persons_seat_is_taken(tmp_path: Path) -> Non
         assert st is not None and [s["online"] for s in st["table"]["seats"]] == [True, True, False]
         await send(hub, a, {"type": "start", "v": 0})
         assert not gt.waiting_start and gt.released == 1
-        # the friend went away (his phone locked) and came back: the next deal is not held up by nobody
+        # deal 1 played out; the friend then went away (his phone locked): the next deal is not held up by him
+        conns = {0: a, 1: f}
+        while not gt.waiting_start:
+            seat = gt.match.to_act
+            assert seat in conns, seat
+            st = conns[seat].ws.last()
+            assert st is not None and st["view"]["legal"], st
+            legal = dict(st["view"]["legal"][0])
+            legal.pop("seat", None)
+            await send(hub, conns[seat], {"type": "act", "v": st["v"], "action": legal})
+            assert conns[seat].ws.last()["type"] == "state", conns[seat].ws.last()  # type: ignore[index]
+        assert gt.released == 1 and gt.match.deal.number == 2
         hub.drop(f)
         assert 1 not in hub.online(tid)
+        await send(hub, a, {"type": "start", "v": gt.version})
+        assert not gt.waiting_start and gt.released == 2, a.ws.last("error")
 
         # a practice table, and a table of two "me" seats once both are held
         p = new_table(hub, "9-5-2", ["me", "random", "random"], seed=2)
