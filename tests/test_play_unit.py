@@ -1047,3 +1047,15 @@ def test_an_arrow_key_at_the_trump_prompt_is_refused_as_a_key() -> None:
     with pytest.raises(tui.InputError) as ei:
         tui.parse_line(v, "\x1b[B")
     assert r"'\x1b[B' is what the Down arrow key sends, not a suit" in str(ei.value)
+
+
+def test_the_screen_header_of_rules_named_by_hand() -> None:
+    """The repro: a :class:`Rules` built by hand with a name of its own (``Rules(name="house")``, which the constructor
+    accepts) made every screen raise ``KeyError: 'house'`` (the header looked its name up among the presets)."""
+    from sergeant_major.tui import game_title
+
+    r = Rules(name="house")
+    assert game_title(r) == "9-5-2 (house rules)"
+    m = Match(r, 3, ["You", "Bob", "Cleo"])
+    head = _render(m.view(0)).splitlines()[0]
+    assert head.startswith("-- Deal 1 -- 9-5-2 (house rules) -- "), head

@@ -50,9 +50,22 @@ def test_deal_one_waits_until_every_persons_seat_is_taken(tmp_path: Path) -> Non
         assert st is not None and [s["online"] for s in st["table"]["seats"]] == [True, True, False]
         await send(hub, a, {"type": "start", "v": 0})
         assert not gt.waiting_start and gt.released == 1
-        # the friend went away (his phone locked) and came back: the next deal is not held up by nobody
+        # deal 1 played out; the friend then went away (his phone locked): the next deal is not held up by him
+        conns = {0: a, 1: f}
+        while not gt.waiting_start:
+            seat = gt.match.to_act
+            assert seat in conns, seat
+            st = conns[seat].ws.last()
+            assert st is not None and st["view"]["legal"], st
+            legal = dict(st["view"]["legal"][0])
+            legal.pop("seat", None)
+            await send(hub, conns[seat], {"type": "act", "v": st["v"], "action": legal})
+            assert conns[seat].ws.last()["type"] == "state", conns[seat].ws.last()  # type: ignore[index]
+        assert gt.released == 1 and gt.match.deal.number == 2
         hub.drop(f)
         assert 1 not in hub.online(tid)
+        await send(hub, a, {"type": "start", "v": gt.version})
+        assert not gt.waiting_start and gt.released == 2, a.ws.last("error")
 
         # a practice table, and a table of two "me" seats once both are held
         p = new_table(hub, "9-5-2", ["me", "random", "random"], seed=2)
@@ -165,3 +178,48 @@ def test_with_a_delay_the_player_is_answered_while_the_computers_play(tmp_path: 
         return [e.data for e in gt.log]
 
     assert asyncio.run(run(0.2, "d")) == asyncio.run(run(0.0, "n"))
+
+
+def test_a_message_is_not_held_up_while_a_paced_computer_thinks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The repro (a timing channel left by the pacing): a paced computer decided with the table's lock held, so a
+    player's message that needs the lock (here a card on a stale version; a card out of turn, a join alike) was
+    answered only when the thinking ended: by the latency of a refusal she measured the computer's think time (the
+    expert answers a forced return at once and searches a free one: whether a trump was given). Now the decision is
+    made with the lock released, as the rest of the delay is waited out: the refusal comes at once, and the moves are
+    those of a run without delay."""
+    import sergeant_major.web.tables as tables_mod
+
+    think = 0.4
+
+    class Slow:
+        def choose(self, view: View, rng: random.Random) -> Action:
+            time.sleep(think)
+            return RandomPlayer().choose(view, rng)
+
+    async def run(delay: float, sub: str) -> list[Any]:
+        (tmp_path / sub).mkdir()
+        hub = make_hub(tmp_path / sub)
+        hub.delay = delay
+        t = new_table(hub, "9-5-2", ["me", "heuristic", "heuristic"], seed=3)  # seed 3: five computer moves before hers
+        a = connect(hub, t["id"])
+        await send(hub, a, {"type": "join", "token": t["seats"][0]["token"]})
+        await send(hub, a, {"type": "start", "v": 0})
+        if delay:
+            await asyncio.sleep(0.1)  # the first computer is thinking now
+            lags = []
+            for _ in range(2):
+                t0 = time.monotonic()
+                await send(hub, a, {"type": "act", "v": -1, "action": {"play": "2C"}})
+                lags.append(time.monotonic() - t0)
+                assert a.ws.last("error")["code"] == "stale"  # type: ignore[index]
+                await asyncio.sleep(0.15)
+            assert max(lags) < 0.1, lags  # it was the rest of the think time: about 0.3 s
+        await hub.idle(t["id"])
+        gt = hub.tables[t["id"]]
+        assert gt.match.to_act == 0
+        return [e.data for e in gt.log]
+
+    monkeypatch.setattr(tables_mod, "make_player", lambda _level: Slow())
+    monkeypatch.setattr(tables_mod, "FAST_LEVELS", frozenset())  # thought in a worker thread, as the expert
+    paced = asyncio.run(run(0.05, "d"))
+    assert paced == asyncio.run(run(0.0, "n"))

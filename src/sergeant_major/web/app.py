@@ -15,7 +15,7 @@ import re
 import secrets
 import time
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +26,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..actions import Contract, action_text
+from ..actions import Action, Contract, action_text
 from ..errors import IllegalActionError, RecordError, RulesError, SergeantMajorError
 from ..match import Match
 from ..players import LEVELS, HeuristicPlayer, decision_rng
@@ -348,16 +348,24 @@ class Hub:
                             self.runs[tid] = asyncio.create_task(self._paced_run(gt, paused, due))
                             return True
                     slow = gt.slow_decision_next()
-                    nxt = await asyncio.to_thread(gt.next_machine_action) if slow else gt.next_machine_action()
-                    if nxt is None:
-                        break
-                    action, by = nxt
                     if paced:
-                        await self._pause(tid, max(0.0, due + self.delay - loop.time()))
+                        got = gt.next_machine_decision()
+                        if got is None:
+                            break
+                        decide, by = got
+                        # decided and waited out with the lock released: a message that waits for the lock meanwhile
+                        # (a card out of turn, a stale one, a join) is not answered when the thinking ends, which
+                        # would show its sender the computer's think time (the channel the pacing closes)
+                        action = await self._think(tid, decide, slow, due + self.delay)
                         if self.tables.get(tid) is not gt:
                             return False  # replayed anew meanwhile (nobody left at the table, or storing failed): nothing to do
                         if paused != len(gt.log):
                             continue  # the table changed meanwhile (a player back, an undo...): the next decision is made anew
+                    else:
+                        nxt = await asyncio.to_thread(gt.next_machine_action) if slow else gt.next_machine_action()
+                        if nxt is None:
+                            break
+                        action, by = nxt
                     entry = (len(gt.log), "act", action.seat, {"action": action_to_json(action), "by": by})
                 batch.append(entry)
                 gt.apply_entry(LogEntry(*entry))
@@ -370,15 +378,19 @@ class Hub:
             await self.broadcast(gt)
         return False
 
-    async def _pause(self, table_id: str, seconds: float) -> None:
-        """Wait ``seconds`` with the table's lock (held by the caller) released, so that the table's clients are
-        served meanwhile (a player seated, a spectator shown the state); the lock is held again when this returns."""
+    async def _think(self, table_id: str, decide: Callable[[], Action], slow: bool, until: float) -> Action:
+        """A paced decision: ``decide()`` (:meth:`GameTable.next_machine_decision`; in a worker thread when ``slow``),
+        then wait until event loop time ``until``, all with the table's lock (held by the caller) released, so that the
+        table's clients are served meanwhile (a player seated, a spectator shown the state, a refusal) and nobody learns
+        how long the decision took; the lock is held again when this returns (also when ``decide`` raises)."""
         lk = self.lock(table_id)
         lk.release()
         try:
-            await asyncio.sleep(seconds)
+            action = await asyncio.to_thread(decide) if slow else decide()
+            await asyncio.sleep(max(0.0, until - asyncio.get_running_loop().time()))
         finally:
             await lk.acquire()
+        return action
 
     def reload(self, table_id: str, only: GameTable | None = None) -> None:
         """Forget the in-memory state of a table (it is replayed from the database on next use, which also sets its seats'

@@ -16,6 +16,7 @@ discards or exchanged cards).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -151,15 +152,18 @@ class GameTable:
         level = self.computer_of(seat)
         return level is not None and level not in FAST_LEVELS
 
-    def next_machine_action(self) -> tuple[Action, str] | None:
-        """The next action the server takes itself (forced, or a computer's/stand-in's decision), or ``None``
-        when a person must act, the deal waits for a start or the match is over."""
+    def next_machine_decision(self) -> tuple[Callable[[], Action], str] | None:
+        """The next action the server takes itself (as :meth:`next_machine_action`), as a function that computes it and
+        who takes it (``"forced"``, ``"computer"``, ``"standin"``), or ``None`` when a person must act, the deal waits
+        for a start or the match is over. The function decides on the seat's :class:`View` taken now (a frozen
+        snapshot): it may run in a worker thread, the table's lock released, while the table changes (the app then
+        drops its answer when it did)."""
         m = self.match
         if m.over or self.waiting_start:
             return None
         forced = m.publicly_forced_action()
         if forced is not None:
-            return forced, "forced"
+            return (lambda: forced), "forced"
         seat = m.to_act
         assert seat is not None
         level = self.computer_of(seat)
@@ -167,8 +171,17 @@ class GameTable:
             return None
         player = make_player(level) if level in LEVELS else HeuristicPlayer()
         deal = m.deal
-        action = player.choose(m.view(seat), decision_rng(m.seed, seat, deal.number, len(deal.history)))
-        return action, ("computer" if self.seats[seat].kind != HUMAN else "standin")
+        view, rng = m.view(seat), decision_rng(m.seed, seat, deal.number, len(deal.history))
+        return (lambda: player.choose(view, rng)), ("computer" if self.seats[seat].kind != HUMAN else "standin")
+
+    def next_machine_action(self) -> tuple[Action, str] | None:
+        """The next action the server takes itself (forced, or a computer's/stand-in's decision), or ``None``
+        when a person must act, the deal waits for a start or the match is over."""
+        got = self.next_machine_decision()
+        if got is None:
+            return None
+        decide, by = got
+        return decide(), by
 
     def undo_count(self, seat: int) -> int:
         """Practice mode: how many actions an undo of ``seat``'s last card takes back (0: nothing to undo).

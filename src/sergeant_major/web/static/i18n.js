@@ -82,6 +82,7 @@ const STRINGS = {
     err_storage: "Die Datenbank hat die Aktion nicht gespeichert; nichts wurde geändert.",
     err_server: "Der Server konnte die Nachricht nicht bearbeiten.",
     err_retry: "Die Züge der Computer konnten nicht ausgeführt werden (die Datenbank hat sie nicht gespeichert); sie werden in {s} s noch einmal versucht.",
+    err_retry_server: "Die Züge der Computer konnten nicht ausgeführt werden (ein Fehler im Server); sie werden in {s} s noch einmal versucht.",
     err_storage_name: "Die Datenbank hat deinen Namen nicht gespeichert; du spielst unter dem bisherigen Namen.",
     err_bad_name: "Der Name {name} wird abgelehnt: er enthält Steuer- oder Richtungszeichen, ein Name ist reiner Text.",
     err_name_taken: "Der Name {name} gehört schon einem anderen Platz an diesem Tisch; bitte einen anderen wählen.",
@@ -159,7 +160,8 @@ function actionText(a, nm) {
 // code (the English reason is kept as the element's title); args fill the text (the name refused)
 function refusalText(m, args) {
   if (LANG === "en") return m.reason;
-  const k = m.retry !== undefined ? "err_retry" : "err_" + m.code;
+  // a failed run of the computers' moves (code storage: the database refused; server: another failure)
+  const k = m.retry !== undefined ? (m.code === "storage" ? "err_retry" : "err_retry_server") : "err_" + m.code;
   return t(STRINGS[LANG] && STRINGS[LANG][k] ? k : "err_other", m.retry !== undefined ? { s: String(m.retry).replace(".", ",") } : args);
 }
 // why the match ended, from the structured end the server sends (kind and numbers); English reason as a fallback

@@ -1,0 +1,42 @@
+"""The page's German texts of the server's refusals (``refusalText`` in ``static/i18n.js``), run in Node (skipped when
+``node`` is missing): a failed run of the computers' moves is said as what the server said it was."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import sergeant_major.web as web
+
+_RUN = r"""
+const fs = require("fs"), vm = require("vm");
+const el = () => ({ setAttribute() {}, addEventListener() {}, style: {}, textContent: "" });
+const ctx = { localStorage: { getItem: () => "de", setItem() {} }, navigator: { language: "de" }, window: {},
+  document: { documentElement: {}, getElementById: () => null, querySelectorAll: () => [], addEventListener() {},
+              createElement: el } };
+vm.createContext(ctx);
+vm.runInContext(fs.readFileSync(process.argv[1], "utf8"), ctx);
+console.log(JSON.stringify(vm.runInContext(process.argv[2], ctx)));
+"""
+
+
+def _german(expr: str) -> str:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    js = Path(web.__file__).parent / "static" / "i18n.js"
+    out = subprocess.run([node, "-e", _RUN, str(js), expr], capture_output=True, text=True, timeout=30, check=True)
+    return str(json.loads(out.stdout))
+
+
+def test_a_failed_run_is_said_as_the_server_said_it() -> None:
+    """The repro: a run that failed for another reason than the database (code ``server``) was said in German as
+    refused by the database ("die Datenbank hat sie nicht gespeichert"). Now only a ``storage`` failure says so."""
+    storage = _german('refusalText({type: "error", code: "storage", reason: "x", retry: 0.5})')
+    server = _german('refusalText({type: "error", code: "server", reason: "x", retry: 2})')
+    assert "Datenbank" in storage and "in 0,5 s noch einmal versucht" in storage, storage
+    assert "Datenbank" not in server and "Fehler im Server" in server and "in 2 s noch einmal versucht" in server, server
