@@ -65,7 +65,7 @@ def test_a_name_another_seat_has_asks_again(server: Server, browser: Any, lang: 
     page.locator("#myname").wait_for()
     page.fill("#myname", "me")
     page.click("#btn-join")
-    page.locator("#error", has_text="anderen Platz" if lang == "de" else "is seat 1's already").wait_for()
+    page.locator("#error", has_text="anderen Platz" if lang == "de" else "is already seat 0's").wait_for()
     page.locator("#myname").wait_for()  # asked again
     assert page.evaluate("document.querySelector('#dlg').open")
     page.fill("#myname", "Bea")

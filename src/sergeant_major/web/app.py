@@ -583,8 +583,9 @@ class Hub:
             if isinstance(name, str) and name.strip() and not gt.match.over:
                 taken = [o for o in gt.seats if o.seat != seat and o.name.casefold() == name.strip().casefold()]
                 if taken:  # refused whole, before the seat is taken: two seats of one name are told apart nowhere
-                    await self.send(c, _err("name_taken", f"the name {name.strip()[:60]!r} is seat {taken[0].seat + 1}'s "
-                                                           "already at this table; choose another (nothing was changed)"))
+                    await self.send(c, _err("name_taken", f"the name {_show(name.strip()[:60])} is already seat "
+                                                           f"{taken[0].seat}'s ({_show(taken[0].name)}) at this table (seats "
+                                                           "count from 0); choose another (nothing was changed)"))
                     return
             c.seat = seat
             c.joined = True
