@@ -264,3 +264,23 @@ def test_a_friends_name_is_stored_in_a_worker_thread_before_it_is_shown(tmp_path
         assert told[0]["reason"] == 'the name "Refused" could not be stored (OperationalError); you play as "Bob"', told
 
     asyncio.run(run())
+
+
+def test_idle_ends_for_a_run_cancelled_before_it_started(tmp_path: Path) -> None:
+    """``Hub.idle`` waited forever (a busy loop) for a run cancelled before it ran: its ``finally``, which removes it
+    from ``Hub.runs``, never ran, so the finished task stayed there. Now a finished task is removed and idle ends."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+
+        async def never() -> None:
+            await asyncio.sleep(10)
+
+        task = asyncio.create_task(never())
+        task.cancel()
+        hub.runs["t1"] = task
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await asyncio.wait_for(hub.idle("t1"), 2)
+        assert "t1" not in hub.runs
+
+    asyncio.run(run())

@@ -298,6 +298,11 @@ class Hub:
         """Wait until no background run of server actions (:meth:`_paced_run`) goes on at the table, nor a retry of a
         failed one (:meth:`_retry`) is pending (for tests and shutdown)."""
         while (task := self.runs.get(table_id) or self.retries.get(table_id)) is not None:
+            if task.done():  # cancelled before it ran: its own clean-up (a finally) never removed it
+                for tasks in (self.runs, self.retries):
+                    if tasks.get(table_id) is task:
+                        del tasks[table_id]
+                continue
             await asyncio.wait([task])
 
     async def _advance(self, gt: GameTable, always_broadcast: bool = True, background: bool = False,
@@ -891,8 +896,11 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
             yield
         finally:
             task.cancel()
-            for run in [*hub.runs.values(), *hub.retries.values()]:  # paced computers' moves (each stored move is kept)
+            pending = [task, *hub.runs.values(), *hub.retries.values()]  # paced computers' moves (stored ones are kept)
+            for run in pending:
                 run.cancel()
+            # waited for, so that none is still cleaning up (or writing) once the app is gone and its store closed
+            await asyncio.gather(*pending, return_exceptions=True)
 
     app = FastAPI(title="Sergeant Major", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.hub = hub
