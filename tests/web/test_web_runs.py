@@ -284,3 +284,26 @@ def test_idle_ends_for_a_run_cancelled_before_it_started(tmp_path: Path) -> None
         assert "t1" not in hub.runs
 
     asyncio.run(run())
+
+
+def test_a_failure_while_a_retry_is_pending_says_the_time_left(tmp_path: Path) -> None:
+    """A second failure while a retry was pending (a client's own message failed meanwhile) told the clients the whole
+    wait again ("tried again in 1 s" 0.3 s after the first said 1 s); it now says the pending retry's time left."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        hub.retry_first = 1.0
+        t = new_table(hub, "9-5-2", ["me", "heuristic", "heuristic"], seed=3)
+        tid = t["id"]
+        c = connect(hub, tid)
+        hub.tables.pop(tid, None)  # the failed run's copy is forgotten, as after a failure
+        await hub._failed(tid, _refusal())
+        await asyncio.sleep(0.3)
+        await hub._failed(tid, _refusal())
+        told = [m for m in map(json.loads, c.ws.frames) if m["type"] == "error"]
+        assert [m["retry"] for m in told][:1] == [1.0] and len(told) == 2, told
+        assert 0.5 <= told[1]["retry"] <= 0.75, told
+        assert told[1]["reason"].endswith(f"they are tried again in {told[1]['retry']:g} s"), told
+        for task in hub.retries.values():
+            task.cancel()
+
+    asyncio.run(run())

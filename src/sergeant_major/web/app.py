@@ -138,6 +138,7 @@ class Hub:
     runs: dict[str, asyncio.Task[None]] = field(default_factory=dict)  # the background runs of paced actions (by table)
     retries: dict[str, asyncio.Task[None]] = field(default_factory=dict)  # a failed run's next try (:meth:`_retry`)
     failures: dict[str, int] = field(default_factory=dict)  # runs failed in a row (by table), for the retries' backoff
+    retry_due: dict[str, float] = field(default_factory=dict)  # when each pending retry runs (the loop's clock)
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The table's lock."""
@@ -259,8 +260,12 @@ class Hub:
         n = self.failures.get(tid, 1) if pending else self.failures.get(tid, 0) + 1
         self.failures[tid] = n
         wait = min(self.retry_max, self.retry_first * 2 ** min(n - 1, 30))
+        now = asyncio.get_running_loop().time()
         if not pending:
             self.retries[tid] = asyncio.create_task(self._retry(tid, wait))
+            self.retry_due[tid] = now + wait
+        else:  # the pending retry's time left, not its whole wait again
+            wait = round(max(0.0, self.retry_due.get(tid, now + wait) - now), 2)
         code = "storage" if isinstance(e, SQLAlchemyError) else "server"
         msg = _err(code, f"the computers' moves could not be taken ({type(e).__name__}); they are tried again in {wait:g} s")
         msg["retry"] = wait  # seconds: the page says it in its language (a refusal's text is the code's, else)
@@ -293,6 +298,7 @@ class Hub:
         finally:
             if self.retries.get(table_id) is asyncio.current_task():
                 del self.retries[table_id]
+                self.retry_due.pop(table_id, None)
 
     async def idle(self, table_id: str) -> None:
         """Wait until no background run of server actions (:meth:`_paced_run`) goes on at the table, nor a retry of a
