@@ -7,6 +7,7 @@ import os
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -421,14 +422,11 @@ def test_cut_cards_are_narrowed_by_the_value() -> None:
     assert a["cards"] and all(b == [0, 5] for b in a["cards"].values()), a["cards"]
 
 
-def test_analyze_deal_narrows_the_opening_lead_by_the_table() -> None:
-    """In a record's deal the first card's position is the table's position: a value the time limit cut short
-    is narrowed by the table's cell for the deal's contract and the leader (as for a position text), and so
-    are the card's value and its cost - the screen does not show "1..16, cost 0..15" under a table cell of 1."""
-    from sergeant_major.cli_analyze import analyze_deal
+def _deal_after_its_opening_lead() -> tuple[Any, int]:
+    """A 9-5-2 deal (seed 78, its exchange and discards drawn by ``random.Random(5)``) after its opening lead, the
+    lowest legal card; returns the deal and that card's id."""
     from sergeant_major.deal import Deal, Phase
     from sergeant_major.match import deal_cards
-    from sergeant_major.solver import Solution, Solver
 
     rules = Rules.parse("9-5-2")
     rng = random.Random(5)
@@ -438,7 +436,19 @@ def test_analyze_deal_narrows_the_opening_lead_by_the_table() -> None:
         act = deal.forced_action()
         deal.apply(act if act is not None else rng.choice(deal.legal_actions()))
     m = deal.legal_play_mask()
-    deal.play_unchecked(min(i for i in range(52) if m >> i & 1))  # the opening lead only
+    lead = min(i for i in range(52) if m >> i & 1)
+    deal.play_unchecked(lead)
+    return deal, lead
+
+
+def test_analyze_deal_narrows_the_opening_lead_by_the_table() -> None:
+    """In a record's deal the first card's position is the table's position: a value the time limit cut short
+    is narrowed by the table's cell for the deal's contract and the leader (as for a position text), and so
+    are the card's value and its cost - the screen does not show "1..16, cost 0..15" under a table cell of 1."""
+    from sergeant_major.cli_analyze import analyze_deal
+    from sergeant_major.solver import Solution, Solver
+
+    deal, _ = _deal_after_its_opening_lead()
 
     class CutShort(Solver):
         def value(self, p: Position, seat: int | None = None, *, time_limit: float | None = None) -> Solution:
@@ -776,20 +786,9 @@ def test_best_cards_follow_the_value_the_table_narrowed() -> None:
     the value, so it is the best card - the record's first card showed "cost 0" with no best card, and a position
     text the same."""
     from sergeant_major.cli_analyze import analyze_deal, analyze_position, play_start
-    from sergeant_major.deal import Deal, Phase
-    from sergeant_major.match import deal_cards
     from sergeant_major.solver import Solution, Solver
 
-    rules = Rules.parse("9-5-2")
-    rng = random.Random(5)
-    hands, kitty = deal_cards(rules, 78, 1, 0)
-    deal = Deal(rules, 0, hands, kitty)
-    while deal.phase is not Phase.PLAY:
-        act = deal.forced_action()
-        deal.apply(act if act is not None else rng.choice(deal.legal_actions()))
-    m = deal.legal_play_mask()
-    lead = min(i for i in range(52) if m >> i & 1)
-    deal.play_unchecked(lead)  # the opening lead only
+    deal, lead = _deal_after_its_opening_lead()
 
     class CutShort(Solver):
         def value(self, p: Position, seat: int | None = None, *, time_limit: float | None = None) -> Solution:

@@ -47,6 +47,25 @@ def _flaky(hub: Hub, refuse: set[int]) -> list[int]:
     return calls
 
 
+def _blocking_refusal(hub: Hub, at: int) -> tuple[threading.Event, threading.Event]:
+    """Make ``hub.store.append_many``'s call number ``at`` (from 1) set ``blocked``, wait for ``go`` (at most 5 s) and
+    then refuse; the other calls store. Returns ``(blocked, go)``."""
+    real = hub.store.append_many
+    blocked, go = threading.Event(), threading.Event()
+    calls: list[int] = []
+
+    def append_many(table_id: str, entries: list[Any]) -> None:
+        calls.append(1)
+        if len(calls) == at:
+            blocked.set()
+            go.wait(5)
+            raise _refusal()
+        real(table_id, entries)
+
+    hub.store.append_many = append_many  # type: ignore[method-assign]
+    return blocked, go
+
+
 def _codes(frames: list[str]) -> list[str]:
     return [m.get("code", m["type"]) for m in map(json.loads, frames)]
 
@@ -124,18 +143,7 @@ def test_a_failed_run_forgets_only_the_copy_it_ran_on(tmp_path: Path) -> None:
         t = new_table(hub, "9-5-2 deals=1", ["heuristic", "heuristic", "heuristic"], seed=5)
         tid = t["id"]
         real = hub.store.append_many
-        blocked, go = threading.Event(), threading.Event()
-        calls: list[int] = []
-
-        def append_many(table_id: str, entries: list[Any]) -> None:
-            calls.append(1)
-            if len(calls) == 3:
-                blocked.set()
-                go.wait(5)
-                raise _refusal()
-            real(table_id, entries)
-
-        hub.store.append_many = append_many  # type: ignore[method-assign]
+        blocked, go = _blocking_refusal(hub, 3)
         c = connect(hub, tid)
         await send(hub, c, {"type": "join", "token": None})
         while not blocked.is_set():
@@ -171,18 +179,7 @@ def test_a_join_that_waited_for_a_failing_run_is_shown_the_stored_state(tmp_path
         t = new_table(hub, "9-5-2 deals=1", ["heuristic", "heuristic", "heuristic"], seed=5)
         tid = t["id"]
         real = hub.store.append_many
-        blocked, go = threading.Event(), threading.Event()
-        calls: list[int] = []
-
-        def append_many(table_id: str, entries: list[Any]) -> None:
-            calls.append(1)
-            if len(calls) == 4:
-                blocked.set()
-                go.wait(5)
-                raise _refusal()
-            real(table_id, entries)
-
-        hub.store.append_many = append_many  # type: ignore[method-assign]
+        blocked, go = _blocking_refusal(hub, 4)
         c = connect(hub, tid)
         await send(hub, c, {"type": "join", "token": None})
         while not blocked.is_set():
