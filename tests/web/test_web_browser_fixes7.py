@@ -1,6 +1,6 @@
 """Regressions from a seventh run on the browser play, in headless Debian Chromium (Playwright; skipped when
 /usr/bin/chromium or the playwright package is missing): a practice table's hint is information in a place of its
-own, not an error."""
+own, not an error, and the card it names is marked."""
 
 from __future__ import annotations
 
@@ -49,6 +49,8 @@ def test_a_hint_is_information_of_its_own_not_an_error(server: Server, browser: 
     assert colour != page.eval_on_selector("#error", "e => getComputedStyle(e).color"), colour
     hinted = page.evaluate("document.activeElement.dataset.card")  # the hinted card has the focus
     assert hinted and page.evaluate("cardText(document.activeElement.dataset.card)") == m.group(1)
+    # and marked (a focus ring shows only after a key press, not after a click)
+    assert page.eval_on_selector_all(".hinted", "xs => xs.map((x) => x.dataset.card)") == [hinted]
     # German: the same hint, in German
     page.click("#lang")
     page.locator("#hint", has_text="Tipp: ").wait_for()
@@ -57,11 +59,12 @@ def test_a_hint_is_information_of_its_own_not_an_error(server: Server, browser: 
     page.locator(f"#hand button.legal[data-card='{hinted}']").click()
     page.locator(f"#hand button[data-card='{hinted}']").wait_for(state="detached")
     page.wait_for_function("document.getElementById('hint').textContent === ''")
+    assert page.locator(".hinted").count() == 0
     # an undo (our turn again, the same cards): no hint left over; a new one asked for, then undone again
     page.locator("#btn-undo:not([disabled])").wait_for()
     page.click("#btn-undo")
     page.locator(f"#hand button.legal[data-card='{hinted}']").wait_for()
-    assert page.inner_text("#hint") == ""
+    assert page.inner_text("#hint") == "" and page.locator(".hinted").count() == 0
     page.click("#btn-hint")
     page.locator("#hint", has_text="Tipp: ").wait_for()
     page.locator("#hand button.legal").first.click()

@@ -315,11 +315,15 @@ function showHint(focus) {
   if (hint && (!S || hint.v !== S.v)) hint = null;
   const text = hint ? t("hintIs", { a: actionLabel(hint.action) }) : "";
   if ($("hint").textContent !== text) $("hint").textContent = text;
-  if (!hint || !focus) return;
+  // the card or button named is marked too (a focus ring shows only after a key press, not after a click)
+  document.querySelectorAll(".hinted").forEach((x) => x.classList.remove("hinted"));
+  if (!hint) return;
   const a = hint.action, c = cardOf(a), want = JSON.stringify(a);
   const b = c ? document.querySelector(`#hand [data-card="${c}"]`)
     : Array.from(document.querySelectorAll("#step-actions button.step")).find((x) => x.dataset.action === want);
-  if (b) b.focus();
+  if (!b) return;
+  b.classList.add("hinted");
+  if (focus) b.focus();
 }
 $("info-close").onclick = () => $("info").close();
 $("btn-scores").onclick = () => S && info(`<h2>${esc(t("scores"))}</h2>` + scoreSheet());
