@@ -72,3 +72,33 @@ def test_a_hint_is_information_of_its_own_not_an_error(server: Server, browser: 
     assert page.inner_text("#error") == ""
     assert not errs, errs
     ctx.close()
+
+
+def test_the_contract_step_says_trump_only_when_every_choice_is_a_trump(server: Server, browser: Any) -> None:
+    """The repro: in 3-5-8 the playmaker's choices are the four suits, no-trump and minimum tricks, and the bar above
+    the hand said "Name the trump" ("Trumpf ansagen") over *no-trump* and *minimum tricks*. Now it says "Choose the
+    contract" ("Ansage wählen") there, and "Name the trump" where every choice is a suit (9-5-2). A hint for that
+    step marks the button it names."""
+    import httpx
+
+    computers = [{"kind": "computer", "level": "heuristic"}] * 2
+    for rules, seed, en, de in (("3-5-8", 3, "Choose the contract", "Ansage wählen"), ("9-5-2", 1, "Name the trump", "Trumpf ansagen")):
+        # seeds 3 and 1: seat 0 names the contract of deal 1
+        out = httpx.post(server.url + "/api/tables", json={"rules": rules, "seed": seed, "seats": [{"kind": "me"}, *computers]}).json()
+        ctx, page = _open(browser, server, out["id"], token=out["seats"][0]["token"])
+        errs = _errors(page)
+        page.click("#btn-start")
+        page.locator("#stepbar button.step").first.wait_for()
+        assert page.inner_text("#step-title") == en
+        labels = page.eval_on_selector_all("#stepbar button.step", "xs => xs.map((x) => x.textContent)")
+        assert ("minimum tricks" in labels) == (rules == "3-5-8"), labels
+        page.click("#btn-hint")
+        page.locator("#hint", has_text="Hint: ").wait_for()
+        marked = page.eval_on_selector_all("#stepbar button.step.hinted", "xs => xs.map((x) => x.textContent)")
+        assert marked == [page.inner_text("#hint").removeprefix("Hint: ")], marked
+        page.click("#lang")
+        page.locator("#step-title", has_text=de).wait_for()
+        assert page.inner_text("#step-title") == de
+        assert page.locator("#stepbar button.step.hinted").count() == 1
+        assert not errs, errs
+        ctx.close()

@@ -205,7 +205,8 @@ function renderSteps() {
   const steps = S.waiting_start || S.over || v.to_act !== you ? [] : v.legal.filter((a) => !a.play);
   if (!steps.length) { bar.hidden = true; stepKey = ""; return; }
   const a0 = steps[0]; let title = "";
-  if (a0.contract) title = t("nameTrump");
+  // 3-5-8 offers no-trump and minimum tricks too: those are no trump named
+  if (a0.contract) title = t(steps.every((a) => a.contract && a.contract.length === 1) ? "nameTrump" : "nameContract");
   else if (a0.kitty) title = t("takeKitty");
   else if (a0.discard) {
     // as many as the kitty holds: taken (v.kitty) or, discarding before taking it (8-5-3), still face down
