@@ -16,6 +16,14 @@ from .cli import app, number_parser, parse_whole_number, say_if_slow
 from .errors import install_hint
 
 
+def ready_line(elapsed: float) -> str:
+    """The line said when an announced warm-up is done, ``elapsed`` (seconds, >= 0) to a tenth rounded up: the
+    announcement comes only after the notice time (1 s by default), so the number said is never below it
+    (1.04 s is ``'The expert player is ready (1.1 s).'``, never ``(1 s)`` or ``(1.0 s)``)."""
+    tenths = max(0, math.ceil(elapsed * 10 - 1e-9))  # 1e-9: 1.1 * 10 is 11.000000000000002 in binary
+    return f"The expert player is ready ({tenths / 10:.1f} s)."
+
+
 def warm_in_background(warm: Callable[[], None], say: Callable[[str], None], notice_after: float = 1.0,
                        warn: Callable[[str], None] | None = None) -> threading.Thread:
     """Run ``warm`` (the expert player's :func:`~sergeant_major.bots.expert.warm_up`) in a daemon thread, so that
@@ -52,7 +60,7 @@ def warm_in_background(warm: Callable[[], None], say: Callable[[str], None], not
         done.set()
         watcher.join()
         if noticed:
-            say(f"The expert player is ready ({time.monotonic() - t0:.0f} s).")
+            say(ready_line(time.monotonic() - t0))
 
     thread = threading.Thread(target=run, name="sm-warm-up", daemon=True)
     thread.start()

@@ -175,7 +175,7 @@ def test_practice_undo_and_hint(server: Server, browser: Any) -> None:
     # chosen in the hand too, with the step bar shown)
     _drive([page], lambda: page.locator("#hand button.legal").count() > 0 and page.locator("#stepbar").is_hidden())
     page.click("#btn-hint")
-    page.locator("#error", has_text="Hint").wait_for()
+    page.locator("#hint", has_text="Hint").wait_for()
     card = page.locator("#hand button.legal").first.get_attribute("data-card")
     page.locator("#hand button.legal").first.click()
     page.locator(f"#hand button[data-card='{card}']").wait_for(state="detached")

@@ -182,8 +182,8 @@ def test_hint_uses_card_symbols(server: Server, browser: Any) -> None:
     page.click("#btn-start")
     _drive([page], lambda: page.locator("#hand button.legal").count() > 0 and page.locator("#stepbar").is_hidden())
     page.click("#btn-hint")
-    page.locator("#error", has_text="Hint").wait_for()
-    hint = page.inner_text("#error")
+    page.locator("#hint", has_text="Hint").wait_for()
+    hint = page.inner_text("#hint")
     assert re.search(r"(10|[2-9JQKA])[♣♦♥♠]", hint) and not RAW_CARD.search(hint), hint
     ctx.close()
 

@@ -137,7 +137,7 @@ def test_join_and_hint_while_the_connection_reopens(server: Server, browser: Any
         assert not errs, errs
         page.evaluate("ws = window.__real")
         page.click("#btn-hint")  # open again: the hint comes
-        page.locator("#error", has_text="Hint").wait_for()
+        page.locator("#hint", has_text="Hint").wait_for()
         cp.close()
     finally:
         hang.close()

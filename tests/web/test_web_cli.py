@@ -4,6 +4,7 @@ and refuses a bad database URL, a bad port or a busy port in one line with no tr
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -83,6 +84,20 @@ def test_a_slow_warm_up_is_announced_and_its_end_said() -> None:
     said = _collect(slow, notice_after=0.1)
     assert ran == [True]
     assert len(said) == 2 and said[0].startswith("Preparing the expert player") and said[1].startswith("The expert player is ready")
+    assert re.fullmatch(r"The expert player is ready \((0\.[6-9]|[1-9]\.\d) s\)\.", said[1]), said[1]
+
+
+def test_the_ready_line_says_the_wait_to_a_tenth_never_below_it() -> None:
+    """The repro: a warm-up announced after 1 s and done at 1.3 s said "The expert player is ready (1 s)", while
+    docs/web.md says the lines come only when the wait takes more than a second. Now the wait is said to a tenth,
+    rounded up, so it is never below the notice time."""
+    from sergeant_major.cli_serve import ready_line
+
+    assert ready_line(1.3) == "The expert player is ready (1.3 s)."
+    assert ready_line(1.04) == "The expert player is ready (1.1 s)."
+    assert ready_line(1.1) == "The expert player is ready (1.1 s)."  # 1.1 * 10 is a hair above 11 in binary
+    assert ready_line(42.66) == "The expert player is ready (42.7 s)."
+    assert ready_line(0.0) == "The expert player is ready (0.0 s)."
 
 
 def test_a_quick_warm_up_says_nothing() -> None:

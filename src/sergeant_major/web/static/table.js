@@ -6,6 +6,8 @@ const TABLE = location.pathname.split("/").pop();
 // join in flight that would replace ours (tryingName: the name sent with it)
 let token = null, invite = null, trying = null, tryingName = null, ws = null, S = null, sent = false, pendingName = null, retry = 0;
 let dlgKey = "", dismissed = "", pressedNext = -1, stepKey = "", tokenErr = "", gone = false;
+// the hint asked for on this turn ({v, action}): shown in #hint, never as an error, until the state moves on
+let hint = null;
 (function readToken() {
   const m = location.hash.match(/token=([A-Za-z0-9_-]+)/);
   token = tokens()[TABLE] || null;
@@ -58,7 +60,7 @@ function connect() {
       $("error").textContent = badName && LANG !== "en" ? t(m.code === "name_taken" ? "err_name_taken" : "err_bad_name", { name: JSON.stringify(tryingName || "") }) : refusalText(m);
       $("error").title = m.reason;
       if (badName) { invite = trying; trying = null; pendingName = true; askName(); }
-    } else if (m.type === "hint") { showHint(m.action); }
+    } else if (m.type === "hint") { if (S && m.v === S.v) { hint = { v: m.v, action: m.action }; showHint(true); } }
   };
   ws.onclose = (ev) => {
     if (ev.code === 4404 || (ev.code >= 4400 && ev.code < 4500) || ev.code === 1008) { noTable(); return; }  // permanent: no retry
@@ -180,6 +182,7 @@ function render() {
   $("btn-undo").disabled = !S.can_undo || v.to_act !== you || S.waiting_start || S.over;
   $("btn-hint").disabled = !(v.to_act === you && v.legal.length);
   renderSteps();
+  showHint(false);
   if (invite && token && you !== null && !trying && dlgKey !== "invite") offerInvite();
   renderDialog();
 }
@@ -202,7 +205,8 @@ function renderSteps() {
   const steps = S.waiting_start || S.over || v.to_act !== you ? [] : v.legal.filter((a) => !a.play);
   if (!steps.length) { bar.hidden = true; stepKey = ""; return; }
   const a0 = steps[0]; let title = "";
-  if (a0.contract) title = t("nameTrump");
+  // 3-5-8 offers no-trump and minimum tricks too: those are no trump named
+  if (a0.contract) title = t(steps.every((a) => a.contract && a.contract.length === 1) ? "nameTrump" : "nameContract");
   else if (a0.kitty) title = t("takeKitty");
   else if (a0.discard) {
     // as many as the kitty holds: taken (v.kitty) or, discarding before taking it (8-5-3), still face down
@@ -306,9 +310,21 @@ function scoreSheet() {
   return h + `<tr><th>${esc(t("total"))}</th>` + v.totals.map((x) => `<th>${x}</th>`).join("") + "</tr></table>";
 }
 function info(html) { $("info-body").innerHTML = html; if (!$("info").open) $("info").showModal(); $("info-close").focus(); }
-function showHint(a) {
-  $("error").textContent = t("hintIs", { a: actionLabel(a) });
-  const c = cardOf(a), b = c ? document.querySelector(`#hand [data-card="${c}"]`) : null; if (b) b.focus();
+// the hint of this state (in the page's language), gone once the turn passed (a new state: a card played, an undo);
+// with focus, the card (or the step's button) it names gets the keyboard focus
+function showHint(focus) {
+  if (hint && (!S || hint.v !== S.v)) hint = null;
+  const text = hint ? t("hintIs", { a: actionLabel(hint.action) }) : "";
+  if ($("hint").textContent !== text) $("hint").textContent = text;
+  // the card or button named is marked too (a focus ring shows only after a key press, not after a click)
+  document.querySelectorAll(".hinted").forEach((x) => x.classList.remove("hinted"));
+  if (!hint) return;
+  const a = hint.action, c = cardOf(a), want = JSON.stringify(a);
+  const b = c ? document.querySelector(`#hand [data-card="${c}"]`)
+    : Array.from(document.querySelectorAll("#step-actions button.step")).find((x) => x.dataset.action === want);
+  if (!b) return;
+  b.classList.add("hinted");
+  if (focus) b.focus();
 }
 $("info-close").onclick = () => $("info").close();
 $("btn-scores").onclick = () => S && info(`<h2>${esc(t("scores"))}</h2>` + scoreSheet());
