@@ -377,3 +377,59 @@ def test_hint_at_a_give_says_which_cards_it_compared() -> None:
     assert lowest <= set(rows) and len(rows) <= len(lowest) + 1 < len(v.legal), lines
     note = f"(of the {len(v.legal)} legal choices the expert compares these: the lowest card of each suit"
     assert any(ln.strip().startswith(note) for ln in lines), lines
+
+
+# ------------------------------------------------------------------------------------------- world budget
+def _random_view(rules_text: str, seed: int, picks: int, deal: int, actions: int, seat: int) -> View:
+    """Seat ``seat``'s view in match ``seed`` of random play (every non-forced decision uniform from
+    ``random.Random(picks)``) once deal ``deal``'s history holds ``actions`` actions."""
+    m = Match(Rules.parse(rules_text), seed)
+    rng = random.Random(picks)
+    while not (m.deal.number == deal and len(m.deal.history) == actions):
+        f = m.forced_action()
+        if f is None:
+            legal = m.legal_actions()
+            f = legal[rng.randrange(len(legal))]
+        m.apply(f)
+    return m.view(seat)
+
+
+def test_the_worlds_of_a_decision_stay_within_their_budget() -> None:
+    """9-2-5 give=lowest, match 7001, random play, deal 2 after 44 actions, seat 0 to play (after an exchange it saw
+    little of): resample took 0.2-6 s a sample, and the expert's 20 worlds ~1.1M steps (~35 s) with no bound. The
+    worlds now share one budget of WORLD_STEPS * 20 steps (a count: the same choice on any machine); the search
+    uses those found within it."""
+    from sergeant_major.bots.expert import WORLD_STEPS
+
+    view = _random_view("9-2-5 give=lowest", 7001, 1, 2, 44, 0)
+    assert view.to_act == 0 and len(view.legal) == 6
+    runs = []
+    for _ in range(2):
+        p = ExpertPlayer()
+        est = p.estimate(view, random.Random(5))
+        b = p.last_budget
+        assert b is not None and b.steps == WORLD_STEPS * p.worlds_play
+        assert b.used <= b.steps and b.samples == est.worlds
+        runs.append((est, b))
+    (est, b), (est2, b2) = runs
+    assert 1 <= est.worlds < 20  # the budget ran out first: the bound is what stops the drawing here
+    assert est == est2 and b == b2 and est.choice in view.legal
+
+
+def test_no_world_within_the_budget_falls_back_to_the_heuristic(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A budget spent before the first world: the decision is the heuristic's (as when resample gives up)."""
+    import sergeant_major.bots.expert as expert
+
+    m = Match(Rules.parse("9-5-2"), 3)
+    while m.deal.phase is not Phase.PLAY or len(m.legal_actions()) < 2:
+        f = m.forced_action()
+        m.apply(f if f is not None else m.legal_actions()[0])
+    seat = m.to_act
+    assert seat is not None
+    view = m.view(seat)
+    monkeypatch.setattr(expert, "WORLD_STEPS", 0)
+    p = ExpertPlayer()
+    est = p.estimate(view, random.Random(2))
+    assert est.method == "heuristic" and est.worlds == 0 and est.choice in view.legal
+    assert p.last_budget is not None and p.last_budget.used == 0
+    assert est.choice == make_player("heuristic").choose(view, random.Random(2))

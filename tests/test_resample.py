@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from sergeant_major.actions import Contract, Play
 from sergeant_major.cards import CARDS, SUIT_MASKS, mask_of
 from sergeant_major.deal import Deal, Phase
+from sergeant_major.errors import SergeantMajorError
 from sergeant_major.match import Match
 from sergeant_major.players import HeuristicPlayer, decision_rng
-from sergeant_major.research.resample import ResampleError, resample
+from sergeant_major.research.resample import Budget, BudgetExhausted, ResampleError, resample
 from sergeant_major.rules import Rules
 from sergeant_major.view import View, build_view
 
@@ -704,3 +705,39 @@ def test_every_lowest_view_of_a_random_game_resamples(rules_text: str, seed: int
                 views += 1
         legal = m.legal_actions()
         m.apply(legal[rng.randrange(len(legal))])
+
+
+# ---------------------------------------------------------------------------------------------- budgets
+def test_a_budget_changes_no_sample_and_counts_the_work() -> None:
+    """``resample(view, rng, budget=b)`` with budget left draws exactly what ``resample(view, rng)`` draws (same
+    generator use), and adds its steps to ``b``: a world and a completion at least per sample."""
+    views = _views("9-5-2", games=1, stride=7) + _views("9-2-5 give=lowest", games=1, stride=9, max_deals=2)
+    assert len(views) > 20
+    for i, view in enumerate(views):
+        r1, r2 = random.Random(i), random.Random(i)
+        b = Budget(10**9)
+        for _ in range(2):
+            plain, metered = resample(view, r1), resample(view, r2, budget=b)
+            assert (plain.dealt, plain.kitty_dealt, plain.history) == (metered.dealt, metered.kitty_dealt, metered.history)
+        assert r1.getstate() == r2.getstate()
+        assert b.samples == 2 and b.used >= b.draws + b.completions and b.completions >= 2 and b.draws >= 2
+
+
+def test_a_spent_budget_stops_resample_with_budget_exhausted() -> None:
+    view = _views("9-5-2", games=1, stride=7)[3]
+    b = Budget(3)
+    with pytest.raises(BudgetExhausted, match="budget of 3 resample steps ran out"):
+        for _ in range(10):
+            resample(view, random.Random(1), budget=b)
+    assert b.used == 3 and b.left == 0 and issubclass(BudgetExhausted, ResampleError)
+    with pytest.raises(BudgetExhausted):
+        resample(view, random.Random(1), budget=Budget(0))
+
+
+def test_bad_budgets_are_refused_quoting_them() -> None:
+    view = _views("9-5-2", games=1, stride=7)[0]
+    with pytest.raises(SergeantMajorError, match=r"budget=5 is not a Budget"):
+        resample(view, random.Random(1), budget=5)  # type: ignore[arg-type]
+    for bad in (-1, 2.5, True, "10"):
+        with pytest.raises(ValueError, match=f"steps={bad!r} must be an int >= 0"):
+            Budget(bad)  # type: ignore[arg-type]

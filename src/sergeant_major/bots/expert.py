@@ -34,7 +34,11 @@ Think time and determinism
     ``ExpertPlayer(think=x)`` multiplies every count (worlds and play-outs) by ``x`` (default 1.0): about ``x``
     times the time for a stronger player. Budgets are counts, never wall time, and all randomness comes from
     the generator passed to :meth:`ExpertPlayer.choose`, so the same generator gives the same decision on any
-    machine, however fast. Speeds measured in ``benchmarks/bench_expert.py`` and ``docs/players.md``.
+    machine, however fast. The worlds of one decision share one
+    :class:`~sergeant_major.research.resample.Budget` of :data:`WORLD_STEPS` resample steps per world asked:
+    after a large exchange the seat saw little of (``give=lowest``) a world can cost seconds to draw, and the
+    search then uses the worlds found within the budget (the heuristic's choice if none). Speeds measured in
+    ``benchmarks/bench_expert.py`` and ``docs/players.md``.
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ from ..actions import Action, AssignTargets, Contract, Discard, EndGive, Give, N
 from ..cards import Card
 from ..deal import Deal, Phase
 from ..players import HeuristicPlayer
-from ..research.resample import ResampleError, resample
+from ..research.resample import Budget, ResampleError, resample
 from ..rules import Rules
 from ..solver import Position, Solver
 from ..solver._jit import int_array, jit
@@ -58,7 +62,7 @@ from ..solver.dds import warm_up as solver_warm_up
 from ..view import View, build_view
 
 __all__ = ["ExpertPlayer", "Estimate", "utility_table", "evaluate_worlds", "WIN", "EXCHANGE_BONUS", "DDS_CARDS", "DDS_CARDS_4",
-           "WORLDS_PLAY", "WORLDS_PRE", "PLAYOUTS_PLAY", "PLAYOUTS_PRE"]
+           "WORLDS_PLAY", "WORLDS_PRE", "PLAYOUTS_PLAY", "PLAYOUTS_PRE", "WORLD_STEPS"]
 
 WIN = 4.0
 """Utility of winning the match with this deal's outcome, in points (over-tricks)."""
@@ -76,6 +80,11 @@ PLAYOUTS_PLAY = 10
 """Play-outs per legal card per world when the deal is too long to solve (times ``think``)."""
 PLAYOUTS_PRE = 16
 """Play-outs per candidate per world for decisions before the play (times ``think``)."""
+WORLD_STEPS = 5000
+"""The work the worlds of one decision may cost :func:`~sergeant_major.research.resample.resample`, in its
+:class:`~sergeant_major.research.resample.Budget` steps per world asked (so times ``think`` too): a decision draws
+its worlds until it has them all or ``WORLD_STEPS * worlds`` steps are spent, and searches those found. A step is
+~20-50 us, so about 2-5 s for the 20 worlds of a card play at most; ordinary views take 2-20 steps a world."""
 _GREEDY = 1
 
 
@@ -428,6 +437,8 @@ class ExpertPlayer:
         self.worlds_pre = max(2, round(WORLDS_PRE * think))
         self.playouts_play = max(2, round(PLAYOUTS_PLAY * think))
         self.playouts_pre = max(2, round(PLAYOUTS_PRE * think))
+        self.last_budget: Budget | None = None
+        """The resample budget of the last decision that drew worlds (its counts: steps used, draws, samples)."""
 
     @property
     def solver(self) -> Solver:
@@ -443,12 +454,16 @@ class ExpertPlayer:
         return self.estimate(view, rng).choice
 
     def _worlds(self, view: View, count: int, rng: random.Random) -> list[Deal]:
+        """Up to ``count`` worlds drawn from ``view``, within one budget of ``WORLD_STEPS * count`` resample steps
+        (a count, so the same ``rng`` gives the same worlds on any machine); fewer, possibly none, when the
+        budget runs out or resample gives up."""
         out: list[Deal] = []
+        self.last_budget = budget = Budget(WORLD_STEPS * count)
         while len(out) < count:
             try:
-                out.append(resample(view, rng))
-            except ResampleError:  # rare (give=lowest, resample's docstring): search the worlds found so far
-                break
+                out.append(resample(view, rng, budget=budget))
+            except ResampleError:  # rare (give=lowest, resample's docstring) or the budget ran out (BudgetExhausted):
+                break  # search the worlds found so far
         return out
 
     def estimate(self, view: View, rng: random.Random, worlds: Sequence[Deal] | None = None) -> Estimate:

@@ -83,6 +83,10 @@ cached). Views after a large exchange the seat did not see take longer (tens of 
 with two up players, where the low cards' places are not counted, and in 3-5-8 with ``return=overall``).
 The first sample of a view also counts its worlds: with 4 players and ``give=lowest`` every combination of the
 up players' threshold choices (up to :data:`MAX_THRESHOLD_CHOICES`), up to about 10 s; milliseconds otherwise.
+A caller that must bound the time passes a :class:`Budget` (a count of steps, shared by several calls; the
+expert player's worlds of one decision share one): :func:`resample` then raises :class:`BudgetExhausted` rather
+than exceed it, and draws exactly as without it while budget is left. The plan and the first count of a view
+are not counted in it.
 """
 
 from __future__ import annotations
@@ -101,7 +105,8 @@ from ..players import check_rng
 from ..rules import Rules, minimum_ceilings
 from ..view import View, build_view
 
-__all__ = ["resample", "ResampleError", "COMPLETIONS", "MAX_WORLDS", "RETURN_STEPS"]
+__all__ = ["resample", "ResampleError", "Budget", "BudgetExhausted", "COMPLETIONS", "MAX_WORLDS", "RETURN_STEPS",
+           "PLAN_TRIES"]
 
 COMPLETIONS = 12
 """Completion attempts per sampled world before it is rejected."""
@@ -113,6 +118,53 @@ RETURN_STEPS = 512
 
 class ResampleError(SergeantMajorError):
     """The view admits no consistent deal (it was not built from a legal game), or sampling gave up."""
+
+
+class BudgetExhausted(ResampleError):
+    """A :class:`Budget` passed to :func:`resample` ran out before a consistent deal was found."""
+
+
+@dataclass
+class Budget:
+    """A cap, in counts of work, on the :func:`resample` calls that share it - never wall time, so the same
+    generator and budget give the same samples on any machine, however loaded.
+
+    The unit is one *step*: a world drawn (step (2) of the module docstring), a completion attempt (step (3)), a
+    draw of the unseen gives of a ``give=lowest`` round (up to :data:`PLAN_TRIES` per completion) or a return
+    walked back (up to :data:`RETURN_STEPS` per run). A step costs about 0.05-0.3 ms. Most views need two steps
+    per sample (a world, a completion); views after a large exchange the seat did not see (``give=lowest``) can
+    need hundreds of thousands.
+
+    Attributes:
+        steps: steps allowed in all (``>= 0``); a call that would take one more raises :class:`BudgetExhausted`.
+        used: steps taken so far by the calls given this budget (``0..steps``).
+        draws: worlds drawn so far by those calls; ``completions``: completion attempts; ``samples``: deals
+            returned (all ``>= 0``, counted in ``used`` except ``samples``).
+
+    Raises:
+        ValueError: quoting ``steps`` when it is not an int ``>= 0``.
+    """
+
+    steps: int
+    used: int = 0
+    draws: int = 0
+    completions: int = 0
+    samples: int = 0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.steps, bool) or not isinstance(self.steps, int) or self.steps < 0:
+            raise ValueError(f"Budget: steps={self.steps!r} must be an int >= 0")
+
+    @property
+    def left(self) -> int:
+        """Steps still allowed (``0..steps``)."""
+        return max(0, self.steps - self.used)
+
+    def _take(self) -> None:
+        """Take one step, or raise :class:`BudgetExhausted` (changing nothing) when none is left."""
+        if self.used >= self.steps:
+            raise BudgetExhausted(f"the budget of {self.steps} resample steps ran out before a consistent deal was found")
+        self.used += 1
 
 
 def _key(cid: int, trump: int) -> tuple[int, int, int]:
@@ -174,12 +226,15 @@ class _Sub:
     counter: Callable[[int, tuple[int, ...]], int] | None = None  # memoised assignment counts
 
 
-def resample(view: View, rng: random.Random) -> Deal:
+def resample(view: View, rng: random.Random, *, budget: Budget | None = None) -> Deal:
     """A whole deal drawn from the states consistent with ``view`` (see the module docstring).
 
     Args:
         view: a seat's view of a legal game (from :meth:`Match.view` or :func:`build_view`).
         rng: the generator; the same state gives the same deal.
+        budget: optional (keyword only): a :class:`Budget` shared by several calls; this call adds its steps (world
+            draws, completion attempts...) to it and raises :class:`BudgetExhausted` rather than exceed it. With
+            budget left, the call draws exactly what it draws without one (same generator use, same deal).
 
     Returns:
         A new :class:`Deal` at the same moment as ``view``: same public history, the viewer's own cards,
@@ -187,14 +242,17 @@ def resample(view: View, rng: random.Random) -> Deal:
 
     Raises:
         ResampleError: when the view admits no consistent deal (it was not built from a legal game).
+        BudgetExhausted: (a ResampleError) when ``budget`` ran out first; the generator has advanced.
         SergeantMajorError: quoting ``view`` when it is not a :class:`View`, or ``rng`` when it is not a
             :class:`random.Random` (a NumPy generator was an AttributeError about ``randrange``). Nothing is drawn.
     """
     if not isinstance(view, View):
         raise SergeantMajorError(f"resample: view={_short(view)} is not a View (Match.view(seat) or build_view gives one)")
     check_rng(rng, "resample")
+    if budget is not None and not isinstance(budget, Budget):
+        raise SergeantMajorError(f"resample: budget={_short(budget)} is not a Budget (or None)")
     plan = _prepare(view)
-    return _sample(plan, rng)
+    return _sample(plan, rng, budget)
 
 
 def _short(value: object) -> str:
@@ -840,18 +898,26 @@ def _draw_world(plan: _Plan, rng: random.Random) -> tuple[list[int], dict[int, i
 
 
 # ---------------------------------------------------------------------------------------------- completion
-def _sample(plan: _Plan, rng: random.Random) -> Deal:
+def _sample(plan: _Plan, rng: random.Random, budget: Budget | None = None) -> Deal:
     view = plan.view
     checks = plan.return_checks
     for _ in range(MAX_WORLDS):
+        if budget is not None:
+            budget._take()
+            budget.draws += 1
         world, thresholds = _draw_world(plan, rng)
         if checks and not _returns_possible(plan, world, checks):
             continue
         if plan.rounds and not _gives_possible(plan, world, thresholds):
             continue
         for _ in range(COMPLETIONS):
-            deal = _complete(plan, world, thresholds, rng)
+            if budget is not None:
+                budget._take()
+                budget.completions += 1
+            deal = _complete(plan, world, thresholds, rng, budget)
             if deal is not None:
+                if budget is not None:
+                    budget.samples += 1
                 return deal
     raise ResampleError(f"no consistent deal found for the view of seat {view.seat} after {MAX_WORLDS} draws")
 
@@ -963,7 +1029,8 @@ def _gives_possible(plan: _Plan, world: list[int], thresholds: dict[int, int]) -
     return True
 
 
-def _complete(plan: _Plan, world: list[int], thresholds: dict[int, int], rng: random.Random) -> Deal | None:
+def _complete(plan: _Plan, world: list[int], thresholds: dict[int, int], rng: random.Random,
+              budget: Budget | None = None) -> Deal | None:
     """Build one history for ``world`` backwards, replay it forwards; ``None`` when it breaks a rule."""
     view = plan.view
     r = view.rules
@@ -1009,7 +1076,7 @@ def _complete(plan: _Plan, world: list[int], thresholds: dict[int, int], rng: ra
             up = sl.seat if k == "give" else sl.other
             if up in plan.rounds and up not in planned:
                 planned.add(up)
-                if not _plan_round(plan, up, thresholds[up], hands, chosen, rng):
+                if not _plan_round(plan, up, thresholds[up], hands, chosen, rng, budget):
                     return None
         if k == "discard":
             if v == decl:
@@ -1063,7 +1130,7 @@ def _complete(plan: _Plan, world: list[int], thresholds: dict[int, int], rng: ra
                 run = [idx]
                 while run[-1] > 0 and slots[run[-1] - 1].kind == "return" and chosen[run[-1] - 1] < 0:
                     run.append(run[-1] - 1)
-                if not _walk_returns(plan, hands, chosen, run, rng):
+                if not _walk_returns(plan, hands, chosen, run, rng, budget):
                     return None
                 walked.update(run)
                 continue
@@ -1199,7 +1266,8 @@ def _memo(plan: _Plan, what: str, idx: int) -> int:
     return val
 
 
-def _walk_returns(plan: _Plan, hands: list[int], chosen: list[int], run: list[int], rng: random.Random) -> bool:
+def _walk_returns(plan: _Plan, hands: list[int], chosen: list[int], run: list[int], rng: random.Random,
+                  budget: Budget | None = None) -> bool:
     """Walk back the unseen returns at slots ``run`` (descending, consecutive): choose each one's card and the
     card it answered (:func:`_hidden_return`), moving the card from the receiver's hand back to the returner's.
     A dead end (no allowed pair for a return) undoes the return walked just before it and tries another card for
@@ -1219,6 +1287,8 @@ def _walk_returns(plan: _Plan, hands: list[int], chosen: list[int], run: list[in
         pair = None
         if steps < RETURN_STEPS:
             steps += 1
+            if budget is not None:
+                budget._take()
             pair = _hidden_return(plan, hands, d, u, idx, chosen, plan.seen_f.get(d, 0), rng, tried[level])
         if pair is None:
             tried[level] = set()
@@ -1359,7 +1429,8 @@ def _kth_pair(rows: list[tuple[int, int]], k: int) -> tuple[int, int]:
     raise AssertionError("k is below the number of pairs")
 
 
-def _plan_round(plan: _Plan, u: int, t: int, hands: list[int], chosen: list[int], rng: random.Random) -> bool:
+def _plan_round(plan: _Plan, u: int, t: int, hands: list[int], chosen: list[int], rng: random.Random,
+                budget: Budget | None = None) -> bool:
     """``give=lowest``: choose the cards of up player ``u``'s exchange that the viewer did not see, from the
     hands right after it (``hands``, walked back so far), and write them into ``chosen``.
 
@@ -1422,6 +1493,8 @@ def _plan_round(plan: _Plan, u: int, t: int, hands: list[int], chosen: list[int]
         if capped is None:
             return False
     for _ in range(PLAN_TRIES):
+        if budget is not None:
+            budget._take()
         got = _try_round(plan, u, tk, tg, gives, idxs, cands, ways, room, hands, chosen, rng, capped)
         if got is not None:
             for i, c in got.items():
