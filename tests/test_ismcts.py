@@ -110,7 +110,7 @@ def test_a_view_resample_gives_up_on_still_gets_a_legal_action(monkeypatch: pyte
     import sergeant_major.research.resample as rs
     from sergeant_major.research.resample import ResampleError
 
-    def give_up(view: object, rng: object) -> object:
+    def give_up(view: object, rng: object, **kw: object) -> object:
         raise ResampleError("gave up")
 
     rules = Rules.preset("3-5-8")
@@ -124,3 +124,96 @@ def test_a_view_resample_gives_up_on_still_gets_a_legal_action(monkeypatch: pyte
     assert ISMCTSPlayer(simulations=3).choose(v, random.Random(1)) in v.legal
     monkeypatch.setattr(rs, "resample", give_up)  # not even a first world: the heuristic's choice
     assert ISMCTSPlayer(simulations=3).choose(v, random.Random(1)) == HeuristicPlayer().choose(v, random.Random(1))
+
+
+# ------------------------------------------------------------------------------------------- world budget
+def _random_view(rules_text: str, seed: int, picks: int, deal: int, actions: int, seat: int) -> View:
+    """Seat ``seat``'s view in match ``seed`` of random play (every non-forced decision uniform from
+    ``random.Random(picks)``) once deal ``deal``'s history holds ``actions`` actions."""
+    m = Match(Rules.parse(rules_text), seed)
+    rng = random.Random(picks)
+    while not (m.deal.number == deal and len(m.deal.history) == actions):
+        f = m.forced_action()
+        if f is None:
+            legal = m.legal_actions()
+            f = legal[rng.randrange(len(legal))]
+        m.apply(f)
+    return m.view(seat)
+
+
+def test_the_worlds_of_a_decision_stay_within_their_budget() -> None:
+    """9-2-5 give=lowest, match 7001, random play, deal 2 after 44 actions, seat 0 to play: resample takes 0.2-6 s
+    a world here, and ISMCTS drew one per simulation with no bound (tens of seconds a decision). The worlds now
+    share one budget of WORLD_STEPS * (simulations + 1) steps, a count: the same choice and counts every run."""
+    from sergeant_major.bots.ismcts import WORLD_STEPS
+
+    view = _random_view("9-2-5 give=lowest", 7001, 1, 2, 44, 0)
+    assert view.to_act == 0 and len(view.legal) == 6
+    runs = []
+    for _ in range(2):
+        p = ISMCTSPlayer()
+        a = p.choose(view, random.Random(5))
+        b = p.last_budget
+        sims = p.budget(view.rules)
+        assert b is not None and b.steps == WORLD_STEPS * (sims + 1) and b.used <= b.steps
+        assert b.samples < sims + 1  # the budget ran out first: the bound is what stops the drawing here
+        runs.append((a, b))
+    assert runs[0] == runs[1] and runs[0][0] in view.legal
+
+
+def test_no_world_within_the_budget_falls_back_to_the_heuristic(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A budget spent before the first world: the decision is the heuristic's (as when resample gives up)."""
+    import sergeant_major.bots.ismcts as im
+
+    view = _random_view("9-5-2", 3, 3, 1, 20, 0)
+    assert view.to_act == 0 and len(view.legal) >= 2
+    monkeypatch.setattr(im, "WORLD_STEPS", 0)
+    p = ISMCTSPlayer(simulations=3)
+    assert p.choose(view, random.Random(2)) == HeuristicPlayer().choose(view, random.Random(2))
+    assert p.last_budget is not None and p.last_budget.steps == 0 and p.last_budget.used == 0
+
+
+def test_ordinary_decisions_never_reach_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With budget left, resample draws exactly what it draws without one: 150 decisions of 9-5-2 (random play)
+    choose the same with the budget as with an unbounded one, and none comes near it."""
+    import sergeant_major.bots.ismcts as im
+
+    def choices(steps: int) -> tuple[list[Action], int]:
+        monkeypatch.setattr(im, "WORLD_STEPS", steps)
+        p = ISMCTSPlayer()
+        out: list[Action] = []
+        most = 0
+        seed = 40
+        while len(out) < 150:
+            m, pick = Match(Rules.preset("9-5-2"), seed), random.Random(seed)
+            while not m.over and len(m.results) < 2 and len(out) < 150:
+                f = m.forced_action()
+                if f is None:
+                    s = m.to_act
+                    assert s is not None
+                    out.append(p.choose(m.view(s), random.Random(len(out))))
+                    assert p.last_budget is not None
+                    most = max(most, p.last_budget.used)
+                    legal = m.legal_actions()
+                    f = legal[pick.randrange(len(legal))]
+                m.apply(f)
+            seed += 1
+        return out, most
+
+    bounded, most = choices(im.WORLD_STEPS)
+    unbounded, _ = choices(10**9)
+    assert bounded == unbounded
+    assert most < im.WORLD_STEPS  # a whole decision's worlds take less than one world's share
+
+
+def test_resample_from_infostate_counts_in_a_budget() -> None:
+    from sergeant_major.research.resample import Budget, BudgetExhausted
+
+    view = _random_view("9-5-2", 3, 3, 1, 20, 0)
+    st = state_from_view(view, resample(view, random.Random(0)))
+    b = Budget(1000)
+    a = st.resample_from_infostate(0, random.Random(4).random, budget=b)
+    assert b.samples == 1 and 0 < b.used <= 1000
+    assert a.view(0) == view and str(a) == str(st.resample_from_infostate(0, random.Random(4).random))
+    with pytest.raises(BudgetExhausted):
+        st.resample_from_infostate(0, random.Random(4).random, budget=Budget(0))

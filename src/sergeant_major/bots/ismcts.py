@@ -20,9 +20,13 @@ every random choice (worlds, tree policy ties, rollouts, the final draw) comes f
 the ``rng`` the caller passes to :meth:`ISMCTSPlayer.choose`. So the same view and generator give the same
 action on any machine (tested), which the duplicate tournament relies on (``tournament`` module doc).
 (OpenSpiel's default resampler draws its seeds from ``pyspiel.UniformProbabilitySampler``, seeded from the
-clock; we install our own with ``ISMCTSBot.set_resampler``.) When ``resample`` gives up on a view (rare, after
-its budget of draws; seen once in 3-5-8), a simulation searches the first world again, and when not even the
-first world is found the decision is the ``heuristic``'s.
+clock; we install our own with ``ISMCTSBot.set_resampler``.) The worlds of one decision (the first and one per
+simulation) share one :class:`~sergeant_major.research.resample.Budget` of :data:`WORLD_STEPS` resample steps
+per world (a count too, as the ``expert``'s worlds do): some ``give=lowest`` views take seconds a world. When
+``resample`` gives up on a view (rare, after its budget of draws; seen once in 3-5-8) or the budget runs out,
+a simulation searches the first world again, and when not even the first world is found the decision is the
+``heuristic``'s. With budget left every world is the one drawn without a budget, so ordinary decisions are
+unchanged.
 
 The level is registered in :data:`sergeant_major.players.MEASUREMENT_LEVELS` (never offered in ``play``):
 it is slow and needs the ``openspiel`` extra. :data:`SIMULATIONS` is calibrated so that its mean time per
@@ -33,7 +37,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Contract
 from ..cards import CARDS
@@ -44,7 +48,10 @@ from ..players import HeuristicPlayer, check_rng
 from ..rules import Rules
 from ..view import View
 
-__all__ = ["ISMCTSPlayer", "SIMULATIONS", "DEFAULT_SIMULATIONS", "UCT_C", "state_from_view"]
+if TYPE_CHECKING:
+    from ..research.resample import Budget
+
+__all__ = ["ISMCTSPlayer", "SIMULATIONS", "DEFAULT_SIMULATIONS", "UCT_C", "WORLD_STEPS", "state_from_view"]
 
 SIMULATIONS: dict[str, int] = {"9-5-2": 7, "3-5-8": 9}
 """Simulations per decision of the ``ismcts`` level by rules (string form), calibrated so that its mean CPU time
@@ -55,6 +62,11 @@ DEFAULT_SIMULATIONS = 6
 """Simulations per decision for rules not in :data:`SIMULATIONS`."""
 UCT_C = 2.0
 """The UCT exploration constant (OpenSpiel's examples use 2.0; scores are in tricks, -9..+9 or so)."""
+WORLD_STEPS = 5000
+"""The resample work one decision's worlds may cost, in :class:`~sergeant_major.research.resample.Budget` steps per
+world (the first world and one per simulation: ``WORLD_STEPS * (simulations + 1)`` in all; the ``expert``'s
+``WORLD_STEPS`` too). A step is ~20-50 us, so at most about 1-2 s for 7 simulations; ordinary views take 2-20
+steps a world and never reach it."""
 _HEURISTIC = HeuristicPlayer()
 
 
@@ -136,6 +148,11 @@ class ISMCTSPlayer:
             the rules of the view (:data:`SIMULATIONS`, else :data:`DEFAULT_SIMULATIONS`).
         uct_c: the UCT exploration constant.
 
+    Attributes:
+        last_budget: the last searched decision's :class:`~sergeant_major.research.resample.Budget` of
+            ``WORLD_STEPS * (simulations + 1)`` steps (steps used, worlds drawn, completions, samples); ``None``
+            before the first (a decision with one legal action searches nothing).
+
     Raises:
         SergeantMajorError: quoting a bad ``simulations`` or ``uct_c``, or when the ``openspiel`` extra is missing.
     """
@@ -149,6 +166,7 @@ class ISMCTSPlayer:
         self.name = name
         self.simulations = simulations
         self.uct_c = uct_c
+        self.last_budget: Budget | None = None
 
     def budget(self, rules: Rules) -> int:
         """Simulations per decision under ``rules``."""
@@ -171,24 +189,26 @@ class ISMCTSPlayer:
         import numpy as np
 
         from ..research.action_space import action_from_id
-        from ..research.resample import ResampleError, resample
+        from ..research.resample import Budget, ResampleError, resample
 
         _, ismcts, mcts = _openspiel()
+        simulations = self.budget(view.rules)
+        self.last_budget = budget = Budget(WORLD_STEPS * (simulations + 1))
         rs = np.random.RandomState(rng.getrandbits(32))
         world_rng = random.Random(rng.getrandbits(64))
         try:
-            state = state_from_view(view, resample(view, world_rng))
-        except ResampleError:  # rare: resample gave up on this view; no world to search, play the heuristic's choice
+            state = state_from_view(view, resample(view, world_rng, budget=budget))
+        except ResampleError:  # rare: resample gave up or the budget ran out; no world to search: the heuristic's choice
             return _HEURISTIC.choose(view, rng)
 
         def resampler(st: Any, player: int) -> Any:
             try:
-                return st.resample_from_infostate(player, world_rng.random)
-            except ResampleError:  # rare: search the first world again
+                return st.resample_from_infostate(player, world_rng.random, budget=budget)
+            except ResampleError:  # rare: gave up, or the budget ran out (BudgetExhausted): the first world again
                 return st.clone()
 
         bot = ismcts.ISMCTSBot(state.get_game(), mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs),
-                               uct_c=self.uct_c, max_simulations=self.budget(view.rules), random_state=rs,
+                               uct_c=self.uct_c, max_simulations=simulations, random_state=rs,
                                final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
         bot.set_resampler(resampler)
         aid = int(bot.step(state))

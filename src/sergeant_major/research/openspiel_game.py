@@ -66,7 +66,7 @@ from ..match import Match
 from ..rules import Rules
 from ..view import View
 from .action_space import ASSIGN_BASE, CONTRACT_BASE, END_GIVE, NUM_ACTIONS, TAKE_KITTY, action_from_id, legal_ids
-from .resample import resample
+from .resample import Budget, resample
 
 __all__ = ["GAME_NAME", "SergeantMajorGame", "SergeantMajorState", "format_rules_param", "parse_rules_param"]
 
@@ -446,15 +446,23 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
             return []
         return sorted((CARDS[self._dealing[j]] for j in self._seen_positions(player)), key=lambda c: c.id)
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SergeantMajorState:
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any, *,
+                                budget: Budget | None = None) -> SergeantMajorState:
         """A state drawn from those ``player_id`` cannot tell from this one (for ISMCTS).
 
         Uses :func:`~sergeant_major.research.resample.resample`, seeded from ``probability_sampler()``
         (OpenSpiel's ``UniformProbabilitySampler``; any callable returning a float in ``[0, 1)``).
 
+        Args:
+            budget: optional (keyword only, not part of OpenSpiel's API): a
+                :class:`~sergeant_major.research.resample.Budget` the draw counts its steps in (the ``ismcts``
+                player shares one across a decision); with budget left the same state is drawn as without it.
+
         Raises:
             SergeantMajorError: quoting a ``player_id`` that is not a seat ``0..n-1`` (``-1`` drew a deal for
                 no seat and failed, ``1.5`` was a bare ``TypeError``).
+            ResampleError: when ``resample`` gives up on the view; ``BudgetExhausted`` (one) when ``budget``
+                runs out first.
         """
         player_id = self._check_player(player_id)
         try:
@@ -475,7 +483,7 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
         view = self.view(player_id)
         if view is None or self._over():
             return new
-        new._match.deals[-1] = resample(view, rng)
+        new._match.deals[-1] = resample(view, rng, budget=budget)
         return new
 
 
