@@ -234,3 +234,63 @@ def test_a_stop_that_a_library_turned_into_a_plain_keyboard_interrupt_is_still_t
     assert signal.getsignal(sig) is not None and signal.getsignal(sig) != signal.SIG_IGN  # handlers restored
     with pytest.raises(KeyboardInterrupt), stop_on_signals("--json 'r.json'"):  # Ctrl-C itself stays Ctrl-C
         raise KeyboardInterrupt
+
+
+# the program as its installed script starts it (``from sergeant_major.cli import main; sys.exit(main())``), with an
+# import that waits (after writing MARK) when the module TARGET is first looked for: a Ctrl-C there, at a known moment
+_PAUSED_START = """
+import pathlib, sys, time
+MARK, TARGET = sys.argv[1], sys.argv[2]
+
+class Pause:
+    def find_spec(self, name, path=None, target=None):
+        if name == TARGET:
+            pathlib.Path(MARK).write_text("importing " + name)
+            end = time.monotonic() + 60
+            while time.monotonic() < end:
+                time.sleep(0.01)
+        return None
+
+sys.meta_path.insert(0, Pause())
+sys.argv = ["sergeant-major"] + sys.argv[3:]
+from sergeant_major.cli import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("target", ["typer", "sergeant_major.cli_analyze"])
+@pytest.mark.parametrize("command", ["analyze", "simulate"])
+def test_ctrl_c_while_the_program_loads_is_quiet(target: str, command: str, tmp_path: Path) -> None:
+    """Ctrl-C in the first few tenths of a second (``sergeant-major analyze FILE`` still importing typer, rich and
+    the command modules) printed a KeyboardInterrupt traceback; now it exits with 130 and says nothing, as later.
+    Deterministic: the Ctrl-C arrives while an import of ``target`` waits (in cli.py's own imports: typer; in
+    main's registration of the commands: cli_analyze), whatever the command."""
+    mark = tmp_path / "mark"
+    args = {"analyze": ["analyze", str(Path(__file__).parent / "data" / "sample-9-5-2.json")],
+            "simulate": ["simulate", "-n", "2"]}[command]
+    p = subprocess.Popen([sys.executable, "-c", _PAUSED_START, str(mark), target, *args], text=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                         preexec_fn=_default_signals)
+    try:
+        deadline = time.monotonic() + 60
+        while not mark.exists():
+            assert p.poll() is None and time.monotonic() < deadline, p.communicate()
+            time.sleep(0.01)
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:  # pragma: no cover - only when the test fails
+            p.kill()
+            p.communicate()
+    assert (p.returncode, out, err) == (130, "", "")
+
+
+def test_importing_the_cli_leaves_ctrl_c_as_it_was() -> None:
+    """The quiet exit is the program's only while it loads: a library importing sergeant_major.cli keeps
+    Python's KeyboardInterrupt (the module gives the handler back at its end)."""
+    import sergeant_major.cli as cli
+
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert cli._hold_ctrl_c() is True and signal.getsignal(signal.SIGINT) is cli._quiet_sigint
+    cli._release_ctrl_c(True)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -17,12 +17,42 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn
 
-import typer
-from typer import rich_utils as typer_rich_utils
-from typer.core import TyperGroup, TyperOption
 
-from .errors import SergeantMajorError
-from .safetext import quote
+def _quiet_sigint(signum: int, frame: FrameType | None) -> NoReturn:
+    """Ctrl-C while the program loads (this module's imports, :func:`main`'s registration of the commands): exit
+    with status 130 and no traceback, as Ctrl-C does once a command runs (typer's main loop turns it into 130).
+
+    Raises:
+        SystemExit: code 130.
+    """
+    raise SystemExit(130)
+
+
+def _hold_ctrl_c() -> bool:
+    """Install :func:`_quiet_sigint` for SIGINT if Python's own handler is there and this is the main thread (a
+    SIGINT ignored already, ``nohup`` or ``&``, or a handler of the embedding program's, stays). True if installed."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return False
+    signal.signal(signal.SIGINT, _quiet_sigint)
+    return True
+
+
+def _release_ctrl_c(held: bool) -> None:
+    """Undo :func:`_hold_ctrl_c` (``held``: what it returned): Python's own SIGINT handler again."""
+    if held and signal.getsignal(signal.SIGINT) is _quiet_sigint:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+# the heavy imports below (typer, rich; the engine through the commands) take a few tenths of a second in all: a
+# Ctrl-C meanwhile is a quiet exit (130), not a KeyboardInterrupt traceback; released at the end of this module
+_HELD_FOR_IMPORT = _hold_ctrl_c()
+
+import typer  # noqa: E402
+from typer import rich_utils as typer_rich_utils  # noqa: E402
+from typer.core import TyperGroup, TyperOption  # noqa: E402
+
+from .errors import SergeantMajorError  # noqa: E402
+from .safetext import quote  # noqa: E402
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -365,10 +395,22 @@ def _register() -> None:
 
 
 def main() -> None:
-    """Entry point of the ``sergeant-major`` script."""
-    from rich.console import Console
+    """Entry point of the ``sergeant-major`` script. Ctrl-C while it loads the commands (a few tenths of a second of
+    imports) exits with status 130 and no traceback, as Ctrl-C does while a command runs (:func:`_quiet_sigint`).
 
-    # rich's hook for a broken pipe, which by default ends with status 1: the same end as a broken pipe elsewhere
-    Console.on_broken_pipe = lambda self: _end_quietly()  # type: ignore[method-assign]
-    _register()
+    Raises:
+        SystemExit: the command's exit status (130 after Ctrl-C).
+    """
+    held = _hold_ctrl_c()
+    try:
+        from rich.console import Console
+
+        # rich's hook for a broken pipe, which by default ends with status 1: the same end as a broken pipe elsewhere
+        Console.on_broken_pipe = lambda self: _end_quietly()  # type: ignore[method-assign]
+        _register()
+    finally:
+        _release_ctrl_c(held)
     app()
+
+
+_release_ctrl_c(_HELD_FOR_IMPORT)  # the imports are done (see _HELD_FOR_IMPORT); main() holds it again while it registers
