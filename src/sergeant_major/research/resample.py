@@ -212,6 +212,7 @@ class _Plan:
     totals: list[int] | None = None  # assignment counts per (sub, variant), filled on the first draw
     memo: dict[tuple[str, int], int] = field(default_factory=dict)  # per-slot facts of the public history (_memo)
     return_checks: list[tuple[int, int, int]] = field(default_factory=list)  # (d, u, k) of _return_checks
+    never: int = 0  # cards the viewer knows no other seat held at the exchange (its own, not received, or given)
 
 
 @dataclass
@@ -443,7 +444,9 @@ def _prepare(view: View) -> _Plan:
     variants = [tuple(base)]
     for hb, lb, most in split:
         variants = _grow(variants, hb, lb, most)
-    thresholds = _threshold_options(view, slots, rounds, up_cap, plays, own, known_out, unknown, deck, downs_cap)
+    return_checks = _return_checks(r, slots)
+    thresholds = _threshold_options(view, slots, rounds, up_cap, plays, own, known_out, unknown, deck, downs_cap,
+                                    return_checks)
     subs: list[_Sub] = []
     for combo in thresholds:
         al = dict(allowed)
@@ -479,7 +482,16 @@ def _prepare(view: View) -> _Plan:
     for sub in subs:
         sub.weights = [LATE_ODDS ** (top - e) for e in sub.weights]
     return _Plan(view, slots, plays, own, hidden_own, bins, subs, known_out, from_viewer, seen_f, rounds,
-                 return_checks=_return_checks(r, slots))
+                 return_checks=return_checks, never=_never_others(slots, plays, own, known_out, v))
+
+
+def _never_others(slots: list[_Slot], plays: list[tuple[int, int]], own: int, known_out: int, v: int) -> int:
+    """Cards no other seat can have given in the exchange: the viewer's own, played or known-out cards that it
+    was not given or returned, and every card it gave or returned."""
+    played_v = sum(1 << c for s, c in plays if s == v)
+    received = sum(1 << sl.card for sl in slots if sl.other == v and sl.card >= 0 and sl.kind in ("give", "return"))
+    gave = sum(1 << sl.card for sl in slots if sl.seat == v and sl.card >= 0 and sl.kind in ("give", "return"))
+    return ((own | played_v | known_out) & ~received) | gave
 
 
 def _grow(variants: list[tuple[int, ...]], hb: int, lb: int, most: int) -> list[tuple[int, ...]]:
@@ -539,12 +551,16 @@ real one was above gave up; 2,000 keeps every combination of two such players (a
 def _threshold_options(view: View, slots: list[_Slot], rounds: dict[int, list[int]], up_cap: dict[int, int],
                        plays: list[tuple[int, int]], own: int, known_out: int, unknown: int,
                        deck: int, downs_cap: dict[int, tuple[int, int, int]] | None = None,
+                       return_checks: list[tuple[int, int, int]] | None = None,
                        ) -> list[dict[int, tuple[int, int, int, int, int]]]:
     """For ``give=lowest``: per up player ``u`` (not the viewer), the possible thresholds ``t`` (the highest
     card he gave) as ``(t, most, below, lowg, slack)``: at most ``most`` unseen cards at or below ``t`` (mask
     ``below``) can be in his hand, since each reached him after his gives; of the unseen cards at or below
     ``t`` that he may have given (mask ``lowg``), at most ``slack`` can be where no card he gave can be
-    (the kitty, a seat that took no part). Returns the combinations ([{}] when none)."""
+    (the kitty, a seat that took no part). A ``t`` whose gives to a down player ``d`` of ``return_checks`` cannot
+    all be answered in any world (:func:`_gives_answerable`, with what the play shows: ``d``'s returns were above
+    every card of their suit he played, and are with ``u`` or unseen) is left out. Returns the combinations ([{}]
+    when none)."""
     if not rounds and not downs_cap:
         return [{}]
     v = view.seat
@@ -552,8 +568,7 @@ def _threshold_options(view: View, slots: list[_Slot], rounds: dict[int, list[in
     for s, c in plays:
         played_by[s] |= 1 << c
     received = sum(1 << sl.card for sl in slots if sl.other == v and sl.card >= 0 and sl.kind in ("give", "return"))
-    gave = sum(1 << sl.card for sl in slots if sl.seat == v and sl.card >= 0 and sl.kind in ("give", "return"))
-    never = ((own | played_by[v] | known_out) & ~received) | gave
+    never = _never_others(slots, plays, own, known_out, v)
     per_up: list[list[tuple[int, tuple[int, int, int, int, int]]]] = []
     for u, idxs in rounds.items():
         gives = [slots[i] for i in idxs if slots[i].kind == "give"]
@@ -582,6 +597,12 @@ def _threshold_options(view: View, slots: list[_Slot], rounds: dict[int, list[in
             lowg = below & unknown & ~never & ~seen_mask
             slack = (seen_mask | (reach & below & ~unknown)).bit_count() + lowg.bit_count() - len(gives)
             if slack < 0:
+                continue
+            if any(u2 == u and not _answerable_under_caps(
+                    [slots[i] for i in idxs if slots[i].kind == "give"], d, c, below & deck & ~never & ~seen_mask,
+                    played_by[d], unknown | played_by[u],
+                    below & played_by[u] if _only_returns_from(slots, idxs[0], u, d) else 0)
+                   for d, u2, _ in return_checks or []):
                 continue
             # returns the viewer made above the threshold take no low card back to him
             high_back = sum(1 for i in idxs if slots[i].kind == "return" and slots[i].card >= 0 and not below >> slots[i].card & 1)
@@ -1026,7 +1047,62 @@ def _gives_possible(plan: _Plan, world: list[int], thresholds: dict[int, int]) -
         tk = _key(t, slots[gives[0]].trump)
         if sum(1 for c in _bits(reach) if _key(c, slots[gives[0]].trump) <= tk) < len(gives):
             return False
+        for d, u2, _ in plan.return_checks:
+            if u2 == u and not _gives_answerable(plan, place, reach, gives, d, u, t):
+                return False
     return True
+
+
+def _gives_answerable(plan: _Plan, place: dict[int, int], reach: int, gives: list[int], d: int, u: int, t: int) -> bool:
+    """``give=lowest`` with one of :func:`_return_checks`' unseen exchanges ``(d, u, k)``, in a drawn world (``place``:
+    seat -> cards held or played): whether ``u``'s gives to ``d`` can be cards of ``reach`` at or below ``t`` that the
+    viewer cannot have held, answered by ``d``'s returns (:func:`_answerable_under_caps`). A necessary condition: a
+    world failing it has no history."""
+    slots = plan.slots
+    tg = slots[gives[0]].trump
+    tk = _key(t, tg)
+    seen = sum(1 << slots[i].card for i in gives if slots[i].card >= 0)
+    low = sum(1 << c for c in _bits(FULL_DECK) if _key(c, tg) <= tk)
+    u_low = place.get(u, 0) & low if _only_returns_from(slots, gives[0], u, d) else 0
+    return _answerable_under_caps([slots[i] for i in gives], d, t, reach & low & ~plan.never & ~seen, place.get(d, 0),
+                                  place.get(u, 0), u_low)
+
+
+def _only_returns_from(slots: list[_Slot], first: int, u: int, d: int) -> bool:
+    """Whether every card that reached ``u`` after slot ``first`` (his first give) was a return from ``d``."""
+    return all(x.kind == "return" and x.seat == d for x in slots[first + 1:]
+               if (x.kind in ("give", "return") and x.other == u) or (x.kind == "kitty" and x.seat == u))
+
+
+def _answerable_under_caps(gives: list[_Slot], d: int, t: int, cand: int, d_cards: int, u_cards: int,
+                           u_low: int) -> bool:
+    """Whether the up player's gives to ``d`` (``gives``: all his give slots, rising, the last one ``t``) can be
+    chosen among ``cand`` (cards at or below ``t``) so that ``d``'s unseen returns answer them
+    (``return=suit``, no free trump answer, nothing reaching ``d`` after his first return nor leaving the up player:
+    :func:`_return_checks`). Each give of suit S was answered by ``d``'s highest S card then, which is above every S
+    card in ``d_cards`` (cards ``d`` holds or has played, all in his hand then) and is still in ``u_cards`` (cards the
+    up player holds or has played, or may): so there are at most that many gives of suit S. ``t`` is one of them
+    when the last give went to ``d`` unseen. ``u_low``: cards at or below ``t`` surely with the up player (held or
+    played), when every card that reached him since his first give was a return of ``d``'s (else ``0``): each is
+    such a return, so above ``d``'s cards of its suit, and there are at least that many gives of its suit."""
+    k = sum(1 for g in gives if g.other == d)
+    need_t = gives[-1].card < 0 and gives[-1].other == d
+    if need_t and not cand >> t & 1:
+        return False
+    least = most = 0
+    for suit in range(4):
+        top = (d_cards >> (13 * suit) & 0x1FFF).bit_length()
+        above = u_cards >> (13 * suit + top) & (0x1FFF >> top)
+        came = u_low >> (13 * suit) & 0x1FFF
+        if came & ~(above << top):
+            return False  # a low card of his that is no return of d's
+        hi = min(above.bit_count(), (cand & SUIT_MASKS[suit]).bit_count())
+        lo = max(came.bit_count(), 1 if need_t and t // 13 == suit else 0)
+        if lo > hi:
+            return False
+        least += lo
+        most += hi
+    return least <= k <= most
 
 
 def _complete(plan: _Plan, world: list[int], thresholds: dict[int, int], rng: random.Random,
