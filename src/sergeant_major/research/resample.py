@@ -64,7 +64,12 @@ low card), the same weight for every threshold choice. Step (3) then chooses the
 sequence of cards at or below ``t`` (uniform among those the receivers hold; for one down player of a round the
 seat saw none of, directly among those whose forced returns the up player's hand can hold, :func:`_capped_gives`)
 and the unseen returns as the rule forces them. A world in which ``t`` and as many cards at or below it as he
-gave are not where his gives can be now is dropped before any completion (:func:`_gives_possible`).
+gave are not where his gives can be now is dropped before any completion (:func:`_gives_possible`), and so is one
+whose gives to a down player he saw none of cannot be answered (``return=suit``: each give of suit S came back as
+the down player's highest S card, which the up player still holds or has played, so per suit at most as many gives
+as he has such cards above the down player's, and at least as many as the low cards he holds or played when only
+that down player's returns reached him: :func:`_answerable_under_caps`); a threshold for which this fails on what
+the play alone shows is not built at all. Both drops remove only worlds without any history.
 
 The result is exactly uniform over the worlds that satisfy the place constraints and have a legal
 completion *provided every such world finds one with the same probability*. That holds whenever the
