@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 
 import pytest
+from _matchhelp import random_view
 from rich.console import Console
 
 from sergeant_major.actions import Action, Contract, Discard, NameContract, Play
@@ -380,20 +381,6 @@ def test_hint_at_a_give_says_which_cards_it_compared() -> None:
 
 
 # ------------------------------------------------------------------------------------------- world budget
-def _random_view(rules_text: str, seed: int, picks: int, deal: int, actions: int, seat: int) -> View:
-    """Seat ``seat``'s view in match ``seed`` of random play (every non-forced decision uniform from
-    ``random.Random(picks)``) once deal ``deal``'s history holds ``actions`` actions."""
-    m = Match(Rules.parse(rules_text), seed)
-    rng = random.Random(picks)
-    while not (m.deal.number == deal and len(m.deal.history) == actions):
-        f = m.forced_action()
-        if f is None:
-            legal = m.legal_actions()
-            f = legal[rng.randrange(len(legal))]
-        m.apply(f)
-    return m.view(seat)
-
-
 def test_the_worlds_of_a_decision_stay_within_their_budget() -> None:
     """9-2-5 give=lowest, match 7001, random play, deal 2 after 44 actions, seat 0 to play (after an exchange it saw
     little of): resample took 0.2-6 s a sample, and the expert's 20 worlds ~1.1M steps (~35 s) with no bound. The
@@ -401,7 +388,7 @@ def test_the_worlds_of_a_decision_stay_within_their_budget() -> None:
     uses those found within it."""
     from sergeant_major.bots.expert import WORLD_STEPS
 
-    view = _random_view("9-2-5 give=lowest", 7001, 1, 2, 44, 0)
+    view = random_view("9-2-5 give=lowest", 7001, 1, 2, 44, 0)
     assert view.to_act == 0 and len(view.legal) == 6
     runs = []
     for _ in range(2):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from _matchhelp import random_view
 
 pytest.importorskip("pyspiel")
 
@@ -127,27 +128,13 @@ def test_a_view_resample_gives_up_on_still_gets_a_legal_action(monkeypatch: pyte
 
 
 # ------------------------------------------------------------------------------------------- world budget
-def _random_view(rules_text: str, seed: int, picks: int, deal: int, actions: int, seat: int) -> View:
-    """Seat ``seat``'s view in match ``seed`` of random play (every non-forced decision uniform from
-    ``random.Random(picks)``) once deal ``deal``'s history holds ``actions`` actions."""
-    m = Match(Rules.parse(rules_text), seed)
-    rng = random.Random(picks)
-    while not (m.deal.number == deal and len(m.deal.history) == actions):
-        f = m.forced_action()
-        if f is None:
-            legal = m.legal_actions()
-            f = legal[rng.randrange(len(legal))]
-        m.apply(f)
-    return m.view(seat)
-
-
 def test_the_worlds_of_a_decision_stay_within_their_budget() -> None:
     """9-2-5 give=lowest, match 7001, random play, deal 2 after 44 actions, seat 0 to play: resample takes 0.2-6 s
     a world here, and ISMCTS drew one per simulation with no bound (tens of seconds a decision). The worlds now
     share one budget of WORLD_STEPS * (simulations + 1) steps, a count: the same choice and counts every run."""
     from sergeant_major.bots.ismcts import WORLD_STEPS
 
-    view = _random_view("9-2-5 give=lowest", 7001, 1, 2, 44, 0)
+    view = random_view("9-2-5 give=lowest", 7001, 1, 2, 44, 0)
     assert view.to_act == 0 and len(view.legal) == 6
     runs = []
     for _ in range(2):
@@ -165,7 +152,7 @@ def test_no_world_within_the_budget_falls_back_to_the_heuristic(monkeypatch: pyt
     """A budget spent before the first world: the decision is the heuristic's (as when resample gives up)."""
     import sergeant_major.bots.ismcts as im
 
-    view = _random_view("9-5-2", 3, 3, 1, 20, 0)
+    view = random_view("9-5-2", 3, 3, 1, 20, 0)
     assert view.to_act == 0 and len(view.legal) >= 2
     monkeypatch.setattr(im, "WORLD_STEPS", 0)
     p = ISMCTSPlayer(simulations=3)
@@ -209,7 +196,7 @@ def test_ordinary_decisions_never_reach_the_budget(monkeypatch: pytest.MonkeyPat
 def test_resample_from_infostate_counts_in_a_budget() -> None:
     from sergeant_major.research.resample import Budget, BudgetExhausted
 
-    view = _random_view("9-5-2", 3, 3, 1, 20, 0)
+    view = random_view("9-5-2", 3, 3, 1, 20, 0)
     st = state_from_view(view, resample(view, random.Random(0)))
     b = Budget(1000)
     a = st.resample_from_infostate(0, random.Random(4).random, budget=b)
