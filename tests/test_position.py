@@ -404,22 +404,32 @@ def test_cut_cards_are_narrowed_by_the_value() -> None:
     """A card whose search the time limit cut short shows at most the mover's value (no card is better than the
     value), also when the value itself was narrowed by the table's cell for the same contract and seat."""
     from sergeant_major.cli_analyze import analyze_position
-    from sergeant_major.solver import Solution, Solver
+    from sergeant_major.solver import Solution
 
     pos = random_position(Rules.parse("9-5-2"), random.Random(3), 16)
 
+    cut_short = _cut_short_solver(Solution(0, 2, 2, 5, False))  # every table cell: 2..5
+    a = analyze_position(pos, cut_short, 1.0)
+    assert a["value"] == [2, 5]
+    assert a["cards"] and all(b == [0, 5] for b in a["cards"].values()), a["cards"]
+
+
+def _cut_short_solver(cell: Any, known: dict[int, tuple[int, int]] | None = None) -> Any:
+    """A solver whose every value (a table cell) is ``cell`` for the seat asked, and whose ``solve`` is cut short:
+    value 0..16 and each legal card's bounds 0..16 (nothing found in time) but those given in ``known`` (by card
+    id)."""
+    from sergeant_major.solver import Solution, Solver
+
     class CutShort(Solver):
         def value(self, p: Position, seat: int | None = None, *, time_limit: float | None = None) -> Solution:
-            return Solution(seat or 0, 2, 2, 5, False)  # every table cell: 2..5
+            return Solution(seat or 0, cell.tricks, cell.lower, cell.upper, cell.exact)
 
         def solve(self, p: Position, seat: int | None = None, *, cards: bool = True,
                   time_limit: float | None = None) -> Solution:
-            bounds = {c: (0, 16) for c in p.legal_cards()}  # nothing found in time
+            bounds = {c: (known or {}).get(c.id, (0, 16)) for c in p.legal_cards()}
             return Solution(p.to_move, 0, 0, 16, False, {}, 0, False, bounds)
 
-    a = analyze_position(pos, CutShort(tt_bits=8), 1.0)
-    assert a["value"] == [2, 5]
-    assert a["cards"] and all(b == [0, 5] for b in a["cards"].values()), a["cards"]
+    return CutShort(tt_bits=8)
 
 
 def _deal_after_its_opening_lead() -> tuple[Any, int]:
@@ -446,20 +456,12 @@ def test_analyze_deal_narrows_the_opening_lead_by_the_table() -> None:
     is narrowed by the table's cell for the deal's contract and the leader (as for a position text), and so
     are the card's value and its cost - the screen does not show "1..16, cost 0..15" under a table cell of 1."""
     from sergeant_major.cli_analyze import analyze_deal
-    from sergeant_major.solver import Solution, Solver
+    from sergeant_major.solver import Solution
 
     deal, _ = _deal_after_its_opening_lead()
 
-    class CutShort(Solver):
-        def value(self, p: Position, seat: int | None = None, *, time_limit: float | None = None) -> Solution:
-            return Solution(seat or 0, 3, 3, 3, True)  # every table cell exact: 3
-
-        def solve(self, p: Position, seat: int | None = None, *, cards: bool = True,
-                  time_limit: float | None = None) -> Solution:
-            bounds = {c: (0, 16) for c in p.legal_cards()}  # nothing found in time
-            return Solution(p.to_move, 0, 0, 16, False, {}, 0, False, bounds)
-
-    out = analyze_deal(deal, CutShort(tt_bits=8), 1.0)
+    cut_short = _cut_short_solver(Solution(0, 3, 3, 3, True))  # every table cell exact: 3
+    out = analyze_deal(deal, cut_short, 1.0)
     (first,) = out["plays"]
     assert first["value"] == [3, 3], first
     assert first["played"] == [0, 3], first
@@ -786,22 +788,15 @@ def test_best_cards_follow_the_value_the_table_narrowed() -> None:
     the value, so it is the best card - the record's first card showed "cost 0" with no best card, and a position
     text the same."""
     from sergeant_major.cli_analyze import analyze_deal, analyze_position, play_start
-    from sergeant_major.solver import Solution, Solver
+    from sergeant_major.solver import Solution
 
     deal, lead = _deal_after_its_opening_lead()
 
-    class CutShort(Solver):
-        def value(self, p: Position, seat: int | None = None, *, time_limit: float | None = None) -> Solution:
-            return Solution(seat or 0, 3, 3, 3, True)  # every table cell exact: 3
+    cut_short = _cut_short_solver(Solution(0, 3, 3, 3, True), {lead: (3, 16)})  # every table cell exact: 3
 
-        def solve(self, p: Position, seat: int | None = None, *, cards: bool = True,
-                  time_limit: float | None = None) -> Solution:
-            bounds = {c: (3, 16) if c.id == lead else (0, 16) for c in p.legal_cards()}
-            return Solution(p.to_move, 0, 0, 16, False, {}, 0, False, bounds)
-
-    (first,) = analyze_deal(deal, CutShort(tt_bits=8), 1.0)["plays"]
+    (first,) = analyze_deal(deal, cut_short, 1.0)["plays"]
     assert first["cost"] == 0 and first["best"] == [str(CARDS[lead])], first
-    a = analyze_position(play_start(deal), CutShort(tt_bits=8), 1.0)
+    a = analyze_position(play_start(deal), cut_short, 1.0)
     assert a["value"] == [3, 3] and a["best_cards"] == [str(CARDS[lead])], a
 
 

@@ -66,6 +66,23 @@ def _blocking_refusal(hub: Hub, at: int) -> tuple[threading.Event, threading.Eve
     return blocked, go
 
 
+async def _computers_blocked_at(tmp_path: Path, at: int) -> tuple[Hub, str, Any, threading.Event, Any]:
+    """A paced table of three computers (9-5-2, one deal, seed 5) whose first spectator has joined, its run of moves
+    now blocked in the store's call number ``at`` (:func:`_blocking_refusal`). Returns the hub, the table id, the
+    store's real ``append_many``, the event that lets the call go on (and refuse) and the spectator."""
+    hub = make_hub(tmp_path)
+    hub.delay, hub.retry_first = 0.005, 0.01
+    t = new_table(hub, "9-5-2 deals=1", ["heuristic", "heuristic", "heuristic"], seed=5)
+    tid = t["id"]
+    real = hub.store.append_many
+    blocked, go = _blocking_refusal(hub, at)
+    c = connect(hub, tid)
+    await send(hub, c, {"type": "join", "token": None})
+    while not blocked.is_set():
+        await asyncio.sleep(0.005)
+    return hub, tid, real, go, c
+
+
 def _codes(frames: list[str]) -> list[str]:
     return [m.get("code", m["type"]) for m in map(json.loads, frames)]
 
@@ -138,16 +155,7 @@ def test_a_failed_run_forgets_only_the_copy_it_ran_on(tmp_path: Path) -> None:
     Now a run only touches the copy it was started for: the new copy stays, nobody is told, no retry is made, and the
     new copy goes on to the same log."""
     async def run() -> None:
-        hub = make_hub(tmp_path)
-        hub.delay, hub.retry_first = 0.005, 0.01
-        t = new_table(hub, "9-5-2 deals=1", ["heuristic", "heuristic", "heuristic"], seed=5)
-        tid = t["id"]
-        real = hub.store.append_many
-        blocked, go = _blocking_refusal(hub, 3)
-        c = connect(hub, tid)
-        await send(hub, c, {"type": "join", "token": None})
-        while not blocked.is_set():
-            await asyncio.sleep(0.005)
+        hub, tid, real, go, c = await _computers_blocked_at(tmp_path, 3)
         old = hub.tables.pop(tid)  # the table opened anew while the old run's write is failing
         new = hub.load(tid)
         assert new is not None and new is not old
@@ -174,16 +182,7 @@ def test_a_join_that_waited_for_a_failing_run_is_shown_the_stored_state(tmp_path
     then shown the forgotten copy - moves the database never stored - and the table was advanced from it. Now the join
     takes the copy replayed from the database; the match goes on from there, each action stored once."""
     async def run() -> None:
-        hub = make_hub(tmp_path)
-        hub.delay, hub.retry_first = 0.005, 0.01
-        t = new_table(hub, "9-5-2 deals=1", ["heuristic", "heuristic", "heuristic"], seed=5)
-        tid = t["id"]
-        real = hub.store.append_many
-        blocked, go = _blocking_refusal(hub, 4)
-        c = connect(hub, tid)
-        await send(hub, c, {"type": "join", "token": None})
-        while not blocked.is_set():
-            await asyncio.sleep(0.005)
+        hub, tid, real, go, c = await _computers_blocked_at(tmp_path, 4)
         stored_v = sum(1 for e in _stored(hub, tid) if e[1] in ("start", "act", "undo"))
         s = connect(hub, tid)
         joining = asyncio.create_task(send(hub, s, {"type": "join", "token": None}))
