@@ -841,3 +841,34 @@ def test_a_records_table_picks_the_best_choice_among_the_contracts_left() -> Non
     _print_table(con, t, ["A", "B", "C"])
     text = con.file.getvalue()  # type: ignore[attr-defined]
     assert f"{used.word} (chosen before)" in text and "not chosen before, contract-once" in text
+
+
+def test_analyze_names_every_contract_tied_for_best() -> None:
+    """Two contracts that surely do equally well are both the best choice: the table marks both and the text
+    names both (it named the first only, as if the other were worse); ``best`` stays the first."""
+    from rich.console import Console
+
+    from sergeant_major import cli_analyze
+
+    rows = [{"contract": "C", "word": "clubs", "tricks": [[10, 10], [4, 4], [2, 2]], "diff": [1, 1]},
+            {"contract": "D", "word": "diamonds", "tricks": [[9, 9], [5, 5], [2, 2]], "diff": [0, 0]},
+            {"contract": "H", "word": "hearts", "tricks": [[10, 10], [3, 3], [3, 3]], "diff": [1, 1]}]
+    con = Console(record=True, width=200)
+    cli_analyze._print_table(con, {"declarer": 0, "target": 9, "leader": 1, "best": "C", "best_all": ["C", "H"],
+                                   "rows": rows}, ["A", "B", "C"])
+    assert "best choice: clubs or hearts (equally good)\n" in con.export_text()
+
+
+def test_dd_table_reports_ties_for_the_best_contract() -> None:
+    """``dd_table``'s ``best_all`` lists every allowed contract whose over-tricks are exact and equal to the best's:
+    on a deal whose hands hold the same ranks in every suit, so that every trump suit gives the same counts."""
+    from sergeant_major.cli_analyze import dd_table
+    from sergeant_major.solver import Position, Solver
+
+    pos = Position.parse("9-5-2 | S | 1 | 0-0-0 | AKQJ.AKQJ.AKQJ.AKQJ / T987.T987.T987.T987 / 6543.6543.6543.6543 | -")
+    t = dd_table(pos, Solver(), None, jobs=1)
+    diffs = {r["contract"]: r["diff"] for r in t["rows"]}
+    best = diffs[t["best"]]
+    assert t["best_all"][0] == t["best"]
+    assert sorted(t["best_all"]) == sorted(c for c, d in diffs.items() if d == best and d[0] == d[1])
+    assert sorted(t["best_all"]) == ["C", "D", "H", "S"], diffs

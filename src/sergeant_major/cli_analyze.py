@@ -102,8 +102,9 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
         "diff": [lo, hi], "target", "allowed"}], "best"}`` where a row's ``target`` is the declarer's target in that
         contract (in minimum tricks its ceiling, seed 003: the targets mirrored, ``rules.minimum_ceilings``),
         ``diff`` the declarer's over-tricks (under-tricks negative; in minimum tricks the ceiling minus the
-        tricks), ``allowed`` whether the declarer may choose it, and ``best`` the code of the allowed contract
-        with the largest sure ``diff``.
+        tricks), ``allowed`` whether the declarer may choose it, ``best`` the code of the allowed contract
+        with the largest sure ``diff`` (the first in the rows' order on a tie) and ``best_all`` the codes of every
+        allowed contract as good as it for sure (``best`` first; the others' ``diff`` exact and equal to its).
 
     Raises:
         ValueError: ``jobs`` below 1, ``targets`` not one per seat, or a trick in progress (under another contract
@@ -173,8 +174,10 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
     best = max((r for r in rows if r["allowed"]), key=lambda r: (r["diff"][0], r["diff"][1]), default=None)
     if best is None:
         raise ValueError(f"allowed={allowed!r}: none of the rules' contracts ({', '.join(c.code for c in contracts)})")
+    exact = best["diff"][0] == best["diff"][1]
+    ties = [r["contract"] for r in rows if r is not best and r["allowed"] and exact and r["diff"] == best["diff"]]
     return {"leader": pos.leader, "dealer": dealer, "declarer": declarer, "target": target, "rows": rows,
-            "best": best["contract"]}
+            "best": best["contract"], "best_all": [best["contract"], *ties]}
 
 
 def analyze_position(pos: Position, solver: Solver, time_limit: float | None, table: bool = True) -> dict[str, Any]:
@@ -316,6 +319,7 @@ def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bo
 # ---------------------------------------------------------------------------------------------- rendering
 def _print_table(out: Console, t: dict[str, Any], names: list[str]) -> None:
     mt = [r["target"] for r in t["rows"] if r["contract"] == Contract.MINIMUM.code]
+    best_all = t.get("best_all", [t["best"]])  # every contract surely as good as the best (ties)
     # the title as Text: a name is plain text, never markup ('[/x]' raised MarkupError)
     tab = Table(title=Text(f"Double-dummy table (declarer {names[t['declarer']]}, target {t['target']}"
                            + (f", in minimum tricks at most {mt[0]}" if mt else "") + f"; {names[t['leader']]} leads)"),
@@ -325,14 +329,15 @@ def _print_table(out: Console, t: dict[str, Any], names: list[str]) -> None:
         tab.add_column(Text(nm), justify="right")
     tab.add_column("Declarer +/-", justify="right")
     for r in t["rows"]:
-        style = "bold green" if r["contract"] == t["best"] else "" if r.get("allowed", True) else "dim"
+        style = "bold green" if r["contract"] in best_all else "" if r.get("allowed", True) else "dim"
         d = r["diff"]
         word = r["word"] + ("" if r.get("allowed", True) else " (chosen before)")
         tab.add_row(Text(word, style=style), *[Text(_val(*c)) for c in r["tricks"]],
                     Text(f"{d[0]:+d}" if d[0] == d[1] else f"{d[0]:+d}..{d[1]:+d}", style=style))
     out.print(tab)
     best = next(r for r in t["rows"] if r["contract"] == t["best"])
-    word = best["word"]
+    words = [r["word"] for c in best_all for r in t["rows"] if r["contract"] == c]
+    word = words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]} (equally good)"
     # uncertain only when another contract may do better: cut-short cells elsewhere that surely do worse change nothing
     cut = any(r["diff"][1] > best["diff"][0] for r in t["rows"] if r is not best and r.get("allowed", True))
     if not all(r.get("allowed", True) for r in t["rows"]):
