@@ -42,6 +42,9 @@ STATIC = Path(__file__).with_name("static")
 MAX_MESSAGE = 4096  # characters in one websocket message from a client
 MAX_DEPTH = 32  # arrays and objects nested in a client's JSON (a message needs 3)
 MAX_BODY = 64 * 1024  # bytes in an HTTP request body (the 500 tokens /api/history reads take about 13 KB)
+# tries in a row of a run of the server's actions failing for a reason other than the database (a bug): then the table is
+# stopped (no retry by itself; the next client's join or action tries once more)
+MAX_SERVER_FAILURES = 4
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 _SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
 _CONTRACT_CODES = tuple(c.code for c in Contract)  # C D H S NT MT
@@ -250,8 +253,12 @@ class Hub:
 
     async def _failed(self, tid: str, e: Exception) -> None:
         """A run of the server's actions at table ``tid`` failed with ``e`` (the copy it ran on was forgotten): unless the
-        table was replayed anew meanwhile (a copy of its own, which has its own runs), its clients are told (``storage``
-        for a database refusal, else ``server``) and the run is tried again after a backoff (:meth:`_retry`)."""
+        table was replayed anew meanwhile (a copy of its own, which has its own runs), its joined clients are told
+        (``storage`` for a database refusal, else ``server``) and the run is tried again after a backoff (:meth:`_retry`).
+        A database refusal is tried again for as long as anyone is at the table (the database comes back); any other
+        failure (a bug: it would fail again every time) only :data:`MAX_SERVER_FAILURES` times in a row: then the table is
+        stopped, its clients told so (``stopped``), and only a client's next join or action tries once more. Nothing
+        stored is lost either way. The message names the exception's type only: never a card or any other state."""
         if self.tables.get(tid) is not None:
             return  # not gt (which is forgotten): the table was opened anew, and that copy is not touched
         old = self.retries.get(tid)
@@ -259,6 +266,12 @@ class Hub:
         # a retry pending (a client's message failed meanwhile): that one is the next try, with its wait
         n = self.failures.get(tid, 1) if pending else self.failures.get(tid, 0) + 1
         self.failures[tid] = n
+        if not pending and not isinstance(e, SQLAlchemyError) and n >= MAX_SERVER_FAILURES:
+            stopped = _err("stopped", f"the computers' moves could not be taken ({type(e).__name__}) {n} times in a row: the "
+                                      "table is stopped; what was stored is kept, and the moves are tried again when someone "
+                                      "joins the table anew")
+            await self._tell_joined(tid, stopped)
+            return
         wait = min(self.retry_max, self.retry_first * 2 ** min(n - 1, 30))
         now = asyncio.get_running_loop().time()
         if not pending:
@@ -269,6 +282,11 @@ class Hub:
         code = "storage" if isinstance(e, SQLAlchemyError) else "server"
         msg = _err(code, f"the computers' moves could not be taken ({type(e).__name__}); they are tried again in {wait:g} s")
         msg["retry"] = wait  # seconds: the page says it in its language (a refusal's text is the code's, else)
+        await self._tell_joined(tid, msg)
+
+    async def _tell_joined(self, tid: str, msg: dict[str, Any]) -> None:
+        """Send ``msg`` to the clients that joined table ``tid`` (a seat or as spectators), not to a connection that has
+        not joined yet (it was shown nothing of the table)."""
         for c in list(self.conns.get(tid, [])):
             await self.send(c, msg)
 
