@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -77,5 +78,33 @@ def test_a_run_failing_for_a_bug_is_given_up_after_a_few_tries(tmp_path: Path, m
         await asyncio.wait_for(hub.idle(tid), 10)
         st = c.ws.last()
         assert st is not None and st["view"]["to_act"] == 0 and hub.failures == {}
+
+    asyncio.run(run())
+
+
+def test_a_failure_is_told_only_to_those_who_joined_the_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The repro: a failed run's error was sent to every websocket open at the table, also to one that had not joined
+    it (no seat, not a spectator: it was shown nothing of the table). Now only the joined ones are told; and what they
+    are told names the exception's type only (no card of any hand)."""
+    monkeypatch.setattr(tables, "make_player", lambda level: _Broken())
+
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        hub.retry_first, hub.retry_max = 0.005, 0.02
+        t = new_table(hub, "9-5-2", ["me", "heuristic", "heuristic"], seed=3)
+        tid = t["id"]
+        lurker = connect(hub, tid)  # connected, never joined
+        watcher = connect(hub, tid)
+        await send(hub, watcher, {"type": "join", "token": None})
+        a = connect(hub, tid)
+        await send(hub, a, {"type": "join", "token": t["seats"][0]["token"]})
+        await send(hub, a, {"type": "start", "v": 0})
+        await asyncio.wait_for(hub.idle(tid), 10)
+        assert lurker.ws.frames == []
+        for c in (a, watcher):
+            told = _errors(c.ws.frames)
+            assert told and {m["code"] for m in told} <= {"server", "stopped"}, told
+            for m in told:
+                assert "ZeroDivisionError" in m["reason"] and not re.search(r"\b[2-9TJQKA][CDHS]\b", m["reason"]), m
 
     asyncio.run(run())

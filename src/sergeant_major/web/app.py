@@ -288,7 +288,8 @@ class Hub:
         """Send ``msg`` to the clients that joined table ``tid`` (a seat or as spectators), not to a connection that has
         not joined yet (it was shown nothing of the table)."""
         for c in list(self.conns.get(tid, [])):
-            await self.send(c, msg)
+            if c.joined:
+                await self.send(c, msg)
 
     async def _retry(self, table_id: str, wait: float) -> None:
         """After ``wait`` seconds, replay the table from the database and take its due actions (:meth:`advance`, which
