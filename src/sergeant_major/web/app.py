@@ -142,6 +142,8 @@ class Hub:
     retries: dict[str, asyncio.Task[None]] = field(default_factory=dict)  # a failed run's next try (:meth:`_retry`)
     failures: dict[str, int] = field(default_factory=dict)  # runs failed in a row (by table), for the retries' backoff
     retry_due: dict[str, float] = field(default_factory=dict)  # when each pending retry runs (the loop's clock)
+    loading: dict[str, asyncio.Future[GameTable | None]] = field(default_factory=dict)  # reads in flight (:meth:`fetch`)
+    installed: set[str] = field(default_factory=set)  # tables installed while a read of theirs was in flight (:meth:`_read`)
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The table's lock."""
@@ -151,7 +153,8 @@ class Hub:
         return lk
 
     def load(self, table_id: str) -> GameTable | None:
-        """The table (loaded from the store and replayed on first use), or ``None`` for an unknown id."""
+        """The table (loaded from the store and replayed on first use), or ``None`` for an unknown id. It reads the
+        database on the calling thread: the app uses :meth:`fetch`, which reads it in a worker thread."""
         gt = self.tables.get(table_id)
         if gt is not None:
             return gt
@@ -159,18 +162,73 @@ class Hub:
             return None
         return self._install(table_id, self.store.table(table_id))
 
+    async def fetch(self, table_id: str) -> GameTable | None:
+        """The table (loaded from the store and replayed on first use), or ``None`` for an unknown id (or one that is not
+        an id). The database is read and the log replayed in a worker thread, so the event loop serves the other tables
+        meanwhile; loads of one table at once share one read, and all get the same table.
+
+        Raises:
+            SQLAlchemyError: when the database cannot be read (nothing is loaded then).
+        """
+        gt = self.tables.get(table_id)
+        if gt is not None or not _ID_RE.match(table_id):
+            return gt
+        fut = self.loading.get(table_id)
+        if fut is None:
+            fut = self.loading[table_id] = asyncio.ensure_future(self._read(table_id))
+
+            def done(f: asyncio.Future[GameTable | None]) -> None:
+                if self.loading.get(table_id) is f:
+                    del self.loading[table_id]
+                if not f.cancelled():
+                    f.exception()  # retrieved: a failed read is raised to every waiter, never logged as lost
+
+            fut.add_done_callback(done)
+        return await asyncio.shield(fut)  # a waiter cancelled (its client gone) does not cancel the others' read
+
+    async def _read(self, table_id: str) -> GameTable | None:
+        """:meth:`fetch`'s one read of a table (the store's rows, replayed in a worker thread), installed as the loaded
+        copy, unless one was installed meanwhile (:meth:`load` in a test): then that one, or, were it forgotten again
+        meanwhile, a read anew (what was read may be older than what that copy stored)."""
+        while True:
+            self.installed.discard(table_id)
+
+            def read() -> GameTable | None:
+                got = self.store.table(table_id)
+                return None if got is None else GameTable(*got)
+
+            new = await asyncio.to_thread(read)
+            gt = self.tables.get(table_id)
+            if gt is not None:
+                return gt
+            if table_id not in self.installed:
+                if new is None:
+                    return None
+                gt = self._install_table(new)
+                self.installed.discard(table_id)
+                return gt
+
     def _install(self, table_id: str, got: tuple[TableRow, list[SeatRow], list[LogEntry]] | None) -> GameTable | None:
         """The table read from the store (``got``: :meth:`Store.table`'s answer) made the loaded one, unless one was loaded
         meanwhile (that one is kept and returned); ``None`` for an unknown id."""
         if got is None:
             return None
-        row, seats, log = got
         gt = self.tables.get(table_id)  # loaded meanwhile
-        if gt is None:
-            gt = self.tables[table_id] = GameTable(row, seats, log)
-            now = time.time()
-            for s in seats:
-                self.last_seen[(table_id, s.seat)] = now
+        return gt if gt is not None else self._install_table(GameTable(*got))
+
+    def _install_table(self, gt: GameTable) -> GameTable:
+        """Make ``gt`` (just replayed from the store) the loaded copy of its table, unless one is loaded (that one is kept
+        and returned); its seats are last seen now."""
+        table_id = gt.row.id
+        old = self.tables.get(table_id)
+        if old is not None:
+            return old
+        self.tables[table_id] = gt
+        if table_id in self.loading:
+            self.installed.add(table_id)  # a read in flight may be older than what this copy stores (:meth:`_read`)
+        now = time.time()
+        for s in gt.seats:
+            self.last_seen[(table_id, s.seat)] = now
         return gt
 
     def peek(self, table_id: str) -> GameTable | None:
@@ -306,11 +364,10 @@ class Hub:
                 gt = self.tables.get(table_id)
                 if gt is None:
                     try:  # read in a worker thread: the database may be slow to answer, or still refuse
-                        got = await asyncio.to_thread(self.store.table, table_id)
+                        gt = await self.fetch(table_id)
                     except Exception as e:  # noqa: BLE001 - tried again later
                         await self._failed(table_id, e)
                         return
-                    gt = self._install(table_id, got)
                     if gt is None:
                         return
                 await self.advance(gt)  # a failure is told and tried again from there
@@ -509,7 +566,7 @@ class Hub:
                                                    f"(it has {', '.join(sorted(_FIELDS[kind]))}): {_show(_secret_hidden(msg))}; "
                                                    "nothing was changed"))
             return
-        gt = self.load(c.table)
+        gt = await self.fetch(c.table)
         if gt is None:
             await self.send(c, _err("unknown_table", f"there is no table {c.table!r}"))
             return
@@ -528,7 +585,7 @@ class Hub:
                 await self.send(c, _err("bad_message", f"\"v\" (the state version the action was made on) must be an integer, not {_show(v)}"))
                 return
             async with self.lock(c.table):
-                gt = self.load(c.table)  # the table may have been replayed anew while this waited for the lock
+                gt = await self.fetch(c.table)  # the table may have been replayed anew while this waited for the lock
                 if gt is None:
                     await self.send(c, _err("unknown_table", f"there is no table {c.table!r}"))
                     return
@@ -560,7 +617,7 @@ class Hub:
     async def _current(self, c: Conn) -> GameTable | None:
         """The loaded copy of ``c``'s table (replayed from the store when it was forgotten), or ``None`` after telling ``c``
         there is no such table. Call with the table's lock held: a copy taken before waiting for it may be forgotten."""
-        gt = self.load(c.table)
+        gt = await self.fetch(c.table)
         if gt is None:
             await self.send(c, _err("unknown_table", f"there is no table {c.table!r}"))
         return gt
@@ -1043,7 +1100,12 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
     async def ws(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         c = Conn(websocket, table_id)
-        gt = hub.load(table_id)
+        try:
+            gt = await hub.fetch(table_id)
+        except SQLAlchemyError as e:  # the database cannot be read: said, and the client may try again (1011: server error)
+            await hub.send(c, _err("storage", f"the table could not be read ({type(e).__name__}); try again later"))
+            await websocket.close(code=1011)
+            return
         if gt is None:
             await hub.send(c, _err("unknown_table", f"there is no table {table_id[:40]!r}"))
             await websocket.close(code=4404)
