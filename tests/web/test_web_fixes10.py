@@ -186,3 +186,29 @@ def test_a_read_older_than_a_copy_installed_and_forgotten_meanwhile_is_read_anew
 
     asyncio.run(run())
 
+
+def _states(frames: list[str]) -> list[dict[str, Any]]:
+    return [m for m in map(json.loads, frames) if m["type"] == "state"]
+
+
+def test_a_spectator_is_shown_the_state_once_when_he_joins(tmp_path: Path) -> None:
+    """The repro: with ``--delay``, a spectator joining a table where a computer is to act (no run of its moves going
+    on: the table just read from the database, after a restart) was sent the same state twice: once for his join, and
+    again by the run, which shows the state before each paced decision. Now a client is never sent a state message the
+    same as the last message it was sent; every state is still shown (each move's)."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        hub.delay = 0.01
+        t = new_table(hub, "9-5-2", ["me", "heuristic", "heuristic"], seed=3)  # seed 3: the computers act first
+        tid = t["id"]
+        hub.store.append(tid, 0, "start", 0, {"deal": 1})  # stored before a restart: a computer is to act
+        s = connect(hub, tid)
+        await send(hub, s, {"type": "join", "token": None})
+        await asyncio.wait_for(hub.idle(tid), 10)
+        states = _states(s.ws.frames)
+        vs = [m["v"] for m in states]
+        assert vs == sorted(set(vs)), vs  # each state once, in order (a forced action is shown with the next move)
+        gt = hub.tables[tid]
+        assert vs[0] == 1 and vs[-1] == gt.version and len(vs) > 2 and gt.match.to_act == 0, vs
+
+    asyncio.run(run())

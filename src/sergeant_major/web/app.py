@@ -109,12 +109,14 @@ def _name_refusal(what: str, name: str) -> str | None:
 
 @dataclass(eq=False)
 class Conn:
-    """One websocket client: its table and seat (``None``: spectator or not joined yet)."""
+    """One websocket client: its table and seat (``None``: spectator or not joined yet), and the last message it was
+    sent (the text)."""
 
     ws: WebSocket
     table: str
     seat: int | None = None
     joined: bool = False
+    last: str | None = None  # the last message sent to it (a broadcast does not send the same state again)
 
 
 @dataclass
@@ -491,7 +493,8 @@ class Hub:
                 self.last_seen.pop((table_id, s.seat), None)
 
     async def broadcast(self, gt: GameTable) -> None:
-        """Send every client of ``gt`` its own state message."""
+        """Send every joined client of ``gt`` its own state message, unless it is the very message that client was sent
+        last (a spectator just shown the state at his join, then the same state before a paced computer's move)."""
         conns = list(self.conns.get(gt.row.id, []))
         online = self.online(gt.row.id)
         cache: dict[int | None, str] = {}
@@ -500,10 +503,12 @@ class Hub:
                 continue
             if c.seat not in cache:
                 cache[c.seat] = json.dumps(gt.state_message(c.seat, online), separators=(",", ":"))
-            await self.send_text(c, cache[c.seat])
+            if c.last != cache[c.seat]:
+                await self.send_text(c, cache[c.seat])
 
     async def send_text(self, c: Conn, text: str) -> None:
         """Send to one client; a client gone is dropped quietly."""
+        c.last = text
         try:
             await c.ws.send_text(text)
         except Exception:  # noqa: BLE001 - a closed socket must never hurt the table
