@@ -40,3 +40,10 @@ def test_a_failed_run_is_said_as_the_server_said_it() -> None:
     server = _german('refusalText({type: "error", code: "server", reason: "x", retry: 2})')
     assert "Datenbank" in storage and "in 0,5 s noch einmal versucht" in storage, storage
     assert "Datenbank" not in server and "Fehler im Server" in server and "in 2 s noch einmal versucht" in server, server
+
+
+def test_a_stopped_table_is_said_in_german() -> None:
+    """A table whose computers' moves failed too often for a reason other than the database (code ``stopped``) is said
+    as stopped, not with the page's catch-all "the server refused the message"."""
+    stopped = _german('refusalText({type: "error", code: "stopped", reason: "x"})')
+    assert "angehalten" in stopped and "Fehler im Server" in stopped and "abgelehnt" not in stopped, stopped

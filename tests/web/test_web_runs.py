@@ -291,6 +291,7 @@ def test_a_failure_while_a_retry_is_pending_says_the_time_left(tmp_path: Path) -
         t = new_table(hub, "9-5-2", ["me", "heuristic", "heuristic"], seed=3)
         tid = t["id"]
         c = connect(hub, tid)
+        c.joined = True  # a failure is told to the clients that joined the table
         hub.tables.pop(tid, None)  # the failed run's copy is forgotten, as after a failure
         await hub._failed(tid, _refusal())
         await asyncio.sleep(0.3)

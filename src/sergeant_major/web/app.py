@@ -42,6 +42,9 @@ STATIC = Path(__file__).with_name("static")
 MAX_MESSAGE = 4096  # characters in one websocket message from a client
 MAX_DEPTH = 32  # arrays and objects nested in a client's JSON (a message needs 3)
 MAX_BODY = 64 * 1024  # bytes in an HTTP request body (the 500 tokens /api/history reads take about 13 KB)
+# tries in a row of a run of the server's actions failing for a reason other than the database (a bug): then the table is
+# stopped (no retry by itself; the next client's join or action tries once more)
+MAX_SERVER_FAILURES = 4
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 _SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
 _CONTRACT_CODES = tuple(c.code for c in Contract)  # C D H S NT MT
@@ -106,12 +109,14 @@ def _name_refusal(what: str, name: str) -> str | None:
 
 @dataclass(eq=False)
 class Conn:
-    """One websocket client: its table and seat (``None``: spectator or not joined yet)."""
+    """One websocket client: its table and seat (``None``: spectator or not joined yet), and the last message it was
+    sent (the text)."""
 
     ws: WebSocket
     table: str
     seat: int | None = None
     joined: bool = False
+    last: str | None = None  # the last message sent to it (a broadcast does not send the same state again)
 
 
 @dataclass
@@ -139,6 +144,8 @@ class Hub:
     retries: dict[str, asyncio.Task[None]] = field(default_factory=dict)  # a failed run's next try (:meth:`_retry`)
     failures: dict[str, int] = field(default_factory=dict)  # runs failed in a row (by table), for the retries' backoff
     retry_due: dict[str, float] = field(default_factory=dict)  # when each pending retry runs (the loop's clock)
+    loading: dict[str, asyncio.Future[GameTable | None]] = field(default_factory=dict)  # reads in flight (:meth:`fetch`)
+    installed: set[str] = field(default_factory=set)  # tables installed while a read of theirs was in flight (:meth:`_read`)
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The table's lock."""
@@ -148,7 +155,8 @@ class Hub:
         return lk
 
     def load(self, table_id: str) -> GameTable | None:
-        """The table (loaded from the store and replayed on first use), or ``None`` for an unknown id."""
+        """The table (loaded from the store and replayed on first use), or ``None`` for an unknown id. It reads the
+        database on the calling thread: the app uses :meth:`fetch`, which reads it in a worker thread."""
         gt = self.tables.get(table_id)
         if gt is not None:
             return gt
@@ -156,18 +164,73 @@ class Hub:
             return None
         return self._install(table_id, self.store.table(table_id))
 
+    async def fetch(self, table_id: str) -> GameTable | None:
+        """The table (loaded from the store and replayed on first use), or ``None`` for an unknown id (or one that is not
+        an id). The database is read and the log replayed in a worker thread, so the event loop serves the other tables
+        meanwhile; loads of one table at once share one read, and all get the same table.
+
+        Raises:
+            SQLAlchemyError: when the database cannot be read (nothing is loaded then).
+        """
+        gt = self.tables.get(table_id)
+        if gt is not None or not _ID_RE.match(table_id):
+            return gt
+        fut = self.loading.get(table_id)
+        if fut is None:
+            fut = self.loading[table_id] = asyncio.ensure_future(self._read(table_id))
+
+            def done(f: asyncio.Future[GameTable | None]) -> None:
+                if self.loading.get(table_id) is f:
+                    del self.loading[table_id]
+                if not f.cancelled():
+                    f.exception()  # retrieved: a failed read is raised to every waiter, never logged as lost
+
+            fut.add_done_callback(done)
+        return await asyncio.shield(fut)  # a waiter cancelled (its client gone) does not cancel the others' read
+
+    async def _read(self, table_id: str) -> GameTable | None:
+        """:meth:`fetch`'s one read of a table (the store's rows, replayed in a worker thread), installed as the loaded
+        copy, unless one was installed meanwhile (:meth:`load` in a test): then that one, or, were it forgotten again
+        meanwhile, a read anew (what was read may be older than what that copy stored)."""
+        while True:
+            self.installed.discard(table_id)
+
+            def read() -> GameTable | None:
+                got = self.store.table(table_id)
+                return None if got is None else GameTable(*got)
+
+            new = await asyncio.to_thread(read)
+            gt = self.tables.get(table_id)
+            if gt is not None:
+                return gt
+            if table_id not in self.installed:
+                if new is None:
+                    return None
+                gt = self._install_table(new)
+                self.installed.discard(table_id)
+                return gt
+
     def _install(self, table_id: str, got: tuple[TableRow, list[SeatRow], list[LogEntry]] | None) -> GameTable | None:
         """The table read from the store (``got``: :meth:`Store.table`'s answer) made the loaded one, unless one was loaded
         meanwhile (that one is kept and returned); ``None`` for an unknown id."""
         if got is None:
             return None
-        row, seats, log = got
         gt = self.tables.get(table_id)  # loaded meanwhile
-        if gt is None:
-            gt = self.tables[table_id] = GameTable(row, seats, log)
-            now = time.time()
-            for s in seats:
-                self.last_seen[(table_id, s.seat)] = now
+        return gt if gt is not None else self._install_table(GameTable(*got))
+
+    def _install_table(self, gt: GameTable) -> GameTable:
+        """Make ``gt`` (just replayed from the store) the loaded copy of its table, unless one is loaded (that one is kept
+        and returned); its seats are last seen now."""
+        table_id = gt.row.id
+        old = self.tables.get(table_id)
+        if old is not None:
+            return old
+        self.tables[table_id] = gt
+        if table_id in self.loading:
+            self.installed.add(table_id)  # a read in flight may be older than what this copy stores (:meth:`_read`)
+        now = time.time()
+        for s in gt.seats:
+            self.last_seen[(table_id, s.seat)] = now
         return gt
 
     def peek(self, table_id: str) -> GameTable | None:
@@ -250,8 +313,12 @@ class Hub:
 
     async def _failed(self, tid: str, e: Exception) -> None:
         """A run of the server's actions at table ``tid`` failed with ``e`` (the copy it ran on was forgotten): unless the
-        table was replayed anew meanwhile (a copy of its own, which has its own runs), its clients are told (``storage``
-        for a database refusal, else ``server``) and the run is tried again after a backoff (:meth:`_retry`)."""
+        table was replayed anew meanwhile (a copy of its own, which has its own runs), its joined clients are told
+        (``storage`` for a database refusal, else ``server``) and the run is tried again after a backoff (:meth:`_retry`).
+        A database refusal is tried again for as long as anyone is at the table (the database comes back); any other
+        failure (a bug: it would fail again every time) only :data:`MAX_SERVER_FAILURES` times in a row: then the table is
+        stopped, its clients told so (``stopped``), and only a client's next join or action tries once more. Nothing
+        stored is lost either way. The message names the exception's type only: never a card or any other state."""
         if self.tables.get(tid) is not None:
             return  # not gt (which is forgotten): the table was opened anew, and that copy is not touched
         old = self.retries.get(tid)
@@ -259,6 +326,12 @@ class Hub:
         # a retry pending (a client's message failed meanwhile): that one is the next try, with its wait
         n = self.failures.get(tid, 1) if pending else self.failures.get(tid, 0) + 1
         self.failures[tid] = n
+        if not pending and not isinstance(e, SQLAlchemyError) and n >= MAX_SERVER_FAILURES:
+            stopped = _err("stopped", f"the computers' moves could not be taken ({type(e).__name__}) {n} times in a row: the "
+                                      "table is stopped; what was stored is kept, and the moves are tried again when someone "
+                                      "joins the table anew")
+            await self._tell_joined(tid, stopped)
+            return
         wait = min(self.retry_max, self.retry_first * 2 ** min(n - 1, 30))
         now = asyncio.get_running_loop().time()
         if not pending:
@@ -269,8 +342,14 @@ class Hub:
         code = "storage" if isinstance(e, SQLAlchemyError) else "server"
         msg = _err(code, f"the computers' moves could not be taken ({type(e).__name__}); they are tried again in {wait:g} s")
         msg["retry"] = wait  # seconds: the page says it in its language (a refusal's text is the code's, else)
+        await self._tell_joined(tid, msg)
+
+    async def _tell_joined(self, tid: str, msg: dict[str, Any]) -> None:
+        """Send ``msg`` to the clients that joined table ``tid`` (a seat or as spectators), not to a connection that has
+        not joined yet (it was shown nothing of the table)."""
         for c in list(self.conns.get(tid, [])):
-            await self.send(c, msg)
+            if c.joined:
+                await self.send(c, msg)
 
     async def _retry(self, table_id: str, wait: float) -> None:
         """After ``wait`` seconds, replay the table from the database and take its due actions (:meth:`advance`, which
@@ -287,11 +366,10 @@ class Hub:
                 gt = self.tables.get(table_id)
                 if gt is None:
                     try:  # read in a worker thread: the database may be slow to answer, or still refuse
-                        got = await asyncio.to_thread(self.store.table, table_id)
+                        gt = await self.fetch(table_id)
                     except Exception as e:  # noqa: BLE001 - tried again later
                         await self._failed(table_id, e)
                         return
-                    gt = self._install(table_id, got)
                     if gt is None:
                         return
                 await self.advance(gt)  # a failure is told and tried again from there
@@ -415,7 +493,8 @@ class Hub:
                 self.last_seen.pop((table_id, s.seat), None)
 
     async def broadcast(self, gt: GameTable) -> None:
-        """Send every client of ``gt`` its own state message."""
+        """Send every joined client of ``gt`` its own state message, unless it is the very message that client was sent
+        last (a spectator just shown the state at his join, then the same state before a paced computer's move)."""
         conns = list(self.conns.get(gt.row.id, []))
         online = self.online(gt.row.id)
         cache: dict[int | None, str] = {}
@@ -424,10 +503,12 @@ class Hub:
                 continue
             if c.seat not in cache:
                 cache[c.seat] = json.dumps(gt.state_message(c.seat, online), separators=(",", ":"))
-            await self.send_text(c, cache[c.seat])
+            if c.last != cache[c.seat]:
+                await self.send_text(c, cache[c.seat])
 
     async def send_text(self, c: Conn, text: str) -> None:
         """Send to one client; a client gone is dropped quietly."""
+        c.last = text
         try:
             await c.ws.send_text(text)
         except Exception:  # noqa: BLE001 - a closed socket must never hurt the table
@@ -490,7 +571,7 @@ class Hub:
                                                    f"(it has {', '.join(sorted(_FIELDS[kind]))}): {_show(_secret_hidden(msg))}; "
                                                    "nothing was changed"))
             return
-        gt = self.load(c.table)
+        gt = await self.fetch(c.table)
         if gt is None:
             await self.send(c, _err("unknown_table", f"there is no table {c.table!r}"))
             return
@@ -509,7 +590,7 @@ class Hub:
                 await self.send(c, _err("bad_message", f"\"v\" (the state version the action was made on) must be an integer, not {_show(v)}"))
                 return
             async with self.lock(c.table):
-                gt = self.load(c.table)  # the table may have been replayed anew while this waited for the lock
+                gt = await self.fetch(c.table)  # the table may have been replayed anew while this waited for the lock
                 if gt is None:
                     await self.send(c, _err("unknown_table", f"there is no table {c.table!r}"))
                     return
@@ -541,7 +622,7 @@ class Hub:
     async def _current(self, c: Conn) -> GameTable | None:
         """The loaded copy of ``c``'s table (replayed from the store when it was forgotten), or ``None`` after telling ``c``
         there is no such table. Call with the table's lock held: a copy taken before waiting for it may be forgotten."""
-        gt = self.load(c.table)
+        gt = await self.fetch(c.table)
         if gt is None:
             await self.send(c, _err("unknown_table", f"there is no table {c.table!r}"))
         return gt
@@ -1024,7 +1105,12 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
     async def ws(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         c = Conn(websocket, table_id)
-        gt = hub.load(table_id)
+        try:
+            gt = await hub.fetch(table_id)
+        except SQLAlchemyError as e:  # the database cannot be read: said, and the client may try again (1011: server error)
+            await hub.send(c, _err("storage", f"the table could not be read ({type(e).__name__}); try again later"))
+            await websocket.close(code=1011)
+            return
         if gt is None:
             await hub.send(c, _err("unknown_table", f"there is no table {table_id[:40]!r}"))
             await websocket.close(code=4404)

@@ -83,6 +83,7 @@ const STRINGS = {
     err_server: "Der Server konnte die Nachricht nicht bearbeiten.",
     err_retry: "Die Züge der Computer konnten nicht ausgeführt werden (die Datenbank hat sie nicht gespeichert); sie werden in {s} s noch einmal versucht.",
     err_retry_server: "Die Züge der Computer konnten nicht ausgeführt werden (ein Fehler im Server); sie werden in {s} s noch einmal versucht.",
+    err_stopped: "Die Züge der Computer konnten mehrmals nicht ausgeführt werden (ein Fehler im Server): der Tisch ist angehalten. Nichts Gespeichertes geht verloren; beim nächsten Betreten des Tisches wird es noch einmal versucht.",
     err_storage_name: "Die Datenbank hat deinen Namen nicht gespeichert; du spielst unter dem bisherigen Namen.",
     err_bad_name: "Der Name {name} wird abgelehnt: er enthält Steuer- oder Richtungszeichen, ein Name ist reiner Text.",
     err_name_taken: "Der Name {name} gehört schon einem anderen Platz an diesem Tisch; bitte einen anderen wählen.",
