@@ -759,7 +759,9 @@ def test_read_record_json_lines(tmp_path: Path, jsonl_recs: list[dict[str, Any]]
 
 
 def test_cli_json_lines_check_replay_analyze(tmp_path: Path, jsonl_recs: list[dict[str, Any]]) -> None:
-    import sergeant_major.cli_analyze  # noqa: F401  (registers analyze)
+    from sergeant_major.cli import _register
+
+    _register()  # play and analyze too
 
     p = _jsonl(tmp_path, jsonl_recs)
     res = runner.invoke(app, ["check", str(p)])
@@ -1168,7 +1170,9 @@ def test_a_file_that_is_no_record_is_named_for_what_it_is(text: str | None, said
 def test_a_deal_past_a_json_lines_record_names_the_record(command: str, tmp_path: Path) -> None:
     """The repro: ``replay three.jsonl --game 2 --deal 99`` said "the record 'three.jsonl' has deals 1..3", of a file
     of three records; the deals are record 2's."""
-    import sergeant_major.cli_analyze  # noqa: F401  (registers analyze)
+    from sergeant_major.cli import _register
+
+    _register()  # play and analyze too
 
     p = tmp_path / "three.jsonl"
     lines = []
@@ -1180,3 +1184,57 @@ def test_a_deal_past_a_json_lines_record_names_the_record(command: str, tmp_path
     n = len(read_record(p, 2)["deals"])
     res = runner.invoke(app, [command, str(p), "--game", "2", "--deal", "999"])
     assert res.exit_code == 2 and f"error: --deal 999: record 2 of {str(p)!r} has deals 1..{n}" in res.stderr, res.output
+
+
+def test_check_reports_an_end_reason_the_play_does_not_give(tmp_path: Path) -> None:
+    """``check`` compared the end's winners only: a record whose ``end.reason`` told another end (another total,
+    another rule) than its play gives was "OK". Now it is damaged (exit 1), the field and both wordings quoted."""
+    _, rec = played("9-5-2 to=4", seed=9, levels=("random",) * 3)
+    check_record(rec)
+    true_reason = rec["end"]["reason"]
+    bad = copy.deepcopy(rec)
+    bad["end"]["reason"] = "Ann took 12 tricks in one deal (12+ wins at once)"
+    with pytest.raises(RecordCheckError) as e:
+        check_record(bad)
+    assert (e.value.rule, e.value.where) == ("end", "end.reason")
+    p = tmp_path / "reason.json"
+    p.write_text(json.dumps(bad), encoding="utf-8")
+    res = runner.invoke(app, ["check", str(p)])
+    assert res.exit_code == 1, res.output
+    assert "'Ann took 12 tricks in one deal (12+ wins at once)'" in res.stderr and repr(true_reason) in res.stderr
+    assert "(at end.reason)" in res.stderr and "OK" not in res.stdout
+
+
+def _person_save(m: Match) -> dict[str, Any]:
+    return match_to_record(m, ["human", "heuristic", "heuristic"])
+
+
+def test_a_fake_end_on_an_unfinished_save_is_refused_quoting_it(tmp_path: Path) -> None:
+    """A person's save in progress given a fake ``end`` block: with its last deal unfinished the message did not quote
+    the end; with its deals finished but the match not over, ``replay`` showed every hand (the end let it past the
+    "still being played" refusal) and ``analyze`` answered with status 0. Each is now refused, the end quoted."""
+    from sergeant_major.cli import _register
+
+    _register()  # play and analyze too
+
+    m = Match(Rules.parse("9-5-2"), 8, ["You", "Bob", "Cleo"])
+    drive(m, [HeuristicPlayer()] * 3, until_deal_end=True)
+    fake = {"winners": [0], "reason": "You reached 10 (target total 10)"}
+    rec = _person_save(m)  # deal 1 scored, deal 2 dealt and not played
+    rec["end"] = fake
+    p = tmp_path / "unfinished.json"
+    p.write_text(json.dumps(rec), encoding="utf-8")
+    for args in (["check", str(p)], ["replay", str(p)], ["play", "--resume", str(p), "--save-dir", str(tmp_path)]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2 and res.stdout == "", (args, res.output)
+        assert "'You reached 10 (target total 10)'" in res.stderr and "deal 2, is unfinished" in res.stderr, res.stderr
+    rec["deals"] = rec["deals"][:1]  # the record stops after a scored deal, the match going on
+    p.write_text(json.dumps(rec), encoding="utf-8")
+    for args in (["replay", str(p)], ["analyze", str(p), "--deal", "1", "-t", "0.1", "--no-table"]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 1 and res.stdout == "", (args, res.output)
+        assert "'You reached 10 (target total 10)'" in res.stderr and "not over" in res.stderr, res.stderr
+    res = runner.invoke(app, ["check", str(p)])
+    assert res.exit_code == 1 and "'You reached 10 (target total 10)'" in res.stderr, res.output
+    res = runner.invoke(app, ["replay", str(p), "--spoilers"])  # asked for: shown, then the fault named
+    assert res.exit_code == 1 and "Hands as dealt" in res.stdout, res.output

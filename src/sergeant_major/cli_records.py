@@ -34,7 +34,7 @@ from .record import (
     read_records,
     replay_record,
 )
-from .safetext import visible
+from .safetext import quote, visible
 from .tui import signed
 
 __all__ = ["replay", "check", "load_record", "record_error_text", "GAME_HELP"]
@@ -80,10 +80,25 @@ def refuse_unfinished(rec: dict[str, Any], path: Path, game: int | None, spoiler
     the person every other hand, the kitty and the discards of the deal being played (the web server refuses the
     record and replay of a match in progress for the same reason; docs/records.md). ``over``: the match rebuilt
     from the record's actions is over; then nothing is left to play, even when the record gives no end (a
-    hand-edited one: ``play --resume`` refuses it as over, and this refused it as still being played)."""
+    hand-edited one: ``play --resume`` refuses it as over, and this refused it as still being played). A record that
+    gives an end while its match is not ``over`` (a fake ``end``) is refused too, exit 1 (a damaged record, as
+    ``check`` says), quoting that end: its ``end`` let the hands of a match in progress through.
+
+    Raises:
+        typer.Exit: code 2 (a match still being played), 1 (an end the play does not give).
+    """
     people = [i for i, p in enumerate(rec["players"]) if p["kind"] == "human"]
-    if spoilers or over or rec["end"] is not None or not people:
+    if spoilers or over or not people:
         return
+    end = rec["end"]
+    if end is not None:
+        where = str(path) + (f" record {game}" if game is not None else "")
+        reason = str(end.get("reason", "")) if isinstance(end, dict) else ""
+        err.print(_t(f"error: {where} gives an end (winners {end.get('winners') if isinstance(end, dict) else None}, "
+                     f"reason {quote(reason[:80])}), but its match is not over after its deals: a damaged record "
+                     f"(sergeant-major check {path}{f' --game {game}' if game is not None else ''} names the fault); "
+                     "not shown, since its hands may be those of a match still being played (--spoilers shows them)"))
+        raise typer.Exit(1)
     where = str(path) + (f" record {game}" if game is not None else "")
     err.print(_t(f"error: {where} is a match still being played (deal {len(rec['deals'])}, "
                  f"{rec['players'][people[0]]['name']} at seat {people[0]}): its record holds every hand, the kitty and "

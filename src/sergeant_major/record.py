@@ -56,7 +56,7 @@ from .deal import Deal, DealResult
 from .errors import IllegalActionError, RecordError, RulesError
 from .match import Match, MatchEnd
 from .rules import Rules
-from .safetext import name_problem, visible
+from .safetext import name_problem, quote, visible
 
 __all__ = [
     "RECORD_FORMAT",
@@ -419,6 +419,13 @@ def _show(v: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _end_text(end: MatchEnd) -> str:
+    """A record's end for a message: ``winners [0], reason 'Ann reached 10 (target total 10)'`` (the reason quoted
+    with :func:`~sergeant_major.safetext.quote`, cut at 80 characters)."""
+    reason = end.reason if len(end.reason) <= 80 else end.reason[:77] + "..."
+    return f"winners {list(end.winners)}, reason {quote(reason)}"
+
+
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -624,7 +631,8 @@ def _parse(rec: Any) -> _Parsed:
         winners = tuple(_seat(x, n, f"end.winners[{k}]") for k, x in enumerate(wl))
         end = MatchEnd.from_reason(winners, _str(eo["reason"], "end.reason"))
         if deals[-1].result is None:
-            raise RecordError("the match has an end but its last deal has no result", "end")
+            raise RecordError(f"the record gives an end ({_end_text(end)}), but its last deal, deal {deals[-1].number}, "
+                              "is unfinished (result null): a match in progress has \"end\": null", "end")
     return _Parsed(rules, names, kinds, seed, first, deals, totals, end)
 
 
@@ -1003,8 +1011,8 @@ def _nums(t: Sequence[int]) -> str:
 
 def check_record(rec: dict[str, Any]) -> Match:
     """:func:`match_from_record`, then verify that every recorded result (tricks, targets, diffs, scores,
-    contract), the totals and the end's winners equal the replayed ones. The end's ``reason`` is
-    informative and not compared. Returns the rebuilt match.
+    contract), the totals and the end (its winners and its reason, word for word: the reason names the end rule and
+    its numbers) equal the replayed ones. Returns the rebuilt match.
 
     Raises:
         RecordError: when ``rec`` is structurally malformed.
@@ -1042,9 +1050,14 @@ def check_record(rec: dict[str, Any]) -> Match:
             assert match.end is not None
             msg = f"the record gives no end, but the match ended: {match.end.reason}"
         else:
-            msg = "the record gives an end, but the replayed match is not over"
+            msg = f"the record gives an end ({_end_text(p.end)}), but the replayed match is not over"
         raise RecordCheckError(msg, deal=0, rule="end", where="end")
     if p.end is not None and match.end is not None and p.end.winners != match.end.winners:
         raise RecordCheckError(f"the record gives winners {_nums(p.end.winners)}, the replay gives "
                                f"{_nums(match.end.winners)} ({match.end.reason})", deal=0, rule="end", where="end.winners")
+    if p.end is not None and match.end is not None and p.end.reason != match.end.reason:
+        # the words name the end rule and its numbers ("Ann reached 11 (target total 10)"): other words (another
+        # total, another player, another rule) tell another end than the play gives, so the record is damaged
+        raise RecordCheckError(f"the record gives the end reason {quote(p.end.reason)}, the replay gives "
+                               f"{quote(match.end.reason)}", deal=0, rule="end", where="end.reason")
     return match
