@@ -414,7 +414,6 @@ def _register() -> None:
     import typer
     from rich import box
     from rich.console import Console
-    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     from rich.table import Table
 
@@ -553,10 +552,13 @@ def _register() -> None:
                   "score/deal: mean score per deal ± 95% CI (matches as clusters); over: mean tricks over target per deal",
                   "tricks: mean tricks per deal as " + "/".join(roles),
                   f"{elapsed:.1f} s, {count(k, 'worker')}, {summary.deals / elapsed:.0f} deals/s"
-                  + (f"; records written to {escape(visible(str(out)))}" if out is not None else "")]
-        table.caption = "\n".join(notes)
-        table.caption_justify = "left"
-        Console().print(table)
+                  + (f"; records written to {visible(str(out))}" if out is not None else "")]
+        # the notes under the table, each a paragraph of its own that wraps at the terminal's width (as a caption of
+        # the table they wrapped at the table's, a narrow column of short lines on a wide terminal)
+        console = Console()
+        console.print(table)
+        for note in notes:
+            console.print(note, highlight=False, markup=False)
 
 
 try:
