@@ -448,3 +448,20 @@ def test_the_notes_under_the_table_wrap_at_the_terminals_width(tmp_path: Path) -
     assert lines[-1].endswith(f"records written to {out}"), res.stdout
     res = runner.invoke(app, ["simulate", "-n", "2", "-w", "1"], env={"COLUMNS": "60"})
     assert res.exit_code == 0 and max(len(ln.rstrip()) for ln in res.stdout.splitlines()) <= 60, res.stdout
+
+
+@pytest.mark.parametrize("games", ["1000001", "1_000_000_000_000", "9" * 50])
+def test_simulate_refuses_more_games_than_one_run_plays(games: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``simulate --games N`` had no upper bound: a huge N was taken and then played for days, keeping every outcome
+    in memory. More than MAX_GAMES is now a one-line error (status 2) quoting the number, before any match is played."""
+    import sergeant_major.simulate as sim
+
+    def played(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a match was played")
+
+    monkeypatch.setattr(sim, "simulate_iter", played)
+    res = runner.invoke(app, ["simulate", "--games", games, "-w", "1"])
+    assert res.exit_code == 2 and res.stdout == "", res.output
+    shown = str(int(games))[:20]
+    assert res.stderr.startswith(f"error: --games {shown}") and f"at most {sim.MAX_GAMES} games" in res.stderr, res.stderr
+    assert res.stderr.count("\n") == 1

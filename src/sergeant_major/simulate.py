@@ -67,7 +67,7 @@ from .safetext import visible
 from .stats import share_interval, t975
 from .workers import worker_pool
 
-__all__ = ["simulate", "SimulationSummary", "PlayerStats", "GameOutcome", "play_game", "game_seed", "parse_levels", "default_levels",
+__all__ = ["simulate", "MAX_GAMES", "SimulationSummary", "PlayerStats", "GameOutcome", "play_game", "game_seed", "parse_levels", "default_levels",
            "seat_slots"]
 
 Progress = Callable[[int, int], None]
@@ -350,6 +350,13 @@ def parse_levels(text: str | Sequence[str], players: int) -> tuple[str, ...]:
     return tuple(items)
 
 
+MAX_GAMES = 1_000_000
+"""The most matches ``sergeant-major simulate --games`` plays in one run: at a few hundred matches a second per core
+already hours of play, and the outcomes kept for the statistics (about 650 bytes each) stay below a gigabyte.
+More asked is refused at once rather than run for days (or until the memory is gone); a run with another
+``--seed`` gives more matches."""
+
+
 def _chunks(games: int, workers: int) -> int:
     return max(1, min(32, games // (workers * 8)))
 
@@ -454,6 +461,10 @@ def _register() -> None:
             return
         if games < 1:
             fail(f"--games {games}: play at least 1 game")
+        if games > MAX_GAMES:
+            shown = str(games) if len(str(games)) <= 20 else f"{str(games)[:20]}... ({len(str(games))} digits)"
+            fail(f"--games {shown}: at most {MAX_GAMES} games in one run (hours of play already); "
+                 "for more, run again with another --seed")
         if workers < 0:
             fail(f"--workers {workers}: use 0 (one per core) or more")
         k = min(workers or os.cpu_count() or 1, games)  # the processes simulate_iter starts: never more than games
