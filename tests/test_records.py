@@ -1238,3 +1238,21 @@ def test_a_fake_end_on_an_unfinished_save_is_refused_quoting_it(tmp_path: Path) 
     assert res.exit_code == 1 and "'You reached 10 (target total 10)'" in res.stderr, res.output
     res = runner.invoke(app, ["replay", str(p), "--spoilers"])  # asked for: shown, then the fault named
     assert res.exit_code == 1 and "Hands as dealt" in res.stdout, res.output
+
+
+@pytest.mark.parametrize("width", ["40", "80", "120"])
+def test_replay_tables_fold_long_names_instead_of_cutting_them(tmp_path: Path, width: str) -> None:
+    """``replay``'s tables cut long player names with an ellipsis at 80 columns ("Konstantino…" in the tricks table):
+    the name could not be read at all. Now a cell folds what does not fit onto more lines, at any terminal width."""
+    names = ["Alexandra Konstantinopoulou-Smith-Jones", "Bartholomew Featherstonehaugh", "Cleopatra Wilhelmina Montgomery"]
+    m = Match(Rules.parse("9-5-2"), 3, names)
+    drive(m, [RandomPlayer()] * 3, until_deal_end=True)
+    p = tmp_path / "long.json"
+    p.write_text(json.dumps(match_to_record(m, ["random"] * 3)), encoding="utf-8")
+    res = runner.invoke(app, ["replay", str(p), "--deal", "1"], env={"COLUMNS": width})
+    assert res.exit_code == 0, res.output
+    assert "…" not in res.stdout, res.stdout
+    # the Player column of the hands table, read down: every name whole (folded over lines, never cut)
+    body = res.stdout.split("Hands as dealt\n", 1)[1].split("┡", 1)[1].split("└", 1)[0]
+    column = "".join(ln.split("│")[1].strip() for ln in body.splitlines() if ln.startswith("│"))
+    assert column.replace(" ", "") == "".join(names).replace(" ", ""), body

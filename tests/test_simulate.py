@@ -432,3 +432,36 @@ def test_an_empty_player_level_is_named_as_empty(command: str, players: str, sai
     n = "-n" if command == "simulate" else "--deals"
     res = runner.invoke(app, [command, n, "1", "-w", "1", "--players", players])
     assert res.exit_code == 2 and res.stderr.startswith(f"error: {said} (levels: random, "), res.output
+
+
+def test_the_notes_under_the_table_wrap_at_the_terminals_width(tmp_path: Path) -> None:
+    """The notes under ``simulate``'s table were its caption, wrapped at the table's width (76 columns) on a terminal of
+    any width. Now each note is a paragraph that wraps at the terminal's: whole lines on a wide one, and a file name
+    in them is shown as given (not read as rich markup)."""
+    out = tmp_path / "a[b]c.jsonl"
+    res = runner.invoke(app, ["simulate", "-n", "2", "-w", "1", "--out", str(out)], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    table_width = max(len(ln) for ln in lines if "1:heuristic" in ln and "±" in ln)
+    note = next(ln for ln in lines if ln.startswith("win%:"))
+    assert note.endswith("3:random 0.0..98.8") and len(note) > table_width, res.stdout
+    assert lines[-1].endswith(f"records written to {out}"), res.stdout
+    res = runner.invoke(app, ["simulate", "-n", "2", "-w", "1"], env={"COLUMNS": "60"})
+    assert res.exit_code == 0 and max(len(ln.rstrip()) for ln in res.stdout.splitlines()) <= 60, res.stdout
+
+
+@pytest.mark.parametrize("games", ["1000001", "1_000_000_000_000", "9" * 50])
+def test_simulate_refuses_more_games_than_one_run_plays(games: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``simulate --games N`` had no upper bound: a huge N was taken and then played for days, keeping every outcome
+    in memory. More than MAX_GAMES is now a one-line error (status 2) quoting the number, before any match is played."""
+    import sergeant_major.simulate as sim
+
+    def played(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a match was played")
+
+    monkeypatch.setattr(sim, "simulate_iter", played)
+    res = runner.invoke(app, ["simulate", "--games", games, "-w", "1"])
+    assert res.exit_code == 2 and res.stdout == "", res.output
+    shown = str(int(games))[:20]
+    assert res.stderr.startswith(f"error: --games {shown}") and f"at most {sim.MAX_GAMES} games" in res.stderr, res.stderr
+    assert res.stderr.count("\n") == 1

@@ -123,12 +123,12 @@ def _deal_block(out: Console, rep: Replay, index: int, running: list[int]) -> No
     if deal.prev_diffs is not None:
         out.print(_t("Previous deal over/under-tricks: " + ", ".join(f"{names[s]} {signed(deal.prev_diffs[s])}" for s in range(n))))
     hands = Table(title="Hands as dealt", show_header=True, header_style="bold")
-    hands.add_column("Player")
-    hands.add_column("Role")
-    hands.add_column("Target", justify="right")
-    hands.add_column("Cards (by suit, high to low)")
+    hands.add_column("Player", overflow="fold")
+    hands.add_column("Role", overflow="fold")
+    hands.add_column("Target", justify="right", overflow="fold")
+    hands.add_column("Cards (by suit, high to low)", overflow="fold")
     if r.contract_after:
-        hands.add_column(f"First {r.contract_after} dealt")
+        hands.add_column(f"First {r.contract_after} dealt", overflow="fold")
     for s in range(n):
         row = [names[s], role_name(deal.role(s)), str(deal.targets[s]), format_cards(sort_hand(deal.dealt[s]))]
         if r.contract_after:
@@ -150,11 +150,11 @@ def _deal_block(out: Console, rep: Replay, index: int, running: list[int]) -> No
         out.print(_t(f"Discards: {format_cards(a.card for a in deal.history if isinstance(a, Discard))}"))
     if deal.completed or deal.trick:
         tricks = Table(title="Tricks", header_style="bold")
-        tricks.add_column("#", justify="right")
-        tricks.add_column("Led by")
+        tricks.add_column("#", justify="right", overflow="fold")
+        tricks.add_column("Led by", overflow="fold")
         for s in range(n):
-            tricks.add_column(_t(names[s]))
-        tricks.add_column("Won by")
+            tricks.add_column(_t(names[s]), overflow="fold")
+        tricks.add_column("Won by", overflow="fold")
         for k, t in enumerate(deal.completed, 1):
             by = {s: str(c) for s, c in t.cards}
             cells = [_t(by[s], style="bold" if s == t.winner else "") for s in range(n)]
@@ -173,7 +173,7 @@ def _deal_block(out: Console, rep: Replay, index: int, running: list[int]) -> No
         running[s] += res.scores[s]
     table = Table(title=f"Result of deal {deal.number} ({res.contract.word})", header_style="bold")
     for col in ("Player", "Target", "Tricks", "Over/under", "Score", "Total"):
-        table.add_column(col, justify="left" if col == "Player" else "right")
+        table.add_column(col, justify="left" if col == "Player" else "right", overflow="fold")
     for s in range(n):
         table.add_row(*map(_t, (names[s], str(res.targets[s]), str(res.tricks[s]), signed(res.diffs[s]),
                                   signed(res.scores[s]), signed(running[s]))))

@@ -67,7 +67,7 @@ from .safetext import visible
 from .stats import share_interval, t975
 from .workers import worker_pool
 
-__all__ = ["simulate", "SimulationSummary", "PlayerStats", "GameOutcome", "play_game", "game_seed", "parse_levels", "default_levels",
+__all__ = ["simulate", "MAX_GAMES", "SimulationSummary", "PlayerStats", "GameOutcome", "play_game", "game_seed", "parse_levels", "default_levels",
            "seat_slots"]
 
 Progress = Callable[[int, int], None]
@@ -350,6 +350,13 @@ def parse_levels(text: str | Sequence[str], players: int) -> tuple[str, ...]:
     return tuple(items)
 
 
+MAX_GAMES = 1_000_000
+"""The most matches ``sergeant-major simulate --games`` plays in one run: at a few hundred matches a second per core
+already hours of play, and the outcomes kept for the statistics (about 650 bytes each) stay below a gigabyte.
+More asked is refused at once rather than run for days (or until the memory is gone); a run with another
+``--seed`` gives more matches."""
+
+
 def _chunks(games: int, workers: int) -> int:
     return max(1, min(32, games // (workers * 8)))
 
@@ -414,7 +421,6 @@ def _register() -> None:
     import typer
     from rich import box
     from rich.console import Console
-    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     from rich.table import Table
 
@@ -455,6 +461,10 @@ def _register() -> None:
             return
         if games < 1:
             fail(f"--games {games}: play at least 1 game")
+        if games > MAX_GAMES:
+            shown = str(games) if len(str(games)) <= 20 else f"{str(games)[:20]}... ({len(str(games))} digits)"
+            fail(f"--games {shown}: at most {MAX_GAMES} games in one run (hours of play already); "
+                 "for more, run again with another --seed")
         if workers < 0:
             fail(f"--workers {workers}: use 0 (one per core) or more")
         k = min(workers or os.cpu_count() or 1, games)  # the processes simulate_iter starts: never more than games
@@ -553,10 +563,13 @@ def _register() -> None:
                   "score/deal: mean score per deal ± 95% CI (matches as clusters); over: mean tricks over target per deal",
                   "tricks: mean tricks per deal as " + "/".join(roles),
                   f"{elapsed:.1f} s, {count(k, 'worker')}, {summary.deals / elapsed:.0f} deals/s"
-                  + (f"; records written to {escape(visible(str(out)))}" if out is not None else "")]
-        table.caption = "\n".join(notes)
-        table.caption_justify = "left"
-        Console().print(table)
+                  + (f"; records written to {visible(str(out))}" if out is not None else "")]
+        # the notes under the table, each a paragraph of its own that wraps at the terminal's width (as a caption of
+        # the table they wrapped at the table's, a narrow column of short lines on a wide terminal)
+        console = Console()
+        console.print(table)
+        for note in notes:
+            console.print(note, highlight=False, markup=False)
 
 
 try:
