@@ -763,6 +763,15 @@ def test_a_save_dir_that_is_a_file_is_named(under: str, tmp_path: Path) -> None:
     assert blocker.read_text() == "not a folder"
 
 
+def test_a_save_dir_that_is_a_device_is_called_a_device() -> None:
+    """``--save-dir /dev/null``: the thing in the way is named for what it is (it was called "a file")."""
+    from sergeant_major.cli import app
+
+    res = _runner().invoke(app, ["play", "--seed", "1", "--save-dir", "/dev/null"], input="quit\n")
+    assert res.exit_code == 2, res.output
+    assert "'/dev/null' is a device, not a folder" in res.stderr, res.stderr
+
+
 def test_the_dealer_assigning_the_targets_sees_no_targets_in_the_table(tmp_path: Path) -> None:
     """The repro: with dealer-assigns-targets=on, at the ``targets>`` prompt the table's Target column showed the
     preset's 9, 5, 2 as if they were in force, and the deal's line read "You deal and assigns the targets". Now the

@@ -96,6 +96,23 @@ def save_name(seed: int) -> str:
     return f"match-{str(seed)[:SEED_IN_NAME]}-{time.strftime('%Y%m%d-%H%M%S')}.json"
 
 
+def _kind_of(path: Path) -> str:
+    """What ``path`` (existing, not a folder) is, for a message: "a file", "a device", "a pipe" or "a socket"."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return "a file"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode):
+        return "a pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a file"
+
+
 class Game:
     """One terminal session: the match, the players by seat (``None`` for the human) and the console.
 
@@ -172,7 +189,8 @@ class Game:
         except OSError as e:
             blocker = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
             # 'File exists' or 'Not a directory' alone did not say which name is in the way
-            why = (f"{str(blocker)!r} is a file, not a folder" if blocker is not None else e.strerror or str(e))
+            why = (f"{str(blocker)!r} is {_kind_of(blocker)}, not a folder" if blocker is not None
+                   else e.strerror or str(e))
             raise SergeantMajorError(f"cannot create the save folder {str(folder)!r}: {why}") from None
         path = write_record(self.match, self.save_path, self.kinds, {"program": "sergeant-major play",
                                                                      "saved": time.strftime("%Y-%m-%dT%H:%M:%S")},
