@@ -24,17 +24,19 @@ from .cards import format_cards, sort_hand
 from .cli import app, parse_path, parse_whole_number
 from .deal import Deal, role_name
 from .errors import RecordError
+from .match import MatchEnd
 from .record import (
     RecordCheckError,
     RecordCountError,
     Replay,
     check_record,
+    end_text,
     loads_record_at,
     read_record,
     read_records,
     replay_record,
 )
-from .safetext import quote, visible
+from .safetext import visible
 from .tui import signed
 
 __all__ = ["replay", "check", "load_record", "record_error_text", "GAME_HELP"]
@@ -90,16 +92,14 @@ def refuse_unfinished(rec: dict[str, Any], path: Path, game: int | None, spoiler
     people = [i for i, p in enumerate(rec["players"]) if p["kind"] == "human"]
     if spoilers or over or not people:
         return
-    end = rec["end"]
+    where = str(path) + (f" record {game}" if game is not None else "")
+    end = rec["end"]  # checked by the replay the caller made: a dict of winners and reason
     if end is not None:
-        where = str(path) + (f" record {game}" if game is not None else "")
-        reason = str(end.get("reason", "")) if isinstance(end, dict) else ""
-        err.print(_t(f"error: {where} gives an end (winners {end.get('winners') if isinstance(end, dict) else None}, "
-                     f"reason {quote(reason[:80])}), but its match is not over after its deals: a damaged record "
+        shown = end_text(MatchEnd.from_reason(tuple(end["winners"]), str(end["reason"])))
+        err.print(_t(f"error: {where} gives an end ({shown}), but its match is not over after its deals: a damaged record "
                      f"(sergeant-major check {path}{f' --game {game}' if game is not None else ''} names the fault); "
                      "not shown, since its hands may be those of a match still being played (--spoilers shows them)"))
         raise typer.Exit(1)
-    where = str(path) + (f" record {game}" if game is not None else "")
     err.print(_t(f"error: {where} is a match still being played (deal {len(rec['deals'])}, "
                  f"{rec['players'][people[0]]['name']} at seat {people[0]}): its record holds every hand, the kitty and "
                  f"the discards; finish it first (sergeant-major play --resume {path}"

@@ -60,6 +60,7 @@ from .safetext import name_problem, quote, visible
 
 __all__ = [
     "RECORD_FORMAT",
+    "end_text",
     "RECORD_VERSION",
     "RecordError",
     "RecordCheckError",
@@ -419,7 +420,7 @@ def _show(v: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _end_text(end: MatchEnd) -> str:
+def end_text(end: MatchEnd) -> str:
     """A record's end for a message: ``winners [0], reason 'Ann reached 10 (target total 10)'`` (the reason quoted
     with :func:`~sergeant_major.safetext.quote`, cut at 80 characters)."""
     reason = end.reason if len(end.reason) <= 80 else end.reason[:77] + "..."
@@ -631,7 +632,7 @@ def _parse(rec: Any) -> _Parsed:
         winners = tuple(_seat(x, n, f"end.winners[{k}]") for k, x in enumerate(wl))
         end = MatchEnd.from_reason(winners, _str(eo["reason"], "end.reason"))
         if deals[-1].result is None:
-            raise RecordError(f"the record gives an end ({_end_text(end)}), but its last deal, deal {deals[-1].number}, "
+            raise RecordError(f"the record gives an end ({end_text(end)}), but its last deal, deal {deals[-1].number}, "
                               "is unfinished (result null): a match in progress has \"end\": null", "end")
     return _Parsed(rules, names, kinds, seed, first, deals, totals, end)
 
@@ -1050,7 +1051,7 @@ def check_record(rec: dict[str, Any]) -> Match:
             assert match.end is not None
             msg = f"the record gives no end, but the match ended: {match.end.reason}"
         else:
-            msg = f"the record gives an end ({_end_text(p.end)}), but the replayed match is not over"
+            msg = f"the record gives an end ({end_text(p.end)}), but the replayed match is not over"
         raise RecordCheckError(msg, deal=0, rule="end", where="end")
     if p.end is not None and match.end is not None and p.end.winners != match.end.winners:
         raise RecordCheckError(f"the record gives winners {_nums(p.end.winners)}, the replay gives "
