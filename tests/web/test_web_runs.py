@@ -20,6 +20,7 @@ from _webhelp import connect, make_hub, new_table, send  # noqa: E402
 from sqlalchemy.exc import OperationalError  # noqa: E402
 
 from sergeant_major.web.app import Hub  # noqa: E402
+from sergeant_major.web.store import SeatRow  # noqa: E402
 
 
 def _refusal() -> OperationalError:
@@ -211,10 +212,10 @@ def test_a_friends_name_is_stored_in_a_worker_thread_before_it_is_shown(tmp_path
         hub = make_hub(tmp_path)
         t = new_table(hub, "9-5-2", ["me", "friend", "heuristic"], seed=3)
         tid = t["id"]
-        real = hub.store.rename_seat
+        real = hub.store.claim_seat  # a friend's first join takes the seat and stores his name (one UPDATE)
         where: list[bool] = []
 
-        def rename_seat(table_id: str, seat: int, name: str) -> None:
+        def claim_seat(table_id: str, seat: int, name: str | None) -> tuple[bool, SeatRow]:
             try:
                 asyncio.get_running_loop()
                 where.append(True)  # on the event loop
@@ -223,9 +224,9 @@ def test_a_friends_name_is_stored_in_a_worker_thread_before_it_is_shown(tmp_path
             time.sleep(0.3)
             if name == "Refused":
                 raise _refusal()
-            real(table_id, seat, name)
+            return real(table_id, seat, name)
 
-        hub.store.rename_seat = rename_seat  # type: ignore[method-assign]
+        hub.store.claim_seat = claim_seat  # type: ignore[method-assign]
         shown_stored: list[bool] = []
 
         def seen(text: str) -> None:
@@ -244,20 +245,21 @@ def test_a_friends_name_is_stored_in_a_worker_thread_before_it_is_shown(tmp_path
         assert json.loads(a.ws.frames[-1]) == {"type": "pong"}
         assert time.monotonic() - t0 < 0.15  # it waited for the write: 0.3 s
         await joining
-        assert where == [False]
+        assert where == [False, False]  # seat 0 taken by its join, then seat 1 (Bob): both in a worker thread
         assert shown_stored and all(shown_stored), shown_stored
         st = f.ws.last()
         assert st is not None and st["you"] == 1 and st["table"]["seats"][1]["name"] == "Bob"
-        # a refused name: the seat is taken, the name stays the stored one
-        g = connect(hub, tid)
-        await send(hub, g, {"type": "join", "token": t["seats"][1]["token"], "name": "Refused"})
+        # a refused name (another table's friend): the seat is taken, the name stays the stored one
+        t2 = new_table(hub, "9-5-2", ["me", "friend", "heuristic"], seed=3)
+        g = connect(hub, t2["id"])
+        await send(hub, g, {"type": "join", "token": t2["seats"][1]["token"], "name": "Refused"})
         st = g.ws.last()
-        assert st is not None and st["you"] == 1 and st["table"]["seats"][1]["name"] == "Bob"
-        assert hub.store.table(tid)[1][1].name == "Bob"  # type: ignore[index]
+        assert st is not None and st["you"] == 1 and st["table"]["seats"][1]["name"] == "Friend 1"
+        assert hub.store.table(t2["id"])[1][1].name == "Friend 1"  # type: ignore[index]
         # and he is told so, quoting both names (he was seated silently under the old one)
         told = [json.loads(x) for x in g.ws.frames if json.loads(x)["type"] == "error"]
         assert [m["code"] for m in told] == ["storage_name"], told
-        assert told[0]["reason"] == 'the name "Refused" could not be stored (OperationalError); you play as "Bob"', told
+        assert told[0]["reason"] == 'the name "Refused" could not be stored (OperationalError); you play as "Friend 1"', told
 
     asyncio.run(run())
 

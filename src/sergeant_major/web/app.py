@@ -670,28 +670,41 @@ class Hub:
             if cur is None:
                 return
             gt = cur
-            if c.seat is not None and c.seat != seat:  # another seat taken on this connection: the one left is last seen now
-                self.last_seen[(c.table, c.seat)] = time.time()
-            if isinstance(name, str) and name.strip() and not gt.match.over:
-                taken = [o for o in gt.seats if o.seat != seat and o.name.casefold() == name.strip().casefold()]
+            clean = name.strip() if isinstance(name, str) and name.strip() and not gt.match.over else None
+            if clean is not None:
+                taken = [o for o in gt.seats if o.seat != seat and o.name.casefold() == clean.casefold()]
                 if taken:  # refused whole, before the seat is taken: two seats of one name are told apart nowhere
-                    await self.send(c, _err("name_taken", f"the name {_show(name.strip()[:60])} is already seat "
+                    await self.send(c, _err("name_taken", f"the name {_show(clean[:60])} is already seat "
                                                            f"{taken[0].seat}'s ({_show(taken[0].name)}) at this table (seats "
                                                            "count from 0); choose another (nothing was changed)"))
                     return
+            row = gt.seats[seat]
+            if not row.claimed:
+                # the seat's first join takes it in one conditional UPDATE (stored in a worker thread, as every write,
+                # before it is applied and shown): of two joins of one invitation at once, also on two servers, one wins
+                try:
+                    won, stored = await asyncio.to_thread(self.store.claim_seat, gt.row.id, seat, clean)
+                except SQLAlchemyError as e:  # seated under the name stored, the seat not taken yet; told, not silently
+                    if clean is not None and clean != row.name:
+                        await self.send(c, _err("storage_name", f"the name {_show(clean)} could not be stored "
+                                                                f"({type(e).__name__}); you play as {_show(row.name)}"))
+                else:
+                    gt.seats[seat] = row = SeatRow(seat, stored.name if name_problem(stored.name) is None else visible(stored.name),
+                                                   row.kind, row.token, True)
+                    gt.match.names = tuple(s.name for s in gt.seats)
+                    if won:
+                        clean = None  # named as asked
+            if row.claimed and clean is not None and clean.casefold() != row.name.casefold():
+                # taken already by another join of this token (the first one wins): this one changes nothing
+                await self.send(c, _err("seat_claimed", f"seat {seat} was taken already with this invitation by "
+                                                        f"{_show(row.name)} (seats count from 0); your join as {_show(clean[:60])} "
+                                                        "is refused: if that is you, join with that name; you may watch as a "
+                                                        "spectator (nothing was changed)"))
+                return
+            if c.seat is not None and c.seat != seat:  # another seat taken on this connection: the one left is last seen now
+                self.last_seen[(c.table, c.seat)] = time.time()
             c.seat = seat
             c.joined = True
-            # once the match is over its record is final (its end reason names the winners): the name is kept
-            if isinstance(name, str) and name.strip() and name.strip() != gt.seats[seat].name and not gt.match.over:
-                clean = name.strip()
-                try:  # stored (in a worker thread, as every write) before it is applied and shown
-                    await asyncio.to_thread(self.store.rename_seat, gt.row.id, seat, clean)
-                except SQLAlchemyError as e:  # seated under the name stored; told, not silently
-                    await self.send(c, _err("storage_name", f"the name {_show(clean)} could not be stored "
-                                                            f"({type(e).__name__}); you play as {_show(gt.seats[seat].name)}"))
-                else:
-                    gt.seats[seat] = SeatRow(seat, clean, gt.seats[seat].kind, gt.seats[seat].token)
-                    gt.match.names = tuple(s.name for s in gt.seats)
             if seat in gt.away:
                 try:
                     await self.append(gt, "back", seat, {})

@@ -42,6 +42,9 @@ seats_t = sa.Table(
     sa.Column("name", sa.String(60), nullable=False),
     sa.Column("kind", sa.String(20), nullable=False),
     sa.Column("token", sa.String(64), nullable=True, unique=True),
+    # whether a join with the seat's token has taken it (migration 0002): the first one does, in one conditional
+    # UPDATE (:meth:`Store.claim_seat`), so two joins of one invitation at once cannot both name the seat
+    sa.Column("claimed", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 log_t = sa.Table(
@@ -70,12 +73,14 @@ class TableRow:
 
 @dataclass(frozen=True)
 class SeatRow:
-    """A stored seat: number ``0..players-1``, name, kind (``human`` or a computer level), token (humans only)."""
+    """A stored seat: number ``0..players-1``, name, kind (``human`` or a computer level), token (humans only), and
+    whether a join with the token has taken it yet (``claimed``)."""
 
     seat: int
     name: str
     kind: str
     token: str | None
+    claimed: bool = False
 
 
 @dataclass(frozen=True)
@@ -162,7 +167,7 @@ class Store:
             c.execute(tables_t.insert().values(id=row.id, name=row.name, rules=row.rules, seed=row.seed,
                                                practice=row.practice, away_timeout=row.away_timeout, created=row.created))
             c.execute(seats_t.insert(), [{"table_id": row.id, "seat": s.seat, "name": s.name, "kind": s.kind,
-                                          "token": s.token} for s in seats])
+                                          "token": s.token, "claimed": s.claimed} for s in seats])
 
     def append(self, table_id: str, idx: int, kind: str, seat: int | None, data: dict[str, Any]) -> None:
         """Append log entry ``idx`` (committed when this returns).
@@ -184,6 +189,24 @@ class Store:
                                         "data": json.dumps(d, separators=(",", ":")), "created": now}
                                        for i, k, s, d in entries])
 
+    def claim_seat(self, table_id: str, seat: int, name: str | None) -> tuple[bool, SeatRow]:
+        """Take a seat not yet taken (an invitation's first join), naming it ``name`` (``None``: the name is kept): one
+        conditional UPDATE (``... WHERE claimed is false``), so of two joins at once, also on two servers sharing the
+        database, exactly one takes it. Returns whether this call took it, and the seat as stored now (when it did
+        not: the one who took it, by name).
+
+        Raises:
+            LookupError: for a seat not stored; SQLAlchemyError: when the database refuses (nothing is changed).
+        """
+        where = (seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+        values: dict[str, Any] = {"claimed": True} if name is None else {"claimed": True, "name": name}
+        with self.engine.begin() as c:
+            won = c.execute(seats_t.update().where(*where, seats_t.c.claimed == sa.false()).values(**values)).rowcount == 1
+            r = c.execute(sa.select(seats_t).where(*where)).first()
+        if r is None:
+            raise LookupError(f"table {table_id!r} has no seat {seat}")
+        return won, SeatRow(int(r.seat), r.name, r.kind, r.token, bool(r.claimed))
+
     def rename_seat(self, table_id: str, seat: int, name: str) -> None:
         """Set a seat's name (an invited friend names himself)."""
         with self.engine.begin() as c:
@@ -196,7 +219,7 @@ class Store:
             t = c.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).first()
             if t is None:
                 return None
-            seats = [SeatRow(r.seat, r.name, r.kind, r.token) for r in
+            seats = [SeatRow(r.seat, r.name, r.kind, r.token, bool(r.claimed)) for r in
                      c.execute(sa.select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat))]
             log = [LogEntry(r.idx, r.kind, r.seat, json.loads(r.data)) for r in
                    c.execute(sa.select(log_t).where(log_t.c.table_id == table_id).order_by(log_t.c.idx))]

@@ -64,7 +64,7 @@ class GameTable:
 
     def __post_init__(self) -> None:
         # a name stored before names were checked may hold control characters: shown escaped, never raw
-        self.seats = [s if name_problem(s.name) is None else SeatRow(s.seat, visible(s.name), s.kind, s.token)
+        self.seats = [s if name_problem(s.name) is None else SeatRow(s.seat, visible(s.name), s.kind, s.token, s.claimed)
                       for s in self.seats]
         # a table stored before rules whose game end can practically never come were refused still loads
         # (docs/rules.md decision 13); new tables are checked when created (app._create)

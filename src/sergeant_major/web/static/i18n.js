@@ -87,6 +87,7 @@ const STRINGS = {
     err_storage_name: "Die Datenbank hat deinen Namen nicht gespeichert; du spielst unter dem bisherigen Namen.",
     err_bad_name: "Der Name {name} wird abgelehnt: er enthält Steuer- oder Richtungszeichen, ein Name ist reiner Text.",
     err_name_taken: "Der Name {name} gehört schon einem anderen Platz an diesem Tisch; bitte einen anderen wählen.",
+    err_seat_claimed: "Der Platz dieser Einladung wurde schon von jemand anderem eingenommen; dein Beitritt als {name} wurde abgelehnt (nichts wurde geändert): du schaust zu.",
     err_other: "Der Server hat die Nachricht abgelehnt; nichts wurde geändert.",
     // a table not made (the home page): by the code of the refusal
     err_create_rules: "Die Regeln „{rules}“ werden abgelehnt: eine Option ist unbekannt oder hat einen falschen Wert (alle Optionen: sergeant-major rules); kein Tisch wurde angelegt.",

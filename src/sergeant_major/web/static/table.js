@@ -55,6 +55,12 @@ function connect() {
         if (trying) { trying = null; if (!S) join(token); } else { token = null; join(null); }
         return;
       }
+      if (m.code === "seat_claimed" && trying) {
+        // the invitation's seat was taken by another join with its token (the first one wins): never saved; we watch
+        tokenErr = refusalText(m, { name: JSON.stringify(tryingName || "") }); $("tokerr").textContent = tokenErr;
+        trying = null; if (!S) join(token);
+        return;
+      }
       // the name given with an invitation refused (a control character): ask again, the invitation kept
       const badName = trying && (m.code === "bad_message" || m.code === "name_taken");
       $("error").textContent = badName && LANG !== "en" ? t(m.code === "name_taken" ? "err_name_taken" : "err_bad_name", { name: JSON.stringify(tryingName || "") }) : refusalText(m);
