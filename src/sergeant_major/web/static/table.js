@@ -6,6 +6,8 @@ const TABLE = location.pathname.split("/").pop();
 // join in flight that would replace ours (tryingName: the name sent with it)
 let token = null, invite = null, trying = null, tryingName = null, ws = null, S = null, sent = false, pendingName = null, retry = 0;
 let dlgKey = "", dismissed = "", pressedNext = -1, stepKey = "", tokenErr = "", gone = false;
+// undone: the hand when Undo was sent (the card taken back gets the focus once the state after it comes), else null
+let undone = null;
 // the hint asked for on this turn ({v, action}): shown in #hint, never as an error, until the state moves on
 let hint = null;
 (function readToken() {
@@ -48,7 +50,7 @@ function connect() {
       trying = null;
       S = m; sent = false; $("error").textContent = ""; $("error").title = ""; render();
     } else if (m.type === "error") {
-      sent = false;
+      sent = false; undone = null;
       if (m.code === "wrong_token") {
         // a token of no seat here (a mistyped or made-up link): never saved; stay (or become) a spectator
         tokenErr = t("badToken"); $("tokerr").textContent = tokenErr;
@@ -108,8 +110,9 @@ function offerInvite() {
   if (!$("dlg").open) $("dlg").show(); keep.focus();
 }
 function send(msg) {
-  if (!S || sent || !ws || ws.readyState !== 1) return;
+  if (!S || sent || !ws || ws.readyState !== 1) return false;
   msg.v = S.v; sent = true; ws.send(JSON.stringify(msg));
+  return true;
 }
 function act(a) { const x = Object.assign({}, a); delete x.seat; send({ type: "act", action: x }); }
 function actionLabel(a) {
@@ -168,6 +171,16 @@ function render() {
     H.appendChild(b);
   }
   if (had) refocusHand(hadCard, hadIndex);
+  else if (undone && v.seat === you && mine) {
+    // after Undo (the button had the focus; disabled now, it loses it): the focus goes to the card taken back, the one
+    // to play again, so that keyboard play goes on; not when the focus was moved elsewhere meanwhile
+    const at = document.activeElement;
+    if (!at || at === document.body || at === $("btn-undo")) {
+      const back = v.hand.find((c) => !undone.includes(c)) || null;
+      refocusHand(back, 0);
+    }
+    undone = null;
+  }
   // exchange info
   const ex = v.exchange.filter((e) => e.card);
   const exText = ex.map((e) => (e.giver === you ? "→ " + nm[e.receiver] : "← " + nm[e.giver]) + " " + cardText(e.card)).join(", ");
@@ -341,7 +354,7 @@ $("btn-last").onclick = () => {
   info(`<h2>${esc(t("lastTrick"))}</h2>` + d.outerHTML);
 };
 $("btn-hint").onclick = () => { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "hint" })); };
-$("btn-undo").onclick = () => send({ type: "undo" });
+$("btn-undo").onclick = () => { const hand = S ? S.view.hand.slice() : null; if (send({ type: "undo" })) undone = hand; };
 // keyboard: arrows move between the cards of the hand; Enter/Space plays (discards, gives) the focused card
 document.addEventListener("keydown", (ev) => {
   if ($("info").open || ($("dlg").open && $("dlg").contains(document.activeElement))) return;
