@@ -272,10 +272,12 @@ function openDlg(key, html, buttons) {
 }
 function closeDlg() { const d = $("dlg"); if (d.open) d.close(); dlgKey = ""; }
 function dismiss() { dismissed = dlgKey; closeDlg(); }
+// a deal's score as the terminal shows it (tui.signed): with its sign, "+4", "-2", and "0" without one
+function signed(x) { return x > 0 ? "+" + x : String(x); }
 function resultTable(r) {
   const nm = names();
   return `<table class="sheet"><tr><th></th><th>${esc(t("target"))}</th><th>${esc(t("tricks"))}</th><th>+/-</th></tr>` +
-    nm.map((n, i) => `<tr><th>${esc(n)}</th><td>${r.targets[i]}</td><td>${r.tricks[i]}</td><td>${r.scores[i]}</td></tr>`).join("") + "</table>";
+    nm.map((n, i) => `<tr><th>${esc(n)}</th><td>${r.targets[i]}</td><td>${r.tricks[i]}</td><td>${signed(r.scores[i])}</td></tr>`).join("") + "</table>";
 }
 function renderDialog() {
   const v = S.view, you = S.you, nm = names();
@@ -325,7 +327,7 @@ function scoreSheet() {
   let h = `<table class="sheet" id="sheet"><tr><th>${esc(t("deal"))}</th>` + nm.map((n) => `<th>${esc(n)}</th>`).join("") + "</tr>";
   const tot = nm.map(() => 0);
   v.results.forEach((r, k) => { r.scores.forEach((x, i) => { tot[i] += x; });
-    h += `<tr><td>${k + 1} (${esc(contractText(r.contract))})</td>` + r.scores.map((x, i) => `<td>${r.tricks[i]}/${r.targets[i]}: ${x > 0 ? "+" : ""}${x} = ${tot[i]}</td>`).join("") + "</tr>"; });
+    h += `<tr><td>${k + 1} (${esc(contractText(r.contract))})</td>` + r.scores.map((x, i) => `<td>${r.tricks[i]}/${r.targets[i]}: ${signed(x)} = ${tot[i]}</td>`).join("") + "</tr>"; });
   return h + `<tr><th>${esc(t("total"))}</th>` + v.totals.map((x) => `<th>${x}</th>`).join("") + "</tr></table>";
 }
 function info(html) { $("info-body").innerHTML = html; if (!$("info").open) $("info").showModal(); $("info-close").focus(); }
