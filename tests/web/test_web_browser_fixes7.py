@@ -27,17 +27,23 @@ def _my_card_turn(page: Any) -> None:
     _drive([page], lambda: page.locator("#hand button.legal").count() > 0 and page.locator("#stepbar").is_hidden())
 
 
-def test_a_hint_is_information_of_its_own_not_an_error(server: Server, browser: Any) -> None:
-    """The repro: at a practice table, *Hint* wrote "Hint: 3♣" (German "Tipp: 3♣") into the red ``#error`` area, an
-    ARIA alert, as if something had gone wrong. Now it is shown in ``#hint`` (a polite status, not in the error
-    colour), in the page's language (a language switch rewrites it), the error area stays empty, and the hint is
-    gone once the turn passes: after the card is played and after an undo."""
+def _practice_at_my_turn(server: Server, browser: Any) -> tuple[Any, Any, list[str]]:
+    """A practice table (Ann against two heuristic players) started and at Ann's first card: (context, page, errors)."""
     out = _table(server, [{"kind": "me", "name": "Ann"}, {"kind": "computer", "level": "heuristic"},
                           {"kind": "computer", "level": "heuristic"}])
     ctx, page = _open(browser, server, out["id"], token=out["seats"][0]["token"])
     errs = _errors(page)
     page.click("#btn-start")
     _my_card_turn(page)
+    return ctx, page, errs
+
+
+def test_a_hint_is_information_of_its_own_not_an_error(server: Server, browser: Any) -> None:
+    """The repro: at a practice table, *Hint* wrote "Hint: 3♣" (German "Tipp: 3♣") into the red ``#error`` area, an
+    ARIA alert, as if something had gone wrong. Now it is shown in ``#hint`` (a polite status, not in the error
+    colour), in the page's language (a language switch rewrites it), the error area stays empty, and the hint is
+    gone once the turn passes: after the card is played and after an undo."""
+    ctx, page, errs = _practice_at_my_turn(server, browser)
     assert page.get_attribute("#hint", "role") == "status" and page.get_attribute("#hint", "aria-live") == "polite"
     page.click("#btn-hint")
     page.locator("#hint", has_text="Hint: ").wait_for()

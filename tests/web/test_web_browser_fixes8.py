@@ -16,21 +16,14 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright pac
 pytest.importorskip("fastapi")
 
 from _webhelp import Server  # noqa: E402
-from test_web_browser import _errors  # noqa: E402
-from test_web_browser_fixes6 import _open, _table  # noqa: E402
-from test_web_browser_fixes7 import _my_card_turn  # noqa: E402
+from test_web_browser_fixes7 import _practice_at_my_turn  # noqa: E402
 
 
 def test_undo_gives_the_focus_back_to_the_card_taken_back(server: Server, browser: Any) -> None:
     """The repro: at a practice table, a card played with the keyboard and *Undo* pressed (focus on the button, which is
     disabled once the card is back): the focus was lost (on the page's body), so the arrow keys and Enter did nothing
     until the player clicked into the hand. Now the card taken back has the focus, and Enter plays it again."""
-    out = _table(server, [{"kind": "me", "name": "Ann"}, {"kind": "computer", "level": "heuristic"},
-                          {"kind": "computer", "level": "heuristic"}])
-    ctx, page = _open(browser, server, out["id"], token=out["seats"][0]["token"])
-    errs = _errors(page)
-    page.click("#btn-start")
-    _my_card_turn(page)
+    ctx, page, errs = _practice_at_my_turn(server, browser)
     card = page.get_attribute("#hand button.legal >> nth=0", "data-card")
     page.focus(f"#hand button[data-card='{card}']")
     page.keyboard.press("Enter")  # played with the keyboard
