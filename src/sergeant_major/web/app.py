@@ -34,7 +34,7 @@ from ..record import action_from_json, action_to_json, dumps_record
 from ..rules import Rules
 from ..safetext import name_problem, visible
 from .store import LogEntry, SeatRow, Store, TableRow
-from .tables import HUMAN, GameTable, end_json
+from .tables import HUMAN, GameTable, end_json, shown_seat
 
 __all__ = ["create_app", "Hub", "MAX_MESSAGE"]
 
@@ -689,8 +689,7 @@ class Hub:
                         await self.send(c, _err("storage_name", f"the name {_show(clean)} could not be stored "
                                                                 f"({type(e).__name__}); you play as {_show(row.name)}"))
                 else:
-                    gt.seats[seat] = row = SeatRow(seat, stored.name if name_problem(stored.name) is None else visible(stored.name),
-                                                   row.kind, row.token, True)
+                    gt.seats[seat] = row = shown_seat(stored)
                     gt.match.names = tuple(s.name for s in gt.seats)
                     if won:
                         clean = None  # named as asked

@@ -17,7 +17,7 @@ discards or exchanged cards).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..actions import Action, Play
@@ -36,6 +36,11 @@ HUMAN = "human"
 STANDIN_LEVEL = "heuristic"
 GAME_KINDS = ("start", "act", "undo")
 FAST_LEVELS = frozenset({"random", "beginner", "heuristic"})  # a decision in well under a millisecond or so
+
+
+def shown_seat(s: SeatRow) -> SeatRow:
+    """The seat as a table shows it: a name stored before names were checked (control characters) escaped, never raw."""
+    return s if name_problem(s.name) is None else replace(s, name=visible(s.name))
 
 
 @dataclass
@@ -64,8 +69,7 @@ class GameTable:
 
     def __post_init__(self) -> None:
         # a name stored before names were checked may hold control characters: shown escaped, never raw
-        self.seats = [s if name_problem(s.name) is None else SeatRow(s.seat, visible(s.name), s.kind, s.token, s.claimed)
-                      for s in self.seats]
+        self.seats = [shown_seat(s) for s in self.seats]
         # a table stored before rules whose game end can practically never come were refused still loads
         # (docs/rules.md decision 13); new tables are checked when created (app._create)
         self.rules = Rules.parse(self.row.rules, check_end=False)
