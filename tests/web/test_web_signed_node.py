@@ -47,3 +47,11 @@ def test_the_result_dialog_signs_a_deals_score_as_the_terminal() -> None:
     assert [(n, x) for n, _, _, x in cells] == [("Ann", "0"), ("Bo", "-3"), ("Cy", "+4")], got["result"]
     assert [x for *_, x in cells] == [signed(x) for x in (0, -3, 4)]
     assert re.findall(r"<td>\d+/\d+: ([^ ]+) = ", got["sheet"]) == ["0", "-3", "+4"], got["sheet"]
+
+
+def test_the_score_sheet_signs_running_totals_as_the_terminal() -> None:
+    """The score sheet's running totals (``= 11``) and its total row were unsigned where the terminal's score
+    sheet (``tui.signed``) shows ``+11``; now both are signed, ``0`` without a sign."""
+    got = _render()
+    assert re.findall(r"<td>\d+/\d+: [^ ]+ = ([^<]*)</td>", got["sheet"]) == ["0", "-3", "+4"], got["sheet"]
+    assert re.findall(r"<th>([^<]*)</th>", got["sheet"])[-3:] == ["0", "-3", "+4"], got["sheet"]

@@ -272,7 +272,7 @@ function openDlg(key, html, buttons) {
 }
 function closeDlg() { const d = $("dlg"); if (d.open) d.close(); dlgKey = ""; }
 function dismiss() { dismissed = dlgKey; closeDlg(); }
-// a deal's score as the terminal shows it (tui.signed): with its sign, "+4", "-2", and "0" without one
+// a deal's score or a running total as the terminal shows it (tui.signed): with its sign, "+4", "-2", and "0" without one
 function signed(x) { return x > 0 ? "+" + x : String(x); }
 function resultTable(r) {
   const nm = names();
@@ -327,8 +327,8 @@ function scoreSheet() {
   let h = `<table class="sheet" id="sheet"><tr><th>${esc(t("deal"))}</th>` + nm.map((n) => `<th>${esc(n)}</th>`).join("") + "</tr>";
   const tot = nm.map(() => 0);
   v.results.forEach((r, k) => { r.scores.forEach((x, i) => { tot[i] += x; });
-    h += `<tr><td>${k + 1} (${esc(contractText(r.contract))})</td>` + r.scores.map((x, i) => `<td>${r.tricks[i]}/${r.targets[i]}: ${signed(x)} = ${tot[i]}</td>`).join("") + "</tr>"; });
-  return h + `<tr><th>${esc(t("total"))}</th>` + v.totals.map((x) => `<th>${x}</th>`).join("") + "</tr></table>";
+    h += `<tr><td>${k + 1} (${esc(contractText(r.contract))})</td>` + r.scores.map((x, i) => `<td>${r.tricks[i]}/${r.targets[i]}: ${signed(x)} = ${signed(tot[i])}</td>`).join("") + "</tr>"; });
+  return h + `<tr><th>${esc(t("total"))}</th>` + v.totals.map((x) => `<th>${signed(x)}</th>`).join("") + "</tr></table>";
 }
 function info(html) { $("info-body").innerHTML = html; if (!$("info").open) $("info").showModal(); $("info-close").focus(); }
 // the hint of this state (in the page's language), gone once the turn passed (a new state: a card played, an undo);
