@@ -32,7 +32,6 @@ from sergeant_major.solver._kernels import (
     drawn_tricks,
     key_hash,
     kills,
-    others_hold_no_trump,
     pos_key,
     quick_tricks,
     run_heads,
@@ -717,10 +716,10 @@ def test_seat_loses_out_on_lead_needs_the_order_after_its_lead() -> None:
 
 @pytest.mark.parametrize("rules_t", ["9-5-2", "8-5-3 must-overtrump=on must-trump=on", "9-5-2 players=4", "3-5-8"])
 def test_untrumpable_seat_bound_holds_when_another_leads(rules_t: str) -> None:
-    """``others_hold_no_trump``: when nobody else holds a trump, a seat holding one makes its trumps and its top
-    side cards even with another player on lead - checked against the brute force where it applies. Without
-    that condition the same count is not a bound (the others ruff or make it discard): the check finds such
-    endings too, so the condition is needed."""
+    """When nobody else holds a trump, a seat holding one makes its trumps and its top side cards even with another
+    player on lead (``trump_bounds``' third count is that count then) - checked against the brute force where it
+    applies. Without that condition the same count is not a bound (the others ruff or make it discard): the check
+    finds such endings too, so the condition is needed."""
     rules = Rules.parse(rules_t)
     rng = random.Random(57)
     checked = 0
@@ -731,14 +730,19 @@ def test_untrumpable_seat_bound_holds_when_another_leads(rules_t: str) -> None:
             continue
         seat = (pos.leader + rng.randrange(1, pos.n)) % pos.n
         hands = int_array(list(pos.hands) + [0] * (4 - pos.n))
-        sure, _, _ = trump_bounds(hands, pos.n, seat, pos.trump)
+        sure, _, vs_lead = trump_bounds(hands, pos.n, seat, pos.trump)
         count = sure + quick_tricks(hands, pos.n, seat, pos.trump)
         if count <= sure:
             continue
+        others = 0
+        for s in range(pos.n):
+            if s != seat:
+                others |= pos.hands[s]
         v = brute_values(pos, seat)[0] - pos.tricks[seat]
-        if others_hold_no_trump(hands, pos.n, seat, pos.trump):
+        if not (others >> (13 * pos.trump)) & 0x1FFF:
             if sure == 0:
                 continue
+            assert vs_lead == count, (repr(pos), seat, vs_lead, count)
             assert count <= v, (repr(pos), seat, v, count)
             checked += 1  # here the count is above the trump count alone
         elif count > v:
@@ -747,53 +751,54 @@ def test_untrumpable_seat_bound_holds_when_another_leads(rules_t: str) -> None:
     assert unsound_elsewhere > 0
 
 
-def _needs_every_trump_and_has_master(pos: Position, seat: int) -> bool:
-    """The condition of ``trump_bounds``' third count, written out again: every trump of the others is needed to
-    beat the seat's trumps, and the seat holds a side-suit card above every other card of its suit."""
+def _trumps_and_masters(pos: Position, seat: int) -> tuple[int, int, int]:
+    """``trump_bounds``' third count written out again: the seat's trumps, the others' trumps together, and the
+    seat's side-suit cards above every other card of their suit."""
     lane = 0x1FFF
-    mine = (pos.hands[seat] >> (13 * pos.trump)) & lane
     others = 0
     for s in range(pos.n):
         if s != seat:
             others |= pos.hands[s]
-    oth = (others >> (13 * pos.trump)) & lane
-    if kills(oth, mine) != bin(oth).count("1"):
-        return False
+    mine = bin((pos.hands[seat] >> (13 * pos.trump)) & lane).count("1")
+    oth = bin((others >> (13 * pos.trump)) & lane).count("1")
+    masters = 0
     for suit in range(4):
-        m = (pos.hands[seat] >> (13 * suit)) & lane
-        if suit != pos.trump and m and m.bit_length() > ((others >> (13 * suit)) & lane).bit_length():
-            return True
-    return False
+        if suit != pos.trump:
+            top = ((others >> (13 * suit)) & lane).bit_length()  # above the others' highest card of the suit
+            masters += bin(((pos.hands[seat] >> (13 * suit)) & lane) >> top).count("1")
+    return mine, oth, masters
 
 
-@pytest.mark.parametrize("rules_t", ["9-5-2", "3-5-8", "8-5-3", "9-5-2 players=4"])
-def test_master_beyond_trumps_bound_holds_when_another_leads(rules_t: str) -> None:
-    """``trump_bounds``' third count: with another player on lead, a seat that has a sure trump trick and a side-suit
-    master, while the others need every trump they hold to beat its trumps, makes one trick more than its trump
-    count - checked against the brute force where the count applies (must-trump or not). Without the sure trump
-    trick the same count is not a bound (the others strip the seat until it must throw the master away): the check
-    finds such endings too, so that condition is needed."""
+@pytest.mark.parametrize("rules_t", ["9-5-2", "3-5-8", "8-5-3", "8-5-3 must-overtrump=on",
+                                     "8-5-3 must-overtrump=on must-trump=on", "9-5-2 players=4"])
+def test_excess_trumps_and_masters_bound_holds(rules_t: str) -> None:
+    """``trump_bounds``' third count: a seat holding more trumps than the others together (``T > O``) makes at least
+    ``T - O`` plus its side-suit masters, whoever leads - checked against the brute force where it says more than
+    the trump count, with the seat on lead and not (must-trump, must-overtrump or neither). With ``T = O`` the same
+    count is not a bound (the others ruff the masters, or strip the seat until it must throw one): the check finds
+    such endings too, so the condition is needed."""
     rules = Rules.parse(rules_t)
     rng = random.Random(83)
-    checked = 0
+    checked = [0, 0]  # another player on lead, the seat on lead
     unsound_without = 0
-    for _ in range(2500 if not LONG else 25000):
+    for _ in range(4000 if not LONG else 40000):
         pos = random_position(rules, rng, rng.randint(2, 4 if rules.players == 4 else 5))
         if pos.misere or pos.trump < 0:
             continue
-        seat = (pos.leader + rng.randrange(1, pos.n)) % pos.n
+        seat = rng.randrange(pos.n)
         hands = int_array(list(pos.hands) + [0] * (4 - pos.n))
         sure, _, vs_lead = trump_bounds(hands, pos.n, seat, pos.trump)
-        assert vs_lead == sure + (sure > 0 and _needs_every_trump_and_has_master(pos, seat)), (repr(pos), seat)
+        mine, oth, masters = _trumps_and_masters(pos, seat)
+        assert vs_lead == (max(sure, mine - oth + masters) if mine > oth else sure), (repr(pos), seat)
         if vs_lead > sure:
             v = brute_values(pos, seat)[0] - pos.tricks[seat]
             assert vs_lead <= v, (repr(pos), seat, v, vs_lead)
-            checked += 1
-        elif sure == 0 and not unsound_without and _needs_every_trump_and_has_master(pos, seat):
-            unsound_without += brute_values(pos, seat)[0] - pos.tricks[seat] < 1
-        if checked >= (300 if LONG else 30) and (unsound_without or rules_t != "9-5-2"):
+            checked[seat == pos.leader] += 1
+        elif 0 < mine == oth and masters > sure and not unsound_without:
+            unsound_without += brute_values(pos, seat)[0] - pos.tricks[seat] < masters
+        if min(checked) >= (300 if LONG else 30) and (unsound_without or rules_t != "9-5-2"):
             break
-    assert checked >= 30, checked
+    assert min(checked) >= 30, checked
     if rules_t == "9-5-2":
         assert unsound_without > 0
 
@@ -1016,7 +1021,7 @@ def test_cut_value_agrees_with_the_cards_found(rules_t: str) -> None:
     rng = random.Random(8)
     checked = 0
     for _ in range(12):
-        pos = random_position(rules, rng, 10 if rules_t == "9-5-2" else 12)
+        pos = random_position(rules, rng, 12)
         exact = Solver(tt_bits=16).solve(pos)
         for step in (1, 2, 3):
             ticks = iter(range(0, 10**7, step))

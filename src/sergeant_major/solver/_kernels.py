@@ -464,8 +464,7 @@ def side_masters(hands: Any, n: int, seat: int, trump: int) -> int:
 @jit
 def trump_bounds(hands: Any, n: int, seat: int, trump: int) -> Any:
     """``(sure, lost, sure_vs_lead)``: tricks ``seat`` surely wins and tricks the others surely win, from trumps
-    alone, and a count ``seat`` surely wins when another player leads (``sure`` or ``sure + 1``; trick starts
-    only, and not under must-overtrump).
+    alone, and a count ``seat`` surely wins whoever leads (at least ``sure``; trick starts only).
 
     Every remaining card is played, each of a hand's cards in a different trick, and a trump loses its trick
     only to a higher trump played to it, each higher trump beating at most one. So ``seat`` wins at least its
@@ -474,17 +473,26 @@ def trump_bounds(hands: Any, n: int, seat: int, trump: int) -> Any:
     beat - the side gets the largest such count. Trumps above every opposing trump are the special case of
     unbeatable ones.
 
-    ``sure_vs_lead`` is ``sure + 1`` when ``sure >= 1``, the matching needs every trump of the others (their
-    count equals the most of the seat's trumps they can beat) and ``seat`` holds a side-suit card above every
-    other remaining card of its suit (a master). A trump of the others played to a trick the seat plays no
-    trump to then leaves at most ``count - 1`` of them to beat the seat's trumps: one more trump trick. So they
-    may never ruff the master, and it wins whenever it is played to its own suit. The seat plays it when that
-    suit is led or, on lead, leads it at once; void in a suit led it ruffs if it can, else discards another
-    card. It holds the master to the last trick only if it never led before that, but its trumps are all
-    played by then and won ``sure >= 1`` tricks, each giving it the lead. Must-overtrump restricts the cards a
-    void seat may play in ways this argument was not checked for, so the search does not use the count there.
-    (It adds to no other bound: ``quick_tricks`` may count the same master.) Checked against the brute force by
-    ``tests/test_solver.py::test_master_beyond_trumps_bound_holds_when_another_leads``.
+    ``sure_vs_lead``: when the seat holds more trumps than the others together (``T > O``), it makes at least
+    ``T - O + M`` tricks, ``M`` its side-suit masters (cards above every other remaining card of their suit;
+    cards only leave the hands, so a master stays one). The seat plays so: on lead, a master if it holds one;
+    following a suit it holds, a master of it if it holds one; void in the suit led, a trump if it holds one
+    and may play it, else a card that is not a master if it holds one. A seat's trump loses only to a higher
+    trump of the others played to its trick, and a master played to a trick of its own suit only to a trump of
+    theirs played to it; the seat plays one card a trick, so each of their ``O`` trumps beats at most one such
+    card. Hence the seat wins at least ``T + M - O`` tricks if it never throws a master on a trick of another
+    suit. Under must-overtrump it may have to (void, its trumps all below one already in the trick): that
+    trick holds a trump of theirs that beats none of those cards, so the count still holds. Otherwise it throws
+    one only at a trick ``X`` led by another player, void in the suit led and holding nothing but masters, so
+    no trump. It held masters at every earlier trick, so each trick it won before ``X`` was followed by one it
+    led, a master, before ``X``. Say ``W`` of its trumps won: the led masters are at least its wins, which are
+    ``W`` plus the led masters that won, so at least ``W`` led masters lost, each to a trump of theirs, and its
+    other ``T - W`` trumps lost, each to another trump of theirs (all in different tricks): ``O >= T``, against
+    ``T > O``. With ``T > O``, ``T - O + M`` is above ``sure = T - kills`` exactly when ``M`` exceeds the
+    others' trumps the matching leaves unused (``O - kills``); when they hold no trump it is all the seat's
+    trumps and masters. Checked against the brute force by
+    ``tests/test_solver.py::test_excess_trumps_and_masters_bound_holds``, which also shows that with ``T = O``
+    it is not a bound (the others strip the seat until it must throw a master, or ruff its masters).
     """
     sh = 13 * trump
     mine = (hands[seat] >> sh) & LANE
@@ -503,25 +511,12 @@ def trump_bounds(hands: Any, n: int, seat: int, trump: int) -> Any:
                 if v > lost:
                     lost = v
     sure_vs_lead = sure
-    if sure > 0 and k == int(popcount64(oth)) and side_masters(hands, n, seat, trump) > 0:
-        sure_vs_lead = sure + 1
+    excess = int(popcount64(mine)) - int(popcount64(oth))
+    if excess > 0:
+        m = excess + side_masters(hands, n, seat, trump)
+        if m > sure:
+            sure_vs_lead = m
     return sure, lost, sure_vs_lead
-
-
-@jit
-def others_hold_no_trump(hands: Any, n: int, seat: int, trump: int) -> bool:
-    """Do the players other than ``seat`` hold no trump (``trump >= 0``)?
-
-    Then, when ``seat`` holds a trump, it makes every one of its trumps and every card above all the others'
-    cards of its side suit (:func:`quick_tricks` with no length cap) even when another player leads: until
-    it first wins a trick it follows with cards that are not counted, ruffs when void (an unbeatable trump:
-    its lead from then on) or plays a counted card of the suit led (it wins: nobody can ruff), so it never
-    discards or loses a counted card; on lead it cashes those cards, then its trumps, keeping the lead."""
-    oth = 0
-    for s in range(n):
-        if s != seat:
-            oth |= hands[s]
-    return (oth >> (13 * trump)) & LANE == 0
 
 
 @jit
@@ -1315,15 +1310,15 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                             # cashing the leader's side-suit winners plays no trump: the trump bounds add to it
                             tb1 = 0
                             tb2 = 0
-                            tbx = 0  # the seat's sure tricks when another player leads
+                            tbx = 0  # the seat's sure tricks whoever leads (its trumps over the others' and masters)
                             if trump >= 0:
                                 tb1, tb2, tbx = trump_bounds(hands, n, seat, trump)
-                                if must_over != 0:
-                                    tbx = tb1
                             if leader == seat:
                                 if tb1 + quick_tricks(hands, n, seat, trump) >= target:
                                     decided = 1
                                 elif trump >= 0 and drawn_tricks(hands, n, seat, trump) >= target:
+                                    decided = 1
+                                elif tbx >= target:
                                     decided = 1
                                 elif remaining - tb2 < target:
                                     decided = 0
@@ -1332,9 +1327,6 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                                     decided = 1
                                 elif remaining - tb2 - quick_tricks(hands, n, leader, trump) < target:
                                     decided = 0
-                                elif tb1 > 0 and tb1 + quick_tricks(hands, n, seat, trump) >= target and \
-                                        others_hold_no_trump(hands, n, seat, trump):
-                                    decided = 1
                         if decided < 0:
                             bw = tt_probe(tt, idx, k0, k1, k2, chk)
                             if bw >= 0:
