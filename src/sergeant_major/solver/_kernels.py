@@ -717,7 +717,9 @@ def seat_takes_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, leader: in
     pending = 0
     follow = 0
     for k in range(tlen, n):
-        p = (leader + k) % n
+        p = leader + k
+        if p >= n:
+            p -= n
         if p == seat:
             continue
         pending |= 1 << p
@@ -756,10 +758,7 @@ def seat_takes_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, leader: in
         if target <= 1:
             return True
         mine = h & ~(1 << c)
-        oth = 0
-        for s in range(n):
-            if s != seat:
-                oth |= hands[s]
+        oth = (hands[0] | hands[1] | hands[2] | hands[3]) & ~h
         sure = 0
         if trump >= 0:
             sh = 13 * trump
