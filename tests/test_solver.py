@@ -41,6 +41,7 @@ from sergeant_major.solver._kernels import (
     seat_loses_out,
     seat_takes_trick,
     seat_wins_out,
+    start_bounds,
     trump_bounds,
     tt_probe,
     tt_store,
@@ -549,6 +550,41 @@ def test_trick_start_bounds_hold(rules_t: str) -> None:
             assert v <= pos.remaining - lost - qt, (repr(pos), seat, v, lost, qt)
         checked += 1
     assert checked >= 20
+
+
+@pytest.mark.parametrize("rules_t", ["9-5-2", "3-5-8", "8-5-3 must-overtrump=on", "9-5-2 players=4", "3-5-8 must-trump=off"])
+def test_start_bounds_match_the_separate_counts(rules_t: str) -> None:
+    """``start_bounds``, the search's trick-start test (the counts computed only as far as needed), decides
+    exactly as the separate counts in their order: the trump count plus the quick tricks or the drawn trumps on
+    lead; the third count (the seat's trumps over the others' with its masters, whoever leads), and the leader's
+    quick tricks with the others' trump count when another player leads - for every seat and every target."""
+    rules = Rules.parse(rules_t)
+    rng = random.Random(hash(rules_t) % 983)
+    decided = 0
+    for _ in range(150):
+        pos = random_position(rules, rng, rng.randint(2, min(rules.tricks, 10)))
+        if pos.misere:
+            continue
+        n, trump, mo = pos.n, pos.trump, int(pos.rules.must_overtrump)
+        hands = int_array(list(pos.hands) + [0] * (4 - n))
+        for seat in range(n):
+            tb1, tb2, tbx = trump_bounds(hands, n, seat, trump) if trump >= 0 else (0, 0, 0)
+            for target in range(1, pos.remaining + 1):
+                want = -1
+                if pos.leader == seat:
+                    if tb1 + quick_tricks(hands, n, seat, trump) >= target or \
+                            (trump >= 0 and drawn_tricks(hands, n, seat, trump) >= target) or tbx >= target:
+                        want = 1
+                    elif pos.remaining - tb2 < target:
+                        want = 0
+                elif tbx >= target:
+                    want = 1
+                elif pos.remaining - tb2 - quick_tricks(hands, n, pos.leader, trump) < target:
+                    want = 0
+                got = start_bounds(hands, n, pos.leader, seat, trump, mo, pos.remaining, target)
+                assert got == want, (repr(pos), seat, target, got, want)
+                decided += want >= 0
+    assert decided >= 100
 
 
 @pytest.mark.parametrize("rules_t", ["9-5-2", "8-5-3 must-overtrump=on must-trump=on", "8-5-3 must-overtrump=on",

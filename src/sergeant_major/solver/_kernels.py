@@ -548,6 +548,125 @@ def drawn_tricks(hands: Any, n: int, seat: int, trump: int) -> int:
     return int(popcount64(mine)) + side_masters(hands, n, seat, trump)
 
 
+@jit_inline
+def masters_of(mine: int, oth: int, trump: int) -> int:
+    """:func:`side_masters` of the hand ``mine`` against ``oth`` (the other hands' cards together), as plain masks."""
+    total = 0
+    for suit in range(4):
+        if suit != trump:
+            sh = 13 * suit
+            total += int(popcount64(((mine >> sh) & LANE) >> (int(high_bit((oth >> sh) & LANE)) + 1)))
+    return total
+
+
+@jit_inline
+def quick_tricks_of(hands: Any, n: int, p: int, mine: int, oth: int, trump: int, pending: int, follow: int,
+                    led: int) -> int:
+    """:func:`quick_tricks_after` of seat ``p`` holding ``mine`` (which may differ from ``hands[p]``; the others'
+    hands are ``hands``), ``oth`` the others' cards together: the same count without writing ``hands``."""
+    total = 0
+    tcaps = 0  # the other seats holding trumps (they cap the lengths)
+    if trump >= 0:
+        for s in range(n):
+            if s != p and (hands[s] >> (13 * trump)) & LANE != 0:
+                tcaps |= 1 << s
+    for suit in range(4):
+        if suit == trump:
+            continue
+        sh = 13 * suit
+        m = (mine >> sh) & LANE
+        if m == 0:
+            continue
+        cnt = int(popcount64(m >> (int(high_bit((oth >> sh) & LANE)) + 1)))
+        if cnt > 0 and tcaps != 0:
+            for s in range(n):
+                if (tcaps >> s) & 1 != 0:
+                    ln = int(popcount64((hands[s] >> sh) & LANE))
+                    if (follow >> s) & 1 != 0:
+                        if suit == led:
+                            ln -= 1
+                    else:
+                        ln -= (pending >> s) & 1
+                    if ln < cnt:
+                        cnt = ln
+        if cnt > 0:
+            total += cnt
+    return total
+
+
+@jit_inline
+def drawn_tricks_of(hands: Any, n: int, p: int, mine: int, oth: int, trump: int) -> int:
+    """:func:`drawn_tricks` of seat ``p`` holding ``mine`` (the others' hands are ``hands``, ``oth`` their cards
+    together), without writing ``hands``."""
+    sh = 13 * trump
+    mt = (mine >> sh) & LANE
+    k = 0
+    for s in range(n):
+        if s != p:
+            c = int(popcount64((hands[s] >> sh) & LANE))
+            if c > k:
+                k = c
+    if k == 0 or int(popcount64(mt)) < k:
+        return -1
+    v = mt
+    for _ in range(k - 1):
+        v &= ~(1 << int(high_bit(v)))
+    if int(high_bit(v)) < int(high_bit((oth >> sh) & LANE)):  # the k-th highest of the seat's trumps
+        return -1
+    return int(popcount64(mt)) + masters_of(mine, oth, trump)
+
+
+@jit_inline
+def start_bounds(hands: Any, n: int, leader: int, seat: int, trump: int, must_over: int, remaining: int,
+                 target: int) -> int:
+    """The trick-start bounds of :func:`search` (not in minimum tricks): ``1`` when a sure lower bound of the seat
+    reaches ``target``, ``0`` when an upper bound falls short of it, else ``-1``. The same tests as the trump
+    count (:func:`trump_bounds`), the quick tricks (:func:`quick_tricks`), the drawn trumps (:func:`drawn_tricks`)
+    and the seat's trumps over the others' with its masters (:func:`trump_bounds`' third count) make, computed only as far as needed (every count is a sound bound, so the
+    order of the tests changes no answer)."""
+    mine = hands[seat]
+    allm = hands[0] | hands[1] | hands[2] | hands[3]
+    oth = allm & ~mine
+    sure = 0
+    k = 0
+    mt = 0
+    ot = 0
+    sh = 13 * trump
+    if trump >= 0:
+        mt = (mine >> sh) & LANE
+        ot = (oth >> sh) & LANE
+        k = kills(ot, mt)
+        sure = int(popcount64(mt)) - k
+    if leader == seat:
+        if sure + quick_tricks_of(hands, n, seat, mine, oth, trump, 0, 0, -1) >= target:
+            return 1
+        if trump >= 0 and drawn_tricks_of(hands, n, seat, mine, oth, trump) >= target:
+            return 1
+    elif sure >= target:
+        return 1
+    if trump >= 0:
+        # more trumps than the others together: those over theirs and every side master, whoever leads
+        # (trump_bounds' third count)
+        excess = int(popcount64(mt)) - int(popcount64(ot))
+        if excess > 0 and excess + masters_of(mine, oth, trump) >= target:
+            return 1
+    lost = 0
+    if trump >= 0:
+        for s in range(n):
+            if s != seat:
+                ts = (hands[s] >> sh) & LANE
+                if ts != 0:
+                    v = int(popcount64(ts)) - kills(mt, ts)
+                    if v > lost:
+                        lost = v
+    if leader == seat:
+        return 0 if remaining - lost < target else -1
+    lh = hands[leader]
+    if remaining - lost - quick_tricks_of(hands, n, leader, lh, allm & ~lh, trump, 0, 0, -1) < target:
+        return 0
+    return -1
+
+
 @jit
 def last_trick_winner(hands: Any, n: int, leader: int, trump: int) -> int:
     """The seat that wins the last trick, every hand holding one card, ``leader`` to lead."""
@@ -580,7 +699,7 @@ def seat_takes_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, leader: in
     (the drawn trumps' ``-1``, once nobody else holds a trump, gives way to the trump count and quick tricks,
     which then count the same tricks), so they are taken on the hands as they are. Seeds 000/004 "Playing the
     tricks" (follow suit, a trump beats any other suit); the caller passes ``must_over = 0`` or the seat as the player to move (with must-overtrump the
-    seat's legal cards depend on the trumps played before it). ``hands`` is left as it was."""
+    seat's legal cards depend on the trumps played before it). ``hands`` is not written."""
     h = hands[seat]
     legal = legal_mask_at(h, tk, tb, tlen, trump, must_trump, must_over)
     led = tk[tb] // 13
@@ -592,7 +711,9 @@ def seat_takes_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, leader: in
     pending = 0
     follow = 0
     for k in range(tlen, n):
-        p = (leader + k) % n
+        p = leader + k
+        if p >= n:
+            p -= n
         if p == seat:
             continue
         pending |= 1 << p
@@ -630,21 +751,17 @@ def seat_takes_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, leader: in
             continue
         if target <= 1:
             return True
-        hands[seat] = h & ~(1 << c)
+        mine = h & ~(1 << c)
+        oth = (hands[0] | hands[1] | hands[2] | hands[3]) & ~h
         sure = 0
         if trump >= 0:
             sh = 13 * trump
-            mine = (hands[seat] >> sh) & LANE
-            oth = 0
-            for s in range(n):
-                if s != seat:
-                    oth |= (hands[s] >> sh) & LANE
-            sure = int(popcount64(mine)) - kills(oth, mine)  # trump_bounds' first count
+            mt = (mine >> sh) & LANE
+            sure = int(popcount64(mt)) - kills((oth >> sh) & LANE, mt)  # trump_bounds' first count
         if sure < target - 1:
-            sure += quick_tricks_after(hands, n, seat, trump, pending, follow, led)
+            sure += quick_tricks_of(hands, n, seat, mine, oth, trump, pending, follow, led)
         if sure < target - 1 and trump >= 0:
-            sure = drawn_tricks(hands, n, seat, trump)
-        hands[seat] = h
+            sure = drawn_tricks_of(hands, n, seat, mine, oth, trump)
         if sure >= target - 1:
             return True
     return False
@@ -1308,25 +1425,7 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                                     decided = 0
                         else:
                             # cashing the leader's side-suit winners plays no trump: the trump bounds add to it
-                            tb1 = 0
-                            tb2 = 0
-                            tbx = 0  # the seat's sure tricks whoever leads (its trumps over the others' and masters)
-                            if trump >= 0:
-                                tb1, tb2, tbx = trump_bounds(hands, n, seat, trump)
-                            if leader == seat:
-                                if tb1 + quick_tricks(hands, n, seat, trump) >= target:
-                                    decided = 1
-                                elif trump >= 0 and drawn_tricks(hands, n, seat, trump) >= target:
-                                    decided = 1
-                                elif tbx >= target:
-                                    decided = 1
-                                elif remaining - tb2 < target:
-                                    decided = 0
-                            else:
-                                if tbx >= target:
-                                    decided = 1
-                                elif remaining - tb2 - quick_tricks(hands, n, leader, trump) < target:
-                                    decided = 0
+                            decided = start_bounds(hands, n, leader, seat, trump, must_over, remaining, target)
                         if decided < 0:
                             bw = tt_probe(tt, idx, k0, k1, k2, chk)
                             if bw >= 0:
