@@ -1026,15 +1026,17 @@ def gen_moves(hands: Any, n: int, trick: Any, tb: int, tlen: int, leader: int, t
                     else:
                         sc = 20 + slen - (hb >> 1)
                 else:
-                    # the seat leads: cash a top card, else a suit nobody can ruff, low
+                    # the seat leads: cash a top card; else a trump, the highest first (drawing the others' trumps
+                    # shrinks their ruffs and the proof); then a top card they can ruff; then the longest suit
+                    # nobody can ruff, the highest card first
                     if hb > oth_top:
                         sc = 40 if ruff else 60 + slen
+                    elif suit == trump:
+                        sc = 45 + (hb >> 1)
                     else:
-                        sc = 20 + slen - (hb >> 1)
+                        sc = 20 + slen + (hb >> 1)
                         if ruff:
                             sc -= 15
-                        if suit == trump:
-                            sc += 2
                 nm = insert_move(moves, base, nm, sh + hb, sc)
         return nm
     # current winner of the trick so far
@@ -1079,9 +1081,12 @@ def gen_moves(hands: Any, n: int, trick: Any, tb: int, tlen: int, leader: int, t
                 if cur_good == want_good and seat_played:  # a partner wins it already: duck first
                     sc = 40 - hb
                 elif want_good == good_to:  # winning the trick is what the mover wants
-                    sc = 70 - hb + (10 if last else 0)
-                    if ruffing:
-                        sc -= 5
+                    if maxing and not last:
+                        sc = 70 + hb  # the seat, with players after it: its highest winner
+                    else:
+                        sc = 70 - hb + (10 if last else 0)  # the cheapest winner
+                        if ruffing:
+                            sc -= 5
                 else:
                     sc = 5 + hb
             elif cur_good == want_good:  # the trick already goes the mover's way
