@@ -361,29 +361,7 @@ def quick_tricks_after(hands: Any, n: int, seat: int, trump: int, pending: int, 
     for s in range(n):
         if s != seat:
             oth |= hands[s]
-    total = 0
-    for suit in range(4):
-        if suit == trump:
-            continue
-        sh = 13 * suit
-        m = (mine >> sh) & LANE
-        if m == 0:
-            continue
-        cnt = int(popcount64(m >> (int(high_bit((oth >> sh) & LANE)) + 1)))
-        if cnt > 0 and trump >= 0:
-            for s in range(n):
-                if s != seat and (hands[s] >> (13 * trump)) & LANE != 0:
-                    ln = int(popcount64((hands[s] >> sh) & LANE))
-                    if (follow >> s) & 1 != 0:
-                        if suit == led:
-                            ln -= 1
-                    else:
-                        ln -= (pending >> s) & 1
-                    if ln < cnt:
-                        cnt = ln
-        if cnt > 0:
-            total += cnt
-    return total
+    return quick_tricks_of(hands, n, seat, mine, oth, trump, pending, follow, led)
 
 
 @jit
