@@ -565,7 +565,7 @@ def test_start_bounds_match_the_separate_counts(rules_t: str) -> None:
         pos = random_position(rules, rng, rng.randint(2, min(rules.tricks, 10)))
         if pos.misere:
             continue
-        n, trump, mo = pos.n, pos.trump, int(pos.rules.must_overtrump)
+        n, trump = pos.n, pos.trump
         hands = int_array(list(pos.hands) + [0] * (4 - n))
         for seat in range(n):
             tb1, tb2, tbx = trump_bounds(hands, n, seat, trump) if trump >= 0 else (0, 0, 0)
@@ -581,7 +581,7 @@ def test_start_bounds_match_the_separate_counts(rules_t: str) -> None:
                     want = 1
                 elif pos.remaining - tb2 - quick_tricks(hands, n, pos.leader, trump) < target:
                     want = 0
-                got = start_bounds(hands, n, pos.leader, seat, trump, mo, pos.remaining, target)
+                got = start_bounds(hands, n, pos.leader, seat, trump, pos.remaining, target)
                 assert got == want, (repr(pos), seat, target, got, want)
                 decided += want >= 0
     assert decided >= 100

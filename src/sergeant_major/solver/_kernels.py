@@ -431,12 +431,7 @@ def side_masters(hands: Any, n: int, seat: int, trump: int) -> int:
     for s in range(n):
         if s != seat:
             oth |= hands[s]
-    total = 0
-    for suit in range(4):
-        if suit != trump:
-            sh = 13 * suit
-            total += int(popcount64(((hands[seat] >> sh) & LANE) >> (int(high_bit((oth >> sh) & LANE)) + 1)))
-    return total
+    return masters_of(hands[seat], oth, trump)
 
 
 @jit
@@ -505,25 +500,12 @@ def drawn_tricks(hands: Any, n: int, seat: int, trump: int) -> int:
     its own), then every one of its trumps and its cards above every other remaining card of their side suit
     win. ``-1`` when the trumps cannot be drawn so (or when nobody else holds trumps, :func:`trump_bounds`
     and :func:`quick_tricks` already count that case in full)."""
-    sh = 13 * trump
-    mine = (hands[seat] >> sh) & LANE
+    mine = hands[seat]
     oth = 0
-    k = 0
     for s in range(n):
         if s != seat:
-            ts = (hands[s] >> sh) & LANE
-            oth |= ts
-            c = int(popcount64(ts))
-            if c > k:
-                k = c
-    if k == 0 or int(popcount64(mine)) < k:
-        return -1
-    v = mine
-    for _ in range(k - 1):
-        v &= ~(1 << int(high_bit(v)))
-    if int(high_bit(v)) < int(high_bit(oth)):  # the k-th highest of the seat's trumps
-        return -1
-    return int(popcount64(mine)) + side_masters(hands, n, seat, trump)
+            oth |= hands[s]
+    return drawn_tricks_of(hands, n, seat, mine, oth, trump)
 
 
 @jit_inline
@@ -595,8 +577,7 @@ def drawn_tricks_of(hands: Any, n: int, p: int, mine: int, oth: int, trump: int)
 
 
 @jit_inline
-def start_bounds(hands: Any, n: int, leader: int, seat: int, trump: int, must_over: int, remaining: int,
-                 target: int) -> int:
+def start_bounds(hands: Any, n: int, leader: int, seat: int, trump: int, remaining: int, target: int) -> int:
     """The trick-start bounds of :func:`search` (not in minimum tricks): ``1`` when a sure lower bound of the seat
     reaches ``target``, ``0`` when an upper bound falls short of it, else ``-1``. The same tests as the trump
     count (:func:`trump_bounds`), the quick tricks (:func:`quick_tricks`), the drawn trumps (:func:`drawn_tricks`)
@@ -1408,7 +1389,7 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                                     decided = 0
                         else:
                             # cashing the leader's side-suit winners plays no trump: the trump bounds add to it
-                            decided = start_bounds(hands, n, leader, seat, trump, must_over, remaining, target)
+                            decided = start_bounds(hands, n, leader, seat, trump, remaining, target)
                         if decided < 0:
                             bw = tt_probe(tt, idx, k0, k1, k2, chk)
                             if bw >= 0:
