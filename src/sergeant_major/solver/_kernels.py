@@ -940,8 +940,8 @@ def seat_ducks_out(hands: Any, n: int, tk: Any, tb: int, tlen: int, seat: int) -
 
 @jit_inline
 def insert_move(moves: Any, base: int, nm: int, c: int, sc: int) -> int:
-    """Insert card ``c`` with score ``sc`` into the ``nm`` moves at ``moves[base:]`` (pairs card, score; best
-    first, a new card after the ones that score as much); return the new count."""
+    """Insert card ``c`` with sort key ``sc`` into the ``nm`` moves at ``moves[base:]`` (pairs card, key; the
+    highest key first, a new card after the ones with as high a key); return the new count."""
     j = nm
     while j > 0 and moves[base + 2 * (j - 1) + 1] < sc:
         moves[base + 2 * j] = moves[base + 2 * (j - 1)]
@@ -976,8 +976,14 @@ def gen_moves(hands: Any, n: int, tlen: int, leader: int, led: int, bc: int, ws:
               must_trump: int, must_over: int, seat: int, misere: int, moves: Any, base: int) -> int:
     """Write the legal cards of ``to`` (``tlen`` cards played to the trick so far, led by ``leader`` in suit ``led``;
     ``bc`` the card winning it so far, played by ``ws``: those three only read when ``tlen > 0``) into
-    ``moves[base + 2k]`` (score at ``+ 1``), one card per run of equivalent cards, best-first by a cheap ordering
-    score; return how many."""
+    ``moves[base + 2k]`` (a sort key at ``+ 1``), one card per run of equivalent cards, best-first by a cheap
+    ordering score; return how many.
+
+    The key of a card of rank ``r`` in ``suit`` is ``64 * score + 16 * (3 - suit) + r``: the highest score first,
+    equal scores in the order the cards were once generated in (suit by suit, the high ranks first), so the order
+    does not depend on the order of the insertions. In a suit, the cards of one class (those that beat the trick's
+    winning card so far, the others; at a lead, the top cards and the rest) score linearly in their rank (or in
+    ``rank >> q``): :func:`emit_run` inserts them in the order of falling keys, so that few moves are shifted."""
     h = hands[to]
     legal = h if tlen == 0 else legal_after(h, led, bc, trump, must_trump, must_over)
     maxing = to == seat
@@ -1020,80 +1026,102 @@ def gen_moves(hands: Any, n: int, tlen: int, leader: int, led: int, bc: int, ws:
                     seat_top = int(high_bit(sv))
                     side_top = int(high_bit(pv & ~sv))
                     ruff = sv == 0 and suit != trump and seat_trumps != 0
-            while v != 0:
-                hb = int(high_bit(v))
-                v &= ~(1 << hb)
-                if mis:
-                    sc = 30 - hb if maxing else 30 + hb
-                elif not maxing:
-                    # the others lead: suits their side rules, which the seat must follow
-                    if ruff:
-                        sc = 5 - (hb >> 2)  # the seat would ruff
-                    elif side_top > seat_top:
-                        sc = 60 + hb if hb == side_top else 45 - (hb >> 1)
-                    else:
-                        sc = 20 + slen - (hb >> 1)
+            tie = (3 - suit) * 16
+            if mis:
+                nm = emit_run(moves, base, nm, v, sh, 30 * 64 + tie, -1 if maxing else 1, 0)
+            elif not maxing:
+                # the others lead: suits their side rules, which the seat must follow
+                if ruff:
+                    nm = emit_run(moves, base, nm, v, sh, 5 * 64 + tie, -1, 2)  # the seat would ruff
+                elif side_top > seat_top:
+                    if (v >> side_top) & 1 != 0:
+                        nm = insert_move(moves, base, nm, sh + side_top, (60 + side_top) * 64 + tie + side_top)
+                        v &= ~(1 << side_top)
+                    nm = emit_run(moves, base, nm, v, sh, 45 * 64 + tie, -1, 1)
                 else:
-                    # the seat leads: cash a top card; else a trump, the highest first (drawing the others' trumps
-                    # shrinks their ruffs and the proof); then a top card they can ruff; then the longest suit
-                    # nobody can ruff, the highest card first
-                    if hb > oth_top:
-                        sc = 40 if ruff else 60 + slen
-                    elif suit == trump:
-                        sc = 45 + (hb >> 1)
-                    else:
-                        sc = 20 + slen + (hb >> 1)
-                        if ruff:
-                            sc -= 15
-                nm = insert_move(moves, base, nm, sh + hb, sc)
+                    nm = emit_run(moves, base, nm, v, sh, (20 + slen) * 64 + tie, -1, 1)
+            else:
+                # the seat leads: cash a top card; else a trump, the highest first (drawing the others' trumps
+                # shrinks their ruffs and the proof); then a top card they can ruff; then the longest suit
+                # nobody can ruff, the highest card first
+                top = (v >> (oth_top + 1)) << (oth_top + 1)
+                nm = emit_run(moves, base, nm, top, sh, (40 if ruff else 60 + slen) * 64 + tie, 0, 0)
+                if suit == trump:
+                    nm = emit_run(moves, base, nm, v & ~top, sh, 45 * 64 + tie, 1, 1)
+                else:
+                    nm = emit_run(moves, base, nm, v & ~top, sh, (20 + slen - (15 if ruff else 0)) * 64 + tie, 1, 1)
         return nm
     btr = suit_of(bc) == trump
     present |= 1 << bc
-    # the mover wants "good" tricks (won by the seat; in minimum tricks won by the others) when maximising
-    cur_good = (ws == seat) != mis
-    want_good = maxing
-    good_to = (to == seat) != mis
+    # the mover wants "good" tricks (won by the seat; in minimum tricks won by the others) when maximising; each
+    # card's score is linear in its rank within its class, one line for the cards that beat the trick's winning
+    # card so far and one for the others (set per node; a ruff adds r1 / r0)
+    on_good = ((ws == seat) != mis) == maxing  # the trick already goes the mover's way
     last = tlen == n - 1
-    seat_played = ((seat - leader) % n) < tlen
-    brank = bc - 13 * suit_of(bc)
+    r1 = 0
+    if on_good and ((seat - leader) % n) < tlen:  # a partner wins it already: duck first
+        a1 = 40
+        s1 = -1
+    elif not mis:  # winning the trick is what the mover wants
+        if maxing and not last:
+            a1 = 70  # the seat, with players after it: its highest winner
+            s1 = 1
+        else:
+            a1 = 80 if last else 70  # the cheapest winner
+            s1 = -1
+            r1 = -5
+    else:
+        a1 = 5
+        s1 = 1
+    a0 = 60 if on_good else 30
+    s0 = 1 if mis else -1
+    r0 = -10 if not on_good and not mis else 0
+    above = LANE & ~((2 << (bc - 13 * suit_of(bc))) - 1)  # the ranks above the winning card
+    lv = (legal >> (13 * led)) & LANE
+    if lv != 0:  # following suit: one suit, no ruff
+        win = above if led == trump or not btr else 0
+        return emit_classes(moves, base, 0, run_heads(lv, (present >> (13 * led)) & LANE), win, 13 * led,
+                            (3 - led) * 16, a1, s1, a0, s0)
     for suit in range(4):
         sh = 13 * suit
         lv = (legal >> sh) & LANE
         if lv == 0:
             continue
-        pv = (present >> sh) & LANE
-        v = run_heads(lv, pv)
-        # the cards of this suit that beat the trick's winning card so far
-        if suit == trump:
-            win = LANE if not btr else LANE & ~((2 << brank) - 1)
-        elif suit == led and not btr:
-            win = LANE & ~((2 << brank) - 1)
-        else:
-            win = 0
-        ruffing = suit == trump and suit != led
-        while v != 0:
-            hb = int(high_bit(v))
-            v &= ~(1 << hb)
-            if (win >> hb) & 1:
-                if cur_good == want_good and seat_played:  # a partner wins it already: duck first
-                    sc = 40 - hb
-                elif want_good == good_to:  # winning the trick is what the mover wants
-                    if maxing and not last:
-                        sc = 70 + hb  # the seat, with players after it: its highest winner
-                    else:
-                        sc = 70 - hb + (10 if last else 0)  # the cheapest winner
-                        if ruffing:
-                            sc -= 5
-                else:
-                    sc = 5 + hb
-            elif cur_good == want_good:  # the trick already goes the mover's way
-                sc = 60 + hb if mis else 60 - hb
-            else:
-                sc = 30 + hb if mis else 30 - hb
-                if ruffing and not mis:
-                    sc -= 10
-            nm = insert_move(moves, base, nm, sh + hb, sc)
+        v = run_heads(lv, (present >> sh) & LANE)
+        if suit == trump:  # a ruff (the suit led is not trumps: the mover is void in it)
+            nm = emit_classes(moves, base, nm, v, above if btr else LANE, sh, (3 - suit) * 16, a1 + r1, s1, a0 + r0,
+                              s0)
+        else:  # a discard: it beats nothing
+            nm = emit_run(moves, base, nm, v, sh, a0 * 64 + (3 - suit) * 16, s0, 0)
     return nm
+
+
+@jit_inline
+def emit_run(moves: Any, base: int, nm: int, v: int, sh: int, k0: int, s: int, q: int) -> int:
+    """Insert the cards ``sh + r`` for the ranks ``r`` in ``v`` with the keys ``k0 + 64 * s * (r >> q) + r`` (a score
+    ``s * (r >> q)`` above the one in ``k0``, ties to the higher rank) into the ``nm`` moves at ``moves[base:]``
+    (:func:`insert_move`), the low ranks first when ``s < 0`` (the keys then mostly fall: few moves shifted);
+    return the new count."""
+    if s < 0:
+        while v != 0:
+            r = int(low_bit(v))
+            v &= v - 1
+            nm = insert_move(moves, base, nm, sh + r, k0 + 64 * s * (r >> q) + r)
+    else:
+        while v != 0:
+            r = int(high_bit(v))
+            v &= ~(1 << r)
+            nm = insert_move(moves, base, nm, sh + r, k0 + 64 * s * (r >> q) + r)
+    return nm
+
+
+@jit_inline
+def emit_classes(moves: Any, base: int, nm: int, v: int, win: int, sh: int, tie: int, a1: int, s1: int, a0: int,
+                 s0: int) -> int:
+    """:func:`emit_run` for the cards of ``v`` in ``win`` (score ``a1 + s1 * rank``) and the others (``a0 + s0 *
+    rank``); ``tie`` orders equal scores (earlier suits, then higher ranks, first)."""
+    nm = emit_run(moves, base, nm, v & win, sh, a1 * 64 + tie, s1, 0)
+    return emit_run(moves, base, nm, v & ~win, sh, a0 * 64 + tie, s0, 0)
 
 
 # frame fields of the iterative search
