@@ -705,6 +705,17 @@ def seat_takes_trick_bc(hands: Any, n: int, tlen: int, leader: int, seat: int, t
     h = hands[seat]
     legal = legal_after(h, led, bc, trump, must_trump, must_over)
     btr = suit_of(bc) == trump
+    brank = bc - 13 * suit_of(bc)
+    # every card the check may find beats the winning card so far: without one the answer is no
+    above = LANE & ~((2 << brank) - 1)
+    if btr:
+        beat = (legal >> (13 * trump)) & above
+    else:
+        beat = (legal >> (13 * led)) & above
+        if trump >= 0:
+            beat |= (legal >> (13 * trump)) & LANE
+    if beat == 0:
+        return False
     # the highest card of the suit led and the highest trump the players still to play could play
     led_top = -1
     trump_top = -1
@@ -731,7 +742,6 @@ def seat_takes_trick_bc(hands: Any, n: int, tlen: int, leader: int, seat: int, t
                 r = int(high_bit(tv))
                 if r > trump_top:
                     trump_top = r
-    brank = bc - 13 * suit_of(bc)
     for kind in range(2):  # the lowest such card of the suit led (no trump spent), then the lowest such trump
         c = -1
         if kind == 0:
