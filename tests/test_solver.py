@@ -1134,3 +1134,128 @@ def test_a_clock_that_returns_no_number_is_a_clear_error() -> None:
             with pytest.raises(ValueError, match=re.escape(f"returned {bad!r}, not a finite number of seconds")):
                 solver.solve(pos, **kwargs)
     assert Solver(tt_bits=10, clock=lambda: 5).value(pos, 2, time_limit=1.0).tricks == 7  # an int clock is fine
+
+
+def _reference_moves(hands: list[int], n: int, trick: list[int], leader: int, trump: int, must_trump: int,
+                     must_over: int, seat: int, misere: bool) -> list[int]:
+    """The move order of ``gen_moves`` as first written: a score per run head, suit by suit and the high ranks
+    first, inserted after the cards that score as much (plain Python, the trick's winner from the trick)."""
+    from sergeant_major.solver._kernels import LANE, legal_mask, winner_index
+
+    tlen = len(trick)
+    to = (leader + tlen) % n
+    legal = legal_mask(hands[to], int_array(trick + [0] * (4 - tlen)), tlen, trump, must_trump, must_over)
+    maxing = to == seat
+    present = hands[0] | hands[1] | hands[2] | hands[3]
+    order: list[tuple[int, int]] = []
+
+    def insert(c: int, sc: int) -> None:
+        j = len(order)
+        while j > 0 and order[j - 1][1] < sc:
+            j -= 1
+        order.insert(j, (c, sc))
+
+    def heads(suit: int) -> list[int]:
+        lv = (legal >> (13 * suit)) & LANE
+        pv = (present >> (13 * suit)) & LANE
+        return [r for r in range(12, -1, -1) if lv >> r & 1 and not (pv >> (r + 1) and
+                                                                        lv >> (r + 1 + ((pv >> (r + 1)) & -(pv >> (r + 1))).bit_length() - 1) & 1)]
+
+    if tlen == 0:
+        sv_all = hands[seat]
+        seat_trumps = (sv_all >> (13 * trump)) & LANE if trump >= 0 else 0
+        ruffable = 0
+        if maxing and not misere and trump >= 0:
+            for o in range(n):
+                if o != seat and (hands[o] >> (13 * trump)) & LANE:
+                    ruffable |= sum(1 << s for s in range(4) if (hands[o] >> (13 * s)) & LANE == 0)
+        for suit in range(4):
+            lv = (legal >> (13 * suit)) & LANE
+            pv = (present >> (13 * suit)) & LANE
+            slen = bin(lv).count("1")
+            sv = (sv_all >> (13 * suit)) & LANE
+            oth_top = (pv & ~lv).bit_length() - 1
+            seat_top, side_top = sv.bit_length() - 1, (pv & ~sv).bit_length() - 1
+            for hb in heads(suit):
+                if misere:
+                    sc = 30 - hb if maxing else 30 + hb
+                elif not maxing:
+                    if sv == 0 and suit != trump and seat_trumps != 0:
+                        sc = 5 - (hb >> 2)
+                    elif side_top > seat_top:
+                        sc = 60 + hb if hb == side_top else 45 - (hb >> 1)
+                    else:
+                        sc = 20 + slen - (hb >> 1)
+                else:
+                    ruff = suit != trump and ruffable >> suit & 1
+                    if hb > oth_top:
+                        sc = 40 if ruff else 60 + slen
+                    elif suit == trump:
+                        sc = 45 + (hb >> 1)
+                    else:
+                        sc = 20 + slen + (hb >> 1) - (15 if ruff else 0)
+                insert(13 * suit + hb, sc)
+        return [c for c, _ in order]
+    bi = winner_index(int_array(trick + [0] * (4 - tlen)), tlen, trump)
+    bc = trick[bi]
+    led, btr = trick[0] // 13, bc // 13 == trump
+    present |= 1 << bc
+    cur_good = ((leader + bi) % n == seat) != misere
+    good_to = maxing != misere
+    last = tlen == n - 1
+    seat_played = (seat - leader) % n < tlen
+    for suit in range(4):
+        if suit == trump:
+            win = LANE if not btr else LANE & ~((2 << (bc % 13)) - 1)
+        elif suit == led and not btr:
+            win = LANE & ~((2 << (bc % 13)) - 1)
+        else:
+            win = 0
+        ruffing = suit == trump and suit != led
+        for hb in heads(suit):
+            if win >> hb & 1:
+                if cur_good == maxing and seat_played:
+                    sc = 40 - hb
+                elif maxing == good_to:
+                    sc = 70 + hb if maxing and not last else 70 - hb + (10 if last else 0) - (5 if ruffing else 0)
+                else:
+                    sc = 5 + hb
+            elif cur_good == maxing:
+                sc = 60 + hb if misere else 60 - hb
+            else:
+                sc = (30 + hb if misere else 30 - hb) - (10 if ruffing and not misere else 0)
+            insert(13 * suit + hb, sc)
+    return [c for c, _ in order]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_move_order_is_the_scored_order(kind: tuple[str, Contract | None]) -> None:
+    """``gen_moves`` (the trick's suit led, winning card and its seat given, the cards inserted by sort keys in
+    runs) lists the same cards in the same order as the plain scored insertion it replaced, for every seat, at
+    leads and at every card of a trick, under every obligation and in minimum tricks: the search's nodes depend on
+    that order."""
+    import zlib
+
+    from sergeant_major.solver._kernels import gen_moves, winner_index
+
+    rules_t, contract = kind
+    rules = Rules.parse(rules_t)
+    rng = random.Random(zlib.crc32(rules_t.encode()) % 1009 + (contract is not None))
+    moves = int_array(2 * 16)
+    compared = 0
+    for _ in range(150 if not LONG else 1500):
+        pos = random_position(rules, rng, rng.randint(1, rules.tricks), contract=contract,
+                              in_trick=rng.randrange(rules.players))
+        n, tlen = pos.n, len(pos.trick)
+        hands4 = list(pos.hands) + [0] * (4 - n)
+        trick = list(pos.trick)
+        bi = winner_index(int_array(trick + [0] * (4 - tlen)), tlen, pos.trump) if tlen else 0
+        led, bc, ws = (trick[0] // 13, trick[bi], (pos.leader + bi) % n) if tlen else (0, 0, 0)
+        mt, mo = int(pos.rules.must_trump), int(pos.rules.must_overtrump)
+        for seat in range(n):
+            want = _reference_moves(hands4, n, trick, pos.leader, pos.trump, mt, mo, seat, pos.misere)
+            nm = gen_moves(int_array(hands4), n, tlen, pos.leader, led, bc, ws, (pos.leader + tlen) % n, pos.trump,
+                           mt, mo, seat, int(pos.misere), moves, 0)
+            assert [int(moves[2 * j]) for j in range(nm)] == want, (repr(pos), seat)
+            compared += 1
+    assert compared >= 300

@@ -100,6 +100,12 @@ def nth_card(m: int, k: int) -> int:
 
 
 @jit_inline
+def suit_of(c: int) -> int:
+    """The suit of card ``c`` (``c // 13`` for ``0 <= c < 52``, by a multiply and a shift)."""
+    return (c * 79) >> 10
+
+
+@jit_inline
 def over_trump(trumps: int, trick: Any, tb: int, tlen: int, trump: int) -> int:
     """The cards of ``trumps`` that beat every trump already in the trick ``trick[tb:tb + tlen]`` (all of them
     if none)."""
@@ -154,6 +160,33 @@ def legal_mask(h: int, trick: Any, tlen: int, trump: int, must_trump: int, must_
     must-trump (seed 003); with must-overtrump a trump must beat the trumps in the trick if able.
     """
     return legal_mask_at(h, trick, 0, tlen, trump, must_trump, must_over)
+
+
+@jit_inline
+def legal_after(h: int, led: int, bc: int, trump: int, must_trump: int, must_over: int) -> int:
+    """:func:`legal_mask_at` in the middle of a trick (at least one card played), given the suit ``led`` and the
+    card ``bc`` winning the trick so far instead of the trick: the highest trump in a trick is its winning card
+    (a trump beats any other suit, a higher trump a lower one), so the trumps that beat every trump in it are
+    those above ``bc`` when it is a trump, else all of them."""
+    follow = h & (LANE << (13 * led))
+    if follow != 0:
+        if trump == led and must_over != 0:  # the trick is led in trumps: its winner is a trump
+            over = follow & ~((2 << bc) - 1)
+            return over if over != 0 else follow
+        return follow
+    if trump >= 0:
+        trumps = h & (LANE << (13 * trump))
+        if trumps != 0:
+            if must_over != 0:
+                over = trumps & ~((2 << bc) - 1) if suit_of(bc) == trump else trumps
+                if must_trump != 0:
+                    return over if over != 0 else trumps
+                if over != trumps:
+                    r = (h & ~trumps) | over
+                    return r if r != 0 else h
+            elif must_trump != 0:
+                return trumps
+    return h
 
 
 @jit
@@ -659,11 +692,30 @@ def seat_takes_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, leader: in
     which then count the same tricks), so they are taken on the hands as they are. Seeds 000/004 "Playing the
     tricks" (follow suit, a trump beats any other suit); the caller passes ``must_over = 0`` or the seat as the player to move (with must-overtrump the
     seat's legal cards depend on the trumps played before it). ``hands`` is not written."""
-    h = hands[seat]
-    legal = legal_mask_at(h, tk, tb, tlen, trump, must_trump, must_over)
     led = tk[tb] // 13
     bc = tk[tb + winner_at(tk, tb, tlen, trump)]  # the card winning the trick so far
-    btr = bc // 13 == trump
+    return seat_takes_trick_bc(hands, n, tlen, leader, seat, trump, must_trump, must_over, target, led, bc)
+
+
+@jit_inline
+def seat_takes_trick_bc(hands: Any, n: int, tlen: int, leader: int, seat: int, trump: int, must_trump: int,
+                        must_over: int, target: int, led: int, bc: int) -> bool:
+    """:func:`seat_takes_trick` given the suit ``led`` and the card ``bc`` winning the trick so far (``tlen``
+    cards played, led by ``leader``) instead of the trick."""
+    h = hands[seat]
+    legal = legal_after(h, led, bc, trump, must_trump, must_over)
+    btr = suit_of(bc) == trump
+    brank = bc - 13 * suit_of(bc)
+    # every card the check may find beats the winning card so far: without one the answer is no
+    above = LANE & ~((2 << brank) - 1)
+    if btr:
+        beat = (legal >> (13 * trump)) & above
+    else:
+        beat = (legal >> (13 * led)) & above
+        if trump >= 0:
+            beat |= (legal >> (13 * trump)) & LANE
+    if beat == 0:
+        return False
     # the highest card of the suit led and the highest trump the players still to play could play
     led_top = -1
     trump_top = -1
@@ -690,7 +742,6 @@ def seat_takes_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, leader: in
                 r = int(high_bit(tv))
                 if r > trump_top:
                     trump_top = r
-    brank = bc - 13 * (bc // 13)
     for kind in range(2):  # the lowest such card of the suit led (no trump spent), then the lowest such trump
         c = -1
         if kind == 0:
@@ -735,11 +786,18 @@ def seat_ducks_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, seat: int,
     beats the winning one only as a higher card of the suit led while no trump is in the trick, or as a trump
     (a higher one if the trick is trumped) - seeds 000/004 "Playing the tricks". Under must-overtrump the
     caller asks only for the seat to move (its legal cards depend on the trumps played before it)."""
-    legal = legal_mask_at(hands[seat], tk, tb, tlen, trump, must_trump, must_over)
     led = tk[tb] // 13
     bc = tk[tb + winner_at(tk, tb, tlen, trump)]  # the card winning the trick so far
-    btr = bc // 13 == trump
-    above = LANE & ~((2 << (bc - 13 * (bc // 13))) - 1)
+    return seat_ducks_trick_bc(hands, seat, trump, must_trump, must_over, led, bc)
+
+
+@jit_inline
+def seat_ducks_trick_bc(hands: Any, seat: int, trump: int, must_trump: int, must_over: int, led: int, bc: int) -> bool:
+    """:func:`seat_ducks_trick` given the suit ``led`` and the card ``bc`` winning the trick so far instead of the
+    trick."""
+    legal = legal_after(hands[seat], led, bc, trump, must_trump, must_over)
+    btr = suit_of(bc) == trump
+    above = LANE & ~((2 << (bc - 13 * suit_of(bc))) - 1)
     if btr:
         beaters = above << (13 * trump)
     else:
@@ -892,8 +950,8 @@ def seat_ducks_out(hands: Any, n: int, tk: Any, tb: int, tlen: int, seat: int) -
 
 @jit_inline
 def insert_move(moves: Any, base: int, nm: int, c: int, sc: int) -> int:
-    """Insert card ``c`` with score ``sc`` into the ``nm`` moves at ``moves[base:]`` (pairs card, score; best
-    first, a new card after the ones that score as much); return the new count."""
+    """Insert card ``c`` with sort key ``sc`` into the ``nm`` moves at ``moves[base:]`` (pairs card, key; the
+    highest key first, a new card after the ones with as high a key); return the new count."""
     j = nm
     while j > 0 and moves[base + 2 * (j - 1) + 1] < sc:
         moves[base + 2 * j] = moves[base + 2 * (j - 1)]
@@ -924,13 +982,20 @@ def run_heads(lv: int, pv: int) -> int:
 
 
 @jit_inline
-def gen_moves(hands: Any, n: int, trick: Any, tb: int, tlen: int, leader: int, to: int, trump: int, must_trump: int,
-              must_over: int, seat: int, misere: int, moves: Any, base: int) -> int:
-    """Write the legal cards of ``to`` (the trick so far: ``trick[tb:tb + tlen]``) into ``moves[base + 2k]``
-    (score at ``+ 1``), one card per run of equivalent cards, best-first by a cheap ordering score; return how
-    many."""
+def gen_moves(hands: Any, n: int, tlen: int, leader: int, led: int, bc: int, ws: int, to: int, trump: int,
+              must_trump: int, must_over: int, seat: int, misere: int, moves: Any, base: int) -> int:
+    """Write the legal cards of ``to`` (``tlen`` cards played to the trick so far, led by ``leader`` in suit ``led``;
+    ``bc`` the card winning it so far, played by ``ws``: those three only read when ``tlen > 0``) into
+    ``moves[base + 2k]`` (a sort key at ``+ 1``), one card per run of equivalent cards, best-first by a cheap
+    ordering score; return how many.
+
+    The key of a card of rank ``r`` in ``suit`` is ``64 * score + 16 * (3 - suit) + r``: the highest score first,
+    equal scores in the order the cards were once generated in (suit by suit, the high ranks first), so the order
+    does not depend on the order of the insertions. In a suit, the cards of one class (those that beat the trick's
+    winning card so far, the others; at a lead, the top cards and the rest) score linearly in their rank (or in
+    ``rank >> q``): :func:`emit_run` inserts them in the order of falling keys, so that few moves are shifted."""
     h = hands[to]
-    legal = legal_mask_at(h, trick, tb, tlen, trump, must_trump, must_over)
+    legal = h if tlen == 0 else legal_after(h, led, bc, trump, must_trump, must_over)
     maxing = to == seat
     mis = misere != 0
     # cards still in the hands and the card that wins the trick so far: touching cards of one hand among them
@@ -971,97 +1036,109 @@ def gen_moves(hands: Any, n: int, trick: Any, tb: int, tlen: int, leader: int, t
                     seat_top = int(high_bit(sv))
                     side_top = int(high_bit(pv & ~sv))
                     ruff = sv == 0 and suit != trump and seat_trumps != 0
-            while v != 0:
-                hb = int(high_bit(v))
-                v &= ~(1 << hb)
-                if mis:
-                    sc = 30 - hb if maxing else 30 + hb
-                elif not maxing:
-                    # the others lead: suits their side rules, which the seat must follow
-                    if ruff:
-                        sc = 5 - (hb >> 2)  # the seat would ruff
-                    elif side_top > seat_top:
-                        sc = 60 + hb if hb == side_top else 45 - (hb >> 1)
-                    else:
-                        sc = 20 + slen - (hb >> 1)
+            tie = (3 - suit) * 16
+            if mis:
+                nm = emit_run(moves, base, nm, v, sh, 30 * 64 + tie, -1 if maxing else 1, 0)
+            elif not maxing:
+                # the others lead: suits their side rules, which the seat must follow
+                if ruff:
+                    nm = emit_run(moves, base, nm, v, sh, 5 * 64 + tie, -1, 2)  # the seat would ruff
+                elif side_top > seat_top:
+                    if (v >> side_top) & 1 != 0:
+                        nm = insert_move(moves, base, nm, sh + side_top, (60 + side_top) * 64 + tie + side_top)
+                        v &= ~(1 << side_top)
+                    nm = emit_run(moves, base, nm, v, sh, 45 * 64 + tie, -1, 1)
                 else:
-                    # the seat leads: cash a top card; else a trump, the highest first (drawing the others' trumps
-                    # shrinks their ruffs and the proof); then a top card they can ruff; then the longest suit
-                    # nobody can ruff, the highest card first
-                    if hb > oth_top:
-                        sc = 40 if ruff else 60 + slen
-                    elif suit == trump:
-                        sc = 45 + (hb >> 1)
-                    else:
-                        sc = 20 + slen + (hb >> 1)
-                        if ruff:
-                            sc -= 15
-                nm = insert_move(moves, base, nm, sh + hb, sc)
+                    nm = emit_run(moves, base, nm, v, sh, (20 + slen) * 64 + tie, -1, 1)
+            else:
+                # the seat leads: cash a top card; else a trump, the highest first (drawing the others' trumps
+                # shrinks their ruffs and the proof); then a top card they can ruff; then the longest suit
+                # nobody can ruff, the highest card first
+                top = (v >> (oth_top + 1)) << (oth_top + 1)
+                nm = emit_run(moves, base, nm, top, sh, (40 if ruff else 60 + slen) * 64 + tie, 0, 0)
+                if suit == trump:
+                    nm = emit_run(moves, base, nm, v & ~top, sh, 45 * 64 + tie, 1, 1)
+                else:
+                    nm = emit_run(moves, base, nm, v & ~top, sh, (20 + slen - (15 if ruff else 0)) * 64 + tie, 1, 1)
         return nm
-    # current winner of the trick so far
-    led = trick[tb] // 13
-    bc = trick[tb]
-    bi = 0
-    btr = led == trump
-    for i in range(1, tlen):
-        c = trick[tb + i]
-        if beats(c, led, trump, bc, btr):
-            bi = i
-            bc = c
-            btr = c // 13 == trump
+    btr = suit_of(bc) == trump
     present |= 1 << bc
-    # the mover wants "good" tricks (won by the seat; in minimum tricks won by the others) when maximising
-    cur_good = (((leader + bi) % n) == seat) != mis
-    want_good = maxing
-    good_to = (to == seat) != mis
+    # the mover wants "good" tricks (won by the seat; in minimum tricks won by the others) when maximising; each
+    # card's score is linear in its rank within its class, one line for the cards that beat the trick's winning
+    # card so far and one for the others (set per node; a ruff adds r1 / r0)
+    on_good = ((ws == seat) != mis) == maxing  # the trick already goes the mover's way
     last = tlen == n - 1
-    seat_played = ((seat - leader) % n) < tlen
-    bsuit = bc // 13
-    brank = bc - 13 * bsuit
+    r1 = 0
+    if on_good and ((seat - leader) % n) < tlen:  # a partner wins it already: duck first
+        a1 = 40
+        s1 = -1
+    elif not mis:  # winning the trick is what the mover wants
+        if maxing and not last:
+            a1 = 70  # the seat, with players after it: its highest winner
+            s1 = 1
+        else:
+            a1 = 80 if last else 70  # the cheapest winner
+            s1 = -1
+            r1 = -5
+    else:
+        a1 = 5
+        s1 = 1
+    a0 = 60 if on_good else 30
+    s0 = 1 if mis else -1
+    r0 = -10 if not on_good and not mis else 0
+    above = LANE & ~((2 << (bc - 13 * suit_of(bc))) - 1)  # the ranks above the winning card
+    lv = (legal >> (13 * led)) & LANE
+    if lv != 0:  # following suit: one suit, no ruff
+        win = above if led == trump or not btr else 0
+        return emit_classes(moves, base, 0, run_heads(lv, (present >> (13 * led)) & LANE), win, 13 * led,
+                            (3 - led) * 16, a1, s1, a0, s0)
     for suit in range(4):
         sh = 13 * suit
         lv = (legal >> sh) & LANE
         if lv == 0:
             continue
-        pv = (present >> sh) & LANE
-        v = run_heads(lv, pv)
-        # the cards of this suit that beat the trick's winning card so far
-        if suit == trump:
-            win = LANE if not btr else LANE & ~((2 << brank) - 1)
-        elif suit == led and not btr:
-            win = LANE & ~((2 << brank) - 1)
-        else:
-            win = 0
-        ruffing = suit == trump and suit != led
-        while v != 0:
-            hb = int(high_bit(v))
-            v &= ~(1 << hb)
-            if (win >> hb) & 1:
-                if cur_good == want_good and seat_played:  # a partner wins it already: duck first
-                    sc = 40 - hb
-                elif want_good == good_to:  # winning the trick is what the mover wants
-                    if maxing and not last:
-                        sc = 70 + hb  # the seat, with players after it: its highest winner
-                    else:
-                        sc = 70 - hb + (10 if last else 0)  # the cheapest winner
-                        if ruffing:
-                            sc -= 5
-                else:
-                    sc = 5 + hb
-            elif cur_good == want_good:  # the trick already goes the mover's way
-                sc = 60 + hb if mis else 60 - hb
-            else:
-                sc = 30 + hb if mis else 30 - hb
-                if ruffing and not mis:
-                    sc -= 10
-            nm = insert_move(moves, base, nm, sh + hb, sc)
+        v = run_heads(lv, (present >> sh) & LANE)
+        if suit == trump:  # a ruff (the suit led is not trumps: the mover is void in it)
+            nm = emit_classes(moves, base, nm, v, above if btr else LANE, sh, (3 - suit) * 16, a1 + r1, s1, a0 + r0,
+                              s0)
+        else:  # a discard: it beats nothing
+            nm = emit_run(moves, base, nm, v, sh, a0 * 64 + (3 - suit) * 16, s0, 0)
     return nm
+
+
+@jit_inline
+def emit_run(moves: Any, base: int, nm: int, v: int, sh: int, k0: int, s: int, q: int) -> int:
+    """Insert the cards ``sh + r`` for the ranks ``r`` in ``v`` with the keys ``k0 + 64 * s * (r >> q) + r`` (a score
+    ``s * (r >> q)`` above the one in ``k0``, ties to the higher rank) into the ``nm`` moves at ``moves[base:]``
+    (:func:`insert_move`), the low ranks first when ``s < 0`` (the keys then mostly fall: few moves shifted);
+    return the new count."""
+    if s < 0:
+        while v != 0:
+            r = int(low_bit(v))
+            v &= v - 1
+            nm = insert_move(moves, base, nm, sh + r, k0 + 64 * s * (r >> q) + r)
+    else:
+        while v != 0:
+            r = int(high_bit(v))
+            v &= ~(1 << r)
+            nm = insert_move(moves, base, nm, sh + r, k0 + 64 * s * (r >> q) + r)
+    return nm
+
+
+@jit_inline
+def emit_classes(moves: Any, base: int, nm: int, v: int, win: int, sh: int, tie: int, a1: int, s1: int, a0: int,
+                 s0: int) -> int:
+    """:func:`emit_run` for the cards of ``v`` in ``win`` (score ``a1 + s1 * rank``) and the others (``a0 + s0 *
+    rank``); ``tie`` orders equal scores (earlier suits, then higher ranks, first)."""
+    nm = emit_run(moves, base, nm, v & win, sh, a1 * 64 + tie, s1, 0)
+    return emit_run(moves, base, nm, v & ~win, sh, a0 * 64 + tie, s0, 0)
 
 
 # frame fields of the iterative search
 F_TLEN, F_LEADER, F_TARGET, F_REM, F_TN, F_TO, F_H, F_J, F_NM, F_IDX, F_K0, F_K1, F_K2, F_CHK = range(14)
 F_PH, F_OPEN, F_OCAP, F_OLIMD = range(14, 18)  # probing: the phase (0 none), the cards not yet refuted, the outer cap
-FRAME = 18
+F_LED, F_BC, F_WS = range(18, 21)  # in the middle of a trick: the suit led, the card winning it so far and its seat
+FRAME = 21
 MOVES_PER_DEPTH = 40
 
 
@@ -1129,8 +1206,19 @@ def push_child(hands: Any, n: int, frames: Any, b: int, to: int, c: int, tk: Any
     hands[to] = frames[b + F_H] & ~(1 << c)
     tk[tbase + tlen] = c
     cb = b + FRAME
+    if tlen == 0:
+        led = suit_of(c)
+        bc = c
+        ws = to
+    else:
+        led = frames[b + F_LED]
+        bc = frames[b + F_BC]
+        ws = frames[b + F_WS]
+        if beats(c, led, trump, bc, suit_of(bc) == trump):
+            bc = c
+            ws = to
     if tlen == n - 1:
-        w = (leader + winner_at(tk, tbase, n, trump)) % n
+        w = ws
         frames[cb + F_TLEN] = 0
         frames[cb + F_LEADER] = w
         frames[cb + F_TARGET] = target - (1 if (w == seat) != mis else 0)
@@ -1142,6 +1230,9 @@ def push_child(hands: Any, n: int, frames: Any, b: int, to: int, c: int, tk: Any
         frames[cb + F_TARGET] = target
         frames[cb + F_REM] = remaining
         frames[cb + F_TN] = tn
+        frames[cb + F_LED] = led
+        frames[cb + F_BC] = bc
+        frames[cb + F_WS] = ws
 
 
 @jit
@@ -1208,18 +1299,18 @@ def tt_index(hands: Any, n: int, leader: int, cfg: int, tt_mask: int) -> Any:
 
 
 @jit_inline
-def etc_cut(hands: Any, n: int, tk: Any, tbase: int, leader: int, to: int, trump: int, seat: int, mis: bool,
+def etc_cut(hands: Any, n: int, led: int, bc: int, ws: int, to: int, trump: int, seat: int, mis: bool,
             target: int, cfg: int, tt: Any, tt_mask: int, moves: Any, mb: int, nm: int) -> bool:
-    """Enhanced transposition cutoff at the last card of a trick: does the table already show that one of
-    the ``nm`` cards in ``moves[mb::2]`` completes a trick into a position that is decided the mover's way?
-    ``hands`` and ``tk`` are left as they were."""
+    """Enhanced transposition cutoff at the last card of a trick (led in suit ``led``, won so far by card ``bc`` of
+    seat ``ws``): does the table already show that one of the ``nm`` cards in ``moves[mb::2]`` completes a trick
+    into a position that is decided the mover's way? ``hands`` is left as it was."""
     h = hands[to]
     maxing = to == seat
+    btr = suit_of(bc) == trump
     for j in range(nm):
         c = moves[mb + 2 * j]
         hands[to] = h & ~(1 << c)
-        tk[tbase + n - 1] = c
-        w = (leader + winner_at(tk, tbase, n, trump)) % n
+        w = to if beats(c, led, trump, bc, btr) else ws
         t = target - (1 if (w == seat) != mis else 0)
         idx, k0, k1, k2, chk = tt_index(hands, n, w, cfg, tt_mask)
         bw = tt_probe(tt, idx, k0, k1, k2, chk)
@@ -1314,6 +1405,11 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
     frames[F_TARGET] = target0
     frames[F_REM] = remaining0
     frames[F_TN] = 0
+    if tlen0 > 0:
+        wi = winner_at(tk, 0, tlen0, trump)
+        frames[F_LED] = tk[0] // 13
+        frames[F_BC] = tk[wi]
+        frames[F_WS] = (leader0 + wi) % n
     stats[ST_CAP] = stats[ST_BUDGET]
     stats[ST_LIMD] = -1
     probe_min = stats[ST_PROBE]
@@ -1355,15 +1451,15 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                     sp = (seat - leader) % n
                     if sp >= tlen and (must_over == 0 or sp == tlen):
                         if mis:
-                            if target <= 1 and seat_ducks_trick(hands, n, tk, tn * 4, tlen, seat, trump, must_trump,
-                                                                must_over):
+                            if target <= 1 and seat_ducks_trick_bc(hands, seat, trump, must_trump, must_over,
+                                                                   frames[b + F_LED], frames[b + F_BC]):
                                 stats[ST_TAKES] += 1
                                 decided = 1
                             elif trump < 0 and seat_ducks_out(hands, n, tk, tn * 4, tlen, seat):
                                 stats[ST_TAKES] += 1
                                 decided = 1
-                        elif seat_takes_trick(hands, n, tk, tn * 4, tlen, leader, seat, trump, must_trump, must_over,
-                                              target):
+                        elif seat_takes_trick_bc(hands, n, tlen, leader, seat, trump, must_trump, must_over, target,
+                                                 frames[b + F_LED], frames[b + F_BC]):
                             stats[ST_TAKES] += 1
                             decided = 1
                 else:
@@ -1403,11 +1499,13 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                 entering = False
             else:
                 to = (leader + tlen) % n
-                tbase = tn * 4
-                nm = gen_moves(hands, n, tk, tbase, tlen, leader, to, trump, must_trump, must_over, seat,
+                led = frames[b + F_LED]
+                bc = frames[b + F_BC]
+                ws = frames[b + F_WS]
+                nm = gen_moves(hands, n, tlen, leader, led, bc, ws, to, trump, must_trump, must_over, seat,
                                misere, moves, d * MOVES_PER_DEPTH)
                 if tlen == n - 1 and remaining >= etc_min and nm > 1 and \
-                        etc_cut(hands, n, tk, tbase, leader, to, trump, seat, mis, target, cfg, tt, tt_mask, moves,
+                        etc_cut(hands, n, led, bc, ws, to, trump, seat, mis, target, cfg, tt, tt_mask, moves,
                                 d * MOVES_PER_DEPTH, nm):
                     stats[ST_ETCCUTS] += 1
                     val = to == seat
