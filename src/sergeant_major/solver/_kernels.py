@@ -106,68 +106,13 @@ def suit_of(c: int) -> int:
 
 
 @jit_inline
-def over_trump(trumps: int, trick: Any, tb: int, tlen: int, trump: int) -> int:
-    """The cards of ``trumps`` that beat every trump already in the trick ``trick[tb:tb + tlen]`` (all of them
-    if none)."""
-    high = -1
-    for i in range(tb, tb + tlen):
-        c = trick[i]
-        if c // 13 == trump and c > high:
-            high = c
-    if high < 0:
-        return trumps
-    return trumps & ~((1 << (high + 1)) - 1)
-
-
-@jit_inline
-def legal_mask_at(h: int, trick: Any, tb: int, tlen: int, trump: int, must_trump: int, must_over: int) -> int:
-    """The cards of hand ``h`` that may be played to the trick ``trick[tb:tb + tlen]``; same rule as
-    ``Deal.legal_play_mask``. (An offset rather than a slice: a slice is an array view, whose reference count
-    costs two atomic operations in the search's loop.)
-
-    Follow suit if able (seeds 000/004 "Playing the tricks"); void: any card, or a trump if able with
-    must-trump (seed 003); with must-overtrump a trump must beat the trumps in the trick if able.
-    """
-    if tlen == 0:
-        return h
-    led = int(trick[tb]) // 13
-    follow = h & (LANE << (13 * led))
-    if follow != 0:
-        if trump == led and must_over != 0:
-            over = over_trump(follow, trick, tb, tlen, trump)
-            return over if over != 0 else follow
-        return follow
-    if trump >= 0:
-        trumps = h & (LANE << (13 * trump))
-        if trumps != 0:
-            if must_over != 0:
-                over = over_trump(trumps, trick, tb, tlen, trump)
-                if must_trump != 0:
-                    return over if over != 0 else trumps
-                if over != trumps:
-                    r = (h & ~trumps) | over
-                    return r if r != 0 else h
-            elif must_trump != 0:
-                return trumps
-    return h
-
-
-@jit
-def legal_mask(h: int, trick: Any, tlen: int, trump: int, must_trump: int, must_over: int) -> int:
-    """The cards of hand ``h`` that may be played now; same rule as ``Deal.legal_play_mask``.
-
-    Follow suit if able (seeds 000/004 "Playing the tricks"); void: any card, or a trump if able with
-    must-trump (seed 003); with must-overtrump a trump must beat the trumps in the trick if able.
-    """
-    return legal_mask_at(h, trick, 0, tlen, trump, must_trump, must_over)
-
-
-@jit_inline
 def legal_after(h: int, led: int, bc: int, trump: int, must_trump: int, must_over: int) -> int:
-    """:func:`legal_mask_at` in the middle of a trick (at least one card played), given the suit ``led`` and the
-    card ``bc`` winning the trick so far instead of the trick: the highest trump in a trick is its winning card
-    (a trump beats any other suit, a higher trump a lower one), so the trumps that beat every trump in it are
-    those above ``bc`` when it is a trump, else all of them."""
+    """The cards of hand ``h`` that may be played in the middle of a trick (at least one card played), given the
+    suit ``led`` and the card ``bc`` winning the trick so far (read only with ``must_over``); same rule as
+    ``Deal.legal_play_mask``. Follow suit if able (seeds 000/004 "Playing the tricks"); void: any card, or a trump
+    if able with must-trump (seed 003); with must-overtrump a trump must beat the trumps in the trick if able. The
+    highest trump in a trick is its winning card (a trump beats any other suit, a higher trump a lower one), so the
+    trumps that beat every trump in it are those above ``bc`` when it is a trump, else all of them."""
     follow = h & (LANE << (13 * led))
     if follow != 0:
         if trump == led and must_over != 0:  # the trick is led in trumps: its winner is a trump
@@ -187,6 +132,37 @@ def legal_after(h: int, led: int, bc: int, trump: int, must_trump: int, must_ove
             elif must_trump != 0:
                 return trumps
     return h
+
+
+@jit_inline
+def legal_mask_at(h: int, trick: Any, tb: int, tlen: int, trump: int, must_trump: int, must_over: int) -> int:
+    """The cards of hand ``h`` that may be played to the trick ``trick[tb:tb + tlen]``; same rule as
+    ``Deal.legal_play_mask``. (An offset rather than a slice: a slice is an array view, whose reference count
+    costs two atomic operations in the search's loop.)
+
+    Follow suit if able (seeds 000/004 "Playing the tricks"); void: any card, or a trump if able with
+    must-trump (seed 003); with must-overtrump a trump must beat the trumps in the trick if able.
+    """
+    if tlen == 0:
+        return h
+    led = suit_of(int(trick[tb]))
+    top = int(trick[tb])  # stands for the winning card: only whether it is a trump, and then its rank, are read
+    if must_over != 0:
+        for i in range(tb + 1, tb + tlen):
+            c = int(trick[i])
+            if suit_of(c) == trump and (suit_of(top) != trump or c > top):
+                top = c
+    return legal_after(h, led, top, trump, must_trump, must_over)
+
+
+@jit
+def legal_mask(h: int, trick: Any, tlen: int, trump: int, must_trump: int, must_over: int) -> int:
+    """The cards of hand ``h`` that may be played now; same rule as ``Deal.legal_play_mask``.
+
+    Follow suit if able (seeds 000/004 "Playing the tricks"); void: any card, or a trump if able with
+    must-trump (seed 003); with must-overtrump a trump must beat the trumps in the trick if able.
+    """
+    return legal_mask_at(h, trick, 0, tlen, trump, must_trump, must_over)
 
 
 @jit
