@@ -872,3 +872,26 @@ def test_dd_table_reports_ties_for_the_best_contract() -> None:
     assert t["best_all"][0] == t["best"]
     assert sorted(t["best_all"]) == sorted(c for c, d in diffs.items() if d == best and d[0] == d[1])
     assert sorted(t["best_all"]) == ["C", "D", "H", "S"], diffs
+
+
+def test_position_error_counts_one_card_in_the_singular() -> None:
+    """A hand of one card among hands of two is "1 card", not "1 cards" (the message quotes the count)."""
+    with pytest.raises(PositionError) as e:
+        Position.parse("9-5-2 | H | 2 | 4-5-5 | A... / KQ... / JT... | -")
+    assert "holds 1 card;" in str(e.value)
+
+
+def test_analyze_table_title_says_you_lead() -> None:
+    """The table's title names the leader with its verb: "You lead", "Ann leads" (it said "You leads")."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from sergeant_major.cli_analyze import _print_table
+
+    row = {"contract": "H", "word": "hearts", "tricks": [[9, 9], [4, 4], [3, 3]], "diff": [0, 0]}
+    for names, want in ((["You", "Ann", "Bob"], "You lead)"), (["Ann", "You", "Bob"], "Ann leads)")):
+        buf = StringIO()
+        _print_table(Console(file=buf, width=200), {"rows": [row], "best": "H", "declarer": 1, "target": 9,
+                                                    "leader": 0}, names)
+        assert want in buf.getvalue(), buf.getvalue()

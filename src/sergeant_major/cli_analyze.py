@@ -322,7 +322,8 @@ def _print_table(out: Console, t: dict[str, Any], names: list[str]) -> None:
     best_all = t.get("best_all", [t["best"]])  # every contract surely as good as the best (ties)
     # the title as Text: a name is plain text, never markup ('[/x]' raised MarkupError)
     tab = Table(title=Text(f"Double-dummy table (declarer {names[t['declarer']]}, target {t['target']}"
-                           + (f", in minimum tricks at most {mt[0]}" if mt else "") + f"; {names[t['leader']]} leads)"),
+                           + (f", in minimum tricks at most {mt[0]}" if mt else "")
+                           + f"; {names[t['leader']]} {'lead' if names[t['leader']] == 'You' else 'leads'})"),
                 header_style="bold")
     tab.add_column("Contract")
     for nm in names:

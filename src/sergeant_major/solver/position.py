@@ -165,7 +165,8 @@ class Position:
                 others = all(full[x] == ref for x in range(n) if x != s)  # "each": only when they all agree
                 why = (f"the other hands hold {ref} each" + (" (a card played to the trick counted)" if self.trick else "") if others else
                        f"with seat {self.to_move} to move holding {r} and {len(self.trick)} card(s) in the trick")
-                raise PositionError(f"seat {s} holds {_popcount(self.hands[s])} cards; {why}, it should hold {want}")
+                held = _popcount(self.hands[s])
+                raise PositionError(f"seat {s} holds {held} card{'' if held == 1 else 's'}; {why}, it should hold {want}")
         if self.trick and r == 0:
             raise PositionError("the seat to move holds no card but the trick is not complete")
         if sum(self.tricks) + r != self.rules.tricks:
