@@ -872,6 +872,27 @@ def test_dd_table_reports_ties_for_the_best_contract() -> None:
     assert t["best_all"][0] == t["best"]
     assert sorted(t["best_all"]) == sorted(c for c, d in diffs.items() if d == best and d[0] == d[1])
     assert sorted(t["best_all"]) == ["C", "D", "H", "S"], diffs
+    assert t["certain"] is True  # no time limit: every cell exact
+
+
+def test_dd_table_says_when_the_best_choice_is_not_certain() -> None:
+    """``dd_table``'s ``certain`` is false when a cut-short cell leaves another contract's over-tricks reaching
+    above the best's sure ones (the text says "not certain"), true when the other ranges surely do worse."""
+    from sergeant_major import cli_analyze
+    from sergeant_major.solver import Position, Solution
+
+    pos = Position.parse("9-5-2 | S | 1 | 0-0-0 | AKQJ.AKQJ.AKQJ.AKQJ / T987.T987.T987.T987 / 6543.6543.6543.6543 | -")
+
+    declarer = (pos.leader - 1 + pos.rules.declarer_role) % pos.n
+
+    class Cut:
+        """A solver whose searches all end at once: every cell 0..16, the declarer's in spades 10..16."""
+        def value(self, p: Position, seat: int, *, time_limit: float | None = None) -> Solution:
+            lo = 10 if p.trump == pos.trump and seat == declarer else 0
+            return Solution(seat, lo, lo, 16, False)
+
+    t = cli_analyze.dd_table(pos, Cut(), 1.0, jobs=1)  # type: ignore[arg-type]
+    assert t["certain"] is False, t
 
 
 def test_position_error_counts_one_card_in_the_singular() -> None:

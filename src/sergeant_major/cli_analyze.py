@@ -99,12 +99,14 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
 
     Returns:
         ``{"leader", "dealer", "declarer", "target", "rows": [{"contract", "word", "tricks": [[lo, hi] per seat],
-        "diff": [lo, hi], "target", "allowed"}], "best"}`` where a row's ``target`` is the declarer's target in that
+        "diff": [lo, hi], "target", "allowed"}], "best", "best_all", "certain"}`` where a row's ``target`` is the declarer's target in that
         contract (in minimum tricks its ceiling, seed 003: the targets mirrored, ``rules.minimum_ceilings``),
         ``diff`` the declarer's over-tricks (under-tricks negative; in minimum tricks the ceiling minus the
         tricks), ``allowed`` whether the declarer may choose it, ``best`` the code of the allowed contract
         with the largest sure ``diff`` (the first in the rows' order on a tie) and ``best_all`` the codes of every
-        allowed contract as good as it for sure (``best`` first; the others' ``diff`` exact and equal to its).
+        allowed contract as good as it for sure (``best`` first; the others' ``diff`` exact and equal to its);
+        ``certain`` is false when a time limit left another allowed contract's ``diff`` range reaching above the
+        best's sure ``diff`` (another choice may be better).
 
     Raises:
         ValueError: ``jobs`` below 1, ``targets`` not one per seat, or a trick in progress (under another contract
@@ -176,8 +178,10 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
         raise ValueError(f"allowed={allowed!r}: none of the rules' contracts ({', '.join(c.code for c in contracts)})")
     exact = best["diff"][0] == best["diff"][1]
     ties = [r["contract"] for r in rows if r is not best and r["allowed"] and exact and r["diff"] == best["diff"]]
+    # uncertain only when another contract may do better: cut-short cells elsewhere that surely do worse change nothing
+    certain = not any(r["diff"][1] > best["diff"][0] for r in rows if r is not best and r["allowed"])
     return {"leader": pos.leader, "dealer": dealer, "declarer": declarer, "target": target, "rows": rows,
-            "best": best["contract"], "best_all": [best["contract"], *ties]}
+            "best": best["contract"], "best_all": [best["contract"], *ties], "certain": certain}
 
 
 def analyze_position(pos: Position, solver: Solver, time_limit: float | None, table: bool = True) -> dict[str, Any]:
@@ -340,7 +344,8 @@ def _print_table(out: Console, t: dict[str, Any], names: list[str]) -> None:
     words = [r["word"] for c in best_all for r in t["rows"] if r["contract"] == c]
     word = words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]} (equally good)"
     # uncertain only when another contract may do better: cut-short cells elsewhere that surely do worse change nothing
-    cut = any(r["diff"][1] > best["diff"][0] for r in t["rows"] if r is not best and r.get("allowed", True))
+    cut = not t["certain"] if "certain" in t else \
+        any(r["diff"][1] > best["diff"][0] for r in t["rows"] if r is not best and r.get("allowed", True))
     if not all(r.get("allowed", True) for r in t["rows"]):
         word += " (of the contracts the declarer has not chosen before, contract-once)"
     out.print(Text(f"Declarer's best choice: {word}" + (" (not certain: the time limit cut searches short, so some values "
