@@ -53,7 +53,7 @@ def bench_pettingzoo(rules: Rules, seconds: float, seed: int, episode: str = "ma
     """Deals per second through the wrapped PettingZoo AEC environment, random legal actions from the mask."""
     import numpy as np
 
-    from sergeant_major.envs import env
+    from sergeant_major.research.envs import env
 
     rng = random.Random(seed)
     e = env(str(rules), episode=episode)

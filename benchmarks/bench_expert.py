@@ -11,8 +11,8 @@ Prints a table per phase and one JSON line at the end.
 
 Calibrating the ``ismcts`` level (equal time per decision, issue "Computer players that play well"):
 ``--boards B --ismcts 5 10 20`` plays tournament boards ``0..B-1`` of ``--seed`` instead of matches
-(:func:`sergeant_major.tournament.make_board`: deal 2 after a heuristic deal 1, the expert in seat
-``b mod 3``, heuristic players elsewhere) and asks :class:`~sergeant_major.bots.ismcts.ISMCTSPlayer` with each
+(:func:`sergeant_major.eval.tournament.make_board`: deal 2 after a heuristic deal 1, the expert in seat
+``b mod 3``, heuristic players elsewhere) and asks :class:`~sergeant_major.research.ismcts.ISMCTSPlayer` with each
 simulation count for the **same** views the expert is asked (its answer is not played), so that the mean CPU
 time per decision of the expert and of each count are measured side by side on the same decisions.
 
@@ -29,12 +29,12 @@ import random
 import statistics
 import time
 
-from sergeant_major.actions import Action
-from sergeant_major.bots.expert import ExpertPlayer
-from sergeant_major.match import Match
+from sergeant_major.core.actions import Action
+from sergeant_major.core.match import Match
+from sergeant_major.core.rules import Rules
+from sergeant_major.core.view import View
 from sergeant_major.players import HeuristicPlayer, Player, decision_rng
-from sergeant_major.rules import Rules
-from sergeant_major.view import View
+from sergeant_major.players.expert import ExpertPlayer
 
 
 def _q(xs: list[float], q: float) -> float:
@@ -83,8 +83,8 @@ def run(rules: Rules, games: int, think: float, max_deals: int) -> dict[str, obj
 def calibrate(rules: Rules, boards: int, seed: int, think: float, counts: list[int]) -> dict[str, object]:
     """Mean CPU seconds per decision of the expert and of ISMCTS with each of ``counts`` simulations, on the
     same views (tournament boards ``0..boards-1`` of ``seed``, the expert in seat ``b mod n``)."""
-    from sergeant_major.bots.ismcts import ISMCTSPlayer
-    from sergeant_major.tournament import _play_board, make_board
+    from sergeant_major.eval.tournament import _play_board, make_board
+    from sergeant_major.research.ismcts import ISMCTSPlayer
 
     expert = ExpertPlayer(think=think)
     bots = {k: ISMCTSPlayer(simulations=k) for k in counts}
@@ -124,9 +124,9 @@ def in_tournament(rules: Rules, levels: list[str], boards: int, first: int, seed
     """Mean CPU seconds per decision of each level in the tournament's own games: boards
     ``first..first+boards-1`` of ``seed`` played in every arrangement (:func:`tournament.play_board_game`, as
     ``tournament --players ...`` plays them), every decision of every level timed (the ``oracle`` is not)."""
-    import sergeant_major.tournament as tm
-    from sergeant_major.bots.oracle import OraclePlayer
+    import sergeant_major.eval.tournament as tm
     from sergeant_major.players import make_player
+    from sergeant_major.players.oracle import OraclePlayer
 
     times: dict[str, list[float]] = {}
 
@@ -175,7 +175,7 @@ def main() -> None:
         from sergeant_major.players import make_player
         if len(levels) != rules.players:
             ap.error(f"--players {a.players!r}: give {rules.players} levels, one per seat, for {rules}")
-        from sergeant_major.errors import SergeantMajorError
+        from sergeant_major.core.errors import SergeantMajorError
         for lv in sorted(set(levels)):
             try:
                 make_player(lv)

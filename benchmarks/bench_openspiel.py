@@ -71,7 +71,7 @@ def core_deals_per_second(seconds: float, rules: str = "9-5-2", seed: int = 0) -
 
 def resamples_per_second(seconds: float, rules: str = "9-5-2", seed: int = 0) -> float:
     """Determinizations per CPU second on views taken every few decisions of random matches."""
-    from sergeant_major.research.resample import resample
+    from sergeant_major.search.determinization import resample
 
     r = Rules.parse(rules)
     rng = random.Random(seed)

@@ -17,8 +17,8 @@ import json
 import statistics
 import time
 
-from sergeant_major.solver import HAVE_NUMBA
-from sergeant_major.solver.playout import random_deal_playouts
+from sergeant_major.search import HAVE_NUMBA
+from sergeant_major.search.playout import random_deal_playouts
 
 
 def bench_ours(deals: int, repeats: int, policy: str = "random") -> list[float]:

@@ -27,9 +27,9 @@ import sys
 import time
 
 from sergeant_major import Contract, Rules
-from sergeant_major.errors import SergeantMajorError
-from sergeant_major.solver import HAVE_NUMBA, Solver
-from sergeant_major.solver.position import random_position
+from sergeant_major.core.errors import SergeantMajorError
+from sergeant_major.search import HAVE_NUMBA, Solver
+from sergeant_major.search.position import random_position
 
 
 def pct(xs: list[float], q: float) -> float:

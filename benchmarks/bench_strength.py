@@ -5,8 +5,8 @@ Run::
     python benchmarks/bench_strength.py [--deals 3000] [--rules 9-5-2 --rules 8-5-3] [--players heuristic,random,random]
                                         [--seed 0] [--workers 2]
 
-For each rules string, whole matches are played with :func:`sergeant_major.simulate.simulate_iter` (the
-slots rotate through the seats as :func:`~sergeant_major.simulate.seat_slots` says; the first dealer is
+For each rules string, whole matches are played with :func:`sergeant_major.eval.simulate.simulate_iter` (the
+slots rotate through the seats as :func:`~sergeant_major.eval.simulate.seat_slots` says; the first dealer is
 seat 0) until at least ``--deals`` deals are played and the number of matches is a multiple of
 ``players!`` (6): every seating of the slots is used equally often, so every slot sits in every seat,
 deals first, and has each neighbour to its left equally often. Printed per slot: matches won (a shared
@@ -22,8 +22,8 @@ import argparse
 import math
 import time
 
-from sergeant_major.rules import Rules
-from sergeant_major.simulate import GameOutcome, SimulationSummary, parse_levels, simulate_iter, summarize
+from sergeant_major.core.rules import Rules
+from sergeant_major.eval.simulate import GameOutcome, SimulationSummary, parse_levels, simulate_iter, summarize
 
 
 def run(rules: Rules, levels: tuple[str, ...], deals: int, seed: int, workers: int) -> tuple[SimulationSummary, float]:

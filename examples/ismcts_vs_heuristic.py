@@ -2,9 +2,9 @@
 
 Needs the ``openspiel`` extra (``pip install ".[openspiel]"`` in the source folder). Each deal is one game; the ISMCTS
 bot takes each seat in turn (seat ``d % players`` in deal ``d``), the heuristic player the others. ISMCTS draws
-its worlds with ``state.resample_from_infostate`` (our :func:`sergeant_major.research.resample.resample`,
+its worlds with ``state.resample_from_infostate`` (our :func:`sergeant_major.search.determinization.resample`,
 seeded from ``--seed``, so a run is reproducible) and evaluates leaves with random rollouts. Prints each deal
-and the mean score per deal of each side. The ``ismcts`` tournament level (:mod:`sergeant_major.bots.ismcts`)
+and the mean score per deal of each side. The ``ismcts`` tournament level (:mod:`sergeant_major.research.ismcts`)
 wraps the same bot as a player.
 
     python examples/ismcts_vs_heuristic.py --deals 6 --simulations 100 --rules 9-5-2
@@ -20,7 +20,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from sergeant_major.errors import SergeantMajorError
+from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.players import HeuristicPlayer
 from sergeant_major.research import openspiel_game
 from sergeant_major.research.action_space import action_id

@@ -6,7 +6,7 @@ import pickle
 
 import pytest
 
-from sergeant_major.cards import (
+from sergeant_major.core.cards import (
     CARDS,
     FULL_DECK,
     SUIT_MASKS,
@@ -20,7 +20,7 @@ from sergeant_major.cards import (
     parse_cards,
     sort_hand,
 )
-from sergeant_major.errors import CardParseError, SergeantMajorError
+from sergeant_major.core.errors import CardParseError, SergeantMajorError
 
 
 def test_ids_are_suit_times_13_plus_rank() -> None:
@@ -147,7 +147,7 @@ def test_emoji_and_white_suit_symbols(text: str, expected: str) -> None:
 
 
 def test_suit_parse_emoji_and_white_symbols() -> None:
-    from sergeant_major.actions import Contract
+    from sergeant_major.core.actions import Contract
 
     assert Suit.parse("♠\ufe0f") is Suit.SPADES and Suit.parse("♡") is Suit.HEARTS and Suit.parse("♢\ufe0e") is Suit.DIAMONDS
     assert Contract.parse("♧\ufe0f") is Contract.CLUBS

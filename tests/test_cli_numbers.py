@@ -1,6 +1,6 @@
 """Numeric command-line options (int, float, int-or-None): a value that is not a number is a usage error (status 2)
 that quotes it, on one line, before anything runs or is written; numbers go on to the commands as before
-(:func:`sergeant_major.cli.parse_whole_number`, :func:`sergeant_major.cli.parse_number`)."""
+(:func:`sergeant_major.cli.app.parse_whole_number`, :func:`sergeant_major.cli.app.parse_number`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from sergeant_major.cli import _register, app, parse_number, parse_whole_number
+from sergeant_major.cli.app import _register, app, parse_number, parse_whole_number
 
 EXE = Path(sys.executable).parent / "sergeant-major"
 DATA = Path(__file__).resolve().parent / "data"

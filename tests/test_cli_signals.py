@@ -211,11 +211,11 @@ def test_nohup_keeps_running_after_a_hang_up(tmp_path: Path) -> None:
 def test_a_stop_that_a_library_turned_into_a_plain_keyboard_interrupt_is_still_that_signal(
         signame: str, capsys: pytest.CaptureFixture[str]) -> None:
     """ray's ray.wait and ray.get (``tournament --ray``) run Python's signal handlers in their C++ core and raise a
-    KeyboardInterrupt of their own for the handler's :class:`~sergeant_major.cli.Stopped`: ``kill`` of a run on a
+    KeyboardInterrupt of their own for the handler's :class:`~sergeant_major.cli.app.Stopped`: ``kill`` of a run on a
     cluster ended about one time in two with status 130 and no word, as if by Ctrl-C. The signal taken decides."""
     import typer
 
-    from sergeant_major.cli import stop_on_signals
+    from sergeant_major.cli.app import stop_on_signals
 
     sig = getattr(signal, signame)
     code = None
@@ -236,7 +236,7 @@ def test_a_stop_that_a_library_turned_into_a_plain_keyboard_interrupt_is_still_t
         raise KeyboardInterrupt
 
 
-# the program as its installed script starts it (``from sergeant_major.cli import main; sys.exit(main())``), with an
+# the program as its installed script starts it (``from sergeant_major.cli.app import main; sys.exit(main())``), with an
 # import that waits (after writing MARK) when the module TARGET is first looked for: a Ctrl-C there, at a known moment
 _PAUSED_START = """
 import pathlib, sys, time
@@ -253,12 +253,12 @@ class Pause:
 
 sys.meta_path.insert(0, Pause())
 sys.argv = ["sergeant-major"] + sys.argv[3:]
-from sergeant_major.cli import main
+from sergeant_major.cli.app import main
 sys.exit(main())
 """
 
 
-@pytest.mark.parametrize("target", ["typer", "sergeant_major.cli_analyze"])
+@pytest.mark.parametrize("target", ["typer", "sergeant_major.cli.analyze"])
 @pytest.mark.parametrize("command", ["analyze", "simulate"])
 def test_ctrl_c_while_the_program_loads_is_quiet(target: str, command: str, tmp_path: Path) -> None:
     """Ctrl-C in the first few tenths of a second (``sergeant-major analyze FILE`` still importing typer, rich and
@@ -286,9 +286,9 @@ def test_ctrl_c_while_the_program_loads_is_quiet(target: str, command: str, tmp_
 
 
 def test_importing_the_cli_leaves_ctrl_c_as_it_was() -> None:
-    """The quiet exit is the program's only while it loads: a library importing sergeant_major.cli keeps
+    """The quiet exit is the program's only while it loads: a library importing sergeant_major.cli.app keeps
     Python's KeyboardInterrupt (the module gives the handler back at its end)."""
-    import sergeant_major.cli as cli
+    import sergeant_major.cli.app as cli
 
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     assert cli._hold_ctrl_c() is True and signal.getsignal(signal.SIGINT) is cli._quiet_sigint

@@ -16,12 +16,12 @@ import random
 
 import pytest
 
-from sergeant_major.actions import Action, Discard, Play
-from sergeant_major.cards import CARDS, cards_of
-from sergeant_major.deal import Deal, Phase, Trick
-from sergeant_major.errors import IllegalActionError
-from sergeant_major.match import Match, deal_cards
-from sergeant_major.rules import Rules
+from sergeant_major.core.actions import Action, Discard, Play
+from sergeant_major.core.cards import CARDS, cards_of
+from sergeant_major.core.deal import Deal, Phase, Trick
+from sergeant_major.core.errors import IllegalActionError
+from sergeant_major.core.match import Match, deal_cards
+from sergeant_major.core.rules import Rules
 
 RULES = ("9-5-2", "8-5-3", "9-2-5", "3-5-8", "9-5-2 kitty=none", "8-5-3 players=4 deals=12",
          "8-5-3 kitty=see-then-trump must-trump=on must-overtrump=on", "9-5-2 exchange-count=at-most give=lowest")

@@ -19,7 +19,7 @@ def _blocks() -> list[str]:
 def test_research_md_has_its_four_examples() -> None:
     blocks = _blocks()
     assert len(blocks) == 4, [b.splitlines()[0] for b in blocks]
-    assert "sergeant_major.envs import env" in blocks[0] and "SingleSeatEnv" in blocks[1]
+    assert "sergeant_major.research.envs import env" in blocks[0] and "SingleSeatEnv" in blocks[1]
     assert "pyspiel.load_game" in blocks[2] and "ISMCTSBot" in blocks[3]
 
 

@@ -12,17 +12,17 @@ import pytest
 from _matchhelp import random_view
 from rich.console import Console
 
-from sergeant_major.actions import Action, Contract, Discard, NameContract, Play
-from sergeant_major.bots.expert import ExpertPlayer, hint_lines, utility_table
-from sergeant_major.bots.oracle import OraclePlayer
-from sergeant_major.cards import Card, parse_card
-from sergeant_major.cli_play import Game
-from sergeant_major.deal import Deal, Phase
-from sergeant_major.match import Match
+from sergeant_major.cli.play import Game
+from sergeant_major.core.actions import Action, Contract, Discard, NameContract, Play
+from sergeant_major.core.cards import Card, parse_card
+from sergeant_major.core.deal import Deal, Phase
+from sergeant_major.core.match import Match
+from sergeant_major.core.rules import Rules
+from sergeant_major.core.view import View, build_view
 from sergeant_major.players import LEVELS, MEASUREMENT_LEVELS, decision_rng, make_player
-from sergeant_major.rules import Rules
-from sergeant_major.solver import Solver
-from sergeant_major.view import View, build_view
+from sergeant_major.players.expert import ExpertPlayer, hint_lines, utility_table
+from sergeant_major.players.oracle import OraclePlayer
+from sergeant_major.search import Solver
 
 C = parse_card
 
@@ -104,7 +104,7 @@ def test_nothing_reachable_from_a_view_is_a_deal() -> None:
 
 def test_the_choice_depends_on_the_view_only() -> None:
     """Two different deals with the same view for the seat give the same decision."""
-    from sergeant_major.research.resample import resample
+    from sergeant_major.search.determinization import resample
 
     m = Match(Rules.parse("9-5-2"), 5)
     h = make_player("heuristic")
@@ -281,7 +281,7 @@ def test_hint_at_the_discard_shows_each_set_whole() -> None:
     """The repro: at the discard the hint listed one card per line ("JS 11.50 tricks +5.17", "AS ...") and said each
     line was "the best set holding that card", though the other three cards of the set were nowhere (each line was
     keyed by its set's highest card). Now each line is a whole set of discards, the card to discard now first."""
-    from sergeant_major.deal import Phase as DealPhase
+    from sergeant_major.core.deal import Phase as DealPhase
 
     m = Match(Rules.parse("9-5-2"), 4, ["You", "Bob", "Cleo"])
     h = make_player("heuristic")
@@ -306,8 +306,8 @@ def test_hint_at_the_discard_shows_each_set_whole() -> None:
 def test_hint_at_the_targets_prompt_names_the_numbers_to_type() -> None:
     # the hint said "assign targets 2-9-5" where the prompt takes a number 1..6 ("2: You 2, Bob 9, Cleo 5"),
     # and the choice could be listed below an equal candidate
-    from sergeant_major import tui
-    from sergeant_major.match import first_dealer
+    from sergeant_major.cli import tui
+    from sergeant_major.core.match import first_dealer
 
     seed = next(s for s in range(100) if first_dealer(s, 3) == 0)
     m = Match(Rules.parse("9-5-2 dealer-assigns-targets=on"), seed, ["You", "Bob", "Cleo"])
@@ -339,8 +339,8 @@ def test_players_refuse_an_rng_that_is_not_a_random_random_quoting_it() -> None:
 
     import numpy as np
 
-    from sergeant_major.errors import SergeantMajorError
-    from sergeant_major.match import Match
+    from sergeant_major.core.errors import SergeantMajorError
+    from sergeant_major.core.match import Match
     from sergeant_major.players import make_player
 
     m = Match(Rules.parse("9-5-2"), seed=3)
@@ -356,7 +356,7 @@ def test_hint_at_a_give_says_which_cards_it_compared() -> None:
     """The repro (``play --seed 11 --opponents random``, deal 4, seat 0 up 1): at ``give>`` with 16 legal cards the
     hint listed 4 (6H, 3S, 5D, 4C) while the README promised "its estimate for each legal card"; it now says that
     it compares the lowest card of each suit and the heuristic's choice, and lists exactly those."""
-    from sergeant_major.actions import Give
+    from sergeant_major.core.actions import Give
 
     h = make_player("heuristic")
     for seed in range(40):
@@ -386,7 +386,7 @@ def test_the_worlds_of_a_decision_stay_within_their_budget() -> None:
     little of): resample took 0.2-6 s a sample, and the expert's 20 worlds ~1.1M steps (~35 s) with no bound. The
     worlds now share one budget of WORLD_STEPS * 20 steps (a count: the same choice on any machine); the search
     uses those found within it."""
-    from sergeant_major.bots.expert import WORLD_STEPS
+    from sergeant_major.players.expert import WORLD_STEPS
 
     view = random_view("9-2-5 give=lowest", 7001, 1, 2, 44, 0)
     assert view.to_act == 0 and len(view.legal) == 6
@@ -405,7 +405,7 @@ def test_the_worlds_of_a_decision_stay_within_their_budget() -> None:
 
 def test_no_world_within_the_budget_falls_back_to_the_heuristic(monkeypatch: pytest.MonkeyPatch) -> None:
     """A budget spent before the first world: the decision is the heuristic's (as when resample gives up)."""
-    import sergeant_major.bots.expert as expert
+    import sergeant_major.players.expert as expert
 
     m = Match(Rules.parse("9-5-2"), 3)
     while m.deal.phase is not Phase.PLAY or len(m.legal_actions()) < 2:

@@ -21,13 +21,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sergeant_major.actions import Action, Discard, Give, NameContract, Play, Return
-from sergeant_major.cards import CARDS, Card, cards_of, ids_of
-from sergeant_major.deal import Deal, Phase
-from sergeant_major.match import Match
+from sergeant_major.core.actions import Action, Discard, Give, NameContract, Play, Return
+from sergeant_major.core.cards import CARDS, Card, cards_of, ids_of
+from sergeant_major.core.deal import Deal, Phase
+from sergeant_major.core.match import Match
+from sergeant_major.core.rules import Rules
+from sergeant_major.core.view import View, build_view
 from sergeant_major.players import HeuristicPlayer, Player, RandomPlayer, decision_rng
-from sergeant_major.rules import Rules
-from sergeant_major.view import View, build_view
 
 PRESETS = Rules.preset_names()
 

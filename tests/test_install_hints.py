@@ -11,7 +11,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from sergeant_major.errors import SergeantMajorError, install_hint
+from sergeant_major.core.errors import SergeantMajorError, install_hint
 
 
 def test_install_hint_installs_from_the_source_folder() -> None:
@@ -20,7 +20,7 @@ def test_install_hint_installs_from_the_source_folder() -> None:
 
 
 def test_serve_without_the_web_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    from sergeant_major.cli import _register, app
+    from sergeant_major.cli.app import _register, app
 
     _register()  # the script's main() registers the commands
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if uvicorn were not installed: importing it fails
@@ -31,11 +31,11 @@ def test_serve_without_the_web_extra(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_envs_without_the_pettingzoo_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in [m for m in sys.modules if m == "sergeant_major.envs" or m.startswith("sergeant_major.envs.")]:
+    for name in [m for m in sys.modules if m == "sergeant_major.research.envs" or m.startswith("sergeant_major.research.envs.")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "gymnasium", None)
     with pytest.raises(ImportError, match=r'install them with: pip install "\.\[pettingzoo\]" in the'):
-        importlib.import_module("sergeant_major.envs")
+        importlib.import_module("sergeant_major.research.envs")
 
 
 def test_openspiel_game_without_the_openspiel_extra(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -47,7 +47,7 @@ def test_openspiel_game_without_the_openspiel_extra(monkeypatch: pytest.MonkeyPa
 
 
 def test_ismcts_level_without_openspiel(monkeypatch: pytest.MonkeyPatch) -> None:
-    from sergeant_major.bots import ismcts
+    from sergeant_major.research import ismcts
 
     monkeypatch.setitem(sys.modules, "pyspiel", None)
     with pytest.raises(SergeantMajorError, match=r'needs OpenSpiel .*pip install "\.\[openspiel\]" in the'):

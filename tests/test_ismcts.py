@@ -1,4 +1,4 @@
-"""The ``ismcts`` measurement level: OpenSpiel's Python ISMCTS bot as a player (sergeant_major.bots.ismcts)."""
+"""The ``ismcts`` measurement level: OpenSpiel's Python ISMCTS bot as a player (sergeant_major.research.ismcts)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,16 @@ from _matchhelp import random_view
 
 pytest.importorskip("pyspiel")
 
-from sergeant_major.actions import Action  # noqa: E402
-from sergeant_major.errors import SergeantMajorError  # noqa: E402
-from sergeant_major.match import Match  # noqa: E402
+from sergeant_major.core.actions import Action  # noqa: E402
+from sergeant_major.core.errors import SergeantMajorError  # noqa: E402
+from sergeant_major.core.match import Match  # noqa: E402
+from sergeant_major.core.rules import Rules  # noqa: E402
+from sergeant_major.core.view import View  # noqa: E402
+from sergeant_major.eval.tournament import parse_players, play_board_game  # noqa: E402
 from sergeant_major.players import LEVELS, MEASUREMENT_LEVELS, HeuristicPlayer, drive, make_player  # noqa: E402
-from sergeant_major.research.resample import resample  # noqa: E402
-from sergeant_major.rules import Rules  # noqa: E402
-from sergeant_major.tournament import parse_players, play_board_game  # noqa: E402
-from sergeant_major.view import View  # noqa: E402
+from sergeant_major.search.determinization import resample  # noqa: E402
 
-from sergeant_major.bots.ismcts import SIMULATIONS, ISMCTSPlayer, state_from_view  # noqa: E402  isort: skip
+from sergeant_major.research.ismcts import SIMULATIONS, ISMCTSPlayer, state_from_view  # noqa: E402  isort: skip
 
 PRESETS = ("9-5-2", "8-5-3", "9-2-5", "3-5-8")
 
@@ -108,8 +108,8 @@ def test_a_view_resample_gives_up_on_still_gets_a_legal_action(monkeypatch: pyte
     """resample may give up on a rare view (seen once in 3-5-8): the search reuses its first world, and without
     any world the decision is the heuristic's."""
     import sergeant_major.research.openspiel_game as og
-    import sergeant_major.research.resample as rs
-    from sergeant_major.research.resample import ResampleError
+    import sergeant_major.search.determinization as rs
+    from sergeant_major.search.determinization import ResampleError
 
     def give_up(view: object, rng: object, **kw: object) -> object:
         raise ResampleError("gave up")
@@ -132,7 +132,7 @@ def test_the_worlds_of_a_decision_stay_within_their_budget() -> None:
     """9-2-5 give=lowest, match 7001, random play, deal 2 after 44 actions, seat 0 to play: resample takes 0.2-6 s
     a world here, and ISMCTS drew one per simulation with no bound (tens of seconds a decision). The worlds now
     share one budget of WORLD_STEPS * (simulations + 1) steps, a count: the same choice and counts every run."""
-    from sergeant_major.bots.ismcts import WORLD_STEPS
+    from sergeant_major.research.ismcts import WORLD_STEPS
 
     view = random_view("9-2-5 give=lowest", 7001, 1, 2, 44, 0)
     assert view.to_act == 0 and len(view.legal) == 6
@@ -150,7 +150,7 @@ def test_the_worlds_of_a_decision_stay_within_their_budget() -> None:
 
 def test_no_world_within_the_budget_falls_back_to_the_heuristic(monkeypatch: pytest.MonkeyPatch) -> None:
     """A budget spent before the first world: the decision is the heuristic's (as when resample gives up)."""
-    import sergeant_major.bots.ismcts as im
+    import sergeant_major.research.ismcts as im
 
     view = random_view("9-5-2", 3, 3, 1, 20, 0)
     assert view.to_act == 0 and len(view.legal) >= 2
@@ -163,7 +163,7 @@ def test_no_world_within_the_budget_falls_back_to_the_heuristic(monkeypatch: pyt
 def test_ordinary_decisions_never_reach_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """With budget left, resample draws exactly what it draws without one: 150 decisions of 9-5-2 (random play)
     choose the same with the budget as with an unbounded one, and none comes near it."""
-    import sergeant_major.bots.ismcts as im
+    import sergeant_major.research.ismcts as im
 
     def choices(steps: int) -> tuple[list[Action], int]:
         monkeypatch.setattr(im, "WORLD_STEPS", steps)
@@ -194,7 +194,7 @@ def test_ordinary_decisions_never_reach_the_budget(monkeypatch: pytest.MonkeyPat
 
 
 def test_resample_from_infostate_counts_in_a_budget() -> None:
-    from sergeant_major.research.resample import Budget, BudgetExhausted
+    from sergeant_major.search.determinization import Budget, BudgetExhausted
 
     view = random_view("9-5-2", 3, 3, 1, 20, 0)
     st = state_from_view(view, resample(view, random.Random(0)))

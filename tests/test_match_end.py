@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sergeant_major import Rules
-from sergeant_major.match import MatchEnd
+from sergeant_major.core.match import MatchEnd
 from sergeant_major.players import RandomPlayer, play_match
 
 CASES = [
@@ -59,7 +59,7 @@ def test_unknown_words_are_kept_as_other() -> None:
 
 
 def test_a_record_keeps_the_structured_end() -> None:
-    from sergeant_major import record
+    from sergeant_major.records import record
 
     m = play_match(Rules.parse("9-5-2"), [RandomPlayer(), RandomPlayer(), RandomPlayer()], seed=3)
     assert m.end is not None and m.end.kind != "other"
@@ -75,9 +75,9 @@ def _end_after(text: str, deals: list[tuple[int, tuple[int, ...]]], names: tuple
     3 players, targets dealer 9, eldest 5, third 2): Match._check_end on a hand-made history, running scores."""
     from types import SimpleNamespace
 
-    from sergeant_major.actions import Contract
-    from sergeant_major.deal import DealResult
-    from sergeant_major.match import Match
+    from sergeant_major.core.actions import Contract
+    from sergeant_major.core.deal import DealResult
+    from sergeant_major.core.match import Match
 
     rules = Rules.parse(text)
     m = Match(rules, seed=0, names=names) if names else Match(rules, seed=0)
@@ -155,7 +155,7 @@ def test_sergeant_major_rules_states_the_order() -> None:
 def test_a_one_deal_end_reads_back_in_both_spellings() -> None:
     """The end of a one-deal match says "after 1 deal"; records written before said "after 1 deals" and still read as
     the same end kind (web replays and ``replay`` structure the end from these words)."""
-    from sergeant_major.match import MatchEnd
+    from sergeant_major.core.match import MatchEnd
     for reason in ("after 1 deal the highest total (4) wins", "after 1 deals the highest total (4) wins"):
         end = MatchEnd.from_reason((1,), reason)
         assert end.kind == "deals" and dict(end.facts)["deals"] == 1, (reason, end)
@@ -165,7 +165,7 @@ def test_a_one_deal_end_reads_back_in_both_spellings() -> None:
 def test_the_traditional_end_addresses_you_as_you() -> None:
     """The terminal's person is called You: the traditional end says "You made your target", not "You made his target";
     the words still read back as the traditional end."""
-    from sergeant_major.match import MatchEnd
+    from sergeant_major.core.match import MatchEnd
     end = _end_after("9-5-2 traditional=on instant-win=off", TRAD, ("You", "Bob", "Cleo"))
     assert end is not None and end.reason.startswith("You made your target as dealer of deal 1,"), end
     back = MatchEnd.from_reason(end.winners, end.reason)

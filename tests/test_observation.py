@@ -14,11 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from sergeant_major.actions import Action, AssignTargets, Discard, EndGive, Give, Play, Return
-from sergeant_major.cards import CARDS, Card
-from sergeant_major.deal import Deal, Phase
-from sergeant_major.errors import IllegalActionError
-from sergeant_major.match import Match
+from sergeant_major.core.actions import Action, AssignTargets, Discard, EndGive, Give, Play, Return
+from sergeant_major.core.cards import CARDS, Card
+from sergeant_major.core.deal import Deal, Phase
+from sergeant_major.core.errors import IllegalActionError
+from sergeant_major.core.match import Match
+from sergeant_major.core.rules import Rules
+from sergeant_major.core.view import View, build_view
 from sergeant_major.research.observation import (
     INFO_BLOCKS,
     LAYOUT_HASHES,
@@ -35,8 +37,6 @@ from sergeant_major.research.observation import (
     observation_size,
     observation_string,
 )
-from sergeant_major.rules import Rules
-from sergeant_major.view import View, build_view
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESETS = Rules.preset_names()
@@ -269,8 +269,8 @@ def test_rotating_the_table_gives_the_same_observation(preset: str) -> None:
 
 
 def test_a_non_view_or_an_action_without_its_deal_is_refused_quoting_it() -> None:
-    from sergeant_major.actions import AssignTargets
-    from sergeant_major.errors import SergeantMajorError
+    from sergeant_major.core.actions import AssignTargets
+    from sergeant_major.core.errors import SergeantMajorError
     from sergeant_major.research.action_space import action_id
     from sergeant_major.research.observation import encode_information_state, encode_observation, observation_string
 

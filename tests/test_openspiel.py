@@ -12,8 +12,9 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
-from sergeant_major.cards import CARDS  # noqa: E402
-from sergeant_major.errors import SergeantMajorError  # noqa: E402
+from sergeant_major.core.cards import CARDS  # noqa: E402
+from sergeant_major.core.errors import SergeantMajorError  # noqa: E402
+from sergeant_major.core.rules import Rules  # noqa: E402
 from sergeant_major.research import observation  # noqa: E402
 from sergeant_major.research.action_space import NUM_ACTIONS, TAKE_KITTY  # noqa: E402
 from sergeant_major.research.openspiel_game import (  # noqa: E402
@@ -23,7 +24,6 @@ from sergeant_major.research.openspiel_game import (  # noqa: E402
     format_rules_param,
     parse_rules_param,
 )
-from sergeant_major.rules import Rules  # noqa: E402
 
 
 def _load(rules: str, deals: int = 1) -> pyspiel.Game:
@@ -375,7 +375,7 @@ def test_action_to_string_refuses_an_id_outside_the_action_space() -> None:
 def test_free_trump_returns_are_all_decisions_so_current_player_hides_the_gives() -> None:
     """trump-return=free (3-5-8, seed 003): a forced return (a card of another suit received) applied by the game
     itself would show, through current_player, whether trumps were given; every return is the returner's move."""
-    from sergeant_major.actions import Return
+    from sergeant_major.core.actions import Return
 
     rng = random.Random(3)
     game = _load("3-5-8", deals=2)

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from sergeant_major.actions import (
+from sergeant_major.core.actions import (
     Action,
     AssignTargets,
     Contract,
@@ -25,12 +25,12 @@ from sergeant_major.actions import (
     Play,
     Return,
 )
-from sergeant_major.cards import CARDS, Card, Suit, mask_of, parse_cards
-from sergeant_major.deal import Deal, Phase, exchange_rounds
-from sergeant_major.errors import IllegalActionError, RulesError
-from sergeant_major.match import Match
+from sergeant_major.core.cards import CARDS, Card, Suit, mask_of, parse_cards
+from sergeant_major.core.deal import Deal, Phase, exchange_rounds
+from sergeant_major.core.errors import IllegalActionError, RulesError
+from sergeant_major.core.match import Match
+from sergeant_major.core.rules import OPTIONS, PRESETS, Rules, minimum_ceilings
 from sergeant_major.players import HeuristicPlayer, Player, RandomPlayer, drive
-from sergeant_major.rules import OPTIONS, PRESETS, Rules, minimum_ceilings
 
 R952 = Rules.preset("9-5-2")
 
@@ -215,8 +215,8 @@ def test_every_path_gives_the_refusal_of_a_game_that_never_ends() -> None:
     refuse (exit 2, the input quoted); a position (one deal: the game end plays no part) still reads."""
     from typer.testing import CliRunner
 
-    from sergeant_major.cli import _register, app
-    from sergeant_major.solver.position import Position
+    from sergeant_major.cli.app import _register, app
+    from sergeant_major.search.position import Position
 
     _register()
     code, _, err = _run("8-5-3", "players=4")
@@ -772,7 +772,7 @@ def test_many_random_games_of_every_preset_are_legal(name: str) -> None:
 def _run(*args: str) -> tuple[int, str, str]:
     from typer.testing import CliRunner
 
-    from sergeant_major.cli import _register, app
+    from sergeant_major.cli.app import _register, app
 
     _register()  # every command module registers itself, as main() does
 
@@ -829,7 +829,7 @@ def test_rules_options_readable_at_80_columns() -> None:
     """The option listing fits 80 columns: no line longer, each option starts its own line with its values."""
     from typer.testing import CliRunner
 
-    from sergeant_major.cli import _register, app
+    from sergeant_major.cli.app import _register, app
 
     _register()
     res = CliRunner().invoke(app, ["rules"], env={"COLUMNS": "80"})
@@ -847,7 +847,7 @@ def test_rules_presets_readable_at_80_columns() -> None:
     terminals get the table."""
     from typer.testing import CliRunner
 
-    from sergeant_major.cli import _register, app
+    from sergeant_major.cli.app import _register, app
 
     _register()
     res = CliRunner().invoke(app, ["rules"], env={"COLUMNS": "80"})
@@ -867,7 +867,7 @@ def test_rules_output_has_no_trailing_spaces(args: list[str], columns: str) -> N
     ``rules`` at 80 columns ended in spaces; the text is the same without them."""
     from typer.testing import CliRunner
 
-    from sergeant_major.cli import _register, app
+    from sergeant_major.cli.app import _register, app
 
     _register()
     res = CliRunner().invoke(app, ["rules", *args], env={"COLUMNS": columns})

@@ -1,4 +1,4 @@
-"""The PettingZoo AEC environment and the Gymnasium single-seat environment (``sergeant_major.envs``).
+"""The PettingZoo AEC environment and the Gymnasium single-seat environment (``sergeant_major.research.envs``).
 
 Conformance: ``pettingzoo.test.api_test`` and ``seed_test`` on every preset (deal and match episodes),
 gymnasium's ``check_env`` on the single-seat wrapper; the action masks agree with the core's legal actions
@@ -21,17 +21,17 @@ pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from sergeant_major.envs import SingleSeatEnv, env, raw_env  # noqa: E402
-from sergeant_major.errors import IllegalActionError, RulesError, SergeantMajorError  # noqa: E402
-from sergeant_major.match import Match  # noqa: E402
+from sergeant_major.core.errors import IllegalActionError, RulesError, SergeantMajorError  # noqa: E402
+from sergeant_major.core.match import Match  # noqa: E402
+from sergeant_major.core.rules import Rules  # noqa: E402
 from sergeant_major.research.action_space import NUM_ACTIONS, describe_id, legal_ids  # noqa: E402
+from sergeant_major.research.envs import SingleSeatEnv, env, raw_env  # noqa: E402
 from sergeant_major.research.observation import (  # noqa: E402
     OBSERVATION_VERSION,
     information_state_size,
     layout_table,
     observation_size,
 )
-from sergeant_major.rules import Rules  # noqa: E402
 
 PRESETS = Rules.preset_names()
 
@@ -343,7 +343,7 @@ def test_human_render_mode_draws_the_table_at_reset(make: str, capsys: pytest.Ca
 def test_a_start_deal_no_match_reaches_is_refused_and_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     # 9-5-2 matches of heuristic players end after a few deals: start_deal=200 made reset() look for one that
     # lasts 200 deals forever (it never returned); now it gives up after START_TRIES seeds, naming start_deal
-    from sergeant_major.envs import _table
+    from sergeant_major.research.envs import table as _table
 
     assert _table.START_TRIES == 200
     monkeypatch.setattr(_table, "START_TRIES", 20)  # the same refusal, sooner
@@ -398,7 +398,7 @@ def test_free_trump_returns_are_all_decisions_so_the_turn_order_hides_the_gives(
     for a trump: applied by the env when forced, the returner's turn would show every other agent, through
     agent_selection and to_act, whether trumps were given. Every return reaches the returner instead (a one-card
     mask when forced); with trump-return=highest every return is forced and none does."""
-    from sergeant_major.actions import Give, Return
+    from sergeant_major.core.actions import Give, Return
 
     for rules, all_decisions in (("3-5-8", True), ("3-5-8 trump-return=highest", False)):
         e = raw_env(rules, start_deal=2)

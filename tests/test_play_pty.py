@@ -14,8 +14,8 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-from sergeant_major.match import first_dealer  # noqa: E402
-from sergeant_major.record import read_record  # noqa: E402
+from sergeant_major.core.match import first_dealer  # noqa: E402
+from sergeant_major.records.record import read_record  # noqa: E402
 
 _VENV_BIN = Path(sys.executable).parent / "sergeant-major"
 BIN = str(_VENV_BIN) if _VENV_BIN.exists() else shutil.which("sergeant-major")
@@ -273,7 +273,7 @@ def test_analyze_on_a_terminal_says_it_prepares_the_solver(env: dict[str, str]) 
     """On a terminal, ``analyze`` says what it is doing while the solver's kernels compile or load (tens of seconds
     on first use with numba) instead of sitting silent; then the analysis follows (on a pipe, ``--json`` output
     stays pure JSON: tests/test_position.py)."""
-    from sergeant_major.solver import HAVE_NUMBA
+    from sergeant_major.search import HAVE_NUMBA
 
     if not HAVE_NUMBA:
         pytest.skip("without numba nothing compiles")
@@ -289,7 +289,7 @@ def test_analyze_on_a_terminal_says_it_prepares_the_solver(env: dict[str, str]) 
 def test_play_against_experts_says_it_prepares_them(env: dict[str, str]) -> None:
     """With numba, ``play --opponents expert`` compiles (or loads) the expert's kernels before the first screen,
     saying so on the terminal: with a cold cache that was a silent minute in the middle of the first deal."""
-    from sergeant_major.solver import HAVE_NUMBA
+    from sergeant_major.search import HAVE_NUMBA
 
     if not HAVE_NUMBA:
         pytest.skip("without numba nothing compiles")

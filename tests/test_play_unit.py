@@ -1,5 +1,5 @@
 """Unit tests of the terminal front end: input parsing, refusals, the screen and whole scripted matches
-through :class:`sergeant_major.cli_play.Game` (no terminal: the console writes to a string)."""
+through :class:`sergeant_major.cli.play.Game` (no terminal: the console writes to a string)."""
 
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from sergeant_major import tui
-from sergeant_major.actions import Contract, Discard, EndGive, Give, NameContract, Play, Return
-from sergeant_major.cards import CARDS, parse_card
-from sergeant_major.cli_play import Game
-from sergeant_major.deal import Phase
-from sergeant_major.errors import IllegalActionError
-from sergeant_major.match import Match, first_dealer
-from sergeant_major.record import match_from_record, read_record
-from sergeant_major.rules import Rules
+from sergeant_major.cli import tui
+from sergeant_major.cli.play import Game
+from sergeant_major.core.actions import Contract, Discard, EndGive, Give, NameContract, Play, Return
+from sergeant_major.core.cards import CARDS, parse_card
+from sergeant_major.core.deal import Phase
+from sergeant_major.core.errors import IllegalActionError
+from sergeant_major.core.match import Match, first_dealer
+from sergeant_major.core.rules import Rules
+from sergeant_major.records.record import match_from_record, read_record
 
 C = parse_card
 
@@ -337,10 +337,10 @@ def test_play_command_errors_and_resume_from_json_lines(tmp_path: Path) -> None:
 
     from typer.testing import CliRunner
 
-    from sergeant_major.cli import _register, app
+    from sergeant_major.cli.app import _register, app
     from sergeant_major.players import HeuristicPlayer
     from sergeant_major.players import drive as drive_match
-    from sergeant_major.record import match_to_record
+    from sergeant_major.records.record import match_to_record
 
     _register()
     runner = CliRunner()
@@ -381,10 +381,10 @@ def test_resuming_a_json_lines_file_of_one_record_leaves_it_as_it_was(tmp_path: 
 
     from typer.testing import CliRunner
 
-    from sergeant_major.cli import _register, app
+    from sergeant_major.cli.app import _register, app
     from sergeant_major.players import HeuristicPlayer
     from sergeant_major.players import drive as drive_match
-    from sergeant_major.record import dumps_record, match_to_record
+    from sergeant_major.records.record import dumps_record, match_to_record
 
     _register()
     m = Match(Rules.parse("9-5-2"), 5, ["You", "Bob", "Cleo"])
@@ -409,7 +409,7 @@ def test_resuming_a_json_lines_file_of_one_record_leaves_it_as_it_was(tmp_path: 
 
 def test_a_long_paste_is_quoted_by_its_start() -> None:
     """A refused line of thousands of characters is quoted by its first 60, not echoed in full."""
-    from sergeant_major.errors import SergeantMajorError
+    from sergeant_major.core.errors import SergeantMajorError
 
     long = "ZZ" * 1500
     line = tui.refusal(long, SergeantMajorError(f"{long!r} is not a card"))
@@ -420,9 +420,9 @@ def test_a_long_paste_is_quoted_by_its_start() -> None:
 def test_a_failed_save_falls_back_to_a_private_folder(tmp_path: Path) -> None:
     """When the save path cannot be written at the end or on quit, the match is saved in a new folder of its
     own (mode 0700) in the system's temporary folder, and the player is told where."""
-    from sergeant_major.cli_play import Game
-    from sergeant_major.match import Match
-    from sergeant_major.record import read_record
+    from sergeant_major.cli.play import Game
+    from sergeant_major.core.match import Match
+    from sergeant_major.records.record import read_record
 
     blocker = tmp_path / "afile"
     blocker.write_text("not a folder")
@@ -448,7 +448,7 @@ def test_run_interruptible_turns_an_interrupted_compile_into_exit_130() -> None:
 
     import typer
 
-    from sergeant_major.cli import run_interruptible
+    from sergeant_major.cli.app import run_interruptible
 
     before = signal.getsignal(signal.SIGINT)  # Python's default, or SIG_IGN when the runner was started with `&`
 
@@ -488,7 +488,7 @@ def test_a_slow_warm_up_is_said_on_a_pipe_too(sleep: float, shown: bool) -> None
 
     from rich.console import Console
 
-    from sergeant_major.cli import prepare_with_status
+    from sergeant_major.cli.app import prepare_with_status
 
     con = Console(file=io.StringIO(), force_terminal=False, width=200)
     ran: list[bool] = []
@@ -512,9 +512,9 @@ def test_ctrl_c_while_the_experts_are_prepared_leaves_a_saved_match(tmp_path: Pa
 
     from typer.testing import CliRunner
 
-    import sergeant_major.bots.expert as expert
-    import sergeant_major.solver as solver
-    from sergeant_major.cli import _register, app
+    import sergeant_major.players.expert as expert
+    import sergeant_major.search as solver
+    from sergeant_major.cli.app import _register, app
 
     def interrupted_compile() -> None:
         os.kill(os.getpid(), signal.SIGINT)
@@ -534,7 +534,7 @@ def test_ctrl_c_while_the_experts_are_prepared_leaves_a_saved_match(tmp_path: Pa
 # ------------------------------------------------------------------------------------------- second review
 def _runner() -> CliRunner:
 
-    from sergeant_major.cli import _register
+    from sergeant_major.cli.app import _register
 
     _register()
     return CliRunner()
@@ -585,7 +585,7 @@ def test_play_same_seed_same_second_saves_two_files(tmp_path: Path, monkeypatch:
 
     monkeypatch.setattr(time_mod, "strftime", lambda fmt, *a: "20250101-000000" if "%Y%m%d" in fmt else "2025-01-01T00:00:00")
     runner = _runner()
-    from sergeant_major.cli import app
+    from sergeant_major.cli.app import app
 
     saves = tmp_path / "p4"
     outs = [runner.invoke(app, ["play", "--seed", "1", "--save-dir", str(saves)], input=f"{c}\nquit\n") for c in "SH"]
@@ -618,7 +618,7 @@ def test_play_same_seed_same_second_saves_two_files(tmp_path: Path, monkeypatch:
     (["--seed", " 7 "], "' 7 '"),
 ])
 def test_play_refuses_bad_options_quoting_them(args: list[str], quoted: str, tmp_path: Path) -> None:
-    from sergeant_major.cli import app
+    from sergeant_major.cli.app import app
 
     res = _runner().invoke(app, ["play", *args, "--save-dir", str(tmp_path / "s")], input="quit\n")
     assert res.exit_code == 2, res.output
@@ -628,7 +628,7 @@ def test_play_refuses_bad_options_quoting_them(args: list[str], quoted: str, tmp
 
 
 def test_play_accepts_the_same_target_total_twice(tmp_path: Path) -> None:
-    from sergeant_major.cli import app
+    from sergeant_major.cli.app import app
 
     res = _runner().invoke(app, ["play", "--to", "10", "--rules", "9-5-2 to=10", "--seed", "3", "--save-dir", str(tmp_path)],
                            input="quit\n")
@@ -637,7 +637,7 @@ def test_play_accepts_the_same_target_total_twice(tmp_path: Path) -> None:
 
 def test_play_accepts_to_as_the_end_that_can_be_reached(tmp_path: Path) -> None:
     """docs/rules.md decision 13: "8-5-3 players=4" alone is refused, but --to gives it an end that can come."""
-    from sergeant_major.cli import app
+    from sergeant_major.cli.app import app
 
     res = _runner().invoke(app, ["play", "--to", "10", "--rules", "8-5-3 players=4", "--seed", "3", "--save-dir", str(tmp_path)],
                            input="quit\n")
@@ -648,10 +648,10 @@ def test_resuming_a_simulated_match_says_it_cannot_be(tmp_path: Path) -> None:
     """Records of ``simulate --out`` have no human: the refusal says simulated matches cannot be resumed, and to replay."""
     import json
 
-    from sergeant_major.cli import app
+    from sergeant_major.cli.app import app
     from sergeant_major.players import HeuristicPlayer
     from sergeant_major.players import drive as drive_match
-    from sergeant_major.record import match_to_record, write_record
+    from sergeant_major.records.record import match_to_record, write_record
 
     runner = _runner()
     sim = tmp_path / "sim.jsonl"
@@ -729,10 +729,10 @@ def test_the_deal_line_shows_no_targets_before_the_dealer_assigns_them(rules_tex
 def test_resuming_a_finished_match_is_an_error_that_says_to_replay(tmp_path: Path) -> None:
     """A finished match has nothing to continue: one line on stderr saying so, with the winner and ``replay``,
     status 2 (it was a line on stdout and status 0, as if the match had been played on), and no file saved."""
-    from sergeant_major.cli import app
+    from sergeant_major.cli.app import app
     from sergeant_major.players import HeuristicPlayer
     from sergeant_major.players import drive as drive_match
-    from sergeant_major.record import write_record
+    from sergeant_major.records.record import write_record
 
     m = Match(Rules.parse("9-5-2 to=5"), 3, ["You", "Bob", "Cleo"])
     drive_match(m, [HeuristicPlayer()] * 3)
@@ -751,7 +751,7 @@ def test_resuming_a_finished_match_is_an_error_that_says_to_replay(tmp_path: Pat
 def test_a_save_dir_that_is_a_file_is_named(under: str, tmp_path: Path) -> None:
     """``--save-dir`` at an existing file (or below one): one line naming the file in the way (it said only
     'File exists' or 'Not a directory'), nothing else printed, status 2."""
-    from sergeant_major.cli import app
+    from sergeant_major.cli.app import app
 
     blocker = tmp_path / "afile"
     blocker.write_text("not a folder")
@@ -765,7 +765,7 @@ def test_a_save_dir_that_is_a_file_is_named(under: str, tmp_path: Path) -> None:
 
 def test_a_save_dir_that_is_a_device_is_called_a_device() -> None:
     """``--save-dir /dev/null``: the thing in the way is named for what it is (it was called "a file")."""
-    from sergeant_major.cli import app
+    from sergeant_major.cli.app import app
 
     res = _runner().invoke(app, ["play", "--seed", "1", "--save-dir", "/dev/null"], input="quit\n")
     assert res.exit_code == 2, res.output
@@ -814,7 +814,7 @@ def test_a_long_word_is_quoted_by_its_start(line: str, tmp_path: Path) -> None:
 def test_a_long_seed_still_saves(tmp_path: Path) -> None:
     """The repro: ``play --seed`` with 300 digits (a seed the option takes) stopped at once with "File name too long":
     the save file's name held the whole seed. Now the name holds its first 40 digits and the record the seed."""
-    from sergeant_major.cli import app
+    from sergeant_major.cli.app import app
 
     seed = "7" * 300
     res = _runner().invoke(app, ["play", "--seed", seed, "--save-dir", str(tmp_path / "s")], input="quit\n")
@@ -839,8 +839,8 @@ def test_resume_refuses_a_save_whose_players_share_a_name(tmp_path: Path) -> Non
     "You (eldest) play ..."; resuming it is refused naming both seats, and the file is left as it was."""
     import json
 
-    from sergeant_major.cli import app
-    from sergeant_major.record import match_to_record
+    from sergeant_major.cli.app import app
+    from sergeant_major.records.record import match_to_record
 
     m = Match(Rules.parse("9-5-2"), 5, ["You", "you ", "Cleo"])
     p = tmp_path / "m.json"
@@ -856,8 +856,8 @@ def test_the_person_is_addressed_as_you_in_any_letter_case_and_only_the_person(t
     a hand-edited save whose computer player is named 'You' read 'You deal' for that computer: refused, quoted."""
     import json
 
-    from sergeant_major.cli import _register, app
-    from sergeant_major.record import match_to_record
+    from sergeant_major.cli.app import _register, app
+    from sergeant_major.records.record import match_to_record
 
     seed = _human_dealer_seed()
     m = Match(Rules.parse("9-5-2"), seed, ["YOU", "Bob", "Cleo"])
@@ -887,8 +887,8 @@ def test_ctrl_c_while_an_action_is_applied_saves_a_whole_action(tmp_path: Path, 
     import os
     import signal
 
-    from sergeant_major.match import Match as MatchClass
-    from sergeant_major.record import check_record
+    from sergeant_major.core.match import Match as MatchClass
+    from sergeant_major.records.record import check_record
 
     finish = MatchClass._finish_deal
     sent: list[bool] = []
@@ -917,9 +917,9 @@ def test_a_name_that_looks_like_markup_is_shown_as_typed(tmp_path: Path, name: s
     with a record's names in its table title."""
     import json
 
-    from sergeant_major.cli import _register, app
+    from sergeant_major.cli.app import _register, app
     from sergeant_major.players import HeuristicPlayer, drive
-    from sergeant_major.record import match_to_record
+    from sergeant_major.records.record import match_to_record
 
     m = Match(Rules.parse("9-5-2"), 3, [name, "Bob", "Cleo"])
     con, buf = _console()
@@ -943,7 +943,7 @@ def test_ctrl_c_during_a_hint_quits_at_once(tmp_path: Path, monkeypatch: pytest.
     import os
     import signal
 
-    import sergeant_major.bots.expert as expert
+    import sergeant_major.players.expert as expert
 
     def compiling(view: object, rng: object, think: float = 1.0) -> list[str]:
         os.kill(os.getpid(), signal.SIGINT)
@@ -978,7 +978,7 @@ def test_the_match_end_shows_the_totals_as_replay_and_check_do(tmp_path: Path) -
     """The repro: the end of a played match said 'Totals: You -3, Bob +0, Cleo +4' and the deal tables '0' and
     '+4', while ``replay`` of its record said 'You -3, Bob 0, Cleo 4' and ``check`` 'Final totals: ... Cleo 4'.
     Each now shows a total with its sign, and 0 without one (as the play screen's tables always did)."""
-    from sergeant_major.cli import app
+    from sergeant_major.cli.app import app
 
     m = Match(Rules.parse("9-5-2 to=3"), 11, ["You", "Bob", "Cleo"])
     con, buf = _console()
@@ -1061,7 +1061,7 @@ def test_an_arrow_key_at_the_trump_prompt_is_refused_as_a_key() -> None:
 def test_the_screen_header_of_rules_named_by_hand() -> None:
     """The repro: a :class:`Rules` built by hand with a name of its own (``Rules(name="house")``, which the constructor
     accepts) made every screen raise ``KeyError: 'house'`` (the header looked its name up among the presets)."""
-    from sergeant_major.tui import game_title
+    from sergeant_major.cli.tui import game_title
 
     r = Rules(name="house")
     assert game_title(r) == "9-5-2 (house rules)"

@@ -12,13 +12,13 @@ import sys
 import pytest
 
 from sergeant_major import Contract, Rules
-from sergeant_major.actions import NameContract
-from sergeant_major.deal import Deal, Phase
-from sergeant_major.match import deal_cards
-from sergeant_major.solver import Position, PositionError
-from sergeant_major.solver._kernels import legal_mask, winner_index
-from sergeant_major.solver.playout import mean_tricks, playouts, random_deal_playouts
-from sergeant_major.solver.position import random_position
+from sergeant_major.core.actions import NameContract
+from sergeant_major.core.deal import Deal, Phase
+from sergeant_major.core.match import deal_cards
+from sergeant_major.search import Position, PositionError
+from sergeant_major.search.kernels import legal_mask, winner_index
+from sergeant_major.search.playout import mean_tricks, playouts, random_deal_playouts
+from sergeant_major.search.position import random_position
 
 VARIANTS = [
     ("9-5-2", None),
@@ -119,9 +119,9 @@ def test_random_deal_loop_runs() -> None:
 _SCRIPT = r"""
 import json, random, sys
 from sergeant_major import Rules, Contract
-from sergeant_major.solver import HAVE_NUMBA
-from sergeant_major.solver.playout import playouts, random_deal_playouts
-from sergeant_major.solver.position import random_position
+from sergeant_major.search import HAVE_NUMBA
+from sergeant_major.search.playout import playouts, random_deal_playouts
+from sergeant_major.search.position import random_position
 rng = random.Random(21)
 out = {"numba": HAVE_NUMBA, "runs": []}
 for text, c in [("9-5-2", None), ("3-5-8 must-trump=off", Contract.MINIMUM), ("8-5-3 must-overtrump=on", None)]:

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from sergeant_major import CARDS, Contract, HeuristicPlayer, Match, Play, RandomPlayer, Rules, drive
-from sergeant_major.cli import _register, app
-from sergeant_major.solver import Position, PositionError, format_hand, parse_hand
-from sergeant_major.solver.position import random_position
+from sergeant_major.cli.app import _register, app
+from sergeant_major.search import Position, PositionError, format_hand, parse_hand
+from sergeant_major.search.position import random_position
 
 RULES = ["9-5-2", "8-5-3 must-overtrump=on", "3-5-8", "9-5-2 players=4", "9-5-2 kitty=none", "3-5-8 must-trump=off"]
 runner = CliRunner()
@@ -130,8 +130,8 @@ def test_analyze_position_text_and_json() -> None:
 def test_table_in_threads_equals_the_table_in_one(rules_text: str) -> None:
     """``dd_table`` with its searches spread over threads (each thread its own solver) gives the very same
     table as one solver doing them in turn; a bad ``jobs`` is refused."""
-    from sergeant_major.cli_analyze import dd_table
-    from sergeant_major.solver import Solver
+    from sergeant_major.cli.analyze import dd_table
+    from sergeant_major.search import Solver
 
     rules = Rules.parse(rules_text)
     rng = random.Random(12)
@@ -149,8 +149,8 @@ def test_table_values_add_up_to_at_most_the_tricks(rules_text: str) -> None:
     """Each seat can make its paranoid value against anything, so all seats at once make theirs: exact table
     values add up to at most the deal's tricks (in minimum tricks, where a value is a ceiling, at least) - the
     rule ``narrow_by_sum`` uses to narrow cells cut short by the time limit."""
-    from sergeant_major.cli_analyze import dd_table, narrow_by_sum
-    from sergeant_major.solver import Solver
+    from sergeant_major.cli.analyze import dd_table, narrow_by_sum
+    from sergeant_major.search import Solver
 
     rules = Rules.parse(rules_text)
     rng = random.Random(21)
@@ -172,8 +172,8 @@ def test_table_values_add_up_to_at_most_the_tricks(rules_text: str) -> None:
 def test_table_minimum_tricks_row_uses_the_declarers_ceiling() -> None:
     """3-5-8 (seed 003, "Nur bei MT ..."): in minimum tricks the playmaker (target 8) may take at most 3 - the
     table's minimum-tricks row measures the declarer against that ceiling, the other rows against 8."""
-    from sergeant_major.cli_analyze import dd_table
-    from sergeant_major.solver import Solver
+    from sergeant_major.cli.analyze import dd_table
+    from sergeant_major.search import Solver
 
     rules = Rules.parse("3-5-8")
     pos = random_position(rules, random.Random(4), 5)
@@ -187,7 +187,7 @@ def test_table_minimum_tricks_row_uses_the_declarers_ceiling() -> None:
             assert row["target"] == 8 and row["diff"] == [lo - 8, hi - 8]
     from rich.console import Console
 
-    from sergeant_major.cli_analyze import _print_table
+    from sergeant_major.cli.analyze import _print_table
 
     con = Console(record=True, width=200)
     _print_table(con, t, ["Seat 0", "Seat 1", "Seat 2"])
@@ -197,7 +197,7 @@ def test_table_minimum_tricks_row_uses_the_declarers_ceiling() -> None:
 def test_time_limits_that_are_not_a_number_of_seconds() -> None:
     """``-t nan``/``inf``/``-1`` are refused with status 2 (no traceback); in the API NaN is a ValueError, an infinite
     limit is no limit and an enormous one does not overflow the node budget."""
-    from sergeant_major.solver import Solver
+    from sergeant_major.search import Solver
 
     text = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"
     for bad in ("nan", "inf", "-inf", "-1", "0"):
@@ -318,7 +318,7 @@ def test_analyze_refuses_bad_input() -> None:
 
 
 def test_analyze_record(tmp_path: Path) -> None:
-    record = pytest.importorskip("sergeant_major.record")
+    record = pytest.importorskip("sergeant_major.records.record")
     match = Match(Rules.preset("9-5-2"), seed=11)
     drive(match, [HeuristicPlayer(), RandomPlayer(), RandomPlayer()], until_deal_end=True)
     path = tmp_path / "m.json"
@@ -342,7 +342,7 @@ def test_analyze_says_when_the_best_choice_is_not_certain(monkeypatch: pytest.Mo
     """A table whose searches the time limit cut short names the best choice as not certain."""
     from rich.console import Console
 
-    from sergeant_major import cli_analyze
+    from sergeant_major.cli import analyze as cli_analyze
 
     rows = [{"contract": "C", "word": "clubs", "tricks": [[0, 16], [0, 16], [0, 16]], "diff": [-9, 7]},
             {"contract": "D", "word": "diamonds", "tricks": [[9, 9], [5, 5], [2, 2]], "diff": [0, 0]}]
@@ -378,14 +378,14 @@ def test_ctrl_c_stops_analyze_while_its_table_runs() -> None:
     import sys
     import time
 
-    from sergeant_major.solver import HAVE_NUMBA
+    from sergeant_major.search import HAVE_NUMBA
 
     if not HAVE_NUMBA:
         pytest.skip("the table runs in parallel only with numba")
     rng = random.Random(2042)
     hard = [random_position(Rules.parse("9-5-2"), rng, 16) for _ in range(14)][13]  # cells of 5 s and more
     # Python's own Ctrl-C handler, as at a terminal (a shell's background job starts with SIGINT ignored)
-    script = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); from sergeant_major.cli import main; main()"
+    script = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); from sergeant_major.cli.app import main; main()"
     proc = subprocess.Popen([sys.executable, "-c", script, "analyze", str(hard), "-t", "120"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     time.sleep(4.0)  # started, the kernels loaded, the table's first cells searching
@@ -403,8 +403,8 @@ def test_ctrl_c_stops_analyze_while_its_table_runs() -> None:
 def test_cut_cards_are_narrowed_by_the_value() -> None:
     """A card whose search the time limit cut short shows at most the mover's value (no card is better than the
     value), also when the value itself was narrowed by the table's cell for the same contract and seat."""
-    from sergeant_major.cli_analyze import analyze_position
-    from sergeant_major.solver import Solution
+    from sergeant_major.cli.analyze import analyze_position
+    from sergeant_major.search import Solution
 
     pos = random_position(Rules.parse("9-5-2"), random.Random(3), 16)
 
@@ -418,7 +418,7 @@ def _cut_short_solver(cell: Any, known: dict[int, tuple[int, int]] | None = None
     """A solver whose every value (a table cell) is ``cell`` for the seat asked, and whose ``solve`` is cut short:
     value 0..16 and each legal card's bounds 0..16 (nothing found in time) but those given in ``known`` (by card
     id)."""
-    from sergeant_major.solver import Solution, Solver
+    from sergeant_major.search import Solution, Solver
 
     class CutShort(Solver):
         def value(self, p: Position, seat: int | None = None, *, time_limit: float | None = None) -> Solution:
@@ -435,8 +435,8 @@ def _cut_short_solver(cell: Any, known: dict[int, tuple[int, int]] | None = None
 def _deal_after_its_opening_lead() -> tuple[Any, int]:
     """A 9-5-2 deal (seed 78, its exchange and discards drawn by ``random.Random(5)``) after its opening lead, the
     lowest legal card; returns the deal and that card's id."""
-    from sergeant_major.deal import Deal, Phase
-    from sergeant_major.match import deal_cards
+    from sergeant_major.core.deal import Deal, Phase
+    from sergeant_major.core.match import deal_cards
 
     rules = Rules.parse("9-5-2")
     rng = random.Random(5)
@@ -455,8 +455,8 @@ def test_analyze_deal_narrows_the_opening_lead_by_the_table() -> None:
     """In a record's deal the first card's position is the table's position: a value the time limit cut short
     is narrowed by the table's cell for the deal's contract and the leader (as for a position text), and so
     are the card's value and its cost - the screen does not show "1..16, cost 0..15" under a table cell of 1."""
-    from sergeant_major.cli_analyze import analyze_deal
-    from sergeant_major.solver import Solution
+    from sergeant_major.cli.analyze import analyze_deal
+    from sergeant_major.search import Solution
 
     deal, _ = _deal_after_its_opening_lead()
 
@@ -470,11 +470,11 @@ def test_analyze_deal_narrows_the_opening_lead_by_the_table() -> None:
 
 def test_analyze_deal_names_a_clubs_contract() -> None:
     """A deal played in clubs (``Contract.CLUBS == 0``, falsy as an IntEnum) is reported as ``"C"``, not ``None``."""
-    from sergeant_major.actions import NameContract
-    from sergeant_major.cli_analyze import analyze_deal
-    from sergeant_major.deal import Deal, Phase
-    from sergeant_major.match import deal_cards
-    from sergeant_major.solver import Solver
+    from sergeant_major.cli.analyze import analyze_deal
+    from sergeant_major.core.actions import NameContract
+    from sergeant_major.core.deal import Deal, Phase
+    from sergeant_major.core.match import deal_cards
+    from sergeant_major.search import Solver
 
     rules = Rules.parse("9-5-2")
     rng = random.Random(4)
@@ -564,7 +564,7 @@ def test_play_refuses_what_is_not_a_card_and_quotes_it() -> None:
 ])
 def test_a_cards_cost_is_bounded_when_the_time_cut_a_search(value: tuple[int, int], played: tuple[int, int],
                                                             misere: bool, want: tuple[int, int]) -> None:
-    from sergeant_major.cli_analyze import card_cost
+    from sergeant_major.cli.analyze import card_cost
 
     assert card_cost(value, played, misere) == want
 
@@ -576,7 +576,7 @@ def test_mistakes_count_what_a_card_surely_cost_and_the_summary_says_what_is_ope
 
     from rich.console import Console
 
-    from sergeant_major.cli_analyze import _print_deal, biggest_mistakes
+    from sergeant_major.cli.analyze import _print_deal, biggest_mistakes
 
     def play(trick: int, lo: int, hi: int) -> dict[str, object]:
         return {"trick": trick, "seat": 0, "card": "AS", "value": [5, 5], "played": [5 - hi, 5 - lo],
@@ -602,8 +602,8 @@ def test_mistakes_count_what_a_card_surely_cost_and_the_summary_says_what_is_ope
 
 def test_the_table_refuses_a_trick_in_progress() -> None:
     """Under another contract the trick's cards need not be legal: the table is of a trick start only."""
-    from sergeant_major.cli_analyze import dd_table
-    from sergeant_major.solver import Solver
+    from sergeant_major.cli.analyze import dd_table
+    from sergeant_major.search import Solver
 
     pos = Position.parse("9-5-2 | H | 2 | 5-5-4 | ..A. / QD / AS KD | 2S 9C")
     with pytest.raises(ValueError, match="not with a trick in progress"):
@@ -639,12 +639,12 @@ def test_a_records_table_uses_the_targets_the_dealer_assigned(rules_text: str) -
     target 2 himself: the table's declarer target and over-tricks are the deal's, not the preset's 9 (it said
     "target 9" and -1 for a declarer who took 10 tricks against his target 2); in minimum tricks the ceiling is
     that of the assigned targets."""
-    from sergeant_major.actions import AssignTargets, NameContract
-    from sergeant_major.cli_analyze import analyze_deal, deal_targets
-    from sergeant_major.deal import Deal, Phase
-    from sergeant_major.match import deal_cards
-    from sergeant_major.rules import minimum_ceilings
-    from sergeant_major.solver import Solution, Solver
+    from sergeant_major.cli.analyze import analyze_deal, deal_targets
+    from sergeant_major.core.actions import AssignTargets, NameContract
+    from sergeant_major.core.deal import Deal, Phase
+    from sergeant_major.core.match import deal_cards
+    from sergeant_major.core.rules import minimum_ceilings
+    from sergeant_major.search import Solution, Solver
 
     rules = Rules.parse(rules_text)
     hands, kitty = deal_cards(rules, 78, 1, 0)
@@ -720,11 +720,11 @@ def test_what_each_card_of_a_deal_cost_matches_the_brute_force(rules_text: str, 
     of ``tests/test_solver.py`` (which shares nothing with the solver) on the deal's last three tricks."""
     from test_solver import brute_values
 
-    from sergeant_major.actions import NameContract
-    from sergeant_major.cli_analyze import analyze_deal, play_start
-    from sergeant_major.deal import Deal, Phase
-    from sergeant_major.match import deal_cards
-    from sergeant_major.solver import Solver
+    from sergeant_major.cli.analyze import analyze_deal, play_start
+    from sergeant_major.core.actions import NameContract
+    from sergeant_major.core.deal import Deal, Phase
+    from sergeant_major.core.match import deal_cards
+    from sergeant_major.search import Solver
 
     rules = Rules.parse(rules_text)
     rng = random.Random(rules_text)
@@ -787,8 +787,8 @@ def test_best_cards_follow_the_value_the_table_narrowed() -> None:
     """The opening lead's value cut short (0..16) but the table's cell exact (3): a card whose bounds are 3..16 keeps
     the value, so it is the best card - the record's first card showed "cost 0" with no best card, and a position
     text the same."""
-    from sergeant_major.cli_analyze import analyze_deal, analyze_position, play_start
-    from sergeant_major.solver import Solution
+    from sergeant_major.cli.analyze import analyze_deal, analyze_position, play_start
+    from sergeant_major.search import Solution
 
     deal, lead = _deal_after_its_opening_lead()
 
@@ -808,8 +808,8 @@ def test_a_records_table_picks_the_best_choice_among_the_contracts_left() -> Non
 
     from rich.console import Console
 
-    from sergeant_major.cli_analyze import _print_table, analyze_deal
-    from sergeant_major.solver import Solution, Solver
+    from sergeant_major.cli.analyze import _print_table, analyze_deal
+    from sergeant_major.search import Solution, Solver
 
     match = Match(Rules.preset("3-5-8"), seed=3)
     players = [RandomPlayer(), RandomPlayer(), RandomPlayer()]
@@ -848,7 +848,7 @@ def test_analyze_names_every_contract_tied_for_best() -> None:
     names both (it named the first only, as if the other were worse); ``best`` stays the first."""
     from rich.console import Console
 
-    from sergeant_major import cli_analyze
+    from sergeant_major.cli import analyze as cli_analyze
 
     rows = [{"contract": "C", "word": "clubs", "tricks": [[10, 10], [4, 4], [2, 2]], "diff": [1, 1]},
             {"contract": "D", "word": "diamonds", "tricks": [[9, 9], [5, 5], [2, 2]], "diff": [0, 0]},
@@ -862,8 +862,8 @@ def test_analyze_names_every_contract_tied_for_best() -> None:
 def test_dd_table_reports_ties_for_the_best_contract() -> None:
     """``dd_table``'s ``best_all`` lists every allowed contract whose over-tricks are exact and equal to the best's:
     on a deal whose hands hold the same ranks in every suit, so that every trump suit gives the same counts."""
-    from sergeant_major.cli_analyze import dd_table
-    from sergeant_major.solver import Position, Solver
+    from sergeant_major.cli.analyze import dd_table
+    from sergeant_major.search import Position, Solver
 
     pos = Position.parse("9-5-2 | S | 1 | 0-0-0 | AKQJ.AKQJ.AKQJ.AKQJ / T987.T987.T987.T987 / 6543.6543.6543.6543 | -")
     t = dd_table(pos, Solver(), None, jobs=1)
@@ -878,8 +878,8 @@ def test_dd_table_reports_ties_for_the_best_contract() -> None:
 def test_dd_table_says_when_the_best_choice_is_not_certain() -> None:
     """``dd_table``'s ``certain`` is false when a cut-short cell leaves another contract's over-tricks reaching
     above the best's sure ones (the text says "not certain"), true when the other ranges surely do worse."""
-    from sergeant_major import cli_analyze
-    from sergeant_major.solver import Position, Solution
+    from sergeant_major.cli import analyze as cli_analyze
+    from sergeant_major.search import Position, Solution
 
     pos = Position.parse("9-5-2 | S | 1 | 0-0-0 | AKQJ.AKQJ.AKQJ.AKQJ / T987.T987.T987.T987 / 6543.6543.6543.6543 | -")
 
@@ -908,7 +908,7 @@ def test_analyze_table_title_says_you_lead() -> None:
 
     from rich.console import Console
 
-    from sergeant_major.cli_analyze import _print_table
+    from sergeant_major.cli.analyze import _print_table
 
     row = {"contract": "H", "word": "hearts", "tricks": [[9, 9], [4, 4], [3, 3]], "diff": [0, 0]}
     for names, want in ((["You", "Ann", "Bob"], "You lead)"), (["Ann", "You", "Bob"], "Ann leads)")):

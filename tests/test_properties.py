@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sergeant_major.actions import (
+from sergeant_major.core.actions import (
     Action,
     AssignTargets,
     Contract,
@@ -34,13 +34,13 @@ from sergeant_major.actions import (
     Return,
     TakeKitty,
 )
-from sergeant_major.cards import CARDS, FULL_DECK
-from sergeant_major.deal import Deal, Phase
-from sergeant_major.errors import IllegalActionError
-from sergeant_major.match import Match
+from sergeant_major.core.cards import CARDS, FULL_DECK
+from sergeant_major.core.deal import Deal, Phase
+from sergeant_major.core.errors import IllegalActionError
+from sergeant_major.core.match import Match
+from sergeant_major.core.rules import Rules
+from sergeant_major.core.view import View
 from sergeant_major.players import HeuristicPlayer, Player, RandomPlayer, decision_rng, drive
-from sergeant_major.rules import Rules
-from sergeant_major.view import View
 
 PRESETS = Rules.preset_names()
 VARIANTS = (

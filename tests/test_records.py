@@ -17,13 +17,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import sergeant_major.cli_records  # noqa: F401  (registers replay and check)
+import sergeant_major.cli.records  # noqa: F401  (registers replay and check)
 from sergeant_major import CARDS, Card, HeuristicPlayer, Match, Play, RandomPlayer, Rules, drive
-from sergeant_major.cli import app
-from sergeant_major.errors import RecordError, SergeantMajorError
-from sergeant_major.match import deal_cards
+from sergeant_major.cli.app import app
+from sergeant_major.core.errors import RecordError, SergeantMajorError
+from sergeant_major.core.match import deal_cards
+from sergeant_major.core.rules import OPTIONS
 from sergeant_major.players import Player, decision_rng
-from sergeant_major.record import (
+from sergeant_major.records.record import (
     RECORD_FORMAT,
     RECORD_VERSION,
     RecordCheckError,
@@ -39,7 +40,6 @@ from sergeant_major.record import (
     schema_path,
     write_record,
 )
-from sergeant_major.rules import OPTIONS
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).resolve().parents[1]
@@ -737,7 +737,7 @@ def jsonl_recs() -> list[dict[str, Any]]:
 
 
 def test_read_record_json_lines(tmp_path: Path, jsonl_recs: list[dict[str, Any]]) -> None:
-    from sergeant_major.record import RecordCountError, read_records
+    from sergeant_major.records.record import RecordCountError, read_records
 
     p = _jsonl(tmp_path, jsonl_recs)
     assert [ln for ln, _ in read_records(p)] == [1, 2, 3]
@@ -759,7 +759,7 @@ def test_read_record_json_lines(tmp_path: Path, jsonl_recs: list[dict[str, Any]]
 
 
 def test_cli_json_lines_check_replay_analyze(tmp_path: Path, jsonl_recs: list[dict[str, Any]]) -> None:
-    from sergeant_major.cli import _register
+    from sergeant_major.cli.app import _register
 
     _register()  # play and analyze too
 
@@ -824,7 +824,7 @@ def test_replay_grammar_with_the_name_you(tmp_path: Path) -> None:
 
 
 def test_third_person_fault_messages() -> None:
-    from sergeant_major.record import third_person
+    from sergeant_major.records.record import third_person
 
     assert third_person("revoke: clubs were led and you hold 5C KC; you must follow suit, not play 5H", "seat 2 (Ann)") == \
         "revoke: clubs were led and seat 2 (Ann) holds 5C KC; they must follow suit, not play 5H"
@@ -847,7 +847,7 @@ RAW_CONTROLS = ("\x1b", "\x07", "\x9b", "\u202e")
 def test_check_replay_and_resume_never_print_a_records_control_characters(files: dict[str, Path], tmp_path: Path) -> None:
     """The repro: a record whose player's name holds escape sequences is refused in one line naming the field, the
     name shown escaped; nothing raw reaches the terminal from check, replay or play --resume."""
-    import sergeant_major.cli_play  # noqa: F401  (registers play)
+    import sergeant_major.cli.play  # noqa: F401  (registers play)
 
     rec = json.loads(files["good"].read_text(encoding="utf-8"))
     rec["players"][1]["name"] = EVIL
@@ -864,14 +864,14 @@ def test_check_replay_and_resume_never_print_a_records_control_characters(files:
 
 def test_cli_rendering_escapes_control_characters() -> None:
     """Even a name the reader did not refuse (defence in depth) is printed escaped by replay and check."""
-    from sergeant_major.cli_records import _t
+    from sergeant_major.cli.records import _t
 
     assert _t(EVIL).plain == "\\x1b]0;pwned\\x07\\x1b[2J\\x1b[31mBob"
     assert _t("Zoë ♠").plain == "Zoë ♠"
 
 
 def test_match_refuses_control_characters_in_names() -> None:
-    from sergeant_major.errors import IllegalActionError
+    from sergeant_major.core.errors import IllegalActionError
 
     with pytest.raises(IllegalActionError) as e:
         Match(Rules.preset("9-5-2"), 1, ["Ann", "B\u2067ob", "Cid"])
@@ -933,7 +933,7 @@ def test_non_regular_files_are_refused_without_reading(tmp_path: Path) -> None:
 
 def test_a_file_over_the_size_cap_is_refused_unread(files: dict[str, Path], tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    import sergeant_major.record as record_mod
+    import sergeant_major.records.record as record_mod
 
     size = files["good"].stat().st_size
     monkeypatch.setattr(record_mod, "MAX_RECORD_FILE", size)
@@ -980,7 +980,7 @@ def test_an_empty_name_is_refused_by_check_replay_and_resume(name: str, files: d
     """The repro: a record whose player's name was empty (or only spaces) passed ``check``,
     and ``replay`` showed "Dealer:  (seat 0)". Now the reader refuses it in one line naming the field (status 2),
     the schema too, and no such record is written. Names that are alike stay allowed (the seat tells them apart)."""
-    import sergeant_major.cli_play  # noqa: F401  (registers play)
+    import sergeant_major.cli.play  # noqa: F401  (registers play)
 
     rec = json.loads(files["good"].read_text(encoding="utf-8"))
     rec["players"][0]["name"] = name
@@ -1011,11 +1011,11 @@ def test_replay_and_analyze_refuse_a_match_still_played_by_a_person(tmp_path: Pa
     one line saying how to go on) unless --spoilers is given; a finished match or a computer-only one is shown as before."""
     from typer.testing import CliRunner
 
-    from sergeant_major.cli import _register, app
-    from sergeant_major.match import Match
+    from sergeant_major.cli.app import _register, app
+    from sergeant_major.core.match import Match
+    from sergeant_major.core.rules import Rules
     from sergeant_major.players import HeuristicPlayer, drive
-    from sergeant_major.record import match_to_record
-    from sergeant_major.rules import Rules
+    from sergeant_major.records.record import match_to_record
 
     _register()
     m = Match(Rules.parse("9-5-2"), 8, ["You", "Bob", "Cleo"])
@@ -1043,11 +1043,11 @@ def test_a_finished_match_whose_record_gives_no_end_is_not_called_still_played(t
     each sending the player to the other. Nothing is left to play, so replay shows it, and names the missing end."""
     from typer.testing import CliRunner
 
-    from sergeant_major.cli import _register, app
-    from sergeant_major.match import Match
+    from sergeant_major.cli.app import _register, app
+    from sergeant_major.core.match import Match
+    from sergeant_major.core.rules import Rules
     from sergeant_major.players import HeuristicPlayer, drive
-    from sergeant_major.record import match_to_record
-    from sergeant_major.rules import Rules
+    from sergeant_major.records.record import match_to_record
 
     _register()
     m = Match(Rules.parse("9-5-2 to=4"), 8, ["You", "Bob", "Cleo"])
@@ -1074,11 +1074,11 @@ def test_resuming_a_save_whose_results_were_edited_is_refused(tmp_path: Path, ed
     save folder are left as they were."""
     from typer.testing import CliRunner
 
-    from sergeant_major.cli import _register, app
-    from sergeant_major.match import Match
+    from sergeant_major.cli.app import _register, app
+    from sergeant_major.core.match import Match
+    from sergeant_major.core.rules import Rules
     from sergeant_major.players import HeuristicPlayer, drive
-    from sergeant_major.record import match_to_record
-    from sergeant_major.rules import Rules
+    from sergeant_major.records.record import match_to_record
 
     _register()
     m = Match(Rules.parse("9-5-2"), 8, ["You", "Bob", "Cleo"])
@@ -1101,7 +1101,7 @@ def test_resuming_a_save_whose_results_were_edited_is_refused(tmp_path: Path, ed
 def test_a_name_refusal_calls_a_bidirectional_override_so() -> None:
     """U+202E (a bidirectional override) was refused as "a control character", which it is not in the sense of
     category Cc; the refusal now says what it is and does."""
-    from sergeant_major.safetext import name_problem
+    from sergeant_major.core.safetext import name_problem
 
     assert name_problem("A\u202eB") == "it contains a bidirectional control character (U+202E, which reorders the text after it)"
     assert name_problem("A\x1b[2JB") == "it contains a control character (U+001B)"
@@ -1144,7 +1144,7 @@ def test_saving_through_a_symbolic_link_replaces_the_file_it_names(tmp_path: Pat
 
 
 def _tournament_result_text() -> str:
-    from sergeant_major.tournament import tournament
+    from sergeant_major.eval.tournament import tournament
 
     return json.dumps(tournament(Rules.parse("9-5-2"), ["heuristic", "random", "random"], 1, workers=1).to_json())
 
@@ -1170,7 +1170,7 @@ def test_a_file_that_is_no_record_is_named_for_what_it_is(text: str | None, said
 def test_a_deal_past_a_json_lines_record_names_the_record(command: str, tmp_path: Path) -> None:
     """The repro: ``replay three.jsonl --game 2 --deal 99`` said "the record 'three.jsonl' has deals 1..3", of a file
     of three records; the deals are record 2's."""
-    from sergeant_major.cli import _register
+    from sergeant_major.cli.app import _register
 
     _register()  # play and analyze too
 
@@ -1213,7 +1213,7 @@ def test_a_fake_end_on_an_unfinished_save_is_refused_quoting_it(tmp_path: Path) 
     """A person's save in progress given a fake ``end`` block: with its last deal unfinished the message did not quote
     the end; with its deals finished but the match not over, ``replay`` showed every hand (the end let it past the
     "still being played" refusal) and ``analyze`` answered with status 0. Each is now refused, the end quoted."""
-    from sergeant_major.cli import _register
+    from sergeant_major.cli.app import _register
 
     _register()  # play and analyze too
 

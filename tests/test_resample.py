@@ -12,15 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sergeant_major.actions import Contract, Play
-from sergeant_major.cards import CARDS, SUIT_MASKS, mask_of
-from sergeant_major.deal import Deal, Phase
-from sergeant_major.errors import SergeantMajorError
-from sergeant_major.match import Match
+from sergeant_major.core.actions import Contract, Play
+from sergeant_major.core.cards import CARDS, SUIT_MASKS, mask_of
+from sergeant_major.core.deal import Deal, Phase
+from sergeant_major.core.errors import SergeantMajorError
+from sergeant_major.core.match import Match
+from sergeant_major.core.rules import Rules
+from sergeant_major.core.view import View, build_view
 from sergeant_major.players import HeuristicPlayer, decision_rng
-from sergeant_major.research.resample import Budget, BudgetExhausted, ResampleError, resample
-from sergeant_major.rules import Rules
-from sergeant_major.view import View, build_view
+from sergeant_major.search.determinization import Budget, BudgetExhausted, ResampleError, resample
 
 RULES = [
     "9-5-2",
@@ -278,7 +278,7 @@ def test_world_counts_equal_brute_force() -> None:
     """Step 2 counts the assignments of cards to places (each card allowed in some places, each place of a given
     size) by dynamic programming, the two largest groups of cards in closed form: the counts are those of listing
     every assignment, for random small worlds and every vector of place sizes."""
-    import sergeant_major.research.resample as rs
+    import sergeant_major.search.determinization as rs
 
     rng = random.Random(5)
     for _ in range(150):
@@ -302,7 +302,7 @@ def test_a_4_player_lowest_view_counts_its_worlds_quickly(monkeypatch: pytest.Mo
     threshold choices with up to 130 sizes of the late places each. Counting the worlds listed 9.8 million splits
     before the first sample (42 s); with the two largest groups of cards counted in closed form, 232,000 (1.4 s).
     The counts, hence the samples, are the same; each sample gives the same view."""
-    import sergeant_major.research.resample as rs
+    import sergeant_major.search.determinization as rs
 
     view = _replay_to("9-5-2 players=4 give=lowest", 100, 2, 10, heuristic=True).view(1)
     assert any(e.card is None for e in view.exchange)
@@ -340,7 +340,7 @@ def _replay_to(rules_text: str, seed: int, deal: int, actions: int, heuristic: b
 
 def _completions(monkeypatch: pytest.MonkeyPatch, view: View, samples: int) -> int:
     """How many completions (resample._complete calls) ``samples`` samples of ``view`` take; each sample is checked."""
-    import sergeant_major.research.resample as rs
+    import sergeant_major.search.determinization as rs
 
     calls = [0]
     complete = rs._complete
@@ -379,7 +379,7 @@ def test_a_gift_that_came_back_need_not_be_the_last_return() -> None:
 def _true_place_allowed(view: View, deal: Deal) -> bool:
     """Whether the real deal fits the place constraints of the view's plan: in at least one of the plan's
     threshold choices, every card the viewer cannot see is allowed in one of the bins of its real place."""
-    import sergeant_major.research.resample as rs
+    import sergeant_major.search.determinization as rs
 
     plan = rs._prepare(view)
     where: dict[int, set[int]] = {}
@@ -475,7 +475,7 @@ def test_a_give_the_returner_passed_on_to_the_viewer_can_be_answered(seed: int, 
 
 def test_a_view_or_generator_of_the_wrong_type_is_refused_quoting_it() -> None:
     # resample(None, rng) and resample(view, numpy generator) were AttributeErrors ('... has no attribute randrange')
-    from sergeant_major.errors import SergeantMajorError
+    from sergeant_major.core.errors import SergeantMajorError
 
     view = Match(Rules.preset("9-5-2"), 3).view(1)
     for bad in (None, "view", view.hand):
@@ -497,9 +497,9 @@ def test_a_card_the_viewer_was_returned_may_have_been_the_up_players_give() -> N
     and KH - the 5C the declarer had given. The sampler never let an up player's unseen give be a card the viewer
     saw in an exchange, so it found no world for this real view ("no consistent deal ... after 2000 draws") and the
     expert and ISMCTS searched none. Every view of the match now resamples to a deal that shows the same view."""
-    from sergeant_major.envs._table import Table
+    from sergeant_major.core.view import build_view
     from sergeant_major.research.action_space import legal_ids
-    from sergeant_major.view import build_view
+    from sergeant_major.research.envs.table import Table
 
     r = Rules.parse("9-5-2 kitty-timing=before-exchange give=lowest deals=3")
     rng = random.Random(41)
@@ -542,8 +542,8 @@ def _fail4_deal() -> tuple[Deal, View]:
     """The first 4-player give-up (a fuzz of random rule sets): deal 5, dealer and declarer 3 (up by 2: gave 5H to
     seat 0 and 6H to seat 2, his two lowest; got JH and QH back), who discarded JH 9S AC KC and then took the kitty
     (6C 8H 2S 9D). Seat 1, the viewer, saw none of it. Returns the deal before its last trick and seat 1's view."""
-    from sergeant_major.actions import Discard, Give, NameContract, Return, TakeKitty
-    from sergeant_major.cards import Card
+    from sergeant_major.core.actions import Discard, Give, NameContract, Return, TakeKitty
+    from sergeant_major.core.cards import Card
 
     r = Rules.parse("8-5-3 players=4 targets=5-3-2-2 give=lowest must-overtrump=on deals=6")
     dealt = [[Card.parse(x) for x in h.split()] for h in ("JD 6S 9C 5C 5D JH 3D 8D 3H TC JS 7C",
@@ -606,7 +606,7 @@ def _real_world_fits(view: View, deal: Deal) -> bool:
     highest card each up player gave) and some vector of
     place sizes (variant) of the plan, every unseen card can be put in a bin of its real place that its group allows,
     the bins filled exactly; and such a world passes the early drops (_returns_possible, _gives_possible)."""
-    import sergeant_major.research.resample as rs
+    import sergeant_major.search.determinization as rs
 
     plan = rs._prepare(view)
 
@@ -677,7 +677,7 @@ def test_3_player_lowest_gives_the_returns_cannot_answer(actions: int, seeds: tu
     a few hundred draws a sample at most (4-7 ms)."""
     m = _random_play_to("9-2-5 give=lowest", 7002, 2, actions)
     view = m.view(0)
-    import sergeant_major.research.resample as rs
+    import sergeant_major.search.determinization as rs
 
     assert [str(CARDS[sub.thresholds[2]]) for sub in rs._prepare(view).subs] == ["4C"]
     assert _real_world_fits(view, m.deal)

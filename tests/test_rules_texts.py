@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import pytest
 
-from sergeant_major.actions import (
+from sergeant_major.core.actions import (
     Action,
     Contract,
     Discard,
@@ -27,12 +27,12 @@ from sergeant_major.actions import (
     Return,
     TakeKitty,
 )
-from sergeant_major.cards import CARDS, Card, Suit, parse_card, parse_cards
-from sergeant_major.deal import Deal, Phase, exchange_rounds
-from sergeant_major.errors import IllegalActionError
-from sergeant_major.match import Match, deal_cards
+from sergeant_major.core.cards import CARDS, Card, Suit, parse_card, parse_cards
+from sergeant_major.core.deal import Deal, Phase, exchange_rounds
+from sergeant_major.core.errors import IllegalActionError
+from sergeant_major.core.match import Match, deal_cards
+from sergeant_major.core.rules import Rules
 from sergeant_major.players import RandomPlayer, drive
-from sergeant_major.rules import Rules
 
 R952 = Rules.preset("9-5-2")
 R853 = Rules.preset("8-5-3")

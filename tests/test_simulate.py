@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sergeant_major.cli import _register, app
-from sergeant_major.errors import SergeantMajorError
-from sergeant_major.rules import Rules
-from sergeant_major.simulate import (
+from sergeant_major.cli.app import _register, app
+from sergeant_major.core.errors import SergeantMajorError
+from sergeant_major.core.rules import Rules
+from sergeant_major.eval.simulate import (
     _ratio_ci,
     game_seed,
     parse_levels,
@@ -167,7 +167,7 @@ def test_ratio_ci_by_hand() -> None:
 
 
 def test_t975_is_students_t() -> None:
-    from sergeant_major.stats import t975
+    from sergeant_major.eval.stats import t975
 
     # Student's t(0.975, df) to 3 decimals (any table): 1 -> 12.706, 10 -> 2.228, 30 -> 2.042, 60 -> 2.000, 120 -> 1.980
     for df, t in ((1, 12.706), (10, 2.228), (30, 2.042), (60, 2.000), (120, 1.980), (10**6, 1.960)):
@@ -243,8 +243,8 @@ def test_cli_seed_is_plain_digits_and_a_refused_one_writes_nothing(tmp_path: Pat
     assert json.loads(res.stdout)["seed"] == -3
 
 def test_real_command_writes_records(tmp_path: Path) -> None:
-    pytest.importorskip("sergeant_major.record", reason="the records module (record.py) is not there yet")
-    from sergeant_major.record import check_record, loads_record
+    pytest.importorskip("sergeant_major.records.record", reason="the records module (record.py) is not there yet")
+    from sergeant_major.records.record import check_record, loads_record
 
     out = tmp_path / "games.jsonl"
     proc = subprocess.run([str(EXE), "simulate", "--games", "5", "--workers", "2", "--seed", "9", "--out", str(out)],
@@ -282,7 +282,7 @@ def test_cli_default_players_follow_the_rules_player_count() -> None:
     res = runner.invoke(app, ["simulate", "-n", "2", "--rules", "9-5-2 players=4", "--workers", "1", "--json"])
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["levels"] == ["heuristic", "random", "random", "random"]
-    from sergeant_major.simulate import default_levels
+    from sergeant_major.eval.simulate import default_levels
 
     assert default_levels(3) == "heuristic,random,random"
 
@@ -306,7 +306,7 @@ def test_out_never_replaces_a_file_unasked(tmp_path: Path) -> None:
 def test_out_onto_a_folder_is_refused_before_any_match_is_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``--out FOLDER --force`` played every match and only then failed at the rename ('Is a directory'): the
     whole run was lost. It is refused before the first match, as tournament --json refuses a folder."""
-    import sergeant_major.simulate as sim
+    import sergeant_major.eval.simulate as sim
 
     played: list[int] = []
     real = sim._worker
@@ -384,7 +384,7 @@ def test_json_leaves_stderr_empty_off_a_terminal() -> None:
 def test_win_rates_have_a_wilson_interval_also_at_no_win() -> None:
     """Each match is one trial (a shared win counting 1/k): the win rate's 95% interval is Wilson's, inside 0..100 %
     and of positive width also when a player never wins (a Wald interval gave '0.0 +- 0.0'); with 1 match, none."""
-    from sergeant_major.stats import t975, wilson
+    from sergeant_major.eval.stats import t975, wilson
 
     s = simulate(Rules.parse("9-5-2"), ["heuristic", "random", "random"], games=12, seed=0)
     for p in s.players:
@@ -454,7 +454,7 @@ def test_the_notes_under_the_table_wrap_at_the_terminals_width(tmp_path: Path) -
 def test_simulate_refuses_more_games_than_one_run_plays(games: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """``simulate --games N`` had no upper bound: a huge N was taken and then played for days, keeping every outcome
     in memory. More than MAX_GAMES is now a one-line error (status 2) quoting the number, before any match is played."""
-    import sergeant_major.simulate as sim
+    import sergeant_major.eval.simulate as sim
 
     def played(*args: object, **kwargs: object) -> None:
         raise AssertionError("a match was played")

@@ -22,11 +22,11 @@ from typing import Any
 import pytest
 
 from sergeant_major import Contract, Rules
-from sergeant_major.cards import CARDS
-from sergeant_major.deal import Deal
-from sergeant_major.solver import HAVE_NUMBA, Position, PositionError, Solver, SolverTimeout
-from sergeant_major.solver._jit import _sw_pdep64, _sw_pext64, int_array, jit_nocache, pdep64, pext64
-from sergeant_major.solver._kernels import (
+from sergeant_major.core.cards import CARDS
+from sergeant_major.core.deal import Deal
+from sergeant_major.search import HAVE_NUMBA, Position, PositionError, Solver, SolverTimeout
+from sergeant_major.search.jit import _sw_pdep64, _sw_pext64, int_array, jit_nocache, pdep64, pext64
+from sergeant_major.search.kernels import (
     CHK_SHIFT,
     PEXT6,
     PEXT7,
@@ -47,8 +47,8 @@ from sergeant_major.solver._kernels import (
     tt_probe,
     tt_store,
 )
-from sergeant_major.solver.dds import KNOBS, equivalent_groups
-from sergeant_major.solver.position import random_position
+from sergeant_major.search.position import random_position
+from sergeant_major.search.solver import KNOBS, equivalent_groups
 
 LONG = bool(os.environ.get("SERGEANT_MAJOR_LONG_TESTS"))
 
@@ -223,8 +223,8 @@ def test_a_timed_search_goes_on_with_the_test_it_was_running(monkeypatch: pytest
     running (``out[2]``) and the next slice goes on with it, instead of starting again from the first guess
     (which, once the bounds had moved past it, meant bisecting from the far bound: up to five wasted tests
     on a minimum-tricks deal). The value found is the exact one."""
-    from sergeant_major.solver import dds
-    from sergeant_major.solver._kernels import ST_ABORT
+    from sergeant_major.search import dds
+    from sergeant_major.search.kernels import ST_ABORT
 
     calls: list[tuple[int, int, bool]] = []  # per slice: the guess given, the test to run next, cut short
 
@@ -350,8 +350,8 @@ _INTERRUPT_SCRIPT = r"""
 import os, random, signal, sys, threading, time
 signal.signal(signal.SIGINT, signal.default_int_handler)  # as at a terminal, even when started in the background
 from sergeant_major import Rules
-from sergeant_major.solver import Solver
-from sergeant_major.solver.position import random_position
+from sergeant_major.search import Solver
+from sergeant_major.search.position import random_position
 rng = random.Random(2042)
 deals = [random_position(Rules.parse("9-5-2"), rng, 16) for _ in range(14)]
 hard, easy = deals[13], deals[1]  # about 5 s of search, and 0.4 s (value 5)
@@ -948,8 +948,8 @@ _BRUTE_SCRIPT = r"""
 import json, random, sys
 sys.path.insert(0, sys.argv[1])
 from test_solver import endings, brute_values
-from sergeant_major.solver import HAVE_NUMBA, Solver
-from sergeant_major.solver._jit import FAST_BMI2
+from sergeant_major.search import HAVE_NUMBA, Solver
+from sergeant_major.search.jit import FAST_BMI2
 assert (HAVE_NUMBA, FAST_BMI2) == {"pure": (False, False), "no-bmi2": (True, False)}[sys.argv[3]]
 solver = Solver(tt_bits=12)
 bad = []
@@ -993,7 +993,7 @@ def test_numba_disable_jit_takes_the_pure_python_path() -> None:
     intrinsics cannot run outside compiled code); ``NUMBA_DISABLE_JIT=0`` is numba's default."""
     env = {k: v for k, v in os.environ.items() if k != "SERGEANT_MAJOR_NO_NUMBA"}
     assert brute_in_subprocess(dict(env, NUMBA_DISABLE_JIT="1"), "pure", 20, 4646, 3) == []
-    code = "from sergeant_major.solver import HAVE_NUMBA; print(HAVE_NUMBA)"
+    code = "from sergeant_major.search import HAVE_NUMBA; print(HAVE_NUMBA)"
     out = subprocess.run([sys.executable, "-c", code], env=dict(env, NUMBA_DISABLE_JIT="0"), capture_output=True,
                          text=True, timeout=300)
     assert out.returncode == 0, out.stderr
@@ -1080,7 +1080,7 @@ def test_cut_value_agrees_with_the_cards_found(rules_t: str) -> None:
 
 def test_timed_search_warms_the_kernels_first(monkeypatch: pytest.MonkeyPatch) -> None:
     """The JIT compilation is not charged to a time limit: a timed call warms the kernels up first."""
-    from sergeant_major.solver import dds
+    from sergeant_major.search import dds
 
     calls: list[int] = []
     monkeypatch.setattr(dds, "warm_up", lambda: calls.append(1))
@@ -1099,7 +1099,7 @@ def test_timed_search_warms_the_kernels_first(monkeypatch: pytest.MonkeyPatch) -
 def test_best_cards_are_only_those_surely_best_when_a_card_was_left_open() -> None:
     """A solve cut short by its time limit: a card found at 5 is not surely best while another card's value lies in
     4..7 (it was listed as the best card, and analyze showed it as "best" next to a card that may beat it)."""
-    from sergeant_major.solver import Solution
+    from sergeant_major.search import Solution
 
     a, b, c = CARDS[0], CARDS[1], CARDS[2]
     open_ = Solution(0, 5, 5, 7, False, {a: 5, c: 3}, 0, False, {a: (5, 5), b: (4, 7), c: (3, 3)})
@@ -1140,7 +1140,7 @@ def _reference_moves(hands: list[int], n: int, trick: list[int], leader: int, tr
                      must_over: int, seat: int, misere: bool) -> list[int]:
     """The move order of ``gen_moves`` as first written: a score per run head, suit by suit and the high ranks
     first, inserted after the cards that score as much (plain Python, the trick's winner from the trick)."""
-    from sergeant_major.solver._kernels import LANE, legal_mask, winner_index
+    from sergeant_major.search.kernels import LANE, legal_mask, winner_index
 
     tlen = len(trick)
     to = (leader + tlen) % n
@@ -1236,7 +1236,7 @@ def test_move_order_is_the_scored_order(kind: tuple[str, Contract | None]) -> No
     that order."""
     import zlib
 
-    from sergeant_major.solver._kernels import gen_moves, winner_index
+    from sergeant_major.search.kernels import gen_moves, winner_index
 
     rules_t, contract = kind
     rules = Rules.parse(rules_t)

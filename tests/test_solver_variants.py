@@ -15,8 +15,8 @@ import random
 from test_solver import KINDS, brute_values
 
 from sergeant_major import Rules
-from sergeant_major.solver import Position, Solver
-from sergeant_major.solver.position import random_position
+from sergeant_major.search import Position, Solver
+from sergeant_major.search.position import random_position
 
 
 def low_swaps(pos: Position) -> list[Position]:

@@ -19,14 +19,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from sergeant_major.actions import Action
-from sergeant_major.bots.beginner import BeginnerPlayer
-from sergeant_major.cli import _register, app
-from sergeant_major.deal import Deal
-from sergeant_major.errors import SergeantMajorError
-from sergeant_major.players import LEVELS, HeuristicPlayer, Player, make_player, play_match
-from sergeant_major.rules import Rules
-from sergeant_major.tournament import (
+from sergeant_major.cli.app import _register, app
+from sergeant_major.core.actions import Action
+from sergeant_major.core.deal import Deal
+from sergeant_major.core.errors import SergeantMajorError
+from sergeant_major.core.rules import Rules
+from sergeant_major.core.view import View
+from sergeant_major.eval.tournament import (
     MatchOutcome,
     OraclePlayer,
     arrangements,
@@ -40,7 +39,8 @@ from sergeant_major.tournament import (
     summarize,
     tournament,
 )
-from sergeant_major.view import View
+from sergeant_major.players import LEVELS, HeuristicPlayer, Player, make_player, play_match
+from sergeant_major.players.beginner import BeginnerPlayer
 
 EXE = Path(sys.executable).parent / "sergeant-major"
 PRESETS = ("9-5-2", "8-5-3", "9-2-5", "3-5-8")
@@ -353,7 +353,7 @@ def test_a_stopped_run_leaves_the_json_file_as_it_was(tmp_path: Path, monkeypatc
                                                        stop: BaseException) -> None:
     """``--json FILE`` is written whole or not at all: a run stopped part-way (Ctrl-C, an error) or a refused
     ``--merge`` leaves no new, empty or half-written file, an existing one unchanged, and no temporary file."""
-    import sergeant_major.tournament as tmod
+    import sergeant_major.eval.tournament as tmod
 
     real = tmod.tournament_iter
 
@@ -660,11 +660,11 @@ def test_an_empty_json_name_is_refused_as_empty(tmp_path: Path) -> None:
 def test_merge_names_an_empty_file_and_a_game_record(text: str | None, said: str, tmp_path: Path) -> None:
     """The repros: an empty --merge file was 'not JSON (line 1 column 1: Expecting value)', and a game record (the
     other JSON file this program writes) "missing key 'levels'"."""
-    from sergeant_major.record import write_record
+    from sergeant_major.records.record import write_record
 
     p = tmp_path / "x.json"
     if text is None:
-        from sergeant_major.match import Match
+        from sergeant_major.core.match import Match
 
         m = Match(Rules.parse("9-5-2"), 1, ["A", "B", "C"])
         write_record(m, p, ["random", "random", "random"])

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sergeant_major.actions import Action
-from sergeant_major.cli import _register, app
-from sergeant_major.errors import SergeantMajorError
+from sergeant_major.cli.app import _register, app
+from sergeant_major.core.actions import Action
+from sergeant_major.core.errors import SergeantMajorError
+from sergeant_major.core.rules import Rules
+from sergeant_major.core.view import View
+from sergeant_major.eval.tournament import merge_json, play_board_game, play_match_game, tournament
 from sergeant_major.players import LEVELS, HeuristicPlayer, RandomPlayer
-from sergeant_major.rules import Rules
-from sergeant_major.tournament import merge_json, play_board_game, play_match_game, tournament
-from sergeant_major.view import View
 
 PRESETS = ("9-5-2", "8-5-3", "9-2-5", "3-5-8")
 

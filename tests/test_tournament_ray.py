@@ -26,9 +26,9 @@ import pytest
 from typer.testing import CliRunner
 
 from sergeant_major import Rules
-from sergeant_major.cli import _register, app
-from sergeant_major.errors import SergeantMajorError
-from sergeant_major.tournament import tournament
+from sergeant_major.cli.app import _register, app
+from sergeant_major.core.errors import SergeantMajorError
+from sergeant_major.eval.tournament import tournament
 
 BIN = Path(sys.executable).parent
 EXE = BIN / "sergeant-major"
@@ -134,7 +134,7 @@ def test_a_run_on_the_cluster_equals_a_local_run_with_one_worker(cluster: str, t
 def test_the_library_on_the_cluster_equals_local_and_workers_caps_the_processes(cluster: str) -> None:
     rules = Rules.parse("3-5-8")
     seen: list[tuple[str, int]] = []
-    from sergeant_major.tournament import BoardOutcome, MatchOutcome, tournament_iter
+    from sergeant_major.eval.tournament import BoardOutcome, MatchOutcome, tournament_iter
 
     outs: list[BoardOutcome | MatchOutcome] = list(tournament_iter(
         rules, PLAYERS.split(","), 4, seed=2, workers=1, ray_address=cluster, started=lambda d, k: seen.append((d, k))))
@@ -147,8 +147,8 @@ def test_a_level_registered_at_run_time_is_said_to_be_unknown_on_the_cluster(clu
                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """The repro: ``LEVELS["mine"] = ...`` in the caller, then a run on the cluster: its workers import the package
     afresh and do not know the level, and the error ("unknown player level 'mine'") did not say it came from there."""
+    from sergeant_major.eval.tournament import tournament_iter
     from sergeant_major.players import LEVELS, HeuristicPlayer
-    from sergeant_major.tournament import tournament_iter
 
     monkeypatch.setitem(LEVELS, "mine", HeuristicPlayer)
     levels = ["mine", "heuristic", "random"]
@@ -197,7 +197,7 @@ def test_closing_the_iterator_stops_the_chunks_still_playing_on_the_cluster(clus
     playing (here one that would sleep 10 minutes) stops at once, and the connection is closed."""
     import ray
 
-    from sergeant_major.cluster import ray_imap
+    from sergeant_major.eval.cluster import ray_imap
 
     it = ray_imap(cluster, time.sleep, [0.0, 600.0, 600.0], 2)  # chunks of one job, two at a time
     try:
@@ -293,9 +293,9 @@ def test_ray_with_merge_or_negative_workers_is_refused(tmp_path: Path) -> None:
 
 
 def test_nothing_imports_ray_unless_a_run_asks_for_a_cluster() -> None:
-    code = ("import sys, sergeant_major.cli as c, sergeant_major.tournament as t, sergeant_major as sm; c._register(); "
+    code = ("import sys, sergeant_major.cli.app as c, sergeant_major.eval.tournament as t, sergeant_major as sm; c._register(); "
             "t.tournament(sm.Rules.parse('9-5-2'), ['heuristic', 'random', 'random'], 2, workers=2); "
-            "print(sorted(m for m in sys.modules if m == 'ray' or m.startswith('ray.') or m == 'sergeant_major.cluster'))")
+            "print(sorted(m for m in sys.modules if m == 'ray' or m.startswith('ray.') or m == 'sergeant_major.eval.cluster'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
@@ -308,7 +308,7 @@ def test_the_callers_sigterm_handler_is_kept_while_ray_init_runs() -> None:
     _need_ray()
     import ray._private.utils as ray_utils
 
-    from sergeant_major.cluster import _own_sigterm
+    from sergeant_major.eval.cluster import _own_sigterm
 
     def ours(signum: int, frame: Any) -> None:
         raise AssertionError("not called")

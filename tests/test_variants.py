@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from sergeant_major.actions import (
+from sergeant_major.core.actions import (
     Action,
     Contract,
     Discard,
@@ -23,12 +23,12 @@ from sergeant_major.actions import (
     Return,
     TakeKitty,
 )
-from sergeant_major.cards import CARDS, Card, Suit, parse_cards
-from sergeant_major.deal import Deal, Phase
-from sergeant_major.errors import IllegalActionError
-from sergeant_major.match import Match
+from sergeant_major.core.cards import CARDS, Card, Suit, parse_cards
+from sergeant_major.core.deal import Deal, Phase
+from sergeant_major.core.errors import IllegalActionError
+from sergeant_major.core.match import Match
+from sergeant_major.core.rules import Rules
 from sergeant_major.players import HeuristicPlayer, RandomPlayer, drive
-from sergeant_major.rules import Rules
 
 R358 = Rules.preset("3-5-8")
 R925 = Rules.preset("9-2-5")

@@ -3,7 +3,7 @@
 The core (cards, rules, deal, match, views, players' interface) has no third-party dependency.
 
 The names below are loaded on first use (PEP 562 ``__getattr__``): ``from sergeant_major import Match`` and
-``sergeant_major.Match`` work as ever, while ``import sergeant_major.cli`` does not load the engine before the
+``sergeant_major.Match`` work as ever, while ``import sergeant_major.cli.app`` does not load the engine before the
 command line program has set up its Ctrl-C handling (cli.py, ``main``).
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .actions import (
+    from sergeant_major.core.actions import (
         Action,
         AssignTargets,
         Contract,
@@ -25,13 +25,13 @@ if TYPE_CHECKING:
         TakeKitty,
         action_text,
     )
-    from .cards import CARDS, Card, Suit, format_cards, parse_card, parse_cards
-    from .deal import Deal, DealResult, ExchangeEvent, Phase, Trick
-    from .errors import CardParseError, IllegalActionError, RecordError, RulesError, SergeantMajorError
-    from .match import Match, MatchEnd
-    from .players import HeuristicPlayer, Player, RandomPlayer, drive, make_player, play_match
-    from .rules import PRESETS, Rules
-    from .view import View
+    from sergeant_major.core.cards import CARDS, Card, Suit, format_cards, parse_card, parse_cards
+    from sergeant_major.core.deal import Deal, DealResult, ExchangeEvent, Phase, Trick
+    from sergeant_major.core.errors import CardParseError, IllegalActionError, RecordError, RulesError, SergeantMajorError
+    from sergeant_major.core.match import Match, MatchEnd
+    from sergeant_major.core.rules import PRESETS, Rules
+    from sergeant_major.core.view import View
+    from sergeant_major.players import HeuristicPlayer, Player, RandomPlayer, drive, make_player, play_match
 
 __version__ = "0.1.0"
 
@@ -45,14 +45,14 @@ __all__ = [
 
 _SOURCES: dict[str, str] = {
     **dict.fromkeys(("Action", "AssignTargets", "Contract", "Discard", "EndGive", "Give", "NameContract", "Play", "Return",
-                     "TakeKitty", "action_text"), "actions"),
-    **dict.fromkeys(("CARDS", "Card", "Suit", "format_cards", "parse_card", "parse_cards"), "cards"),
-    **dict.fromkeys(("Deal", "DealResult", "ExchangeEvent", "Phase", "Trick"), "deal"),
-    **dict.fromkeys(("CardParseError", "IllegalActionError", "RecordError", "RulesError", "SergeantMajorError"), "errors"),
-    **dict.fromkeys(("Match", "MatchEnd"), "match"),
+                     "TakeKitty", "action_text"), "core.actions"),
+    **dict.fromkeys(("CARDS", "Card", "Suit", "format_cards", "parse_card", "parse_cards"), "core.cards"),
+    **dict.fromkeys(("Deal", "DealResult", "ExchangeEvent", "Phase", "Trick"), "core.deal"),
+    **dict.fromkeys(("CardParseError", "IllegalActionError", "RecordError", "RulesError", "SergeantMajorError"), "core.errors"),
+    **dict.fromkeys(("Match", "MatchEnd"), "core.match"),
     **dict.fromkeys(("HeuristicPlayer", "Player", "RandomPlayer", "drive", "make_player", "play_match"), "players"),
-    **dict.fromkeys(("PRESETS", "Rules"), "rules"),
-    "View": "view",
+    **dict.fromkeys(("PRESETS", "Rules"), "core.rules"),
+    "View": "core.view",
 }
 """The module of each public name (all of ``__all__`` but ``__version__``)."""
 

@@ -7,11 +7,11 @@ import sys
 
 def _run() -> None:
     try:
-        from .cli import main
+        from sergeant_major.cli.app import main
     except ModuleNotFoundError as e:  # the core installed without the terminal program's libraries
         if e.name not in ("typer", "rich", "click"):
             raise
-        from .errors import install_hint
+        from sergeant_major.core.errors import install_hint
 
         print(f"error: the sergeant-major program needs the cli extra ({e.name} is not installed): "
               f"{install_hint('cli')}", file=sys.stderr)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sergeant_major.match import Match
+from sergeant_major.core.match import Match
 from sergeant_major.web.app import Conn, Hub, _create
 from sergeant_major.web.store import Store, tables_t
 

@@ -217,7 +217,7 @@ def test_the_keyboard_focus_stays_in_the_hand(server: Server, browser: Any) -> N
 def test_the_declarer_sees_the_discards_while_the_cards_are_played(server: Server, browser: Any) -> None:
     """The repro: the state carries the declarer's discards to the declarer (seeds 000/004: they are the dealer's), but
     the page never showed them once they had left the hand. Now they stay in sight below the hand."""
-    from sergeant_major.match import first_dealer
+    from sergeant_major.core.match import first_dealer
 
     seed = next(s for s in range(100) if first_dealer(s, 3) == 0)  # this seat deals: trump, kitty, 4 discards
     ctx = browser.new_context()

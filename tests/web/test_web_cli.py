@@ -55,7 +55,7 @@ def test_default_database_and_address(tmp_path: Path) -> None:
 
 
 def test_a_host_that_is_no_address_of_this_machine_is_named(tmp_path: Path) -> None:
-    from sergeant_major.cli_serve import listen_problem
+    from sergeant_major.cli.serve import listen_problem
 
     assert listen_problem("10.255.255.1", free_port()) == "--host '10.255.255.1' is not an address of this machine"
     assert listen_problem("nosuch.invalid", free_port()).startswith("--host 'nosuch.invalid' is not an address or a name")
@@ -63,7 +63,7 @@ def test_a_host_that_is_no_address_of_this_machine_is_named(tmp_path: Path) -> N
 
 
 def _collect(warm: object, notice_after: float) -> list[str]:
-    from sergeant_major.cli_serve import warm_in_background
+    from sergeant_major.cli.serve import warm_in_background
 
     said: list[str] = []
     thread = warm_in_background(warm, said.append, notice_after=notice_after)  # type: ignore[arg-type]
@@ -91,7 +91,7 @@ def test_the_ready_line_says_the_wait_to_a_tenth_never_below_it() -> None:
     """The repro: a warm-up announced after 1 s and done at 1.3 s said "The expert player is ready (1 s)", while
     docs/web.md says the lines come only when the wait takes more than a second. Now the wait is said to a tenth,
     rounded up, so it is never below the notice time."""
-    from sergeant_major.cli_serve import ready_line
+    from sergeant_major.cli.serve import ready_line
 
     assert ready_line(1.3) == "The expert player is ready (1.3 s)."
     assert ready_line(1.04) == "The expert player is ready (1.1 s)."
@@ -112,7 +112,7 @@ def test_a_failed_warm_up_is_one_warning_line() -> None:
     said = _collect(broken, notice_after=5.0)
     assert said == ["warning: preparing the expert player failed (RuntimeError: no compiler here); it will compile on its first move"]
 
-    from sergeant_major.cli_serve import warm_in_background
+    from sergeant_major.cli.serve import warm_in_background
 
     said2: list[str] = []
     warned: list[str] = []
@@ -127,7 +127,7 @@ def test_a_failed_warm_up_is_one_warning_line() -> None:
 def test_the_warm_up_notice_time_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch,
                                                                capsys: pytest.CaptureFixture[str],
                                                                raw: str, want: float, warned: bool) -> None:
-    from sergeant_major.cli_serve import _notice_after
+    from sergeant_major.cli.serve import _notice_after
 
     monkeypatch.setenv("SERGEANT_MAJOR_WARM_NOTICE", raw)
     assert _notice_after() == want

@@ -20,7 +20,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient  # noqa: E402
 
-from sergeant_major.match import MatchEnd  # noqa: E402
+from sergeant_major.core.match import MatchEnd  # noqa: E402
 from sergeant_major.web.app import create_app  # noqa: E402
 from sergeant_major.web.tables import end_json  # noqa: E402
 
@@ -149,7 +149,7 @@ def test_replay_names_a_clubs_contract_after_a_finished_deal() -> None:
     from types import SimpleNamespace
 
     from sergeant_major import Contract, Match, Rules
-    from sergeant_major.actions import NameContract
+    from sergeant_major.core.actions import NameContract
     from sergeant_major.web.app import _replay_steps
 
     rules = Rules.parse("9-5-2 deals=2")

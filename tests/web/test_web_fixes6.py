@@ -20,8 +20,8 @@ pytest.importorskip("websockets")
 from _webhelp import Server  # noqa: E402
 from websockets.sync.client import connect as ws_connect  # noqa: E402
 
-from sergeant_major.match import Match  # noqa: E402
-from sergeant_major.rules import Rules  # noqa: E402
+from sergeant_major.core.match import Match  # noqa: E402
+from sergeant_major.core.rules import Rules  # noqa: E402
 
 COMPUTERS = [{"kind": "computer", "level": "heuristic"}, {"kind": "computer", "level": "heuristic"}]
 

@@ -20,9 +20,9 @@ pytest.importorskip("fastapi")
 
 from _webhelp import connect, make_hub, new_table, send  # noqa: E402
 
-from sergeant_major.actions import Action  # noqa: E402
+from sergeant_major.core.actions import Action  # noqa: E402
+from sergeant_major.core.view import View  # noqa: E402
 from sergeant_major.players import RandomPlayer  # noqa: E402
-from sergeant_major.view import View  # noqa: E402
 
 
 def test_deal_one_waits_until_every_persons_seat_is_taken(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ pytest.importorskip("fastapi")
 
 from _webhelp import CARD_RE, allowed_cards, connect, make_hub, new_table, send  # noqa: E402
 
-from sergeant_major.rules import Rules  # noqa: E402
+from sergeant_major.core.rules import Rules  # noqa: E402
 
 # Every preset, a whole match each (ended after a few deals so the suite stays fast; deals 2+ have exchanges),
 # and some variants that change what is hidden (seeing the kitty, giving at most, four players, 3-5-8's
@@ -114,7 +114,7 @@ def test_free_trump_returns_by_computers_are_all_decisions(tmp_path: Path) -> No
     trump. The server applied the forced ones itself (``by: "forced"`` in the events every client gets, and no
     ``--delay`` pause before them), so the others learnt whether trumps were given; now every return is the
     returner's decision (a one-card choice when forced), for a computer as for a person."""
-    from sergeant_major.actions import Give, Return
+    from sergeant_major.core.actions import Give, Return
 
     async def run() -> None:
         hub = make_hub(tmp_path)

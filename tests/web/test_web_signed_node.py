@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import sergeant_major.web as web
-from sergeant_major.tui import signed
+from sergeant_major.cli.tui import signed
 
 _RUN = r"""
 const fs = require("fs");

@@ -16,10 +16,21 @@ from __future__ import annotations
 import itertools
 from typing import Final
 
-from ..actions import Action, AssignTargets, Contract, Discard, EndGive, Give, NameContract, Play, Return, TakeKitty
-from ..cards import CARDS
-from ..deal import Deal
-from ..errors import IllegalActionError, SergeantMajorError
+from sergeant_major.core.actions import (
+    Action,
+    AssignTargets,
+    Contract,
+    Discard,
+    EndGive,
+    Give,
+    NameContract,
+    Play,
+    Return,
+    TakeKitty,
+)
+from sergeant_major.core.cards import CARDS
+from sergeant_major.core.deal import Deal
+from sergeant_major.core.errors import IllegalActionError, SergeantMajorError
 
 __all__ = ["NUM_ACTIONS", "CONTRACT_BASE", "TAKE_KITTY", "END_GIVE", "ASSIGN_BASE", "action_id", "action_from_id", "describe_id", "legal_ids"]
 

@@ -1,8 +1,8 @@
-"""Observation and information-state encodings of a seat's :class:`~sergeant_major.view.View`.
+"""Observation and information-state encodings of a seat's :class:`~sergeant_major.core.view.View`.
 
 Every number here is computed from a :class:`View` and nothing else, so an encoding can hold no hidden
 card by construction (seeds 000/004 and RULES.md decision 4 say who may see the kitty, the discards and
-the exchanged cards; :func:`~sergeant_major.view.build_view` applies them).
+the exchanged cards; :func:`~sergeant_major.core.view.build_view` applies them).
 
 Two tensors, both flat lists of floats in ``[0, 1]`` and of a fixed size for a given :class:`Rules`:
 
@@ -34,12 +34,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from ..actions import Contract, EndGive, Give, Return
-from ..cards import Card, format_cards
-from ..deal import Phase
-from ..errors import SergeantMajorError
-from ..rules import Rules
-from ..view import View
+from sergeant_major.core.actions import Contract, EndGive, Give, Return
+from sergeant_major.core.cards import Card, format_cards
+from sergeant_major.core.deal import Phase
+from sergeant_major.core.errors import SergeantMajorError
+from sergeant_major.core.rules import Rules
+from sergeant_major.core.view import View
 
 __all__ = [
     "OBSERVATION_VERSION",

@@ -38,7 +38,7 @@ Pickling: ``pickle`` and ``copy.deepcopy`` of a game rebuild it from ``str(game)
 ``pyspiel.serialize_game_and_state`` / ``deserialize_game_and_state`` work (import this module first).
 
 Search: ``state.resample_from_infostate(player, sampler)`` draws a state consistent with the player's
-information from :func:`~sergeant_major.research.resample.resample`, so the Python ISMCTS bot
+information from :func:`~sergeant_major.search.determinization.resample`, so the Python ISMCTS bot
 (``open_spiel.python.algorithms.ismcts.ISMCTSBot``) can play it. OpenSpiel's C++ ISMCTS cannot play a
 Python game: it needs the game's resampling in C++.
 """
@@ -50,7 +50,7 @@ import operator
 import random
 from typing import Any
 
-from ..errors import SergeantMajorError, install_hint
+from sergeant_major.core.errors import SergeantMajorError, install_hint
 
 try:
     import numpy as np
@@ -59,14 +59,22 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError(f"sergeant_major.research.openspiel_game needs open-spiel and numpy ({exc}); install them with: "
                       + install_hint("openspiel")) from exc
 
-from ..actions import Contract, Play
-from ..cards import CARDS, Card
-from ..deal import Deal, Phase
-from ..match import Match
-from ..rules import Rules
-from ..view import View
-from .action_space import ASSIGN_BASE, CONTRACT_BASE, END_GIVE, NUM_ACTIONS, TAKE_KITTY, action_from_id, legal_ids
-from .resample import Budget, resample
+from sergeant_major.core.actions import Contract, Play
+from sergeant_major.core.cards import CARDS, Card
+from sergeant_major.core.deal import Deal, Phase
+from sergeant_major.core.match import Match
+from sergeant_major.core.rules import Rules
+from sergeant_major.core.view import View
+from sergeant_major.research.action_space import (
+    ASSIGN_BASE,
+    CONTRACT_BASE,
+    END_GIVE,
+    NUM_ACTIONS,
+    TAKE_KITTY,
+    action_from_id,
+    legal_ids,
+)
+from sergeant_major.search.determinization import Budget, resample
 
 __all__ = ["GAME_NAME", "SergeantMajorGame", "SergeantMajorState", "format_rules_param", "parse_rules_param"]
 
@@ -450,12 +458,12 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
                                 budget: Budget | None = None) -> SergeantMajorState:
         """A state drawn from those ``player_id`` cannot tell from this one (for ISMCTS).
 
-        Uses :func:`~sergeant_major.research.resample.resample`, seeded from ``probability_sampler()``
+        Uses :func:`~sergeant_major.search.determinization.resample`, seeded from ``probability_sampler()``
         (OpenSpiel's ``UniformProbabilitySampler``; any callable returning a float in ``[0, 1)``).
 
         Args:
             budget: optional (keyword only, not part of OpenSpiel's API): a
-                :class:`~sergeant_major.research.resample.Budget` the draw counts its steps in (the ``ismcts``
+                :class:`~sergeant_major.search.determinization.Budget` the draw counts its steps in (the ``ismcts``
                 player shares one across a decision); with budget left the same state is drawn as without it.
 
         Raises:
@@ -525,7 +533,7 @@ class _Observer:
     """OpenSpiel's PyObserver protocol over :mod:`.observation` (imported when first needed)."""
 
     def __init__(self, rules: Rules, info: bool) -> None:
-        from . import observation as obs
+        from sergeant_major.research import observation as obs
 
         self._obs = obs
         self._info = info

@@ -26,15 +26,15 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..actions import Action, Contract, action_text
-from ..errors import IllegalActionError, RecordError, RulesError, SergeantMajorError
-from ..match import Match
-from ..players import LEVELS, HeuristicPlayer, decision_rng
-from ..record import action_from_json, action_to_json, dumps_record
-from ..rules import Rules
-from ..safetext import name_problem, visible
-from .store import LogEntry, SeatRow, Store, TableRow
-from .tables import HUMAN, GameTable, end_json, shown_seat
+from sergeant_major.core.actions import Action, Contract, action_text
+from sergeant_major.core.errors import IllegalActionError, RecordError, RulesError, SergeantMajorError
+from sergeant_major.core.match import Match
+from sergeant_major.core.rules import Rules
+from sergeant_major.core.safetext import name_problem, visible
+from sergeant_major.players import LEVELS, HeuristicPlayer, decision_rng
+from sergeant_major.records.record import action_from_json, action_to_json, dumps_record
+from sergeant_major.web.store import LogEntry, SeatRow, Store, TableRow
+from sergeant_major.web.tables import HUMAN, GameTable, end_json, shown_seat
 
 __all__ = ["create_app", "Hub", "MAX_MESSAGE"]
 
@@ -102,7 +102,7 @@ def _article(word: str) -> str:
 
 def _name_refusal(what: str, name: str) -> str | None:
     """The refusal of a name (a seat's or the table's) holding control characters, quoting it with ``repr``; ``None`` when
-    the name may be used (:func:`~sergeant_major.safetext.name_problem`)."""
+    the name may be used (:func:`~sergeant_major.core.safetext.name_problem`)."""
     why = name_problem(name)
     return None if why is None else f"{what} {name[:60]!r} is refused: {why}; a name is plain text"
 
@@ -970,7 +970,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         store: an already migrated store (overrides ``db_url``).
         check_every: seconds between checks for absent players (stand-ins).
     """
-    from .store import default_db_url
+    from sergeant_major.web.store import default_db_url
 
     if store is None:
         store = Store(db_url or default_db_url())

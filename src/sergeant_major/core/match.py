@@ -1,0 +1,440 @@
+"""A match: deals in rotation, running totals, the exchange carried from one deal to the next, the end.
+
+Sources: seeds 000/004 ("Setup", "Scoring", "Winning the game", "Variants"), 002 (traditional end,
+chips), 003 (18 deals, six contracts once each) and RULES.md (decisions 3, 6, 7).
+Every random choice comes from generators seeded from the match seed alone (deal ``k`` from
+``(seed, k)``), so players' thinking never changes the cards.
+"""
+
+from __future__ import annotations
+
+import _random
+import operator
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from hashlib import sha512
+
+from sergeant_major.core.actions import Action, Contract, Play
+from sergeant_major.core.cards import CARDS, SUIT_MASKS, Card
+from sergeant_major.core.deal import (
+    _ALL_CONTRACTS,
+    _BIT,
+    _MINIMUM,
+    _PLAY_MEMO,
+    _SEAT_CARD,
+    _SUIT_CONTRACTS,
+    _TRICK_KEYS,
+    Deal,
+    DealResult,
+)
+from sergeant_major.core.errors import IllegalActionError
+from sergeant_major.core.rules import Rules
+from sergeant_major.core.safetext import name_problem
+from sergeant_major.core.view import View, build_view
+
+__all__ = ["Match", "MatchEnd", "deal_cards", "first_dealer"]
+
+
+@dataclass(frozen=True)
+class MatchEnd:
+    """How the match ended: the winning seats (several on a shared win) and why, in words and as data.
+
+    Attributes:
+        winners: the winning seats, ``0 <= seat < players``; several on a shared win.
+        reason: why, in English words (as written to records).
+        kind: which end rule applied: ``instant`` (12+ tricks in one deal), ``traditional`` (seed 002's
+            dealer end), ``target`` (a target total reached), ``bound`` (a total reached +-15, seed 004),
+            ``deals`` (the last of a fixed number of deals, seed 003), or ``other`` (read from a record
+            that only gave the words).
+        facts: the numbers behind ``reason`` as ``(name, value)`` pairs, by kind: ``instant``: ``tricks``,
+            ``limit``; ``traditional``: ``verb`` (``beat`` or ``made``), ``deal``; ``target``: ``total``,
+            ``limit``, ``two`` (two seats past the target); ``bound``: ``limit``, ``total``; ``deals``:
+            ``deals``, ``total``.
+    """
+
+    winners: tuple[int, ...]
+    reason: str
+    kind: str = "other"
+    facts: tuple[tuple[str, int | str | bool], ...] = ()
+
+    @classmethod
+    def from_reason(cls, winners: tuple[int, ...], reason: str) -> MatchEnd:
+        """The end with ``kind`` and ``facts`` recovered from the words of ``reason`` (as :meth:`Match._check_end`
+        writes them; a record keeps only the words). Words in no known form give kind ``other``, no facts."""
+        for kind, pat in _END_PATTERNS:
+            m = pat.search(reason)
+            if m is not None:
+                facts: list[tuple[str, int | str | bool]] = []
+                for k, val in m.groupdict().items():
+                    if k == "verb":
+                        facts.append((k, val))
+                    elif k == "two":
+                        facts.append((k, val is not None))
+                    elif val is not None:
+                        facts.append((k, int(val)))
+                return cls(winners, reason, kind, tuple(facts))
+        return cls(winners, reason)
+
+
+_END_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("instant", re.compile(r" took (?P<tricks>\d+) tricks in one deal \((?P<limit>\d+)\+ wins at once\)$")),
+    ("traditional", re.compile(r" (?P<verb>beat|made) (?:his|your) target as dealer of deal (?P<deal>\d+), the first dealer to do so "
+                               r"once the deal had gone round the table \(traditional end\)$")),
+    ("target", re.compile(r" reached (?P<total>-?\d+) \(target total (?P<limit>-?\d+)\)"
+                          r"(?P<two>; with two past the target, the higher total wins)?$")),
+    ("bound", re.compile(r"^a total reached \+-(?P<limit>\d+); the highest total \((?P<total>-?\d+)\) wins$")),
+    ("deals", re.compile(r"^after (?P<deals>\d+) deals? the highest total \((?P<total>-?\d+)\) wins( \(shared\))?$")),
+)
+"""The words of each end kind (the texts of :meth:`Match._check_end`), for :meth:`MatchEnd.from_reason`. Each is
+anchored at the end of the words and the player's name comes first, so a name holding another kind's words
+cannot be mistaken for the end."""
+
+
+def first_dealer(seed: int, players: int) -> int:
+    """The first dealer, drawn from the seed (seeds 000/004 "Setup": pick a first dealer by drawing cards)."""
+    return random.Random(f"sergeant-major/{seed}/first-dealer").randrange(players)
+
+
+def deal_cards(rules: Rules, seed: int, number: int, dealer: int) -> tuple[list[list[Card]], list[Card]]:
+    """Shuffle and deal deal ``number`` of the match with ``seed``: one card at a time clockwise from
+    the eldest hand, the last cards to the kitty (seeds 000/004 "Setup"; seed 002 removes the 2C with no kitty).
+
+    The deck (card ids ascending, without the 2C with ``kitty=none``) is shuffled by
+    ``random.Random(f"sergeant-major/{seed}/{number}").shuffle``; the same cards for every Python version
+    whose ``random`` gives the same shuffle.
+
+    Returns:
+        ``(hands by seat in the order dealt, kitty)``.
+    """
+    deck = _shuffled(f"sergeant-major/{seed}/{number}", 51 if rules.kitty == "none" else 52)
+    n = rules.players
+    dealt = n * rules.hand_size
+    cards = [CARDS[c] for c in deck]
+    # card j of the deck goes to seat (dealer + 1 + j) % n
+    hands = [cards[(s - dealer - 1) % n: dealt: n] for s in range(n)]
+    return hands, cards[dealt:]
+
+
+def _shuffled_reference(key: str, size: int) -> list[int]:
+    """The card ids of a deck of ``size`` (the ``size`` highest ids, ascending) shuffled by ``random.Random(key)``."""
+    deck = list(range(52 - size, 52))
+    random.Random(key).shuffle(deck)
+    return deck
+
+
+def _swaps_source(size: int) -> str:
+    """Python source of ``random.shuffle``'s Fisher-Yates loop over a deck of ``size``, unrolled: for ``i``
+    from the top down, ``j`` is drawn by ``_randbelow_with_getrandbits(i + 1)`` and cards ``i`` and ``j`` swap."""
+    lines = ["def swaps(getrandbits, deck):"]
+    for i in reversed(range(1, size)):
+        n = i + 1
+        k = n.bit_length()
+        lines += [f"    j = getrandbits({k})", f"    while j >= {n}:", f"        j = getrandbits({k})",
+                  f"    deck[{i}], deck[j] = deck[j], deck[{i}]"]
+    return "\n".join(lines) + "\n"
+
+
+def _unrolled(size: int) -> Callable[[Callable[[int], int], list[int]], None]:
+    space: dict[str, Callable[[Callable[[int], int], list[int]], None]] = {}
+    exec(compile(_swaps_source(size), f"<sergeant_major.core.match shuffle {size}>", "exec"), space)  # noqa: S102 - our own source
+    return space["swaps"]
+
+
+_SWAPS = {size: _unrolled(size) for size in (51, 52)}
+
+
+def _shuffled_inline(key: str, size: int) -> list[int]:
+    """:func:`_shuffled_reference`, with ``random.shuffle``'s loop (and its ``_randbelow_with_getrandbits``)
+    written out and unrolled: the same draws from the same generator, about 2x faster."""
+    b = key.encode()
+    deck = list(range(52 - size, 52))
+    # what random.Random(key) does to seed from a str (version 2); _random.Random is its C base, the same generator
+    _SWAPS[size](_random.Random(int.from_bytes(b + sha512(b).digest())).getrandbits, deck)
+    return deck
+
+
+def _same_shuffle() -> bool:
+    """Whether :func:`_shuffled_inline` gives this Python's ``random.shuffle`` result (checked once, at import)."""
+    return all(_shuffled_inline(f"sergeant-major/{s}/{k}", size) == _shuffled_reference(f"sergeant-major/{s}/{k}", size)
+               for s, k, size in ((0, 1, 52), (7, 3, 51), (123456789, 18, 52)))
+
+
+_shuffled = _shuffled_inline if _same_shuffle() else _shuffled_reference
+
+
+class Match:
+    """A whole match. Deals follow one another automatically: after the last trick of a deal is played,
+    the deal is scored, the end is checked and, if the match goes on, the next deal is dealt.
+
+    Args:
+        rules: the rules in force.
+        seed: the match seed (any int); the same seed gives the same cards.
+        names: the players' names by seat (default ``Player 1..n``).
+        dealer: the first dealer's seat (default: drawn from the seed).
+        cards: optional source of the cards: ``cards(number, dealer)`` returns ``(hands, kitty)`` for
+            deal ``number``, or ``None`` to shuffle from the seed (used to rebuild a match from a record).
+
+    Raises:
+        IllegalActionError: (rule ``"players"``) when ``names`` does not give one name per seat, or a name
+            holds control characters (:func:`~sergeant_major.core.safetext.name_problem`; the name quoted).
+    """
+
+    def __init__(self, rules: Rules, seed: int = 0, names: list[str] | tuple[str, ...] | None = None,
+                 dealer: int | None = None,
+                 cards: Callable[[int, int], tuple[list[list[Card]], list[Card]] | None] | None = None) -> None:
+        self._cards = cards
+        self.rules = rules
+        self.seed = seed
+        n = rules.players
+        self.names: tuple[str, ...] = tuple(names) if names else tuple([f"Player {i + 1}" for i in range(n)])
+        if len(self.names) != n:
+            raise IllegalActionError(f"{len(self.names)} names for {n} players", "players")
+        for i, nm in enumerate(self.names):
+            why = name_problem(nm) if isinstance(nm, str) else None
+            if why is not None:
+                raise IllegalActionError(f"the name {nm!r} of seat {i} is refused: {why}", "players")
+        self.first_dealer = first_dealer(seed, n) if dealer is None else dealer
+        self.totals: list[int] = [0] * n
+        self.deals: list[Deal] = []
+        self.results: list[DealResult] = []
+        self.contracts_used: list[list[Contract]] = [[] for _ in range(n)]
+        self.end: MatchEnd | None = None
+        self._start_deal()
+
+    # ------------------------------------------------------------------ deals
+    @property
+    def deal(self) -> Deal:
+        """The current (or, once over, the last) deal."""
+        return self.deals[-1]
+
+    @property
+    def over(self) -> bool:
+        """Whether the match has ended."""
+        return self.end is not None
+
+    def dealer_of(self, number: int) -> int:
+        """The dealer of deal ``number`` (1-based): the deal passes to the left each time (RULES.md decision 7)."""
+        return (self.first_dealer + number - 1) % self.rules.players
+
+    def contracts_left(self, seat: int) -> tuple[Contract, ...]:
+        """Contracts ``seat`` may still choose as declarer (3-5-8 ``contract-once``); all otherwise."""
+        every = _ALL_CONTRACTS if self.rules.has_nt_mt else _SUIT_CONTRACTS
+        if not self.rules.contract_once:
+            return every
+        return tuple(c for c in every if c not in self.contracts_used[seat])
+
+    def _start_deal(self) -> None:
+        number = len(self.deals) + 1
+        r = self.rules
+        dealer = (self.first_dealer + number - 1) % r.players  # dealer_of(number)
+        given = self._cards(number, dealer) if self._cards is not None else None
+        # the exchange counts over- and under-tricks (diffs), never chips (docs/rules.md decision 15; 002 Kartentausch 2)
+        prev = self.results[-1].diffs if self.results else None
+        # None: every contract (the deal's default, the same tuple as contracts_left gives then)
+        allowed = self.contracts_left((dealer + r.declarer_role) % r.players) if r.contract_once else None
+        if given is None:  # shuffle from the seed, as deal_cards does
+            deck = _shuffled(f"sergeant-major/{self.seed}/{number}", 51 if r.kitty == "none" else 52)
+            self.deals.append(Deal._from_deck(r, dealer, deck, prev, allowed, number))
+        else:
+            self.deals.append(Deal(r, dealer, given[0], given[1], prev, allowed, number))
+
+    # ------------------------------------------------------------------ actions
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of the seat to act (empty once the match is over): :meth:`Deal.legal_actions`."""
+        deal = self.deals[-1]
+        if not deal._steps:  # Deal.legal_actions' paths for the play, inline (one call fewer on the hot path of simulation)
+            seat = deal.to_play
+            h = deal.hands[seat]
+            memo = _PLAY_MEMO[seat]
+            if deal.trick:
+                if not deal._plain_follow:
+                    return deal.legal_actions()
+                u = deal.led_suit  # follow suit if able
+                bits = h >> 13 * u & 0x1FFF
+                if bits:
+                    try:
+                        return [*memo[u][bits]]
+                    except TypeError:  # a pattern not seen before
+                        return deal.legal_actions()
+            r0, r1, r2, r3 = memo  # a lead, or void in the suit led: any card
+            try:
+                return [*r0[h & 0x1FFF], *r1[h >> 13 & 0x1FFF], *r2[h >> 26 & 0x1FFF], *r3[h >> 39]]
+            except TypeError:
+                return deal.legal_actions()
+        return deal.legal_actions()  # empty once scored: the last deal of a match that is over
+
+    def forced_action(self) -> Action | None:
+        """The next action when the rules leave no choice, else ``None`` (see :meth:`Deal.forced_action`)."""
+        return None if self.over else self.deal.forced_action()
+
+    def publicly_forced_action(self) -> Action | None:
+        """The next action when the rules leave no choice and every seat can know it, else ``None`` (see
+        :meth:`Deal.publicly_forced_action`: with ``trump-return=free`` every return is a decision)."""
+        return None if self.over else self.deal.publicly_forced_action()
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or ``None`` once the match is over."""
+        return None if self.over else self.deal.to_act
+
+    def apply(self, action: Action) -> DealResult | None:
+        """Apply ``action`` (checked). Returns the deal's result when it finished the deal, else ``None``.
+
+        Raises:
+            IllegalActionError: naming the rule; nothing changes.
+        """
+        deal = self.deals[-1]
+        if type(action) is Play and not deal._steps:
+            # Deal.apply's path for a legal card, inline (one call fewer on the hot path of simulation); keep the
+            # two in step. A deal with no step left is in the play (a scored one keeps a last step), so the
+            # match is not over.
+            seat = deal.to_play
+            card = action.card
+            if action.seat == seat and type(card) is Card:
+                cid = card.id
+                h = deal.hands[seat]
+                bit = _BIT[cid]
+                trick = deal.trick
+                if not h & bit:
+                    pass  # not held: Deal.apply names the rule
+                elif not trick:  # a lead: any card held
+                    deal.history.append(action)
+                    deal.hands[seat] = h ^ bit
+                    deal.led_suit = cid // 13
+                    trick.append(_SEAT_CARD[seat][cid])
+                    deal.to_play = (seat + 1) % deal.n
+                    return None
+                elif ((cid // 13 == deal.led_suit or not h & SUIT_MASKS[deal.led_suit]) if deal._plain_follow
+                      else deal.legal_play_mask() & bit):  # follow suit if able (and the options' trump rules)
+                    deal.history.append(action)
+                    deal.hands[seat] = h ^ bit
+                    trick.append(_SEAT_CARD[seat][cid])
+                    played = len(trick)
+                    if played < deal.n:
+                        deal.to_play = (seat + 1) % deal.n
+                        return None
+                    if played != 3:
+                        deal._end_trick()
+                        return None if deal.result is None else self._finish_deal()
+                    # Deal._end_trick for three players, inline: the highest rank key wins the trick
+                    keys = _TRICK_KEYS[deal.trump][deal.led_suit]
+                    (s0, c0), (s1, c1), _ = trick  # the third card is this one: (seat, cid)
+                    k0 = keys[c0]
+                    k1 = keys[c1]
+                    k2 = keys[cid]
+                    if k0 > k1:
+                        win = s0 if k0 > k2 else seat
+                    else:
+                        win = s1 if k1 > k2 else seat
+                    deal.tricks_won[win] += 1
+                    done = deal._done
+                    done.append((deal.leader, trick, win))
+                    deal.trick = []
+                    deal.leader = deal.to_play = win
+                    if deal.hands[win] or len(done) != self.rules.tricks:  # not the last trick
+                        return None
+                    deal._score()
+                    return self._finish_deal()
+        elif deal._steps and deal.result is None and deal._step(action):  # Deal.apply's path before the play
+            return None  # no step before the play ends the deal
+        if self.end is not None:
+            raise IllegalActionError("the match is over", "match over")
+        deal.apply(action)
+        if deal.result is None:
+            return None
+        return self._finish_deal()
+
+    def play_unchecked(self, cid: int) -> DealResult | None:
+        """Play card id ``cid`` (0..51) for the seat to play, without any check: the fast path for
+        simulation and search (:meth:`Deal.play_unchecked`), only in the ``play`` phase with a card from
+        :meth:`Deal.legal_play_mask`. Scores the deal and starts the next one as :meth:`apply` does.
+
+        Returns:
+            the deal's result when this card finished the deal, else ``None``.
+        """
+        deal = self.deals[-1]
+        deal.play_unchecked(cid)
+        if deal.result is None:
+            return None
+        return self._finish_deal()
+
+    def _finish_deal(self) -> DealResult:
+        deal = self.deals[-1]
+        res = deal.result
+        assert res is not None
+        self.results.append(res)
+        if self.rules.contract_once:
+            self.contracts_used[deal.declarer].append(res.contract)
+        totals = self.totals
+        totals[:] = map(operator.add, totals, res.scores)
+        self.end = self._check_end(deal, res)
+        if self.end is None:
+            self._start_deal()
+        return res
+
+    def _check_end(self, deal: Deal, res: DealResult) -> MatchEnd | None:
+        """The end of the match after ``deal`` (seeds 000/004 "Winning the game"; RULES.md decision 6;
+        002 traditional end; 003 18 deals; 004 reversed targets +-15).
+
+        The ends are checked in this order, and the first that ends the game decides (docs/rules.md decision 14):
+        instant win (beats a target total in the same deal: RULES.md decision 6), traditional, target total
+        (equal totals at or past it end nothing), bound, fixed number of deals.
+        """
+        r = self.rules
+        n = r.players
+        t = self.totals
+        names = self.names
+        if r.instant_win is not None and res.contract is not _MINIMUM and max(res.tricks) >= r.instant_win:
+            big = [s for s in range(n) if res.tricks[s] >= r.instant_win]  # many tricks are bad in MT
+            if big:
+                s = big[0]
+                return MatchEnd((s,), f"{names[s]} took {res.tricks[s]} tricks in one deal ({r.instant_win}+ wins at once)",
+                                "instant", (("tricks", res.tricks[s]), ("limit", r.instant_win)))
+        if r.traditional != "off" and deal.number >= n:
+            # 002: the game ends when the deal has gone round the table once AND a dealer made (strict: beat)
+            # his target; the first such dealer wins, found at the end of the first rotation, else later.
+            verb = "beat" if r.traditional == "strict" else "made"
+            for i, (past, pres) in enumerate(zip(self.deals, self.results, strict=True)):
+                d = past.dealer
+                if pres.diffs[d] > 0 or (r.traditional == "on" and pres.diffs[d] == 0):
+                    their = "your" if names[d].strip().casefold() == "you" else "his"  # the terminal's person is You
+                    return MatchEnd((d,), f"{names[d]} {verb} {their} target as dealer of deal {i + 1}, the first dealer to do so "
+                                          "once the deal had gone round the table (traditional end)",
+                                    "traditional", (("verb", verb), ("deal", i + 1)))
+        if r.target_total is not None and max(t) >= r.target_total:
+            there = [s for s in range(n) if t[s] >= r.target_total]
+            if there:
+                best = max(t[s] for s in there)
+                top = [s for s in there if t[s] == best]
+                if len(top) == 1:
+                    s = top[0]
+                    why = f"{names[s]} reached {t[s]} (target total {r.target_total})"
+                    if len(there) > 1:
+                        why += "; with two past the target, the higher total wins"
+                    return MatchEnd((s,), why, "target",
+                                    (("total", t[s]), ("limit", r.target_total), ("two", len(there) > 1)))
+                # equal totals at or past the target: play another deal (RULES.md decision 6)
+        if r.bound is not None and any(abs(x) >= r.bound for x in t):
+            best = max(t)
+            shared = tuple(i for i in range(n) if t[i] == best)
+            return MatchEnd(shared, f"a total reached +-{r.bound}; the highest total ({best}) wins",
+                            "bound", (("limit", r.bound), ("total", best)))
+        if r.deals is not None and deal.number >= r.deals:
+            best = max(t)
+            shared = tuple(i for i in range(n) if t[i] == best)
+            return MatchEnd(shared, f"after {r.deals} deal{'' if r.deals == 1 else 's'} the highest total ({best}) wins" + (" (shared)" if len(shared) > 1 else ""),
+                            "deals", (("deals", r.deals), ("total", best)))
+        return None
+
+    # ------------------------------------------------------------------ views
+    def view(self, seat: int, deal: Deal | None = None) -> View:
+        """``seat``'s :class:`View` of the current deal (or of ``deal``, one of this match's deals: the OpenSpiel
+        game shows the last deal played once it ends) and the match."""
+        left = tuple(self.contracts_left(s) for s in range(self.rules.players)) if self.rules.contract_once else ()
+        return build_view(self.deal if deal is None else deal, seat, self.names, tuple(self.totals), tuple(self.results),
+                          left)
+
+    def __repr__(self) -> str:
+        return f"<Match rules={str(self.rules)!r} seed={self.seed} deal={len(self.deals)} totals={self.totals}>"
