@@ -125,7 +125,7 @@ def in_tournament(rules: Rules, levels: list[str], boards: int, first: int, seed
     ``first..first+boards-1`` of ``seed`` played in every arrangement (:func:`tournament.play_board_game`, as
     ``tournament --players ...`` plays them), every decision of every level timed (the ``oracle`` is not)."""
     import sergeant_major.eval.tournament as tm
-    from sergeant_major.players import make_player
+    from sergeant_major.eval.levels import make_player
     from sergeant_major.players.oracle import OraclePlayer
 
     times: dict[str, list[float]] = {}
@@ -172,7 +172,7 @@ def main() -> None:
     if a.players:
         rules = Rules.parse(a.rules)
         levels = a.players.split(",")
-        from sergeant_major.players import make_player
+        from sergeant_major.eval.levels import make_player
         if len(levels) != rules.players:
             ap.error(f"--players {a.players!r}: give {rules.players} levels, one per seat, for {rules}")
         from sergeant_major.core.errors import SergeantMajorError

@@ -19,7 +19,8 @@ from sergeant_major.core.deal import Deal, Phase
 from sergeant_major.core.match import Match
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.view import View, build_view
-from sergeant_major.players import LEVELS, MEASUREMENT_LEVELS, decision_rng, make_player
+from sergeant_major.eval.levels import LEVELS, MEASUREMENT_LEVELS, make_player
+from sergeant_major.players import decision_rng
 from sergeant_major.players.expert import ExpertPlayer, hint_lines, utility_table
 from sergeant_major.players.oracle import OraclePlayer
 from sergeant_major.search import Solver
@@ -229,6 +230,25 @@ def test_levels() -> None:
     assert isinstance(make_player("oracle"), OraclePlayer)
 
 
+def test_the_players_registry_makes_its_own_levels_and_the_full_one_every_level() -> None:
+    """``players`` holds the levels that live there (it never imports the research tier); ``eval.levels`` adds
+    ``ismcts``, and ``sergeant_major.make_player`` is the full one. An unknown level's message lists every level."""
+    import sergeant_major
+    from sergeant_major import players
+    from sergeant_major.core.errors import UnknownLevelError
+
+    assert players.LEVELS is LEVELS and list(players.MEASUREMENT_LEVELS) == ["oracle"]
+    assert list(MEASUREMENT_LEVELS) == ["oracle", "ismcts"] and sergeant_major.make_player is make_player
+    assert isinstance(players.make_player("oracle"), OraclePlayer)
+    with pytest.raises(UnknownLevelError, match=r"^unknown player level 'ismcts' \(one of random, beginner, heuristic, "
+                                                r"expert; for measurement only: oracle\)$"):
+        players.make_player("ismcts")
+    for make in (make_player, sergeant_major.make_player):
+        with pytest.raises(UnknownLevelError, match=r"^unknown player level 'master' \(one of random, beginner, "
+                                                    r"heuristic, expert; for measurement only: oracle, ismcts\)$"):
+            make("master")
+
+
 def test_utility_values_winning_the_match() -> None:
     r = Rules.parse("9-5-2")
     u = utility_table(r, 0, 9, False, (9, 0, 0), 5)
@@ -341,7 +361,7 @@ def test_players_refuse_an_rng_that_is_not_a_random_random_quoting_it() -> None:
 
     from sergeant_major.core.errors import SergeantMajorError
     from sergeant_major.core.match import Match
-    from sergeant_major.players import make_player
+    from sergeant_major.eval.levels import make_player
 
     m = Match(Rules.parse("9-5-2"), seed=3)
     view = m.view(m.to_act)

@@ -14,8 +14,9 @@ from sergeant_major.core.errors import SergeantMajorError  # noqa: E402
 from sergeant_major.core.match import Match  # noqa: E402
 from sergeant_major.core.rules import Rules  # noqa: E402
 from sergeant_major.core.view import View  # noqa: E402
+from sergeant_major.eval.levels import LEVELS, MEASUREMENT_LEVELS, make_player  # noqa: E402
 from sergeant_major.eval.tournament import parse_players, play_board_game  # noqa: E402
-from sergeant_major.players import LEVELS, MEASUREMENT_LEVELS, HeuristicPlayer, drive, make_player  # noqa: E402
+from sergeant_major.players import HeuristicPlayer, drive  # noqa: E402
 from sergeant_major.search.determinization import resample  # noqa: E402
 
 from sergeant_major.research.ismcts import SIMULATIONS, ISMCTSPlayer, state_from_view  # noqa: E402  isort: skip

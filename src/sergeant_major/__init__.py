@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from sergeant_major.core.match import Match, MatchEnd
     from sergeant_major.core.rules import PRESETS, Rules
     from sergeant_major.core.view import View
-    from sergeant_major.players import HeuristicPlayer, Player, RandomPlayer, drive, make_player, play_match
+    from sergeant_major.eval.levels import make_player
+    from sergeant_major.players import HeuristicPlayer, Player, RandomPlayer, drive, play_match
 
 __version__ = "0.1.0"
 
@@ -50,7 +51,8 @@ _SOURCES: dict[str, str] = {
     **dict.fromkeys(("Deal", "DealResult", "ExchangeEvent", "Phase", "Trick"), "core.deal"),
     **dict.fromkeys(("CardParseError", "IllegalActionError", "RecordError", "RulesError", "SergeantMajorError"), "core.errors"),
     **dict.fromkeys(("Match", "MatchEnd"), "core.match"),
-    **dict.fromkeys(("HeuristicPlayer", "Player", "RandomPlayer", "drive", "make_player", "play_match"), "players"),
+    **dict.fromkeys(("HeuristicPlayer", "Player", "RandomPlayer", "drive", "play_match"), "players"),
+    "make_player": "eval.levels",  # every level, ismcts too
     **dict.fromkeys(("PRESETS", "Rules"), "core.rules"),
     "View": "core.view",
 }

@@ -89,9 +89,10 @@ from sergeant_major.core.match import Match, deal_cards
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import quote, visible
 from sergeant_major.core.view import View, build_view
+from sergeant_major.eval.levels import LEVELS, MEASUREMENT_LEVELS, make_player
 from sergeant_major.eval.stats import share_interval, t975
 from sergeant_major.eval.workers import worker_pool
-from sergeant_major.players import LEVELS, MEASUREMENT_LEVELS, HeuristicPlayer, Player, decision_rng, make_player
+from sergeant_major.players import HeuristicPlayer, Player, decision_rng
 from sergeant_major.records.record import (
     RECORD_FORMAT,
     FileTooLarge,

@@ -1,6 +1,6 @@
 """The ``beginner`` level: plays sensibly, but makes the mistakes a new player makes.
 
-It follows :class:`~sergeant_major.players.base.HeuristicPlayer` (the rules texts' tips) and, at each decision
+It follows :class:`~sergeant_major.players.heuristic.HeuristicPlayer` (the rules texts' tips) and, at each decision
 with probability :attr:`BeginnerPlayer.mistake` (default 0.25), makes a plausible wrong choice instead,
 one of those the rules texts warn about (seeds 000/004 "Tips for beginners", 002 "Tipps und Strategien"):
 
@@ -26,8 +26,9 @@ from collections.abc import Sequence
 
 from sergeant_major.core.actions import Action, Contract, Discard, EndGive, Give, NameContract, Play
 from sergeant_major.core.cards import Card
+from sergeant_major.core.seeding import check_rng
 from sergeant_major.core.view import View
-from sergeant_major.players.base import HeuristicPlayer, _beats, check_rng
+from sergeant_major.players.heuristic import HeuristicPlayer, beats
 
 __all__ = ["BeginnerPlayer"]
 
@@ -146,9 +147,9 @@ class BeginnerPlayer(HeuristicPlayer):
         led = trick[0][1].suit
         win_seat, win_card = trick[0]
         for s, c in trick[1:]:
-            if _beats(c, win_card, led, trump):
+            if beats(c, win_card, trump):
                 win_seat, win_card = s, c
-        winners = [c for c in cards if _beats(c, win_card, led, trump)]
+        winners = [c for c in cards if beats(c, win_card, trump)]
         losers = [c for c in cards if c not in winners]
         out = []
         if mt:

@@ -53,7 +53,7 @@ from sergeant_major.core.cards import Card
 from sergeant_major.core.deal import Deal, Phase
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.view import View, build_view
-from sergeant_major.players.base import HeuristicPlayer
+from sergeant_major.players.heuristic import HeuristicPlayer
 from sergeant_major.search import Position, Solver
 from sergeant_major.search.determinization import Budget, ResampleError, resample
 from sergeant_major.search.jit import int_array, jit

@@ -28,7 +28,7 @@ a simulation searches the first world again, and when not even the first world i
 ``heuristic``'s. With budget left every world is the one drawn without a budget, so ordinary decisions are
 unchanged.
 
-The level is registered in :data:`sergeant_major.players.MEASUREMENT_LEVELS` (never offered in ``play``):
+The level is registered in :data:`sergeant_major.eval.levels.MEASUREMENT_LEVELS` (never offered in ``play``):
 it is slow and needs the ``openspiel`` extra. :data:`SIMULATIONS` is calibrated so that its mean time per
 decision matches the ``expert``'s on this machine (docs/players.md, "Strength").
 """
@@ -45,8 +45,10 @@ from sergeant_major.core.deal import Deal
 from sergeant_major.core.errors import SergeantMajorError, install_hint
 from sergeant_major.core.match import Match
 from sergeant_major.core.rules import Rules
+from sergeant_major.core.seeding import check_rng
 from sergeant_major.core.view import View
-from sergeant_major.players import HeuristicPlayer, check_rng
+from sergeant_major.players.heuristic import HeuristicPlayer
+from sergeant_major.players.protocol import check_decision
 
 if TYPE_CHECKING:
     from sergeant_major.search.determinization import Budget
@@ -115,8 +117,8 @@ def state_from_view(view: View, world: Deal) -> Any:
     n = rules.players
     game = _game(str(rules))
     state = game.new_initial_state()
-    from sergeant_major.research.openspiel_game import _SearchMatch  # a match that pyspiel.clone copies fast
-    m: Match = _SearchMatch.__new__(_SearchMatch)
+    from sergeant_major.research.openspiel_game import SearchMatch  # a match that pyspiel.clone copies fast
+    m: Match = SearchMatch.__new__(SearchMatch)
     m._cards = lambda number, dealer: None  # a following deal is never played: the state is terminal then
     m.rules = rules
     m.seed = 0
@@ -181,8 +183,7 @@ class ISMCTSPlayer:
             SergeantMajorError: when the seat is not to act (``view.legal`` is empty), or quoting ``rng`` when it is
                 not a ``random.Random``.
         """
-        if not view.legal:
-            raise SergeantMajorError(f"seat {view.seat} has no decision to make (phase {view.phase.value})")
+        check_decision(view)
         check_rng(rng, "ISMCTSPlayer.choose")
         if len(view.legal) == 1:
             return view.legal[0]

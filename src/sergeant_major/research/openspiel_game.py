@@ -76,7 +76,8 @@ from sergeant_major.research.action_space import (
 )
 from sergeant_major.search.determinization import Budget, resample
 
-__all__ = ["GAME_NAME", "SergeantMajorGame", "SergeantMajorState", "format_rules_param", "parse_rules_param"]
+__all__ = ["GAME_NAME", "SearchMatch", "SergeantMajorGame", "SergeantMajorState", "format_rules_param",
+           "parse_rules_param"]
 
 GAME_NAME = "python_sergeant_major"
 _DEFAULTS: dict[str, Any] = {"rules": "9-5-2", "deals": 1}
@@ -231,7 +232,7 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
         self._rules = game.rules
         self._cap = game.deals
         self._deck = tuple(range(1, 52)) if game.rules.kitty == "none" else tuple(range(52))
-        self._match: Match = _SearchMatch(game.rules, 0, dealer=0, cards=_Placeholder(game.rules))
+        self._match: Match = SearchMatch(game.rules, 0, dealer=0, cards=_Placeholder(game.rules))
         self._dealing: list[int] | None = []
         self._rewards = [0.0] * game.rules.players
 
@@ -520,10 +521,14 @@ def _clone_match(m: Match) -> Match:
     return new
 
 
-class _SearchMatch(Match):
-    """A :class:`Match` that ``copy.deepcopy`` copies with :func:`_clone_match`: ``pyspiel.clone`` of a Python
-    state deep-copies the state's ``__dict__`` (not through :meth:`SergeantMajorState.__deepcopy__`), and
-    the generic deep copy of a match cost about 2.5 ms, most of an ISMCTS roll-out's time."""
+class SearchMatch(Match):
+    """A :class:`Match` that ``copy.deepcopy`` copies fast, for the match inside a search's game state.
+
+    ``pyspiel.clone`` of a Python state deep-copies the state's ``__dict__`` (not through
+    :meth:`SergeantMajorState.__deepcopy__`), and the generic deep copy of a match cost about 2.5 ms, most of an
+    ISMCTS roll-out's time; this class copies with :func:`_clone_match` instead. :class:`SergeantMajorState` and
+    :func:`sergeant_major.research.ismcts.state_from_view` build their matches on it.
+    """
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Match:
         return _clone_match(self)

@@ -118,8 +118,8 @@ from sergeant_major.core.cards import CARDS, FULL_DECK, SUIT_MASKS, Card, mask_o
 from sergeant_major.core.deal import Deal, Phase
 from sergeant_major.core.errors import IllegalActionError, SergeantMajorError
 from sergeant_major.core.rules import Rules, minimum_ceilings
+from sergeant_major.core.seeding import check_rng
 from sergeant_major.core.view import View, build_view
-from sergeant_major.players import check_rng
 
 __all__ = ["resample", "ResampleError", "Budget", "BudgetExhausted", "COMPLETIONS", "MAX_WORLDS", "RETURN_STEPS",
            "PLAN_TRIES"]

@@ -1,72 +1,16 @@
-"""Players: the interface, the ``random`` and ``heuristic`` computer players, and a match runner.
-
-A player receives a :class:`~sergeant_major.core.view.View` (never the state) and a random generator of its
-own for this decision, and returns one of ``view.legal``. The runner seeds that generator from
-``(match seed, seat, deal, decision)``, so how a player thinks never changes the cards or the other
-players, and a resumed match continues exactly.
-"""
+"""The ``heuristic`` level: plays by the tips of the rules texts, deterministically (no random choice)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
 
 from sergeant_major.core.actions import Action, AssignTargets, Contract, Discard, EndGive, Give, NameContract, Play, Return
-from sergeant_major.core.cards import CARDS, SUIT_MASKS, Card, mask_of
-from sergeant_major.core.deal import Phase
-from sergeant_major.core.errors import SergeantMajorError, UnknownLevelError
-from sergeant_major.core.match import Match
-from sergeant_major.core.rules import Rules
+from sergeant_major.core.cards import SUIT_MASKS, Card, mask_of
 from sergeant_major.core.view import View
+from sergeant_major.players.protocol import check_decision
 
-__all__ = ["Player", "RandomPlayer", "HeuristicPlayer", "make_player", "LEVELS", "MEASUREMENT_LEVELS", "play_match", "decision_rng"]
-
-
-@runtime_checkable
-class Player(Protocol):
-    """What the match runner asks of a player."""
-
-    name: str
-
-    def choose(self, view: View, rng: random.Random) -> Action:
-        """Return one of ``view.legal`` for ``view.seat``."""
-        ...
-
-
-class RandomPlayer:
-    """Chooses uniformly among the legal actions."""
-
-    def __init__(self, name: str = "random") -> None:
-        self.name = name
-
-    def choose(self, view: View, rng: random.Random) -> Action:
-        """A legal action drawn uniformly with ``rng``.
-
-        Raises:
-            SergeantMajorError: when the seat is not to act (``view.legal`` is empty), or quoting ``rng`` when it is
-                not a ``random.Random``.
-        """
-        _check_decision(view)
-        check_rng(rng, "RandomPlayer.choose")
-        return view.legal[rng.randrange(len(view.legal))]
-
-
-def _check_decision(view: View) -> None:
-    """Raise :class:`SergeantMajorError` (a ``ValueError``) naming the seat and phase when ``view`` has no legal
-    action: a view of a seat that is not to act (the computer players failed with ``empty range for
-    randrange()`` or ``tuple index out of range``; the expert and ISMCTS players say so)."""
-    if not view.legal:
-        raise SergeantMajorError(f"seat {view.seat} has no decision to make (phase {view.phase.value})")
-
-
-def check_rng(rng: object, who: str) -> None:
-    """Raise :class:`SergeantMajorError` quoting ``rng`` when it is not a ``random.Random`` (``None`` or a NumPy
-    generator gave a bare ``AttributeError`` deep in a player)."""
-    if not isinstance(rng, random.Random):
-        text = repr(rng)
-        raise SergeantMajorError(f"{who}: rng={text if len(text) <= 60 else text[:57] + '...'} is not a random.Random "
-                                 "(give random.Random(seed))")
+__all__ = ["HeuristicPlayer", "beats"]
 
 
 def _rank_value(c: Card) -> int:
@@ -93,7 +37,7 @@ class HeuristicPlayer:
         Raises:
             SergeantMajorError: when the seat is not to act (``view.legal`` is empty).
         """
-        _check_decision(view)
+        check_decision(view)
         legal = view.legal
         first = legal[0]
         if isinstance(first, Play):
@@ -184,9 +128,9 @@ class HeuristicPlayer:
         led = trick[0][1].suit
         win_seat, win_card = trick[0]
         for s, c in trick[1:]:
-            if _beats(c, win_card, led, trump):
+            if beats(c, win_card, trump):
                 win_seat, win_card = s, c
-        winners = [c for c in cards if _beats(c, win_card, led, trump)]
+        winners = [c for c in cards if beats(c, win_card, trump)]
         last = len(trick) == view.players - 1
         lowest = min(cards, key=lambda c: (c.suit == trump, c.rank))
         if mt:  # duck: highest card that still loses, else lowest winner
@@ -233,104 +177,10 @@ class HeuristicPlayer:
         return min(side, key=lambda c: (-counts[c.suit], c.rank))
 
 
-def _beats(c: Card, best: Card, led: int, trump: int) -> bool:
-    if c.suit == best.suit:
-        return c.rank > best.rank
-    if c.suit == trump:
-        return True
-    return False
-
-
-def _beginner() -> Player:
-    from sergeant_major.players.beginner import BeginnerPlayer
-
-    return BeginnerPlayer()
-
-
-def _expert() -> Player:
-    from sergeant_major.players.expert import ExpertPlayer
-
-    return ExpertPlayer()
-
-
-def _oracle() -> Player:
-    from sergeant_major.players.oracle import OraclePlayer
-
-    return OraclePlayer()
-
-
-LEVELS: dict[str, Callable[[], Player]] = {
-    "random": RandomPlayer,
-    "beginner": _beginner,
-    "heuristic": HeuristicPlayer,
-    "expert": _expert,
-}
-
-def _ismcts() -> Player:
-    from sergeant_major.research.ismcts import ISMCTSPlayer
-
-    return ISMCTSPlayer()
-
-
-MEASUREMENT_LEVELS: dict[str, Callable[[], Player]] = {
-    "oracle": _oracle,
-    "ismcts": _ismcts,
-}
-"""Levels for measurement only, never offered in ``play``: ``oracle`` sees every card; ``ismcts`` is OpenSpiel's
-ISMCTS bot (needs the ``openspiel`` extra; :mod:`sergeant_major.research.ismcts`). The tournament may use them."""
-
-
-def make_player(level: str) -> Player:
-    """A computer player by level name: one of :data:`LEVELS` (``random``, ``beginner``, ``heuristic``,
-    ``expert``) or of :data:`MEASUREMENT_LEVELS` (``oracle``, which needs the whole deal, and ``ismcts``, which
-    needs the ``openspiel`` extra: tournaments only).
-
-    Raises:
-        UnknownLevelError: quoting an unknown level (a :class:`SergeantMajorError`).
-    """
-    try:
-        return (LEVELS.get(level) or MEASUREMENT_LEVELS[level])()
-    except KeyError:
-        raise UnknownLevelError(f"unknown player level {level!r} (one of {', '.join(LEVELS)}; for measurement only: "
-                                 f"{', '.join(MEASUREMENT_LEVELS)})") from None
-
-
-def decision_rng(seed: int, seat: int, deal: int, ply: int) -> random.Random:
-    """The generator a player gets for one decision: seeded from the match seed, its seat, the deal
-    number and the number of actions already taken in the deal."""
-    return random.Random((((seed & 0xFFFFFFFFFFFF) * 8 + seat) * 4096 + deal) * 1024 + ply)
-
-
-def drive(match: Match, players: Sequence[Player], until_deal_end: bool = False) -> None:
-    """Play ``match`` on with ``players`` (by seat): forced actions are applied, each decision goes to
-    the seat's player with its own generator, until the match (or, with ``until_deal_end``, the deal) ends.
-
-    Raises:
-        SergeantMajorError: when a player returns an illegal action (the player's name and the action quoted).
-    """
-    start = len(match.deals)
-    while not match.over:
-        if until_deal_end and len(match.deals) != start:
-            return
-        forced = match.forced_action()
-        if forced is not None:
-            match.apply(forced)
-            continue
-        seat = match.to_act
-        assert seat is not None
-        view = match.view(seat)
-        deal = match.deal
-        action = players[seat].choose(view, decision_rng(match.seed, seat, deal.number, len(deal.history)))
-        if action not in view.legal:
-            raise SergeantMajorError(f"player {players[seat].name!r} at seat {seat} chose an illegal action {action!r}")
-        match.apply(action)
-
-
-def play_match(rules: Rules, players: Sequence[Player], seed: int = 0, names: Sequence[str] | None = None) -> Match:
-    """Play a whole match between computer ``players`` (by seat) and return it."""
-    match = Match(rules, seed, list(names) if names else [p.name for p in players])
-    drive(match, players)
-    return match
-
-
-_ = (CARDS, Phase)
+def beats(card: Card, best: Card, trump: int) -> bool:
+    """Whether ``card``, played to a trick, beats ``best``, the card winning the trick so far (of the suit led or a
+    trump): a higher card of ``best``'s suit, or a trump over a card of another suit (``trump``: the trump suit
+    0..3, or -1 when there is none)."""
+    if card.suit == best.suit:
+        return card.rank > best.rank
+    return card.suit == trump
