@@ -29,10 +29,10 @@ from sergeant_major.web.protocol import (
     TABLE_ID_RE,
     TableRefused,
     error_message,
+    history_tokens,
     new_table_json,
     not_json_reason,
     parse_new_table,
-    quote,
     read_json,
 )
 from sergeant_major.web.store import Store, default_db_url
@@ -183,10 +183,11 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
             body = read_json(raw_body)
         except ValueError as e:
             return JSONResponse({"error": f"the request body is not JSON{not_json_reason(e)}; send {{\"tokens\": [...]}}"}, status_code=400)
-        raw = body.get("tokens") if isinstance(body, dict) else None
-        if not isinstance(raw, list) or not all(isinstance(t, str) for t in raw):
-            return JSONResponse({"error": f"send {{\"tokens\": [...]}} (a list of texts), not {quote(body)}"}, status_code=400)
-        found = await asyncio.to_thread(hub.store.tables_of_tokens, list(raw)[:500])
+        try:
+            tokens = history_tokens(body)
+        except ValueError as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+        found = await asyncio.to_thread(hub.store.tables_of_tokens, tokens[:500])
         # the tables in memory are read here, on the event loop that changes them; the others (up to 500 whole matches)
         # are replayed from the database in a worker thread, which reads only the store and keeps nothing
         games = [history_game(gt, seat, tok) for tid, seat, tok in found if (gt := hub.tables.get(tid)) is not None]

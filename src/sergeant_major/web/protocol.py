@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from sergeant_major.core.actions import Action, Contract
@@ -27,10 +27,11 @@ from sergeant_major.records.record import action_from_json, action_to_json
 from sergeant_major.web.store import SeatRow, TableRow
 from sergeant_major.web.tables import HUMAN
 
-__all__ = ["MAX_MESSAGE", "MAX_DEPTH", "MAX_BODY", "TABLE_ID_RE", "Refusal", "TableRefused", "NewTable",
+__all__ = ["MAX_MESSAGE", "MAX_DEPTH", "MAX_BODY", "TABLE_ID_RE", "Refusal", "TableRefused", "NewTable", "NewTableRequest", "SeatRequest",
            "ClientMessage", "JoinMessage", "ActMessage", "StartMessage", "UndoMessage", "HintMessage", "PingMessage",
            "error_message", "quote", "read_json", "not_json_reason", "name_refusal", "client_message", "join_message",
-           "message_version", "parse_action", "parse_new_table", "new_table_json", "hint_message", "PONG"]
+           "message_version", "parse_action", "parse_new_table", "new_table_json", "hint_message", "PONG",
+           "HistoryRequest", "history_tokens"]
 
 MAX_MESSAGE = 4096  # characters in one websocket message from a client
 MAX_DEPTH = 32  # arrays and objects nested in a client's JSON (a message needs 3)
@@ -309,75 +310,123 @@ class NewTable:
     invited: frozenset[int]
 
 
+def _refused_name(what: str, name: str | None) -> str | None:
+    """A name's control characters refused as a pydantic error (``name_refused``, the refusal its message)."""
+    refused = None if name is None else name_refusal(what, name)
+    if refused is not None:
+        raise PydanticCustomError("name_refused", "{refused}", {"refused": refused})
+    return name
+
+
+class SeatRequest(BaseModel):
+    """One seat of a new table: ``me`` (the creator's), ``friend`` (an invitation) or a ``computer`` of a ``level``
+    (:data:`~sergeant_major.players.LEVELS`; a person's seat ignores it), and its name (the default: ``Me``,
+    ``Friend 1``, ``Heuristic 2``...)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    name: str | None = Field(default=None, max_length=40)
+    kind: Literal["me", "friend", "computer"]
+    level: Any = "heuristic"
+
+    @field_validator("name")
+    @classmethod
+    def _plain_text(cls, name: str | None) -> str | None:
+        return _refused_name("the name", name)
+
+    @model_validator(mode="after")
+    def _known_level(self) -> SeatRequest:
+        if self.kind == "computer" and not (isinstance(self.level, str) and self.level in LEVELS):
+            raise PydanticCustomError("unknown_level", "unknown computer level")
+        return self
+
+
+class NewTableRequest(BaseModel):
+    """``POST /api/tables``'s body: the home page's form (the seats are checked one by one, :class:`SeatRequest`, once
+    their number is known from the rules)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    rules: str = Field(default="9-5-2", max_length=300)
+    name: str | None = Field(default=None, max_length=60)
+    seats: list[Any] | None = None
+    away_timeout: int = Field(default=60, ge=-1, le=86400)  # seconds; -1: never
+    seed: int | None = Field(default=None, ge=0, lt=2**62)
+
+    @field_validator("name")
+    @classmethod
+    def _plain_text(cls, name: str | None) -> str | None:
+        return _refused_name("the table name", name)
+
+
+def _field_errors(model: type[BaseModel], data: dict[str, Any]) -> dict[str, str]:
+    """The fields of ``data`` that ``model`` refuses, each with its first error's type (``extra_forbidden``: a field the
+    model does not have); ``""`` for an error of the whole (a model validator's)."""
+    try:
+        model.model_validate(data)
+    except ValidationError as e:
+        out: dict[str, str] = {}
+        for err in e.errors():
+            out.setdefault(str(err["loc"][0]) if err["loc"] else "", err["type"])
+        return out
+    return {}
+
+
+def _extra_fields(errors: dict[str, str]) -> str:
+    """The fields :func:`_field_errors` found that the model does not have, sorted and joined (``""``: none)."""
+    return ", ".join(sorted(k for k, kind in errors.items() if kind == "extra_forbidden"))
+
+
 def parse_new_table(body: Any) -> NewTable:
-    """The table the home page's form asks for (``POST /api/tables``): a new id, a token per person's seat and a random
-    seed (or the one chosen, at a table of its creator alone against computers).
+    """The table the home page's form asks for (``POST /api/tables``; ``body``: :class:`NewTableRequest`'s shape): a
+    new id, a token per person's seat and a random seed (or the one chosen, at a table of its creator alone against
+    computers). The fields are refused in the order the page shows them: the rules, the name, the seats' number, the
+    timeout, the seed, then each seat.
 
     Raises:
         TableRefused: with its code and a message for the user quoting the bad input.
     """
     if not isinstance(body, dict):
         raise TableRefused("body", "the request body must be a JSON object")
-    extra = sorted(str(k) for k in set(body) - {"name", "rules", "seats", "away_timeout", "seed"})
+    bad = _field_errors(NewTableRequest, body)
+    extra = _extra_fields(bad)
     if extra:  # a misspelt field ("away_timout") must not leave its default in place unnoticed
-        raise TableRefused("body", f"unknown field(s) {', '.join(extra)[:60]} (a table has name, rules, seats, away_timeout, seed)")
-    text = body.get("rules", "9-5-2")
-    if not isinstance(text, str) or len(text) > 300:
-        raise TableRefused("rules", f"rules must be a short text like \"9-5-2 to=20\", not {quote(text)}")
+        raise TableRefused("body", f"unknown field(s) {extra[:60]} (a table has name, rules, seats, away_timeout, seed)")
+    if "rules" in bad:
+        raise TableRefused("rules", f"rules must be a short text like \"9-5-2 to=20\", not {quote(body.get('rules'))}")
     try:
-        rules = Rules.parse(text or "9-5-2")
+        rules = Rules.parse(body.get("rules") or "9-5-2")
     except (RulesError, SergeantMajorError) as e:
         raise TableRefused("rules", str(e)) from None
-    name = body.get("name")
-    name = "Table" if name is None or name == "" else name
-    if not isinstance(name, str) or len(name) > 60:
-        raise TableRefused("table_name", f"the table name must be a text of at most 60 characters, not {quote(name)}")
-    refused = name_refusal("the table name", name)
-    if refused is not None:
-        raise TableRefused("table_name", refused)
+    if bad.get("name") == "name_refused":
+        raise TableRefused("table_name", str(name_refusal("the table name", body["name"])))
+    if "name" in bad:
+        raise TableRefused("table_name", f"the table name must be a text of at most 60 characters, not {quote(body['name'])}")
     seats_in = body.get("seats")
     n = rules.players
     if not isinstance(seats_in, list) or len(seats_in) != n:
         raise TableRefused("seats", f"seats must be a list of {n} seats (the rules {str(rules)!r} have {n} players)")
-    timeout = body.get("away_timeout", 60)
-    if not isinstance(timeout, int) or isinstance(timeout, bool) or not -1 <= timeout <= 86400:
-        raise TableRefused("timeout", f"away_timeout is seconds 0..86400, or -1 for never, not {quote(timeout)}")
-    chosen = body.get("seed")
-    if chosen is not None and (not isinstance(chosen, int) or isinstance(chosen, bool) or not 0 <= chosen < 2**62):
-        raise TableRefused("seed", f"seed must be a non-negative integer below 2**62, not {quote(chosen)}")
+    if "away_timeout" in bad:
+        raise TableRefused("timeout", f"away_timeout is seconds 0..86400, or -1 for never, not {quote(body['away_timeout'])}")
+    if "seed" in bad:
+        raise TableRefused("seed", f"seed must be a non-negative integer below 2**62, not {quote(body['seed'])}")
+    request = NewTableRequest.model_validate(body)
+    seats_asked = [_seat_request(i, s) for i, s in enumerate(seats_in)]
     tid = secrets.token_urlsafe(6)
     seats: list[SeatRow] = []
     mine: set[int] = set()
     invited: set[int] = set()
-    for i, s in enumerate(seats_in):
-        if not isinstance(s, dict):
-            raise TableRefused("seats", f"seat {i + 1} must be an object like {{\"kind\": \"me\", \"name\": \"Ann\"}}")
-        extra = sorted(str(k) for k in set(s) - {"kind", "level", "name"})
-        if extra:
-            raise TableRefused("seats", f"seat {i + 1}: unknown field(s) {', '.join(extra)[:60]} (a seat has kind, level, name)")
-        kind = s.get("kind")
-        sname = s.get("name")
-        if sname is not None and (not isinstance(sname, str) or len(sname) > 40):
-            raise TableRefused("seat_name", f"seat {i + 1}: a name is a text of at most 40 characters, not {quote(sname)}", i + 1)
-        refused = name_refusal(f"seat {i + 1}: the name", sname) if sname is not None else None
-        if refused is not None:
-            raise TableRefused("seat_name", refused, i + 1)
-        if kind == "me":
+    for i, s in enumerate(seats_asked):
+        if s.kind == "me":
             mine.add(i)
             default = "Me" if len(mine) == 1 else f"Me {len(mine)}"  # two unnamed "me" seats may not share a name
-            seats.append(SeatRow(i, (sname or default).strip() or default, HUMAN, secrets.token_urlsafe(16)))
-        elif kind == "friend":
+        elif s.kind == "friend":
             invited.add(i)
             default = f"Friend {len(invited)}"
-            seats.append(SeatRow(i, (sname or default).strip() or default, HUMAN, secrets.token_urlsafe(16)))
-        elif kind == "computer":
-            level = s.get("level", "heuristic")
-            if level not in LEVELS:
-                raise TableRefused("seats", f"seat {i + 1}: unknown computer level {quote(level)} (one of {', '.join(LEVELS)})")
-            default = f"{level.capitalize()} {i + 1}"
-            seats.append(SeatRow(i, (sname or default).strip() or default, str(level), None))
         else:
-            raise TableRefused("seats", f"seat {i + 1}: kind must be \"me\", \"friend\" or \"computer\", not {quote(kind)}")
+            default = f"{s.level.capitalize()} {i + 1}"
+        token = None if s.kind == "computer" else secrets.token_urlsafe(16)
+        seats.append(SeatRow(i, (s.name or default).strip() or default, str(s.level) if token is None else HUMAN, token))
     # two seats of one name would be told apart nowhere (the score sheet, the record, the end reason)
     for j, sj in enumerate(seats):
         for i in range(j):
@@ -386,6 +435,7 @@ def parse_new_table(body: Any) -> NewTable:
                                    "give each seat a name of its own", j + 1)
     # practice (undo, hints): one person at most; two "me" seats are two people once a token is passed on
     practice = sum(1 for s in seats if s.kind == HUMAN) <= 1
+    chosen = request.seed
     if chosen is not None and (invited or not practice):
         # every card of the match follows from the seed: whoever chose it knows the others' hands and the kitty; so
         # only a table of its creator alone against computers takes one (two "me" seats: a token is passed on)
@@ -393,8 +443,33 @@ def parse_new_table(body: Any) -> NewTable:
                            "tables with invited players deal from a random seed (leave \"seed\" out)")
     # every card of the match follows from the seed: too few bits and a player finds it from his hand
     seed = secrets.randbits(62) if chosen is None else chosen
-    row = TableRow(tid, name.strip() or "Table", str(rules), int(seed), practice, int(timeout), time.time())
+    name = request.name or "Table"
+    row = TableRow(tid, name.strip() or "Table", str(rules), seed, practice, request.away_timeout, time.time())
     return NewTable(row, seats, frozenset(mine), frozenset(invited))
+
+
+def _seat_request(i: int, s: Any) -> SeatRequest:
+    """Seat ``i`` (from 0) of a new table checked (``s``: its JSON): its shape, then its name, its kind, its level.
+
+    Raises:
+        TableRefused: ``seats``, or ``seat_name`` with the seat (from 1), quoting the bad input.
+    """
+    if not isinstance(s, dict):
+        raise TableRefused("seats", f"seat {i + 1} must be an object like {{\"kind\": \"me\", \"name\": \"Ann\"}}")
+    bad = _field_errors(SeatRequest, s)
+    extra = _extra_fields(bad)
+    if extra:
+        raise TableRefused("seats", f"seat {i + 1}: unknown field(s) {extra[:60]} (a seat has kind, level, name)")
+    if bad.get("name") == "name_refused":
+        raise TableRefused("seat_name", str(name_refusal(f"seat {i + 1}: the name", s["name"])), i + 1)
+    if "name" in bad:
+        raise TableRefused("seat_name", f"seat {i + 1}: a name is a text of at most 40 characters, not {quote(s['name'])}", i + 1)
+    if "kind" in bad:
+        raise TableRefused("seats", f"seat {i + 1}: kind must be \"me\", \"friend\" or \"computer\", not {quote(s.get('kind'))}")
+    if bad:  # the level of a computer (a model validator's error)
+        raise TableRefused("seats", f"seat {i + 1}: unknown computer level {quote(s.get('level', 'heuristic'))} "
+                           f"(one of {', '.join(LEVELS)})")
+    return SeatRequest.model_validate(s)
 
 
 def new_table_json(new: NewTable) -> dict[str, Any]:
@@ -406,3 +481,24 @@ def new_table_json(new: NewTable) -> dict[str, Any]:
                        "token": s.token if s.seat in new.mine else None,
                        "invite": f"/t/{tid}#token={s.token}" if s.seat in new.invited else None}
                       for s in new.seats]}
+
+
+# ---------------------------------------------------------------------------------------------- My games (HTTP)
+class HistoryRequest(BaseModel):
+    """``POST /api/history``'s body: the tokens a browser holds (other fields are ignored)."""
+
+    model_config = ConfigDict(strict=True, frozen=True)
+
+    tokens: list[str]
+
+
+def history_tokens(body: Any) -> list[str]:
+    """The tokens of ``POST /api/history``'s ``body`` (the request's JSON), all of them (the route reads the first 500).
+
+    Raises:
+        ValueError: for a body that is not ``{"tokens": [...]}`` with a list of texts, quoting it.
+    """
+    try:
+        return list(HistoryRequest.model_validate(body).tokens)
+    except ValidationError:
+        raise ValueError(f"send {{\"tokens\": [...]}} (a list of texts), not {quote(body)}") from None
