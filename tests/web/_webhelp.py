@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from sergeant_major.core.match import Match
-from sergeant_major.web.app import Conn, Hub, _create
+from sergeant_major.web.app import create_table
+from sergeant_major.web.connections import Conn
+from sergeant_major.web.hub import Hub
 from sergeant_major.web.store import Store, tables_t
 
 CARD_RE = re.compile(r'"([2-9TJQKA][CDHS])"')
@@ -56,7 +58,7 @@ def new_table(hub: Hub, rules: str, kinds: list[str], seed: int = 1, timeout: in
     seats = [{"kind": k} if k in ("me", "friend") else {"kind": "computer", "level": k} for k in kinds]
     invited = "friend" in kinds or kinds.count("me") > 1
     body = {"name": "T", "rules": rules, "seats": seats, "away_timeout": timeout}
-    out = _create(hub, body if invited else {**body, "seed": seed})
+    out = create_table(hub.store, body if invited else {**body, "seed": seed})
     if invited:
         assert out["id"] not in hub.tables
         with hub.store.engine.begin() as conn:

@@ -150,7 +150,7 @@ def test_replay_names_a_clubs_contract_after_a_finished_deal() -> None:
 
     from sergeant_major import Contract, Match, Rules
     from sergeant_major.core.actions import NameContract
-    from sergeant_major.web.app import _replay_steps
+    from sergeant_major.web.tables import replay_steps
 
     rules = Rules.parse("9-5-2 deals=2")
     names = ["Ann", "Bea", "Cy"]
@@ -164,7 +164,7 @@ def test_replay_names_a_clubs_contract_after_a_finished_deal() -> None:
         m.apply(a)
     gt = SimpleNamespace(rules=rules, row=SimpleNamespace(seed=11), seats=[SimpleNamespace(name=x) for x in names],
                          acts=acts)
-    steps = _replay_steps(gt)  # type: ignore[arg-type]
+    steps = replay_steps(gt)  # type: ignore[arg-type]
     ends = [s for s in steps if s["deal"] == 1 and s["last"] is not None and not any(s["hands"])]
     assert ends and ends[-1]["contract"] == "C"
 

@@ -20,7 +20,7 @@ pytest.importorskip("fastapi")
 from _webhelp import connect, make_hub, new_table, send  # noqa: E402
 
 from sergeant_major.web import tables  # noqa: E402
-from sergeant_major.web.app import Hub  # noqa: E402
+from sergeant_major.web.hub import Hub  # noqa: E402
 
 
 def _stored(hub: Hub, tid: str) -> list[tuple[int, str, int | None, dict[str, Any]]]:
@@ -47,7 +47,7 @@ def test_a_run_failing_for_a_bug_is_given_up_after_a_few_tries(tmp_path: Path, m
     stopped: its seats are told once (code ``stopped``), no retry is pending, what was stored is kept; the next join
     tries once more (it may work after the server is fixed) and is told the same when it fails."""
     monkeypatch.setattr(tables, "make_player", lambda level: _Broken())
-    from sergeant_major.web.app import MAX_SERVER_FAILURES
+    from sergeant_major.web.runner import MAX_SERVER_FAILURES
 
     async def run() -> None:
         hub = make_hub(tmp_path)

@@ -23,7 +23,7 @@ with warnings.catch_warnings():
 
 from _webhelp import connect, make_hub, new_table, send  # noqa: E402
 
-from sergeant_major.web.app import _create, create_app  # noqa: E402
+from sergeant_major.web.app import create_app, create_table  # noqa: E402
 from sergeant_major.web.store import TableRow  # noqa: E402
 from sergeant_major.web.tables import GameTable  # noqa: E402
 
@@ -144,7 +144,7 @@ def test_a_tables_random_seed_cannot_be_searched_for(tmp_path: Path) -> None:
     hub = make_hub(tmp_path)
     seeds = []
     for _ in range(16):
-        out = _create(hub, {"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer"}]})
+        out = create_table(hub.store, {"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer"}]})
         gt = hub.load(out["id"])
         assert gt is not None
         seeds.append(gt.row.seed)

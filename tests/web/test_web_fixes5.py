@@ -18,7 +18,8 @@ pytest.importorskip("fastapi")
 
 from _webhelp import connect, make_hub, new_table, send  # noqa: E402
 
-from sergeant_major.web.app import Conn, Hub  # noqa: E402
+from sergeant_major.web.connections import Conn  # noqa: E402
+from sergeant_major.web.hub import Hub  # noqa: E402
 
 
 def test_a_join_with_a_name_over_40_characters_is_refused_and_changes_nothing(tmp_path: Path) -> None:

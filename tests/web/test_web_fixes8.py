@@ -16,7 +16,8 @@ pytest.importorskip("fastapi")
 
 from _webhelp import connect, make_hub, new_table, send  # noqa: E402
 
-from sergeant_major.web.app import Conn, Hub  # noqa: E402
+from sergeant_major.web.connections import Conn  # noqa: E402
+from sergeant_major.web.hub import Hub  # noqa: E402
 
 
 def _errors(c: Conn) -> list[dict[str, Any]]:

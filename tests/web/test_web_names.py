@@ -15,7 +15,8 @@ pytest.importorskip("fastapi")
 import sqlalchemy as sa  # noqa: E402
 from _webhelp import connect, make_hub, new_table, send  # noqa: E402
 
-from sergeant_major.web.app import _create, _Refused  # noqa: E402
+from sergeant_major.web.app import create_table  # noqa: E402
+from sergeant_major.web.protocol import TableRefused  # noqa: E402
 from sergeant_major.web.store import tables_t  # noqa: E402
 
 
@@ -23,20 +24,20 @@ def test_a_table_of_two_equal_seat_names_is_refused(tmp_path: Path) -> None:
     hub = make_hub(tmp_path)
     body = {"rules": "9-5-2", "seats": [{"kind": "me", "name": "Ann"}, {"kind": "friend", "name": "ann "},
                                         {"kind": "computer"}]}
-    with pytest.raises(_Refused) as e:
-        _create(hub, body)
+    with pytest.raises(TableRefused) as e:
+        create_table(hub.store, body)
     assert e.value.code == "seat_name_taken" and e.value.seat == 2, (e.value.code, e.value.seat)
     assert "'ann'" in str(e.value) and "seat 1's" in str(e.value), str(e.value)
     # a default name counts too: "Me" given to the friend
-    with pytest.raises(_Refused):
-        _create(hub, {"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "friend", "name": "ME"}, {"kind": "computer"}]})
+    with pytest.raises(TableRefused):
+        create_table(hub.store, {"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "friend", "name": "ME"}, {"kind": "computer"}]})
     with hub.store.engine.begin() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(tables_t)).scalar() == 0  # no table was made
     # two unnamed "me" seats are "Me" and "Me 2"
-    made = _create(hub, {"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "me"}, {"kind": "computer"}]})
+    made = create_table(hub.store, {"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "me"}, {"kind": "computer"}]})
     assert [x["name"] for x in made["seats"]][:2] == ["Me", "Me 2"], made
     # distinct names are fine
-    assert _create(hub, {**body, "seats": [{"kind": "me", "name": "Ann"}, {"kind": "friend", "name": "Bo"},
+    assert create_table(hub.store, {**body, "seats": [{"kind": "me", "name": "Ann"}, {"kind": "friend", "name": "Bo"},
                                            {"kind": "computer"}]})["id"]
 
 

@@ -19,7 +19,8 @@ with warnings.catch_warnings():  # starlette's notice about httpx, not about thi
     from fastapi.testclient import TestClient  # noqa: E402
 
 from sergeant_major.records.record import check_record, loads_record  # noqa: E402
-from sergeant_major.web.app import MAX_MESSAGE, create_app  # noqa: E402
+from sergeant_major.web.app import create_app  # noqa: E402
+from sergeant_major.web.protocol import MAX_MESSAGE  # noqa: E402
 
 
 def _first_legal(state: dict) -> dict:

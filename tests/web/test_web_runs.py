@@ -19,7 +19,7 @@ pytest.importorskip("fastapi")
 from _webhelp import connect, make_hub, new_table, send  # noqa: E402
 from sqlalchemy.exc import OperationalError  # noqa: E402
 
-from sergeant_major.web.app import Hub  # noqa: E402
+from sergeant_major.web.hub import Hub  # noqa: E402
 from sergeant_major.web.store import SeatRow  # noqa: E402
 
 

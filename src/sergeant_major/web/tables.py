@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sergeant_major.core.actions import Action, Play
+from sergeant_major.core.actions import Action, Play, action_text
 from sergeant_major.core.deal import Trick
 from sergeant_major.core.match import Match, MatchEnd
 from sergeant_major.core.rules import Rules
@@ -30,7 +30,7 @@ from sergeant_major.players import LEVELS, HeuristicPlayer, decision_rng, make_p
 from sergeant_major.records.record import action_from_json, action_to_json, match_to_record
 from sergeant_major.web.store import LogEntry, SeatRow, TableRow
 
-__all__ = ["GameTable", "view_json", "HUMAN", "STANDIN_LEVEL"]
+__all__ = ["GameTable", "view_json", "end_json", "shown_seat", "history_game", "replay_steps", "HUMAN", "STANDIN_LEVEL"]
 
 HUMAN = "human"
 STANDIN_LEVEL = "heuristic"
@@ -71,7 +71,7 @@ class GameTable:
         # a name stored before names were checked may hold control characters: shown escaped, never raw
         self.seats = [shown_seat(s) for s in self.seats]
         # a table stored before rules whose game end can practically never come were refused still loads
-        # (docs/rules.md decision 13); new tables are checked when created (app._create)
+        # (docs/rules.md decision 13); new tables are checked when created (protocol.parse_new_table)
         self.rules = Rules.parse(self.row.rules, check_end=False)
         self.rules_text = str(self.rules)  # str() of rules is not free; every message carries it
         self.match = Match(self.rules, self.row.seed, [s.name for s in self.seats])
@@ -290,3 +290,47 @@ def view_json(view: View, public: bool = False) -> dict[str, Any]:
         "prev_diffs": None if view.prev_diffs is None else list(view.prev_diffs),
         "ended_gives": [list(p) for p in view.ended_gives],
     }
+
+
+def history_game(gt: GameTable, seat: int, token: str) -> dict[str, Any]:
+    """One game of *My games* (``/api/history``): the table, the seat of the token (and the token, which the browser
+    sent: its *continue* link takes that seat) and the match's score."""
+    m = gt.match
+    return {"id": gt.row.id, "name": gt.row.name, "rules": str(gt.rules), "seat": seat, "token": token, "over": m.over,
+            "names": [s.name for s in gt.seats], "totals": list(m.totals), "deal": m.deal.number,
+            "winners": list(m.end.winners) if m.end else [], "created": gt.row.created}
+
+
+def replay_steps(gt: GameTable) -> list[dict[str, Any]]:
+    """Every position of a finished match, action by action, with all hands and the kitty while it is not taken (for the
+    replay viewer)."""
+    rules = gt.rules
+    m = Match(rules, gt.row.seed, [s.name for s in gt.seats])
+
+    def snap(text: str) -> dict[str, Any]:
+        deal = m.deal
+        return {"text": text, "deal": deal.number, "dealer": deal.dealer, "declarer": deal.declarer,
+                "contract": None if deal.contract is None else deal.contract.code,
+                "hands": [[str(c) for c in deal.hand(s)] for s in range(rules.players)],
+                "kitty": [str(c) for c in deal.kitty_dealt] if deal.kitty else [],
+                "trick": [[s, str(c)] for s, c in deal.current_trick()],
+                "last": None if not deal.completed else {"cards": [[s, str(c)] for s, c in deal.completed[-1].cards],
+                                                         "winner": deal.completed[-1].winner},
+                "tricks_won": list(deal.tricks_won), "targets": list(deal.targets), "totals": list(m.totals)}
+
+    steps = [{**snap("deal 1"), "action": None}]
+    names = [s.name for s in gt.seats]
+    for a, _by in gt.acts:
+        before = m.deal
+        m.apply(a)
+        text = f"deal {before.number}: {action_text(a, names)}"
+        aj = action_to_json(a)  # the client writes the step in its language from this
+        if m.deal is not before and before.result is not None:
+            # show the finished deal's last trick before the next deal's cards
+            steps.append({**snap(text), "action": aj, "deal": before.number, "hands": [[] for _ in names], "trick": [], "kitty": [],
+                          "last": {"cards": [[s, str(c)] for s, c in before.completed[-1].cards],
+                                   "winner": before.completed[-1].winner},
+                          "tricks_won": list(before.tricks_won), "contract": before.contract.code if before.contract is not None else None})
+        else:
+            steps.append({**snap(text), "action": aj})
+    return steps

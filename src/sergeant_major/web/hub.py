@@ -1,0 +1,272 @@
+"""The server's state and each client message handled: :class:`Hub` is the table runner
+(:class:`~sergeant_major.web.runner.TableRunner`) that answers the websocket protocol's messages (join, act, start, undo,
+hint, ping; see ``docs/web.md``).
+
+A message is read and its shape checked by :mod:`.protocol`; what needs the table's state (the version, whose turn it
+is, the rules) is checked here, with the table's lock held for every change. A refusal is an ``error`` message to its
+sender only, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from sergeant_major.core.errors import IllegalActionError
+from sergeant_major.players import HeuristicPlayer, decision_rng
+from sergeant_major.records.record import action_to_json
+from sergeant_major.web.connections import Conn
+from sergeant_major.web.protocol import (
+    PONG,
+    JoinMessage,
+    Refusal,
+    client_message,
+    error_message,
+    hint_message,
+    join_message,
+    message_version,
+    parse_action,
+    quote,
+)
+from sergeant_major.web.runner import TableRunner
+from sergeant_major.web.tables import HUMAN, GameTable, shown_seat
+
+__all__ = ["Hub"]
+
+
+class Hub(TableRunner):
+    """The server's state (the loaded tables, their clients, the server's own actions: :class:`TableRunner`) and the
+    handling of each client message (:meth:`handle`).
+
+    Args: as :class:`TableRunner`'s (``store``, ``delay``, ``retry_first``, ``retry_max``).
+    """
+
+    @property
+    def conns(self) -> dict[str, list[Conn]]:
+        """The clients of each table (:attr:`clients`)."""
+        return self.clients.conns
+
+    @property
+    def last_seen(self) -> dict[tuple[str, int], float]:
+        """When each ``(table id, seat)`` was last seen, epoch seconds (:attr:`clients`)."""
+        return self.clients.last_seen
+
+    def online(self, table_id: str) -> set[int]:
+        """Seats with at least one connected client."""
+        return self.clients.online(table_id)
+
+    def drop(self, c: Conn) -> None:
+        """Forget a client; remember when its seat was last seen."""
+        self.clients.drop(c)
+
+    async def handle(self, c: Conn, text: str) -> None:
+        """Handle one client message; every refusal is an ``error`` message to that client only."""
+        try:
+            msg = client_message(text)
+        except Refusal as r:
+            await self.clients.send(c, r.message)
+            return
+        kind = msg["type"]
+        gt = await self.fetch(c.table)
+        if gt is None:
+            await self.clients.send(c, error_message("unknown_table", f"there is no table {c.table!r}"))
+            return
+        if kind == "join":
+            try:
+                join = join_message(msg)
+            except Refusal as r:
+                await self.clients.send(c, r.message)
+                return
+            await self._join(c, gt, join)
+        elif kind == "ping":
+            await self.clients.send(c, PONG)
+        elif kind == "hint":
+            await self._hint(c, gt)
+        elif kind in ("act", "start", "undo"):
+            if not c.joined or c.seat is None:
+                await self.clients.send(c, error_message("not_seated", "only a seated player may do that; join with your seat's token"))
+                return
+            try:
+                v = message_version(msg)
+            except Refusal as r:
+                await self.clients.send(c, r.message)
+                return
+            async with self.lock(c.table):
+                gt = await self._current(c)  # the table may have been replayed anew while this waited for the lock
+                if gt is None:
+                    return
+                if v != gt.version:
+                    await self.clients.send(c, error_message("stale", f"the table has moved on (version {gt.version}, your action "
+                                                                      f"was made on {v}); nothing was changed"))
+                    await self.clients.send_state(c, gt)
+                    return
+                try:
+                    if kind == "act":
+                        ok = await self._act(c, gt, msg.get("action"))
+                    elif kind == "start":
+                        ok = await self._start(c, gt)
+                    else:
+                        ok = await self._undo(c, gt)
+                except Refusal as r:
+                    await self.clients.send(c, r.message)
+                    return
+                except SQLAlchemyError as e:
+                    self.reload(c.table, gt)  # replayed from the database on next use
+                    await self.clients.send(c, error_message("storage", f"the action could not be stored ({type(e).__name__}); "
+                                                                        "nothing was changed"))
+                    return
+                if ok:
+                    await self.advance(gt)
+        else:
+            await self.clients.send(c, error_message("bad_message", f"unknown message type {kind[:40]!r} "
+                                                                    "(join, act, start, undo, hint, ping)"))
+
+    async def _current(self, c: Conn) -> GameTable | None:
+        """The loaded copy of ``c``'s table (replayed from the store when it was forgotten), or ``None`` after telling ``c``
+        there is no such table. Call with the table's lock held: a copy taken before waiting for it may be forgotten."""
+        gt = await self.fetch(c.table)
+        if gt is None:
+            await self.clients.send(c, error_message("unknown_table", f"there is no table {c.table!r}"))
+        return gt
+
+    async def _join(self, c: Conn, gt: GameTable, msg: JoinMessage) -> None:
+        """A ``join``: as a spectator (no token), or taking the token's seat (named ``msg.name`` at its first join)."""
+        token, name = msg.token, msg.name
+        if token is None or token == "":
+            left = c.seat
+            if left is not None:  # the seat left is last seen now
+                self.clients.drop(c)
+                self.clients.add(c)
+            c.seat = None
+            c.joined = True  # from now on shown every stored change, also those of a run of computers going on
+            async with self.lock(c.table):  # never a state that is not stored yet
+                cur = await self._current(c)  # the table may have been replayed anew while this waited for the lock
+                if cur is None:
+                    return
+                if left is None:
+                    await self.clients.send_state(c, cur)
+                # due actions (after a restart; a table of computers only starts here); a seat left: the others see it offline
+                await self.advance(cur, always_broadcast=left is not None)
+            return
+        seat = gt.seat_of_token(token)
+        if seat is None:
+            # a token is a secret: it is not quoted back (it would end up wherever the messages are kept)
+            await self.clients.send(c, error_message("wrong_token", f"this token ({len(token)} characters) holds no seat at this "
+                                                                    "table; you may watch as a spectator"))
+            return
+        async with self.lock(c.table):
+            cur = await self._current(c)  # the table may have been replayed anew while this waited for the lock (a run failed)
+            if cur is None:
+                return
+            gt = cur
+            clean = name.strip() if name is not None and name.strip() and not gt.match.over else None
+            if clean is not None:
+                taken = [o for o in gt.seats if o.seat != seat and o.name.casefold() == clean.casefold()]
+                if taken:  # refused whole, before the seat is taken: two seats of one name are told apart nowhere
+                    await self.clients.send(c, error_message("name_taken", f"the name {quote(clean[:60])} is already seat "
+                                                                           f"{taken[0].seat}'s ({quote(taken[0].name)}) at this "
+                                                                           "table (seats count from 0); choose another (nothing "
+                                                                           "was changed)"))
+                    return
+            row = gt.seats[seat]
+            if not row.claimed:
+                # the seat's first join takes it in one conditional UPDATE (stored in a worker thread, as every write,
+                # before it is applied and shown): of two joins of one invitation at once, also on two servers, one wins
+                try:
+                    won, stored = await asyncio.to_thread(self.store.claim_seat, gt.row.id, seat, clean)
+                except SQLAlchemyError as e:  # seated under the name stored, the seat not taken yet; told, not silently
+                    if clean is not None and clean != row.name:
+                        await self.clients.send(c, error_message("storage_name", f"the name {quote(clean)} could not be stored "
+                                                                                 f"({type(e).__name__}); you play as "
+                                                                                 f"{quote(row.name)}"))
+                else:
+                    gt.seats[seat] = row = shown_seat(stored)
+                    gt.match.names = tuple(s.name for s in gt.seats)
+                    if won:
+                        clean = None  # named as asked
+            if row.claimed and clean is not None and clean.casefold() != row.name.casefold():
+                # taken already by another join of this token (the first one wins): this one changes nothing
+                await self.clients.send(c, error_message("seat_claimed", f"seat {seat} was taken already with this invitation by "
+                                                                         f"{quote(row.name)} (seats count from 0); your join as "
+                                                                         f"{quote(clean[:60])} is refused: if that is you, join "
+                                                                         "with that name; you may watch as a spectator (nothing "
+                                                                         "was changed)"))
+                return
+            if c.seat is not None and c.seat != seat:  # another seat taken on this connection: the one left is last seen now
+                self.clients.last_seen[(c.table, c.seat)] = time.time()
+            c.seat = seat
+            c.joined = True
+            if seat in gt.away:
+                try:
+                    await self.append(gt, "back", seat, {})
+                except SQLAlchemyError:
+                    pass
+            await self.advance(gt)
+
+    async def _act(self, c: Conn, gt: GameTable, raw: object) -> bool:
+        """An ``act`` (``raw``: its ``"action"``) on the current version: stored when the rules allow it, else refused.
+
+        Raises:
+            Refusal: the action is malformed or not allowed now; SQLAlchemyError: it could not be stored.
+        """
+        assert c.seat is not None
+        action = parse_action(raw, c.seat, gt.rules)
+        m = gt.match
+        if m.over:
+            raise Refusal("over", f"the match is over: {quote(raw)} was not taken")
+        if gt.waiting_start:
+            raise Refusal("not_started", f"deal {m.deal.number} has not started yet: {quote(raw)} was not taken")
+        if m.to_act != c.seat or m.publicly_forced_action() is not None:
+            who = "" if m.to_act is None else f" (seat {m.to_act}, {quote(gt.seats[m.to_act].name)}, is to act)"
+            raise Refusal("turn", f"it is not your turn{who}: {quote(raw)} was not taken")
+        try:
+            m.deal.verify(action)
+        except IllegalActionError as e:
+            raise Refusal("illegal", f"{e} [rule: {e.rule}]") from None
+        await self.append(gt, "act", c.seat, {"action": action_to_json(action), "by": HUMAN})
+        return True
+
+    async def _start(self, c: Conn, gt: GameTable) -> bool:
+        """A ``start`` of the deal waiting (deal 1 only once every person's seat is taken).
+
+        Raises:
+            Refusal: no deal waits, or deal 1 waits for a player; SQLAlchemyError: it could not be stored.
+        """
+        if gt.match.over:
+            raise Refusal("over", "the match is over: no deal is left to start")
+        if not gt.waiting_start:
+            raise Refusal("not_waiting", "no deal is waiting to be started")
+        if gt.released == 0:  # the first deal waits until every person's seat is taken (not the next deals: stand-ins)
+            online = self.clients.online(gt.row.id)
+            empty = [s for s in gt.seats if s.kind == HUMAN and s.seat not in online]
+            if empty:
+                who = ", ".join(f"seat {s.seat} ({quote(s.name)})" for s in empty)
+                raise Refusal("empty_seat", f"deal 1 starts once every player is at the table: nobody holds {who} "
+                                            "yet (an invited friend has not joined); nothing was changed")
+        await self.append(gt, "start", c.seat, {"deal": gt.match.deal.number})
+        return True
+
+    async def _undo(self, c: Conn, gt: GameTable) -> bool:
+        """A practice table's ``undo`` of the sender's last card.
+
+        Raises:
+            Refusal: nothing to undo; SQLAlchemyError: it could not be stored.
+        """
+        assert c.seat is not None
+        n = gt.undo_count(c.seat)
+        if n == 0:
+            raise Refusal("no_undo", "nothing to undo (practice tables only, your cards of this deal)")
+        await self.append(gt, "undo", c.seat, {"n": n})
+        return True
+
+    async def _hint(self, c: Conn, gt: GameTable) -> None:
+        """A practice table's ``hint``: the heuristic's choice on the sender's turn."""
+        m = gt.match
+        if c.seat is None or not gt.row.practice or m.over or m.to_act != c.seat or gt.waiting_start:
+            await self.clients.send(c, error_message("no_hint", "hints are for your own turn at a practice table"))
+            return
+        deal = m.deal
+        a = HeuristicPlayer().choose(m.view(c.seat), decision_rng(m.seed, c.seat, deal.number, len(deal.history)))
+        await self.clients.send(c, hint_message(gt.version, a))

@@ -1,0 +1,417 @@
+"""The table runner: the loaded tables (replayed from the store on first use), their locks, and the server's own
+actions at each (forced ones, computers', stand-ins'): paced by the delay, stored before they are shown, and tried again
+after a failure.
+
+One server process is the only authority over its tables. Each table has an :class:`asyncio.Lock`; every change is
+checked against the state version, stored (committed) in the database, applied to the in-memory state and only then
+broadcast (:class:`~sergeant_major.web.connections.Connections`), each client getting the message built from its own
+seat's view (spectators: the public view).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from sergeant_major.core.actions import Action
+from sergeant_major.records.record import action_to_json
+from sergeant_major.web.connections import Connections
+from sergeant_major.web.protocol import TABLE_ID_RE, error_message
+from sergeant_major.web.store import LogEntry, SeatRow, Store, TableRow
+from sergeant_major.web.tables import HUMAN, GameTable
+
+__all__ = ["TableRunner", "MAX_SERVER_FAILURES"]
+
+# tries in a row of a run of the server's actions failing for a reason other than the database (a bug): then the table is
+# stopped (no retry by itself; the next client's join or action tries once more)
+MAX_SERVER_FAILURES = 4
+
+
+@dataclass
+class TableRunner:
+    """The loaded tables, their locks and the server's own actions at them; :attr:`clients` are shown every change.
+
+    Args:
+        store: the database (migrated).
+        delay: seconds a computer waits before each decision (0: none; for the eye in a browser).
+        retry_first: seconds before the server's due actions are tried again after a run of them failed (the database
+            refused a write); doubled after each failure in a row, up to ``retry_max`` seconds.
+    """
+
+    store: Store
+    delay: float = 0.0
+    retry_first: float = 0.5
+    retry_max: float = 30.0
+    clients: Connections = field(default_factory=Connections)
+    tables: dict[str, GameTable] = field(default_factory=dict)
+    # a table's lock lives as long as someone holds or awaits it: none is kept for the tables nobody is at
+    locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
+    advancing: dict[str, GameTable] = field(default_factory=dict)  # the tables whose due actions are being taken
+    runs: dict[str, asyncio.Task[None]] = field(default_factory=dict)  # the background runs of paced actions (by table)
+    retries: dict[str, asyncio.Task[None]] = field(default_factory=dict)  # a failed run's next try (:meth:`_retry`)
+    failures: dict[str, int] = field(default_factory=dict)  # runs failed in a row (by table), for the retries' backoff
+    retry_due: dict[str, float] = field(default_factory=dict)  # when each pending retry runs (the loop's clock)
+    loading: dict[str, asyncio.Future[GameTable | None]] = field(default_factory=dict)  # reads in flight (:meth:`fetch`)
+    installed: set[str] = field(default_factory=set)  # tables installed while a read of theirs was in flight (:meth:`_read`)
+
+    def lock(self, table_id: str) -> asyncio.Lock:
+        """The table's lock."""
+        lk = self.locks.get(table_id)
+        if lk is None:
+            lk = self.locks[table_id] = asyncio.Lock()
+        return lk
+
+    def load(self, table_id: str) -> GameTable | None:
+        """The table (loaded from the store and replayed on first use), or ``None`` for an unknown id. It reads the
+        database on the calling thread: the app uses :meth:`fetch`, which reads it in a worker thread."""
+        gt = self.tables.get(table_id)
+        if gt is not None:
+            return gt
+        if not TABLE_ID_RE.match(table_id):
+            return None
+        return self._install(table_id, self.store.table(table_id))
+
+    async def fetch(self, table_id: str) -> GameTable | None:
+        """The table (loaded from the store and replayed on first use), or ``None`` for an unknown id (or one that is not
+        an id). The database is read and the log replayed in a worker thread, so the event loop serves the other tables
+        meanwhile; loads of one table at once share one read, and all get the same table.
+
+        Raises:
+            SQLAlchemyError: when the database cannot be read (nothing is loaded then).
+        """
+        gt = self.tables.get(table_id)
+        if gt is not None or not TABLE_ID_RE.match(table_id):
+            return gt
+        fut = self.loading.get(table_id)
+        if fut is None:
+            fut = self.loading[table_id] = asyncio.ensure_future(self._read(table_id))
+
+            def done(f: asyncio.Future[GameTable | None]) -> None:
+                if self.loading.get(table_id) is f:
+                    del self.loading[table_id]
+                if not f.cancelled():
+                    f.exception()  # retrieved: a failed read is raised to every waiter, never logged as lost
+
+            fut.add_done_callback(done)
+        return await asyncio.shield(fut)  # a waiter cancelled (its client gone) does not cancel the others' read
+
+    async def _read(self, table_id: str) -> GameTable | None:
+        """:meth:`fetch`'s one read of a table (the store's rows, replayed in a worker thread), installed as the loaded
+        copy, unless one was installed meanwhile (:meth:`load` in a test): then that one, or, were it forgotten again
+        meanwhile, a read anew (what was read may be older than what that copy stored)."""
+        while True:
+            self.installed.discard(table_id)
+
+            def read() -> GameTable | None:
+                got = self.store.table(table_id)
+                return None if got is None else GameTable(*got)
+
+            new = await asyncio.to_thread(read)
+            gt = self.tables.get(table_id)
+            if gt is not None:
+                return gt
+            if table_id not in self.installed:
+                if new is None:
+                    return None
+                gt = self._install_table(new)
+                self.installed.discard(table_id)
+                return gt
+
+    def _install(self, table_id: str, got: tuple[TableRow, list[SeatRow], list[LogEntry]] | None) -> GameTable | None:
+        """The table read from the store (``got``: :meth:`Store.table`'s answer) made the loaded one, unless one was loaded
+        meanwhile (that one is kept and returned); ``None`` for an unknown id."""
+        if got is None:
+            return None
+        gt = self.tables.get(table_id)  # loaded meanwhile
+        return gt if gt is not None else self._install_table(GameTable(*got))
+
+    def _install_table(self, gt: GameTable) -> GameTable:
+        """Make ``gt`` (just replayed from the store) the loaded copy of its table, unless one is loaded (that one is kept
+        and returned); its seats are last seen now."""
+        table_id = gt.row.id
+        old = self.tables.get(table_id)
+        if old is not None:
+            return old
+        self.tables[table_id] = gt
+        if table_id in self.loading:
+            self.installed.add(table_id)  # a read in flight may be older than what this copy stores (:meth:`_read`)
+        self.clients.seen(table_id, (s.seat for s in gt.seats))
+        return gt
+
+    def peek(self, table_id: str) -> GameTable | None:
+        """The table for reading only (pages, records): the loaded one, else replayed from the store without
+        keeping it in memory; ``None`` for an unknown id."""
+        gt = self.tables.get(table_id)
+        if gt is not None or not TABLE_ID_RE.match(table_id):
+            return gt
+        return self.replayed(table_id)
+
+    def replayed(self, table_id: str) -> GameTable | None:
+        """The table replayed from the store and kept nowhere (``None``: unknown): it reads only the database, so a
+        worker thread may call it."""
+        got = self.store.table(table_id)
+        return None if got is None else GameTable(*got)
+
+    # ------------------------------------------------------------------ changes (call with the lock held)
+    async def append(self, gt: GameTable, kind: str, seat: int | None, data: dict[str, Any]) -> None:
+        """Store the next log entry (committed, in a worker thread so other tables go on meanwhile), then
+        apply it to ``gt``. Call with the table's lock held.
+
+        Raises:
+            SQLAlchemyError: when the database refuses; nothing is applied then.
+        """
+        idx = len(gt.log)
+        await asyncio.to_thread(self.store.append, gt.row.id, idx, kind, seat, data)
+        gt.apply_entry(LogEntry(idx, kind, seat, data))
+
+    async def advance(self, gt: GameTable, always_broadcast: bool = True) -> None:
+        """Take the server's due actions (:meth:`_advance`); when a run of them is already going on at this table (waiting
+        out a delay, the lock released), that run takes them: this one only broadcasts (with ``always_broadcast``).
+        With a delay, the actions paced by it are taken by a background task (:meth:`_paced_run`), so that this returns
+        once the state is shown: the client whose message (an action, a join) made them due is answered at once, and so
+        are its next messages (a refusal, a pong) while the computers play. Call with the table's lock held.
+
+        When taking them fails (the database refuses a write; ``gt`` is then forgotten, to be replayed from the database:
+        what was stored is kept, nothing else), the table's clients are told (:meth:`_failed`) and they are tried again by
+        themselves a little later (:meth:`_retry`): nothing is raised."""
+        tid = gt.row.id
+        if self.advancing.get(tid) is gt:
+            if always_broadcast:
+                await self.clients.broadcast(gt)
+            return
+        self.advancing[tid] = gt
+        handed = False
+        failed: Exception | None = None
+        try:
+            handed = await self._advance(gt, always_broadcast, background=True)
+        except Exception as e:  # noqa: BLE001 - told to the clients and tried again (the table was replayed)
+            failed = e
+        finally:
+            if not handed and self.advancing.get(tid) is gt:
+                del self.advancing[tid]
+        if failed is not None:
+            await self._failed(tid, failed)
+
+    async def _paced_run(self, gt: GameTable, paused: int, due: float) -> None:
+        """The rest of a run of the server's actions handed over by :meth:`advance` (the table's lock is taken here): the
+        decision due at log length ``paused`` was shown at ``due`` (event loop time). It only ever touches ``gt``: when
+        the table was replayed anew meanwhile, it stops."""
+        tid = gt.row.id
+        failed: Exception | None = None
+        try:
+            async with self.lock(tid):
+                if self.tables.get(tid) is gt and self.advancing.get(tid) is gt:
+                    await self._advance(gt, False, background=False, paused=paused, due=due)
+        except Exception as e:  # noqa: BLE001 - gt was forgotten (its memory never runs ahead of the database)
+            failed = e
+        finally:
+            if self.advancing.get(tid) is gt:
+                del self.advancing[tid]
+            if self.runs.get(tid) is asyncio.current_task():
+                del self.runs[tid]
+        if failed is not None:
+            await self._failed(tid, failed)
+
+    async def _failed(self, tid: str, e: Exception) -> None:
+        """A run of the server's actions at table ``tid`` failed with ``e`` (the copy it ran on was forgotten): unless the
+        table was replayed anew meanwhile (a copy of its own, which has its own runs), its joined clients are told
+        (``storage`` for a database refusal, else ``server``) and the run is tried again after a backoff (:meth:`_retry`).
+        A database refusal is tried again for as long as anyone is at the table (the database comes back); any other
+        failure (a bug: it would fail again every time) only :data:`MAX_SERVER_FAILURES` times in a row: then the table is
+        stopped, its clients told so (``stopped``), and only a client's next join or action tries once more. Nothing
+        stored is lost either way. The message names the exception's type only: never a card or any other state."""
+        if self.tables.get(tid) is not None:
+            return  # not gt (which is forgotten): the table was opened anew, and that copy is not touched
+        old = self.retries.get(tid)
+        pending = old is not None and old is not asyncio.current_task() and not old.done()
+        # a retry pending (a client's message failed meanwhile): that one is the next try, with its wait
+        n = self.failures.get(tid, 1) if pending else self.failures.get(tid, 0) + 1
+        self.failures[tid] = n
+        if not pending and not isinstance(e, SQLAlchemyError) and n >= MAX_SERVER_FAILURES:
+            stopped = error_message("stopped", f"the computers' moves could not be taken ({type(e).__name__}) {n} times in a row: the "
+                                      "table is stopped; what was stored is kept, and the moves are tried again when someone "
+                                      "joins the table anew")
+            await self.clients.tell_joined(tid, stopped)
+            return
+        wait = min(self.retry_max, self.retry_first * 2 ** min(n - 1, 30))
+        now = asyncio.get_running_loop().time()
+        if not pending:
+            self.retries[tid] = asyncio.create_task(self._retry(tid, wait))
+            self.retry_due[tid] = now + wait
+        else:  # the pending retry's time left, not its whole wait again
+            wait = round(max(0.0, self.retry_due.get(tid, now + wait) - now), 2)
+        code = "storage" if isinstance(e, SQLAlchemyError) else "server"
+        msg = error_message(code, f"the computers' moves could not be taken ({type(e).__name__}); they are tried again in {wait:g} s")
+        msg["retry"] = wait  # seconds: the page says it in its language (a refusal's text is the code's, else)
+        await self.clients.tell_joined(tid, msg)
+
+    async def _retry(self, table_id: str, wait: float) -> None:
+        """After ``wait`` seconds, replay the table from the database and take its due actions (:meth:`advance`, which
+        shows the state to its clients): the next try of a run that failed. Nothing is done when nobody is at the table any
+        more (the next join takes them) or when a run goes on there again (started by a client's message meanwhile)."""
+        try:
+            await asyncio.sleep(wait)
+            async with self.lock(table_id):
+                if not self.clients.anyone_joined(table_id):
+                    self.failures.pop(table_id, None)
+                    return
+                if table_id in self.advancing:
+                    return
+                gt = self.tables.get(table_id)
+                if gt is None:
+                    try:  # read in a worker thread: the database may be slow to answer, or still refuse
+                        gt = await self.fetch(table_id)
+                    except Exception as e:  # noqa: BLE001 - tried again later
+                        await self._failed(table_id, e)
+                        return
+                    if gt is None:
+                        return
+                await self.advance(gt)  # a failure is told and tried again from there
+        finally:
+            if self.retries.get(table_id) is asyncio.current_task():
+                del self.retries[table_id]
+                self.retry_due.pop(table_id, None)
+
+    async def idle(self, table_id: str) -> None:
+        """Wait until no background run of server actions (:meth:`_paced_run`) goes on at the table, nor a retry of a
+        failed one (:meth:`_retry`) is pending (for tests and shutdown)."""
+        while (task := self.runs.get(table_id) or self.retries.get(table_id)) is not None:
+            if task.done():  # cancelled before it ran: its own clean-up (a finally) never removed it
+                for tasks in (self.runs, self.retries):
+                    if tasks.get(table_id) is task:
+                        del tasks[table_id]
+                continue
+            await asyncio.wait([task])
+
+    async def _advance(self, gt: GameTable, always_broadcast: bool = True, background: bool = False,
+                       paused: int = -1, due: float = 0.0) -> bool:
+        """Take the server's own actions (forced ones, computers', stand-ins'), start the next deal by itself
+        at a table of computers only, then broadcast (without ``always_broadcast``: only when something was taken).
+        Without a delay the actions of one run are stored in one transaction, before anything is sent. With a
+        delay each decision of a computer or a stand-in is paced: the state before it is stored and shown, the decision
+        is made, and it is taken :attr:`delay` seconds after that state was shown (or as soon as it is made, when the
+        thinking took longer), the table's lock released while the rest of the delay is waited out (the decision is made
+        anew when the table changed meanwhile). So the time between two computers' moves shown is the same whether a
+        move had one legal choice or many (a forced return under ``trump-return=free`` and a free one, seen by the
+        others, would tell them whether a trump was given). With ``background`` the run goes on in a task from the first
+        paced decision on, and this returns ``True`` (the task then owns :attr:`advancing`); else ``False``.
+        At a table of computers only each finished deal is stored and shown before the next starts, and the event loop
+        serves the other tables in between (a match of thousands of deals must not stop the server); with nobody
+        watching it waits before the next deal (a spectator's join goes on)."""
+        batch: list[tuple[int, str, int | None, dict[str, Any]]] = []
+        first = len(gt.log)
+        loop = asyncio.get_running_loop()
+        tid = gt.row.id
+        # paused: the log's length when the state before the decision due was shown (at loop time ``due``)
+
+        async def flush() -> None:
+            if batch:
+                await asyncio.to_thread(self.store.append_many, gt.row.id, list(batch))
+                batch.clear()
+                self.failures.pop(tid, None)  # stored again: a next failure waits the shortest time
+
+        # when storing fails the table is replayed from the database on next use: memory never runs ahead of it
+        try:
+            while True:
+                if gt.waiting_start and not any(s.kind == HUMAN for s in gt.seats) and not gt.match.over:
+                    if gt.released:
+                        await flush()
+                        await self.clients.broadcast(gt)
+                        if not self.clients.anyone_joined(gt.row.id):
+                            break  # nobody watches: the next deal starts when a spectator joins
+                        await asyncio.sleep(0)
+                    entry: tuple[int, str, int | None, dict[str, Any]] = (len(gt.log), "start", None, {"deal": gt.match.deal.number})
+                else:
+                    paced = self.delay > 0 and gt.decision_next()
+                    if paced and paused != len(gt.log):
+                        await flush()
+                        await self.clients.broadcast(gt)  # the state before the decision, shown before any thinking
+                        paused, due = len(gt.log), loop.time()
+                        if background:
+                            self.runs[tid] = asyncio.create_task(self._paced_run(gt, paused, due))
+                            return True
+                    slow = gt.slow_decision_next()
+                    if paced:
+                        got = gt.next_machine_decision()
+                        if got is None:
+                            break
+                        decide, by = got
+                        # decided and waited out with the lock released: a message that waits for the lock meanwhile
+                        # (a card out of turn, a stale one, a join) is not answered when the thinking ends, which
+                        # would show its sender the computer's think time (the channel the pacing closes)
+                        action = await self._think(tid, decide, slow, due + self.delay)
+                        if self.tables.get(tid) is not gt:
+                            return False  # replayed anew meanwhile (nobody left at the table, or storing failed): nothing to do
+                        if paused != len(gt.log):
+                            continue  # the table changed meanwhile (a player back, an undo...): the next decision is made anew
+                    else:
+                        nxt = await asyncio.to_thread(gt.next_machine_action) if slow else gt.next_machine_action()
+                        if nxt is None:
+                            break
+                        action, by = nxt
+                    entry = (len(gt.log), "act", action.seat, {"action": action_to_json(action), "by": by})
+                batch.append(entry)
+                gt.apply_entry(LogEntry(*entry))
+            await flush()
+        except BaseException:  # storing failed, a player failed, or cancelled: memory must not run ahead of the database
+            self.reload(tid, gt)  # gt only: a copy of the table opened anew meanwhile is not this run's
+            raise
+        self.failures.pop(tid, None)
+        if always_broadcast or len(gt.log) != first:
+            await self.clients.broadcast(gt)
+        return False
+
+    async def _think(self, table_id: str, decide: Callable[[], Action], slow: bool, until: float) -> Action:
+        """A paced decision: ``decide()`` (:meth:`GameTable.next_machine_decision`; in a worker thread when ``slow``),
+        then wait until event loop time ``until``, all with the table's lock (held by the caller) released, so that the
+        table's clients are served meanwhile (a player seated, a spectator shown the state, a refusal) and nobody learns
+        how long the decision took; the lock is held again when this returns (also when ``decide`` raises)."""
+        lk = self.lock(table_id)
+        lk.release()
+        try:
+            action = await asyncio.to_thread(decide) if slow else decide()
+            await asyncio.sleep(max(0.0, until - asyncio.get_running_loop().time()))
+        finally:
+            await lk.acquire()
+        return action
+
+    def reload(self, table_id: str, only: GameTable | None = None) -> None:
+        """Forget the in-memory state of a table (it is replayed from the database on next use, which also sets its seats'
+        last-seen times anew: the ones here are forgotten with it). With ``only``: only when the loaded copy is that one
+        (a run that failed forgets the copy it ran on, never one opened anew meanwhile)."""
+        if only is not None and self.tables.get(table_id) is not only:
+            return
+        gt = self.tables.pop(table_id, None)
+        if gt is not None:
+            self.clients.forget(table_id, (s.seat for s in gt.seats))
+
+    async def check_away(self) -> None:
+        """Seat a stand-in computer for every human absent past the table's timeout (in a started, unfinished match)."""
+        now = time.time()
+        for tid, gt in list(self.tables.items()):
+            t = gt.row.away_timeout
+            if t < 0 or gt.match.over or gt.released == 0:
+                continue
+            online = self.clients.online(tid)
+            for s in gt.seats:
+                if s.kind != HUMAN or s.seat in online or s.seat in gt.away:
+                    continue
+                if now - self.clients.last_seen.get((tid, s.seat), now) >= t:
+                    async with self.lock(tid):
+                        if self.tables.get(tid) is not gt or s.seat in self.clients.online(tid) or s.seat in gt.away:
+                            continue
+                        try:
+                            await self.append(gt, "away", s.seat, {})
+                            await self.advance(gt)
+                        except SQLAlchemyError:
+                            continue
+
+    def background_tasks(self) -> list[asyncio.Task[None]]:
+        """The paced runs and pending retries going on (to be cancelled at shutdown: what they stored is kept)."""
+        return [*self.runs.values(), *self.retries.values()]
