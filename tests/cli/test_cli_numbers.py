@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from sergeant_major.cli.app import _register, app, parse_number, parse_whole_number
 
 EXE = Path(sys.executable).parent / "sergeant-major"
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 RECORD = str(DATA / "sample-9-5-2.json")
 POSITION = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"
 WIDE = {"COLUMNS": "200"}  # the error panel does not wrap the message

@@ -266,7 +266,7 @@ def test_ctrl_c_while_the_program_loads_is_quiet(target: str, command: str, tmp_
     Deterministic: the Ctrl-C arrives while an import of ``target`` waits (in cli.py's own imports: typer; in
     main's registration of the commands: cli_analyze), whatever the command."""
     mark = tmp_path / "mark"
-    args = {"analyze": ["analyze", str(Path(__file__).parent / "data" / "sample-9-5-2.json")],
+    args = {"analyze": ["analyze", str(Path(__file__).resolve().parents[1] / "data" / "sample-9-5-2.json")],
             "simulate": ["simulate", "-n", "2"]}[command]
     p = subprocess.Popen([sys.executable, "-c", _PAUSED_START, str(mark), target, *args], text=True,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,

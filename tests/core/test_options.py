@@ -892,7 +892,7 @@ def test_rules_command_says_where_its_sources_are() -> None:
     output says that docs/rules.md lists both and where RULES.md is."""
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     for args in ((), ("3-5-8",)):
         code, out, _ = _run(*args)
         assert code == 0 and "docs/rules.md" in out and "docs/RULES.md" in out

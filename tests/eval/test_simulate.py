@@ -27,7 +27,7 @@ from sergeant_major.eval.simulate import (
     summarize,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXE = Path(sys.executable).parent / "sergeant-major"
 LEVELS = ("heuristic", "random", "random")
 

@@ -41,8 +41,8 @@ from sergeant_major.records.record import (
     write_record,
 )
 
-DATA = Path(__file__).parent / "data"
-ROOT = Path(__file__).resolve().parents[1]
+DATA = Path(__file__).resolve().parents[1] / "data"
+ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 LEVELS: dict[str, Callable[[], Player]] = {"random": RandomPlayer, "heuristic": HeuristicPlayer}
 

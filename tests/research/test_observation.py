@@ -38,7 +38,7 @@ from sergeant_major.research.observation import (
     observation_string,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PRESETS = Rules.preset_names()
 VARIANTS = [Rules.preset(p) for p in PRESETS] + [
     Rules.parse("9-5-2 players=4"),
