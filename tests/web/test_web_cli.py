@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -167,3 +168,11 @@ def test_serve_warms_the_expert_up_at_start(tmp_path: Path) -> None:
     p.stdout.close()
     out = "".join(lines.queue)
     assert "Traceback" not in out + err and "warning" not in out + err
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_web_extra_includes_the_cli() -> None:
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert "sergeant-major[cli]" in extras["web"]  # `serve` is a typer command
