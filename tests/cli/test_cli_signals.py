@@ -285,6 +285,7 @@ def test_ctrl_c_while_the_program_loads_is_quiet(target: str, command: str, tmp_
     assert (p.returncode, out, err) == (130, "", "")
 
 
+@pytest.mark.usefixtures("ctrl_c_as_at_a_terminal")  # Python's own handler, also when pytest runs in the background
 def test_importing_the_cli_leaves_ctrl_c_as_it_was() -> None:
     """The quiet exit is the program's only while it loads: a library importing sergeant_major.cli.app keeps
     Python's KeyboardInterrupt (the module gives the handler back at its end)."""

@@ -272,7 +272,7 @@ def test_lone_q_is_not_quit_and_save_goes_on(env: dict[str, str]) -> None:
 def test_analyze_on_a_terminal_says_it_prepares_the_solver(env: dict[str, str]) -> None:
     """On a terminal, ``analyze`` says what it is doing while the solver's kernels compile or load (tens of seconds
     on first use with numba) instead of sitting silent; then the analysis follows (on a pipe, ``--json`` output
-    stays pure JSON: tests/test_position.py)."""
+    stays pure JSON: tests/search/test_position.py)."""
     from sergeant_major.search import HAVE_NUMBA
 
     if not HAVE_NUMBA:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _signalhelp import ctrl_c_as_at_a_terminal
 from typer.testing import CliRunner
 
 from sergeant_major import Rules
@@ -66,7 +67,7 @@ def cluster() -> Iterator[str]:
     port = _free_port()
     tmp = tempfile.mkdtemp(prefix="smray", dir="/tmp")  # short: ray's socket paths live below it
     log = Path(tmp) / "start.log"
-    with log.open("w") as out:
+    with log.open("w") as out, ctrl_c_as_at_a_terminal():  # stopped below by SIGINT, which it must not ignore
         head = subprocess.Popen([str(BIN / "ray"), "start", "--head", "--block", f"--port={port}", "--num-cpus=2",
                                  "--disable-usage-stats", "--include-dashboard=false", f"--temp-dir={tmp}",
                                  "--object-store-memory=100000000"],
@@ -112,6 +113,7 @@ def _run(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
 
 
 # ---------------------------------------------------------------------------------------------- on the cluster
+@pytest.mark.cluster
 def test_a_run_on_the_cluster_equals_a_local_run_with_one_worker(cluster: str, tmp_path: Path) -> None:
     """The real command against the real cluster: the JSON equals the one of ``--workers 1`` but for the time, the
     worker count and the backend, which say where it ran; the summary says so too, and ray prints nothing."""
@@ -131,6 +133,7 @@ def test_a_run_on_the_cluster_equals_a_local_run_with_one_worker(cluster: str, t
     assert [line for line in p.stderr.splitlines() if line.strip() and not line.startswith("tournament")] == []
 
 
+@pytest.mark.cluster
 def test_the_library_on_the_cluster_equals_local_and_workers_caps_the_processes(cluster: str) -> None:
     rules = Rules.parse("3-5-8")
     seen: list[tuple[str, int]] = []
@@ -143,6 +146,7 @@ def test_the_library_on_the_cluster_equals_local_and_workers_caps_the_processes(
     assert tournament(rules, PLAYERS.split(","), 4, seed=2, ray_address=cluster) == tournament(rules, PLAYERS.split(","), 4, seed=2)
 
 
+@pytest.mark.cluster
 def test_a_level_registered_at_run_time_is_said_to_be_unknown_on_the_cluster(cluster: str,
                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """The repro: ``LEVELS["mine"] = ...`` in the caller, then a run on the cluster: its workers import the package
@@ -158,7 +162,9 @@ def test_a_level_registered_at_run_time_is_said_to_be_unknown_on_the_cluster(clu
         list(tournament_iter(Rules.parse("9-5-2"), levels, 1, seed=2, workers=1, ray_address=cluster))
 
 
+@pytest.mark.cluster
 @pytest.mark.parametrize("attempt", [1, 2, 3])
+@pytest.mark.usefixtures("ctrl_c_as_at_a_terminal")  # the command must not inherit an ignored SIGINT
 def test_ctrl_c_stops_a_cluster_run_with_130_and_leaves_nothing(cluster: str, tmp_path: Path, attempt: int) -> None:
     """SIGINT to the command's process group (what Ctrl-C in a terminal sends): exit 130 soon, no ``--json`` file,
     and the processes that played its chunks on the cluster are gone. Three times: cancelling the chunks still
@@ -192,6 +198,7 @@ def test_ctrl_c_stops_a_cluster_run_with_130_and_leaves_nothing(cluster: str, tm
     assert _alive(players) == set()
 
 
+@pytest.mark.cluster
 def test_closing_the_iterator_stops_the_chunks_still_playing_on_the_cluster(cluster: str) -> None:
     """A library caller that stops early (closes the iterator, or an error or Ctrl-C ends it): the chunk still
     playing (here one that would sleep 10 minutes) stops at once, and the connection is closed."""
@@ -228,6 +235,7 @@ def _alive(pids: set[str]) -> set[str]:
 
 
 # ---------------------------------------------------------------------------------------------- refusals
+@pytest.mark.cluster
 @pytest.mark.parametrize("host", ["127.0.0.1", "nohost.invalid"])
 def test_an_address_where_no_cluster_answers_fails_fast_and_writes_nothing(host: str, tmp_path: Path) -> None:
     """A free port, or a host name that does not resolve: one line on stderr (no progress bar above it)."""
@@ -244,6 +252,7 @@ def test_an_address_where_no_cluster_answers_fails_fast_and_writes_nothing(host:
     assert out.read_text() == "earlier result\n" and [f.name for f in tmp_path.iterdir()] == ["t.json"]
 
 
+@pytest.mark.cluster
 def test_an_address_where_something_else_answers_gives_up_in_seconds_in_one_line(tmp_path: Path) -> None:
     """A port that accepts connections but is no ray cluster: ray.init would retry for about 13 minutes, printing
     warnings of its C++ core; the command gives up within seconds, with its one error line only."""
@@ -301,6 +310,7 @@ def test_nothing_imports_ray_unless_a_run_asks_for_a_cluster() -> None:
     assert out.stdout.strip() == "[]"
 
 
+@pytest.mark.cluster
 def test_the_callers_sigterm_handler_is_kept_while_ray_init_runs() -> None:
     """ray.init sets its SIGTERM handler (``sys.exit(15)``) first thing, and ``_own_sigterm`` put the caller's back only
     after it: a ``kill`` while the command connected (some 0.1 to 0.3 s) ended it with status 15 and no word, not 143

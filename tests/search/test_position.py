@@ -717,7 +717,7 @@ def test_play_unchecked_refuses_a_card_id_out_of_range_or_not_held() -> None:
 ])
 def test_what_each_card_of_a_deal_cost_matches_the_brute_force(rules_text: str, contract: Contract | None) -> None:
     """``analyze_deal``'s value before each card, value after it and cost, checked against the brute-force minimax
-    of ``tests/test_solver.py`` (which shares nothing with the solver) on the deal's last three tricks."""
+    of ``tests/search/test_solver.py`` (which shares nothing with the solver) on the deal's last three tricks."""
     from test_solver import brute_values
 
     from sergeant_major.cli.analyze import analyze_deal, play_start

@@ -134,6 +134,7 @@ def test_kill9_sqlite(tmp_path: Path) -> None:
     assert deals == _reference()
 
 
+@pytest.mark.postgres
 def test_kill9_postgresql() -> None:
     url = os.environ.get("SM_TEST_POSTGRES_URL")
     if not url:

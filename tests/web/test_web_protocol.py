@@ -309,7 +309,7 @@ def test_actions_with_extra_or_seat_fields_are_refused(tmp_path: Path) -> None:
         a = dict(st["view"]["legal"][0])
         a.pop("seat")
         n = len(gt.log)
-        # a seat other than the sender's is refused; the sender's own is accepted (test_web_fixes6.py)
+        # a seat other than the sender's is refused; the sender's own is accepted (test_an_action_copied_from_legal_is_accepted_and_another_seat_refused)
         for bad in ({**a, "seat": 1}, {**a, "seat": False}, {**a, "extra": True}, {**a, "to": 2} if "to" not in a else {**a, "card": "AS"}):
             await send(hub, c, {"type": "act", "v": st["v"], "action": bad})
             err = c.ws.last("error")
