@@ -171,6 +171,7 @@ def test_defaults_pass_through_the_parsers() -> None:
     assert json.loads(res.stdout)["boards"] == 100
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("args", "said"), [
     (["simulate", "--foo"], "error: No such option: --foo (Possible options: --force, --out) "
                             "(see 'sergeant-major simulate --help')"),
@@ -237,6 +238,7 @@ def test_an_empty_file_name_is_refused_as_typed(args: list[str], tmp_path: Path,
     assert list(tmp_path.iterdir()) == []  # nothing saved or written anywhere
 
 
+@pytest.mark.slow
 def test_a_deal_beyond_the_record_quotes_the_file_and_one_player_is_singular(tmp_path: Path) -> None:
     """``replay FILE --deal 99`` and ``analyze FILE --deal 99`` quote the file's name (a name with spaces read as part of
     the sentence); ``simulate -p heuristic`` says "1 player given", not "1 players"."""

@@ -85,6 +85,7 @@ def _no_process_left(kids: set[int]) -> None:
     assert _alive(kids) == set()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
 @pytest.mark.parametrize("kind", ["simulate", "tournament"])
 def test_sigterm_or_sighup_stops_like_ctrl_c(kind: str, signame: str, tmp_path: Path) -> None:
@@ -112,6 +113,7 @@ def test_sigterm_or_sighup_stops_like_ctrl_c(kind: str, signame: str, tmp_path: 
     _no_process_left(kids)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("when", [0.0, 1.0, 2.5])
 @pytest.mark.parametrize("kind", ["simulate", "tournament"])
 def test_ctrl_c_leaves_the_workers_quiet(kind: str, when: float, tmp_path: Path) -> None:
@@ -139,6 +141,7 @@ def test_ctrl_c_leaves_the_workers_quiet(kind: str, when: float, tmp_path: Path)
     _no_process_left(kids)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["simulate", "tournament"])
 def test_closing_the_terminal_stops_with_129(kind: str, tmp_path: Path) -> None:
     """The command in a pseudo-terminal that is then closed (a terminal window closed): the hang-up sends SIGHUP and
@@ -183,6 +186,7 @@ def test_closing_the_terminal_stops_with_129(kind: str, tmp_path: Path) -> None:
     _no_process_left(kids)
 
 
+@pytest.mark.slow
 def test_nohup_keeps_running_after_a_hang_up(tmp_path: Path) -> None:
     """Under ``nohup`` (SIGHUP ignored) a hang-up does not stop the run: the records are all written."""
     out = tmp_path / "s.jsonl"

@@ -94,6 +94,7 @@ def _saved_path(child: pexpect.spawn) -> Path:
     return p
 
 
+@pytest.mark.slow
 def test_one_full_deal_as_dealer_with_wrong_input_then_quit_and_resume(env: dict[str, str], tmp_path: Path) -> None:
     seed = human_deals_first_seed()
     saves = tmp_path / "saves"
@@ -153,6 +154,7 @@ def test_one_full_deal_as_dealer_with_wrong_input_then_quit_and_resume(env: dict
     assert len(read_record(path)["deals"][-1]["actions"]) > len(rec["deals"][-1]["actions"])
 
 
+@pytest.mark.slow
 def test_short_match_to_the_end_and_resume_midway(env: dict[str, str], tmp_path: Path) -> None:
     saves = tmp_path / "saves"
     args = ["play", "--rules", "9-5-2 to=3", "--seed", "4", "--save-dir", str(saves)]
@@ -192,6 +194,7 @@ def test_short_match_to_the_end_and_resume_midway(env: dict[str, str], tmp_path:
     assert child.exitstatus == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args,quoted", [
     (["--rules", "9-5-2 bogus=1"], "'bogus'"),
     (["--rules", "7-7-2"], "'7-7-2'"),
@@ -214,6 +217,7 @@ def _saves(env: dict[str, str]) -> list[Path]:
     return sorted((Path(env["XDG_DATA_HOME"]) / "sergeant-major" / "saves").glob("match-*.json"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
 def test_killed_terminal_keeps_the_match(env: dict[str, str], signame: str) -> None:
     """A closed terminal (SIGHUP) or a killed process (SIGTERM) at a prompt saves like ``quit``; the
@@ -269,6 +273,7 @@ def test_lone_q_is_not_quit_and_save_goes_on(env: dict[str, str]) -> None:
     child.expect(pexpect.EOF)
 
 
+@pytest.mark.slow
 def test_analyze_on_a_terminal_says_it_prepares_the_solver(env: dict[str, str]) -> None:
     """On a terminal, ``analyze`` says what it is doing while the solver's kernels compile or load (tens of seconds
     on first use with numba) instead of sitting silent; then the analysis follows (on a pipe, ``--json`` output
@@ -286,6 +291,7 @@ def test_analyze_on_a_terminal_says_it_prepares_the_solver(env: dict[str, str]) 
     assert child.exitstatus == 0
 
 
+@pytest.mark.slow
 def test_play_against_experts_says_it_prepares_them(env: dict[str, str]) -> None:
     """With numba, ``play --opponents expert`` compiles (or loads) the expert's kernels before the first screen,
     saying so on the terminal: with a cold cache that was a silent minute in the middle of the first deal."""

@@ -235,6 +235,7 @@ PRESET_RULES = ["9-5-2 to=3", "8-5-3 instant-win=9", "9-2-5 bound=3", "3-5-8 dea
                 "8-5-3 kitty=see-then-trump instant-win=9", "9-5-2 must-overtrump=on to=4"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_text", PRESET_RULES)
 def test_scripted_match_to_the_end(rules_text: str, tmp_path: Path) -> None:
     try:
@@ -296,6 +297,7 @@ def test_quit_and_resume_continue_exactly(tmp_path: Path) -> None:
     assert [d.history for d in g3.match.deals] == [d.history for d in full.match.deals]
 
 
+@pytest.mark.slow
 def test_every_decision_kind_is_met(tmp_path: Path) -> None:
     prompts: set[str] = set()
     for rules_text, seed in (("3-5-8 deals=18", 0), ("8-5-3 dealer-assigns-targets=on instant-win=9", 1),
@@ -910,6 +912,7 @@ def test_ctrl_c_while_an_action_is_applied_saves_a_whole_action(tmp_path: Path, 
     check_record(read_record(tmp_path / "x.json"))  # whole: results and totals agree
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["[/x]", "[bold red]Ann"])
 def test_a_name_that_looks_like_markup_is_shown_as_typed(tmp_path: Path, name: str) -> None:
     """The players' table and the deal's score table read names as rich markup: ``--name "[/x]"`` ended play with a

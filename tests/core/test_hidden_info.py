@@ -147,6 +147,7 @@ def play_and_check(rules: Rules, seed: int, kinds: tuple[str, ...], max_deals: i
     return phases, moved
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 @given(
     seed=st.integers(0, 2**32),
@@ -159,6 +160,7 @@ def test_views_ignore_what_a_seat_cannot_see(preset: str, seed: int, kinds: tupl
     assert {Phase.CONTRACT, Phase.PLAY} <= phases
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "text",
     ["9-5-2 kitty=see-then-trump", "8-5-3 kitty=blind-trump", "9-5-2 dealer-assigns-targets=on give=lowest",

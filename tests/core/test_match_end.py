@@ -18,6 +18,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("text", "kinds"), CASES)
 def test_end_kind_and_facts_round_trip_through_the_words(text: str, kinds: set[str]) -> None:
     rules = Rules.parse(text)
@@ -38,6 +39,7 @@ def test_end_kind_and_facts_round_trip_through_the_words(text: str, kinds: set[s
     assert kinds & seen, (text, seen)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("text", "kinds"), CASES)
 def test_names_holding_other_ends_words_do_not_fool_the_reading(text: str, kinds: set[str]) -> None:
     """A player's name is part of the words; names made of another end's words still give the true end back."""

@@ -198,6 +198,7 @@ def test_presets_and_their_usual_options_still_parse(text: str) -> None:
     assert r.unreachable_end() is None and Rules.parse(str(r)) == r
 
 
+@pytest.mark.slow
 def test_instant_win_of_every_trick_is_practically_never_taken() -> None:
     """Why decision 13 draws the line at every trick: over 300 deals of 8-5-3 with 4 players nobody takes all 12
     tricks, while 12 of 16 (the 3-player instant win) comes in several of 300 deals."""
@@ -755,6 +756,7 @@ def test_property_random_option_combinations(rules: Rules, seed: int, mix: int) 
     check_match(m)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_many_random_games_of_every_preset_are_legal(name: str) -> None:
     """drive() raises on any illegal choice; heuristic and random players, several seeds per preset."""

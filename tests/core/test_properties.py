@@ -203,12 +203,14 @@ def run(rules: Rules, seed: int, kinds: tuple[str, ...], max_deals: int, sample:
 KINDS = st.tuples(*[st.sampled_from(["random", "heuristic"])] * 3)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 @given(seed=st.integers(0, 2**40), kinds=KINDS)
 def test_invariants_of_random_games(preset: str, seed: int, kinds: tuple[str, ...]) -> None:
     run(Rules.preset(preset), seed, kinds, max_deals=3, sample=6)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", VARIANTS)
 @settings(max_examples=8)
 @given(seed=st.integers(0, 2**40), kinds=KINDS)
@@ -216,6 +218,7 @@ def test_invariants_with_options(text: str, seed: int, kinds: tuple[str, ...]) -
     run(Rules.parse(text), seed, kinds, max_deals=3, sample=6)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 @settings(max_examples=5)
 @given(seed=st.integers(0, 2**40))
@@ -287,6 +290,7 @@ def record(match: Match) -> list[object]:
     return [(d.dealt, d.kitty_dealt, d.history, d.result) for d in match.deals] + [match.totals, match.end]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 @settings(max_examples=6)
 @given(seed=st.integers(0, 2**40), amount=st.integers(0, 50))

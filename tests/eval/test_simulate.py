@@ -242,6 +242,7 @@ def test_cli_seed_is_plain_digits_and_a_refused_one_writes_nothing(tmp_path: Pat
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["seed"] == -3
 
+@pytest.mark.slow
 def test_real_command_writes_records(tmp_path: Path) -> None:
     pytest.importorskip("sergeant_major.records.record", reason="the records module (record.py) is not there yet")
     from sergeant_major.records.record import check_record, loads_record

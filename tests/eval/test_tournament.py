@@ -95,6 +95,7 @@ def test_boards_are_seeded_and_carry_the_exchange() -> None:
 
 
 # ------------------------------------------------------------------ duplicate cancels luck
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("level", ["heuristic", "random", "beginner"])
 def test_identical_players_differ_by_exactly_zero_on_every_board(preset: str, level: str) -> None:
@@ -112,6 +113,7 @@ def test_two_identical_slots_get_identical_figures() -> None:
     assert res.levels_stats[1].slots == (2, 3)
 
 
+@pytest.mark.slow
 def test_duplicate_narrows_the_interval() -> None:
     rules = Rules.preset("9-5-2")
     levels = ["heuristic", "beginner", "random"]
@@ -130,6 +132,7 @@ def test_heuristic_beats_random_with_interval_above_zero() -> None:
     assert res.slots[0].score.low is not None and res.slots[0].score.low > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["9-5-2", "3-5-8"])
 def test_beginner_sits_between_random_and_heuristic(preset: str) -> None:
     res = tournament(Rules.preset(preset), ["beginner", "heuristic", "random"], boards=60, seed=0)
@@ -140,6 +143,7 @@ def test_beginner_sits_between_random_and_heuristic(preset: str) -> None:
 
 
 # ------------------------------------------------------------------ every preset and option
+@pytest.mark.slow
 @pytest.mark.parametrize("text", [*PRESETS, "9-5-2 players=4", "8-5-3 kitty=none", "9-5-2 dealer-assigns-targets=on",
                                   "8-5-3 scoring=chips", "9-5-2 exchange=off"])
 def test_tournament_plays_every_preset(text: str) -> None:
@@ -181,6 +185,7 @@ def test_match_games_equal_play_match_and_win_rates_add_up() -> None:
 
 
 # ------------------------------------------------------------------ determinism
+@pytest.mark.slow
 def test_same_seed_same_result_whatever_the_workers() -> None:
     rules = Rules.preset("3-5-8")
     levels = ["beginner", "heuristic", "random"]
@@ -261,6 +266,7 @@ def test_a_win_rate_of_zero_has_an_interval_of_positive_width_inside_0_1() -> No
         share_ci([1.5, 0.0], 6)
 
 
+@pytest.mark.slow
 def test_the_table_shows_a_win_rate_of_zero_with_its_interval() -> None:
     r = runner.invoke(app, ["tournament", "--players", "heuristic,random,random", "--deals", "0", "--matches", "3",
                             "--workers", "1", "--rules", "3-5-8", "--seed", "1"])
@@ -398,6 +404,7 @@ def test_merged_files_are_described_by_their_own_schedule(tmp_path: Path) -> Non
     assert "(NOT duplicate; deal 2 after a heuristic deal 1" in " ".join(r.stdout.split())
 
 
+@pytest.mark.slow
 def test_installed_command_runs(tmp_path: Path) -> None:
     out = tmp_path / "t.json"
     p = subprocess.run([str(EXE), "tournament", "--players", "heuristic,beginner,random", "--deals", "3", "--duplicate",
@@ -416,6 +423,7 @@ def test_default_players_follow_the_rules_player_count() -> None:
     assert d["levels"] == ["heuristic", "random", "random", "random"] and d["arrangements"] == 24
 
 
+@pytest.mark.slow
 def test_oracle_level_is_accepted_by_the_tournament_only() -> None:
     """`oracle` (measurement only, sees the whole deal) plays tournaments but is not an opponent level."""
     from sergeant_major.players import LEVELS
@@ -431,6 +439,7 @@ def _merge_real(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(EXE), "tournament", *args], capture_output=True, text=True, timeout=120, cwd=cwd)
 
 
+@pytest.mark.slow
 def test_merge_refuses_a_bad_file_naming_the_file_and_the_field(tmp_path: Path) -> None:
     """``--merge`` checks each file field by field (the installed command): the message names the file and the
     field, never Python's own text (``'levels'``, ``list indices must be integers``, ``[Errno 2]``); a field the

@@ -301,6 +301,7 @@ def test_ray_with_merge_or_negative_workers_is_refused(tmp_path: Path) -> None:
         tournament(Rules.parse("9-5-2"), PLAYERS.split(","), 1, workers=-1, ray_address="auto")
 
 
+@pytest.mark.slow
 def test_nothing_imports_ray_unless_a_run_asks_for_a_cluster() -> None:
     code = ("import sys, sergeant_major.cli.app as c, sergeant_major.eval.tournament as t, sergeant_major as sm; c._register(); "
             "t.tournament(sm.Rules.parse('9-5-2'), ['heuristic', 'random', 'random'], 2, workers=2); "

@@ -32,6 +32,7 @@ class _Counting(HeuristicPlayer):
         _Counting.games += 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_memo_gives_the_result_of_every_arrangement(preset: str) -> None:
     rules = Rules.preset(preset)
@@ -42,6 +43,7 @@ def test_memo_gives_the_result_of_every_arrangement(preset: str) -> None:
     assert play_match_game(rules, levels, 7, 0) == play_match_game(rules, levels, 7, 0, memo=False)
 
 
+@pytest.mark.slow
 def test_memo_with_the_expert() -> None:
     rules = Rules.preset("9-5-2")
     levels = ("expert", "heuristic", "heuristic")

@@ -66,6 +66,7 @@ def _play_deals(rules: Rules, seed: int, deals: int, players: list[_Recorder]) -
     return m
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", RULES)
 def test_expert_is_legal_in_every_preset(text: str) -> None:
     try:
@@ -381,6 +382,7 @@ def test_hint_at_a_give_says_which_cards_it_compared() -> None:
 
 
 # ------------------------------------------------------------------------------------------- world budget
+@pytest.mark.slow
 def test_the_worlds_of_a_decision_stay_within_their_budget() -> None:
     """9-2-5 give=lowest, match 7001, random play, deal 2 after 44 actions, seat 0 to play (after an exchange it saw
     little of): resample took 0.2-6 s a sample, and the expert's 20 worlds ~1.1M steps (~35 s) with no bound. The

@@ -6,9 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_mypy_strict() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "src/sergeant_major"], cwd=ROOT, capture_output=True, text=True

@@ -115,6 +115,7 @@ def schema_ok(schema: dict[str, Any], rec: Any) -> bool:
 
 
 # ------------------------------------------------------------------------------------------ round trips
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", Rules.preset_names())
 @pytest.mark.parametrize("levels", [("heuristic", "heuristic", "heuristic"), ("random", "random", "random"),
                                     ("heuristic", "random", "heuristic")])
@@ -144,6 +145,7 @@ VARIANTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_text", VARIANTS)
 def test_variants_round_trip(rules_text: str, schema: dict[str, Any]) -> None:
     levels = ("random",) * 4 if "at-most" in rules_text else ("heuristic", "random", "heuristic", "random")
@@ -679,6 +681,7 @@ def test_installed_script_check_exit_codes(files: dict[str, Path]) -> None:
     assert broken.returncode == 2 and "Traceback" not in broken.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("args", "lines"), [
     (["replay", "GOOD"], 1),  # rich's console
     (["rules"], 1),

@@ -160,6 +160,7 @@ def test_no_world_within_the_budget_falls_back_to_the_heuristic(monkeypatch: pyt
     assert p.last_budget is not None and p.last_budget.steps == 0 and p.last_budget.used == 0
 
 
+@pytest.mark.slow
 def test_ordinary_decisions_never_reach_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """With budget left, resample draws exactly what it draws without one: 150 decisions of 9-5-2 (random play)
     choose the same with the budget as with an unbounded one, and none comes near it."""

@@ -236,6 +236,7 @@ def _exchange_views(rules_text: str, seed: int, want: int) -> list[View]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_text", HARD)
 def test_never_fails_after_an_exchange(rules_text: str) -> None:
     views = _exchange_views(rules_text, 3, 8 if "players=4" in rules_text or "9-2-5" in rules_text else 15)
@@ -574,6 +575,7 @@ def test_a_lowest_declarers_discards_are_above_his_threshold(monkeypatch: pytest
     assert _completions(monkeypatch, view, 4) < 4 * 1000  # was about 70 s a sample
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("actions", "seat"), [(26, 0), (37, 3)])
 def test_4_player_lowest_views_that_gave_up(actions: int, seat: int) -> None:
     """Views of deal 6 of match 1 (random play): two up players (seat 2, the declarer, and seat 3) gave their lowest
@@ -698,6 +700,7 @@ LOWEST_RULES = [
 ]
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None)
 @given(rules_text=st.sampled_from(LOWEST_RULES), seed=st.integers(0, 2**30), picks=st.integers(1, 2**30))
 def test_every_lowest_view_of_a_random_game_resamples(rules_text: str, seed: int, picks: int) -> None:

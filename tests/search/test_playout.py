@@ -111,6 +111,7 @@ def test_bad_policy_and_counts() -> None:
         random_deal_playouts(3, players=5)
 
 
+@pytest.mark.slow
 def test_random_deal_loop_runs() -> None:
     assert 0 <= random_deal_playouts(50, seed=3) <= 50 * 16
     assert random_deal_playouts(50, seed=3) == random_deal_playouts(50, seed=3)
@@ -132,6 +133,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow
 def test_numba_and_pure_python_agree() -> None:
     """The same source run compiled and as plain Python gives identical play-outs for the same seed."""
     pytest.importorskip("numba")

@@ -317,6 +317,7 @@ def test_analyze_refuses_bad_input() -> None:
     assert r.exit_code == 2 and "9C played by seat 1" in r.output and "Traceback" not in r.output
 
 
+@pytest.mark.slow
 def test_analyze_record(tmp_path: Path) -> None:
     record = pytest.importorskip("sergeant_major.records.record")
     match = Match(Rules.preset("9-5-2"), seed=11)
@@ -370,6 +371,7 @@ def test_analyze_says_when_the_best_choice_is_not_certain(monkeypatch: pytest.Mo
     assert "best choice: spades (not certain" in con.export_text()
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_analyze_while_its_table_runs() -> None:
     """Ctrl-C while the table's cells search in parallel threads: the cells are told to stop (else leaving the
     thread pool would wait for each running search, up to ``-t`` seconds) and the command ends at once."""
@@ -632,6 +634,7 @@ def test_analyze_without_numba_notes_the_slowness_only_for_input_it_analyses(tmp
     assert good.returncode == 0 and "note: numba is not available" in good.stderr, (good.stdout, good.stderr)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_text", ["9-5-2 dealer-assigns-targets=on",
                                         "9-5-2 dealer-assigns-targets=on contracts=suits-nt-mt"])
 def test_a_records_table_uses_the_targets_the_dealer_assigned(rules_text: str) -> None:
@@ -711,6 +714,7 @@ def test_play_unchecked_refuses_a_card_id_out_of_range_or_not_held() -> None:
     assert pos.play_unchecked(1) == pos.play("3C")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rules_text", "contract"), [
     ("9-5-2", None), ("3-5-8", Contract.MINIMUM), ("3-5-8 must-trump=off", Contract.NO_TRUMP),
     ("8-5-3 must-overtrump=on", None), ("9-5-2 players=4", None), ("9-2-5", None),
@@ -783,6 +787,7 @@ def test_a_position_file_may_start_with_a_bom_and_one_that_is_not_a_position_say
     assert r.exit_code == 2 and "nor is it a position" not in r.output, r.output
 
 
+@pytest.mark.slow
 def test_best_cards_follow_the_value_the_table_narrowed() -> None:
     """The opening lead's value cut short (0..16) but the table's cell exact (3): a card whose bounds are 3..16 keeps
     the value, so it is the best card - the record's first card showed "cost 0" with no best card, and a position

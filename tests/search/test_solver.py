@@ -138,6 +138,7 @@ def endings(count: int, seed: int, max_tricks: int = 5) -> list[tuple[Position, 
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(4))
 def test_solver_matches_brute_force(chunk: int) -> None:
     count = 3000 if LONG else 60
@@ -178,6 +179,7 @@ def test_enhanced_transposition_cutoffs_are_exact() -> None:
     assert solver.etc_cuts > 0  # the cutoffs did happen
 
 
+@pytest.mark.slow
 def test_probing_is_exact() -> None:
     """Probing (a node's first card searched within a node budget, then the others within a small one, then the
     open cards in full) normally runs only high in the tree with budgets of thousands of nodes; forced into these
@@ -315,6 +317,7 @@ def test_clear_keeps_the_knobs() -> None:
     assert solver.nodes > 0  # searched again: the table was emptied
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not HAVE_NUMBA, reason="helper threads run only with numba")
 def test_helper_threads_are_exact() -> None:
     """Lazy SMP: a helper thread searches the same tests on the shared table with the cards in another order.
@@ -368,6 +371,7 @@ print(s.value(easy, easy.to_move).tricks, s.value(deals[3], deals[3].to_move).tr
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not HAVE_NUMBA, reason="long searches run in a thread of their own only with numba")
 @pytest.mark.parametrize("threads", [1, 2])
 def test_ctrl_c_stops_a_long_search_at_once(threads: int) -> None:
@@ -466,6 +470,7 @@ def test_table_key_matches_a_plain_renumbering() -> None:
                     assert tuple(pos_key(int_array(moved), n, leader, cfg)) == key
 
 
+@pytest.mark.slow
 def test_can_reach_matches_brute_force() -> None:
     solver = Solver(tt_bits=16)
     for pos, seat in endings(150 if not LONG else 1500, 77):
@@ -523,6 +528,7 @@ def test_bit_compress_and_run_heads_match_their_definitions() -> None:
         assert run_heads(lv, pv) == want, (bin(lv), bin(pv))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_t", ["9-5-2", "3-5-8", "8-5-3 must-overtrump=on", "9-5-2 players=4", "3-5-8 must-trump=off"])
 def test_trick_start_bounds_hold(rules_t: str) -> None:
     """The bounds that cut the search at a trick start never contradict the brute-force value: the trump
@@ -553,6 +559,7 @@ def test_trick_start_bounds_hold(rules_t: str) -> None:
     assert checked >= 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_t", ["9-5-2", "3-5-8", "8-5-3 must-overtrump=on", "9-5-2 players=4", "3-5-8 must-trump=off"])
 def test_start_bounds_match_the_separate_counts(rules_t: str) -> None:
     """``start_bounds``, the search's trick-start test (the counts computed only as far as needed), decides
@@ -588,6 +595,7 @@ def test_start_bounds_match_the_separate_counts(rules_t: str) -> None:
     assert decided >= 100
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_t", ["9-5-2", "8-5-3 must-overtrump=on must-trump=on", "8-5-3 must-overtrump=on",
                                      "9-5-2 players=4", "3-5-8", "3-5-8 must-trump=off"])
 def test_seat_takes_trick_holds(rules_t: str) -> None:
@@ -625,6 +633,7 @@ def test_seat_takes_trick_holds(rules_t: str) -> None:
     assert fired_one >= 40 and fired_more >= 10, (fired_one, fired_more)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_t", ["3-5-8 must-trump=off", "3-5-8", "9-5-2 players=4 contracts=suits-nt-mt"])
 def test_seat_ducks_trick_holds(rules_t: str) -> None:
     """``seat_ducks_trick``, which decides a minimum-tricks node in the middle of a trick the seat has not played
@@ -655,6 +664,7 @@ def test_seat_ducks_trick_holds(rules_t: str) -> None:
     assert said >= 40 and refused >= 1, (said, refused)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_t", ["3-5-8 must-trump=off", "3-5-8", "9-5-2 players=4 contracts=suits-nt-mt"])
 def test_seat_ducks_lead_holds(rules_t: str) -> None:
     """``seat_ducks_lead``, which decides a minimum-tricks trick start when the seat needs the others to take
@@ -680,6 +690,7 @@ def test_seat_ducks_lead_holds(rules_t: str) -> None:
     assert min(said) >= 10 and min(refused) >= 1, (said, refused)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_t", ["3-5-8", "3-5-8 players=4 deals=24", "9-5-2 contracts=suits-nt-mt"])
 def test_seat_wins_or_loses_out_holds(rules_t: str) -> None:
     """``seat_loses_out`` and ``seat_wins_out``, which decide a minimum-tricks trick start whatever the target:
@@ -710,6 +721,7 @@ def test_seat_wins_or_loses_out_holds(rules_t: str) -> None:
     assert min(loses) >= 10 and wins >= 10 and min(refused) >= 10, (loses, wins, refused)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_t", ["3-5-8", "3-5-8 players=4 deals=24", "9-5-2 contracts=suits-nt-mt"])
 def test_seat_ducks_out_holds(rules_t: str) -> None:
     """``seat_ducks_out``, which decides a minimum-tricks node in the middle of a trick whatever the target:
@@ -751,6 +763,7 @@ def test_seat_loses_out_on_lead_needs_the_order_after_its_lead() -> None:
     assert brute_values(other, 0)[0] - other.tricks[0] == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_t", ["9-5-2", "8-5-3 must-overtrump=on must-trump=on", "9-5-2 players=4", "3-5-8"])
 def test_untrumpable_seat_bound_holds_when_another_leads(rules_t: str) -> None:
     """When nobody else holds a trump, a seat holding one makes its trumps and its top side cards even with another
@@ -806,6 +819,7 @@ def _trumps_and_masters(pos: Position, seat: int) -> tuple[int, int, int]:
     return mine, oth, masters
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_t", ["9-5-2", "3-5-8", "8-5-3", "8-5-3 must-overtrump=on",
                                      "8-5-3 must-overtrump=on must-trump=on", "9-5-2 players=4"])
 def test_excess_trumps_and_masters_bound_holds(rules_t: str) -> None:
@@ -840,6 +854,7 @@ def test_excess_trumps_and_masters_bound_holds(rules_t: str) -> None:
         assert unsound_without > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_t", ["9-5-2", "8-5-3 must-overtrump=on must-trump=on", "9-5-2 players=4"])
 def test_drawing_trumps_bound_holds(rules_t: str) -> None:
     """``drawn_tricks``: the seat on lead whose top trumps draw every other trump makes at least all its trumps
@@ -974,6 +989,7 @@ def brute_in_subprocess(env: dict[str, str], mode: str, count: int, seed: int, m
     return bad
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not HAVE_NUMBA, reason="the compiled path needs numba (the fast extra)")
 def test_compiled_path_without_bmi2_matches_brute_force(tmp_path: Path) -> None:
     """The compiled search where the CPU lacks fast ``pext``/``pdep`` (the table key, runs of equivalent cards and
@@ -988,6 +1004,7 @@ def test_pure_python_path_matches_brute_force() -> None:
     assert brute_in_subprocess(env, "pure", 150 if LONG else 40, 4242, 3) == []
 
 
+@pytest.mark.slow
 def test_numba_disable_jit_takes_the_pure_python_path() -> None:
     """Numba's debugging switch ``NUMBA_DISABLE_JIT=1`` runs the pure-Python path (it used to fail: numba's
     intrinsics cannot run outside compiled code); ``NUMBA_DISABLE_JIT=0`` is numba's default."""
@@ -1049,6 +1066,7 @@ def test_a_hard_first_card_does_not_starve_the_others() -> None:
     assert all(cut.card_bounds[c] == (v, v) for c, v in cut.cards.items())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_t", ["9-5-2", "3-5-8"])
 def test_cut_value_agrees_with_the_cards_found(rules_t: str) -> None:
     """When the time limit cuts ``solve`` short, its value bounds still contain the exact value and agree with
@@ -1228,6 +1246,7 @@ def _reference_moves(hands: list[int], n: int, trick: list[int], leader: int, tr
     return [c for c, _ in order]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 def test_move_order_is_the_scored_order(kind: tuple[str, Contract | None]) -> None:
     """``gen_moves`` (the trick's suit led, winning card and its seat given, the cards inserted by sort keys in

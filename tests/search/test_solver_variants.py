@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import pytest
 from test_solver import KINDS, brute_values
 
 from sergeant_major import Rules
@@ -49,6 +50,7 @@ def test_low_swaps_keep_the_suit_lengths() -> None:
         assert sum(bin(a ^ b).count("1") for a, b in zip(v.hands, pos.hands, strict=True)) == 4  # two cards moved
 
 
+@pytest.mark.slow
 def test_low_card_variants_match_brute_force() -> None:
     """Every contract kind and obligation, endings of 2 to 4 tricks, at a trick start or inside a trick: the
     original first (its results enter the table), then up to six variants, with one solver throughout."""

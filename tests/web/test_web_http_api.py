@@ -179,6 +179,7 @@ def _tables(server: Server) -> int:
         return int(db.execute("SELECT COUNT(*) FROM sm_tables").fetchone()[0])
 
 
+@pytest.mark.slow
 def test_a_chosen_seed_is_refused_at_a_table_with_invited_players(server: Server) -> None:
     """The repro: ``{"seed": 7, "seats": [me, friend, computer]}`` made a table whose friend was dealt
     ``Match(Rules.parse('9-5-2'), seed=7).deal.hands[1]``, which the creator could compute. Now HTTP 400 quoting the
@@ -217,6 +218,7 @@ def test_a_chosen_seed_is_refused_at_a_table_with_invited_players(server: Server
     assert sorted(hand) == sorted(str(c) for c in seeded)
 
 
+@pytest.mark.slow
 def test_the_replay_page_of_an_unknown_table_is_404(server: Server) -> None:
     """The repro: ``/replay/nope`` answered HTTP 200 while ``/t/nope`` answered 404. Both now 404 (the page still
     explains itself), both 200 for a table that exists."""

@@ -128,6 +128,7 @@ def _play_with_kills(db: str) -> tuple[list[Any], set[str]]:
         server.stop()
 
 
+@pytest.mark.slow
 def test_kill9_sqlite(tmp_path: Path) -> None:
     deals, done = _play_with_kills(f"sqlite:///{tmp_path / 'kill.sqlite3'}")
     assert done == {"exchange", "discard", "trick"}
@@ -145,6 +146,7 @@ def test_kill9_postgresql() -> None:
     assert deals == _reference()
 
 
+@pytest.mark.slow
 def test_kill9_at_any_moment_while_computers_play(tmp_path: Path) -> None:
     """Kills at moments not chosen by the game (a timer, while the server's computers think with a
     delay and write their actions): after each restart the match goes on, and ends exactly as uninterrupted."""

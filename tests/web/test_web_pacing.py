@@ -56,6 +56,7 @@ def test_a_long_match_of_computers_only_does_not_stop_the_server(tmp_path: Path)
     asyncio.run(run())
 
 
+@pytest.mark.slow
 def test_spectators_of_a_table_of_computers_see_the_match_as_it_is_played(tmp_path: Path) -> None:
     """The repro: with a delay (``serve`` has 0.6 s), opening a table of three computers showed nothing until the match
     was over: the websocket took the server's due actions, the whole match, before reading the ``join``; a second
@@ -185,6 +186,7 @@ class _Thinking:
         return RandomPlayer().choose(view, rng)
 
 
+@pytest.mark.slow
 def test_computers_moves_are_paced_alike_whatever_their_number_of_choices(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """The repro: with ``--delay`` a computer's move was shown its think time plus the delay after the move before it,
@@ -264,6 +266,7 @@ def test_with_a_delay_the_player_is_answered_while_the_computers_play(tmp_path: 
     assert asyncio.run(run(0.2, "d")) == asyncio.run(run(0.0, "n"))
 
 
+@pytest.mark.slow
 def test_a_message_is_not_held_up_while_a_paced_computer_thinks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The repro (a timing channel left by the pacing): a paced computer decided with the table's lock held, so a
     player's message that needs the lock (here a card on a stale version; a card out of turn, a join alike) was

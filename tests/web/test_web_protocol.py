@@ -338,6 +338,7 @@ def test_a_binary_frame_is_answered_and_the_connection_kept(tmp_path: Path) -> N
             assert ws.receive_json()["type"] == "state"
 
 
+@pytest.mark.slow
 def test_large_message_gets_too_large_on_the_real_server(tmp_path: Path) -> None:
     from _webhelp import Server
     from websockets.sync.client import connect as ws_connect
@@ -447,6 +448,7 @@ def _my_turn(ws: Any, st: dict[str, Any] | None = None) -> dict[str, Any]:
         st = None
 
 
+@pytest.mark.slow
 def test_an_action_copied_from_legal_is_accepted_and_another_seat_refused(server: Server) -> None:
     """The repro: sending back ``{"seat": 0, "play": "4C"}`` from ``legal`` got ``bad_action: an action names no seat``.
     Now the sender's own seat is accepted; any other (1, ``false``, ``"0"``, ``null``) is ``bad_action`` quoting it and
