@@ -225,17 +225,17 @@ def test_a_timed_search_goes_on_with_the_test_it_was_running(monkeypatch: pytest
     running (``out[2]``) and the next slice goes on with it, instead of starting again from the first guess
     (which, once the bounds had moved past it, meant bisecting from the far bound: up to five wasted tests
     on a minimum-tricks deal). The value found is the exact one."""
-    from sergeant_major.search import dds
+    from sergeant_major.search import solver as solver_module
     from sergeant_major.search.kernels import ST_ABORT
 
     calls: list[tuple[int, int, bool]] = []  # per slice: the guess given, the test to run next, cut short
 
     def run(*a: Any) -> None:
-        dds_run(*a)
+        real_run(*a)
         calls.append((int(a[11]), int(a[10][2]), bool(a[8][ST_ABORT])))
 
-    dds_run = dds._run
-    monkeypatch.setattr(dds, "_run", run)
+    real_run = solver_module._run
+    monkeypatch.setattr(solver_module, "_run", run)
     rng = random.Random(8)
     moved = cuts = 0
     for _ in range(3):
@@ -1098,10 +1098,10 @@ def test_cut_value_agrees_with_the_cards_found(rules_t: str) -> None:
 
 def test_timed_search_warms_the_kernels_first(monkeypatch: pytest.MonkeyPatch) -> None:
     """The JIT compilation is not charged to a time limit: a timed call warms the kernels up first."""
-    from sergeant_major.search import dds
+    from sergeant_major.search import solver as solver_module
 
     calls: list[int] = []
-    monkeypatch.setattr(dds, "warm_up", lambda: calls.append(1))
+    monkeypatch.setattr(solver_module, "warm_up", lambda: calls.append(1))
     pos = Position.parse("9-5-2 | H | 0 | 6-5-3 | AK... / QJ... / T9... | -")
     Solver(tt_bits=8).solve(pos, 0)
     assert calls == []
@@ -1110,8 +1110,8 @@ def test_timed_search_warms_the_kernels_first(monkeypatch: pytest.MonkeyPatch) -
     Solver(tt_bits=8).can_reach(pos, 0, 7, time_limit=5)
     assert len(calls) >= 3
     monkeypatch.undo()
-    dds.warm_up()  # the real one: runs (or is a no-op without numba) and may be called again
-    dds.warm_up()
+    solver_module.warm_up()  # the real one: runs (or is a no-op without numba) and may be called again
+    solver_module.warm_up()
 
 
 def test_best_cards_are_only_those_surely_best_when_a_card_was_left_open() -> None:
