@@ -10,6 +10,8 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -155,3 +157,71 @@ class Server:
                 self.proc.kill()
                 self.proc.wait(5)
             self.proc = None
+
+
+ME_FRIEND_COMPUTER = [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer"}]
+
+
+def json_text(obj: object) -> str:
+    """JSON text; a lone surrogate in ``obj`` is written as its escape (``json.dumps`` keeps ASCII)."""
+    return json.dumps(obj)
+
+
+async def play_to_the_end(hub: Hub, c: Conn) -> dict[str, Any]:
+    """Play seat ``c``'s first legal action (and start each deal) until the match is over; its last state."""
+    while True:
+        st = c.ws.last()
+        assert st is not None
+        if st["over"]:
+            return st
+        if st["waiting_start"]:
+            await send(hub, c, {"type": "start", "v": st["v"]})
+        else:
+            assert st["view"]["to_act"] == c.seat and st["view"]["legal"], st["view"]
+            act = dict(st["view"]["legal"][0])
+            act.pop("seat")
+            await send(hub, c, {"type": "act", "v": st["v"], "action": act})
+
+
+TWO_COMPUTERS = [{"kind": "computer", "level": "heuristic"}, {"kind": "computer", "level": "heuristic"}]
+
+
+def http_json(server: Server, path: str, body: Any = None) -> tuple[int, Any]:
+    """(status, body: JSON when it is JSON, else text) of a GET, or of a POST of ``body`` as JSON."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(server.url + path, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            status, raw = r.status, r.read()
+    except urllib.error.HTTPError as e:
+        status, raw = e.code, e.read()
+    try:
+        return status, json.loads(raw)
+    except ValueError:
+        return status, raw.decode()
+
+
+def receive(ws: Any, kind: str) -> dict[str, Any]:
+    while True:
+        m: dict[str, Any] = json.loads(ws.recv(timeout=20))
+        if m["type"] == kind:
+            return m
+        assert m["type"] != "error", m
+
+
+async def play_out(hub: Hub, conns: list[Conn]) -> None:
+    """Both seated players take their first legal action (and start every deal) until the match is over."""
+    for _ in range(2000):
+        st = conns[0].ws.last()  # type: ignore[attr-defined]
+        assert st is not None
+        if st["over"]:
+            return
+        for c in conns:
+            s = c.ws.last()  # type: ignore[attr-defined]
+            if s["waiting_start"]:
+                await send(hub, c, {"type": "start", "v": s["v"]})
+                break
+            if s["view"]["to_act"] == s["you"] and s["view"]["legal"]:
+                await send(hub, c, {"type": "act", "v": s["v"], "action": s["view"]["legal"][0]})
+                break
+    raise AssertionError("the match did not end")

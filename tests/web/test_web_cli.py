@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
     return subprocess.run([EXE, "serve", *args], capture_output=True, text=True, timeout=60, env=env)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("args", "words"), [
     (["--db", "nonsense://x"], "nonsense://x"),
     (["--db", "postgresql+psycopg://u:secret@127.0.0.1:1/x"], "127.0.0.1:1/x"),
@@ -35,6 +37,7 @@ def test_bad_arguments(args: list[str], words: str) -> None:
     assert r.stderr.startswith("error: ") and words in r.stderr and "Traceback" not in r.stderr + r.stdout and "secret" not in r.stderr
 
 
+@pytest.mark.slow
 def test_default_database_and_address(tmp_path: Path) -> None:
     port = free_port()
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "PYTHONUNBUFFERED": "1"}
@@ -135,6 +138,7 @@ def test_the_warm_up_notice_time_is_read_from_the_environment(monkeypatch: pytes
     assert (f"SERGEANT_MAJOR_WARM_NOTICE={raw!r} is not a number of seconds" in err) == warned
 
 
+@pytest.mark.slow
 def test_serve_warms_the_expert_up_at_start(tmp_path: Path) -> None:
     """The real server answers at once while the expert player's kernels are prepared in the background (from
     numba's cache here, as the solver tests ran first, or compiled). ``SERGEANT_MAJOR_WARM_NOTICE=0`` has the
@@ -167,3 +171,11 @@ def test_serve_warms_the_expert_up_at_start(tmp_path: Path) -> None:
     p.stdout.close()
     out = "".join(lines.queue)
     assert "Traceback" not in out + err and "warning" not in out + err
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_web_extra_includes_the_cli() -> None:
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert "sergeant-major[cli]" in extras["web"]  # `serve` is a typer command

@@ -128,12 +128,14 @@ def _play_with_kills(db: str) -> tuple[list[Any], set[str]]:
         server.stop()
 
 
+@pytest.mark.slow
 def test_kill9_sqlite(tmp_path: Path) -> None:
     deals, done = _play_with_kills(f"sqlite:///{tmp_path / 'kill.sqlite3'}")
     assert done == {"exchange", "discard", "trick"}
     assert deals == _reference()
 
 
+@pytest.mark.postgres
 def test_kill9_postgresql() -> None:
     url = os.environ.get("SM_TEST_POSTGRES_URL")
     if not url:
@@ -144,6 +146,7 @@ def test_kill9_postgresql() -> None:
     assert deals == _reference()
 
 
+@pytest.mark.slow
 def test_kill9_at_any_moment_while_computers_play(tmp_path: Path) -> None:
     """Kills at moments not chosen by the game (a timer, while the server's computers think with a
     delay and write their actions): after each restart the match goes on, and ends exactly as uninterrupted."""

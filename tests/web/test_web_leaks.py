@@ -31,6 +31,7 @@ GAMES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rules", "kinds"), GAMES, ids=[g[0] for g in GAMES])
 def test_no_frame_shows_a_card_the_client_may_not_see(tmp_path: Path, rules: str, kinds: list[str]) -> None:
     try:

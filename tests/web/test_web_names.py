@@ -6,16 +6,22 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
+import warnings
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("fastapi")
 
-import sqlalchemy as sa  # noqa: E402
-from _webhelp import connect, make_hub, new_table, send  # noqa: E402
+with warnings.catch_warnings():  # starlette's notice about httpx, not about this code
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient  # noqa: E402
 
-from sergeant_major.web.app import create_table  # noqa: E402
+import sqlalchemy as sa  # noqa: E402
+from _webhelp import ME_FRIEND_COMPUTER, connect, json_text, make_hub, new_table, play_out, send  # noqa: E402
+
+from sergeant_major.web.app import create_app, create_table  # noqa: E402
 from sergeant_major.web.protocol import TableRefused  # noqa: E402
 from sergeant_major.web.store import tables_t  # noqa: E402
 
@@ -63,4 +69,170 @@ def test_a_join_with_another_seats_name_is_refused_and_changes_nothing(tmp_path:
         # a computer's name is taken too
         await send(hub, b, {"type": "join", "token": t["seats"][1]["token"], "name": gt.seats[2].name})
         assert json.loads(b.ws.frames[-1])["code"] == "name_taken"  # type: ignore[attr-defined]
+    asyncio.run(run())
+
+
+EVIL = "\x1b]0;pwned\x07\x1b[2JBen"
+
+
+@pytest.mark.parametrize("name", [EVIL, "Ann\u202eevil", "Bob\x9b2J", "Cat\u2066x"])
+def test_names_with_control_characters_are_refused_at_creation(tmp_path: Path, name: str) -> None:
+    """A seat's or the table's name holding control characters (Cc) or bidi overrides is refused, quoted with repr,
+    and no table is made."""
+
+    db = tmp_path / "n.sqlite3"
+    app = create_app(f"sqlite:///{db}")
+    with TestClient(app) as cl:
+        for body in ({"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "friend", "name": name}, {"kind": "computer"}]},
+                     {"rules": "9-5-2", "name": name, "seats": [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer"}]}):
+            r = cl.post("/api/tables", json=body)
+            assert r.status_code == 400, r.text
+            err = r.json()["error"]
+            assert repr(name) in err and "control character" in err
+            assert not any(ch in err for ch in "\x1b\x07\x9b\u202e\u2066")
+        with sqlite3.connect(db) as con:
+            assert con.execute("SELECT COUNT(*) FROM sm_tables").fetchone() == (0,)
+        r = cl.post("/api/tables", json={"rules": "9-5-2", "seats": [{"kind": "me", "name": "Zoë 🂡"}, {"kind": "friend"},
+                                                                      {"kind": "computer"}]})
+        assert r.status_code == 200 and r.json()["seats"][0]["name"] == "Zoë 🂡"
+
+
+def test_a_join_with_a_control_character_name_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    """The repro: a friend joins with escape sequences in the name; refused with ``bad_message`` quoting it, the
+    seat not taken and its name unchanged; the record never holds it."""
+    app = create_app(f"sqlite:///{tmp_path / 'j.sqlite3'}")
+    with TestClient(app) as cl:
+        r = cl.post("/api/tables", json={"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer"}]})
+        out = r.json()
+        tid = out["id"]
+        tok = out["seats"][1]["invite"].split("#token=")[1]
+        with cl.websocket_connect(f"/ws/{tid}") as ws:
+            ws.send_text(json.dumps({"type": "join", "token": tok, "name": EVIL}))
+            err = ws.receive_json()
+            assert err["type"] == "error" and err["code"] == "bad_message", err
+            assert repr(EVIL)[:40] in err["reason"] and "control character" in err["reason"]
+            ws.send_text(json.dumps({"type": "join", "token": tok, "name": 7}))
+            assert ws.receive_json()["code"] == "bad_message"
+            ws.send_text(json.dumps({"type": "ping"}))
+            assert ws.receive_json() == {"type": "pong"}  # still connected, still not seated
+            hub = app.state.hub
+            gt = hub.load(tid)
+            assert gt is not None and gt.seats[1].name == "Friend 1" and gt.match.names[1] == "Friend 1"
+            assert all(c.seat is None for c in hub.conns[tid])
+            ws.send_text(json.dumps({"type": "join", "token": tok, "name": "Ben"}))
+            st = ws.receive_json()
+            assert st["type"] == "state" and st["you"] == 1 and st["table"]["seats"][1]["name"] == "Ben"
+
+
+def test_a_stored_name_with_control_characters_is_shown_escaped(tmp_path: Path) -> None:
+    """A name stored before names were checked still loads: escaped, never raw (and valid in a record)."""
+    hub = make_hub(tmp_path)
+    t = new_table(hub, "9-5-2", ["me", "friend", "random"], seed=4)
+    hub.store.rename_seat(t["id"], 1, EVIL)
+    gt = hub.load(t["id"])
+    assert gt is not None
+    assert gt.match.names[1] == "\\x1b]0;pwned\\x07\\x1b[2JBen" and "\x1b" not in json.dumps(gt.state_message(0, set()))
+
+
+def test_a_join_with_a_lone_surrogate_name_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    """The repro: ``{"type": "join", "token": T, "name": "\\ud800"}`` was answered with the undocumented code
+    ``server`` ("UnicodeEncodeError") after the connection had been seated; now ``bad_json`` quoting it, not seated."""
+    app = create_app(f"sqlite:///{tmp_path / 'j.sqlite3'}")
+    with TestClient(app) as cl:
+        out = cl.post("/api/tables", json={"seats": ME_FRIEND_COMPUTER}).json()
+        tid = out["id"]
+        tok = out["seats"][1]["invite"].split("#token=")[1]
+        with cl.websocket_connect(f"/ws/{tid}") as ws:
+            text = json_text({"type": "join", "token": tok, "name": "Ben\ud800"})
+            ws.send_text(text)
+            err = ws.receive_json()
+            assert err["type"] == "error" and err["code"] == "bad_json", err
+            assert "surrogate" in err["reason"] and repr(text[:60]) in err["reason"]
+            ws.send_text('{"type": "ping", "x": ' + "[" * 40 + "]" * 40 + "}")
+            err = ws.receive_json()
+            assert err["code"] == "bad_json" and "nested" in err["reason"], err
+            ws.send_text(json.dumps({"type": "ping"}))
+            assert ws.receive_json() == {"type": "pong"}  # still connected, still not seated
+            hub = app.state.hub
+            gt = hub.load(tid)
+            assert gt is not None and gt.seats[1].name == "Friend 1"
+            assert all(c.seat is None and not c.joined for c in hub.conns[tid])
+            ws.send_text(json.dumps({"type": "join", "token": tok, "name": "Ben"}))
+            st = ws.receive_json()
+            assert st["type"] == "state" and st["you"] == 1 and st["table"]["seats"][1]["name"] == "Ben"
+
+
+def test_a_join_with_a_name_over_40_characters_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    """The repro: ``{"type": "join", "token": T, "name": "A" * 45}`` seated the client and renamed the seat to 40 "A"s,
+    while creating a table with a seat name of 41 characters is refused. Now ``bad_message`` naming the limit and
+    quoting the name's start; the connection is neither seated nor moved, the seat not renamed."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2", ["me", "friend", "heuristic"], seed=3)
+        tid = t["id"]
+        gt = hub.load(tid)
+        assert gt is not None
+        c = connect(hub, tid)
+        for seated in (None, 0):
+            if seated is not None:
+                await send(hub, c, {"type": "join", "token": t["seats"][seated]["token"]})
+            n, frames = len(gt.log), len(c.ws.frames)
+            await send(hub, c, {"type": "join", "token": t["seats"][1]["token"], "name": "Benjamin" + "B" * 33})
+            assert len(c.ws.frames) == frames + 1, c.ws.frames[frames:]
+            err = json.loads(c.ws.frames[-1])
+            assert err["type"] == "error" and err["code"] == "bad_message", err
+            assert "at most 40 characters" in err["reason"] and '"BenjaminBBB' in err["reason"], err
+            assert "nothing was changed" in err["reason"]
+            assert c.seat == seated and c.joined == (seated is not None) and len(gt.log) == n
+            assert [s.name for s in gt.seats] == ["Me", "Friend 1", "Heuristic 3"]
+            got = hub.store.table(tid)
+            assert got is not None and [s.name for s in got[1]] == ["Me", "Friend 1", "Heuristic 3"]
+        await send(hub, c, {"type": "join", "token": t["seats"][1]["token"], "name": "B" * 40})
+        st = c.ws.last()
+        assert st is not None and st["you"] == 1 and st["table"]["seats"][1]["name"] == "B" * 40
+
+    asyncio.run(run())
+
+
+def test_a_spectators_join_with_a_bad_name_is_refused(tmp_path: Path) -> None:
+    """The repro: ``{"type": "join", "token": null, "name": 5}`` (or a name with an escape sequence, or over 40
+    characters) was taken silently as a spectator's join, while the same name with a token is refused. Now it is
+    refused alike, quoting it, and the connection is not made a spectator."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2", ["me", "friend", "heuristic"], seed=3)
+        for name in (5, "\x1b]0;pwned\x07", "x" * 41):
+            s = connect(hub, t["id"])
+            await send(hub, s, {"type": "join", "token": None, "name": name})
+            assert [json.loads(f)["code"] for f in s.ws.frames] == ["bad_message"], s.ws.frames
+            assert not s.joined
+        s = connect(hub, t["id"])
+        await send(hub, s, {"type": "join", "token": None, "name": "Zoe"})  # a good name: watching, the name unused
+        st = s.ws.last()
+        assert st is not None and st["you"] is None
+
+    asyncio.run(run())
+
+
+def test_a_name_sent_after_the_match_is_over_leaves_the_record_alone(tmp_path: Path) -> None:
+    """The repro: once a match was over, ``{"type": "join", "token": T, "name": "Someone else"}`` renamed the seat, so the
+    finished match's record (downloaded again) named another player than the one its end reason names ("Bo took 12
+    tricks in one deal"), and the history showed the new name. Now the name is kept once the match is over."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2 deals=1", ["me", "friend", "heuristic"], seed=3)
+        tid = t["id"]
+        a, b = connect(hub, tid), connect(hub, tid)
+        await send(hub, a, {"type": "join", "token": t["seats"][0]["token"], "name": "Al"})
+        await send(hub, b, {"type": "join", "token": t["seats"][1]["token"], "name": "Bo"})
+        await play_out(hub, [a, b])
+        gt = hub.tables[tid]
+        before = json.dumps(gt.record())
+        await send(hub, b, {"type": "join", "token": t["seats"][1]["token"], "name": "Someone else"})
+        st = b.ws.last()  # type: ignore[attr-defined]
+        assert st is not None and st["you"] == 1 and st["table"]["seats"][1]["name"] == "Bo"
+        assert json.dumps(hub.tables[tid].record()) == before
+        stored = hub.store.table(tid)
+        assert stored is not None and [s.name for s in stored[1]] == ["Al", "Bo", "Heuristic 3"]
+
     asyncio.run(run())

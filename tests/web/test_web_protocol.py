@@ -7,12 +7,15 @@ import asyncio
 import json
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("fastapi")
+pytest.importorskip("websockets")
 
-from _webhelp import connect, make_hub, new_table, send  # noqa: E402
+from _webhelp import TWO_COMPUTERS, Server, connect, http_json, make_hub, new_table, play_out, play_to_the_end, receive, send  # noqa: E402
+from websockets.sync.client import connect as ws_connect  # noqa: E402
 
 with warnings.catch_warnings():  # starlette's notice about httpx, not about this code
     warnings.simplefilter("ignore")
@@ -20,6 +23,7 @@ with warnings.catch_warnings():  # starlette's notice about httpx, not about thi
 
 from sergeant_major.records.record import check_record, loads_record  # noqa: E402
 from sergeant_major.web.app import create_app  # noqa: E402
+from sergeant_major.web.connections import Conn  # noqa: E402
 from sergeant_major.web.protocol import MAX_MESSAGE  # noqa: E402
 
 
@@ -291,5 +295,256 @@ def test_every_computer_level_plays(tmp_path: Path) -> None:
                 else:
                     await send(hub, c, {"type": "act", "v": st["v"], "action": _first_legal(st)})
             assert {e.data["by"] for e in gt.log if e.kind == "act"} >= {"computer", "human"}
+
+    asyncio.run(run())
+
+
+def test_actions_with_extra_or_seat_fields_are_refused(tmp_path: Path) -> None:
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2", ["me", "heuristic", "random"], seed=3)
+        c = connect(hub, t["id"])
+        await send(hub, c, {"type": "join", "token": t["seats"][0]["token"]})
+        await send(hub, c, {"type": "start", "v": 0})
+        gt = hub.tables[t["id"]]
+        st = c.ws.last()
+        a = dict(st["view"]["legal"][0])
+        a.pop("seat")
+        n = len(gt.log)
+        # a seat other than the sender's is refused; the sender's own is accepted (test_an_action_copied_from_legal_is_accepted_and_another_seat_refused)
+        for bad in ({**a, "seat": 1}, {**a, "seat": False}, {**a, "extra": True}, {**a, "to": 2} if "to" not in a else {**a, "card": "AS"}):
+            await send(hub, c, {"type": "act", "v": st["v"], "action": bad})
+            err = c.ws.last("error")
+            assert err["code"] == "bad_action", (bad, err)
+            assert len(gt.log) == n
+        await send(hub, c, {"type": "act", "v": st["v"], "action": a})  # the same action without the extra field
+        assert len(gt.log) > n
+
+    asyncio.run(run())
+
+
+def test_a_binary_frame_is_answered_and_the_connection_kept(tmp_path: Path) -> None:
+    """A binary websocket frame gets a ``bad_message`` error saying to send JSON text; the connection stays open."""
+    app = create_app(f"sqlite:///{tmp_path / 'b.sqlite3'}")
+    with TestClient(app) as cl:
+        r = cl.post("/api/tables", json={"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "computer"}, {"kind": "computer"}]})
+        tid, tok = r.json()["id"], r.json()["seats"][0]["token"]
+        with cl.websocket_connect(f"/ws/{tid}") as ws:
+            ws.send_bytes(b'{"type":"ping"}')
+            err = ws.receive_json()
+            assert err["type"] == "error" and err["code"] == "bad_message"
+            assert "binary" in err["reason"] and "JSON text" in err["reason"]
+            ws.send_text(json.dumps({"type": "ping"}))
+            assert ws.receive_json() == {"type": "pong"}
+            ws.send_text(json.dumps({"type": "join", "token": tok}))
+            assert ws.receive_json()["type"] == "state"
+
+
+@pytest.mark.slow
+def test_large_message_gets_too_large_on_the_real_server(tmp_path: Path) -> None:
+    from _webhelp import Server
+    from websockets.sync.client import connect as ws_connect
+
+    srv = Server(f"sqlite:///{tmp_path / 'l.sqlite3'}")
+    srv.start()
+    try:
+        app_url = srv.url
+        import urllib.request
+
+        req = urllib.request.Request(app_url + "/api/tables", method="POST", headers={"Content-Type": "application/json"},
+                                     data=json.dumps({"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "computer"},
+                                                                                  {"kind": "computer"}]}).encode())
+        with urllib.request.urlopen(req) as r:
+            tid = json.loads(r.read())["id"]
+        with ws_connect(f"ws://127.0.0.1:{srv.port}/ws/{tid}") as ws:
+            ws.send(json.dumps({"type": "ping", "pad": "x" * 100_000}))  # over 64 KB: once closed the socket silently
+            err = json.loads(ws.recv(timeout=10))
+            assert err["type"] == "error" and err["code"] == "too_large"
+            ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(ws.recv(timeout=10)) == {"type": "pong"}  # still connected
+    finally:
+        srv.stop()
+
+
+def test_messages_with_fields_their_type_does_not_have_are_refused(tmp_path: Path) -> None:
+    """The repro: ``{"type": "start", "v": 0, "extra": 1}`` started the deal and ``{"type": "act", "v": V, "seat": 1,
+    "action": A}`` from seat 0 played A for seat 0: the unknown field was ignored. Now ``bad_message`` naming it,
+    nothing changed; the same messages without it are taken."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2", ["me", "friend", "heuristic"], seed=3)
+        tid = t["id"]
+        c = connect(hub, tid)
+        gt = hub.load(tid)
+        assert gt is not None
+
+        async def refused(msg: dict[str, object], field: str) -> None:
+            n, frames = len(gt.log), len(c.ws.frames)
+            await send(hub, c, msg)
+            assert len(c.ws.frames) == frames + 1, c.ws.frames[frames:]
+            err = json.loads(c.ws.frames[-1])
+            assert err["type"] == "error" and err["code"] == "bad_message", (msg, err)
+            assert f"unknown field(s) {field}" in err["reason"] and "nothing was changed" in err["reason"], err
+            assert len(gt.log) == n
+
+        await refused({"type": "join", "token": t["seats"][1]["token"], "seat": 1}, "seat")
+        assert c.seat is None and not c.joined
+        await send(hub, c, {"type": "join", "token": t["seats"][0]["token"]})
+        assert c.seat == 0
+        await refused({"type": "ping", "id": 7}, "id")
+        await refused({"type": "start", "v": 0, "extra": 1}, "extra")
+        assert gt.waiting_start
+        f = connect(hub, tid)  # deal 1 waits for the invited friend
+        await send(hub, f, {"type": "join", "token": t["seats"][1]["token"]})
+        await send(hub, c, {"type": "start", "v": 0})
+        assert not gt.waiting_start
+        st = c.ws.last()
+        assert st is not None and st["view"]["to_act"] == 0
+        a = dict(st["view"]["legal"][0])
+        a.pop("seat")
+        await refused({"type": "act", "v": st["v"], "seat": 1, "action": a}, "seat")
+        await refused({"type": "act", "v": st["v"], "action": a, "card": "AS", "to": 2}, "card, to")
+        await refused({"type": "undo", "v": st["v"], "n": 3}, "n")
+        await refused({"type": "hint", "v": st["v"]}, "v")
+        n = len(gt.log)
+        await send(hub, c, {"type": "act", "v": st["v"], "action": a})
+        assert len(gt.log) > n
+
+    asyncio.run(run())
+
+
+def test_start_after_the_match_is_over_answers_over(tmp_path: Path) -> None:
+    """The repro: ``start`` once the match was over answered ``not_waiting`` ("no deal is waiting to be started"), as
+    in the middle of a deal. Now ``over``, the code an action after the match gets; in a deal still ``not_waiting``."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2 deals=1", ["me", "random", "random"], seed=3)
+        gt = hub.load(t["id"])
+        assert gt is not None
+        c = connect(hub, t["id"])
+        await send(hub, c, {"type": "join", "token": t["seats"][0]["token"]})
+        await send(hub, c, {"type": "start", "v": 0})
+        st = c.ws.last()
+        assert st is not None and not st["waiting_start"]
+        await send(hub, c, {"type": "start", "v": st["v"]})
+        assert c.ws.last("error") == {"type": "error", "code": "not_waiting", "reason": "no deal is waiting to be started"}
+        st = await play_to_the_end(hub, c)
+        n = len(gt.log)
+        await send(hub, c, {"type": "start", "v": st["v"]})
+        err = c.ws.last("error")
+        assert err is not None and err["code"] == "over" and "the match is over" in err["reason"], err
+        assert len(gt.log) == n and gt.match.over
+
+    asyncio.run(run())
+
+
+def _my_turn(ws: Any, st: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The first state from ``st`` on (else the next one) where seat 0 has legal actions (starting a deal that waits)."""
+    while True:
+        st = st or receive(ws, "state")
+        assert not st["over"]
+        if st["waiting_start"]:
+            ws.send(json.dumps({"type": "start", "v": st["v"]}))
+        elif st["view"]["legal"]:
+            return st
+        st = None
+
+
+@pytest.mark.slow
+def test_an_action_copied_from_legal_is_accepted_and_another_seat_refused(server: Server) -> None:
+    """The repro: sending back ``{"seat": 0, "play": "4C"}`` from ``legal`` got ``bad_action: an action names no seat``.
+    Now the sender's own seat is accepted; any other (1, ``false``, ``"0"``, ``null``) is ``bad_action`` quoting it and
+    nothing changes (the same action on the same version is accepted afterwards). An unknown field beside a message's
+    fields is reported "in an act message"."""
+    status, out = http_json(server, "/api/tables", {"rules": "9-5-2", "seats": [{"kind": "me"}, *TWO_COMPUTERS]})
+    assert status == 200, out
+    with ws_connect(server.url.replace("http", "ws") + f"/ws/{out['id']}") as ws:
+        ws.send(json.dumps({"type": "join", "token": out["seats"][0]["token"]}))
+        st = _my_turn(ws)
+        legal = st["view"]["legal"][0]
+        assert legal["seat"] == 0
+        for seat in (1, False, "0", None):
+            ws.send(json.dumps({"type": "act", "v": st["v"], "action": {**legal, "seat": seat}}))
+            err = receive(ws, "error")
+            assert err["code"] == "bad_action", err
+            assert f"seat {json.dumps(seat)} is not yours" in err["reason"] and "nothing was changed" in err["reason"], err
+        ws.send(json.dumps({"type": "act", "v": st["v"], "action": {**legal, "colour": "red"}}))
+        err = receive(ws, "error")
+        assert err["code"] == "bad_action" and "unknown key 'colour'" in err["reason"] and "'seat'" in err["reason"], err
+        ws.send(json.dumps({"type": "act", "v": st["v"], "action": legal, "seat": 0}))
+        err = receive(ws, "error")
+        assert err["code"] == "bad_message" and "in an act message" in err["reason"], err
+        ws.send(json.dumps({"type": "act", "v": st["v"], "action": legal}))  # copied from legal as it is
+        nxt = receive(ws, "state")
+        assert nxt["v"] > st["v"]
+        st = _my_turn(ws, nxt)  # and again, with the seat left out, as before
+        a = {k: v for k, v in st["view"]["legal"][0].items() if k != "seat"}
+        ws.send(json.dumps({"type": "act", "v": st["v"], "action": a}))
+        assert receive(ws, "state")["v"] > st["v"]
+
+
+def _errors(c: Conn) -> list[dict[str, Any]]:
+    return [m for m in map(json.loads, c.ws.frames) if m["type"] == "error"]  # type: ignore[attr-defined]
+
+
+def test_a_refused_join_does_not_quote_its_token_back(tmp_path: Path) -> None:
+    """The repro: ``{"type": "join", "token": T, "extra": 1}`` was refused quoting the whole message, the seat's secret
+    token with it (a wrong token is said by its length only, so that it ends up nowhere the messages are kept)."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2", ["me", "friend", "heuristic"], seed=3)
+        tok = t["seats"][0]["token"]
+        c = connect(hub, t["id"])
+        await send(hub, c, {"type": "join", "token": tok, "extra": 1})
+        (err,) = _errors(c)
+        assert err["code"] == "bad_message" and "extra" in err["reason"], err
+        assert tok not in err["reason"] and f"a token of {len(tok)} characters" in err["reason"], err
+        assert not c.joined
+
+    asyncio.run(run())
+
+
+def test_refusals_of_the_turn_the_start_and_the_end_quote_the_action(tmp_path: Path) -> None:
+    """The repro: an action out of turn was answered "it is not your turn", one before the start "deal 1 has not started
+    yet" and one after the end "the match is over", none quoting the action refused (nor saying who is to act)."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2 deals=1", ["me", "friend", "heuristic"], seed=3)
+        a, b = connect(hub, t["id"]), connect(hub, t["id"])
+        await send(hub, a, {"type": "join", "token": t["seats"][0]["token"], "name": "Al"})
+        await send(hub, b, {"type": "join", "token": t["seats"][1]["token"], "name": "Bo"})
+        await send(hub, a, {"type": "act", "v": 0, "action": {"contract": "S"}})
+        await send(hub, a, {"type": "start", "v": 0})
+        st = a.ws.last()  # type: ignore[attr-defined]
+        assert st is not None
+        waiting = 1 - st["view"]["to_act"]  # a seated player who is not to act (seat 0 or 1)
+        w = [a, b][waiting]
+        await send(hub, w, {"type": "act", "v": st["v"], "action": {"contract": "S"}})
+        await play_out(hub, [a, b])
+        await send(hub, a, {"type": "act", "v": a.ws.last()["v"], "action": {"play": "AS"}})  # type: ignore[attr-defined]
+        errs = _errors(a) + _errors(b)
+        by_code = {e["code"]: e["reason"] for e in errs}
+        assert '{"contract": "S"}' in by_code["not_started"], errs
+        assert '{"contract": "S"}' in by_code["turn"] and f"seat {st['view']['to_act']}" in by_code["turn"], errs
+        assert '{"play": "AS"}' in by_code["over"], errs
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize(("rules", "listed"), [("9-5-2", "one of C, D, H, S)"), ("3-5-8", "one of C, D, H, S, NT, MT)")])
+def test_a_contract_that_is_none_lists_the_contracts_of_the_table(tmp_path: Path, rules: str, listed: str) -> None:
+    """The repro: ``{"contract": "X"}`` at a 9-5-2 table was refused as "not a contract (one of C, D, H, S, NT, MT)",
+    offering no-trump and minimum tricks, which 9-5-2 does not have."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, rules, ["me", "heuristic", "heuristic"], seed=3)
+        c = connect(hub, t["id"])
+        await send(hub, c, {"type": "join", "token": t["seats"][0]["token"]})
+        await send(hub, c, {"type": "start", "v": 0})
+        v = c.ws.last()["v"]  # type: ignore[attr-defined]
+        await send(hub, c, {"type": "act", "v": v, "action": {"contract": "X"}})
+        (err,) = _errors(c)
+        assert err["code"] == "bad_action" and '"X"' in err["reason"] and err["reason"].endswith(f'{listed} ({{"contract": "X"}})'), err
+        assert c.ws.last()["v"] == v  # type: ignore[attr-defined]
 
     asyncio.run(run())

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 import time
 from pathlib import Path
@@ -19,6 +20,7 @@ pytest.importorskip("fastapi")
 from _webhelp import connect, make_hub, new_table, send  # noqa: E402
 from sqlalchemy.exc import OperationalError  # noqa: E402
 
+from sergeant_major.web import tables  # noqa: E402
 from sergeant_major.web.hub import Hub  # noqa: E402
 from sergeant_major.web.store import SeatRow  # noqa: E402
 
@@ -304,5 +306,86 @@ def test_a_failure_while_a_retry_is_pending_says_the_time_left(tmp_path: Path) -
         assert told[1]["reason"].endswith(f"they are tried again in {told[1]['retry']:g} s"), told
         for task in hub.retries.values():
             task.cancel()
+
+    asyncio.run(run())
+
+
+def _errors(frames: list[str]) -> list[dict[str, Any]]:
+    return [m for m in map(json.loads, frames) if m["type"] == "error"]
+
+
+class _Broken:
+    """A computer player with a bug: every decision raises."""
+
+    def choose(self, view: Any, rng: Any) -> Any:
+        raise ZeroDivisionError("a bug in the player")
+
+
+def test_a_run_failing_for_a_bug_is_given_up_after_a_few_tries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The repro: a run of the computers' moves that failed for a reason other than the database (a bug in a player)
+    was tried again by itself after a backoff, up to every 30 s, for as long as anyone was at the table: forever, each
+    try telling the seats "tried again in 30 s". Now after :data:`MAX_SERVER_FAILURES` tries in a row the table is
+    stopped: its seats are told once (code ``stopped``), no retry is pending, what was stored is kept; the next join
+    tries once more (it may work after the server is fixed) and is told the same when it fails."""
+    monkeypatch.setattr(tables, "make_player", lambda level: _Broken())
+    from sergeant_major.web.runner import MAX_SERVER_FAILURES
+
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        hub.retry_first, hub.retry_max = 0.005, 0.02
+        t = new_table(hub, "9-5-2", ["me", "heuristic", "heuristic"], seed=3)  # seed 3: the computers act first
+        tid = t["id"]
+        a = connect(hub, tid)
+        await send(hub, a, {"type": "join", "token": t["seats"][0]["token"]})
+        await send(hub, a, {"type": "start", "v": 0})
+        await asyncio.wait_for(hub.idle(tid), 10)  # it waited forever: the retries never ended
+        told = _errors(a.ws.frames)
+        assert [m["code"] for m in told] == ["server"] * (MAX_SERVER_FAILURES - 1) + ["stopped"], told
+        assert "retry" not in told[-1]
+        assert told[-1]["reason"] == (f"the computers' moves could not be taken (ZeroDivisionError) {MAX_SERVER_FAILURES} "
+                                      "times in a row: the table is stopped; what was stored is kept, and the moves are "
+                                      "tried again when someone joins the table anew"), told[-1]
+        assert hub.retries == {} and hub.runs == {} and hub.advancing == {}
+        assert [e[1] for e in _stored(hub, tid)] == ["start"]  # the start is kept
+        # a join anew tries once more, and is told the same (no retry started)
+        b = connect(hub, tid)
+        await send(hub, b, {"type": "join", "token": t["seats"][0]["token"]})
+        await asyncio.wait_for(hub.idle(tid), 10)
+        assert [m["code"] for m in _errors(b.ws.frames)] == ["stopped"] and hub.retries == {}
+        # once the player works again, a join takes the moves
+        monkeypatch.setattr(tables, "make_player", lambda level: tables.HeuristicPlayer())
+        c = connect(hub, tid)
+        await send(hub, c, {"type": "join", "token": t["seats"][0]["token"]})
+        await asyncio.wait_for(hub.idle(tid), 10)
+        st = c.ws.last()
+        assert st is not None and st["view"]["to_act"] == 0 and hub.failures == {}
+
+    asyncio.run(run())
+
+
+def test_a_failure_is_told_only_to_those_who_joined_the_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The repro: a failed run's error was sent to every websocket open at the table, also to one that had not joined
+    it (no seat, not a spectator: it was shown nothing of the table). Now only the joined ones are told; and what they
+    are told names the exception's type only (no card of any hand)."""
+    monkeypatch.setattr(tables, "make_player", lambda level: _Broken())
+
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        hub.retry_first, hub.retry_max = 0.005, 0.02
+        t = new_table(hub, "9-5-2", ["me", "heuristic", "heuristic"], seed=3)
+        tid = t["id"]
+        lurker = connect(hub, tid)  # connected, never joined
+        watcher = connect(hub, tid)
+        await send(hub, watcher, {"type": "join", "token": None})
+        a = connect(hub, tid)
+        await send(hub, a, {"type": "join", "token": t["seats"][0]["token"]})
+        await send(hub, a, {"type": "start", "v": 0})
+        await asyncio.wait_for(hub.idle(tid), 10)
+        assert lurker.ws.frames == []
+        for c in (a, watcher):
+            told = _errors(c.ws.frames)
+            assert told and {m["code"] for m in told} <= {"server", "stopped"}, told
+            for m in told:
+                assert "ZeroDivisionError" in m["reason"] and not re.search(r"\b[2-9TJQKA][CDHS]\b", m["reason"]), m
 
     asyncio.run(run())

@@ -1,0 +1,355 @@
+"""Invitations in headless Debian Chromium (Playwright; skipped when /usr/bin/chromium or the playwright package is
+missing): an invitation never replaces this browser's seat, refused names asked again, a second *me* seat's link,
+texts that are no invitation link, a connection lost during *Join*, deal 1 waiting for the invited friend."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import pytest
+from conftest import CHROMIUM  # the fixtures server and browser are in conftest.py
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (CI installs Debian's chromium: apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing (the test extra)")
+pytest.importorskip("fastapi")
+from _browserhelp import create_at_home, create_table, open_page, page_errors  # noqa: E402
+from _webhelp import Server  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+
+def _tokens(page: Any) -> dict[str, str]:
+    return dict(json.loads(page.evaluate("localStorage.getItem('sm-tokens') || '{}'")))
+
+
+def test_invitation_never_replaces_my_seat_and_bad_tokens_are_not_saved(server: Server, browser: Any) -> None:
+    ca, cs = browser.new_context(), browser.new_context()
+    a = ca.new_page()
+    errs = page_errors(a)
+    create_at_home(a, server, "", ["me", "friend", "computer:heuristic"])
+    # Copy gives feedback (the clipboard, or the link selected for Ctrl+C on plain http)
+    a.locator("#invites button.copy").first.click()
+    a.locator("#invites .copied").first.wait_for()
+    assert a.inner_text("#invites .copied") in ("Copied", "Copying failed: the link is selected, copy it with Ctrl+C")
+    invite = a.locator("#invites a.invite").first.get_attribute("href")
+    a.click("#go")
+    a.wait_for_url("**/t/*")
+    tid = a.url.rsplit("/", 1)[1]
+    a.locator("#btn-start").wait_for()
+    mine = _tokens(a)[tid]
+    # the host opens the friend's link: asked, keeps her seat
+    a.goto(invite)
+    a.locator("#other-seat").wait_for()
+    a.click("#btn-keep")
+    a.locator(".player[data-seat='0']", has_text="you").wait_for()
+    assert _tokens(a)[tid] == mine
+    # a spectator may close the waiting dialog, and it stays closed
+    s = cs.new_page()
+    s.goto(server.url + "/t/" + tid)
+    s.locator("#btn-close").click()
+    assert not s.locator("#dlg").is_visible()
+    # a made-up token: a persistent error, not saved, a spectator
+    s.goto(server.url + "/t/" + tid + "#token=madeup123")
+    s.fill("#myname", "Zed")
+    s.click("#btn-join")
+    s.locator("#tokerr", has_text="no seat").wait_for()
+    s.locator("#status", has_text="watching").wait_for()
+    cf = browser.new_context()  # the friend takes his seat (deal 1 waits for him): a new state reaches the spectator
+    f = cf.new_page()
+    f.goto(invite)
+    f.fill("#myname", "Bob")
+    f.click("#btn-join")
+    s.locator(".player[data-seat='1']", has_text="online").wait_for()
+    a.click("#btn-start")  # the error stays
+    s.locator("#contract", has_text="Deal 1").wait_for()
+    s.wait_for_function("document.querySelector('#seatlist') === null || !document.querySelector('#dlg').open")
+    assert "no seat" in s.inner_text("#tokerr")
+    cf.close()
+    assert tid not in _tokens(s)
+    # the host asks for the friend's seat this time: it becomes hers, her own token is kept for My games
+    a.goto(invite)
+    a.locator("#other-seat").wait_for()
+    a.click("#btn-switch")
+    a.locator(".player[data-seat='1']", has_text="you").wait_for()
+    assert _tokens(a)[tid] == invite.split("#token=")[1]
+    assert mine in json.loads(a.evaluate("localStorage.getItem('sm-tokens-more')"))
+    assert not errs, errs
+    ca.close()
+    cs.close()
+
+
+def test_my_games_continues_each_seat_with_its_own_token(server: Server, browser: Any) -> None:
+    """The repro: a seat given up for an invitation at the same table (kept for My games) was listed, but its continue
+    link opened the table with the seat the browser holds now, and no row said which seat it was. Now each row marks
+    its seat and a given-up seat's link carries that seat's token (the table page then asks before switching)."""
+    ctx = browser.new_context()
+    a = ctx.new_page()
+    errs = page_errors(a)
+    create_at_home(a, server, "", ["me", "friend", "computer:heuristic"])
+    invite = a.locator("#invites a.invite").first.get_attribute("href")
+    a.click("#go")
+    a.wait_for_url("**/t/*")
+    tid = a.url.rsplit("/", 1)[1]
+    a.locator("#btn-start").wait_for()
+    mine = _tokens(a)[tid]
+    a.goto(invite)  # the host takes the friend's seat: seat 0's token is kept for My games
+    a.locator("#other-seat").wait_for()
+    a.click("#btn-switch")
+    a.locator(".player[data-seat='1']", has_text="you").wait_for()
+    a.goto(server.url + "/history")
+    rows = a.locator(f"tr.game[data-id='{tid}']")
+    rows.nth(1).wait_for()
+    assert rows.count() == 2
+    links = {rows.nth(i).locator("b.mine").inner_text(): rows.nth(i).locator("a.continue").get_attribute("href")
+             for i in range(2)}
+    # the seat held now (the friend's) opens the table as it is; the creator's seat, given up, with its token
+    assert sorted(links.values()) == [f"/t/{tid}", f"/t/{tid}#token={mine}"], links
+    assert links["Friend 1 (you)"] == f"/t/{tid}", links
+    a.click(f"tr.game[data-id='{tid}'] a.continue[href*='#token=']")  # the given-up seat: asked, then switched back
+    a.locator("#other-seat").wait_for()
+    a.click("#btn-switch")
+    a.locator(".player[data-seat='0']", has_text="you").wait_for()
+    assert _tokens(a)[tid] == mine
+    assert not errs, errs
+    ctx.close()
+
+
+def test_a_refused_name_asks_again_and_keeps_the_invitation(server: Server, browser: Any) -> None:
+    """The repro: an invited friend typed (pasted) a name with a control character; the server refused the join,
+    the page closed the name dialog and showed the error on an empty table, not seated, not even watching; the link's
+    token was already gone from the address bar and never saved, so a reload made her a spectator: the invitation
+    was lost. Now the name is asked again and the invitation kept."""
+    import httpx
+
+    out = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2", "seats": [
+        {"kind": "me"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}]}).json()
+    tid, invite = out["id"], out["seats"][1]["invite"]
+    page = browser.new_context().new_page()
+    errs = page_errors(page)
+    page.goto(server.url + invite)
+    page.locator("#myname").wait_for()
+    page.fill("#myname", "Bea\u0007x")
+    page.click("#btn-join")
+    page.locator("#error", has_text="control character").wait_for()
+    page.locator("#myname").wait_for()  # asked again
+    assert page.evaluate("document.querySelector('#dlg').open")
+    page.fill("#myname", "Bea")
+    page.click("#btn-join")
+    page.locator(".player[data-seat='1']", has_text="you").wait_for()
+    assert json.loads(page.evaluate("localStorage.getItem('sm-tokens')"))[tid] == invite.split("#token=")[1]
+    assert page.inner_text("#error") == ""
+    assert errs == []
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_name_another_seat_has_asks_again(server: Server, browser: Any, lang: str) -> None:
+    """An invited friend who types the name of another seat at the table (the creator's default "Me" here) is refused
+    with ``name_taken`` (two seats of one name could be told apart nowhere), told so in the page's language, and asked
+    again with the invitation kept; another name then takes the seat."""
+    import httpx
+
+    out = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2", "seats": [
+        {"kind": "me"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}]}).json()
+    tid, invite = out["id"], out["seats"][1]["invite"]
+    ctx = browser.new_context()
+    ctx.add_init_script(f"localStorage.setItem('sm-lang', {json.dumps(lang)})")
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + invite)
+    page.locator("#myname").wait_for()
+    page.fill("#myname", "me")
+    page.click("#btn-join")
+    page.locator("#error", has_text="anderen Platz" if lang == "de" else "is already seat 0's").wait_for()
+    page.locator("#myname").wait_for()  # asked again
+    assert page.evaluate("document.querySelector('#dlg').open")
+    page.fill("#myname", "Bea")
+    page.click("#btn-join")
+    page.locator(".player[data-seat='1']", has_text="Bea").wait_for()
+    assert json.loads(page.evaluate("localStorage.getItem('sm-tokens')"))[tid] == invite.split("#token=")[1]
+    assert page.inner_text("#error") == ""
+    assert errs == []
+
+
+def test_a_second_me_seat_gets_a_link(server: Server, browser: Any) -> None:
+    ca, cb = browser.new_context(), browser.new_context()
+    a = ca.new_page()
+    errs = page_errors(a)
+    a.goto(server.url + "/")
+    a.select_option("#seats .seatrow[data-seat='1'] .kind", "me")
+    a.click("#create-btn")
+    # the page stays to show the second seat's link (it went straight to the table, and that seat's token was lost)
+    a.locator("#created").wait_for()
+    links = a.locator("#invites a.invite")
+    assert links.count() == 1 and "Seat 2" in a.inner_text("#invites")
+    href = links.first.get_attribute("href")
+    assert href and "#token=" in href
+    a.click("#go")
+    a.wait_for_url("**/t/*")
+    a.locator(".player[data-seat='0']", has_text="you").wait_for()
+    b = cb.new_page()
+    b.goto(href)
+    b.fill("#myname", "Ben")
+    b.click("#btn-join")
+    b.locator(".player[data-seat='1']", has_text="you").wait_for()
+    a.locator(".player[data-seat='1']", has_text="online").wait_for()
+    assert "Ben" in a.inner_text(".player[data-seat='1']")
+    assert not errs, errs
+    ca.close()
+    cb.close()
+
+
+def test_a_text_that_is_not_an_invitation_link_is_explained(server: Server, browser: Any) -> None:
+    """The repro: *Open an invitation* with ``foo`` showed "?? foo" (in German too). Now the reason, in the page's
+    language, quoting what was pasted."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/")
+    page.fill("#invite-url", "foo")
+    page.click("#invite-form button")
+    page.wait_for_function("document.getElementById('error').textContent.length > 0")
+    assert page.locator("#error").text_content() == "“foo” is not an invitation link: paste the whole link you were sent (…/t/…#token=…)"
+    assert page.url.rstrip("/") == server.url  # nowhere else
+    page.evaluate("setLang('de')")
+    page.fill("#invite-url", "bar")
+    page.click("#invite-form button")
+    page.wait_for_function("document.getElementById('error').textContent.includes('bar')")
+    assert page.locator("#error").text_content() == "„bar“ ist kein Einladungslink: füge den ganzen Link ein, den du bekommen hast (…/t/…#token=…)"
+    assert not errs, errs
+    ctx.close()
+
+
+# the first join carrying a token closes the connection instead of being sent (the network dropping right then)
+DROP_FIRST_JOIN = """(() => {
+  const send = WebSocket.prototype.send; let dropped = false;
+  WebSocket.prototype.send = function (data) {
+    if (!dropped && typeof data === "string" && data.includes('"join"') && !data.includes('"token":null')) {
+      dropped = true; window.__dropped = true; this.close(); return;
+    }
+    return send.call(this, data);
+  };
+})();"""
+
+
+def test_an_invitation_survives_a_connection_lost_during_the_join(server: Server, browser: Any) -> None:
+    """The repro: an invited friend typed her name and pressed Join; the connection dropped before the server seated
+    her. The page reconnected as a spectator: the token was gone from the address bar and never saved, so the
+    invitation was lost for good. Now the join is sent again on the new connection and she holds the seat."""
+    out = create_table(server, [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}])
+    tid, invite = out["id"], out["seats"][1]["invite"]
+    ctx = browser.new_context()
+    ctx.add_init_script(DROP_FIRST_JOIN)
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + invite)
+    page.locator("#myname").wait_for()
+    page.fill("#myname", "Bea")
+    page.click("#btn-join")
+    page.wait_for_function("window.__dropped === true")
+    page.locator(".player[data-seat='1']", has_text="you").wait_for()
+    assert page.inner_text(".player[data-seat='1'] .nm") == "Bea"
+    assert json.loads(page.evaluate("localStorage.getItem('sm-tokens')"))[tid] == invite.split("#token=")[1]
+    assert "watching" not in page.inner_text("#status")
+    assert errs == []
+    ctx.close()
+
+
+def test_a_name_with_quotes_is_offered_whole_at_the_next_invitation(server: Server, browser: Any) -> None:
+    """The repro: a friend who had joined as ``Big "Al" <3`` opened another invitation: the name field offered ``Big ``
+    (the name was put into the field's HTML attribute, where its quote ended it). Now the whole name is offered."""
+    import httpx
+
+    name = 'Big "Al" <3'
+    ctx = browser.new_context()
+    ctx.add_init_script(f"localStorage.setItem('sm-name', {json.dumps(name)})")
+    page = ctx.new_page()
+    errs = page_errors(page)
+    out = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2", "seats": [
+        {"kind": "me"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}]}).json()
+    page.goto(server.url + out["seats"][1]["invite"])
+    page.locator("#myname").wait_for()
+    assert page.input_value("#myname") == name
+    page.click("#btn-join")
+    page.locator(".player[data-seat='1']", has_text="you").wait_for()
+    assert page.inner_text(".player[data-seat='1'] .nm") == name
+    assert errs == []
+    ctx.close()
+
+
+def test_deal_one_waits_for_the_invited_friend(server: Server, browser: Any) -> None:
+    """The repro: Ann made a table with an invited friend, sent him the link and pressed *Start the game* at once: deal
+    1 was dealt and her computer neighbour played on while the friend had not even opened the link. Now the button is
+    disabled and says whom the table waits for; a start sent anyway is refused (``empty_seat``, in German too); once
+    the friend has joined, the button works."""
+    out = create_table(server, [{"kind": "me", "name": "Ann"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}])
+    tid = out["id"]
+    ca, a = open_page(browser, server, tid, token=out["seats"][0]["token"])
+    errs = page_errors(a)
+    a.locator("#btn-start").wait_for()
+    assert a.locator("#btn-start").is_disabled()
+    assert a.inner_text("#start-wait") == "The game starts once everyone is at the table: waiting for Friend 1."
+    # a start sent anyway (an old page, a script): refused by the server, nothing dealt
+    a.evaluate("ws.send(JSON.stringify({type: 'start', v: S.v}))")
+    a.locator("#error", has_text="nobody holds seat 1").wait_for()
+    assert a.evaluate("S.waiting_start") is True
+    a.click("#lang")
+    assert a.inner_text("#start-wait") == "Das Spiel beginnt, wenn alle am Tisch sind: warten auf Friend 1."
+    a.evaluate("ws.send(JSON.stringify({type: 'start', v: S.v}))")
+    a.locator("#error", has_text="alle Plätze besetzt").wait_for()
+    a.click("#lang")
+    # the friend joins: the button is enabled, the explanation gone; the deal starts
+    cf, f = open_page(browser, server, tid, invite=out["seats"][1]["invite"])
+    f.fill("#myname", "Bob")
+    f.click("#btn-join")
+    a.locator("#seatlist", has_text="Bob: online").wait_for()
+    assert a.locator("#btn-start").is_enabled() and a.locator("#start-wait").count() == 0
+    a.click("#btn-start")
+    f.wait_for_function("S && !S.waiting_start")
+    assert not errs, errs
+    ca.close()
+    cf.close()
+
+
+def test_join_and_hint_while_the_connection_reopens(server: Server, browser: Any) -> None:
+    """The repro: pressing *Join* (an invitation) or *Hint* while the page's websocket was (re)connecting threw
+    "Failed to execute 'send' on 'WebSocket': Still in CONNECTING state" (an uncaught error). Now nothing is sent then;
+    the join in flight is sent once the connection is open, and the friend is seated."""
+    import socket
+
+    hang = socket.socket()  # accepts TCP connections and never answers: a websocket to it stays CONNECTING
+    hang.bind(("127.0.0.1", 0))
+    hang.listen(4)
+    port = hang.getsockname()[1]
+    try:
+        out = create_table(server, [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}])
+        cf, f = open_page(browser, server, out["id"], invite=out["seats"][1]["invite"])
+        errs = page_errors(f)
+        f.locator("#myname").wait_for()
+        f.evaluate(f"window.__real = ws; ws = new WebSocket('ws://127.0.0.1:{port}/')")
+        f.fill("#myname", "Bea")
+        f.click("#btn-join")
+        f.wait_for_timeout(100)
+        assert not errs, errs
+        f.evaluate("ws = window.__real; ws.onopen()")  # the connection open again: the join in flight is sent
+        f.locator(".player[data-seat='1']", has_text="you").wait_for()
+        assert f.inner_text(".player[data-seat='1'] .nm") == "Bea"
+        cf.close()
+
+        p = create_table(server, [{"kind": "me"}, {"kind": "computer", "level": "random"}, {"kind": "computer", "level": "random"}])
+        cp, page = open_page(browser, server, p["id"], token=p["seats"][0]["token"])
+        errs = page_errors(page)
+        page.click("#btn-start")
+        page.locator("#btn-hint:not([disabled])").wait_for()
+        page.evaluate(f"window.__real = ws; ws = new WebSocket('ws://127.0.0.1:{port}/')")
+        page.click("#btn-hint")
+        page.wait_for_timeout(100)
+        assert not errs, errs
+        page.evaluate("ws = window.__real")
+        page.click("#btn-hint")  # open again: the hint comes
+        page.locator("#hint", has_text="Hint").wait_for()
+        cp.close()
+    finally:
+        hang.close()

@@ -1,0 +1,149 @@
+"""The pages in German in headless Debian Chromium (Playwright; skipped when /usr/bin/chromium or the playwright package
+is missing): refusals, default names, the replay page, a language switch with a result dialog open or closed."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from conftest import CHROMIUM  # the fixtures server and browser are in conftest.py
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (CI installs Debian's chromium: apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing (the test extra)")
+pytest.importorskip("fastapi")
+from _browserhelp import create_table, page_errors, two_friends, until  # noqa: E402
+from _webhelp import Server  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_german_page_writes_refusals_and_default_names_in_german(server: Server, browser: Any) -> None:
+    """The repro: in German, a table made with its seats unnamed showed "Me", "Friend 1", "Heuristic 3" and "Table";
+    a friend's name refused, a hint asked for at a table with a friend showed the server's English reason. Now the names are German
+    and so are the refusals (the English reason stays in the element's title)."""
+    ca = browser.new_context()
+    ca.add_init_script("localStorage.setItem('sm-lang', 'de')")
+    a = ca.new_page()
+    errs = page_errors(a)
+    a.goto(server.url + "/")
+    a.select_option("#seats .seatrow[data-seat='1'] .kind", "friend")
+    a.select_option("#seats .seatrow[data-seat='2'] .kind", "computer:heuristic")
+    a.fill("#seats .seatrow[data-seat='0'] .sname", "")
+    a.click("#create-btn")
+    link = a.locator("#invites a.invite").first
+    link.wait_for()
+    assert "Freund 1" in a.inner_text("#invites")
+    invite = link.get_attribute("href")
+    a.click("#go")
+    a.wait_for_url("**/t/*")
+    a.locator("#btn-start").wait_for()
+    assert a.locator(".player .nm").all_inner_texts() == ["Ich", "Freund 1", "Heuristik 3"]
+    assert a.inner_text("#tname").startswith("Tisch · ")
+    assert a.evaluate("localStorage.getItem('sm-name')") in (None, "")  # a default is never kept as the name typed
+    cb = browser.new_context()
+    cb.add_init_script("localStorage.setItem('sm-lang', 'de')")
+    b = cb.new_page()
+    errs += page_errors(b)
+    b.goto(invite)
+    b.fill("#myname", "Bea\u0007x")
+    b.click("#btn-join")
+    b.locator("#error", has_text="Der Name").wait_for()
+    assert b.inner_text("#error").startswith('Der Name "Bea\\u0007x" wird abgelehnt'), b.inner_text("#error")
+    assert "control character" in str(b.get_attribute("#error", "title"))
+    b.fill("#myname", "Bea")
+    b.click("#btn-join")
+    a.locator("#seatlist", has_text="Bea").wait_for()
+    a.click("#btn-start")
+    a.locator("#contract", has_text="Spiel 1").wait_for()
+    a.wait_for_function("S && !S.waiting_start")
+    a.evaluate("ws.send(JSON.stringify({type: 'hint'}))")  # no hints at a table with a friend
+    a.locator("#error", has_text="Tipps gibt es nur am Übungstisch").wait_for()
+    assert "hints are for your own turn" in str(a.get_attribute("#error", "title"))
+    assert errs == []
+    ca.close()
+    cb.close()
+
+
+def test_the_german_replay_page_says_why_there_is_no_replay_in_german(server: Server, browser: Any) -> None:
+    """The repro: in German, the replay of a match not over yet said "the record is shown once the match is over (it
+    holds every hand)" and that of an unknown table "there is no table 'nonexist'": the server's English. Now German."""
+    out = create_table(server, [{"kind": "me"}, {"kind": "computer", "level": "heuristic"}, {"kind": "computer", "level": "random"}])
+    ctx = browser.new_context()
+    ctx.add_init_script("localStorage.setItem('sm-lang', 'de')")
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/replay/" + out["id"])
+    page.locator("#step-text", has_text="Die Wiederholung gibt es erst, wenn die Partie zu Ende ist").wait_for()
+    page.goto(server.url + "/replay/nonexist")
+    page.locator("#step-text", has_text="Den Tisch nonexist gibt es nicht.").wait_for()
+    assert errs == []
+    ctx.close()
+
+
+def test_a_language_switch_keeps_the_kept_result_and_a_closed_dialog_closed(server: Server, browser: Any) -> None:
+    """The repro: Bea read the result of deal 1, kept open (with *Close*) after Ann started deal 2, and switched to
+    German: the dialog vanished. And a dialog she had closed (the end of the match) opened again at a language
+    switch. Now the kept result is written anew in German and stays, and a closed dialog stays closed."""
+    a, b, _tid = two_friends(server, browser, "9-5-2 to=20 instant-win=off deals=2")  # always a deal 2 (see fixes4)
+    errs = page_errors(a) + page_errors(b)
+    until([a, b], lambda: a.locator("#btn-next").is_visible() and b.locator("#btn-next").is_visible())
+    a.click("#btn-next")
+    b.locator("#contract", has_text="Deal 2").wait_for()
+    b.locator("#btn-close").wait_for()
+    assert "Result of deal 1" in b.inner_text("#dlg-body")
+    b.click("#lang")
+    b.locator("#contract", has_text="Spiel 2").wait_for()
+    assert b.evaluate("document.querySelector('#dlg').open")
+    assert "Ergebnis von Spiel 1" in b.inner_text("#dlg-body"), b.inner_text("#dlg-body")
+    assert b.inner_text("#btn-close") == "Schließen" and b.locator("#btn-next").count() == 0
+    b.click("#btn-close")
+    b.locator("#dlg").wait_for(state="hidden")
+    b.click("#lang")
+    b.locator("#contract", has_text="Deal 2").wait_for()
+    until([a, b], lambda: a.locator("#end-title").is_visible() and b.locator("#end-title").is_visible())
+    b.click("#btn-close")
+    b.locator("#dlg").wait_for(state="hidden")
+    b.click("#lang")
+    b.locator("#contract", has_text="Spiel 2").wait_for()
+    # (the page is drawn at once, dialogs included, in the click on the language button)
+    assert not b.evaluate("document.querySelector('#dlg').open")
+    assert errs == []
+
+
+def test_the_german_home_page_writes_a_table_refused_in_german(server: Server, browser: Any) -> None:
+    """The repro: on the German home page, options that are refused (``to=abc``) or a seat's name holding a bidi
+    override were explained in the server's English ("to='abc': a number (digits 0-9) or off"). Now the refusal
+    carries a code and the page writes it in German, quoting the rules typed or naming the seat (the English reason
+    stays as the title); no table is made."""
+    import httpx
+
+    refused = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2 to=abc", "seats": [{"kind": "me"}] * 3})
+    assert refused.status_code == 400 and refused.json()["code"] == "rules", refused.text
+    ctx = browser.new_context()
+    ctx.add_init_script("localStorage.setItem('sm-lang', 'de')")
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/")
+    page.fill("#opts", "to=abc")
+    page.click("#create-btn")
+    page.locator("#error", has_text="Die Regeln").wait_for()
+    assert page.inner_text("#error").startswith("Die Regeln „9-5-2 to=abc“ werden abgelehnt"), page.inner_text("#error")
+    assert "to='abc'" in str(page.get_attribute("#error", "title"))
+    page.fill("#opts", "")
+    page.fill("#seats .seatrow[data-seat='1'] .sname", "Bea\u202e")
+    page.click("#create-btn")
+    page.locator("#error", has_text="Platz 2").wait_for()
+    assert page.inner_text("#error").startswith("Der Name auf Platz 2 wird abgelehnt"), page.inner_text("#error")
+    assert "seat 2" in str(page.get_attribute("#error", "title"))
+    assert page.is_hidden("#created") and "/t/" not in page.url
+    page.fill("#seats .seatrow[data-seat='1'] .sname", "Bea")
+    page.route("**/api/tables", lambda route: route.abort())  # the server gone: said, where the page said nothing
+    page.click("#create-btn")
+    page.locator("#error", has_text="nicht erreichbar").wait_for()
+    page.unroute("**/api/tables")
+    page.click("#create-btn")
+    page.wait_for_url("**/t/*")  # all computers and me: straight to the table, the refusal gone
+    assert errs == []
+    ctx.close()

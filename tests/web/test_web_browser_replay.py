@@ -1,0 +1,87 @@
+"""The replay page in headless Debian Chromium (Playwright; skipped when /usr/bin/chromium or the playwright package is
+missing): the kitty and the discards shown, the arrow keys on the slider stepping once."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from conftest import CHROMIUM  # the fixtures server and browser are in conftest.py
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (CI installs Debian's chromium: apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing (the test extra)")
+pytest.importorskip("fastapi")
+from _browserhelp import create_table, page_errors  # noqa: E402
+from _webhelp import Server  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_replay_shows_the_kitty_and_the_discards(server: Server, browser: Any) -> None:
+    """The repro: the replay page showed "every hand" but never the kitty nor the declarer's discards: the four
+    cards the declarer took and the four he put away appeared nowhere (the hands went from 16 cards to 20 and back).
+    Now the kitty is shown while it lies on the table and the discards of the deal once made."""
+    import httpx
+
+    out = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2 deals=2 to=20 instant-win=off", "seed": 3, "seats": [
+        {"kind": "computer", "level": "heuristic"}] * 3}).json()
+    tid = out["id"]
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/t/" + tid)  # a table of computers only plays once watched
+    page.locator("#end-title").wait_for()
+    steps = httpx.get(f"{server.url}/api/tables/{tid}/replay").json()["steps"]
+    record = httpx.get(f"{server.url}/api/tables/{tid}/record").json()
+    kitty = record["deals"][0]["kitty"]
+    discards = [a["discard"] for a in record["deals"][0]["actions"] if "discard" in a]
+    assert len(kitty) == 4 and len(discards) == 4
+    end1 = max(i for i, s in enumerate(steps) if s["deal"] == 1)  # deal 1's last trick, deal 2 dealt already
+    assert steps[end1]["kitty"] == [] and steps[end1 + 1]["kitty"]  # deal 1's step shows no kitty (deal 2's is not its)
+    page.goto(server.url + "/replay/" + tid)
+    page.locator("#hands .hand").first.wait_for()
+    assert page.locator("#kitty .card").all_inner_texts() == [page.evaluate("(c) => cardText(c)", c) for c in kitty]
+    assert page.locator("#discards").count() == 0
+    took = next(i for i, s in enumerate(steps) if s["action"] and "kitty" in s["action"])  # in deal 1
+    page.evaluate("(k) => go(k)", took)
+    assert page.locator("#kitty").count() == 0  # taken: the cards are in the declarer's hand now
+    last_discard = max(i for i, s in enumerate(steps) if s["deal"] == 1 and s["action"] and "discard" in s["action"])
+    page.evaluate("(k) => go(k)", last_discard)
+    assert page.locator("#discards .card").all_inner_texts() == [page.evaluate("(c) => cardText(c)", c) for c in discards]
+    assert page.locator("#hands .hand").count() == 3
+    page.click("#last")
+    assert page.locator("#discards .card").count() == 4
+    assert errs == []
+    ctx.close()
+
+
+def test_replay_arrow_keys_on_the_slider_step_once(server: Server, browser: Any) -> None:
+    """The repro: on the replay page, after dragging (or clicking) the slider, ArrowRight went two steps forward: the
+    page's own key handler stepped once and the focused slider stepped again. Now one key is one step, whatever has
+    the focus."""
+    import httpx
+
+    out = create_table(server, [{"kind": "computer", "level": "random"}] * 3, rules="9-5-2 deals=1")
+    tid = out["id"]
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/t/" + tid)  # a spectator: the table of computers plays its match
+    page.wait_for_function("S && S.over", timeout=30000)
+    assert httpx.get(server.url + f"/api/tables/{tid}/replay").status_code == 200
+    page.goto(server.url + "/replay/" + tid)
+    page.locator("#step-text", has_text="1/").wait_for()
+    page.keyboard.press("ArrowRight")  # nothing focused: the page steps
+    page.locator("#step-text", has_text="Step 2/").wait_for()
+    page.focus("#slider")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(100)
+    assert page.inner_text("#step-text").startswith("Step 3/"), page.inner_text("#step-text")
+    assert page.eval_on_selector("#slider", "s => s.value") == "2"
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_timeout(100)
+    assert page.inner_text("#step-text").startswith("Step 2/"), page.inner_text("#step-text")
+    assert not errs, errs
+    ctx.close()

@@ -1,0 +1,302 @@
+"""The table page in headless Debian Chromium (Playwright; skipped when /usr/bin/chromium or the playwright package is
+missing): the options and seats, discarding (desktop and phone), dialogs on a phone, names written as they are, the
+keyboard focus in the hand, the declarer's discards, the result dialog, the contract step."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import CHROMIUM  # the fixtures server and browser are in conftest.py
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (CI installs Debian's chromium: apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing (the test extra)")
+pytest.importorskip("fastapi")
+from _browserhelp import RAW_CARD, drive, open_page, page_errors, practice, two_friends, until  # noqa: E402
+from _webhelp import Server  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+
+def test_options_keep_seats_and_unknown_table_stops(server: Server, browser: Any) -> None:
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.select_option("#seats .seatrow[data-seat='1'] .kind", "friend")
+    page.fill("#seats .seatrow[data-seat='0'] .sname", "Ann")
+    page.fill("#seats .seatrow[data-seat='1'] .sname", "Bea")
+    page.type("#opts", "to=20 players=4")
+    assert page.locator("#seats .seatrow").count() == 4
+    assert page.input_value("#seats .seatrow[data-seat='0'] .sname") == "Ann"
+    assert page.input_value("#seats .seatrow[data-seat='1'] .sname") == "Bea"
+    assert page.input_value("#seats .seatrow[data-seat='1'] .kind") == "friend"
+    page.fill("#opts", "to=20")
+    assert page.locator("#seats .seatrow").count() == 3
+    assert page.input_value("#seats .seatrow[data-seat='1'] .sname") == "Bea"
+    # a table that does not exist: a 404 page saying so, one websocket and no reconnecting
+    sockets: list[Any] = []
+    page.on("websocket", lambda w: sockets.append(w))
+    resp = page.goto(server.url + "/t/nonexist")
+    assert resp is not None and resp.status == 404
+    page.locator("#notable", has_text="There is no table nonexist").wait_for()
+    page.wait_for_timeout(1500)  # the old page reconnected after 300 ms, 600 ms, ...
+    assert len(sockets) == 1 and "reconnecting" not in page.inner_text("header")
+    ctx.close()
+
+
+SHOTS = Path(os.environ.get("SM_SCREENSHOTS", "")) if os.environ.get("SM_SCREENSHOTS") else None
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}], ids=["desktop", "phone"])
+def test_discard_in_the_hand_and_german(server: Server, browser: Any, viewport: dict[str, int]) -> None:
+    ctx = browser.new_context(viewport=viewport)
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/")
+    long = "Wolfgangamadeusmozartvonsalzburgxx" + str(viewport["width"])
+    tid = page.evaluate("""async (name) => {
+      const r = await fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(
+        {name: 'D', rules: '9-5-2 deals=1', seed: 1, seats: [{kind: 'me', name}, {kind: 'computer', level: 'heuristic'},
+         {kind: 'computer', level: 'random'}]})});
+      const o = await r.json(); saveToken(o.id, o.seats[0].token); return o.id; }""", long)
+    page.goto(server.url + "/t/" + tid)
+    page.click("#btn-start")
+    # seed 1: this seat deals, names trump (a bar above the hand), takes the kitty and discards in the hand
+    page.locator("#stepbar button.step").first.wait_for()
+    assert page.locator("#hand button.card").count() == 16 and not page.locator("#dlg").is_visible()
+    # only the bar's buttons (naming trump, taking the kitty): never a card of the hand, which once the discard
+    # step arrives would discard one (a race of the generic driver, seen once in CI)
+    t0 = time.time()
+    while not ("Discard" in page.inner_text("#stepbar") if page.locator("#stepbar").is_visible() else False):
+        assert time.time() - t0 < 30, "the deal did not reach the discard"
+        steps = page.locator("#stepbar button.step")
+        try:
+            if steps.count() and steps.first.is_visible():
+                steps.first.click(timeout=2000)
+        except sync_api.TimeoutError:
+            pass  # the button went with a new state
+        page.wait_for_timeout(40)
+    assert "Discard 4 cards (4 left)" in page.inner_text("#step-title")
+    assert page.locator("#hand button.card.kitty").count() == 4
+    assert page.locator("#hand button.legal").count() == 20
+    bar, hand = page.locator("#stepbar").bounding_box(), page.locator("#hand").bounding_box()
+    assert bar and hand and bar["y"] + bar["height"] <= hand["y"]  # the bar is above the hand, not over it
+    assert hand["y"] + hand["height"] <= viewport["height"] + page.evaluate("window.scrollY")  # the hand is in sight
+    if SHOTS is not None:
+        page.screenshot(path=str(SHOTS / f"discard-{viewport['width']}.png"))
+    page.locator("#hand button.legal").first.click()
+    page.locator("#step-title", has_text="(3 left)").wait_for()
+    # German: computer kinds, hint with card symbols, the end reason
+    page.click("#lang")
+    page.locator("#players", has_text="Computer (Heuristik)").wait_for()
+    page.locator("#step-title", has_text="4 Karten drücken (noch 3)").wait_for()
+    drive([page], lambda: page.locator("#hand button.legal").count() > 0 and page.locator("#stepbar").is_hidden(), limit=30)
+    drive([page], lambda: page.locator("#end-title").is_visible(), limit=60)
+    reason = page.inner_text("#end-reason")
+    assert "nach 1 Spiel gewinnt die höchste Summe" in reason, reason
+    sheet, dlg = page.locator("#sheet").bounding_box(), page.locator("#dlg").bounding_box()
+    assert sheet and dlg and sheet["x"] + sheet["width"] <= dlg["x"] + dlg["width"] + 1  # long names wrap
+    assert not RAW_CARD.search(page.inner_text("#dlg")), page.inner_text("#dlg")
+    page.click("#btn-replay")
+    page.locator("#hands .hand").first.wait_for()
+    page.click("#last")
+    text = page.inner_text("#step-text") + page.inner_text("#end")
+    assert "spielt" in text and "gewinnt" in text and not RAW_CARD.search(text), text
+    assert not errs, errs
+    ctx.close()
+
+
+def test_dialogs_use_the_width_of_a_phone(server: Server, browser: Any) -> None:
+    ctx = browser.new_context(viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True)
+    page = ctx.new_page()
+    errs = page_errors(page)
+    practice(page, server, "9-5-2 deals=1", 1)
+    page.locator("#btn-start").wait_for()
+    box = page.locator("#dlg").bounding_box()
+    assert box and box["width"] >= 300, box  # it was 187: half the screen
+    page.click("#btn-start")
+    drive([page], lambda: page.locator("#end-title").is_visible(), limit=60)
+    box = page.locator("#dlg").bounding_box()
+    assert box and 300 <= box["width"] <= 375 and box["x"] >= 0, box
+    # the headings of the result table stay whole words (one line each), not "So/ll", "tri/cks"
+    th = page.locator("#dlg table.sheet th", has_text="target").first.bounding_box()
+    line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#dlg table.sheet th')).lineHeight) || 22")
+    assert th and th["height"] < 2 * line + 8, (th, line)
+    assert not errs, errs
+    ctx.close()
+
+
+def test_discarding_before_the_kitty_says_how_many(server: Server, browser: Any) -> None:
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = page_errors(page)
+    practice(page, server, "8-5-3 deals=1", 1)  # seed 1: this seat deals, names trump, discards 4, then takes the kitty
+    page.click("#btn-start")
+    t0 = time.time()
+    while not ("Discard" in page.inner_text("#stepbar") if page.locator("#stepbar").is_visible() else False):
+        assert time.time() - t0 < 30, "the deal did not reach the discard"
+        steps = page.locator("#stepbar button.step")
+        try:
+            if steps.count() and steps.first.is_visible():
+                steps.first.click(timeout=2000)  # naming trump: never a card of the hand
+        except sync_api.TimeoutError:
+            pass
+        page.wait_for_timeout(40)
+    assert page.inner_text("#step-title").startswith("Discard 4 cards (4 left)"), page.inner_text("#step-title")
+    page.locator("#hand button.legal").first.click()
+    page.locator("#step-title", has_text="Discard 4 cards (3 left)").wait_for()
+    page.click("#lang")
+    page.locator("#step-title", has_text="4 Karten drücken (noch 3)").wait_for()
+    assert not errs, errs
+    ctx.close()
+
+
+def test_a_name_like_a_placeholder_is_written_as_it_is(server: Server, browser: Any) -> None:
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/")
+    tid = str(page.evaluate("""async () => {
+      const r = await fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(
+        {name: 'P', rules: '9-5-2 deals=1', seed: 1, seats: [{kind: 'me', name: '{card}'}, {kind: 'computer', level: 'heuristic'},
+         {kind: 'computer', level: 'random', name: '{to}'}]})});
+      const o = await r.json(); saveToken(o.id, o.seats[0].token); return o.id; }"""))
+    page.goto(server.url + "/t/" + tid)
+    page.click("#btn-start")
+    drive([page], lambda: page.locator("#end-title").is_visible(), limit=60)
+    page.goto(server.url + "/replay/" + tid)
+    page.locator("#hands .hand").first.wait_for()
+    page.click("#last")
+    texts = []
+    for _ in range(3):  # the last trick: one card of each seat
+        texts.append(page.inner_text("#step-text"))
+        page.click("#prev")
+    # the name went in first and its "{card}" was then taken for the card: "A♠ plays {card}"
+    mine = [x for x in texts if "{card} plays " in x]
+    assert len(mine) == 1 and re.search(r"\{card\} plays (10|[2-9JQKA])[♣♦♥♠]$", mine[0]), texts
+    assert any("{to} plays " in x for x in texts), texts
+    assert page.evaluate("t('a_give', {name: '{to}', card: 'A♠', to: '$&'})") == "{to} gives A♠ to $&"
+    assert not errs, errs
+    ctx.close()
+
+
+def test_the_keyboard_focus_stays_in_the_hand(server: Server, browser: Any) -> None:
+    """The repro: the hand is drawn anew on every state, so the card with the keyboard focus was replaced and the focus
+    fell to the page after every card played (and, discarding 4 cards, went back to the first card after each pick):
+    the arrow keys started over each time. Now the focus stays in the hand, on the same card or the nearest one that
+    may be chosen."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = page_errors(page)
+    practice(page, server, "9-5-2 deals=1", 3)  # seed 3: a computer deals; this seat leads the first trick
+    page.click("#btn-start")
+    in_hand = "document.activeElement && document.activeElement.matches('#hand button.card')"
+    for _ in range(3):  # three of this seat's cards, played with the keys only
+        page.locator("#hand button.legal").first.wait_for(timeout=30000)
+        n = page.locator("#hand button.card").count()
+        if not page.evaluate(in_hand):
+            page.keyboard.press("ArrowRight")  # the first time: the arrow key puts the focus on a card
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"document.querySelectorAll('#hand button.card').length === {n - 1}")
+        assert page.evaluate(in_hand), page.evaluate("document.activeElement.outerHTML")
+    page.locator("#hand button.legal").first.wait_for(timeout=30000)  # this seat's turn again: on a card it may play
+    page.wait_for_function("document.activeElement && document.activeElement.matches('#hand button.legal')")
+    assert not errs, errs
+    ctx.close()
+
+
+def test_the_declarer_sees_the_discards_while_the_cards_are_played(server: Server, browser: Any) -> None:
+    """The repro: the state carries the declarer's discards to the declarer (seeds 000/004: they are the dealer's), but
+    the page never showed them once they had left the hand. Now they stay in sight below the hand."""
+    from sergeant_major.core.match import first_dealer
+
+    seed = next(s for s in range(100) if first_dealer(s, 3) == 0)  # this seat deals: trump, kitty, 4 discards
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = page_errors(page)
+    practice(page, server, "9-5-2 deals=1", seed)
+    page.click("#btn-start")
+    discarded: list[str] = []
+    t0 = time.time()
+    while len(discarded) < 4:
+        assert time.time() - t0 < 60, "the discard did not come"
+        steps = page.locator("#stepbar button.step")
+        if page.locator("#stepbar").is_visible() and steps.count() and "Discard" not in (page.text_content("#step-title") or ""):
+            try:  # name a trump, take the kitty; the button clicked a moment ago may be gone with the state that followed
+                steps.first.click(timeout=2000)
+            except sync_api.TimeoutError:
+                pass
+        elif "Discard" in (page.text_content("#step-title") or "") and page.locator("#hand button.legal").count():
+            card = page.locator("#hand button.legal").first
+            discarded.append(str(card.get_attribute("data-card")))
+            n = page.locator("#hand button.card").count()
+            card.click()
+            page.wait_for_function(f"document.querySelectorAll('#hand button.card').length === {n - 1}")
+        else:
+            page.wait_for_timeout(50)
+    page.wait_for_function("document.getElementById('exinfo').textContent.startsWith('Your discards: ')")
+    shown = (page.text_content("#exinfo") or "").removeprefix("Your discards: ").split()
+    assert sorted(shown) == sorted(page.evaluate("(cs) => cs.map(cardText)", discarded)), (shown, discarded)
+    hand = page.evaluate("Array.from(document.querySelectorAll('#hand button.card')).map((b) => b.dataset.card)")
+    assert len(hand) == 16 and not set(discarded) & set(hand), (hand, discarded)
+    assert not errs, errs
+    ctx.close()
+
+
+def test_the_result_stays_open_when_the_other_player_starts_the_next_deal(server: Server, browser: Any) -> None:
+    """The repro: Bea was reading the result of deal 1 when Ann pressed *Next deal*: Bea's dialog vanished at once,
+    mid-read. Now it stays, its *Next deal* replaced by *Close*, until she closes it (the score sheet has it too)."""
+    # to=20 (no total reaches it in one deal: at most +14) and instant-win=off (12+ tricks would win at once), so the
+    # match always has its deal 2: a random seed sometimes ended it after deal 1, and the test waited for a Next deal
+    # that never came
+    a, b, _tid = two_friends(server, browser, "9-5-2 to=20 instant-win=off deals=2")
+    errs = page_errors(a) + page_errors(b)
+    until([a, b], lambda: a.locator("#btn-next").is_visible() and b.locator("#btn-next").is_visible())
+    result = b.inner_text("#dlg-body")
+    assert "Result of deal 1" in result
+    a.click("#btn-next")
+    a.locator("#dlg").wait_for(state="hidden")  # Ann pressed it herself: hers closes
+    b.locator("#contract", has_text="Deal 2").wait_for()
+    assert b.evaluate("document.querySelector('#dlg').open")
+    assert b.inner_text("#dlg-body") == result
+    assert b.locator("#btn-next").count() == 0
+    b.click("#btn-close")
+    b.locator("#dlg").wait_for(state="hidden")
+    until([a, b], lambda: a.locator("#end-title").is_visible() and b.locator("#end-title").is_visible())
+    assert errs == []
+
+
+def test_the_contract_step_says_trump_only_when_every_choice_is_a_trump(server: Server, browser: Any) -> None:
+    """The repro: in 3-5-8 the playmaker's choices are the four suits, no-trump and minimum tricks, and the bar above
+    the hand said "Name the trump" ("Trumpf ansagen") over *no-trump* and *minimum tricks*. Now it says "Choose the
+    contract" ("Ansage wählen") there, and "Name the trump" where every choice is a suit (9-5-2). A hint for that
+    step marks the button it names."""
+    import httpx
+
+    computers = [{"kind": "computer", "level": "heuristic"}] * 2
+    for rules, seed, en, de in (("3-5-8", 3, "Choose the contract", "Ansage wählen"), ("9-5-2", 1, "Name the trump", "Trumpf ansagen")):
+        # seeds 3 and 1: seat 0 names the contract of deal 1
+        out = httpx.post(server.url + "/api/tables", json={"rules": rules, "seed": seed, "seats": [{"kind": "me"}, *computers]}).json()
+        ctx, page = open_page(browser, server, out["id"], token=out["seats"][0]["token"])
+        errs = page_errors(page)
+        page.click("#btn-start")
+        page.locator("#stepbar button.step").first.wait_for()
+        assert page.inner_text("#step-title") == en
+        labels = page.eval_on_selector_all("#stepbar button.step", "xs => xs.map((x) => x.textContent)")
+        assert ("minimum tricks" in labels) == (rules == "3-5-8"), labels
+        page.click("#btn-hint")
+        page.locator("#hint", has_text="Hint: ").wait_for()
+        marked = page.eval_on_selector_all("#stepbar button.step.hinted", "xs => xs.map((x) => x.textContent)")
+        assert marked == [page.inner_text("#hint").removeprefix("Hint: ")], marked
+        page.click("#lang")
+        page.locator("#step-title", has_text=de).wait_for()
+        assert page.inner_text("#step-title") == de
+        assert page.locator("#stepbar button.step.hinted").count() == 1
+        assert not errs, errs
+        ctx.close()
