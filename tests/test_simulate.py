@@ -243,8 +243,8 @@ def test_cli_seed_is_plain_digits_and_a_refused_one_writes_nothing(tmp_path: Pat
     assert json.loads(res.stdout)["seed"] == -3
 
 def test_real_command_writes_records(tmp_path: Path) -> None:
-    pytest.importorskip("sergeant_major.records.record", reason="the records module (record.py) is not there yet")
-    from sergeant_major.records.record import check_record, loads_record
+    pytest.importorskip("sergeant_major.records", reason="the records package is not there yet")
+    from sergeant_major.records import check_record, loads_record
 
     out = tmp_path / "games.jsonl"
     proc = subprocess.run([str(EXE), "simulate", "--games", "5", "--workers", "2", "--seed", "9", "--out", str(out)],

@@ -660,7 +660,7 @@ def test_an_empty_json_name_is_refused_as_empty(tmp_path: Path) -> None:
 def test_merge_names_an_empty_file_and_a_game_record(text: str | None, said: str, tmp_path: Path) -> None:
     """The repros: an empty --merge file was 'not JSON (line 1 column 1: Expecting value)', and a game record (the
     other JSON file this program writes) "missing key 'levels'"."""
-    from sergeant_major.records.record import write_record
+    from sergeant_major.records import write_record
 
     p = tmp_path / "x.json"
     if text is None:

@@ -65,7 +65,7 @@ from sergeant_major.core.safetext import visible
 from sergeant_major.eval.stats import share_interval, t975
 from sergeant_major.eval.workers import worker_pool
 from sergeant_major.players import LEVELS, drive, make_player
-from sergeant_major.records.record import _file_mode, _renamed_onto
+from sergeant_major.records.files import file_mode, renamed_onto
 
 __all__ = ["simulate", "MAX_GAMES", "SimulationSummary", "PlayerStats", "GameOutcome", "play_game", "game_seed", "parse_levels", "default_levels",
            "seat_slots"]
@@ -182,7 +182,7 @@ def _worker(rules: Rules, levels: tuple[str, ...], seed: int, records: bool, gam
     outcome, match = play_game(rules, levels, seed, game)
     line = None
     if records:
-        from sergeant_major.records.record import match_to_record
+        from sergeant_major.records.format import match_to_record
 
         n = rules.players
         slots = outcome.slots
@@ -365,7 +365,7 @@ def simulate_iter(rules: Rules, levels: Sequence[str], games: int, seed: int = 0
                   records: bool = False, first: int = 0) -> Generator[tuple[GameOutcome, str | None], None, None]:
     """Play games ``first .. first+games-1`` and yield ``(outcome, record line or None)`` in game order.
 
-    ``records=True`` adds each match's record as one line of compact JSON (:func:`~sergeant_major.records.record.match_to_record`).
+    ``records=True`` adds each match's record as one line of compact JSON (:func:`~sergeant_major.records.match_to_record`).
     ``workers > 1`` spreads the games over that many processes (chunks, results merged in game order).
 
     Raises:
@@ -480,7 +480,7 @@ def _register() -> None:
                         if out.is_dir():  # refused now, not by the rename once every match is played; and first:
                             # '--force to replace it' does not replace a folder
                             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-                        dest = _renamed_onto(str(out))  # a link's file, not the link; None: a device or a pipe
+                        dest = renamed_onto(str(out))  # a link's file, not the link; None: a device or a pipe
                         # a device or a pipe (/dev/null, /dev/stdout) is written to, not replaced: no --force needed
                         if out.exists() and not force and dest is not None:
                             fail(f"--out {str(out)!r} exists; choose another file or add --force to replace it")
@@ -489,7 +489,7 @@ def _register() -> None:
                         else:
                             target = Path(dest)
                             fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-                            os.fchmod(fd, _file_mode(target))  # the replaced file's mode, else the usual one (as write_record does)
+                            os.fchmod(fd, file_mode(target))  # the replaced file's mode, else the usual one (as write_record does)
                             fh = os.fdopen(fd, "w", encoding="utf-8")
                     except OSError as e:
                         fail(f"cannot write {str(out)!r}: {e.strerror or e}")

@@ -92,16 +92,10 @@ from sergeant_major.core.view import View, build_view
 from sergeant_major.eval.stats import share_interval, t975
 from sergeant_major.eval.workers import worker_pool
 from sergeant_major.players import LEVELS, MEASUREMENT_LEVELS, HeuristicPlayer, Player, decision_rng, make_player
-from sergeant_major.records.record import (
-    RECORD_FORMAT,
-    FileTooLarge,
-    NotRegularFile,
-    _file_mode,
-    _renamed_onto,
-    _show,
-    loads_keys_once,
-    read_regular_file,
-)
+from sergeant_major.records.files import FileTooLarge, NotRegularFile, file_mode, read_regular_file, renamed_onto
+from sergeant_major.records.format import RECORD_FORMAT
+from sergeant_major.records.pretty import quote_json
+from sergeant_major.records.validation import loads_keys_once
 
 __all__ = [
     "OraclePlayer", "Board", "BoardOutcome", "MatchOutcome", "Estimate", "SlotStats", "LevelStats", "Difference",
@@ -920,7 +914,7 @@ def read_result_file(path: str) -> Any:
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: it is a game record (sergeant-major check or replay "
                                  "reads it)")
     if twice is not None:  # json keeps the last value: a merge would read what another reader of the file does not
-        raise SergeantMajorError(f"{name}: {RESULT_FILE}: {twice[0]}: the key {_show(twice[1])} is given twice in "
+        raise SergeantMajorError(f"{name}: {RESULT_FILE}: {twice[0]}: the key {quote_json(twice[1])} is given twice in "
                                  "one object (tournament --json writes each key once)")
     return doc
 
@@ -1106,11 +1100,11 @@ def _register() -> None:
                     try:
                         if Path(json_file).is_dir():
                             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-                        dest = _renamed_onto(json_file)  # a link's file, not the link; /dev/null is not replaced
+                        dest = renamed_onto(json_file)  # a link's file, not the link; /dev/null is not replaced
                         if dest is not None:
                             target = Path(dest)
                             fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-                            os.fchmod(fd, _file_mode(target))
+                            os.fchmod(fd, file_mode(target))
                             os.close(fd)
                     except OSError as e:
                         fail(f"cannot write {json_file!r}: {e.strerror or e}")

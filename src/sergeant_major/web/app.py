@@ -32,7 +32,7 @@ from sergeant_major.core.match import Match
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import name_problem, visible
 from sergeant_major.players import LEVELS, HeuristicPlayer, decision_rng
-from sergeant_major.records.record import action_from_json, action_to_json, dumps_record
+from sergeant_major.records import action_from_json, action_to_json, dumps_record
 from sergeant_major.web.store import LogEntry, SeatRow, Store, TableRow
 from sergeant_major.web.tables import HUMAN, GameTable, end_json, shown_seat
 
