@@ -353,7 +353,7 @@ def test_a_stopped_run_leaves_the_json_file_as_it_was(tmp_path: Path, monkeypatc
                                                        stop: BaseException) -> None:
     """``--json FILE`` is written whole or not at all: a run stopped part-way (Ctrl-C, an error) or a refused
     ``--merge`` leaves no new, empty or half-written file, an existing one unchanged, and no temporary file."""
-    import sergeant_major.eval.tournament as tmod
+    import sergeant_major.cli.tournament as tmod  # the command's tournament_iter
 
     real = tmod.tournament_iter
 

@@ -65,7 +65,9 @@ def _is_integer(_checker: Any, value: Any) -> bool:
 
 def _is_number(_checker: Any, value: Any) -> bool:
     # NaN and Infinity are no JSON numbers (Python's json reads them)
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return isinstance(value, int) and not isinstance(value, bool)  # an int of any size (math.isfinite overflows)
 
 
 _Validator: Final = jsonschema.validators.extend(
