@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -36,7 +36,7 @@ from sergeant_major.core.errors import RecordError
 from sergeant_major.core.match import Match, MatchEnd
 from sergeant_major.core.safetext import name_problem, quote
 from sergeant_major.records.pretty import pretty_json, quote_json
-from sergeant_major.records.schema import SchemaChecker
+from sergeant_major.records.schema import SchemaChecker, SchemaFault
 
 __all__ = [
     "RECORD_FORMAT",
@@ -48,6 +48,7 @@ __all__ = [
     "seat_fields",
     "check_seat",
     "action_to_json",
+    "action_fault",
     "action_from_json",
     "action_from_valid_json",
     "card_from_json",
@@ -197,6 +198,48 @@ def action_from_valid_json(obj: Mapping[str, Any], players: int, where: str = "a
     return Return(seat, _CARD_TEXTS[obj["return"]], to)
 
 
+_ActionKey = tuple[tuple[str, type, Any], ...]
+_ACCEPTED_ACTIONS: Final[set[_ActionKey]] = set()
+"""The action objects the schema accepted so far (its verdict on one does not depend on the record or the table)."""
+_MOST_ACCEPTED: Final = 100_000  # a few thousand distinct actions exist; past this the set is someone's garbage
+
+
+def _action_key(action: Any) -> _ActionKey | None:
+    """A key telling apart every action object of scalars (``True`` from ``1``, ``1.0`` from ``1``), for the memo of
+    :func:`action_fault`; ``None`` for another value (checked every time)."""
+    if not isinstance(action, dict):
+        return None
+    key = tuple((k, type(v), v) for k, v in action.items())
+    try:
+        hash(key)
+    except TypeError:  # a list (assign) or an object inside
+        return None
+    return key
+
+
+def action_fault(obj: Any, where: str, players: int | Callable[[], int | None] | None) -> SchemaFault | None:
+    """The first fault of the action object ``obj`` against the record schema's ``action``, or ``None``; each
+    distinct action the schema accepts is checked once in this process (a match repeats a few hundred actions a
+    thousand times, and a JSON Lines file of matches the same few thousand).
+
+    Args:
+        where: the JSON path of ``obj``, put before the fault's.
+        players: the rules' players, for the messages (or a function giving them, called only for a fault;
+            ``None``: not known).
+    """
+    key = _action_key(obj)
+    if key is not None and key in _ACCEPTED_ACTIONS:
+        return None
+    checker = record_checker("action")
+    if checker.is_valid(obj):
+        if key is not None:
+            if len(_ACCEPTED_ACTIONS) > _MOST_ACCEPTED:
+                _ACCEPTED_ACTIONS.clear()
+            _ACCEPTED_ACTIONS.add(key)
+        return None
+    return checker.first_fault(obj, where, seat_fields(players() if callable(players) else players))
+
+
 def action_from_json(obj: Any, players: int = 3, where: str = "action") -> Action:
     """Parse one action object (see :func:`action_to_json`), checked against the record schema's ``action``;
     seats must be in ``0..players-1``.
@@ -204,7 +247,7 @@ def action_from_json(obj: Any, players: int = 3, where: str = "action") -> Actio
     Raises:
         RecordError: with ``where`` (extended to the faulty key) and a message quoting the bad value.
     """
-    fault = record_checker("action").first_fault(obj, where, seat_fields(players))
+    fault = action_fault(obj, where, players)
     if fault is not None:
         raise RecordError(fault.message, fault.where)
     return action_from_valid_json(obj, players, where)

@@ -29,12 +29,12 @@ from sergeant_major.core.safetext import name_problem, quote
 from sergeant_major.records.format import (
     RECORD_FORMAT,
     RECORD_VERSION,
+    action_fault,
     action_from_valid_json,
     card_from_json,
     check_seat,
     contract_from_json,
     end_text,
-    record_checker,
     record_outline_checker,
     seat_fields,
 )
@@ -151,49 +151,19 @@ def _player(rec: dict[str, Any], i: int) -> tuple[str, str]:
     return names["name"], names["kind"]
 
 
-def _action_key(action: Any) -> tuple[tuple[str, type, Any], ...] | None:
-    """A key telling apart every action object of scalars (``True`` from ``1``, ``1.0`` from ``1``), for the memo of
-    :func:`_check_actions`; ``None`` for another value (checked every time)."""
-    if not isinstance(action, dict):
-        return None
-    key = tuple((k, type(v), v) for k, v in action.items())
-    try:
-        hash(key)
-    except TypeError:  # a list (assign) or an object inside
-        return None
-    return key
-
-
-_ACCEPTED_ACTIONS: Final[set[tuple[tuple[str, type, Any], ...]]] = set()
-"""The action objects the schema accepted so far (the schema's verdict on one does not depend on the record)."""
-_MOST_ACCEPTED: Final = 100_000  # a few thousand distinct actions exist; past this the set is someone's garbage
-
-
 def _check_actions(rec: dict[str, Any]) -> None:
-    """Check every action of ``rec`` (the outline accepted) against the schema's ``action``, each distinct one once
-    in this process (a JSON Lines file of many matches repeats the same few thousand).
+    """Check every action of ``rec`` (the outline accepted) against the schema's ``action``
+    (:func:`~sergeant_major.records.format.action_fault`: each distinct action once in this process).
 
     Raises:
         RecordError: the first action at fault (``where`` = ``deals[i].actions[j]...``).
     """
-    checker = record_checker("action")
-    accepted = _ACCEPTED_ACTIONS
-    if len(accepted) > _MOST_ACCEPTED:
-        accepted.clear()
-    fields: dict[str, str] | None = None
     for i, deal in enumerate(rec["deals"]):
         for j, action in enumerate(deal["actions"]):
-            key = _action_key(action)
-            if key is not None and key in accepted:
-                continue
-            if checker.is_valid(action):
-                if key is not None:
-                    accepted.add(key)
-                continue
-            fields = fields or seat_fields(_players_of(rec))
-            fault = checker.first_fault(action, f"deals[{i}].actions[{j}]", fields)
+            fault = action_fault(action, f"deals[{i}].actions[{j}]", lambda: _players_of(rec))
             if fault is not None:
                 raise RecordError(fault.message, fault.where)
+
 
 
 def _parse(rec: Any) -> _Parsed:
