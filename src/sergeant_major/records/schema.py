@@ -12,7 +12,7 @@ A schema words its own messages beside its rules, in keywords that other validat
   ``'seat'``), ``{count}`` (the length of the bad value), ``{limit}`` (the keyword's own value), ``{allowed}``
   (the keys an object may have), ``{types}`` (the types wanted, in words), and those the caller passes.
 - ``"x-up": N``: report the fault N places up the path (an item of a list reported as the list).
-- ``"x-at": KEY``: report the fault at ``KEY`` of the object (a ``not`` of a key's presence reported at the key).
+- ``"x-at": KEY``: report the fault at ``KEY`` of the object (a rule that a key brings, reported at the key).
 
 Without a template a keyword gets a plain message (``expected an integer, got "12"``; ``missing required key
 'seed'``; ``unknown key 'colour' (allowed: ...)``).
@@ -170,7 +170,8 @@ class SchemaChecker:
     def __init__(self, schema: Mapping[str, Any], definition: str | None = None,
                  quote: Callable[[Any], str] = quote_json, missing_key_at_object: bool = False,
                  describe: Callable[[Any], Mapping[str, str]] | None = None) -> None:
-        """
+        """A checker of ``schema``, its refs inlined (:func:`inline_refs`).
+
         Args:
             schema: the whole schema (draft 2020-12).
             definition: check against ``$defs[definition]`` instead of the whole schema.
@@ -253,6 +254,7 @@ class SchemaChecker:
 
     @staticmethod
     def _limit(limit: Any) -> str:
+        """A keyword's own value as a message shows it: ``1``, ``"take"``, ``C, D, H, S`` (an enum's)."""
         if isinstance(limit, list):
             return ", ".join(str(x) for x in limit)
         try:
