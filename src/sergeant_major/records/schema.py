@@ -38,7 +38,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError(f"sergeant_major.records needs jsonschema ({exc}); install it with: "
                       + install_hint("records")) from exc
 
-__all__ = ["SchemaChecker", "SchemaFault", "inline_refs", "json_path", "path_text"]
+__all__ = ["SchemaChecker", "SchemaFault", "document_order", "inline_refs", "json_path", "path_text"]
 
 _TYPE_WORDS: Final = {"integer": "an integer", "number": "a number", "string": "a string", "object": "an object",
                       "array": "a list", "boolean": "true or false", "null": "null"}
@@ -100,11 +100,14 @@ class SchemaFault:
         where: the JSON path of the fault (``"deals[0].actions[2].seat"``; ``""`` for the whole document).
         message: what is wrong, quoting the bad value (without ``where``).
         keyword: the schema keyword that failed (``"type"``, ``"required"``...).
+        path: the keys and indices of the fault's place in the document checked (``where`` without the prefix
+            :meth:`SchemaChecker.first_fault` was given), for :func:`document_order`.
     """
 
     where: str
     message: str
     keyword: str
+    path: tuple[str | int, ...] = ()
 
 
 class _Fields(dict[str, str]):
@@ -147,9 +150,9 @@ def _inline(node: Any, defs: Mapping[str, Any], seen: tuple[str, ...]) -> Any:
     return {**target, **out}
 
 
-def _document_order(doc: Any, path: Iterable[str | int]) -> tuple[int, ...]:
-    """Where ``path`` is in the text of ``doc``: each step's index among its object's keys (or its list index), so
-    that faults sort in reading order (a fault in an object before the faults inside it)."""
+def document_order(doc: Any, path: Iterable[str | int]) -> tuple[int, ...]:
+    """Where ``path`` is in the text of ``doc``, as a key that sorts in reading order: each step's index among its
+    object's keys (or its list index; -1 for a key the object lacks), a place before the places inside it."""
     order: list[int] = []
     node = doc
     for step in path:
@@ -209,7 +212,7 @@ class SchemaChecker:
             return None
         errors = list(self._validator.iter_errors(doc))
         # min() keeps the first of equals: at one place the schema's keyword order decides ('type' first)
-        error = min(errors, key=lambda e: _document_order(doc, e.absolute_path))
+        error = min(errors, key=lambda e: document_order(doc, e.absolute_path))
         return self._fault(doc, error, where, fields or {})
 
     def _fault(self, doc: Any, error: ValidationError, where: str, given: Mapping[str, str]) -> SchemaFault:
@@ -250,7 +253,7 @@ class SchemaChecker:
         place = path_text(path)
         if where:
             place = f"{where}{place}" if place.startswith("[") or not place else f"{where}.{place}"
-        return SchemaFault(place, message, keyword)
+        return SchemaFault(place, message, keyword, tuple(path))
 
     @staticmethod
     def _limit(limit: Any) -> str:

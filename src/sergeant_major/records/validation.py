@@ -22,7 +22,7 @@ from typing import Any, Final
 from sergeant_major.core.actions import Action, action_text
 from sergeant_major.core.cards import Card
 from sergeant_major.core.deal import Deal, DealResult
-from sergeant_major.core.errors import IllegalActionError, RecordError, RulesError
+from sergeant_major.core.errors import IllegalActionError, RecordError, RulesError, SergeantMajorError
 from sergeant_major.core.match import Match, MatchEnd
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import name_problem, quote
@@ -39,7 +39,7 @@ from sergeant_major.records.format import (
     seat_fields,
 )
 from sergeant_major.records.pretty import quote_json
-from sergeant_major.records.schema import json_path
+from sergeant_major.records.schema import SchemaFault, document_order, json_path
 
 __all__ = [
     "RecordCheckError",
@@ -83,7 +83,6 @@ class RecordCheckError(RecordError):
         self.rule = rule
 
 
-
 @dataclass
 class _Deal:
     number: int
@@ -120,13 +119,11 @@ def _format_and_version(top: dict[str, Any]) -> None:
         raise RecordError(f"record version {version} does not exist (versions start at 1)", "version")
 
 
-
-
 def _players_of(rec: Any) -> int | None:
     """The players of a record's rules, for the messages of its faults; ``None`` when its rules do not parse."""
     try:
         return Rules.parse(rec["rules"], check_end=False).players
-    except (TypeError, KeyError, AttributeError, RulesError):
+    except (TypeError, KeyError, AttributeError, SergeantMajorError):
         return None
 
 
@@ -151,19 +148,38 @@ def _player(rec: dict[str, Any], i: int) -> tuple[str, str]:
     return names["name"], names["kind"]
 
 
-def _check_actions(rec: dict[str, Any]) -> None:
-    """Check every action of ``rec`` (the outline accepted) against the schema's ``action``
-    (:func:`~sergeant_major.records.format.action_fault`: each distinct action once in this process).
-
-    Raises:
-        RecordError: the first action at fault (``where`` = ``deals[i].actions[j]...``).
-    """
-    for i, deal in enumerate(rec["deals"]):
-        for j, action in enumerate(deal["actions"]):
+def _first_action_fault(rec: Any) -> tuple[SchemaFault, tuple[str | int, ...]] | None:
+    """The first action of ``rec`` that the schema's ``action`` refuses (each distinct action checked once in this
+    process, :func:`~sergeant_major.records.format.action_fault`): the fault and its path in ``rec``; ``None`` when
+    every action in a list of actions passes (the outline checks the lists themselves)."""
+    deals = rec.get("deals") if isinstance(rec, dict) else None
+    if not isinstance(deals, list):
+        return None
+    for i, deal in enumerate(deals):
+        actions = deal.get("actions") if isinstance(deal, dict) else None
+        if not isinstance(actions, list):
+            continue
+        for j, action in enumerate(actions):
             fault = action_fault(action, f"deals[{i}].actions[{j}]", lambda: _players_of(rec))
             if fault is not None:
-                raise RecordError(fault.message, fault.where)
+                return fault, ("deals", i, "actions", j, *fault.path)
+    return None
 
+
+def _check_schema(rec: Any) -> None:
+    """Check ``rec`` against ``record_schema.json``: its outline and its actions, reporting the first fault in
+    reading order.
+
+    Raises:
+        RecordError: the fault's JSON path as ``where``, its message quoting the bad value.
+    """
+    outline = record_outline_checker()
+    first = None if outline.is_valid(rec) else outline.first_fault(rec, "", seat_fields(_players_of(rec)))
+    in_action = _first_action_fault(rec)
+    if in_action is not None and (first is None or document_order(rec, in_action[1]) < document_order(rec, first.path)):
+        first = in_action[0]
+    if first is not None:
+        raise RecordError(first.message, first.where)
 
 
 def _parse(rec: Any) -> _Parsed:
@@ -180,12 +196,7 @@ def _parse(rec: Any) -> _Parsed:
         # first: a newer version's keys are not this version's ('unknown key' hid 'upgrade sergeant-major'), nor
         # are another file format's
         _format_and_version(rec)
-    outline = record_outline_checker()
-    if not outline.is_valid(rec):
-        fault = outline.first_fault(rec, "", seat_fields(_players_of(rec)))
-        if fault is not None:
-            raise RecordError(fault.message, fault.where)
-    _check_actions(rec)
+    _check_schema(rec)
     text: str = rec["rules"]
     try:
         # the rules of a match already begun: read even when no game end of them can be counted on, so that a
@@ -338,7 +349,6 @@ def _first_twice(v: Any, where: str, twice: dict[int, str]) -> tuple[str, str]:
     return "", ""
 
 
-
 def _at_line(e: RecordError, line: int) -> RecordError:
     """``e`` with its ``where`` prefixed by the line of a JSON Lines file."""
     msg = str(e)[len(e.where) + 2:] if e.where else str(e)
@@ -346,7 +356,6 @@ def _at_line(e: RecordError, line: int) -> RecordError:
         col = e.where.split("column", 1)[1].strip() if "column" in e.where else ""
         return RecordError(msg, f"line {line}" + (f" column {col}" if col else ""))
     return RecordError(msg, f"line {line}" + (f", {e.where}" if e.where else ""))
-
 
 
 def loads_record_at(text: str, line: int, json_lines: bool) -> dict[str, Any]:
@@ -357,7 +366,6 @@ def loads_record_at(text: str, line: int, json_lines: bool) -> dict[str, Any]:
         return loads_record(text)
     except RecordError as e:
         raise _at_line(e, line) from None
-
 
 
 # ---------------------------------------------------------------------------------------------- replaying
