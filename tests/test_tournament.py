@@ -427,6 +427,21 @@ def test_oracle_level_is_accepted_by_the_tournament_only() -> None:
     assert "oracle - heuristic" in result.output
 
 
+def test_the_result_schema_describes_a_result_and_is_shipped() -> None:
+    """``tournament --merge`` checks a file against the JSON Schema shipped beside the module: a real result passes
+    it as any validator reads it, and a result with a board's scores not numbers does not."""
+    jsonschema = pytest.importorskip("jsonschema")
+    from sergeant_major.eval.tournament import result_schema_path
+
+    schema = json.loads(result_schema_path().read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    doc = tournament(Rules.parse("9-5-2 deals=1"), ["heuristic", "random", "random"], 2, workers=1, matches=1).to_json()
+    jsonschema.validate(doc, schema)
+    doc["board_outcomes"][0]["scores"] = [1, "x", 2]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(doc, schema)
+
+
 def _merge_real(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(EXE), "tournament", *args], capture_output=True, text=True, timeout=120, cwd=cwd)
 
