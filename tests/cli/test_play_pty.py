@@ -15,7 +15,7 @@ import pytest
 pexpect = pytest.importorskip("pexpect")
 
 from sergeant_major.core.match import first_dealer  # noqa: E402
-from sergeant_major.records.record import read_record  # noqa: E402
+from sergeant_major.records import read_record  # noqa: E402
 
 _VENV_BIN = Path(sys.executable).parent / "sergeant-major"
 BIN = str(_VENV_BIN) if _VENV_BIN.exists() else shutil.which("sergeant-major")

@@ -20,7 +20,7 @@ from sergeant_major.core.deal import Phase
 from sergeant_major.core.errors import IllegalActionError
 from sergeant_major.core.match import Match, first_dealer
 from sergeant_major.core.rules import Rules
-from sergeant_major.records.record import match_from_record, read_record
+from sergeant_major.records import match_from_record, read_record
 
 C = parse_card
 
@@ -342,7 +342,7 @@ def test_play_command_errors_and_resume_from_json_lines(tmp_path: Path) -> None:
     from sergeant_major.cli.app import _register, app
     from sergeant_major.players import HeuristicPlayer
     from sergeant_major.players import drive as drive_match
-    from sergeant_major.records.record import match_to_record
+    from sergeant_major.records import match_to_record
 
     _register()
     runner = CliRunner()
@@ -386,7 +386,7 @@ def test_resuming_a_json_lines_file_of_one_record_leaves_it_as_it_was(tmp_path: 
     from sergeant_major.cli.app import _register, app
     from sergeant_major.players import HeuristicPlayer
     from sergeant_major.players import drive as drive_match
-    from sergeant_major.records.record import dumps_record, match_to_record
+    from sergeant_major.records import dumps_record, match_to_record
 
     _register()
     m = Match(Rules.parse("9-5-2"), 5, ["You", "Bob", "Cleo"])
@@ -424,7 +424,7 @@ def test_a_failed_save_falls_back_to_a_private_folder(tmp_path: Path) -> None:
     own (mode 0700) in the system's temporary folder, and the player is told where."""
     from sergeant_major.cli.play import Game
     from sergeant_major.core.match import Match
-    from sergeant_major.records.record import read_record
+    from sergeant_major.records import read_record
 
     blocker = tmp_path / "afile"
     blocker.write_text("not a folder")
@@ -653,7 +653,7 @@ def test_resuming_a_simulated_match_says_it_cannot_be(tmp_path: Path) -> None:
     from sergeant_major.cli.app import app
     from sergeant_major.players import HeuristicPlayer
     from sergeant_major.players import drive as drive_match
-    from sergeant_major.records.record import match_to_record, write_record
+    from sergeant_major.records import match_to_record, write_record
 
     runner = _runner()
     sim = tmp_path / "sim.jsonl"
@@ -734,7 +734,7 @@ def test_resuming_a_finished_match_is_an_error_that_says_to_replay(tmp_path: Pat
     from sergeant_major.cli.app import app
     from sergeant_major.players import HeuristicPlayer
     from sergeant_major.players import drive as drive_match
-    from sergeant_major.records.record import write_record
+    from sergeant_major.records import write_record
 
     m = Match(Rules.parse("9-5-2 to=5"), 3, ["You", "Bob", "Cleo"])
     drive_match(m, [HeuristicPlayer()] * 3)
@@ -842,7 +842,7 @@ def test_resume_refuses_a_save_whose_players_share_a_name(tmp_path: Path) -> Non
     import json
 
     from sergeant_major.cli.app import app
-    from sergeant_major.records.record import match_to_record
+    from sergeant_major.records import match_to_record
 
     m = Match(Rules.parse("9-5-2"), 5, ["You", "you ", "Cleo"])
     p = tmp_path / "m.json"
@@ -859,7 +859,7 @@ def test_the_person_is_addressed_as_you_in_any_letter_case_and_only_the_person(t
     import json
 
     from sergeant_major.cli.app import _register, app
-    from sergeant_major.records.record import match_to_record
+    from sergeant_major.records import match_to_record
 
     seed = _human_dealer_seed()
     m = Match(Rules.parse("9-5-2"), seed, ["YOU", "Bob", "Cleo"])
@@ -890,7 +890,7 @@ def test_ctrl_c_while_an_action_is_applied_saves_a_whole_action(tmp_path: Path, 
     import signal
 
     from sergeant_major.core.match import Match as MatchClass
-    from sergeant_major.records.record import check_record
+    from sergeant_major.records import check_record
 
     finish = MatchClass._finish_deal
     sent: list[bool] = []
@@ -922,7 +922,7 @@ def test_a_name_that_looks_like_markup_is_shown_as_typed(tmp_path: Path, name: s
 
     from sergeant_major.cli.app import _register, app
     from sergeant_major.players import HeuristicPlayer, drive
-    from sergeant_major.records.record import match_to_record
+    from sergeant_major.records import match_to_record
 
     m = Match(Rules.parse("9-5-2"), 3, [name, "Bob", "Cleo"])
     con, buf = _console()

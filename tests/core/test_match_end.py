@@ -61,13 +61,14 @@ def test_unknown_words_are_kept_as_other() -> None:
 
 
 def test_a_record_keeps_the_structured_end() -> None:
-    from sergeant_major.records import record
+    from sergeant_major.records import format as record_format
+    from sergeant_major.records import validation
 
     m = play_match(Rules.parse("9-5-2"), [RandomPlayer(), RandomPlayer(), RandomPlayer()], seed=3)
     assert m.end is not None and m.end.kind != "other"
-    rec = record.loads_record(record.dumps_record(record.match_to_record(m, ["random"] * 3)))
-    assert record._parse(rec).end == m.end  # the end as the file states it, read back from its words
-    assert record.match_from_record(rec).end == m.end  # and as the replay finds it
+    rec = validation.loads_record(record_format.dumps_record(record_format.match_to_record(m, ["random"] * 3)))
+    assert validation._parse(rec).end == m.end  # the end as the file states it, read back from its words
+    assert validation.match_from_record(rec).end == m.end  # and as the replay finds it
 
 
 

@@ -17,7 +17,6 @@ from sergeant_major.cli.app import _register, app
 from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.rules import Rules
 from sergeant_major.eval.simulate import (
-    _ratio_ci,
     game_seed,
     parse_levels,
     play_game,
@@ -26,6 +25,7 @@ from sergeant_major.eval.simulate import (
     simulate_iter,
     summarize,
 )
+from sergeant_major.eval.stats import cluster_ratio_ci
 
 ROOT = Path(__file__).resolve().parents[2]
 EXE = Path(sys.executable).parent / "sergeant-major"
@@ -151,18 +151,18 @@ def test_summary_adds_up() -> None:
 
 def test_ratio_ci_by_hand() -> None:
     # two matches: Student's t(0.975, 1) = 12.706, not 1.96 (which made the intervals of a few matches too narrow)
-    mean, ci = _ratio_ci([2, 4], [1, 1])
+    mean, ci = cluster_ratio_ci([2, 4], [1, 1])
     assert mean == 3
     assert ci is not None and math.isclose(ci, 12.706 * math.sqrt(2 * 2) / 2)
-    mean, ci = _ratio_ci([6, 0], [2, 4])  # clusters of different sizes
+    mean, ci = cluster_ratio_ci([6, 0], [2, 4])  # clusters of different sizes
     assert mean == 1
     assert ci is not None and math.isclose(ci, 12.706 * math.sqrt(2 * ((6 - 2) ** 2 + (0 - 4) ** 2)) / 6)
-    assert _ratio_ci([5], [3]) == (5 / 3, None)
+    assert cluster_ratio_ci([5], [3]) == (5 / 3, None)
     # six matches: t(0.975, 5) = 2.571
     totals, sizes = [3, -1, 4, 0, 2, -2], [3, 2, 4, 3, 3, 2]
     m = sum(totals) / sum(sizes)
     se = math.sqrt(6 / 5 * sum((t - m * d) ** 2 for t, d in zip(totals, sizes, strict=True))) / sum(sizes)
-    mean, ci = _ratio_ci(totals, sizes)
+    mean, ci = cluster_ratio_ci(totals, sizes)
     assert math.isclose(mean, m) and ci is not None and math.isclose(ci, 2.571 * se)
 
 
@@ -244,8 +244,8 @@ def test_cli_seed_is_plain_digits_and_a_refused_one_writes_nothing(tmp_path: Pat
 
 @pytest.mark.slow
 def test_real_command_writes_records(tmp_path: Path) -> None:
-    pytest.importorskip("sergeant_major.records.record", reason="the records module (record.py) is not there yet")
-    from sergeant_major.records.record import check_record, loads_record
+    pytest.importorskip("sergeant_major.records", reason="the records package is not there yet")
+    from sergeant_major.records import check_record, loads_record
 
     out = tmp_path / "games.jsonl"
     proc = subprocess.run([str(EXE), "simulate", "--games", "5", "--workers", "2", "--seed", "9", "--out", str(out)],
@@ -455,12 +455,13 @@ def test_the_notes_under_the_table_wrap_at_the_terminals_width(tmp_path: Path) -
 def test_simulate_refuses_more_games_than_one_run_plays(games: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """``simulate --games N`` had no upper bound: a huge N was taken and then played for days, keeping every outcome
     in memory. More than MAX_GAMES is now a one-line error (status 2) quoting the number, before any match is played."""
+    import sergeant_major.cli.simulate as command
     import sergeant_major.eval.simulate as sim
 
     def played(*args: object, **kwargs: object) -> None:
         raise AssertionError("a match was played")
 
-    monkeypatch.setattr(sim, "simulate_iter", played)
+    monkeypatch.setattr(command, "simulate_iter", played)
     res = runner.invoke(app, ["simulate", "--games", games, "-w", "1"])
     assert res.exit_code == 2 and res.stdout == "", res.output
     shown = str(int(games))[:20]

@@ -359,7 +359,7 @@ def test_a_stopped_run_leaves_the_json_file_as_it_was(tmp_path: Path, monkeypatc
                                                        stop: BaseException) -> None:
     """``--json FILE`` is written whole or not at all: a run stopped part-way (Ctrl-C, an error) or a refused
     ``--merge`` leaves no new, empty or half-written file, an existing one unchanged, and no temporary file."""
-    import sergeant_major.eval.tournament as tmod
+    import sergeant_major.cli.tournament as tmod  # the command's tournament_iter
 
     real = tmod.tournament_iter
 
@@ -433,6 +433,21 @@ def test_oracle_level_is_accepted_by_the_tournament_only() -> None:
     result = CliRunner().invoke(app, ["tournament", "--players", "oracle,heuristic,heuristic", "--deals", "1", "--workers", "1"])
     assert result.exit_code == 0, result.output
     assert "oracle - heuristic" in result.output
+
+
+def test_the_result_schema_describes_a_result_and_is_shipped() -> None:
+    """``tournament --merge`` checks a file against the JSON Schema shipped beside the module: a real result passes
+    it as any validator reads it, and a result with a board's scores not numbers does not."""
+    jsonschema = pytest.importorskip("jsonschema")
+    from sergeant_major.eval.tournament import result_schema_path
+
+    schema = json.loads(result_schema_path().read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    doc = tournament(Rules.parse("9-5-2 deals=1"), ["heuristic", "random", "random"], 2, workers=1, matches=1).to_json()
+    jsonschema.validate(doc, schema)
+    doc["board_outcomes"][0]["scores"] = [1, "x", 2]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(doc, schema)
 
 
 def _merge_real(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -669,7 +684,7 @@ def test_an_empty_json_name_is_refused_as_empty(tmp_path: Path) -> None:
 def test_merge_names_an_empty_file_and_a_game_record(text: str | None, said: str, tmp_path: Path) -> None:
     """The repros: an empty --merge file was 'not JSON (line 1 column 1: Expecting value)', and a game record (the
     other JSON file this program writes) "missing key 'levels'"."""
-    from sergeant_major.records.record import write_record
+    from sergeant_major.records import write_record
 
     p = tmp_path / "x.json"
     if text is None:

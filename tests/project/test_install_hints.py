@@ -52,3 +52,27 @@ def test_ismcts_level_without_openspiel(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setitem(sys.modules, "pyspiel", None)
     with pytest.raises(SergeantMajorError, match=r'needs OpenSpiel .*pip install "\.\[openspiel\]" in the'):
         ismcts._openspiel()
+
+
+def test_records_without_the_records_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The records package validates with jsonschema (the records extra): without it, importing it names the extra."""
+    for name in [m for m in sys.modules if m == "sergeant_major.records" or m.startswith("sergeant_major.records.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "jsonschema", None)
+    with pytest.raises(ImportError, match=r'needs jsonschema .*pip install "\.\[records\]" in the'):
+        importlib.import_module("sergeant_major.records")
+
+
+def test_the_core_needs_no_jsonschema() -> None:
+    """The core keeps no third-party dependency: a match is played, in a fresh process, with jsonschema unimportable."""
+    import subprocess
+
+    code = ("import sys; sys.modules['jsonschema'] = None\n"
+            "from sergeant_major import Match, RandomPlayer, Rules, drive\n"
+            "import sergeant_major.core\n"
+            "m = Match(Rules.parse('9-5-2'), 1)\n"
+            "drive(m, [RandomPlayer()] * 3)\n"
+            "print(m.over, sorted(k for k in sys.modules if k.startswith('sergeant_major.records')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "True []", out.stdout

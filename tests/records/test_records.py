@@ -24,7 +24,7 @@ from sergeant_major.core.errors import RecordError, SergeantMajorError
 from sergeant_major.core.match import deal_cards
 from sergeant_major.core.rules import OPTIONS
 from sergeant_major.players import Player, decision_rng
-from sergeant_major.records.record import (
+from sergeant_major.records import (
     RECORD_FORMAT,
     RECORD_VERSION,
     RecordCheckError,
@@ -740,7 +740,7 @@ def jsonl_recs() -> list[dict[str, Any]]:
 
 
 def test_read_record_json_lines(tmp_path: Path, jsonl_recs: list[dict[str, Any]]) -> None:
-    from sergeant_major.records.record import RecordCountError, read_records
+    from sergeant_major.records import RecordCountError, read_records
 
     p = _jsonl(tmp_path, jsonl_recs)
     assert [ln for ln, _ in read_records(p)] == [1, 2, 3]
@@ -827,7 +827,7 @@ def test_replay_grammar_with_the_name_you(tmp_path: Path) -> None:
 
 
 def test_third_person_fault_messages() -> None:
-    from sergeant_major.records.record import third_person
+    from sergeant_major.records import third_person
 
     assert third_person("revoke: clubs were led and you hold 5C KC; you must follow suit, not play 5H", "seat 2 (Ann)") == \
         "revoke: clubs were led and seat 2 (Ann) holds 5C KC; they must follow suit, not play 5H"
@@ -936,7 +936,7 @@ def test_non_regular_files_are_refused_without_reading(tmp_path: Path) -> None:
 
 def test_a_file_over_the_size_cap_is_refused_unread(files: dict[str, Path], tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    import sergeant_major.records.record as record_mod
+    import sergeant_major.records.files as record_mod
 
     size = files["good"].stat().st_size
     monkeypatch.setattr(record_mod, "MAX_RECORD_FILE", size)
@@ -1018,7 +1018,7 @@ def test_replay_and_analyze_refuse_a_match_still_played_by_a_person(tmp_path: Pa
     from sergeant_major.core.match import Match
     from sergeant_major.core.rules import Rules
     from sergeant_major.players import HeuristicPlayer, drive
-    from sergeant_major.records.record import match_to_record
+    from sergeant_major.records import match_to_record
 
     _register()
     m = Match(Rules.parse("9-5-2"), 8, ["You", "Bob", "Cleo"])
@@ -1050,7 +1050,7 @@ def test_a_finished_match_whose_record_gives_no_end_is_not_called_still_played(t
     from sergeant_major.core.match import Match
     from sergeant_major.core.rules import Rules
     from sergeant_major.players import HeuristicPlayer, drive
-    from sergeant_major.records.record import match_to_record
+    from sergeant_major.records import match_to_record
 
     _register()
     m = Match(Rules.parse("9-5-2 to=4"), 8, ["You", "Bob", "Cleo"])
@@ -1081,7 +1081,7 @@ def test_resuming_a_save_whose_results_were_edited_is_refused(tmp_path: Path, ed
     from sergeant_major.core.match import Match
     from sergeant_major.core.rules import Rules
     from sergeant_major.players import HeuristicPlayer, drive
-    from sergeant_major.records.record import match_to_record
+    from sergeant_major.records import match_to_record
 
     _register()
     m = Match(Rules.parse("9-5-2"), 8, ["You", "Bob", "Cleo"])

@@ -319,7 +319,7 @@ def test_analyze_refuses_bad_input() -> None:
 
 @pytest.mark.slow
 def test_analyze_record(tmp_path: Path) -> None:
-    record = pytest.importorskip("sergeant_major.records.record")
+    record = pytest.importorskip("sergeant_major.records")
     match = Match(Rules.preset("9-5-2"), seed=11)
     drive(match, [HeuristicPlayer(), RandomPlayer(), RandomPlayer()], until_deal_end=True)
     path = tmp_path / "m.json"

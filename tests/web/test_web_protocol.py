@@ -21,7 +21,7 @@ with warnings.catch_warnings():  # starlette's notice about httpx, not about thi
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient  # noqa: E402
 
-from sergeant_major.records.record import check_record, loads_record  # noqa: E402
+from sergeant_major.records import check_record, loads_record  # noqa: E402
 from sergeant_major.web.app import create_app  # noqa: E402
 from sergeant_major.web.connections import Conn  # noqa: E402
 from sergeant_major.web.protocol import MAX_MESSAGE  # noqa: E402

@@ -474,9 +474,9 @@ def analyze(
         return
     try:
         from sergeant_major.cli.records import record_error_text
-        from sergeant_major.records.record import RecordCountError, match_from_record, read_record
+        from sergeant_major.records import RecordCountError, match_from_record, read_record
     except ImportError:  # pragma: no cover - the records module ships with the package
-        err.print(Text("error: reading records needs sergeant_major.records.record"))
+        err.print(Text("error: reading records needs sergeant_major.records"))
         raise typer.Exit(2) from None
     try:
         rec = read_record(path, game)

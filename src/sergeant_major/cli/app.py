@@ -386,7 +386,7 @@ def _root(version: bool = typer.Option(False, "--version", callback=_show_versio
 def _register() -> None:
     import importlib
 
-    for mod in ("cli.play", "cli.records", "eval.simulate", "cli.rules", "eval.tournament", "cli.serve", "cli.analyze"):
+    for mod in ("cli.play", "cli.records", "cli.simulate", "cli.rules", "cli.tournament", "cli.serve", "cli.analyze"):
         try:
             importlib.import_module(f"sergeant_major.{mod}")
         except ModuleNotFoundError as e:  # a command module not written yet

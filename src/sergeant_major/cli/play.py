@@ -9,7 +9,7 @@ printed as they happen; cards another seat may not see are never printed (only c
 
 The match is saved before each of the human's decisions (autosave), and ``save`` saves on demand; a
 save folder that cannot be written is refused before play starts. ``quit``, Ctrl-C, end of input,
-SIGTERM or SIGHUP saves the match (a game record, :mod:`sergeant_major.records.record`) and prints
+SIGTERM or SIGHUP saves the match (a game record, :mod:`sergeant_major.records`) and prints
 its path; ``--resume FILE`` continues it exactly: each computer decision uses
 :func:`~sergeant_major.players.decision_rng` ``(seed, seat, deal, actions so far)``, so the same
 position gives the same moves. The finished match's record is saved too.
@@ -45,7 +45,7 @@ from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import has_visible, name_problem, quote, visible
 from sergeant_major.core.view import View
 from sergeant_major.players import LEVELS, Player, decision_rng, make_player
-from sergeant_major.records.record import RecordCountError, check_record, read_record, read_records, write_record
+from sergeant_major.records import RecordCountError, check_record, read_record, read_records, write_record
 
 __all__ = ["play", "default_save_dir", "save_name", "Game"]
 

@@ -27,7 +27,7 @@ from sergeant_major.core.deal import Deal, role_name
 from sergeant_major.core.errors import RecordError
 from sergeant_major.core.match import MatchEnd
 from sergeant_major.core.safetext import visible
-from sergeant_major.records.record import (
+from sergeant_major.records import (
     RecordCheckError,
     RecordCountError,
     Replay,

@@ -1,7 +1,7 @@
 """Simulation: many whole matches between computer players, with statistics per player.
 
-Library entry point :func:`simulate` (returns a :class:`SimulationSummary`) and the command
-``sergeant-major simulate`` (registered on :data:`sergeant_major.cli.app.app` when this module is imported).
+Library entry point :func:`simulate` (returns a :class:`SimulationSummary`); the command
+``sergeant-major simulate`` is :mod:`sergeant_major.cli.simulate`.
 
 Seat and role balance
     The players are given as a list of levels, one *slot* per seat (``heuristic,random,random``: slot 0
@@ -30,7 +30,7 @@ Statistics
     over-tricks per deal (``tricks - target``; negative: under-tricks; inverted in minimum tricks,
     RULES.md decision 3), the mean tricks taken in each seat role, and the matches won by taking the
     rules' ``instant-win`` number of tricks (12+) in one deal. The win rate has a 95% Wilson score interval
-    over the matches (each an independent trial, a shared win counting ``1/k``; :func:`stats.share_interval`),
+    over the matches (each an independent trial, a shared win counting ``1/k``; :func:`~sergeant_major.eval.stats.share_interval`),
     inside 0..100% also at 0 or all wins. Deals of one match are not independent
     (the exchange carries over), so the confidence intervals treat each match as one cluster: the
     ratio estimator ``sum(T_m) / sum(D_m)`` with the cluster-robust standard error
@@ -41,31 +41,21 @@ Statistics
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import functools
 import hashlib
 import itertools
 import json
-import math
-import os
-import sys
-import tempfile
-import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
 from sergeant_major.core.deal import ROLE_NAMES
 from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.match import Match
 from sergeant_major.core.rules import Rules
-from sergeant_major.core.safetext import visible
-from sergeant_major.eval.stats import share_interval, t975
+from sergeant_major.eval.stats import cluster_ratio_ci, share_interval
 from sergeant_major.eval.workers import worker_pool
 from sergeant_major.players import LEVELS, drive, make_player
-from sergeant_major.records.record import _file_mode, _renamed_onto
 
 __all__ = ["simulate", "MAX_GAMES", "SimulationSummary", "PlayerStats", "GameOutcome", "play_game", "game_seed", "parse_levels", "default_levels",
            "seat_slots"]
@@ -182,7 +172,7 @@ def _worker(rules: Rules, levels: tuple[str, ...], seed: int, records: bool, gam
     outcome, match = play_game(rules, levels, seed, game)
     line = None
     if records:
-        from sergeant_major.records.record import match_to_record
+        from sergeant_major.records.format import match_to_record
 
         n = rules.players
         slots = outcome.slots
@@ -271,18 +261,6 @@ class SimulationSummary:
         return d
 
 
-def _ratio_ci(totals: Sequence[int], sizes: Sequence[int]) -> tuple[float, float | None]:
-    """Cluster ratio estimate ``sum(t)/sum(d)`` and the half-width of its 95% interval (module doc)."""
-    m = len(totals)
-    dsum = sum(sizes)
-    mean = sum(totals) / dsum
-    if m < 2:
-        return mean, None
-    ss = sum((t - mean * d) ** 2 for t, d in zip(totals, sizes, strict=True))
-    se = math.sqrt(m / (m - 1) * ss) / dsum
-    return mean, t975(m - 1) * se
-
-
 def summarize(rules: Rules, levels: Sequence[str], seed: int, outcomes: Sequence[GameOutcome]) -> SimulationSummary:
     """Merge game outcomes (in game order) into a :class:`SimulationSummary`.
 
@@ -308,8 +286,8 @@ def summarize(rules: Rules, levels: Sequence[str], seed: int, outcomes: Sequence
                 instant += 1
         iv = share_interval([1 / len(o.winners) if i in o.winners else 0.0 for o in outcomes], 1)
         win_ci = None if iv is None else (round(100 * iv[0], 3), round(100 * iv[1], 3))
-        mean_score, score_ci = _ratio_ci([o.score[i] for o in outcomes], sizes)
-        mean_over, over_ci = _ratio_ci([o.over[i] for o in outcomes], sizes)
+        mean_score, score_ci = cluster_ratio_ci([o.score[i] for o in outcomes], sizes)
+        mean_over, over_ci = cluster_ratio_ci([o.over[i] for o in outcomes], sizes)
         by_role: dict[str, float | None] = {}
         for role in range(n):
             t = sum(o.role_tricks[i][role] for o in outcomes)
@@ -365,7 +343,7 @@ def simulate_iter(rules: Rules, levels: Sequence[str], games: int, seed: int = 0
                   records: bool = False, first: int = 0) -> Generator[tuple[GameOutcome, str | None], None, None]:
     """Play games ``first .. first+games-1`` and yield ``(outcome, record line or None)`` in game order.
 
-    ``records=True`` adds each match's record as one line of compact JSON (:func:`~sergeant_major.records.record.match_to_record`).
+    ``records=True`` adds each match's record as one line of compact JSON (:func:`~sergeant_major.records.match_to_record`).
     ``workers > 1`` spreads the games over that many processes (chunks, results merged in game order).
 
     Raises:
@@ -410,170 +388,3 @@ def simulate(rules: Rules, levels: Sequence[str], games: int, seed: int = 0, wor
         if progress is not None:
             progress(len(outcomes), games)
     return summarize(rules, levels, seed, outcomes)
-
-
-# ---------------------------------------------------------------------------------------------- command
-def _fmt_ci(mean: float, ci: float | None, digits: int = 3) -> str:
-    return f"{mean:+.{digits}f}" + ("" if ci is None else f" ± {ci:.{digits}f}")
-
-
-def _register() -> None:
-    import typer
-    from rich import box
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-    from rich.table import Table
-
-    from sergeant_major.cli.app import app, count, parse_path, parse_seed, parse_whole_number, stop_on_signals
-
-    @app.command("simulate")
-    def simulate_command(
-        games: int = typer.Option(100, "--games", "-n", parser=parse_whole_number, help="Number of whole matches to play."),
-        players: str | None = typer.Option(None, "--players", "-p",
-                                           help="Player levels by slot, comma separated (random, beginner, heuristic, expert); they rotate through the "
-                                                "seats. Default: heuristic and a random player in every other seat of the rules."),
-        rules: str = typer.Option("9-5-2", "--rules", "-r", help="Rules string, e.g. '8-5-3 must-trump=on'."),
-        seed_text: str = typer.Option("0", "--seed", "-s", help="Simulation seed, an integer: the same seed gives the same result."),
-        workers: int = typer.Option(0, "--workers", "-w", parser=parse_whole_number, help="Processes to use (0: one per core). The result does not depend on it."),
-        out: Path | None = typer.Option(None, "--out", "-o", parser=parse_path, help="Write every match's record to this JSON Lines file (one record a line)."),  # noqa: B008
-        as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON instead of a table."),
-        force: bool = typer.Option(False, "--force", help="Let --out replace a file that exists."),
-    ) -> None:
-        """Play many whole matches between computer players and show statistics per player.
-
-        Players rotate through the seats and the first dealer is always seat 0, so over every n games
-        each player sits in each seat and deals first once (over n! games, all seatings are used).
-        Wins shared by k players count 1/k each (outright and shared wins are also shown).
-        The 95% intervals treat each match as one cluster of deals.
-        """
-        err = Console(stderr=True)
-
-        def fail(msg: str) -> None:
-            typer.echo(f"error: {msg}", err=True)
-            raise typer.Exit(2)
-
-        try:
-            r = Rules.parse(rules)
-            lv = parse_levels(players if players is not None else default_levels(r.players), r.players)
-            seed = parse_seed(seed_text)
-        except SergeantMajorError as e:
-            fail(str(e))
-            return
-        if games < 1:
-            fail(f"--games {games}: play at least 1 game")
-        if games > MAX_GAMES:
-            shown = str(games) if len(str(games)) <= 20 else f"{str(games)[:20]}... ({len(str(games))} digits)"
-            fail(f"--games {shown}: at most {MAX_GAMES} games in one run (hours of play already); "
-                 "for more, run again with another --seed")
-        if workers < 0:
-            fail(f"--workers {workers}: use 0 (one per core) or more")
-        k = min(workers or os.cpu_count() or 1, games)  # the processes simulate_iter starts: never more than games
-        fh = None
-        dest: str | None = None
-        tmp: str | None = None  # records go to a temporary file beside --out, renamed to it when all are written
-        outcomes: list[GameOutcome] = []
-        # SIGTERM and SIGHUP (a closed terminal) stop the run as Ctrl-C does (status 143, 129; Ctrl-C: 130)
-        with stop_on_signals(f"--out {str(out)!r}" if out is not None else ""):
-            try:
-                if out is not None:
-                    try:
-                        if out.is_dir():  # refused now, not by the rename once every match is played; and first:
-                            # '--force to replace it' does not replace a folder
-                            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-                        dest = _renamed_onto(str(out))  # a link's file, not the link; None: a device or a pipe
-                        # a device or a pipe (/dev/null, /dev/stdout) is written to, not replaced: no --force needed
-                        if out.exists() and not force and dest is not None:
-                            fail(f"--out {str(out)!r} exists; choose another file or add --force to replace it")
-                        if dest is None:  # written directly (/dev/null, a FIFO): a rename would replace it
-                            fh = open(out, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
-                        else:
-                            target = Path(dest)
-                            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-                            os.fchmod(fd, _file_mode(target))  # the replaced file's mode, else the usual one (as write_record does)
-                            fh = os.fdopen(fd, "w", encoding="utf-8")
-                    except OSError as e:
-                        fail(f"cannot write {str(out)!r}: {e.strerror or e}")
-                t0 = time.perf_counter()
-                try:
-                    with Progress(TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                                  TimeRemainingColumn(), console=err, transient=as_json,
-                                  disable=as_json and not err.is_terminal) as bar:  # off a terminal a transient bar left a blank line
-                        task = bar.add_task("games", total=games)
-                        with contextlib.closing(simulate_iter(r, lv, games, seed, k, records=fh is not None)) as played:
-                            for outcome, line in played:
-                                outcomes.append(outcome)
-                                if fh is not None and line is not None:
-                                    fh.write(line + "\n")
-                                bar.advance(task)
-                    if fh is not None and out is not None and tmp is not None and dest is not None:
-                        fh.flush()
-                        os.fsync(fh.fileno())
-                        fh.close()
-                        os.replace(tmp, dest)
-                        tmp = None
-                    elif fh is not None:
-                        fh.close()
-                except SergeantMajorError as e:
-                    fail(str(e))
-                except OSError as e:
-                    fail(f"cannot write {str(out)!r}: {e.strerror or e}")
-            finally:  # on any stop before the rename (an error, Ctrl-C, SIGTERM, SIGHUP) --out is left as it was
-                if fh is not None:
-                    with contextlib.suppress(OSError):
-                        fh.close()
-                if tmp is not None:
-                    with contextlib.suppress(OSError):
-                        os.unlink(tmp)
-        elapsed = time.perf_counter() - t0
-        summary = summarize(r, lv, seed, outcomes)
-        if as_json:
-            d = summary.to_json()
-            d["seconds"] = round(elapsed, 3)
-            d["workers"] = k
-            sys.stdout.write(json.dumps(d, indent=2) + "\n")
-            return
-        n = r.players
-        roles = ROLE_NAMES[:n]
-        table = Table(title=f"{count(summary.games, 'match', 'matches')} of {summary.rules} (seed {seed}): "
-                            f"{count(summary.deals, 'deal')}, "
-                            f"{summary.mean_deals:.2f} per match", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-        table.add_column("player", no_wrap=True)
-        table.add_column("won", justify="right")
-        table.add_column("win%", justify="right")
-        table.add_column("shared", justify="right")
-        if r.instant_win is not None:
-            table.add_column(f"{r.instant_win}+", justify="right")
-        table.add_column("score/deal", justify="right", no_wrap=True)
-        table.add_column("over", justify="right")
-        table.add_column("tricks " + "/".join(x[0].upper() for x in roles), justify="right", no_wrap=True)
-        for p in summary.players:
-            row = [p.label, f"{p.wins:g}", f"{100 * p.wins / p.matches:.1f}", str(p.shared_wins)]
-            if r.instant_win is not None:
-                row.append(str(p.instant_wins))
-            row += [_fmt_ci(p.mean_score, p.score_ci95, 2), f"{p.mean_over:+.2f}"]
-            row.append("/".join("-" if p.mean_tricks_by_role[x] is None else f"{p.mean_tricks_by_role[x]:.2f}" for x in roles))
-            table.add_row(*row)
-        notes = ["won: matches won, a win shared by k players counting 1/k; shared: wins shared with another player"]
-        if r.instant_win is not None:
-            notes.append(f"{r.instant_win}+: matches won by taking {r.instant_win}+ tricks in one deal")
-        ivs = [f"{p.label} {p.win_pct_ci95[0]:.1f}..{p.win_pct_ci95[1]:.1f}" for p in summary.players
-               if p.win_pct_ci95 is not None]  # under the table: in it the columns no longer fit 80 characters
-        notes += [f"win%: matches won in percent; 95% Wilson intervals: {', '.join(ivs)}" if ivs
-                  else "win%: matches won in percent",
-                  "score/deal: mean score per deal ± 95% CI (matches as clusters); over: mean tricks over target per deal",
-                  "tricks: mean tricks per deal as " + "/".join(roles),
-                  f"{elapsed:.1f} s, {count(k, 'worker')}, {summary.deals / elapsed:.0f} deals/s"
-                  + (f"; records written to {visible(str(out))}" if out is not None else "")]
-        # the notes under the table, each a paragraph of its own that wraps at the terminal's width (as a caption of
-        # the table they wrapped at the table's, a narrow column of short lines on a wide terminal)
-        console = Console()
-        console.print(table)
-        for note in notes:
-            console.print(note, highlight=False, markup=False)
-
-
-try:
-    _register()
-except ModuleNotFoundError as _e:  # the cli extra (typer, rich) is not installed: the library still works
-    if _e.name not in ("typer", "rich"):
-        raise

@@ -1,7 +1,9 @@
 """Duplicate tournaments: the same deals played with the players in every seat arrangement.
 
-Library entry point :func:`tournament` (returns a :class:`TournamentResult`) and the command
-``sergeant-major tournament`` (registered on :data:`sergeant_major.cli.app.app` when this module is imported).
+Library entry point :func:`tournament` (returns a :class:`TournamentResult`); :func:`merge_json` merges the
+``--json`` results of a run played in chunks, checked against ``tournament_result_schema.json``. The command
+``sergeant-major tournament`` is :mod:`sergeant_major.cli.tournament`; the statistics are
+:mod:`sergeant_major.eval.stats`.
 The method, and figures measured with it, are in ``docs/tournament.md``.
 
 Slots and arrangements
@@ -63,19 +65,14 @@ Determinism
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import functools
 import hashlib
 import itertools
 import json
 import math
-import os
 import random
 import stat
 import sys
-import tempfile
-import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,25 +87,20 @@ from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import quote, visible
 from sergeant_major.core.view import View, build_view
 from sergeant_major.eval.levels import LEVELS, MEASUREMENT_LEVELS, make_player
-from sergeant_major.eval.stats import share_interval, t975
+from sergeant_major.eval.stats import Estimate, mean_ci, share_ci
 from sergeant_major.eval.workers import worker_pool
 from sergeant_major.players import HeuristicPlayer, Player, decision_rng
-from sergeant_major.records.record import (
-    RECORD_FORMAT,
-    FileTooLarge,
-    NotRegularFile,
-    _file_mode,
-    _renamed_onto,
-    _show,
-    loads_keys_once,
-    read_regular_file,
-)
+from sergeant_major.records.files import FileTooLarge, NotRegularFile, read_regular_file
+from sergeant_major.records.format import RECORD_FORMAT
+from sergeant_major.records.pretty import quote_json
+from sergeant_major.records.schema import SchemaChecker
+from sergeant_major.records.validation import loads_keys_once
 
 __all__ = [
     "OraclePlayer", "Board", "BoardOutcome", "MatchOutcome", "Estimate", "SlotStats", "LevelStats", "Difference",
     "TournamentResult", "tournament", "tournament_iter", "summarize", "make_board", "play_board", "play_board_game",
     "play_match_game", "arrangements", "board_seed", "match_seed", "parse_players", "mean_ci", "share_ci", "merge_json",
-    "read_result_file",
+    "read_result_file", "result_schema_path", "DEFAULT_DEALS", "RESULT_FILE", "MAX_RESULT_FILE",
 ]
 
 Progress = Callable[[int, int], None]
@@ -418,83 +410,6 @@ def _task(rules: Rules, levels: tuple[str, ...], seed: int, first_deals: bool, d
 
 # ---------------------------------------------------------------------------------------------- statistics
 @dataclass(frozen=True)
-class Estimate:
-    """A mean over independent units and its 95% confidence interval.
-
-    Attributes:
-        mean: the mean.
-        ci95: half-width of the 95% interval (Student's t), ``None`` with fewer than 2 units; for an interval
-            of its own (:attr:`bounds`), half its width.
-        units: the number of independent units (boards or match seeds).
-        bounds: ``(low, high)`` of an interval that is not ``mean +- ci95`` (win rates: Wilson's score interval,
-            inside 0..1), else ``None``.
-    """
-
-    mean: float
-    ci95: float | None
-    units: int
-    bounds: tuple[float, float] | None = None
-
-    @property
-    def low(self) -> float | None:
-        """Lower end of the interval."""
-        if self.bounds is not None:
-            return self.bounds[0]
-        return None if self.ci95 is None else self.mean - self.ci95
-
-    @property
-    def high(self) -> float | None:
-        """Upper end of the interval."""
-        if self.bounds is not None:
-            return self.bounds[1]
-        return None if self.ci95 is None else self.mean + self.ci95
-
-    def text(self, digits: int = 3) -> str:
-        """``'+0.412 ± 0.051'``; with :attr:`bounds`, ``'+0.412 (+0.371 .. +0.455)'``."""
-        if self.bounds is not None:
-            lo, hi = self.bounds
-            return f"{self.mean:+.{digits}f} ({lo:+.{digits}f} .. {hi:+.{digits}f})"
-        return f"{self.mean:+.{digits}f}" + ("" if self.ci95 is None else f" ± {self.ci95:.{digits}f}")
-
-
-def share_ci(shares: Sequence[float], cluster: int) -> Estimate:
-    """Mean of ``shares`` (one proportion 0..1 per independent unit, each over ``cluster`` correlated results)
-    with its 95% Wilson score interval (:func:`~sergeant_major.eval.stats.share_interval`): ``bounds`` inside 0..1,
-    of positive width also when the mean is 0 or 1; no interval with fewer than 2 units.
-
-    Raises:
-        SergeantMajorError: when ``shares`` is empty, a share is outside 0..1 or ``cluster`` is below 1.
-    """
-    k = len(shares)
-    if k == 0:
-        raise SergeantMajorError("no values to average")
-    try:
-        bounds = share_interval(shares, cluster)
-    except ValueError as e:
-        raise SergeantMajorError(str(e)) from None
-    mean = math.fsum(shares) / k
-    if bounds is None:
-        return Estimate(mean, None, k)
-    return Estimate(mean, (bounds[1] - bounds[0]) / 2, k, bounds)
-
-
-def mean_ci(values: Sequence[float]) -> Estimate:
-    """Mean of ``values`` (independent units) with the 95% interval ``t(0.975, k-1) * sd / sqrt(k)``.
-
-    Raises:
-        SergeantMajorError: when ``values`` is empty.
-    """
-    k = len(values)
-    if k == 0:
-        raise SergeantMajorError("no values to average")
-    mean = math.fsum(values) / k
-    if k < 2:
-        return Estimate(mean, None, k)
-    var = math.fsum((v - mean) ** 2 for v in values) / (k - 1)
-    return Estimate(mean, t975(k - 1) * math.sqrt(var / k), k)
-
-
-@dataclass(frozen=True)
 class SlotStats:
     """One slot's figures. Scores are per deal, in the units of the rules' scoring.
 
@@ -678,8 +593,6 @@ RESULT_FILE = "not a tournament result (--json of 'sergeant-major tournament')"
 """What a document that :func:`merge_json` cannot take at all is said to be."""
 MAX_RESULT_FILE = 1 << 30
 """The largest ``--merge`` file read, in bytes (1 GiB: some five million boards)."""
-_RESULT_KEYS = ("rules", "levels", "seed", "duplicate", "first_deals", "boards", "matches", "board_outcomes",
-                "match_outcomes")
 
 
 def _what(v: Any) -> str:
@@ -695,41 +608,19 @@ def _what(v: Any) -> str:
     return "an object" if isinstance(v, dict) else type(v).__name__
 
 
-def _expected(where: str, what: str, v: Any) -> SergeantMajorError:
-    return SergeantMajorError(f"{where}: expected {what}, got {_what(v)}")
+def result_schema_path() -> Path:
+    """The path of ``tournament_result_schema.json``: the JSON Schema (draft 2020-12) of the fields of a
+    ``tournament --json`` result that ``--merge`` reads."""
+    return Path(__file__).with_name("tournament_result_schema.json")
 
 
-def _whole(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _fields(d: Any, where: str, keys: Sequence[str], what: str) -> dict[str, Any]:
-    if not isinstance(d, dict):
-        raise _expected(where, what, d)
-    for k in keys:
-        if k not in d:
-            raise SergeantMajorError(f"{where}: missing key {k!r}")
-    return d
+@functools.cache
+def _result_checker() -> SchemaChecker:
+    return SchemaChecker.from_file(result_schema_path(), quote=_what, missing_key_at_object=True)
 
 
 DEFAULT_DEALS = 100
 """Boards of ``sergeant-major tournament`` without ``--deals``."""
-
-_LARGEST = 1 << 53
-"""The largest size of a number by slot in a ``--merge`` file (exact as a float; a real result's sums are far below)."""
-
-
-def _numbers(v: Any, where: str, n: int, whole: bool = True) -> tuple[Any, ...]:
-    what = f"a list of {n} {'whole ' if whole else ''}numbers (one per slot)"
-    if not isinstance(v, list) or len(v) != n:
-        raise _expected(where, what, v)
-    for x in v:
-        ok = _whole(x) if whole else (isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x))
-        if not ok:
-            raise _expected(where, what, v) from None
-        if abs(x) > _LARGEST:  # the figures divide these as floats: 10**400 was an OverflowError traceback
-            raise SergeantMajorError(f"{where}: {_what(x)} is out of range (a result's sums are at most 2**53 in size)")
-    return tuple(v)
 
 
 class _Run(NamedTuple):
@@ -744,85 +635,86 @@ class _Run(NamedTuple):
     matches: list[MatchOutcome]
 
 
+def _message_fields(doc: Any, players: int | None) -> dict[str, str]:
+    """The template fields of the result schema's messages: the slots and arrangements of the rules' players and
+    the number of board and match outcomes given."""
+    fields = {"slots": "3 or 4", "arrangements": "6 or 24"}
+    if players is not None:
+        fields.update(slots=str(players), arrangements=str(math.factorial(players)))
+    for key, what in (("board_count", "board_outcomes"), ("match_count", "match_outcomes")):
+        given = doc.get(what) if isinstance(doc, dict) else None
+        fields[key] = str(len(given)) if isinstance(given, list) else "?"
+    return fields
+
+
+def _per_slot(values: list[Any], where: str, players: int, what: str) -> tuple[Any, ...]:
+    """``values`` (numbers the schema accepted), one per slot of ``players``."""
+    if len(values) != players:
+        raise SergeantMajorError(f"{where}: expected a list of {players} {what}, got {_what(values)}")
+    return tuple(values)
+
+
 def _check_result(doc: Any) -> _Run:
-    """The run of a :meth:`TournamentResult.to_json` dict (with boards) read and checked field by field: its rules,
-    levels, seed, ``duplicate``, ``first_deals``, board outcomes and match outcomes. Every board and match must
-    carry the seed that the run's seed gives its index, and ``boards`` and ``matches`` must count them.
+    """The run of a :meth:`TournamentResult.to_json` dict (with boards) read and checked: against
+    ``tournament_result_schema.json`` (:func:`result_schema_path`, with ``jsonschema``), then what the schema cannot
+    say: the rules text, one number per slot of its players, every board and match carrying the seed that the run's
+    seed gives its index, match wins sharing out the arrangements, ``boards`` and ``matches`` counting them.
 
     Raises:
         SergeantMajorError: naming the field (``board_outcomes[3].scores: expected a list of 3 whole numbers (one
             per slot), got 'x'``), or :data:`RESULT_FILE` for what is not such a dict at all.
     """
-    if not isinstance(doc, dict):
-        raise SergeantMajorError(f"{RESULT_FILE}: expected a JSON object, got {_what(doc)}")
-    for k in _RESULT_KEYS:
-        if k not in doc:
-            raise SergeantMajorError(f"{RESULT_FILE}: missing key {k!r}")
-    if not isinstance(doc["rules"], str):
-        raise _expected("rules", "a rules string such as '9-5-2'", doc["rules"])
-    try:  # results already played: read even rules whose game end can practically never come (docs/rules.md decision 13)
-        rules = Rules.parse(doc["rules"], check_end=False)
-    except SergeantMajorError as e:
-        raise SergeantMajorError(f"rules: {e}") from None
+    rules: Rules | None = None
+    rules_error: SergeantMajorError | None = None
+    if isinstance(doc, dict) and isinstance(doc.get("rules"), str):
+        try:  # results already played: read even rules whose game end can practically never come (docs/rules.md decision 13)
+            rules = Rules.parse(doc["rules"], check_end=False)
+        except SergeantMajorError as e:
+            rules_error = e
+    checker = _result_checker()
+    if not checker.is_valid(doc):
+        fault = checker.first_fault(doc, "", _message_fields(doc, rules.players if rules is not None else None))
+        if fault is not None:
+            raise SergeantMajorError(f"{fault.where or RESULT_FILE}: {fault.message}")
+    if rules is None:
+        raise SergeantMajorError(f"rules: {rules_error}")
     n = rules.players
     a = math.factorial(n)
-    lv = doc["levels"]
-    if not isinstance(lv, list) or len(lv) != n or not all(isinstance(x, str) and x for x in lv):
-        raise _expected("levels", f"a list of {n} player levels (the rules' players)", lv)
-    seed = doc["seed"]
-    if not _whole(seed):
-        raise _expected("seed", "an integer", seed)
-    for k in ("duplicate", "first_deals"):
-        if not isinstance(doc[k], bool):
-            raise _expected(k, "true or false", doc[k])
+    levels = _per_slot(doc["levels"], "levels", n, "player levels (the rules' players)")
+    seed: int = doc["seed"]
     duplicate: bool = doc["duplicate"]
     boards: list[BoardOutcome] = []
-    if not isinstance(doc["board_outcomes"], list):
-        raise _expected("board_outcomes", "a list of boards", doc["board_outcomes"])
     for i, b in enumerate(doc["board_outcomes"]):
         where = f"board_outcomes[{i}]"
-        _fields(b, where, ("index", "seed", "exchange", "scores", "over", "tricks"), "a board (an object)")
-        index = b["index"]
-        if not _whole(index) or index < 0:
-            raise _expected(f"{where}.index", "a board number (0 or more)", index)
+        index: int = b["index"]
         want = board_seed(seed, index) if duplicate else board_seed(seed, index * a)
-        if b["seed"] != want or not _whole(b["seed"]):
+        if b["seed"] != want:
             raise SergeantMajorError(f"{where}.seed: {_what(b['seed'])} is not the seed of board {index} of a run with "
                                      f"seed {seed} ({want})")
-        if not isinstance(b["exchange"], bool):
-            raise _expected(f"{where}.exchange", "true or false", b["exchange"])
-        tricks = _numbers(b["tricks"], f"{where}.tricks", n)
-        if min(tricks) < 0:
-            raise _expected(f"{where}.tricks", f"a list of {n} whole numbers 0 or more", b["tricks"])
-        boards.append(BoardOutcome(index, want, b["exchange"], _numbers(b["scores"], f"{where}.scores", n),
-                                   _numbers(b["over"], f"{where}.over", n), tricks))
+        whole = "whole numbers (one per slot)"
+        boards.append(BoardOutcome(index, want, b["exchange"], _per_slot(b["scores"], f"{where}.scores", n, whole),
+                                   _per_slot(b["over"], f"{where}.over", n, whole),
+                                   _per_slot(b["tricks"], f"{where}.tricks", n, "whole numbers 0 or more")))
     matches: list[MatchOutcome] = []
-    if not isinstance(doc["match_outcomes"], list):
-        raise _expected("match_outcomes", "a list of matches", doc["match_outcomes"])
     for i, m in enumerate(doc["match_outcomes"]):
         where = f"match_outcomes[{i}]"
-        _fields(m, where, ("index", "seed", "wins", "deals"), "a match (an object)")
         index = m["index"]
-        if not _whole(index) or index < 0:
-            raise _expected(f"{where}.index", "a match number (0 or more)", index)
         want = match_seed(seed, index)
-        if m["seed"] != want or not _whole(m["seed"]):
+        if m["seed"] != want:
             raise SergeantMajorError(f"{where}.seed: {_what(m['seed'])} is not the seed of match {index} of a run with "
                                      f"seed {seed} ({want})")
-        wins = _numbers(m["wins"], f"{where}.wins", n, whole=False)
+        wins = _per_slot(m["wins"], f"{where}.wins", n, "numbers (one per slot)")
         if min(wins) < 0 or abs(math.fsum(wins) - a) > 1e-6:
             raise SergeantMajorError(f"{where}.wins: {_what(m['wins'])} do not share out the {a} arrangements' wins "
                                      f"(each 0 or more, adding up to {a})")
-        if not _whole(m["deals"]) or m["deals"] < a:
-            raise _expected(f"{where}.deals", f"a whole number of deals, {a} or more (one per arrangement at least)",
-                            m["deals"])
+        if m["deals"] < a:
+            raise SergeantMajorError(f"{where}.deals: expected a whole number of deals, {a} or more (one per arrangement "
+                                     f"at least), got {_what(m['deals'])}")
         matches.append(MatchOutcome(index, want, tuple(float(w) for w in wins), m["deals"]))
     for k, one, got in (("boards", "board", boards), ("matches", "match", matches)):
-        if not _whole(doc[k]):
-            raise _expected(k, f"the number of {k} in {one}_outcomes ({len(got)})", doc[k])
         if doc[k] != len(got):
             raise SergeantMajorError(f"{k}: {doc[k]}, but {one}_outcomes holds {len(got)}")
-    return _Run(rules, tuple(lv), seed, duplicate, doc["first_deals"], boards, matches)
+    return _Run(rules, levels, seed, duplicate, doc["first_deals"], boards, matches)
 
 
 def merge_json(docs: Sequence[Any], names: Sequence[str] | None = None) -> TournamentResult:
@@ -921,7 +813,7 @@ def read_result_file(path: str) -> Any:
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: it is a game record (sergeant-major check or replay "
                                  "reads it)")
     if twice is not None:  # json keeps the last value: a merge would read what another reader of the file does not
-        raise SergeantMajorError(f"{name}: {RESULT_FILE}: {twice[0]}: the key {_show(twice[1])} is given twice in "
+        raise SergeantMajorError(f"{name}: {RESULT_FILE}: {twice[0]}: the key {quote_json(twice[1])} is given twice in "
                                  "one object (tournament --json writes each key once)")
     return doc
 
@@ -1019,252 +911,3 @@ def tournament(rules: Rules, levels: Sequence[str], boards: int, seed: int = 0, 
         if progress is not None:
             progress(len(bs) + len(ms), total)
     return summarize(rules, levels, seed, bs, ms, duplicate, first_deals)
-
-
-# ---------------------------------------------------------------------------------------------- command
-def _register() -> None:
-    import typer
-    from rich import box
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-    from rich.table import Table
-    from rich.text import Text
-
-    from sergeant_major.cli.app import app, count, parse_seed, parse_whole_number, stop_on_signals
-
-    @app.command("tournament")
-    def tournament_command(
-        players: str | None = typer.Option(None, "--players", "-p",
-                                           help=f"Player levels by slot, comma separated ({', '.join(LEVELS)} ...). Default: heuristic "
-                                                "and a random player in every other seat of the rules."),
-        deals: int = typer.Option(DEFAULT_DEALS, "--deals", "-n", parser=parse_whole_number, help="Boards (deals) to play, each in every seat arrangement."),
-        duplicate: bool = typer.Option(True, "--duplicate/--no-duplicate",
-                                       help="Same cards in every arrangement (default). --no-duplicate only shows what duplicate saves."),
-        rules: str = typer.Option("9-5-2", "--rules", "-r", help="Rules string, e.g. '3-5-8' or '8-5-3 must-trump=on'."),
-        seed_text: str = typer.Option("0", "--seed", "-s", help="Tournament seed, an integer: the same seed gives the same result."),
-        workers: int = typer.Option(0, "--workers", "-w", parser=parse_whole_number, help="Processes to use (0: one per core). The result does not depend on it."),
-        matches: int = typer.Option(0, "--matches", "-m", parser=parse_whole_number, help="Also play this many seeded whole matches in every arrangement, for win rates."),
-        first_deals: bool = typer.Option(False, "--first-deals",
-                                         help="Play boards as first deals (no exchange) instead of deal 2 after a heuristic deal 1."),
-        json_file: str | None = typer.Option(None, "--json", help="Also write the result as JSON to this file ('-': to stdout, no table)."),
-        first_board: int = typer.Option(0, "--first-board", parser=parse_whole_number,
-                                        help="Index of the first board (to run one seed in chunks that merge: --merge)."),
-        merge: list[str] | None = typer.Option(None, "--merge",  # noqa: B008
-                                               help="Merge the boards of these --json files (same rules, players, seed; "
-                                                    "repeatable) instead of playing."),
-        ray_address: str | None = typer.Option(None, "--ray", metavar="ADDRESS",
-                                               help="Run on the ray cluster at ADDRESS (HOST:PORT of its head, or 'auto': the "
-                                                    "cluster of this machine); --workers then caps the processes (0: one per "
-                                                    "CPU of the cluster). Needs the cluster extra. The result does not depend on it."),
-    ) -> None:
-        """Duplicate tournament: the same deals played with the players in every seat arrangement.
-
-        Each board is played in all n! seat arrangements (6 with three players) so the luck of the cards
-        cancels. Shows the mean score and over-tricks per deal per player with 95% confidence intervals
-        over boards, the differences between levels, and, with --matches, whole-match win rates.
-        """
-        def fail(msg: str) -> None:
-            typer.echo(f"error: {msg}", err=True)
-            raise typer.Exit(2)
-
-        try:
-            r = Rules.parse(rules)
-            lv = parse_players(players if players is not None else ",".join(["heuristic"] + ["random"] * (r.players - 1)),
-                               r.players)
-            seed = parse_seed(seed_text)
-        except SergeantMajorError as e:
-            fail(str(e))
-            return
-        if deals < 0:
-            fail(f"--deals {deals}: may not be negative")
-        if matches < 0:
-            fail(f"--matches {matches}: may not be negative")
-        if first_board < 0:
-            fail(f"--first-board {first_board}: may not be negative")
-        if json_file == "":  # Path('') is the current folder: it was "cannot write '': Is a directory"
-            fail("--json '' is empty: give a file name, or '-' for standard output")
-        if deals == 0 and matches == 0 and not merge:
-            fail("--deals 0 and --matches 0: play at least one deal or one match")
-        if workers < 0:
-            fail(f"--workers {workers}: use 0 (one per core) or more")
-        if ray_address is not None and merge:
-            fail(f"--ray {ray_address!r} with --merge: merging plays nothing; leave out --ray")
-        if merge:  # the boards, their schedule and the matches come from the files: an option for playing is refused
-            given = [opt for opt, used in (("--deals", deals != DEFAULT_DEALS), ("--first-board", first_board != 0), ("--matches", matches != 0),
-                                           ("--first-deals", first_deals), ("--no-duplicate", not duplicate),
-                                           ("--workers", workers != 0)) if used]
-            if given:
-                fail(f"{', '.join(given)} with --merge: merging plays nothing (the boards, their schedule and the matches "
-                     f"come from the files); leave out {', '.join(given)}")
-        # the JSON goes to a temporary file beside --json, renamed to it once written: a refused, failed or
-        # interrupted run (Ctrl-C) leaves --json as it was, and never an empty or half-written file
-        # SIGTERM and SIGHUP (a closed terminal) stop the run as Ctrl-C does (status 143, 129; Ctrl-C: 130)
-        with stop_on_signals(f"--json {json_file!r}" if json_file is not None and json_file != "-" else ""):
-            tmp: str | None = None
-            dest: str | None = None  # what tmp is renamed to; None: --json is a device or a pipe, written directly
-            try:
-                if json_file is not None and json_file != "-":
-                    try:
-                        if Path(json_file).is_dir():
-                            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-                        dest = _renamed_onto(json_file)  # a link's file, not the link; /dev/null is not replaced
-                        if dest is not None:
-                            target = Path(dest)
-                            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-                            os.fchmod(fd, _file_mode(target))
-                            os.close(fd)
-                    except OSError as e:
-                        fail(f"cannot write {json_file!r}: {e.strerror or e}")
-                k = workers or os.cpu_count() or 1
-                if ray_address is not None:
-                    k = workers  # 0: one per CPU of the cluster
-                backend = ""
-                to_stdout = json_file == "-"
-                # the progress bar appears once the run has started: a refusal before it (no ray cluster at
-                # --ray's address, ray missing) is then its one line on stderr, without an empty bar above it
-                err_console = Console(stderr=True)
-                # off a terminal a transient bar still left a blank line on stderr: with the JSON on stdout it is off
-                bar = Progress(TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                               TimeRemainingColumn(), console=err_console, transient=to_stdout,
-                               disable=to_stdout and not err_console.is_terminal)
-
-                def started(description: str, processes: int) -> None:
-                    nonlocal backend, k
-                    backend, k = description, processes
-                    bar.start()
-
-                def stop_bar() -> None:
-                    if bar.live.is_started:  # Progress.stop() prints an empty line even then, off a terminal
-                        bar.stop()
-
-                bs: list[BoardOutcome] = []
-                ms: list[MatchOutcome] = []
-                t0 = time.perf_counter()
-                if merge:
-                    seen: dict[tuple[int, int], str] = {}
-                    for f in merge:  # the same file twice: it was "board 0 is in more than one result (also in t.json)"
-                        with contextlib.suppress(OSError):  # a file that cannot be read is named below, as before
-                            st = os.stat(f)
-                            first = seen.setdefault((st.st_dev, st.st_ino), f)
-                            if first != f or merge.count(f) > 1:
-                                again = f"twice ({quote(first)} and {quote(f)} are one file)" if first != f else "twice"
-                                fail(f"--merge {quote(f)} is given {again}: give each part once")
-                    try:
-                        res = merge_json([read_result_file(f) for f in merge], [visible(f) for f in merge])
-                    except SergeantMajorError as e:
-                        fail(str(e))
-                        return
-                    if res.rules != str(r) or res.levels != lv or res.seed != seed:
-                        fail(f"--merge files hold {res.rules!r} {','.join(res.levels)} seed {res.seed}; "
-                             f"give the same --rules, --players and --seed")
-                else:
-                    try:
-                        task = bar.add_task("boards", total=deals + matches)
-                        with contextlib.closing(tournament_iter(r, lv, deals, seed, k, matches, first_deals, duplicate,
-                                                                first_board, ray_address=ray_address,
-                                                                started=started)) as outcomes:
-                            for o in outcomes:
-                                if isinstance(o, BoardOutcome):
-                                    bs.append(o)
-                                else:
-                                    ms.append(o)
-                                bar.advance(task)
-                    except SergeantMajorError as e:
-                        stop_bar()  # before the error line
-                        fail(str(e))
-                    finally:
-                        stop_bar()
-                    res = summarize(r, lv, seed, bs, ms, duplicate, first_deals)
-                elapsed = time.perf_counter() - t0
-                if json_file is not None:
-                    d = res.to_json()
-                    d["seconds"] = round(elapsed, 3)
-                    if not merge:  # a merge plays nothing: no processes, no backend
-                        d["workers"] = k
-                        d["backend"] = backend
-                    text = json.dumps(d, indent=1) + "\n"
-                    if to_stdout:
-                        sys.stdout.write(text)
-                        return
-                    try:
-                        if dest is None:
-                            Path(json_file).write_text(text, encoding="utf-8")
-                        else:
-                            assert tmp is not None
-                            Path(tmp).write_text(text, encoding="utf-8")
-                            os.replace(tmp, dest)
-                            tmp = None
-                    except OSError as e:
-                        fail(f"cannot write {json_file!r}: {e.strerror or e}")
-            finally:
-                if tmp is not None:
-                    with contextlib.suppress(OSError):
-                        os.unlink(tmp)
-        # from the result, not the options: --merge takes the schedule from its files (--first-deals and
-        # --no-duplicate need not be given again)
-        how = "duplicate" if res.duplicate else "NOT duplicate"
-        what = "first deals" if res.first_deals else f"deal 2 after a heuristic deal 1, {res.exchange_boards} with an exchange"
-        title = (f"{count(res.boards, 'board')} of {res.rules} x {res.arrangements} seat arrangements ({how}; {what}), seed {seed}"
-                 if res.boards else
-                 f"{count(res.matches, 'match', 'matches')} of {res.rules} x {res.arrangements} seat arrangements, seed {seed}")
-        # the title and the notes are lines of their own, wrapped at the terminal's width: as the table's title and
-        # caption they were wrapped at the table's (about 58 columns: 'JSON written to' / 'part1.json')
-        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-        table.add_column("player", no_wrap=True)
-        if res.boards:
-            table.add_column("score/deal", justify="right", no_wrap=True)
-            table.add_column("over/deal", justify="right", no_wrap=True)
-            table.add_column("tricks", justify="right")
-        if res.matches:
-            table.add_column("match win %", justify="right", no_wrap=True)
-
-        def pct(e: Estimate | None) -> str:
-            if e is None:
-                return "-"
-            if e.low is None or e.high is None:
-                return f"{100 * e.mean:.1f}"
-            return f"{100 * e.mean:.1f} ({100 * e.low:.1f} .. {100 * e.high:.1f})"
-
-        for s in res.slots:
-            row = [s.label]
-            if res.boards:
-                row += [s.score.text(2), s.over.text(2), f"{s.tricks:.2f}"]
-            if res.matches:
-                row.append(pct(s.wins))
-            table.add_row(*row)
-        if len(res.levels_stats) < len(res.slots):
-            table.add_section()
-            for v in res.levels_stats:
-                row = [f"{v.level} ({len(v.slots)} slots)" if len(v.slots) > 1 else v.level]
-                if res.boards:
-                    row += [v.score.text(2), v.over.text(2), ""]
-                if res.matches:
-                    row.append(pct(v.wins))
-                table.add_row(*row)
-        if res.boards:
-            table.add_section()
-            for x in res.differences:
-                row = [f"{x.a} - {x.b}", x.score.text(2), x.over.text(2), ""]
-                if res.matches:
-                    row.append("")
-                table.add_row(*row)
-        notes = ["score/deal, over/deal: means per deal ± 95% CI over boards (a board's mean over its arrangements is the unit)"]
-        if res.matches:
-            notes.append(f"match win %: {count(res.matches, 'seeded match', 'seeded matches')} x {res.arrangements} "
-                         f"arrangements ({count(res.match_deals, 'deal')}); a shared win counts 1/k; (low .. high): 95% Wilson interval, match seeds as units")
-        played = res.deals + res.match_deals
-        notes.append((f"merged from {count(len(merge), 'file')}" if merge else
-                      f"{elapsed:.1f} s on {backend}, {played / elapsed:.0f} deals/s")
-                     + (f"; JSON written to {visible(json_file)}" if json_file is not None else ""))
-        con = Console()
-        con.print(Text(title))
-        con.print(table)
-        for note in notes:
-            con.print(Text(note))
-
-
-try:
-    _register()
-except ModuleNotFoundError as _e:  # the cli extra (typer, rich) is not installed: the library still works
-    if _e.name not in ("typer", "rich"):
-        raise

@@ -21,7 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from sergeant_major.core.rules import Rules
 from sergeant_major.players import LEVELS
-from sergeant_major.records.record import dumps_record
+from sergeant_major.records import dumps_record
 from sergeant_major.web.connections import Conn
 from sergeant_major.web.hub import Hub
 from sergeant_major.web.protocol import (

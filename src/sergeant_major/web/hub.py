@@ -16,7 +16,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from sergeant_major.core.errors import IllegalActionError
 from sergeant_major.players import HeuristicPlayer, decision_rng
-from sergeant_major.records.record import action_to_json
+from sergeant_major.records import action_to_json
 from sergeant_major.web.connections import Conn
 from sergeant_major.web.protocol import (
     PONG,

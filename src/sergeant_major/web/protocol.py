@@ -23,7 +23,7 @@ from sergeant_major.core.errors import RecordError, RulesError, SergeantMajorErr
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import name_problem, visible
 from sergeant_major.players import LEVELS
-from sergeant_major.records.record import action_from_json, action_to_json
+from sergeant_major.records import action_from_json, action_to_json
 from sergeant_major.web.store import SeatRow, TableRow
 from sergeant_major.web.tables import HUMAN
 

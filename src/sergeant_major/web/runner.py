@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from sergeant_major.core.actions import Action
-from sergeant_major.records.record import action_to_json
+from sergeant_major.records import action_to_json
 from sergeant_major.web.connections import Connections
 from sergeant_major.web.protocol import TABLE_ID_RE, error_message
 from sergeant_major.web.store import LogEntry, SeatRow, Store, TableRow

@@ -4,7 +4,7 @@ The log (see :mod:`.store`) is the source of truth; entries (``data`` is JSON):
 
 - ``start`` ``{"deal": n}``: a player released deal ``n`` (the first deal, or "next deal" after a result).
 - ``act`` ``{"action": <record action>, "by": "human"|"computer"|"standin"|"forced"}``: an action applied
-  through the rules (:func:`~sergeant_major.records.record.action_to_json` form).
+  through the rules (:func:`~sergeant_major.records.action_to_json` form).
 - ``undo`` ``{"n": k}``: practice mode: the last ``k`` actions are taken back.
 - ``away`` / ``back``: a computer stands in for an absent human at ``seat`` / the human is back.
 
@@ -27,7 +27,7 @@ from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import name_problem, visible
 from sergeant_major.core.view import View
 from sergeant_major.players import LEVELS, HeuristicPlayer, decision_rng, make_player
-from sergeant_major.records.record import action_from_json, action_to_json, match_to_record
+from sergeant_major.records import action_from_json, action_to_json, match_to_record
 from sergeant_major.web.store import LogEntry, SeatRow, TableRow
 
 __all__ = ["GameTable", "view_json", "end_json", "shown_seat", "history_game", "replay_steps", "HUMAN", "STANDIN_LEVEL"]
