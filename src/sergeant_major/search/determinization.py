@@ -5,6 +5,11 @@
 through the checked engine - that equals the real deal in every public respect and in the seat's own
 cards: ``build_view(sample, view.seat, ...) == view``. No third-party dependency.
 
+The parts, one module each: :mod:`.determinization_plan` (step (1) below: what the view says, as the places of the
+unseen cards and their constraints), :mod:`.determinization_worlds` (step (2): counting and drawing worlds),
+:mod:`.determinization_history` (step (3): a history for a world) and :mod:`.determinization_budget` (the errors
+and :class:`Budget`); this module draws worlds until one has a history.
+
 What the seat knows and the sample honours (rules texts: seeds 000/004 "Exchanging cards", "Playing the
 tricks"; 002; 003; RULES.md decisions 1-4):
 
@@ -29,8 +34,9 @@ the seat cannot see - another seat's hand, the kitty still in the middle, "out" 
 seat's own undealt rest (3-5-8) - with per-card allowed places (voids, where a given card can have gone)
 and the sizes of every place. (2) Draw a world exactly uniformly from those constraints: the cards are
 grouped by their set of allowed places, the assignments are counted by dynamic programming over the
-groups (multinomials, big integers; the two largest groups together in closed form, :func:`_two_groups`), and
-the groups are split by sequential counting; inside a group the cards are shuffled. (3) Complete the world into a history: walk the public history backwards, choosing what
+groups (multinomials, big integers; the two largest groups together in closed form,
+:func:`~.determinization_worlds.count_assignments`), and the groups are split by sequential counting; inside a
+group the cards are shuffled. (3) Complete the world into a history: walk the public history backwards, choosing what
 the seat cannot see (which cards of the declarer's hand came from the kitty, the order of unseen discards,
 the cards passed in exchanges it did not take part in, drawn at random among the choices the return rule
 allows; with ``trump-return=free`` the non-trumps received are answered before the trumps, deal.py
@@ -62,13 +68,16 @@ the discards, at most as many as the returns he got). For an up player whose giv
 see, a world with ``j`` low cards in his late places is weighted ``LATE_ODDS ** -j`` (a return is rarely a
 low card), the same weight for every threshold choice. Step (3) then chooses the unseen gives as a rising
 sequence of cards at or below ``t`` (uniform among those the receivers hold; for one down player of a round the
-seat saw none of, directly among those whose forced returns the up player's hand can hold, :func:`_capped_gives`)
+seat saw none of, directly among those whose forced returns the up player's hand can hold,
+``determinization_history._capped_gives``)
 and the unseen returns as the rule forces them. A world in which ``t`` and as many cards at or below it as he
-gave are not where his gives can be now is dropped before any completion (:func:`gives_possible`), and so is one
+gave are not where his gives can be now is dropped before any completion
+(:func:`~.determinization_worlds.gives_possible`), and so is one
 whose gives to a down player he saw none of cannot be answered (``return=suit``: each give of suit S came back as
 the down player's highest S card, which the up player still holds or has played, so per suit at most as many gives
 as he has such cards above the down player's, and at least as many as the low cards he holds or played when only
-that down player's returns reached him: :func:`answerable_under_caps`); a threshold for which this fails on what
+that down player's returns reached him: :func:`~.determinization_plan.answerable_under_caps`); a threshold for
+which this fails on what
 the play alone shows is not built at all. Both drops remove only worlds without any history.
 
 The result is exactly uniform over the worlds that satisfy the place constraints and have a legal
@@ -87,7 +96,8 @@ cached). Views after a large exchange the seat did not see take longer (tens of 
 3-5-8 and 9-5-2 after an unseen 8- or 5-card exchange; up to a few seconds in 4-player ``give=lowest`` games
 with two up players, where the low cards' places are not counted, and in 3-5-8 with ``return=overall``).
 The first sample of a view also counts its worlds: with 4 players and ``give=lowest`` every combination of the
-up players' threshold choices (up to :data:`MAX_THRESHOLD_CHOICES`), up to about 10 s; milliseconds otherwise.
+up players' threshold choices (up to :data:`~.determinization_plan.MAX_THRESHOLD_CHOICES`), up to about 10 s;
+milliseconds otherwise.
 A caller that must bound the time passes a :class:`Budget` (a count of steps, shared by several calls; the
 expert player's worlds of one decision share one): :func:`resample` then raises :class:`BudgetExhausted` rather
 than exceed it, and draws exactly as without it while budget is left. The plan and the first count of a view
@@ -149,11 +159,18 @@ def resample(view: View, rng: random.Random, *, budget: Budget | None = None) ->
 
 
 def _short(value: object) -> str:
+    """``repr(value)``, cut to 60 characters for an error message."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _sample(plan: Plan, rng: random.Random, budget: Budget | None = None) -> Deal:
+    """Draw worlds from ``plan`` until one has a history (:data:`COMPLETIONS` tries each), at most
+    :data:`MAX_WORLDS` of them.
+
+    Raises:
+        ResampleError: when no world found a history; BudgetExhausted (a ResampleError) when ``budget`` ran out.
+    """
     view = plan.view
     checks = plan.return_checks
     for _ in range(MAX_WORLDS):

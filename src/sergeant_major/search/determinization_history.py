@@ -37,8 +37,16 @@ RETURN_STEPS = 512
 
 
 def complete_history(plan: Plan, world: list[int], thresholds: dict[int, int], rng: random.Random,
-              budget: Budget | None = None) -> Deal | None:
-    """Build one history for ``world`` backwards, replay it forwards; ``None`` when it breaks a rule."""
+                     budget: Budget | None = None) -> Deal | None:
+    """Build one history for ``world`` backwards, replay it forwards; ``None`` when it breaks a rule.
+
+    ``world``: a mask of cards per place of ``plan`` (:func:`~sergeant_major.search.determinization_worlds.draw_world`),
+    ``thresholds``: seat -> threshold card id of the world's threshold choice. Returns a :class:`Deal` whose view for
+    the plan's viewer is the plan's view.
+
+    Raises:
+        BudgetExhausted: when ``budget`` runs out (a step per draw of unseen gives or return walked back).
+    """
     view = plan.view
     rules = view.rules
     players = view.players
@@ -109,8 +117,17 @@ def complete_history(plan: Plan, world: list[int], thresholds: dict[int, int], r
                     round_slots = plan.lowest_rounds[declarer]
                     gives_trump = slots[round_slots[0]].trump
                     threshold_order = overall_order(thresholds[declarer], gives_trump)
-                    low_candidates = [card for card in candidates if overall_order(card, gives_trump) <= threshold_order and card not in needed]
-                    low_returns = sum(1 for i in round_slots if slots[i].kind is RETURN and (slots[i].card < 0 or overall_order(slots[i].card, gives_trump) <= threshold_order))
+                    low_candidates = [
+                        card
+                        for card in candidates
+                        if overall_order(card, gives_trump) <= threshold_order and card not in needed
+                    ]
+                    low_returns = sum(
+                        1
+                        for i in round_slots
+                        if slots[i].kind is RETURN
+                        and (slots[i].card < 0 or overall_order(slots[i].card, gives_trump) <= threshold_order)
+                    )
                     if len(low_candidates) > low_returns:
                         needed += rng.sample(low_candidates, len(low_candidates) - low_returns)
                 if len(candidates) < rules.kitty_size or len(needed) > rules.kitty_size:
@@ -157,7 +174,11 @@ def complete_history(plan: Plan, world: list[int], thresholds: dict[int, int], r
             up, down = slot.seat, slot.to
             card = chosen[index]
             if card < 0:  # a give whose return is still to come: any card the receiver holds from the giver
-                candidates = [candidate for candidate in card_ids(hands[down]) if candidate not in from_viewer and candidate not in chosen]
+                candidates = [
+                    candidate
+                    for candidate in card_ids(hands[down])
+                    if candidate not in from_viewer and candidate not in chosen
+                ]
                 if not candidates:
                     return None
                 card = rng.choice(candidates)
@@ -166,7 +187,10 @@ def complete_history(plan: Plan, world: list[int], thresholds: dict[int, int], r
                 return None
             hands[down] &= ~(1 << card)
             hands[up] |= 1 << card
-            if rules.give == "lowest" and min(card_ids(hands[up]), key=lambda candidate: overall_order(candidate, slot.trump)) != card:
+            if (
+                rules.give == "lowest"
+                and min(card_ids(hands[up]), key=lambda candidate: overall_order(candidate, slot.trump)) != card
+            ):
                 return None  # not his lowest card then
     kitty = kitty_left | kitty_taken
     hand_size = rules.hand_size
@@ -177,7 +201,9 @@ def complete_history(plan: Plan, world: list[int], thresholds: dict[int, int], r
         dealt_ids = card_ids(hands[owner])
         if owner == viewer and plan.own_rest_hidden:
             first_dealt = mask_of(view.hand)
-            dealt_ids = [card for card in dealt_ids if first_dealt >> card & 1] + [card for card in dealt_ids if not first_dealt >> card & 1]
+            dealt_ids = [card for card in dealt_ids if first_dealt >> card & 1] + [
+                card for card in dealt_ids if not first_dealt >> card & 1
+            ]
         elif plan.own_rest_hidden or rules.contract_after:
             rng.shuffle(dealt_ids)
         dealt.append([CARDS[card] for card in dealt_ids])
@@ -197,6 +223,7 @@ def complete_history(plan: Plan, world: list[int], thresholds: dict[int, int], r
 
 
 def _slot_action(slot: Slot, card_id: int) -> Action:
+    """The action of ``slot`` with card id ``card_id`` (the slot's own action when it has no card)."""
     if slot.action is not None:
         return slot.action
     card = CARDS[card_id]
@@ -207,8 +234,9 @@ def _slot_action(slot: Slot, card_id: int) -> Action:
     return Return(slot.seat, card, slot.to)
 
 
-def _walk_returns(plan: Plan, hands: list[int], chosen: list[int], run: list[int], rng: random.Random,
-                  budget: Budget | None = None) -> bool:
+def _walk_returns(
+    plan: Plan, hands: list[int], chosen: list[int], run: list[int], rng: random.Random, budget: Budget | None = None
+) -> bool:
     """Walk back the unseen returns at slots ``run`` (descending, consecutive): choose each one's card and the
     card it answered (:func:`_hidden_return`), moving the card from the receiver's hand back to the returner's.
     A dead end (no allowed pair for a return) undoes the return walked just before it and tries another card for
@@ -230,7 +258,9 @@ def _walk_returns(plan: Plan, hands: list[int], chosen: list[int], run: list[int
             steps += 1
             if budget is not None:
                 budget.take_step()
-            pair = _hidden_return(plan, hands, down, up, index, chosen, plan.above_seen_return.get(down, 0), rng, tried[level])
+            pair = _hidden_return(
+                plan, hands, down, up, index, chosen, plan.above_seen_return.get(down, 0), rng, tried[level]
+            )
         if pair is None:
             tried[level] = set()
             level -= 1
@@ -257,12 +287,22 @@ def _walk_returns(plan: Plan, hands: list[int], chosen: list[int], run: list[int
     return True
 
 
-def _hidden_return(plan: Plan, hands: list[int], down: int, up: int, index: int, chosen: list[int], prefer: int,
-                   rng: random.Random, exclude: set[int] | None = None) -> tuple[int, int] | None:
-    """Choose an unseen return ``r`` (now in ``u``'s hand) and the unseen card ``g`` it answered, so that
-    ``r`` obeys the return rule in ``d``'s hand of that moment: at random among the allowed pairs whose ``r`` is
-    not in ``exclude``, mostly among those whose ``g`` is in ``prefer`` (cards ``d`` cannot have held at an earlier
-    return)."""
+def _hidden_return(
+    plan: Plan,
+    hands: list[int],
+    down: int,
+    up: int,
+    index: int,
+    chosen: list[int],
+    prefer: int,
+    rng: random.Random,
+    exclude: set[int] | None = None,
+) -> tuple[int, int] | None:
+    """Choose the unseen return at slot ``index`` (a card now in ``up``'s hand) and the unseen card it answered, so
+    that the return obeys the return rule in ``down``'s hand of that moment: at random among the allowed pairs
+    ``(returned, answered)`` whose returned card is not in ``exclude``, mostly among those whose answered card is in
+    ``prefer`` (a mask of the cards the down player cannot have held at an earlier return). ``None`` when no pair is
+    allowed."""
     slots = plan.slots
     from_viewer = plan.from_viewer
     rules = plan.view.rules
@@ -271,11 +311,12 @@ def _hidden_return(plan: Plan, hands: list[int], down: int, up: int, index: int,
     trump = slots[index].trump
     # unseen gives already matched to a later return: each card is given once
     matched = {chosen[j] for j, slot in enumerate(slots) if slot.kind is GIVE and slot.card < 0 and chosen[j] >= 0}
-    # d returned a card to the viewer before, with nothing received since: it held no card above that
+    # the down player returned a card to the viewer before, with nothing received since: it held no card above that
     # return then, so neither the card it returns now nor the card it answers can be such a card
     banned = plan.facts.banned(index)
     early = plan.facts.early_forbidden(index) if return_rule == "suit" else 0
-    # a card the viewer gave d that u now holds can only have come back with one of these returns
+    # a card the viewer gave the down player that the up player now holds can only have come back with one of these
+    # returns
     up_cards = card_ids(hands[up])
     gifts_back = [card for card in up_cards if from_viewer.get(card) == down]
     returns_left = plan.facts.unseen_returns_until(index)
@@ -283,27 +324,29 @@ def _hidden_return(plan: Plan, hands: list[int], down: int, up: int, index: int,
         return None
     if len(gifts_back) < returns_left:
         gifts_back = []  # this return may or may not be one of them: an earlier unseen return can take it back
-    # the same pairs, in the same order, as testing every (rc, g): g ascending among the cards d held, not
-    # given twice, not the viewer's gifts, not banned; a received trump (trump-return=free) answers anything,
-    # any other g needs rc to be d's highest card (of g's suit with return=suit, overall otherwise)
+    # the same pairs, in the same order, as testing every (returned, answered): answered ascending among the cards the
+    # down player held, not given twice, not the viewer's gifts, not banned; a received trump (trump-return=free)
+    # answers anything, any other answered needs returned to be the down player's highest card (of answered's suit
+    # with return=suit, overall otherwise)
     free_trumps = SUIT_MASKS[trump] if trump_return == "free" and 0 <= trump < 4 else 0
     gifts = 0  # the cards the viewer gave
     for card in from_viewer:
         gifts |= 1 << card
-    # the card answered need not be in d's hand now: d may have passed it on to the viewer since (a card u gave
-    # d that d returned to the viewer before answering u); d held it then, so "banned" does not apply to it
+    # the card answered need not be in the down player's hand now: the down player may have passed it on to the viewer
+    # since (a card the up player gave the down player that he returned to the viewer before answering the up player);
+    # he held it then, so "banned" does not apply to it
     passed = plan.facts.passed_to_viewer(index) & ~gifts
-    never_answered = (banned | gifts) & ~passed  # never a g: banned, or a card the viewer gave
-    matched_mask = 0  # not a g unless it is rc itself
+    never_answered = (banned | gifts) & ~passed  # never answered by this return: banned, or a card the viewer gave
+    matched_mask = 0  # answered by an earlier give unless it is the returned card itself
     for card in matched:
         matched_mask |= 1 << card
     if free_trumps and plan.facts.gives_first(index) and _later_non_trump(plan, index, chosen, trump):
-        # with trump-return=free the non-trumps received are answered before the trumps (deal.py
-        # _receipt_index): when every give of u to d came before this return and a later return answers a
+        # with trump-return=free the non-trumps received are answered before the trumps (deal.py _receipt_index): when
+        # every give of the up player to the down player came before this return and a later return answers a
         # non-trump, this one answers a non-trump too (the replay would refuse the history otherwise)
         never_answered |= free_trumps
         free_trumps = 0
-    rows: list[tuple[int, int]] = []  # (rc, mask of its g), rc in order
+    rows: list[tuple[int, int]] = []  # (returned card, mask of the cards it can answer), rising
     for returned in gifts_back or up_cards:
         if from_viewer.get(returned) == up or banned >> returned & 1:
             continue
@@ -318,8 +361,8 @@ def _hidden_return(plan: Plan, hands: list[int], down: int, up: int, index: int,
         if exclude and returned in exclude:
             continue
         if early >> returned & 1:
-            # d held no such card before u's gives: rc is one of them, and (returns of a suit answer its gives
-            # in any order) the one it answers can be taken to be rc itself
+            # the down player held no such card before the up player's gives: returned is one of them, and (returns of
+            # a suit answer its gives in any order) the one it answers can be taken to be returned itself
             answers &= 1 << returned
         if answers:
             rows.append((returned, answers))
@@ -335,7 +378,7 @@ def _hidden_return(plan: Plan, hands: list[int], down: int, up: int, index: int,
         if preferred and rng.random() < 0.9:
             return rng.choice(preferred)
         return rng.choice(pairs)
-    # the pairs are not listed: the k-th pair of the rows (or of the rows' g in ``prefer``) is drawn with
+    # the pairs are not listed: the k-th pair of the rows (or of the rows' answered cards in ``prefer``) is drawn with
     # ``rng.choice(range(count))``, which draws as ``rng.choice`` of the listed pairs would
     n_preferred = sum((answers & prefer).bit_count() for _, answers in rows)
     if n_preferred and rng.random() < 0.9:
@@ -344,7 +387,7 @@ def _hidden_return(plan: Plan, hands: list[int], down: int, up: int, index: int,
 
 
 def _later_non_trump(plan: Plan, index: int, chosen: list[int], trump: int) -> bool:
-    """Whether an unseen return after slot ``idx`` between the same two seats answers a non-trump (as chosen
+    """Whether an unseen return after slot ``index`` between the same two seats answers a non-trump (as chosen
     so far, walking back)."""
     slots = plan.slots
     down, up = slots[index].seat, slots[index].to
@@ -358,7 +401,8 @@ def _later_non_trump(plan: Plan, index: int, chosen: list[int], trump: int) -> b
 
 
 def _kth_pair(rows: list[tuple[int, int]], k: int) -> tuple[int, int]:
-    """The ``k``-th (from 0) pair ``(rc, g)`` of ``rows`` listed in order, each row's ``g`` rising."""
+    """The ``k``-th (from 0) pair ``(returned, answered)`` of ``rows`` (returned card, mask of the cards it can
+    answer) listed in order, each row's answered cards rising."""
     for returned, answers in rows:
         count = answers.bit_count()
         if k < count:
@@ -370,15 +414,22 @@ def _kth_pair(rows: list[tuple[int, int]], k: int) -> tuple[int, int]:
     raise AssertionError("k is below the number of pairs")
 
 
-def _plan_round(plan: Plan, up: int, threshold: int, hands: list[int], chosen: list[int], rng: random.Random,
-                budget: Budget | None = None) -> bool:
-    """``give=lowest``: choose the cards of up player ``u``'s exchange that the viewer did not see, from the
-    hands right after it (``hands``, walked back so far), and write them into ``chosen``.
+def _plan_round(
+    plan: Plan,
+    up: int,
+    threshold: int,
+    hands: list[int],
+    chosen: list[int],
+    rng: random.Random,
+    budget: Budget | None = None,
+) -> bool:
+    """``give=lowest``: choose the cards of the exchange of the up player at ``up`` that the viewer did not see, from
+    the hands right after it (``hands``, walked back so far), and write them into ``chosen`` (a card id per slot).
 
-    The gives are ``u``'s lowest cards, so they rise in order of giving, the highest is the threshold ``t``
-    drawn with the world, and every card he kept is above it: a card at or below ``t`` that he holds now
-    came back as a return. The gives are drawn uniformly among the rising sequences of cards at or below
-    ``t`` that the receiver (or ``u``, for one that came back) holds; the returns are then walked back from
+    The gives are his lowest cards, so they rise in order of giving, the highest is the ``threshold`` drawn with
+    the world, and every card he kept is above it: a card at or below the threshold that he holds now came back
+    as a return. The gives are drawn uniformly among the rising sequences of cards at or below the threshold
+    that the receiver (or the up player, for one that came back) holds; the returns are then walked back from
     the last, each the card the return rule forces in the down player's hand of that moment, preferring
     cards that must have come back. Returns ``False`` when this draw finds no consistent exchange."""
     slots = plan.slots
@@ -390,8 +441,8 @@ def _plan_round(plan: Plan, up: int, threshold: int, hands: list[int], chosen: l
     up_hand = hands[up]
     # candidates per give, in the order of giving; the last give is the threshold itself. A card the viewer saw in
     # another exchange may be one of them: a card the down player later passed on to the viewer (a return of the
-    # viewer's exchange with him) can have come from u's give; the cards the viewer gave are never u's (fv), and the
-    # hands walked back to this point hold every card where it lay then
+    # viewer's exchange with him) can have come from the up player's give; the cards the viewer gave are never the up
+    # player's (from_viewer), and the hands walked back to this point hold every card where it lay then
     candidates: list[list[int]] = []
     for j, give_index in enumerate(gives):
         if chosen[give_index] >= 0:
@@ -401,7 +452,13 @@ def _plan_round(plan: Plan, up: int, threshold: int, hands: list[int], chosen: l
         if j == len(gives) - 1:
             candidates.append([threshold] if pool >> threshold & 1 and threshold not in from_viewer else [])
         else:
-            candidates.append([card for card in card_ids(pool) if overall_order(card, gives_trump) < threshold_order and card not in from_viewer])
+            candidates.append(
+                [
+                    card
+                    for card in card_ids(pool)
+                    if overall_order(card, gives_trump) < threshold_order and card not in from_viewer
+                ]
+            )
         candidates[-1].sort(key=lambda card: overall_order(card, gives_trump))
     # count the rising sequences from the back, then draw one from the front
     ways: list[dict[int, int]] = [{} for _ in gives]
@@ -411,14 +468,18 @@ def _plan_round(plan: Plan, up: int, threshold: int, hands: list[int], chosen: l
                 ways[j][card] = 1
             else:
                 order = overall_order(card, gives_trump)
-                ways[j][card] = sum(count for next_card, count in ways[j + 1].items() if overall_order(next_card, gives_trump) > order)
+                ways[j][card] = sum(
+                    count for next_card, count in ways[j + 1].items() if overall_order(next_card, gives_trump) > order
+                )
     if not any(ways[0].values()):
         return False
-    # how many forced returns each down player can make to u, per suit (return=suit) or in all (overall)
+    # how many forced returns each down player can make to the up player, per suit (return=suit) or in all (overall)
     rules = plan.view.rules
     room: dict[tuple[int, int], int] = {}
     for down in {slots[i].to for i in gives}:
-        trump = next((slots[i].trump for i in round_slots if slots[i].kind is RETURN and slots[i].seat == down), gives_trump)
+        trump = next(
+            (slots[i].trump for i in round_slots if slots[i].kind is RETURN and slots[i].seat == down), gives_trump
+        )
         if rules.return_rule == "overall":
             top = max(card_ids(hands[down]), key=lambda card: overall_order(card, trump), default=-1)
             top_order = overall_order(top, trump) if top >= 0 else (-1, -1, -1)
@@ -436,7 +497,21 @@ def _plan_round(plan: Plan, up: int, threshold: int, hands: list[int], chosen: l
     for _ in range(PLAN_TRIES):
         if budget is not None:
             budget.take_step()
-        got = _try_round(plan, up, threshold_order, gives_trump, gives, round_slots, candidates, ways, room, hands, chosen, rng, capped)
+        got = _try_round(
+            plan,
+            up,
+            threshold_order,
+            gives_trump,
+            gives,
+            round_slots,
+            candidates,
+            ways,
+            room,
+            hands,
+            chosen,
+            rng,
+            capped,
+        )
         if got is not None:
             for i, card in got.items():
                 chosen[i] = card
@@ -447,14 +522,15 @@ def _plan_round(plan: Plan, up: int, threshold: int, hands: list[int], chosen: l
 _Capped = tuple[list[tuple[int, ...]], list[int], list[list[int]]]
 
 
-def _capped_gives(candidates: list[list[int]], gives: list[int], room: dict[tuple[int, int], int], down: int,
-                  overall: bool) -> _Capped | None:
-    """The unseen gives of one up player to one down player ``d`` (no free trump returns, the viewer saw none of the
-    round), drawn directly among those that pass the room check of :func:`_try_round`: each give is answered by a
-    forced return, ``d``'s highest card of its suit (or overall), so at most ``room[d, suit]`` (``room[d, -1]``) of
-    them can be of a suit. The gives are the threshold and a set of ``len(gives) - 1`` cards of the pool below it
-    (a rising sequence is a set): returns the vectors of cards per suit of that set allowed by the room, their
-    numbers of sets, and the pool per suit; ``None`` when no set is allowed. Drawing a vector by its number, then
+def _capped_gives(
+    candidates: list[list[int]], gives: list[int], room: dict[tuple[int, int], int], down: int, overall: bool
+) -> _Capped | None:
+    """The unseen gives of one up player to one down player ``down`` (no free trump returns, the viewer saw none of
+    the round), drawn directly among those that pass the room check of :func:`_try_round`: each give is answered by
+    a forced return, the down player's highest card of its suit (or ``overall``), so at most ``room[down, suit]``
+    (``room[down, -1]``) of them can be of a suit. The gives are the threshold and a set of ``len(gives) - 1`` cards
+    of the pool below it (a rising sequence is a set): returns the vectors of cards per suit of that set allowed by
+    the room, their numbers of sets, and the pool per suit; ``None`` when no set is allowed. Drawing a vector by its number, then
     the cards of each suit uniformly, is drawing uniformly among the rising sequences that pass the room check -
     what rejecting the others does, without the rejections."""
     threshold = candidates[-1][0] if candidates[-1] else -1
@@ -468,7 +544,10 @@ def _capped_gives(candidates: list[list[int]], gives: list[int], room: dict[tupl
             return None
         most_per_suit = [len(cards) for cards in per_suit]
     else:
-        most_per_suit = [min(len(per_suit[suit]), room.get((down, suit), 0) - (1 if threshold // 13 == suit else 0)) for suit in range(4)]
+        most_per_suit = [
+            min(len(per_suit[suit]), room.get((down, suit), 0) - (1 if threshold // 13 == suit else 0))
+            for suit in range(4)
+        ]
         if most_per_suit[threshold // 13] < 0:  # no room for the threshold itself
             return None
     vectors: list[tuple[int, ...]] = []
@@ -487,6 +566,7 @@ def _capped_gives(candidates: list[list[int]], gives: list[int], room: dict[tupl
 
 
 def _multinomial_sets(per_suit: list[list[int]], suit_counts: tuple[int, ...]) -> int:
+    """The number of sets with ``suit_counts[suit]`` cards of each ``per_suit[suit]``."""
     out = 1
     for cards, count in zip(per_suit, suit_counts, strict=True):
         out *= comb(len(cards), count)
@@ -497,10 +577,21 @@ PLAN_TRIES = 100
 """Draws of the unseen gives per :func:`_plan_round` call before the completion is retried."""
 
 
-def _try_round(plan: Plan, up: int, threshold_order: tuple[int, int, int], gives_trump: int, gives: list[int], round_slots: list[int],
-               candidates: list[list[int]], ways: list[dict[int, int]], room: dict[tuple[int, int], int],
-               hands: list[int], chosen: list[int], rng: random.Random, capped: _Capped | None = None,
-               ) -> dict[int, int] | None:
+def _try_round(
+    plan: Plan,
+    up: int,
+    threshold_order: tuple[int, int, int],
+    gives_trump: int,
+    gives: list[int],
+    round_slots: list[int],
+    candidates: list[list[int]],
+    ways: list[dict[int, int]],
+    room: dict[tuple[int, int], int],
+    hands: list[int],
+    chosen: list[int],
+    rng: random.Random,
+    capped: _Capped | None = None,
+) -> dict[int, int] | None:
     """One draw for :func:`_plan_round`: the gives (a rising sequence, uniformly; with ``capped`` uniformly among
     those that pass the room check, :func:`_capped_gives`), then the returns, walked back from the last. Returns the
     chosen card per slot, or ``None``."""
@@ -521,7 +612,11 @@ def _try_round(plan: Plan, up: int, threshold_order: tuple[int, int, int], gives
         given.sort(key=lambda card: overall_order(card, gives_trump))
         given.append(candidates[-1][0])
     for j in range(len(gives) if capped is None else 0):
-        options = [(card, count) for card, count in ways[j].items() if count and (previous_order is None or overall_order(card, gives_trump) > previous_order)]
+        options = [
+            (card, count)
+            for card, count in ways[j].items()
+            if count and (previous_order is None or overall_order(card, gives_trump) > previous_order)
+        ]
         total = sum(count for _, count in options)
         if not total:
             return None
@@ -548,7 +643,7 @@ def _try_round(plan: Plan, up: int, threshold_order: tuple[int, int, int], gives
         if rules.trump_return == "free" and slot.trump >= 0:
             position = next((index for index, card in enumerate(queue) if card // 13 != slot.trump), 0)
         answers[i] = queue.pop(position)
-    # a quick check before the walk: each down player holds fewer cards of a suit than u above his
+    # a quick check before the walk: each down player holds fewer cards of a suit than the up player above his
     room_used: dict[tuple[int, int], int] = {}
     for i, answered in answers.items():
         slot = slots[i]
@@ -566,7 +661,9 @@ def _try_round(plan: Plan, up: int, threshold_order: tuple[int, int, int], gives
                 return None
             hands_now[up] &= ~(1 << card)
             hands_now[down] |= 1 << card
-    came_back = [card for card in card_ids(hands_now[up]) if overall_order(card, gives_trump) <= threshold_order]  # he kept only cards above t: these came back
+    came_back = [
+        card for card in card_ids(hands_now[up]) if overall_order(card, gives_trump) <= threshold_order
+    ]  # he kept only cards above the threshold: these came back
     got: dict[int, int] = dict(give_cards)
     # returns the viewer made are fixed; free returns (a trump received, trump-return=free) come last for
     # each down player and may be any card; the others are forced: walk back the free ones first, then
@@ -578,7 +675,11 @@ def _try_round(plan: Plan, up: int, threshold_order: tuple[int, int, int], gives
         if chosen[i] >= 0:
             continue
         if rules.trump_return == "free" and trump >= 0 and answered // 13 == trump:
-            free_options = [card for card in card_ids(hands_now[up]) if from_viewer.get(card) != up and (hands_now[down] | 1 << card) >> answered & 1]
+            free_options = [
+                card
+                for card in card_ids(hands_now[up])
+                if from_viewer.get(card) != up and (hands_now[down] | 1 << card) >> answered & 1
+            ]
             if not free_options:
                 return None
             preferred = [card for card in free_options if card in came_back]
@@ -597,7 +698,13 @@ def _try_round(plan: Plan, up: int, threshold_order: tuple[int, int, int], gives
             top = max(card_ids(hands_now[down]), key=lambda card: overall_order(card, trump), default=-1)
             top_order = overall_order(top, trump) if top >= 0 else (-1, -1, -1)
             classes = {-1: forced_returns}
-            available = {-1: [card for card in card_ids(hands_now[up]) if overall_order(card, trump) > top_order and from_viewer.get(card) != up]}
+            available = {
+                -1: [
+                    card
+                    for card in card_ids(hands_now[up])
+                    if overall_order(card, trump) > top_order and from_viewer.get(card) != up
+                ]
+            }
         else:
             classes = {}
             for i in forced_returns:
@@ -605,14 +712,20 @@ def _try_round(plan: Plan, up: int, threshold_order: tuple[int, int, int], gives
             available = {}
             for suit in classes:
                 highest = (hands_now[down] & SUIT_MASKS[suit]).bit_length() - 1
-                available[suit] = [card for card in card_ids(hands_now[up] & SUIT_MASKS[suit]) if card > highest and from_viewer.get(card) != up]
+                available[suit] = [
+                    card
+                    for card in card_ids(hands_now[up] & SUIT_MASKS[suit])
+                    if card > highest and from_viewer.get(card) != up
+                ]
         for suit_class, class_returns in classes.items():
             pool = available[suit_class]
             if len(pool) < len(class_returns):
                 return None
             needed = [card for card in to_place if card in pool]
             # cards this down player was given and holds no more must be among his returns
-            needed += [answers[i] for i in class_returns if not hands_now[down] >> answers[i] & 1 and answers[i] not in needed]
+            needed += [
+                answers[i] for i in class_returns if not hands_now[down] >> answers[i] & 1 and answers[i] not in needed
+            ]
             if len(needed) > len(class_returns) or any(card not in pool for card in needed):
                 return None
             others = [card for card in pool if card not in needed]

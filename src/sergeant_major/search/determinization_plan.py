@@ -32,18 +32,20 @@ from sergeant_major.core.view import View
 from sergeant_major.search.determinization_budget import ResampleError
 
 
-def overall_order(cid: int, trump: int) -> tuple[int, int, int]:
-    """Order of cards for ``return=overall`` and ``give=lowest`` (deal.py ``_rank_key_high``)."""
-    s = cid // 13
-    return (cid % 13, 1 if s == trump else 0, s)
+def overall_order(card: int, trump: int) -> tuple[int, int, int]:
+    """Sort key of card id ``card`` for ``return=overall`` and ``give=lowest``: rank, then trump (``trump``: the
+    trump suit 0..3, or -1), then suit (deal.py ``_rank_key_high``)."""
+    suit = card // 13
+    return (card % 13, 1 if suit == trump else 0, suit)
 
 
-def card_ids(m: int) -> list[int]:
+def card_ids(cards: int) -> list[int]:
+    """The card ids of mask ``cards``, rising."""
     out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
+    while cards:
+        lowest = cards & -cards
+        out.append(lowest.bit_length() - 1)
+        cards ^= lowest
     return out
 
 
@@ -73,7 +75,8 @@ class PlaceKind(Enum):
 
 # The members bound to module names: on CPython 3.11 ``SlotKind.GIVE`` is a slow lookup (the enum's metaclass has a
 # __getattr__, about 0.4 us), and the kinds are compared in every loop over the history
-ASSIGN, NAME_CONTRACT, TAKE_KITTY, DISCARD = SlotKind.ASSIGN, SlotKind.NAME_CONTRACT, SlotKind.TAKE_KITTY, SlotKind.DISCARD
+ASSIGN, NAME_CONTRACT = SlotKind.ASSIGN, SlotKind.NAME_CONTRACT
+TAKE_KITTY, DISCARD = SlotKind.TAKE_KITTY, SlotKind.DISCARD
 
 
 GIVE, END_GIVE, RETURN = SlotKind.GIVE, SlotKind.END_GIVE, SlotKind.RETURN
@@ -129,13 +132,14 @@ class Plan:
 
 @dataclass
 class PlaceConstraints:
-    """The place constraints for one choice of thresholds: ``thresholds[u]`` is the highest card the up
-    player ``u`` gave (``give=lowest``), so that every card he held then and kept is above it."""
+    """The place constraints for one choice of thresholds: ``thresholds[seat]`` is the highest card the up
+    player at ``seat`` gave (``give=lowest``), so that every card he held then and kept is above it (with
+    ``return=overall``: the lowest card a down player returned unseen, so that he kept none above it)."""
 
     thresholds: dict[int, int]
-    variants: list[tuple[int, ...]]  # the sizes of the bins, one tuple per split of the late bins
-    groups: list[tuple[int, list[int]]]  # (allowed-bins mask, card ids), largest group last
-    weights: list[int]  # per variant: LATE_ODDS ** (cards fewer in the up players' late bins than at most)
+    variants: list[tuple[int, ...]]  # the sizes of the places, one tuple per split of the late places
+    groups: list[tuple[int, list[int]]]  # (mask of the allowed places, card ids), largest group last
+    weights: list[int]  # per variant: LATE_ODDS ** (cards fewer in the up players' late places than at most)
     counter: Callable[[int, tuple[int, ...]], int] | None = None  # memoised assignment counts
 
 
@@ -390,7 +394,8 @@ def _never_others(slots: list[Slot], plays: list[tuple[int, int]], own_cards: in
 
 
 def _grow(variants: list[tuple[int, ...]], hand: int, late: int, most: int) -> list[tuple[int, ...]]:
-    """Every split of bin ``hb`` into itself and its late bin ``lb`` with 0..``most`` cards in ``lb``."""
+    """Every split of place ``hand`` of each size vector into itself and its late place ``late``, with 0..``most``
+    cards in ``late``."""
     grown = []
     for sizes in variants:
         for moved in range(min(most, sizes[hand]) + 1):
@@ -402,7 +407,7 @@ def _grow(variants: list[tuple[int, ...]], hand: int, late: int, most: int) -> l
 
 
 def _grow_sum(variants: list[tuple[int, ...]], pairs: list[tuple[int, int]], most: int) -> list[tuple[int, ...]]:
-    """Every split of each bin ``b`` into itself and its twin ``tb`` (``pairs``), ``most`` cards in the twins
+    """Every split of each place into itself and its twin (``pairs`` of place indexes), ``most`` cards in the twins
     together at most."""
     out: list[tuple[int, ...]] = []
 
@@ -423,6 +428,12 @@ def _grow_sum(variants: list[tuple[int, ...]], pairs: list[tuple[int, int]], mos
 
 
 def group_cards(allowed: dict[int, int], viewer: int) -> list[tuple[int, list[int]]]:
+    """The cards grouped by their mask of allowed places (``allowed``: card id -> mask), as ``(mask, card ids)``,
+    smallest group first.
+
+    Raises:
+        ResampleError: naming the card and seat ``viewer`` when a card is allowed nowhere.
+    """
     by_mask: dict[int, list[int]] = {}
     for card in sorted(allowed):
         if allowed[card] == 0:
@@ -449,14 +460,19 @@ def _threshold_options(view: View, slots: list[Slot], lowest_rounds: dict[int, l
                        deck: int, overall_downs: dict[int, tuple[int, int, int]] | None = None,
                        return_checks: list[tuple[int, int, int]] | None = None,
                        ) -> list[dict[int, tuple[int, int, int, int, int]]]:
-    """For ``give=lowest``: per up player ``u`` (not the viewer), the possible thresholds ``t`` (the highest
-    card he gave) as ``(t, most, below, lowg, slack)``: at most ``most`` unseen cards at or below ``t`` (mask
-    ``below``) can be in his hand, since each reached him after his gives; of the unseen cards at or below
-    ``t`` that he may have given (mask ``lowg``), at most ``slack`` can be where no card he gave can be
-    (the kitty, a seat that took no part). A ``t`` whose gives to a down player ``d`` of ``return_checks`` cannot
-    all be answered in any world (:func:`_gives_answerable`, with what the play shows: ``d``'s returns were above
-    every card of their suit he played, and are with ``u`` or unseen) is left out. Returns the combinations ([{}]
-    when none)."""
+    """For ``give=lowest``: per up player (not the viewer), the possible thresholds ``t`` (the highest card he gave)
+    as ``(t, most, below, low_given, slack)``: at most ``most`` unseen cards at or below ``t`` (mask ``below``) can
+    be in his hand, since each reached him after his gives; of the unseen cards at or below ``t`` that he may have
+    given (mask ``low_given``), at most ``slack`` can be where no card he gave can be (the kitty, a seat that took
+    no part). A ``t`` whose gives to a down player of ``return_checks`` cannot all be answered in any world
+    (:func:`answerable_under_caps`, with what the play shows: the down player's returns were above every card of
+    their suit he played, and are with the up player or unseen) is left out. With ``return=overall``, per down
+    player of ``overall_downs`` the lowest card he may have returned, likewise. Returns the combinations, one dict
+    seat -> option each (``[{}]`` when none).
+
+    Raises:
+        ResampleError: when a seat has no possible threshold.
+    """
     if not lowest_rounds and not overall_downs:
         return [{}]
     viewer = view.seat
@@ -486,7 +502,8 @@ def _threshold_options(view: View, slots: list[Slot], lowest_rounds: dict[int, l
             played_below = (below & played_by[up]).bit_count()
             if played_below > up_late_most[up]:
                 break
-            if position[card] < lowest_seen or not deck >> card & 1 or (last_give >= 0 and card != last_give) or (last_give < 0 and never >> card & 1):
+            if (position[card] < lowest_seen or not deck >> card & 1 or (last_give >= 0 and card != last_give)
+                    or (last_give < 0 and never >> card & 1)):
                 continue
             if ((below & deck & ~never) | seen_mask).bit_count() < len(gives):
                 continue
@@ -494,19 +511,33 @@ def _threshold_options(view: View, slots: list[Slot], lowest_rounds: dict[int, l
             slack = (seen_mask | (reach & below & ~unseen)).bit_count() + low_given.bit_count() - len(gives)
             if slack < 0:
                 continue
-            if any(check_up == up and not answerable_under_caps(
-                    [slots[i] for i in round_slots if slots[i].kind is GIVE], down, card, below & deck & ~never & ~seen_mask,
-                    played_by[down], unseen | played_by[up],
-                    below & played_by[up] if only_returns_from(slots, round_slots[0], up, down) else 0)
-                   for down, check_up, _ in return_checks or []):
+            if any(
+                check_up == up
+                and not answerable_under_caps(
+                    [slots[i] for i in round_slots if slots[i].kind is GIVE],
+                    down,
+                    card,
+                    below & deck & ~never & ~seen_mask,
+                    played_by[down],
+                    unseen | played_by[up],
+                    below & played_by[up] if only_returns_from(slots, round_slots[0], up, down) else 0,
+                )
+                for down, check_up, _ in return_checks or []
+            ):
                 continue
             # returns the viewer made above the threshold take no low card back to him
-            high_returns_back = sum(1 for i in round_slots if slots[i].kind is RETURN and slots[i].card >= 0 and not below >> slots[i].card & 1)
+            high_returns_back = sum(
+                1
+                for i in round_slots
+                if slots[i].kind is RETURN and slots[i].card >= 0 and not below >> slots[i].card & 1
+            )
             options.append((up, (card, up_late_most[up] - played_below - high_returns_back, below, low_given, slack)))
             if last_give >= 0:
                 break
         if not options:
-            raise ResampleError(f"the gives of seat {up} in the view of seat {viewer} cannot have been his lowest cards")
+            raise ResampleError(
+                f"the gives of seat {up} in the view of seat {viewer} cannot have been his lowest cards"
+            )
         per_seat.append(options)
     for down, (returns, late_most, trump) in (overall_downs or {}).items():
         order = sorted(range(52), key=lambda card: overall_order(card, trump), reverse=True)
@@ -521,7 +552,9 @@ def _threshold_options(view: View, slots: list[Slot], lowest_rounds: dict[int, l
                 continue
             down_options.append((down, (card, late_most - played_below, above, 0, 0)))
         if not down_options:
-            raise ResampleError(f"the returns of seat {down} in the view of seat {viewer} cannot have been his highest cards")
+            raise ResampleError(
+                f"the returns of seat {down} in the view of seat {viewer} cannot have been his highest cards"
+            )
         per_seat.append(down_options)
     combos: list[dict[int, tuple[int, int, int, int, int]]] = [{}]
     for options in per_seat:
@@ -535,7 +568,9 @@ def _answered_give(slots: list[Slot], return_index: int, trump_return: str) -> i
     first, except that with ``trump-return=free`` cards of other suits are answered before trumps
     (deal.py ``_receipt_index``); a give the viewer did not see counts as a non-trump here."""
     down, up = slots[return_index].seat, slots[return_index].to
-    queue = [i for i, slot in enumerate(slots[:return_index]) if slot.kind is GIVE and slot.seat == up and slot.to == down]
+    queue = [
+        i for i, slot in enumerate(slots[:return_index]) if slot.kind is GIVE and slot.seat == up and slot.to == down
+    ]
     for index in range(return_index + 1):
         slot = slots[index]
         if slot.kind is not RETURN or slot.seat != down or slot.to != up:
@@ -544,7 +579,14 @@ def _answered_give(slots: list[Slot], return_index: int, trump_return: str) -> i
             return -1
         position = 0
         if trump_return == "free" and slot.trump >= 0:
-            position = next((at for at, give_index in enumerate(queue) if slots[give_index].card < 0 or slots[give_index].card // 13 != slot.trump), 0)
+            position = next(
+                (
+                    at
+                    for at, give_index in enumerate(queue)
+                    if slots[give_index].card < 0 or slots[give_index].card // 13 != slot.trump
+                ),
+                0,
+            )
         give_index = queue.pop(position)
         if index == return_index:
             return give_index
@@ -558,7 +600,8 @@ def _received_for(slots: list[Slot], return_index: int, trump_return: str) -> in
 
 
 def _return_forbidden(returned: int, received: int, trump: int, rule: str, trump_return: str) -> int:
-    """Cards the returner cannot have held when he returned ``ret`` for ``got`` (RULES.md decision 1)."""
+    """Mask of the cards the returner cannot have held when he returned ``returned`` for ``received`` (-1: unseen),
+    ``trump`` the trump suit then (RULES.md decision 1)."""
     suit = (received if received >= 0 else returned) // 13
     if trump_return == "free" and suit == trump:
         return 0
@@ -568,13 +611,18 @@ def _return_forbidden(returned: int, received: int, trump: int, rule: str, trump
     return SUIT_MASKS[returned // 13] & ~((1 << (returned + 1)) - 1)
 
 
-def _play_forbidden(card: int, before: list[tuple[int, int]], trump: int, must_trump: bool, must_overtrump: bool) -> int:
-    """Cards the player of ``c`` cannot have held, given the trick so far ``before`` (deal.legal_play_mask)."""
+def _play_forbidden(
+    card: int, before: list[tuple[int, int]], trump: int, must_trump: bool, must_overtrump: bool
+) -> int:
+    """Mask of the cards the player of ``card`` cannot have held, given the trick so far ``before`` ((seat, card id)
+    pairs) (deal.legal_play_mask)."""
     if not before:
         return 0
     led = before[0][1] // 13
     trumps = SUIT_MASKS[trump] if trump >= 0 else 0
-    highest_trump = max((forbidden for _, forbidden in before if forbidden // 13 == trump), default=-1) if trump >= 0 else -1
+    highest_trump = (
+        max((forbidden for _, forbidden in before if forbidden // 13 == trump), default=-1) if trump >= 0 else -1
+    )
     higher_trumps = trumps & ~((1 << (highest_trump + 1)) - 1) if highest_trump >= 0 else trumps
     suit = card // 13
     if suit == led:
@@ -601,7 +649,7 @@ def _public_slots(view: View) -> tuple[list[Slot], list[int], int]:
     deck = list(range(1, 52)) if rules.kitty == "none" else list(range(52))
     hand_size = rules.hand_size
     hands = [[CARDS[deck[seat * hand_size + k]] for k in range(hand_size)] for seat in range(players)]
-    kitty = [CARDS[card] for card in deck[players * hand_size:]]
+    kitty = [CARDS[card] for card in deck[players * hand_size :]]
     allowed = view.contracts_left[view.declarer] if view.contracts_left else None
     stand_in = Deal(rules, view.dealer, hands, kitty, view.prev_diffs, allowed, view.deal_number)
     slots: list[Slot] = []
@@ -618,8 +666,12 @@ def _public_slots(view: View) -> tuple[list[Slot], list[int], int]:
                 break
             targets = view.targets
             minimum = view.contract is Contract.MINIMUM
-            taken = next(candidate for candidate in legal if isinstance(candidate, AssignTargets)
-                       and (minimum_ceilings(candidate.targets) if minimum else candidate.targets) == targets)
+            taken = next(
+                candidate
+                for candidate in legal
+                if isinstance(candidate, AssignTargets)
+                and (minimum_ceilings(candidate.targets) if minimum else candidate.targets) == targets
+            )
             slots.append(Slot(ASSIGN, taken.seat, action=taken))
         elif phase == Phase.CONTRACT:
             if view.contract is None:
@@ -640,7 +692,12 @@ def _public_slots(view: View) -> tuple[list[Slot], list[int], int]:
             first = legal[0]
             if isinstance(first, (Give, EndGive)):
                 up, down = first.seat, first.to
-                if next_entry < len(exchange) and exchange[next_entry].kind == "give" and exchange[next_entry].giver == up and exchange[next_entry].receiver == down:
+                if (
+                    next_entry < len(exchange)
+                    and exchange[next_entry].kind == "give"
+                    and exchange[next_entry].giver == up
+                    and exchange[next_entry].receiver == down
+                ):
                     card = exchange[next_entry].card
                     slots.append(Slot(GIVE, up, down, card.id if card is not None else -1, trump=trump))
                     next_entry += 1
@@ -653,7 +710,12 @@ def _public_slots(view: View) -> tuple[list[Slot], list[int], int]:
             else:
                 assert isinstance(first, Return)
                 down, up = first.seat, first.to
-                if next_entry < len(exchange) and exchange[next_entry].kind == "return" and exchange[next_entry].giver == down and exchange[next_entry].receiver == up:
+                if (
+                    next_entry < len(exchange)
+                    and exchange[next_entry].kind == "return"
+                    and exchange[next_entry].giver == down
+                    and exchange[next_entry].receiver == up
+                ):
                     card = exchange[next_entry].card
                     slots.append(Slot(RETURN, down, up, card.id if card is not None else -1, trump=trump))
                     next_entry += 1
@@ -697,10 +759,19 @@ class HistoryFacts:
             rules = self.view.rules
             got = 0
             for index, slot in enumerate(self.slots[:before]):
-                if (slot.kind is RETURN and slot.seat == self.view.declarer and slot.to == self.view.seat
-                        and slot.card >= 0):
-                    got |= _return_forbidden(slot.card, _received_for(self.slots, index, rules.trump_return), slot.trump,
-                                             rules.return_rule, rules.trump_return)
+                if (
+                    slot.kind is RETURN
+                    and slot.seat == self.view.declarer
+                    and slot.to == self.view.seat
+                    and slot.card >= 0
+                ):
+                    got |= _return_forbidden(
+                        slot.card,
+                        _received_for(self.slots, index, rules.trump_return),
+                        slot.trump,
+                        rules.return_rule,
+                        rules.trump_return,
+                    )
             self._declarer_forbidden[before] = got
         return got
 
@@ -732,7 +803,7 @@ class HistoryFacts:
             give_index = self.answered_give(slot_index)
             got = 0
             if give_index >= 0:
-                for slot in self.slots[give_index + 1:slot_index]:
+                for slot in self.slots[give_index + 1 : slot_index]:
                     if slot.kind in GIVE_OR_RETURN and slot.seat == returner and slot.card >= 0:
                         got |= 1 << slot.card
             self._passed[slot_index] = got
@@ -744,11 +815,14 @@ class HistoryFacts:
         if got is None:
             slots = self.slots
             down, up = slots[slot_index].seat, slots[slot_index].to
-            first_return = min(index for index, slot in enumerate(slots)
-                               if slot.kind is RETURN and slot.seat == down and slot.to == up)
+            first_return = min(
+                index for index, slot in enumerate(slots) if slot.kind is RETURN and slot.seat == down and slot.to == up
+            )
             got = self._gives_first[slot_index] = all(
-                index < first_return for index, slot in enumerate(slots)
-                if slot.kind is GIVE and slot.seat == up and slot.to == down)
+                index < first_return
+                for index, slot in enumerate(slots)
+                if slot.kind is GIVE and slot.seat == up and slot.to == down
+            )
         return got
 
     def early_forbidden(self, slot_index: int) -> int:
@@ -762,8 +836,9 @@ class HistoryFacts:
             got = 0
             for earlier in range(slot_index - 1, -1, -1):
                 slot = slots[earlier]
-                if ((slot.kind in GIVE_OR_RETURN and slot.to == down and slot.seat != up)
-                        or (slot.kind is TAKE_KITTY and slot.seat == down)):
+                if (slot.kind in GIVE_OR_RETURN and slot.to == down and slot.seat != up) or (
+                    slot.kind is TAKE_KITTY and slot.seat == down
+                ):
                     break  # something reached him from elsewhere: a card above an earlier return may have come with it
                 if slot.kind is RETURN and slot.seat == down and slot.to == self.view.seat and slot.card >= 0:
                     received = _received_for(slots, earlier, rules.trump_return)
@@ -778,17 +853,19 @@ class HistoryFacts:
         if got is None:
             down, up = self.slots[slot_index].seat, self.slots[slot_index].to
             got = self._unseen_returns[slot_index] = 1 + sum(
-                1 for slot in self.slots[:slot_index]
-                if slot.kind is RETURN and slot.seat == down and slot.to == up and slot.card < 0)
+                1
+                for slot in self.slots[:slot_index]
+                if slot.kind is RETURN and slot.seat == down and slot.to == up and slot.card < 0
+            )
         return got
 
 
 def find_return_checks(rules: Rules, slots: list[Slot]) -> list[tuple[int, int, int]]:
-    """``(d, u, k)`` for each unseen exchange whose ``k`` returns from ``d`` to ``u`` a world must be able to
-    explain: with ``return=suit`` every one of them was the highest card of its suit in ``d``'s hand then (no
-    free trump answer), so it beats every card ``d`` still holds or has played since in its suit, provided
-    nothing reached ``d`` after its first return to ``u``; and it is in ``u``'s hand or played by ``u``,
-    provided ``u`` passed nothing on since. Only exchanges the viewer saw none of qualify."""
+    """``(down, up, returns)`` for each unseen exchange whose ``returns`` returns from ``down`` to ``up`` a world must
+    be able to explain: with ``return=suit`` every one of them was the highest card of its suit in the down player's
+    hand then (no free trump answer), so it beats every card he still holds or has played since in its suit,
+    provided nothing reached him after his first return to ``up``; and it is in the up player's hand or played by
+    him, provided he passed nothing on since. Only exchanges the viewer saw none of qualify."""
     out: list[tuple[int, int, int]] = []
     if rules.return_rule == "suit":
         exchanges = {(slot.seat, slot.to) for slot in slots if slot.kind is RETURN}
@@ -800,31 +877,40 @@ def find_return_checks(rules: Rules, slots: list[Slot]) -> list[tuple[int, int, 
             if rules.trump_return == "free" and any(slots[i].trump >= 0 for i in returns):
                 continue
             first = returns[0]
-            later = slots[first + 1:]
-            if any((slot.kind in GIVE_OR_RETURN and slot.to == down) or (slot.kind is TAKE_KITTY and slot.seat == down)
-                   or (slot.kind in (GIVE, RETURN, DISCARD) and slot.seat == up) for slot in later):
+            later = slots[first + 1 :]
+            if any(
+                (slot.kind in GIVE_OR_RETURN and slot.to == down)
+                or (slot.kind is TAKE_KITTY and slot.seat == down)
+                or (slot.kind in (GIVE, RETURN, DISCARD) and slot.seat == up)
+                for slot in later
+            ):
                 continue
             out.append((down, up, len(returns)))
     return out
 
 
 def only_returns_from(slots: list[Slot], first: int, up: int, down: int) -> bool:
-    """Whether every card that reached ``u`` after slot ``first`` (his first give) was a return from ``d``."""
-    return all(slot.kind is RETURN and slot.seat == down for slot in slots[first + 1:]
-               if (slot.kind in GIVE_OR_RETURN and slot.to == up) or (slot.kind is TAKE_KITTY and slot.seat == up))
+    """Whether every card that reached ``up`` after slot ``first`` (his first give) was a return from ``down``."""
+    return all(
+        slot.kind is RETURN and slot.seat == down
+        for slot in slots[first + 1 :]
+        if (slot.kind in GIVE_OR_RETURN and slot.to == up) or (slot.kind is TAKE_KITTY and slot.seat == up)
+    )
 
 
-def answerable_under_caps(gives: list[Slot], down: int, threshold: int, candidates: int, down_cards: int, up_cards: int,
-                           up_low: int) -> bool:
-    """Whether the up player's gives to ``d`` (``gives``: all his give slots, rising, the last one ``t``) can be
-    chosen among ``cand`` (cards at or below ``t``) so that ``d``'s unseen returns answer them
-    (``return=suit``, no free trump answer, nothing reaching ``d`` after his first return nor leaving the up player:
-    :func:`find_return_checks`). Each give of suit S was answered by ``d``'s highest S card then, which is above every S
-    card in ``d_cards`` (cards ``d`` holds or has played, all in his hand then) and is still in ``u_cards`` (cards the
-    up player holds or has played, or may): so there are at most that many gives of suit S. ``t`` is one of them
-    when the last give went to ``d`` unseen. ``u_low``: cards at or below ``t`` surely with the up player (held or
-    played), when every card that reached him since his first give was a return of ``d``'s (else ``0``): each is
-    such a return, so above ``d``'s cards of its suit, and there are at least that many gives of its suit."""
+def answerable_under_caps(
+    gives: list[Slot], down: int, threshold: int, candidates: int, down_cards: int, up_cards: int, up_low: int
+) -> bool:
+    """Whether the up player's gives to ``down`` (``gives``: all his give slots, rising, the last one ``threshold``)
+    can be chosen among ``candidates`` (cards at or below ``threshold``) so that the down player's unseen returns
+    answer them (``return=suit``, no free trump answer, nothing reaching him after his first return nor leaving the
+    up player: :func:`find_return_checks`). Each give of suit S was answered by the down player's highest S card
+    then, which is above every S card in ``down_cards`` (cards he holds or has played, all in his hand then) and is
+    still in ``up_cards`` (cards the up player holds or has played, or may): so there are at most that many gives of
+    suit S. ``threshold`` is one of them when the last give went to ``down`` unseen. ``up_low``: cards at or below
+    ``threshold`` surely with the up player (held or played), when every card that reached him since his first give
+    was a return of the down player's (else ``0``): each is such a return, so above the down player's cards of its
+    suit, and there are at least that many gives of its suit. All card sets are masks."""
     given = sum(1 for give in gives if give.to == down)
     threshold_to_down = gives[-1].card < 0 and gives[-1].to == down
     if threshold_to_down and not candidates >> threshold & 1:
@@ -835,7 +921,7 @@ def answerable_under_caps(gives: list[Slot], down: int, threshold: int, candidat
         above_down = up_cards >> (13 * suit + ranks_to_top) & (0x1FFF >> ranks_to_top)
         came_back = up_low >> (13 * suit) & 0x1FFF
         if came_back & ~(above_down << ranks_to_top):
-            return False  # a low card of his that is no return of d's
+            return False  # a low card of his that is no return of the down player's
         most_here = min(above_down.bit_count(), (candidates & SUIT_MASKS[suit]).bit_count())
         least_here = max(came_back.bit_count(), 1 if threshold_to_down and threshold // 13 == suit else 0)
         if least_here > most_here:

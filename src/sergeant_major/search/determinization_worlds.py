@@ -62,9 +62,9 @@ def count_assignments(groups: list[tuple[int, list[int]]], n_places: int) -> Cal
 
 
 def _two_groups(n1: int, m1: int, n2: int, m2: int, caps: tuple[int, ...]) -> int:
-    """Assignments of ``n1`` cards allowed in the bins of mask ``m1`` and ``n2`` cards allowed in ``m2`` that fill
+    """Assignments of ``n1`` cards allowed in the places of mask ``m1`` and ``n2`` cards allowed in ``m2`` that fill
     ``caps`` exactly: the sum over the splits of the first group of the product of the two multinomials, in closed
-    form. A bin only one group allows takes that group's cards; of the places ``S`` of the bins both allow, the
+    form. A place only one group allows takes that group's cards; of the room ``S`` of the places both allow, the
     first group fills any ``r1`` (Vandermonde: the sum over the splits of ``r1`` of the products of
     ``comb(caps[b], y_b)`` is ``comb(S, r1)``), so the count is ``n1! n2! comb(S, r1) / prod(caps[b]!)``. The
     same number as listing the splits (``place_splits``), which with 4 players and ``give=lowest`` meant hundreds of
@@ -97,7 +97,8 @@ def multinomial(n: int, parts: tuple[int, ...] | list[int]) -> int:
 
 
 def place_splits(n: int, mask: int, sizes: tuple[int, ...], n_places: int) -> list[tuple[int, ...]]:
-    """Every way to put ``n`` cards into the allowed bins within their capacities."""
+    """Every way to put ``n`` cards into the places of mask ``mask`` within their ``sizes`` (``n_places`` places):
+    the cards per place, one tuple per way."""
     allowed = [place for place in range(n_places) if mask >> place & 1]
     out: list[tuple[int, ...]] = []
     split = [0] * n_places
@@ -124,7 +125,7 @@ def place_splits(n: int, mask: int, sizes: tuple[int, ...], n_places: int) -> li
 
 
 def draw_world(plan: Plan, rng: random.Random) -> tuple[list[int], dict[int, int]]:
-    """Masks of cards per bin, uniformly among the assignments allowed by one of the plan's place
+    """Masks of cards per place, uniformly among the assignments allowed by one of the plan's place
     constraints (a threshold choice drawn in proportion to its count), and that choice's thresholds."""
     n_places = len(plan.places)
     if plan.world_counts is None:
@@ -132,7 +133,8 @@ def draw_world(plan: Plan, rng: random.Random) -> tuple[list[int], dict[int, int
         for choice in plan.threshold_choices:
             if choice.counter is None:
                 choice.counter = count_assignments(choice.groups, n_places)
-            counts += [choice.counter(0, size) * weight for size, weight in zip(choice.variants, choice.weights, strict=True)]
+            counts += [choice.counter(0, sizes) * weight
+                       for sizes, weight in zip(choice.variants, choice.weights, strict=True)]
         plan.world_counts = counts
     counts = plan.world_counts
     if not any(counts):
@@ -169,7 +171,7 @@ def draw_world(plan: Plan, rng: random.Random) -> tuple[list[int], dict[int, int
         rng.shuffle(shuffled)
         dealt = 0
         for place in range(n_places):
-            for card in shuffled[dealt:dealt + split[place]]:
+            for card in shuffled[dealt : dealt + split[place]]:
                 world[place] |= 1 << card
             dealt += split[place]
         sizes = tuple(size - taken for size, taken in zip(sizes, split, strict=True))
@@ -177,10 +179,10 @@ def draw_world(plan: Plan, rng: random.Random) -> tuple[list[int], dict[int, int
 
 
 def returns_possible(plan: Plan, world: list[int], checks: list[tuple[int, int, int]]) -> bool:
-    """Whether ``world`` leaves, for every check of :func:`find_return_checks`, at least ``k`` cards with ``u``
-    (held or played, none the viewer gave anyone but ``d``) above all of ``d``'s cards of their suit, among them
-    every card the viewer gave ``d`` that ``u`` holds: if not, the world has no history and its completions need
-    not be tried."""
+    """Whether ``world`` leaves, for every check ``(down, up, returns)`` of :func:`find_return_checks`, at least
+    ``returns`` cards with the up player (held or played, none the viewer gave anyone but the down player) above all
+    of the down player's cards of their suit, among them every card the viewer gave the down player that the up
+    player holds: if not, the world has no history and its completions need not be tried."""
     held: dict[int, int] = {}
     for (kind, owner), cards in zip(plan.places, world, strict=True):
         if kind in TWIN_PLACES:
@@ -192,18 +194,21 @@ def returns_possible(plan: Plan, world: list[int], checks: list[tuple[int, int, 
     for down, up, returns in checks:
         down_cards = held.get(down, 0)
         up_cards = held.get(up, 0)
-        gifts_back = 0  # the viewer's gifts to d that u holds: they can only have come back to u as d's returns
+        # the viewer's gifts to the down player that the up player holds: they can only have come back as his returns
+        gifts_back = 0
         for card, receiver in plan.from_viewer.items():
-            if receiver != down:  # any other gift of the viewer's is not a return of d's
+            if receiver != down:  # any other gift of the viewer's is not a return of the down player's
                 up_cards &= ~(1 << card)
             elif up_cards >> card & 1:
                 gifts_back |= 1 << card
         above_down = 0
         for suit in range(4):
-            ranks_to_top = (down_cards >> (13 * suit) & 0x1FFF).bit_length()  # ranks at or below d's highest: 0..top-1
+            ranks_to_top = (
+                down_cards >> (13 * suit) & 0x1FFF
+            ).bit_length()  # ranks at or below the down player's highest: 0..ranks_to_top-1
             higher = up_cards >> (13 * suit + ranks_to_top) & (0x1FFF >> ranks_to_top)
             if (gifts_back >> (13 * suit) & 0x1FFF) & ~(higher << ranks_to_top):
-                return False  # such a gift is not above d's cards of its suit: it was no return
+                return False  # such a gift is not above the down player's cards of its suit: it was no return
             above_down += higher.bit_count()
         if above_down < returns:
             return False
@@ -211,9 +216,10 @@ def returns_possible(plan: Plan, world: list[int], checks: list[tuple[int, int, 
 
 
 def gives_possible(plan: Plan, world: list[int], thresholds: dict[int, int]) -> bool:
-    """``give=lowest``: whether ``world`` can hold the gives of every up player ``u`` with unseen gives, for the
-    drawn threshold ``t``: they are ``t`` and cards below it, so ``t`` and as many cards at or below it as he gave
-    must be where those cards can be now - with ``u``, his down players, or a seat one of them passed a card to
+    """``give=lowest``: whether ``world`` can hold the gives of every up player with unseen gives, for his drawn
+    threshold ``t`` (``thresholds``: seat -> card id): they are ``t`` and cards below it, so ``t`` and as many cards
+    at or below it as he gave must be where those cards can be now - with him, his down players, or a seat one of
+    them passed a card to
     since (the discards, when the declarer is one of them), held or played. If not, the world has no history and
     its completions need not be tried (a necessary condition: dropping such a world changes only the time)."""
     slots = plan.slots
@@ -242,7 +248,7 @@ def gives_possible(plan: Plan, world: list[int], thresholds: dict[int, int]) -> 
         gives = [i for i in round_slots if slots[i].kind is GIVE]
         holders = {up} | {slots[i].to for i in gives}
         reaches_out = False
-        for slot in slots[gives[0] + 1:]:
+        for slot in slots[gives[0] + 1 :]:
             if slot.kind in GIVE_OR_RETURN and slot.seat in holders:
                 holders.add(slot.to)
             elif slot.kind is DISCARD and slot.seat in holders:
@@ -253,7 +259,9 @@ def gives_possible(plan: Plan, world: list[int], thresholds: dict[int, int]) -> 
         if not reach >> threshold & 1:
             return False
         threshold_order = overall_order(threshold, slots[gives[0]].trump)
-        if sum(1 for card in card_ids(reach) if overall_order(card, slots[gives[0]].trump) <= threshold_order) < len(gives):
+        if sum(1 for card in card_ids(reach) if overall_order(card, slots[gives[0]].trump) <= threshold_order) < len(
+            gives
+        ):
             return False
         for down, check_up, _ in plan.return_checks:
             if check_up == up and not _gives_answerable(plan, cards_of, reach, gives, down, up, threshold):
@@ -261,10 +269,13 @@ def gives_possible(plan: Plan, world: list[int], thresholds: dict[int, int]) -> 
     return True
 
 
-def _gives_answerable(plan: Plan, cards_of: dict[int, int], reach: int, gives: list[int], down: int, up: int, threshold: int) -> bool:
-    """``give=lowest`` with one of :func:`find_return_checks`' unseen exchanges ``(d, u, k)``, in a drawn world (``place``:
-    seat -> cards held or played): whether ``u``'s gives to ``d`` can be cards of ``reach`` at or below ``t`` that the
-    viewer cannot have held, answered by ``d``'s returns (:func:`answerable_under_caps`). A necessary condition: a
+def _gives_answerable(
+    plan: Plan, cards_of: dict[int, int], reach: int, gives: list[int], down: int, up: int, threshold: int
+) -> bool:
+    """``give=lowest`` with one of :func:`find_return_checks`' unseen exchanges ``(down, up, returns)``, in a drawn
+    world (``cards_of``: seat -> cards held or played): whether the up player's gives to ``down`` (slot indexes
+    ``gives``) can be cards of ``reach`` at or below ``threshold`` that the viewer cannot have held, answered by the
+    down player's returns (:func:`answerable_under_caps`). A necessary condition: a
     world failing it has no history."""
     slots = plan.slots
     gives_trump = slots[gives[0]].trump
@@ -272,5 +283,12 @@ def _gives_answerable(plan: Plan, cards_of: dict[int, int], reach: int, gives: l
     seen_gives = sum(1 << slots[give].card for give in gives if slots[give].card >= 0)
     at_or_below = sum(1 << card for card in card_ids(FULL_DECK) if overall_order(card, gives_trump) <= threshold_order)
     up_low = cards_of.get(up, 0) & at_or_below if only_returns_from(slots, gives[0], up, down) else 0
-    return answerable_under_caps([slots[give] for give in gives], down, threshold, reach & at_or_below & ~plan.never_from_others & ~seen_gives, cards_of.get(down, 0),
-                                  cards_of.get(up, 0), up_low)
+    return answerable_under_caps(
+        [slots[give] for give in gives],
+        down,
+        threshold,
+        reach & at_or_below & ~plan.never_from_others & ~seen_gives,
+        cards_of.get(down, 0),
+        cards_of.get(up, 0),
+        up_low,
+    )
