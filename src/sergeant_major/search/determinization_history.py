@@ -194,7 +194,7 @@ def complete_history(plan: Plan, world: list[int], thresholds: dict[int, int], r
                 return None  # not his lowest card then
     kitty = kitty_left | kitty_taken
     hand_size = rules.hand_size
-    if any(h.bit_count() != hand_size for h in hands) or kitty.bit_count() != rules.kitty_size:
+    if any(hand.bit_count() != hand_size for hand in hands) or kitty.bit_count() != rules.kitty_size:
         return None
     dealt: list[list[Card]] = []
     for owner in range(players):
@@ -274,13 +274,13 @@ def _walk_returns(
             if give_index >= 0:
                 chosen[give_index] = previous
             continue
-        card, g = pair
+        card, answered = pair
         tried[level].add(card)
         give_index = plan.facts.answered_give(index)
         placed[level] = (card, give_index, chosen[give_index] if give_index >= 0 else -1)
         chosen[index] = card
         if give_index >= 0:
-            chosen[give_index] = g
+            chosen[give_index] = answered
         hands[up] &= ~(1 << card)
         hands[down] |= 1 << card
         level += 1
@@ -310,7 +310,7 @@ def _hidden_return(
     trump_return = rules.trump_return
     trump = slots[index].trump
     # unseen gives already matched to a later return: each card is given once
-    matched = {chosen[j] for j, slot in enumerate(slots) if slot.kind is GIVE and slot.card < 0 and chosen[j] >= 0}
+    matched = {chosen[i] for i, slot in enumerate(slots) if slot.kind is GIVE and slot.card < 0 and chosen[i] >= 0}
     # the down player returned a card to the viewer before, with nothing received since: it held no card above that
     # return then, so neither the card it returns now nor the card it answers can be such a card
     banned = plan.facts.banned(index)

@@ -156,7 +156,8 @@ def prepare_plan(view: View) -> Plan:
     viewer = view.seat
     declarer = view.declarer
     slots, stand_in_sizes, kitty_left = _public_slots(view)
-    plays = [(s, c.id) for t in view.completed for s, c in t.cards] + [(s, c.id) for s, c in view.trick]
+    plays = ([(seat, card.id) for trick in view.completed for seat, card in trick.cards]
+             + [(seat, card.id) for seat, card in view.trick])
     played = 0
     for _, card in plays:
         played |= 1 << card
@@ -356,7 +357,7 @@ def prepare_plan(view: View) -> Plan:
                 variants_here = _grow_sum(variants_here, [(hand_place[seat], late_place[seat]), (out_place, out_low_place)],
                                           most)
                 if out_low_most >= 0:
-                    variants_here = [c for c in variants_here if c[out_low_place] <= out_low_most]
+                    variants_here = [sizes for sizes in variants_here if sizes[out_low_place] <= out_low_most]
             else:
                 variants_here = _grow(variants_here, hand_place[seat], late_place[seat], min(most, sizes[hand_place[seat]]))
             if twin_of and seat in lowest_rounds and slack < low_given.bit_count():
@@ -368,16 +369,16 @@ def prepare_plan(view: View) -> Plan:
         # penalise low cards in a late place only where the gives were unseen (they may be the hidden returns)
         unseen_givers = [seat for seat in combo if seat in lowest_rounds
                          and any(slots[i].kind is GIVE and slots[i].card < 0 for i in lowest_rounds[seat])]
-        late_lows = [sum(c[late_place[seat]] + (c[out_low_place] if seat == declarer and out_low_place >= 0 else 0)
-                         for seat in unseen_givers) for c in variants_here]
+        late_lows = [sum(sizes[late_place[seat]] + (sizes[out_low_place] if seat == declarer and out_low_place >= 0 else 0)
+                         for seat in unseen_givers) for sizes in variants_here]
         threshold_choices.append(PlaceConstraints({seat: x[0] for seat, x in combo.items()}, variants_here,
                                                   group_cards(allowed_here, viewer), late_lows))
     # the weight of a world is LATE_ODDS ** -(its low cards in late places), in integers: scaled by one power for all
     # the threshold choices (scaling each choice by its own largest power favoured the choices that allow many
     # late cards - the lowest thresholds - by up to LATE_ODDS ** 7, and most of their worlds have no history)
-    most_lows = max((e for choice in threshold_choices for e in choice.weights), default=0)
+    most_lows = max((lows for choice in threshold_choices for lows in choice.weights), default=0)
     for choice in threshold_choices:
-        choice.weights = [LATE_ODDS ** (most_lows - e) for e in choice.weights]
+        choice.weights = [LATE_ODDS ** (most_lows - lows) for lows in choice.weights]
     return Plan(view, slots, plays, own_cards, own_rest_hidden, places, threshold_choices, known_out,
                 HistoryFacts(view, slots), from_viewer, above_seen_return, lowest_rounds,
                 return_checks=return_checks,
@@ -387,7 +388,7 @@ def prepare_plan(view: View) -> Plan:
 def _never_others(slots: list[Slot], plays: list[tuple[int, int]], own_cards: int, known_out: int, viewer: int) -> int:
     """Cards no other seat can have given in the exchange: the viewer's own, played or known-out cards that it
     was not given or returned, and every card it gave or returned."""
-    played_by_viewer = sum(1 << c for s, c in plays if s == viewer)
+    played_by_viewer = sum(1 << card for seat, card in plays if seat == viewer)
     received = sum(1 << slot.card for slot in slots if slot.to == viewer and slot.card >= 0 and slot.kind in GIVE_OR_RETURN)
     gave = sum(1 << slot.card for slot in slots if slot.seat == viewer and slot.card >= 0 and slot.kind in GIVE_OR_RETURN)
     return ((own_cards | played_by_viewer | known_out) & ~received) | gave
@@ -439,7 +440,7 @@ def group_cards(allowed: dict[int, int], viewer: int) -> list[tuple[int, list[in
         if allowed[card] == 0:
             raise ResampleError(f"card {CARDS[card]} has no place consistent with the view of seat {viewer}")
         by_mask.setdefault(allowed[card], []).append(card)
-    return sorted(by_mask.items(), key=lambda g: (len(g[1]), g[0]))
+    return sorted(by_mask.items(), key=lambda group: (len(group[1]), group[0]))
 
 
 LATE_ODDS = 32
@@ -543,7 +544,7 @@ def _threshold_options(view: View, slots: list[Slot], lowest_rounds: dict[int, l
         order = sorted(range(52), key=lambda card: overall_order(card, trump), reverse=True)
         down_options: list[tuple[int, tuple[int, int, int, int, int]]] = []
         above = 0
-        for card in order:  # c: the lowest card he returned; he holds no card from c up, but late ones
+        for card in order:  # card: the lowest card he returned; he holds no card from it up, but late ones
             above |= 1 << card
             played_below = (above & played_by[down]).bit_count()
             if played_below > late_most:
@@ -725,7 +726,7 @@ def _public_slots(view: View) -> tuple[list[Slot], list[int], int]:
         stand_in.apply(taken)
     if next_entry != len(exchange):
         raise ResampleError(f"the exchange in the view of seat {view.seat} does not follow the rules' order")
-    sizes = [h.bit_count() for h in stand_in.hands]
+    sizes = [hand.bit_count() for hand in stand_in.hands]
     return slots, sizes, stand_in.kitty.bit_count()
 
 

@@ -31,7 +31,8 @@ from sergeant_major.search.determinization_plan import (
 
 
 def count_assignments(groups: list[tuple[int, list[int]]], n_places: int) -> Callable[[int, tuple[int, ...]], int]:
-    """A memoised counter ``f(i, caps)``: assignments of groups ``i..`` filling ``caps`` exactly."""
+    """A memoised counter ``count(group, sizes)``: the assignments of the cards of ``groups[group:]`` (each group
+    ``(mask of its allowed places, card ids)``) to the ``n_places`` places that fill the place ``sizes`` exactly."""
     memo: dict[tuple[int, tuple[int, ...]], int] = {}
     last_group = len(groups) - 1
 
@@ -88,6 +89,8 @@ def _two_groups(n1: int, m1: int, n2: int, m2: int, caps: tuple[int, ...]) -> in
 
 
 def multinomial(n: int, parts: tuple[int, ...] | list[int]) -> int:
+    """The ways to split ``n`` distinct cards into places of the sizes ``parts`` (``n! / prod(part!)`` when they
+    add up to ``n``)."""
     out = 1
     left = n
     for p in parts:
