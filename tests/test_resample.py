@@ -1,4 +1,4 @@
-"""Determinization (`research.resample`): every sample is a legal deal that gives the same view, the same
+"""Determinization (`search.determinization`): every sample is a legal deal that gives the same view, the same
 generator gives the same sample, it never fails on views of legal games, and it is uniform where the
 exact distribution is easy to count."""
 

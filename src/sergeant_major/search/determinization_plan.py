@@ -498,13 +498,13 @@ def _threshold_options(view: View, slots: list[Slot], lowest_rounds: dict[int, l
         for down in downs:
             reach |= played_by[down]
         below = 0
-        for card in order:
-            below |= 1 << card
+        for threshold in order:
+            below |= 1 << threshold
             played_below = (below & played_by[up]).bit_count()
             if played_below > up_late_most[up]:
                 break
-            if (position[card] < lowest_seen or not deck >> card & 1 or (last_give >= 0 and card != last_give)
-                    or (last_give < 0 and never >> card & 1)):
+            if (position[threshold] < lowest_seen or not deck >> threshold & 1
+                    or (last_give >= 0 and threshold != last_give) or (last_give < 0 and never >> threshold & 1)):
                 continue
             if ((below & deck & ~never) | seen_mask).bit_count() < len(gives):
                 continue
@@ -517,7 +517,7 @@ def _threshold_options(view: View, slots: list[Slot], lowest_rounds: dict[int, l
                 and not answerable_under_caps(
                     [slots[i] for i in round_slots if slots[i].kind is GIVE],
                     down,
-                    card,
+                    threshold,
                     below & deck & ~never & ~seen_mask,
                     played_by[down],
                     unseen | played_by[up],
@@ -526,13 +526,13 @@ def _threshold_options(view: View, slots: list[Slot], lowest_rounds: dict[int, l
                 for down, check_up, _ in return_checks or []
             ):
                 continue
-            # returns the viewer made above the threshold take no low card back to him
+            # returns the viewer made above the threshold take no low threshold back to him
             high_returns_back = sum(
                 1
                 for i in round_slots
                 if slots[i].kind is RETURN and slots[i].card >= 0 and not below >> slots[i].card & 1
             )
-            options.append((up, (card, up_late_most[up] - played_below - high_returns_back, below, low_given, slack)))
+            options.append((up, (threshold, up_late_most[up] - played_below - high_returns_back, below, low_given, slack)))
             if last_give >= 0:
                 break
         if not options:
@@ -544,14 +544,14 @@ def _threshold_options(view: View, slots: list[Slot], lowest_rounds: dict[int, l
         order = sorted(range(52), key=lambda card: overall_order(card, trump), reverse=True)
         down_options: list[tuple[int, tuple[int, int, int, int, int]]] = []
         above = 0
-        for card in order:  # card: the lowest card he returned; he holds no card from it up, but late ones
-            above |= 1 << card
-            played_below = (above & played_by[down]).bit_count()
-            if played_below > late_most:
+        for threshold in order:  # the lowest card he returned: he holds no card from it up, but late ones
+            above |= 1 << threshold
+            played_above = (above & played_by[down]).bit_count()
+            if played_above > late_most:
                 break
-            if not deck >> card & 1 or never >> card & 1 or (above & deck & ~never).bit_count() < returns:
+            if not deck >> threshold & 1 or never >> threshold & 1 or (above & deck & ~never).bit_count() < returns:
                 continue
-            down_options.append((down, (card, late_most - played_below, above, 0, 0)))
+            down_options.append((down, (threshold, late_most - played_above, above, 0, 0)))
         if not down_options:
             raise ResampleError(
                 f"the returns of seat {down} in the view of seat {viewer} cannot have been his highest cards"
