@@ -279,7 +279,8 @@ def test_world_counts_equal_brute_force() -> None:
     """Step 2 counts the assignments of cards to places (each card allowed in some places, each place of a given
     size) by dynamic programming, the two largest groups of cards in closed form: the counts are those of listing
     every assignment, for random small worlds and every vector of place sizes."""
-    import sergeant_major.search.determinization as rs
+    from sergeant_major.search.determinization_plan import group_cards
+    from sergeant_major.search.determinization_worlds import count_assignments
 
     rng = random.Random(5)
     for _ in range(150):
@@ -292,7 +293,7 @@ def test_world_counts_equal_brute_force() -> None:
         brute: Counter[tuple[int, ...]] = Counter()
         for places in itertools.product(*[[b for b in range(nb) if allowed[c] >> b & 1] for c in range(n)]):
             brute[tuple(places.count(b) for b in range(nb))] += 1
-        f = rs._count(rs._group(allowed, 0), nb)
+        f = count_assignments(group_cards(allowed, 0), nb)
         for caps in itertools.product(range(n + 1), repeat=nb):
             if sum(caps) == n:
                 assert f(0, caps) == brute[caps], (allowed, caps)
@@ -303,20 +304,21 @@ def test_a_4_player_lowest_view_counts_its_worlds_quickly(monkeypatch: pytest.Mo
     threshold choices with up to 130 sizes of the late places each. Counting the worlds listed 9.8 million splits
     before the first sample (42 s); with the two largest groups of cards counted in closed form, 232,000 (1.4 s).
     The counts, hence the samples, are the same; each sample gives the same view."""
-    import sergeant_major.search.determinization as rs
+    import sergeant_major.search.determinization_worlds as worlds
+    from sergeant_major.search.determinization_plan import prepare_plan
 
     view = _replay_to("9-5-2 players=4 give=lowest", 100, 2, 10, heuristic=True).view(1)
     assert any(e.card is None for e in view.exchange)
     listed = [0]
-    splits = rs._splits
+    splits = worlds.place_splits
 
     def counted(n: int, mask: int, caps: tuple[int, ...], nb: int) -> list[tuple[int, ...]]:
         out = splits(n, mask, caps, nb)
         listed[0] += len(out)
         return out
 
-    monkeypatch.setattr(rs, "_splits", counted)
-    rs._prepare.cache_clear()  # count afresh
+    monkeypatch.setattr(worlds, "place_splits", counted)
+    prepare_plan.cache_clear()  # count afresh
     for k in range(3):
         assert _same_view(resample(view, random.Random(k)), view)
     assert listed[0] < 1_000_000
@@ -340,17 +342,17 @@ def _replay_to(rules_text: str, seed: int, deal: int, actions: int, heuristic: b
 
 
 def _completions(monkeypatch: pytest.MonkeyPatch, view: View, samples: int) -> int:
-    """How many completions (resample._complete calls) ``samples`` samples of ``view`` take; each sample is checked."""
+    """How many completions (determinization.complete_history calls) ``samples`` samples of ``view`` take; each sample is checked."""
     import sergeant_major.search.determinization as rs
 
     calls = [0]
-    complete = rs._complete
+    complete = rs.complete_history
 
     def counted(*a: object) -> Deal | None:
         calls[0] += 1
         return complete(*a)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(rs, "_complete", counted)
+    monkeypatch.setattr(rs, "complete_history", counted)
     for k in range(samples):
         assert _same_view(resample(view, random.Random(k)), view)
     return calls[0]
@@ -380,31 +382,32 @@ def test_a_gift_that_came_back_need_not_be_the_last_return() -> None:
 def _true_place_allowed(view: View, deal: Deal) -> bool:
     """Whether the real deal fits the place constraints of the view's plan: in at least one of the plan's
     threshold choices, every card the viewer cannot see is allowed in one of the bins of its real place."""
-    import sergeant_major.search.determinization as rs
+    from sergeant_major.search.determinization_plan import PlaceKind, prepare_plan
+    from sergeant_major.search.determinization_worlds import returns_possible
 
-    plan = rs._prepare(view)
+    plan = prepare_plan(view)
     where: dict[int, set[int]] = {}
-    for b, (kind, s) in enumerate(plan.bins):
-        if kind == "low":
-            kind, s = plan.bins[s]
-        if kind in ("seat", "late"):
+    for b, (kind, s) in enumerate(plan.places):
+        if kind is PlaceKind.LOW:
+            kind, s = plan.places[s]
+        if kind in (PlaceKind.HAND, PlaceKind.LATE):
             for c in range(52):
                 if deal.hands[s] >> c & 1:
                     where.setdefault(c, set()).add(b)
-        elif kind in ("kitty", "out"):
-            m = deal.kitty if kind == "kitty" else deal.discards
+        elif kind in (PlaceKind.KITTY, PlaceKind.OUT):
+            m = deal.kitty if kind is PlaceKind.KITTY else deal.discards
             for c in range(52):
                 if m >> c & 1:
                     where.setdefault(c, set()).add(b)
     # the real world must also pass the early drop of worlds whose unseen returns cannot have been made
-    world = [0] * len(plan.bins)
-    for b, (kind, s) in enumerate(plan.bins):
-        if kind == "seat":
+    world = [0] * len(plan.places)
+    for b, (kind, s) in enumerate(plan.places):
+        if kind is PlaceKind.HAND:
             world[b] = deal.hands[s]
     checks = plan.return_checks
-    if checks and not rs._returns_possible(plan, world, checks):
+    if checks and not returns_possible(plan, world, checks):
         return False
-    for sub in plan.subs:
+    for sub in plan.threshold_choices:
         if all(any(mask >> b & 1 for b in where.get(c, ())) for mask, cards in sub.groups for c in cards):
             return True
     return False
@@ -608,35 +611,36 @@ def _real_world_fits(view: View, deal: Deal) -> bool:
     highest card each up player gave) and some vector of
     place sizes (variant) of the plan, every unseen card can be put in a bin of its real place that its group allows,
     the bins filled exactly; and such a world passes the early drops (_returns_possible, _gives_possible)."""
-    import sergeant_major.search.determinization as rs
+    from sergeant_major.search.determinization_plan import PlaceKind, overall_order, prepare_plan
+    from sergeant_major.search.determinization_worlds import gives_possible, returns_possible
 
-    plan = rs._prepare(view)
+    plan = prepare_plan(view)
 
-    def place(b: int) -> tuple[str, int]:
-        kind, s = plan.bins[b]
-        if kind in ("low", "outlow"):
-            kind, s = plan.bins[s]
-        return ("seat", s) if kind == "late" else (kind, s)
+    def place(b: int) -> tuple[PlaceKind, int]:
+        kind, s = plan.places[b]
+        if kind in (PlaceKind.LOW, PlaceKind.OUT_LOW):
+            kind, s = plan.places[s]
+        return (PlaceKind.HAND, s) if kind is PlaceKind.LATE else (kind, s)
 
-    real: dict[int, tuple[str, int]] = {}
+    real: dict[int, tuple[PlaceKind, int]] = {}
     for c in range(52):
         for s in range(deal.n):
             if deal.hands[s] >> c & 1:
-                real[c] = ("seat", s) if s != view.seat else ("rest", s)
+                real[c] = (PlaceKind.HAND, s) if s != view.seat else (PlaceKind.OWN_REST, s)
         if deal.kitty >> c & 1:
-            real[c] = ("kitty", -1)
+            real[c] = (PlaceKind.KITTY, -1)
         if deal.discards >> c & 1:
-            real[c] = ("out", -1)
+            real[c] = (PlaceKind.OUT, -1)
     real_t: dict[int, int] = {}  # give=lowest: each up player's real threshold, the highest card he gave
     gives = [e for e in deal.exchange_log if e.kind == "give"]
-    for u in plan.rounds:
-        trump = plan.slots[plan.rounds[u][0]].trump
-        real_t[u] = max((e.card.id for e in gives if e.giver == u), key=lambda c: rs._key(c, trump))
-    for sub in plan.subs:
+    for u in plan.lowest_rounds:
+        trump = plan.slots[plan.lowest_rounds[u][0]].trump
+        real_t[u] = max((e.card.id for e in gives if e.giver == u), key=lambda c: overall_order(c, trump))
+    for sub in plan.threshold_choices:
         if any(sub.thresholds.get(u) != t for u, t in real_t.items()):
             continue
         cards = [(mask, c) for mask, cs in sub.groups for c in cs]
-        options = [[b for b in range(len(plan.bins)) if mask >> b & 1 and place(b) == real.get(c)] for mask, c in cards]
+        options = [[b for b in range(len(plan.places)) if mask >> b & 1 and place(b) == real.get(c)] for mask, c in cards]
         if any(not o for o in options):
             continue
         for caps in sub.variants:
@@ -645,12 +649,12 @@ def _real_world_fits(view: View, deal: Deal) -> bool:
 
             if not _fill(options, left, chosen, 0):
                 continue
-            world = [0] * len(plan.bins)
+            world = [0] * len(plan.places)
             for (_, c), b in zip(cards, chosen, strict=True):
                 world[b] |= 1 << c
-            if plan.return_checks and not rs._returns_possible(plan, world, plan.return_checks):
+            if plan.return_checks and not returns_possible(plan, world, plan.return_checks):
                 continue
-            if plan.rounds and not rs._gives_possible(plan, world, sub.thresholds):
+            if plan.lowest_rounds and not gives_possible(plan, world, sub.thresholds):
                 continue
             return True
     return False
@@ -679,9 +683,9 @@ def test_3_player_lowest_gives_the_returns_cannot_answer(actions: int, seeds: tu
     a few hundred draws a sample at most (4-7 ms)."""
     m = _random_play_to("9-2-5 give=lowest", 7002, 2, actions)
     view = m.view(0)
-    import sergeant_major.search.determinization as rs
+    from sergeant_major.search.determinization_plan import prepare_plan
 
-    assert [str(CARDS[sub.thresholds[2]]) for sub in rs._prepare(view).subs] == ["4C"]
+    assert [str(CARDS[sub.thresholds[2]]) for sub in prepare_plan(view).threshold_choices] == ["4C"]
     assert _real_world_fits(view, m.deal)
     for k in seeds:
         b = Budget(10**9)
