@@ -1,7 +1,7 @@
 """Compiled play kernels, the double-dummy solver and positions (issue 5).
 
 * :class:`Position` - the trick phase with every hand known, and its one-line text;
-* :func:`solve`, :func:`can_reach`, :class:`Solver` - the double-dummy solver (:mod:`.dds`);
+* :func:`solve`, :func:`can_reach`, :class:`Solver` - the double-dummy solver (:mod:`.solver`);
 * :func:`playouts` - random or cheap-policy play-outs of the remaining tricks (:mod:`.playout`).
 
 The hot kernels are compiled with Numba when the ``fast`` extra is installed (``HAVE_NUMBA``);

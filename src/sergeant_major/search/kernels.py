@@ -473,7 +473,7 @@ def trump_bounds(hands: Any, n: int, seat: int, trump: int) -> Any:
     ``T > O``. With ``T > O``, ``T - O + M`` is above ``sure = T - kills`` exactly when ``M`` exceeds the
     others' trumps the matching leaves unused (``O - kills``); when they hold no trump it is all the seat's
     trumps and masters. Checked against the brute force by
-    ``tests/test_solver.py::test_excess_trumps_and_masters_bound_holds``, which also shows that with ``T = O``
+    ``tests/search/test_solver.py::test_excess_trumps_and_masters_bound_holds``, which also shows that with ``T = O``
     it is not a bound (the others strip the seat until it must throw a master, or ruff its masters).
     """
     sh = 13 * trump
@@ -835,7 +835,7 @@ def seat_wins_out(hands: Any, n: int, seat: int) -> bool:
     wins), seed 003 (minimum-tricks deals: no trump).
 
     Args: ``hands`` (length >= ``n``; bit ``13 * suit + rank``), ``n`` 3 or 4 players, ``seat`` 0..n-1.
-    Returns: True only when the claim holds (``tests/test_solver.py::test_seat_wins_or_loses_out_holds``)."""
+    Returns: True only when the claim holds (``tests/search/test_solver.py::test_seat_wins_or_loses_out_holds``)."""
     h = hands[seat]
     for suit in range(4):
         m = (h >> (13 * suit)) & LANE
