@@ -9,7 +9,7 @@ first, then the gives, then trump, then the returns; 3-5-8 names the contract fi
 Each rule has one home. What is legal: :meth:`Deal.verify` (with :meth:`Deal.legal_play_mask` for the cards,
 :meth:`Deal._give_mask` and :meth:`Deal._return_mask` for the exchange); :meth:`Deal.legal_actions` lists what
 they allow. What an action changes: :meth:`Deal.apply_unchecked`, one branch per kind of action, with
-:meth:`Deal.play_unchecked` for a card (and :meth:`Deal._end_trick` for who wins a trick). The checked entry
+:meth:`Deal.play_unchecked` for a card (who wins a trick: the rank keys ``_TRICK_KEYS``). The checked entry
 point :meth:`Deal.apply` is ``verify`` then ``apply_unchecked`` (as python-chess's ``push_san`` is built on
 ``push``): it raises :class:`IllegalActionError` naming the rule and leaves the state unchanged. Search and
 simulation call the unchecked steps directly. The order of the steps before the play: :mod:`.steps`.
@@ -235,7 +235,8 @@ _EVENTS: dict[int, ExchangeEvent] = {}
 
 
 def _event(kind: int, giver: int, receiver: int, cid: int) -> ExchangeEvent:
-    """The :class:`ExchangeEvent` of a give (``kind`` 0) or a return (1) of card id ``cid``."""
+    """The :class:`ExchangeEvent` of a give (``kind`` 0) or a return (1) of card id ``cid``, made once (the hot
+    path reads ``_EVENTS`` first, by this key)."""
     key = ((kind * 4 + giver) * 4 + receiver) * 52 + cid
     e = _EVENTS.get(key)
     if e is None:
@@ -410,7 +411,7 @@ class Deal:
         if self.result is not None:
             return Phase.SCORED
         if not self._steps:
-            return Phase.PLAY
+            return _PLAY
         k = self._steps[-1][0]
         return _PHASE_OF[k]
 
@@ -483,13 +484,6 @@ class Deal:
             _EXCHANGE_STEPS.clear()
         out = _EXCHANGE_STEPS[key] = tuple(reversed(new))
         return out
-
-    def _pop(self) -> None:
-        """The step on top is done: pop it, then settle what comes next."""
-        st = self._steps
-        st.pop()
-        if st and _EXCHANGE <= st[-1][0] <= _RETURN:  # the only kinds _settle may expand or skip
-            self._settle()
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
@@ -679,6 +673,11 @@ class Deal:
         Raises:
             IllegalActionError: from :meth:`verify`, naming the rule broken; the state is unchanged.
         """
+        if type(action) is Play and not self._steps:  # the play (a scored deal keeps a last step, _SCORED)
+            card = action.card
+            if action.seat == self.to_play and type(card) is Card and self.legal_play_mask() >> card.id & 1:
+                self.play_unchecked(card.id)  # a card the rules allow: what verify accepts first, without the call
+                return
         self.verify(action)
         self.apply_unchecked(action)
 
@@ -706,10 +705,6 @@ class Deal:
                 ``must over-trump``, ``exchange``, ``exchange count``, ``give lowest``, ``return highest``,
                 ``contract`` or ``targets``.
         """
-        if type(action) is Play and not self._steps:  # the play (a scored deal keeps a last step, _SCORED)
-            card = action.card
-            if action.seat == self.to_play and type(card) is Card and self.legal_play_mask() >> card.id & 1:
-                return  # the common case, accepted at once; anything else is refused below, with the reason
         kind = _KIND_OF.get(type(action))
         if kind is None:
             raise IllegalActionError(f"{action!r} is not an action", "action")
@@ -719,9 +714,14 @@ class Deal:
             raise IllegalActionError(f"{action!r}: {action.contract!r} is not a contract", "action")
         if self.result is not None:
             raise IllegalActionError(f"the deal is over; {_desc(action)} is refused", "phase")
-        expected = self.to_act
-        phase = self.phase
-        if kind != phase:
+        st = self._steps  # what to_act and phase read, read once: the top step, or the play when there is none
+        if st:
+            k, expected, other = st[-1]
+            phase = _PHASE_OF[k]
+        else:
+            expected = self.to_play
+            phase = _PLAY
+        if kind is not phase:
             raise IllegalActionError(
                 f"{_desc(action)} is refused: the deal is in the {phase.value} phase, waiting for seat {expected}", "phase")
         if action.seat != expected:
@@ -735,9 +735,9 @@ class Deal:
                 raise self._why_not(c)
             return
         if isinstance(action, (Give, Return, EndGive)):
-            k, seat, other = self._steps[-1]  # a give or a return: the exchange's other steps are expanded at once
+            # the top step is a give or a return: the exchange's other steps are expanded at once
             if not isinstance(action, (Give, EndGive) if k == _GIVE else Return):
-                raise IllegalActionError(f"{_desc(action)} is refused: the exchange waits for a {'give' if k == _GIVE else 'return'} from seat {seat}", "exchange")
+                raise IllegalActionError(f"{_desc(action)} is refused: the exchange waits for a {'give' if k == _GIVE else 'return'} from seat {expected}", "exchange")
             if action.to != other:
                 raise IllegalActionError(f"{_desc(action)} is refused: this card goes to seat {other}, not seat {action.to}", "exchange")
             if isinstance(action, EndGive):
@@ -810,11 +810,11 @@ class Deal:
             return
         self.history.append(action)
         seat = action.seat
+        st = self._steps
         if type(action) is Discard:
             bit = _BIT[action.card.id]
             self.hands[seat] &= ~bit
             self.discards |= bit
-            self._pop()
         elif type(action) is Give:
             cid = action.card.id
             to = action.to
@@ -826,8 +826,7 @@ class Deal:
                 self._to_return[(to, seat)] = [cid]
             else:
                 queue.append(cid)
-            self.exchange_log.append(_event(0, seat, to, cid))
-            self._pop()
+            self.exchange_log.append(_EVENTS.get((seat * 4 + to) * 52 + cid) or _event(0, seat, to, cid))
         elif type(action) is Return:
             cid = action.card.id
             to = action.to
@@ -836,29 +835,33 @@ class Deal:
             hands[to] |= _BIT[cid]
             queue = self._to_return[(seat, to)]
             queue.pop(self._receipt_index(queue))
-            self.exchange_log.append(_event(1, seat, to, cid))
-            self._pop()
+            self.exchange_log.append(_EVENTS.get(((4 + seat) * 4 + to) * 52 + cid) or _event(1, seat, to, cid))
         elif type(action) is NameContract:
             self._name(action.contract)
-            self._pop()
         elif type(action) is TakeKitty:
             self.hands[seat] |= self.kitty
             self.kitty = 0
             self.kitty_seen = True
-            self._pop()
-        elif type(action) is EndGive:
-            st = self._steps
+        elif type(action) is EndGive:  # the up player stops: his gives to this down player left are dropped
             while st and st[-1][0] == _GIVE and st[-1][1] == seat and st[-1][2] == action.to:
                 st.pop()
             self._settle()
+            return
         elif type(action) is AssignTargets:
             self.targets = tuple(action.targets)
-            self._pop()
+        # the step on top is done: pop it, then settle what comes next
+        st.pop()
+        if st and _EXCHANGE <= st[-1][0] <= _RETURN:  # the only kinds _settle may expand or skip
+            self._settle()
 
     def play_unchecked(self, cid: int) -> None:
         """Play card id ``cid`` (0..51) for :attr:`to_play` without any check: the card play's step, which
-        :meth:`apply` runs after :meth:`verify`; search and simulation call it directly with a card of
-        :meth:`legal_play_mask`. Ends the trick when it is full, and scores the deal after the last one."""
+        :meth:`apply` runs once the card is legal; search and simulation call it directly with a card of
+        :meth:`legal_play_mask`.
+
+        A full trick goes to the highest trump, else the highest card of the suit led (seeds 000/004 "Playing the
+        tricks"); its winner leads next. The last trick scores the deal.
+        """
         seat = self.to_play
         self.history.append(_PLAY_CACHE[seat][cid])
         self.hands[seat] &= ~_BIT[cid]
@@ -869,12 +872,6 @@ class Deal:
         if len(trick) < self.n:
             self.to_play = (seat + 1) % self.n
             return
-        self._end_trick()
-
-    def _end_trick(self) -> None:
-        """Resolve the full trick in :attr:`trick`: the highest trump, else the highest card of the suit led
-        (seeds 000/004 "Playing the tricks"); its winner leads next. Scores the deal after the last trick."""
-        trick = self.trick
         keys = _TRICK_KEYS[self.trump][self.led_suit]
         if len(trick) == 3:  # the highest key of three, unrolled (the hot path of simulation)
             (s0, c0), (s1, c1), (s2, c2) = trick
@@ -927,6 +924,7 @@ class Deal:
                 f"to_act={self.to_act} tricks={self.tricks_won}>")
 
 
+_PLAY = Phase.PLAY  # Phase.PLAY looks the member up on the enum class, slowly
 _PHASE_OF = {
     _ASSIGN: Phase.ASSIGN, _CONTRACT: Phase.CONTRACT, _EXCHANGE: Phase.EXCHANGE, _GIVES: Phase.EXCHANGE,
     _RETURNS: Phase.EXCHANGE, _GIVE: Phase.EXCHANGE, _RETURN: Phase.EXCHANGE, _KITTY: Phase.KITTY,
