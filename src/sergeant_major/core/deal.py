@@ -708,7 +708,7 @@ class Deal:
         kind = _KIND_OF.get(type(action))
         if kind is None:
             raise IllegalActionError(f"{action!r} is not an action", "action")
-        if isinstance(action, (Play, Discard, Give, Return)) and not isinstance(action.card, Card):
+        if isinstance(action, _CARD_ACTIONS) and not isinstance(action.card, Card):
             raise IllegalActionError(f"{action!r}: {action.card!r} is not a card", "action")
         if isinstance(action, NameContract) and not isinstance(action.contract, Contract):
             raise IllegalActionError(f"{action!r}: {action.contract!r} is not a contract", "action")
@@ -727,12 +727,10 @@ class Deal:
         if action.seat != expected:
             raise IllegalActionError(
                 f"{_desc(action)} is refused: it is seat {expected}'s turn, not seat {action.seat}'s", "turn")
-        if isinstance(action, Play):
-            c = action.card
-            if not self.hands[action.seat] >> c.id & 1:
-                raise IllegalActionError(f"you do not hold {c}", "card not held")
-            if not self.legal_play_mask() >> c.id & 1:
-                raise self._why_not(c)
+        # the kinds in the order they come most often here (a legal card is accepted by apply without verify)
+        if isinstance(action, Discard):
+            if not self.hands[action.seat] >> action.card.id & 1:
+                raise IllegalActionError(f"you do not hold {action.card}", "card not held")
             return
         if isinstance(action, (Give, Return, EndGive)):
             # the top step is a give or a return: the exchange's other steps are expanded at once
@@ -770,9 +768,12 @@ class Deal:
                 left = ", ".join(c.word for c in self.allowed_contracts)
                 raise IllegalActionError(f"{action.contract.word} is not allowed now; choose from: {left}", "contract")
             return
-        if isinstance(action, Discard):
-            if not self.hands[action.seat] >> action.card.id & 1:
-                raise IllegalActionError(f"you do not hold {action.card}", "card not held")
+        if isinstance(action, Play):
+            c = action.card
+            if not self.hands[action.seat] >> c.id & 1:
+                raise IllegalActionError(f"you do not hold {c}", "card not held")
+            if not self.legal_play_mask() >> c.id & 1:
+                raise self._why_not(c)
             return
         if isinstance(action, AssignTargets):
             if sorted(action.targets) != sorted(self.rules.targets) or len(action.targets) != self.n:
@@ -924,6 +925,7 @@ class Deal:
                 f"to_act={self.to_act} tricks={self.tricks_won}>")
 
 
+_CARD_ACTIONS = (Play, Discard, Give, Return)  # the actions that name a card
 _PLAY = Phase.PLAY  # Phase.PLAY looks the member up on the enum class, slowly
 _PHASE_OF = {
     _ASSIGN: Phase.ASSIGN, _CONTRACT: Phase.CONTRACT, _EXCHANGE: Phase.EXCHANGE, _GIVES: Phase.EXCHANGE,
