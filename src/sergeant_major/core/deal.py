@@ -113,6 +113,7 @@ _BIT = [1 << i for i in range(52)]
 _SEAT_CARD = [[(s, c) for c in range(52)] for s in range(4)]  # the (seat, card id) pairs of a trick, prebuilt
 _card_id = operator.attrgetter("id")
 _pick_cards = operator.itemgetter
+_OUTSIDE_SUIT = [((1 << 52) - 1) ^ m for m in SUIT_MASKS]  # by suit: the cards of the other three suits
 _DECK_MASK = {52: (1 << 52) - 1, 51: (1 << 52) - 2}  # the mask of a whole deck: without the 2C with kitty=none
 _ALL_CONTRACTS = tuple(Contract)
 _SUIT_CONTRACTS = _ALL_CONTRACTS[:4]
@@ -494,8 +495,13 @@ class Deal:
         if not self._steps:  # the play (a scored deal keeps a last step, _SCORED)
             seat = self.to_play
             m = self.legal_play_mask()
-            r0, r1, r2, r3 = _PLAY_MEMO[seat]
-            try:  # _acts_of, inline: one memo lookup per suit
+            memo = _PLAY_MEMO[seat]
+            try:
+                if self.trick:
+                    u = self.led_suit
+                    if not m & _OUTSIDE_SUIT[u]:  # cards of the suit led only: one memo lookup (masks of 52 bits
+                        return [*memo[u][m >> 13 * u]]  # are slow ints in CPython; fewer operations on them)
+                r0, r1, r2, r3 = memo  # _acts_of, inline: one memo lookup per suit
                 return [*r0[m & 0x1FFF], *r1[m >> 13 & 0x1FFF], *r2[m >> 26 & 0x1FFF], *r3[m >> 39]]
             except TypeError:  # a suit pattern not seen before
                 return _acts_of(_PLAY_MEMO, _PLAY_ROWS, seat, m)
