@@ -676,13 +676,16 @@ class Deal:
     def apply(self, action: Action) -> None:
         """Apply ``action`` after checking it against the rules: :meth:`verify`, then :meth:`apply_unchecked`.
 
+        A card of the seat to play that :meth:`legal_play_mask` allows is accepted at once (the hot path of
+        simulation); it is what :meth:`verify` accepts for a card, and it goes to the same step.
+
         Raises:
             IllegalActionError: from :meth:`verify`, naming the rule broken; the state is unchanged.
         """
         if type(action) is Play and not self._steps:  # the play (a scored deal keeps a last step, _SCORED)
             card = action.card
             if action.seat == self.to_play and type(card) is Card and self.legal_play_mask() >> card.id & 1:
-                self.play_unchecked(card.id)  # a card the rules allow: what verify accepts first, without the call
+                self.play_unchecked(card.id)  # apply_unchecked's step for a card
                 return
         self.verify(action)
         self.apply_unchecked(action)
