@@ -2,8 +2,10 @@
 
 - the cards of every deal are those of ``random.Random(f"sergeant-major/{seed}/{number}").shuffle`` (records and
   seeds depend on them), whatever the rules' deck size and players;
-- ``Match.apply`` and ``Match.legal_actions`` (which inline the card play of ``Deal``) agree with ``Deal.apply``
-  and ``Deal.legal_actions`` on a twin deal, action by action, for legal and refused actions alike;
+- ``Match.apply`` and ``Match.legal_actions`` (which delegate to the deal) agree with ``Deal.apply`` and
+  ``Deal.legal_actions`` on a twin deal, action by action, for legal and refused actions alike;
+- ``Deal.apply`` (which accepts a legal card at once) is ``Deal.verify`` then the one unchecked step
+  (``Deal.apply_unchecked``, ``Deal.play_unchecked`` for a card): the same states, the same refusals;
 - the legal actions listed through the memos (filled as suit patterns first occur) are the plain ones (cards of
   ``legal_play_mask``, of the hand), for every seat of three and four players;
 - completed tricks, kept compact and built on reading, are the tricks played, and can be set.
@@ -122,6 +124,39 @@ def test_match_and_deal_agree_action_by_action(text: str) -> None:
             with pytest.raises(IllegalActionError) as info:
                 match.apply(legal[0])
             assert info.value.rule == "match over"
+
+
+@pytest.mark.parametrize("text", RULES)
+def test_apply_is_verify_then_the_unchecked_step(text: str) -> None:
+    rules = Rules.parse(text)
+    rng = random.Random(text + "/steps")
+    for seed in range(3):
+        match = Match(rules, seed)
+        while not match.over and len(match.deals) <= 3:
+            deal = match.deal
+            checked, stepped, played = deal.clone(), deal.clone(), deal.clone()
+            legal = deal.legal_actions()
+            bad = wrong(deal, rng)
+            if bad not in legal:  # refused by apply and by verify alike, naming the same rule, nothing changed
+                before = state(checked)
+                with pytest.raises(IllegalActionError) as on_apply:
+                    checked.apply(bad)
+                with pytest.raises(IllegalActionError) as on_verify:
+                    stepped.verify(bad)
+                assert on_apply.value.rule == on_verify.value.rule
+                assert str(on_apply.value) == str(on_verify.value)
+                assert state(checked) == state(stepped) == before
+            action = legal[rng.randrange(len(legal))]
+            checked.apply(action)
+            stepped.verify(action)
+            stepped.apply_unchecked(action)
+            assert state(checked) == state(stepped)
+            if isinstance(action, Play):
+                played.play_unchecked(action.card.id)
+                assert state(played) == state(checked)
+            match.apply(action)
+            if match.deal is deal:
+                assert state(deal) == state(checked)
 
 
 def test_completed_tricks_are_built_from_the_play_and_can_be_set() -> None:

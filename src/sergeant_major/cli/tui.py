@@ -29,10 +29,11 @@ from sergeant_major.core.actions import (
     TakeKitty,
 )
 from sergeant_major.core.cards import Card, Suit, parse_card, sort_hand
-from sergeant_major.core.deal import Deal, DealResult, Phase, Trick, exchange_rounds, role_name
+from sergeant_major.core.deal import Deal, DealResult, Phase, Trick, role_name
 from sergeant_major.core.errors import CardParseError, SergeantMajorError
 from sergeant_major.core.rules import PRESETS, Rules
 from sergeant_major.core.safetext import quote
+from sergeant_major.core.steps import exchange_rounds
 from sergeant_major.core.view import View
 
 __all__ = [
@@ -537,7 +538,7 @@ def status(view: View) -> RenderableType:
 def exchange_plan(rules: Rules, diffs: tuple[int, ...], next_dealer: int, names: tuple[str, ...]) -> list[str]:
     """The coming exchange in words: ``['Bob (up 2) gives 2 cards to You']`` (``gives up to 2 cards`` with
     ``exchange-count=at-most``), by
-    :func:`~sergeant_major.core.deal.exchange_rounds` with the coming targets ``rules.targets[(s - next_dealer) % n]``."""
+    :func:`~sergeant_major.core.steps.exchange_rounds` with the coming targets ``rules.targets[(s - next_dealer) % n]``."""
     n = len(diffs)
     coming = tuple(rules.targets[(s - next_dealer) % n] for s in range(n))
     out: list[str] = []

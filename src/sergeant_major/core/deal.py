@@ -6,9 +6,13 @@ Phases (:class:`Phase`), in the order the rules in force give them (RULES.md "Pr
 Presets move these around: 8-5-3 discards before taking the kitty; 9-2-5 takes the kitty and discards
 first, then the gives, then trump, then the returns; 3-5-8 names the contract first, after six cards.
 
-Checked entry point: :meth:`Deal.apply` (raises :class:`IllegalActionError` naming the rule and leaves the
-state unchanged). Fast, unchecked paths for search and simulation: :meth:`Deal.legal_play_mask`,
-:meth:`Deal.play_unchecked`.
+Each rule has one home. What is legal: :meth:`Deal.verify` (with :meth:`Deal.legal_play_mask` for the cards,
+:meth:`Deal._give_mask` and :meth:`Deal._return_mask` for the exchange); :meth:`Deal.legal_actions` lists what
+they allow. What an action changes: :meth:`Deal.apply_unchecked`, one branch per kind of action, with
+:meth:`Deal.play_unchecked` for a card (who wins a trick: the rank keys ``_TRICK_KEYS``). The checked entry
+point :meth:`Deal.apply` is ``verify`` then ``apply_unchecked`` (as python-chess's ``push_san`` is built on
+``push``): it raises :class:`IllegalActionError` naming the rule and leaves the state unchanged. Search and
+simulation call the unchecked steps directly. The order of the steps before the play: :mod:`.steps`.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import cast
+from typing import NamedTuple, cast
 
 from sergeant_major.core.actions import (
     Action,
@@ -31,12 +35,15 @@ from sergeant_major.core.actions import (
     Play,
     Return,
     TakeKitty,
+    action_text,
 )
 from sergeant_major.core.cards import CARDS, SUIT_MASKS, Card, Suit, cards_of, format_cards, ids_of, sort_hand
 from sergeant_major.core.errors import IllegalActionError
 from sergeant_major.core.rules import Rules, minimum_ceilings
+from sergeant_major.core.steps import Step, exchange_rounds, step_plan
 
-__all__ = ["Phase", "Deal", "DealResult", "Trick", "ExchangeEvent", "ROLE_NAMES", "role_name"]
+__all__ = ["Phase", "Deal", "DealResult", "Trick", "ExchangeEvent", "ROLE_NAMES", "role_name", "contracts_for",
+           "step_plan", "exchange_rounds"]  # the last two live in core.steps; kept here for their importers
 
 ROLE_NAMES = ("dealer", "eldest", "third", "fourth")
 
@@ -98,17 +105,25 @@ class DealResult:
     contract: Contract
 
 
-# Step kinds (internal): the queue of what comes next, expanded lazily for the exchange.
-_ASSIGN, _CONTRACT, _EXCHANGE, _GIVES, _RETURNS, _GIVE, _RETURN, _KITTY, _DISCARD, _SCORED = range(10)
+# The step kinds (:class:`Step`) by short names: the stack of what comes next, expanded lazily for the exchange.
+# Module names because reading Step.GIVE looks it up on the enum class, about 0.4 us a time in CPython 3.11.
+_ASSIGN, _CONTRACT, _EXCHANGE, _GIVES, _RETURNS, _GIVE, _RETURN, _KITTY, _DISCARD, _SCORED = Step
 _SCORED_STEP = (_SCORED, -1, -1)  # the last step of a scored deal: the stack is empty only during the play
 _BIT = [1 << i for i in range(52)]
 _SEAT_CARD = [[(s, c) for c in range(52)] for s in range(4)]  # the (seat, card id) pairs of a trick, prebuilt
 _card_id = operator.attrgetter("id")
 _pick_cards = operator.itemgetter
+_OUTSIDE_SUIT = [((1 << 52) - 1) ^ m for m in SUIT_MASKS]  # by suit: the cards of the other three suits
 _DECK_MASK = {52: (1 << 52) - 1, 51: (1 << 52) - 2}  # the mask of a whole deck: without the 2C with kitty=none
 _ALL_CONTRACTS = tuple(Contract)
 _SUIT_CONTRACTS = _ALL_CONTRACTS[:4]
 _MINIMUM = Contract.MINIMUM
+
+
+def contracts_for(rules: Rules) -> tuple[Contract, ...]:
+    """The contracts ``rules`` let a declarer name: the four trump suits, and with ``contracts=suits-nt-mt`` also
+    no-trump and minimum tricks (seed 003). The same tuple each call (a deal's listing of actions tests for it)."""
+    return _ALL_CONTRACTS if rules.has_nt_mt else _SUIT_CONTRACTS
 # Rank keys of the cards in a trick, by trump suit (-1: none) and suit led: a trump beats the suit led, which
 # beats anything else; within a suit the ids order the ranks. The highest key wins the trick.
 _TRICK_KEYS = [[[c + 64 if c // 13 == tr else (c if c // 13 == led else -1) for c in range(52)] for led in range(4)]
@@ -176,92 +191,29 @@ def _acts_of(memo: _Memo, family: list[_Rows], seat: int, m: int) -> list[Action
     return out
 
 
-def _kitty_steps(rules: Rules) -> list[int]:
-    """The kitty procedure as steps, with _CONTRACT marking when trump is named (RULES.md options)."""
-    k = rules.kitty
-    if k in ("take-then-discard", "blind-trump"):
-        return [_CONTRACT, _KITTY] + [_DISCARD] * 4
-    if k == "discard-then-take":
-        return [_CONTRACT] + [_DISCARD] * 4 + [_KITTY]
-    if k == "see-then-trump":
-        return [_KITTY, _CONTRACT] + [_DISCARD] * 4
-    return [_CONTRACT]
-
-
-def step_plan(rules: Rules, exchange: bool) -> list[int]:
-    """The order of steps before the play for ``rules`` (exchange on or off for this deal).
-
-    Source: RULES.md "Presets" (kitty order per preset) and "Options" (kitty procedure, trump timing).
-    With ``kitty-timing=before-exchange`` (9-2-5, seeds 000/004 Variants "reversed targets") the declarer
-    takes the kitty and discards first and names trump later, also in a deal without exchange (the
-    first deal): kitty -> discard -> trump. With ``trump=before-exchange`` too, the kitty procedure keeps
-    its own order before the exchange (so ``kitty=blind-trump`` names trump before the kitty is seen).
-    """
-    ks = _kitty_steps(rules)
-    ci = ks.index(_CONTRACT)
-    pre: list[int] = [_ASSIGN] if rules.dealer_assigns else []
-    if rules.kitty_timing == "before-exchange" and rules.trump_timing == "before-exchange":
-        return pre + ks + ([_EXCHANGE] if exchange else [])
-    if rules.kitty_timing == "before-exchange" and not exchange:
-        return pre + [s for s in ks if s != _CONTRACT] + [_CONTRACT]
-    if not exchange:
-        return pre + ks
-    if rules.kitty_timing == "before-exchange":
-        kitty_part = [s for s in ks if s != _CONTRACT]
-        t = rules.trump_timing
-        if t == "mid-exchange":
-            return pre + kitty_part + [_GIVES, _CONTRACT, _RETURNS]
-        return pre + kitty_part + [_EXCHANGE, _CONTRACT]
-    if rules.trump_timing == "before-exchange":
-        return pre + ks[: ci + 1] + [_EXCHANGE] + ks[ci + 1:]
-    if rules.trump_timing == "mid-exchange":  # only with kitty=none (validated)
-        return pre + [_GIVES, _CONTRACT, _RETURNS]
-    return pre + [_EXCHANGE] + ks
-
-
-def exchange_rounds(rules: Rules, diffs: tuple[int, ...], targets: tuple[int, ...]) -> list[tuple[int, list[tuple[int, int]]]]:
-    """Who gives how many cards to whom, in order: ``[(up_seat, [(down_seat, count), ...]), ...]``.
-
-    ``diffs`` are the previous deal's over/under-tricks by seat (RULES.md decision 3: by player, whatever
-    seat role they hold now); ``targets`` the coming deal's targets by seat. With two up, the one with
-    the higher coming target exchanges first (decision 2; ``two-up=most-up``: the most up first).
-    Each up player gives one card per over-trick to the down players, highest coming target first, each
-    receiving at most his under-tricks (decision 5). A player who made his target exactly takes no part.
-    """
-    n = len(diffs)
-    ups = [s for s in range(n) if diffs[s] > 0]
-    downs = [s for s in range(n) if diffs[s] < 0]
-    if rules.two_up == "most-up":
-        ups.sort(key=lambda s: (-diffs[s], -targets[s], s))
-    else:
-        ups.sort(key=lambda s: (-targets[s], -diffs[s], s))
-    downs.sort(key=lambda s: (-targets[s], s))
-    room = {d: -diffs[d] for d in downs}
-    rounds: list[tuple[int, list[tuple[int, int]]]] = []
-    for u in ups:
-        left = diffs[u]
-        parts: list[tuple[int, int]] = []
-        for d in downs:
-            k = min(left, room[d])
-            if k > 0:
-                parts.append((d, k))
-                room[d] -= k
-                left -= k
-        if parts:
-            rounds.append((u, parts))
-    return rounds
-
-
+# A step on a deal's stack: (kind, the seat to act, the other seat of a give or a return, else -1).
+_StepEntry = tuple[Step, int, int]
 # The exchange's gives and returns as steps (stack order), by (step kind, rules.two_up, previous diffs, targets).
-_EXCHANGE_STEPS: dict[tuple[int, str, tuple[int, ...] | None, tuple[int, ...]], tuple[tuple[int, int, int], ...]] = {}
-_Plan = tuple[int, tuple[Contract, ...], tuple[tuple[int, int, int], ...], int, bool, list[int], int, tuple[int, ...]]
+_EXCHANGE_STEPS: dict[tuple[Step, str, tuple[int, ...] | None, tuple[int, ...]], tuple[_StepEntry, ...]] = {}
+
+
+class _Plan(NamedTuple):
+    """What a new deal derives from its rules and dealer alone."""
+
+    declarer: int
+    contracts: tuple[Contract, ...]
+    steps: tuple[_StepEntry, ...]  # the steps before the play, in stack order (the first step last)
+    hand_sizes: list[int]  # by seat
+    kitty_size: int
+    targets: tuple[int, ...]  # by seat
+
+
 # _plan's results by (id(rules), dealer, exchange); each entry keeps its Rules alive, so the id is not reused.
 _PLANS: dict[tuple[int, int, bool], tuple[Rules, _Plan]] = {}
 
 
 def _plan(rules: Rules, dealer: int, prev_diffs: tuple[int, ...] | None) -> _Plan:
-    """What a new deal derives from its rules and dealer alone: ``(declarer, contracts, step stack, tricks,
-    plain follow, hand sizes, kitty size, targets by seat)``."""
+    """The :class:`_Plan` of a deal under ``rules`` with ``dealer``, after a deal that ended with ``prev_diffs``."""
     exchange = bool(rules.exchange and prev_diffs is not None and any(prev_diffs))
     key = (id(rules), dealer, exchange)
     hit = _PLANS.get(key)
@@ -271,9 +223,8 @@ def _plan(rules: Rules, dealer: int, prev_diffs: tuple[int, ...] | None) -> _Pla
     declarer = (dealer + rules.declarer_role) % n
     steps = tuple((k, declarer if k in (_CONTRACT, _KITTY, _DISCARD) else dealer, -1)
                   for k in reversed(step_plan(rules, exchange)))
-    plan = (declarer, _ALL_CONTRACTS if rules.has_nt_mt else _SUIT_CONTRACTS, steps, rules.tricks,
-            not (rules.must_trump or rules.must_overtrump), [rules.hand_size] * n, rules.kitty_size,
-            tuple([rules.targets[(s - dealer) % n] for s in range(n)]))
+    plan = _Plan(declarer, contracts_for(rules), steps, [rules.hand_size] * n, rules.kitty_size,
+                 tuple([rules.targets[(s - dealer) % n] for s in range(n)]))
     if len(_PLANS) >= 512:
         _PLANS.clear()
     _PLANS[key] = (rules, plan)
@@ -285,7 +236,8 @@ _EVENTS: dict[int, ExchangeEvent] = {}
 
 
 def _event(kind: int, giver: int, receiver: int, cid: int) -> ExchangeEvent:
-    """The :class:`ExchangeEvent` of a give (``kind`` 0) or a return (1) of card id ``cid``."""
+    """The :class:`ExchangeEvent` of a give (``kind`` 0) or a return (1) of card id ``cid``, made once (the hot
+    path reads ``_EVENTS`` first, by this key)."""
     key = ((kind * 4 + giver) * 4 + receiver) * 52 + cid
     e = _EVENTS.get(key)
     if e is None:
@@ -355,20 +307,23 @@ class Deal:
         plan = _plan(rules, dealer, prev_diffs)
         dealt = tuple([tuple(h) for h in hands])
         kitty_dealt = tuple(kitty)
-        masks = _check_deal(rules, dealt, kitty_dealt, plan[5], plan[6])
+        masks = _check_deal(rules, dealt, kitty_dealt, plan.hand_sizes, plan.kitty_size)
         self._init(rules, dealer, dealt, kitty_dealt, masks, sum(map(_BIT.__getitem__, map(_card_id, kitty_dealt))),
                    prev_diffs, allowed_contracts, number, plan)
 
     @classmethod
-    def _from_deck(cls, rules: Rules, dealer: int, deck: list[int], prev_diffs: tuple[int, ...] | None,
-                   allowed_contracts: tuple[Contract, ...] | None, number: int) -> Deal:
-        """The deal of the shuffled card ids ``deck`` (the whole deck, each card once: 52 ids, or 51 without the 2C
-        with ``kitty=none``), dealt one card at a time clockwise from the eldest hand and the rest to the kitty, as
-        :func:`~sergeant_major.core.match.deal_cards` deals: the same as ``Deal(rules, dealer, *deal_cards(...), ...)``,
-        without re-checking the cards."""
+    def from_deck(cls, rules: Rules, dealer: int, deck: list[int], prev_diffs: tuple[int, ...] | None = None,
+                  allowed_contracts: tuple[Contract, ...] | None = None, number: int = 1) -> Deal:
+        """The deal of the shuffled card ids ``deck``, dealt one card at a time clockwise from the eldest hand and
+        the rest to the kitty (seeds 000/004 "Setup"); the other arguments as for :class:`Deal`.
+
+        ``deck`` must be the whole deck, each card id once: 52 ids, or 51 without the 2C (id 0) with ``kitty=none``
+        (:func:`sergeant_major.core.match.shuffled_deck` gives it). It is not checked: this is the fast way in for
+        a deck that is whole by construction.
+        """
         plan = _plan(rules, dealer, prev_diffs)
         n = rules.players
-        cut = n * plan[5][0]
+        cut = n * plan.hand_sizes[0]
         cards: tuple[Card, ...] = _pick_cards(*deck)(CARDS)
         bit = _BIT.__getitem__
         # card j of the deck goes to seat (dealer + 1 + j) % n
@@ -395,13 +350,13 @@ class Deal:
         self.kitty = kitty
         self.kitty_seen = False
         self.discards = 0
-        self.targets: tuple[int, ...] = plan[7]
-        self.declarer = plan[0]
+        self.targets: tuple[int, ...] = plan.targets
+        self.declarer = plan.declarer
         self.contract: Contract | None = None
         self.trump = -1
         self.prev_diffs = prev_diffs
-        self.allowed_contracts: tuple[Contract, ...] = allowed_contracts if allowed_contracts is not None else plan[1]
-        self._steps: list[tuple[int, int, int]] = list(plan[2])  # a stack: the next step is at the end
+        self.allowed_contracts: tuple[Contract, ...] = allowed_contracts if allowed_contracts is not None else plan.contracts
+        self._steps: list[_StepEntry] = list(plan.steps)  # a stack: the next step is at the end
         self.exchange_log: list[ExchangeEvent] = []
         self._to_return: dict[tuple[int, int], list[int]] = {}
         self.leader = (dealer + 1) % n
@@ -414,8 +369,6 @@ class Deal:
         self._done: list[tuple[int, list[tuple[int, int]], int]] = []
         self._completed: list[Trick] = []
         # Keep the instance attributes at 29 or fewer: CPython 3.11 keeps up to 29 in the fast, shared-key layout.
-        # The legal cards are "follow suit, else any card" (no must-trump / must-overtrump): the fast paths test this.
-        self._plain_follow = plan[4]
         self.history: list[Action] = []
         self.result: DealResult | None = None
         self._settle()
@@ -459,7 +412,7 @@ class Deal:
         if self.result is not None:
             return Phase.SCORED
         if not self._steps:
-            return Phase.PLAY
+            return _PLAY
         k = self._steps[-1][0]
         return _PHASE_OF[k]
 
@@ -511,7 +464,7 @@ class Deal:
                 continue
             break
 
-    def _exchange_steps(self, k: int) -> tuple[tuple[int, int, int], ...]:
+    def _exchange_steps(self, k: Step) -> tuple[_StepEntry, ...]:
         """The gives and returns of macro step ``k`` (``_EXCHANGE``, ``_GIVES`` or ``_RETURNS``) for the deal's
         previous results and current targets, in stack order (the first step last; memoized)."""
         assert self.prev_diffs is not None
@@ -520,7 +473,7 @@ class Deal:
         if memo is not None:
             return memo
         rounds = exchange_rounds(self.rules, self.prev_diffs, self.targets)
-        new: list[tuple[int, int, int]] = []
+        new: list[_StepEntry] = []
         for u, parts in rounds:
             if k != _RETURNS:
                 for d, cnt in parts:
@@ -533,13 +486,6 @@ class Deal:
         out = _EXCHANGE_STEPS[key] = tuple(reversed(new))
         return out
 
-    def _pop(self) -> None:
-        """The step on top is done: pop it, then settle what comes next."""
-        st = self._steps
-        st.pop()
-        if st and _EXCHANGE <= st[-1][0] <= _RETURN:  # the only kinds _settle may expand or skip
-            self._settle()
-
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
         """Every action the rules allow now, for the seat :attr:`to_act` (empty once scored).
@@ -548,24 +494,17 @@ class Deal:
         """
         if not self._steps:  # the play (a scored deal keeps a last step, _SCORED)
             seat = self.to_play
-            h = self.hands[seat]
+            m = self.legal_play_mask()
             memo = _PLAY_MEMO[seat]
-            if self.trick:
-                if self._plain_follow:  # follow suit if able, else any card
+            try:
+                if self.trick:
                     u = self.led_suit
-                    bits = h >> 13 * u & 0x1FFF
-                    if bits:
-                        try:
-                            return [*memo[u][bits]]
-                        except TypeError:  # a pattern not seen before
-                            return _acts_of(_PLAY_MEMO, _PLAY_ROWS, seat, h & SUIT_MASKS[u])
-                else:
-                    h = self.legal_play_mask()
-            r0, r1, r2, r3 = memo
-            try:  # _acts_of, inline: a lead, or void in the suit led
-                return [*r0[h & 0x1FFF], *r1[h >> 13 & 0x1FFF], *r2[h >> 26 & 0x1FFF], *r3[h >> 39]]
-            except TypeError:
-                return _acts_of(_PLAY_MEMO, _PLAY_ROWS, seat, h)
+                    if not m & _OUTSIDE_SUIT[u]:  # cards of the suit led only: one memo lookup (masks of 52 bits
+                        return [*memo[u][m >> 13 * u]]  # are slow ints in CPython; fewer operations on them)
+                r0, r1, r2, r3 = memo  # _acts_of, inline: one memo lookup per suit
+                return [*r0[m & 0x1FFF], *r1[m >> 13 & 0x1FFF], *r2[m >> 26 & 0x1FFF], *r3[m >> 39]]
+            except TypeError:  # a suit pattern not seen before
+                return _acts_of(_PLAY_MEMO, _PLAY_ROWS, seat, m)
         if self.result is not None:
             return []
         k, seat, other = self._steps[-1]
@@ -577,17 +516,11 @@ class Deal:
             except TypeError:
                 return _acts_of(_DISCARD_MEMO, _DISCARD_ROWS, seat, h)
         if k == _GIVE:
-            acts = _pick_acts(_GIVE_ROWS[seat][other], self.hands[seat] if self.rules.give == "chosen" else self._give_mask(seat))
+            acts = _pick_acts(_GIVE_ROWS[seat][other], self._give_mask(seat))
             if self.rules.exchange_count == "at-most":
                 acts.append(_END_GIVE_CACHE[seat][other])
             return acts
         if k == _RETURN:
-            r = self.rules
-            if r.trump_return != "free" and r.return_rule != "overall":  # _return_mask, inline: the highest card
-                queue = self._to_return.get((seat, other))  # of the suit of the oldest card received
-                same = self.hands[seat] & SUIT_MASKS[queue[0] // 13] if queue else 0
-                if same:
-                    return [_RETURN_CACHE[seat][other][same.bit_length() - 1]]
             m = self._return_mask(seat, other)
             if m & (m - 1) == 0:  # one card (or none)
                 return [_RETURN_CACHE[seat][other][m.bit_length() - 1]] if m else []
@@ -741,128 +674,21 @@ class Deal:
 
     # ------------------------------------------------------------------ checked apply
     def apply(self, action: Action) -> None:
-        """Apply ``action`` after checking it against the rules.
+        """Apply ``action`` after checking it against the rules: :meth:`verify`, then :meth:`apply_unchecked`.
+
+        A card of the seat to play that :meth:`legal_play_mask` allows is accepted at once (the hot path of
+        simulation); it is what :meth:`verify` accepts for a card, and it goes to the same step.
 
         Raises:
-            IllegalActionError: naming the rule broken (``turn``, ``phase``, ``card not held``,
-                ``follow suit``, ``must trump``, ``must over-trump``, ``exchange``, ``contract``...);
-                the state is unchanged.
+            IllegalActionError: from :meth:`verify`, naming the rule broken; the state is unchanged.
         """
-        if type(action) is Play:
-            if not self._steps:  # the common legal card play, skipping the full verify (scored: a _SCORED step)
-                seat = self.to_play
-                card = action.card
-                if action.seat == seat and type(card) is Card:
-                    cid = card.id
-                    h = self.hands[seat]
-                    bit = _BIT[cid]
-                    trick = self.trick
-                    if not h & bit:
-                        pass  # not held: verify names the rule
-                    elif not trick:  # a lead: any card held
-                        self.history.append(action)
-                        self.hands[seat] = h ^ bit
-                        self.led_suit = cid // 13
-                        trick.append(_SEAT_CARD[seat][cid])
-                        self.to_play = (seat + 1) % self.n
-                        return
-                    elif ((cid // 13 == self.led_suit or not h & SUIT_MASKS[self.led_suit]) if self._plain_follow
-                          else self.legal_play_mask() & bit):  # follow suit if able (and the options' trump rules)
-                        self.history.append(action)
-                        self.hands[seat] = h ^ bit
-                        trick.append(_SEAT_CARD[seat][cid])
-                        if len(trick) == self.n:
-                            self._end_trick()
-                        else:
-                            self.to_play = (seat + 1) % self.n
-                        return
-        elif self._steps and self.result is None and self._step(action):
-            return
+        if type(action) is Play and not self._steps:  # the play (a scored deal keeps a last step, _SCORED)
+            card = action.card
+            if action.seat == self.to_play and type(card) is Card and self.legal_play_mask() >> card.id & 1:
+                self.play_unchecked(card.id)  # apply_unchecked's step for a card
+                return
         self.verify(action)
-        self._apply(action)
-
-    def _step(self, action: Action) -> bool:
-        """Apply ``action`` and return ``True`` if it is plainly the legal step now (what :meth:`verify` would
-        accept); otherwise return ``False`` and change nothing, leaving the decision, and the error message, to
-        :meth:`verify`. Only before the play. Keep it in step with :meth:`verify` (a rule added there must be
-        added here too, or return ``False`` for that action) and with :meth:`_apply` (the same changes)."""
-        k, seat, other = self._steps[-1]
-        if type(action) is Discard:
-            card = action.card
-            if k != _DISCARD or action.seat != seat or type(card) is not Card:
-                return False
-            bit = _BIT[card.id]
-            h = self.hands[seat]
-            if not h & bit:
-                return False
-            self.history.append(action)
-            self.hands[seat] = h ^ bit
-            self.discards |= bit
-        elif type(action) is Give:
-            card = action.card
-            to = action.to
-            if k != _GIVE or action.seat != seat or to != other or type(card) is not Card:
-                return False
-            cid = card.id
-            hands = self.hands
-            if not (hands[seat] >> cid & 1 and (self.rules.give == "chosen" or self._give_mask(seat) >> cid & 1)):
-                return False
-            self.history.append(action)
-            hands[seat] ^= _BIT[cid]
-            hands[to] |= _BIT[cid]
-            queue = self._to_return.get((to, seat))
-            if queue is None:
-                self._to_return[(to, seat)] = [cid]
-            else:
-                queue.append(cid)
-            self.exchange_log.append(_EVENTS.get((seat * 4 + to) * 52 + cid) or _event(0, seat, to, cid))
-        elif type(action) is Return:
-            card = action.card
-            to = action.to
-            if k != _RETURN or action.seat != seat or to != other or type(card) is not Card:
-                return False
-            cid = card.id
-            hands = self.hands
-            h = hands[seat]
-            queue = self._to_return.get((seat, to))
-            if not queue:
-                return False
-            r = self.rules
-            if r.trump_return == "free" or r.return_rule == "overall":
-                if not (self._return_mask(seat, to) & h) >> cid & 1:
-                    return False
-                queue.pop(self._receipt_index(queue))
-            else:  # the highest card of the suit of the oldest card received (RULES.md decision 1)
-                if (h & SUIT_MASKS[queue[0] // 13]).bit_length() - 1 != cid:
-                    return False
-                queue.pop(0)
-            self.history.append(action)
-            hands[seat] = h ^ _BIT[cid]
-            hands[to] |= _BIT[cid]
-            self.exchange_log.append(_EVENTS.get(((4 + seat) * 4 + to) * 52 + cid) or _event(1, seat, to, cid))
-        elif type(action) is NameContract:
-            c = action.contract
-            if k != _CONTRACT or action.seat != seat or type(c) is not Contract or c not in self.allowed_contracts:
-                return False
-            self.history.append(action)
-            self._name(c)
-        elif type(action) is TakeKitty:
-            if k != _KITTY or action.seat != seat:
-                return False
-            self.history.append(action)
-            self.hands[seat] |= self.kitty
-            self.kitty = 0
-            self.kitty_seen = True
-        else:
-            return False  # Play, EndGive, AssignTargets, anything else: verify decides
-        st = self._steps  # _pop, inline
-        st.pop()
-        if st:
-            k, seat, other = st[-1]
-            if _EXCHANGE <= k <= _RETURN and not (  # what _settle leaves alone, tested here first
-                    (k == _RETURN and self._to_return.get((seat, other))) or (k == _GIVE and self.rules.exchange_count == "exact")):
-                self._settle()
-        return True
+        self.apply_unchecked(action)
 
     def _name(self, c: Contract) -> None:
         """Set the contract ``c`` (the declarer's choice)."""
@@ -880,36 +706,45 @@ class Deal:
         return True
 
     def verify(self, action: Action) -> None:
-        """Raise :class:`IllegalActionError` with a full sentence if ``action`` is not legal now."""
+        """Check ``action`` against the rules now; change nothing.
+
+        Raises:
+            IllegalActionError: with a full sentence, naming the rule broken: ``action`` (not an action, card or
+                contract), ``phase``, ``turn``, ``card not held``, ``follow suit``, ``must trump``,
+                ``must over-trump``, ``exchange``, ``exchange count``, ``give lowest``, ``return highest``,
+                ``contract`` or ``targets``.
+        """
         kind = _KIND_OF.get(type(action))
         if kind is None:
             raise IllegalActionError(f"{action!r} is not an action", "action")
-        if isinstance(action, (Play, Discard, Give, Return)) and not isinstance(action.card, Card):
+        if isinstance(action, _CARD_ACTIONS) and not isinstance(action.card, Card):
             raise IllegalActionError(f"{action!r}: {action.card!r} is not a card", "action")
         if isinstance(action, NameContract) and not isinstance(action.contract, Contract):
             raise IllegalActionError(f"{action!r}: {action.contract!r} is not a contract", "action")
         if self.result is not None:
             raise IllegalActionError(f"the deal is over; {_desc(action)} is refused", "phase")
-        expected = self.to_act
-        phase = self.phase
-        if kind != phase and not (kind == Phase.EXCHANGE and phase == Phase.EXCHANGE):
+        st = self._steps  # what to_act and phase read, read once: the top step, or the play when there is none
+        if st:
+            k, expected, other = st[-1]
+            phase = _PHASE_OF[k]
+        else:
+            expected = self.to_play
+            phase = _PLAY
+        if kind is not phase:
             raise IllegalActionError(
                 f"{_desc(action)} is refused: the deal is in the {phase.value} phase, waiting for seat {expected}", "phase")
         if action.seat != expected:
             raise IllegalActionError(
                 f"{_desc(action)} is refused: it is seat {expected}'s turn, not seat {action.seat}'s", "turn")
-        if isinstance(action, Play):
-            c = action.card
-            if not self.hands[action.seat] >> c.id & 1:
-                raise IllegalActionError(f"you do not hold {c}", "card not held")
-            if not self.legal_play_mask() >> c.id & 1:
-                raise self._why_not(c)
+        # the kinds in the order they come most often here (a legal card is accepted by apply without verify)
+        if isinstance(action, Discard):
+            if not self.hands[action.seat] >> action.card.id & 1:
+                raise IllegalActionError(f"you do not hold {action.card}", "card not held")
             return
         if isinstance(action, (Give, Return, EndGive)):
-            k, seat, other = self._steps[-1]
-            want = {_GIVE: (Give, EndGive), _RETURN: (Return,)}.get(k, ())
-            if not isinstance(action, want):
-                raise IllegalActionError(f"{_desc(action)} is refused: the exchange waits for a {'give' if k == _GIVE else 'return'} from seat {seat}", "exchange")
+            # the top step is a give or a return: the exchange's other steps are expanded at once
+            if not isinstance(action, (Give, EndGive) if k == _GIVE else Return):
+                raise IllegalActionError(f"{_desc(action)} is refused: the exchange waits for a {'give' if k == _GIVE else 'return'} from seat {expected}", "exchange")
             if action.to != other:
                 raise IllegalActionError(f"{_desc(action)} is refused: this card goes to seat {other}, not seat {action.to}", "exchange")
             if isinstance(action, EndGive):
@@ -942,9 +777,12 @@ class Deal:
                 left = ", ".join(c.word for c in self.allowed_contracts)
                 raise IllegalActionError(f"{action.contract.word} is not allowed now; choose from: {left}", "contract")
             return
-        if isinstance(action, Discard):
-            if not self.hands[action.seat] >> action.card.id & 1:
-                raise IllegalActionError(f"you do not hold {action.card}", "card not held")
+        if isinstance(action, Play):
+            c = action.card
+            if not self.hands[action.seat] >> c.id & 1:
+                raise IllegalActionError(f"you do not hold {c}", "card not held")
+            if not self.legal_play_mask() >> c.id & 1:
+                raise self._why_not(c)
             return
         if isinstance(action, AssignTargets):
             if sorted(action.targets) != sorted(self.rules.targets) or len(action.targets) != self.n:
@@ -973,17 +811,20 @@ class Deal:
         return IllegalActionError(f"void in {ledw} you must trump: play one of {legal}, not {c} (must-trump=on, seed 003)", "must trump")
 
     # ------------------------------------------------------------------ unchecked apply
-    def _apply(self, action: Action) -> None:
+    def apply_unchecked(self, action: Action) -> None:
+        """Apply ``action`` without any check: the one place each kind of action changes the state. Only for an
+        action that :meth:`verify` accepts now (:meth:`apply` checks first; search and replay of checked actions
+        call this directly); anything else leaves the deal in a state the rules do not allow."""
         if type(action) is Play:
             self.play_unchecked(action.card.id)
             return
         self.history.append(action)
         seat = action.seat
+        st = self._steps
         if type(action) is Discard:
             bit = _BIT[action.card.id]
             self.hands[seat] &= ~bit
             self.discards |= bit
-            self._pop()
         elif type(action) is Give:
             cid = action.card.id
             to = action.to
@@ -995,8 +836,7 @@ class Deal:
                 self._to_return[(to, seat)] = [cid]
             else:
                 queue.append(cid)
-            self.exchange_log.append(_event(0, seat, to, cid))
-            self._pop()
+            self.exchange_log.append(_EVENTS.get((seat * 4 + to) * 52 + cid) or _event(0, seat, to, cid))
         elif type(action) is Return:
             cid = action.card.id
             to = action.to
@@ -1005,27 +845,33 @@ class Deal:
             hands[to] |= _BIT[cid]
             queue = self._to_return[(seat, to)]
             queue.pop(self._receipt_index(queue))
-            self.exchange_log.append(_event(1, seat, to, cid))
-            self._pop()
+            self.exchange_log.append(_EVENTS.get(((4 + seat) * 4 + to) * 52 + cid) or _event(1, seat, to, cid))
         elif type(action) is NameContract:
             self._name(action.contract)
-            self._pop()
         elif type(action) is TakeKitty:
             self.hands[seat] |= self.kitty
             self.kitty = 0
             self.kitty_seen = True
-            self._pop()
-        elif type(action) is EndGive:
-            st = self._steps
+        elif type(action) is EndGive:  # the up player stops: his gives to this down player left are dropped
             while st and st[-1][0] == _GIVE and st[-1][1] == seat and st[-1][2] == action.to:
                 st.pop()
             self._settle()
+            return
         elif type(action) is AssignTargets:
             self.targets = tuple(action.targets)
-            self._pop()
+        # the step on top is done: pop it, then settle what comes next
+        st.pop()
+        if st and _EXCHANGE <= st[-1][0] <= _RETURN:  # the only kinds _settle may expand or skip
+            self._settle()
 
     def play_unchecked(self, cid: int) -> None:
-        """Play card id ``cid`` for :attr:`to_play` without any check (fast path for search)."""
+        """Play card id ``cid`` (0..51) for :attr:`to_play` without any check: the card play's step, which
+        :meth:`apply` runs once the card is legal; search and simulation call it directly with a card of
+        :meth:`legal_play_mask`.
+
+        A full trick goes to the highest trump, else the highest card of the suit led (seeds 000/004 "Playing the
+        tricks"); its winner leads next. The last trick scores the deal.
+        """
         seat = self.to_play
         self.history.append(_PLAY_CACHE[seat][cid])
         self.hands[seat] &= ~_BIT[cid]
@@ -1036,14 +882,8 @@ class Deal:
         if len(trick) < self.n:
             self.to_play = (seat + 1) % self.n
             return
-        self._end_trick()
-
-    def _end_trick(self) -> None:
-        """Resolve the full trick in :attr:`trick`: the highest trump, else the highest card of the suit led
-        (seeds 000/004 "Playing the tricks"); its winner leads next. Scores the deal after the last trick."""
-        trick = self.trick
-        if len(trick) == 3:
-            keys = _TRICK_KEYS[self.trump][self.led_suit]
+        keys = _TRICK_KEYS[self.trump][self.led_suit]
+        if len(trick) == 3:  # the highest key of three, unrolled (the hot path of simulation)
             (s0, c0), (s1, c1), (s2, c2) = trick
             k0 = keys[c0]
             k1 = keys[c1]
@@ -1053,17 +893,7 @@ class Deal:
             else:
                 win_seat = s1 if k1 > k2 else s2
         else:
-            tr = self.trump
-            led = self.led_suit
-            win_seat, win_card = trick[0]
-            win_trump = win_card // 13 == tr
-            for s, c in trick[1:]:
-                cs = c // 13
-                if cs == tr:
-                    if not win_trump or c > win_card:
-                        win_seat, win_card, win_trump = s, c, True
-                elif cs == led and not win_trump and c > win_card:
-                    win_seat, win_card = s, c
+            win_seat = max(trick, key=lambda played: keys[played[1]])[0]
         self.tricks_won[win_seat] += 1
         done = self._done
         done.append((self.leader, trick, win_seat))  # the list is never changed again: a new trick starts below
@@ -1104,6 +934,8 @@ class Deal:
                 f"to_act={self.to_act} tricks={self.tricks_won}>")
 
 
+_CARD_ACTIONS = (Play, Discard, Give, Return)  # the actions that name a card
+_PLAY = Phase.PLAY  # Phase.PLAY looks the member up on the enum class, slowly
 _PHASE_OF = {
     _ASSIGN: Phase.ASSIGN, _CONTRACT: Phase.CONTRACT, _EXCHANGE: Phase.EXCHANGE, _GIVES: Phase.EXCHANGE,
     _RETURNS: Phase.EXCHANGE, _GIVE: Phase.EXCHANGE, _RETURN: Phase.EXCHANGE, _KITTY: Phase.KITTY,
@@ -1116,6 +948,4 @@ _KIND_OF: dict[type, Phase] = {
 
 
 def _desc(action: Action) -> str:
-    from sergeant_major.core.actions import action_text
-
     return repr(action_text(action))

@@ -8,33 +8,21 @@ Every random choice comes from generators seeded from the match seed alone (deal
 
 from __future__ import annotations
 
-import _random
 import operator
 import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from hashlib import sha512
 
-from sergeant_major.core.actions import Action, Contract, Play
-from sergeant_major.core.cards import CARDS, SUIT_MASKS, Card
-from sergeant_major.core.deal import (
-    _ALL_CONTRACTS,
-    _BIT,
-    _MINIMUM,
-    _PLAY_MEMO,
-    _SEAT_CARD,
-    _SUIT_CONTRACTS,
-    _TRICK_KEYS,
-    Deal,
-    DealResult,
-)
+from sergeant_major.core.actions import Action, Contract
+from sergeant_major.core.cards import Card
+from sergeant_major.core.deal import Deal, DealResult, contracts_for
 from sergeant_major.core.errors import IllegalActionError
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import name_problem
 from sergeant_major.core.view import View, build_view
 
-__all__ = ["Match", "MatchEnd", "deal_cards", "first_dealer"]
+__all__ = ["Match", "MatchEnd", "deal_cards", "first_dealer", "shuffled_deck"]
 
 
 @dataclass(frozen=True)
@@ -97,71 +85,29 @@ def first_dealer(seed: int, players: int) -> int:
     return random.Random(f"sergeant-major/{seed}/first-dealer").randrange(players)
 
 
-def deal_cards(rules: Rules, seed: int, number: int, dealer: int) -> tuple[list[list[Card]], list[Card]]:
-    """Shuffle and deal deal ``number`` of the match with ``seed``: one card at a time clockwise from
-    the eldest hand, the last cards to the kitty (seeds 000/004 "Setup"; seed 002 removes the 2C with no kitty).
+def shuffled_deck(rules: Rules, seed: int, number: int) -> list[int]:
+    """The card ids of deal ``number`` of the match with ``seed``, in the order they are dealt: the deck (ids
+    ascending, without the 2C with ``kitty=none``, seed 002) shuffled by
+    ``random.Random(f"sergeant-major/{seed}/{number}").shuffle``; records and seeds depend on these cards, the
+    same for every Python version whose ``random`` gives the same shuffle.
 
-    The deck (card ids ascending, without the 2C with ``kitty=none``) is shuffled by
-    ``random.Random(f"sergeant-major/{seed}/{number}").shuffle``; the same cards for every Python version
-    whose ``random`` gives the same shuffle.
+    Returns:
+        52 card ids (51 with ``kitty=none``), each once.
+    """
+    deck = list(range(1, 52)) if rules.kitty == "none" else list(range(52))
+    random.Random(f"sergeant-major/{seed}/{number}").shuffle(deck)
+    return deck
+
+
+def deal_cards(rules: Rules, seed: int, number: int, dealer: int) -> tuple[list[list[Card]], list[Card]]:
+    """Shuffle and deal deal ``number`` of the match with ``seed``: the cards of :func:`shuffled_deck`, one at a
+    time clockwise from the eldest hand, the last cards to the kitty (:meth:`Deal.from_deck`; seeds 000/004 "Setup").
 
     Returns:
         ``(hands by seat in the order dealt, kitty)``.
     """
-    deck = _shuffled(f"sergeant-major/{seed}/{number}", 51 if rules.kitty == "none" else 52)
-    n = rules.players
-    dealt = n * rules.hand_size
-    cards = [CARDS[c] for c in deck]
-    # card j of the deck goes to seat (dealer + 1 + j) % n
-    hands = [cards[(s - dealer - 1) % n: dealt: n] for s in range(n)]
-    return hands, cards[dealt:]
-
-
-def _shuffled_reference(key: str, size: int) -> list[int]:
-    """The card ids of a deck of ``size`` (the ``size`` highest ids, ascending) shuffled by ``random.Random(key)``."""
-    deck = list(range(52 - size, 52))
-    random.Random(key).shuffle(deck)
-    return deck
-
-
-def _swaps_source(size: int) -> str:
-    """Python source of ``random.shuffle``'s Fisher-Yates loop over a deck of ``size``, unrolled: for ``i``
-    from the top down, ``j`` is drawn by ``_randbelow_with_getrandbits(i + 1)`` and cards ``i`` and ``j`` swap."""
-    lines = ["def swaps(getrandbits, deck):"]
-    for i in reversed(range(1, size)):
-        n = i + 1
-        k = n.bit_length()
-        lines += [f"    j = getrandbits({k})", f"    while j >= {n}:", f"        j = getrandbits({k})",
-                  f"    deck[{i}], deck[j] = deck[j], deck[{i}]"]
-    return "\n".join(lines) + "\n"
-
-
-def _unrolled(size: int) -> Callable[[Callable[[int], int], list[int]], None]:
-    space: dict[str, Callable[[Callable[[int], int], list[int]], None]] = {}
-    exec(compile(_swaps_source(size), f"<sergeant_major.core.match shuffle {size}>", "exec"), space)  # noqa: S102 - our own source
-    return space["swaps"]
-
-
-_SWAPS = {size: _unrolled(size) for size in (51, 52)}
-
-
-def _shuffled_inline(key: str, size: int) -> list[int]:
-    """:func:`_shuffled_reference`, with ``random.shuffle``'s loop (and its ``_randbelow_with_getrandbits``)
-    written out and unrolled: the same draws from the same generator, about 2x faster."""
-    b = key.encode()
-    deck = list(range(52 - size, 52))
-    # what random.Random(key) does to seed from a str (version 2); _random.Random is its C base, the same generator
-    _SWAPS[size](_random.Random(int.from_bytes(b + sha512(b).digest())).getrandbits, deck)
-    return deck
-
-
-def _same_shuffle() -> bool:
-    """Whether :func:`_shuffled_inline` gives this Python's ``random.shuffle`` result (checked once, at import)."""
-    return all(_shuffled_inline(f"sergeant-major/{s}/{k}", size) == _shuffled_reference(f"sergeant-major/{s}/{k}", size)
-               for s, k, size in ((0, 1, 52), (7, 3, 51), (123456789, 18, 52)))
-
-
-_shuffled = _shuffled_inline if _same_shuffle() else _shuffled_reference
+    deal = Deal.from_deck(rules, dealer, shuffled_deck(rules, seed, number), number=number)
+    return [list(h) for h in deal.dealt], list(deal.kitty_dealt)
 
 
 class Match:
@@ -220,7 +166,7 @@ class Match:
 
     def contracts_left(self, seat: int) -> tuple[Contract, ...]:
         """Contracts ``seat`` may still choose as declarer (3-5-8 ``contract-once``); all otherwise."""
-        every = _ALL_CONTRACTS if self.rules.has_nt_mt else _SUIT_CONTRACTS
+        every = contracts_for(self.rules)
         if not self.rules.contract_once:
             return every
         return tuple(c for c in every if c not in self.contracts_used[seat])
@@ -235,35 +181,14 @@ class Match:
         # None: every contract (the deal's default, the same tuple as contracts_left gives then)
         allowed = self.contracts_left((dealer + r.declarer_role) % r.players) if r.contract_once else None
         if given is None:  # shuffle from the seed, as deal_cards does
-            deck = _shuffled(f"sergeant-major/{self.seed}/{number}", 51 if r.kitty == "none" else 52)
-            self.deals.append(Deal._from_deck(r, dealer, deck, prev, allowed, number))
+            self.deals.append(Deal.from_deck(r, dealer, shuffled_deck(r, self.seed, number), prev, allowed, number))
         else:
             self.deals.append(Deal(r, dealer, given[0], given[1], prev, allowed, number))
 
     # ------------------------------------------------------------------ actions
     def legal_actions(self) -> list[Action]:
         """The legal actions of the seat to act (empty once the match is over): :meth:`Deal.legal_actions`."""
-        deal = self.deals[-1]
-        if not deal._steps:  # Deal.legal_actions' paths for the play, inline (one call fewer on the hot path of simulation)
-            seat = deal.to_play
-            h = deal.hands[seat]
-            memo = _PLAY_MEMO[seat]
-            if deal.trick:
-                if not deal._plain_follow:
-                    return deal.legal_actions()
-                u = deal.led_suit  # follow suit if able
-                bits = h >> 13 * u & 0x1FFF
-                if bits:
-                    try:
-                        return [*memo[u][bits]]
-                    except TypeError:  # a pattern not seen before
-                        return deal.legal_actions()
-            r0, r1, r2, r3 = memo  # a lead, or void in the suit led: any card
-            try:
-                return [*r0[h & 0x1FFF], *r1[h >> 13 & 0x1FFF], *r2[h >> 26 & 0x1FFF], *r3[h >> 39]]
-            except TypeError:
-                return deal.legal_actions()
-        return deal.legal_actions()  # empty once scored: the last deal of a match that is over
+        return self.deals[-1].legal_actions()  # empty once scored: the last deal of a match that is over
 
     def forced_action(self) -> Action | None:
         """The next action when the rules leave no choice, else ``None`` (see :meth:`Deal.forced_action`)."""
@@ -280,67 +205,15 @@ class Match:
         return None if self.over else self.deal.to_act
 
     def apply(self, action: Action) -> DealResult | None:
-        """Apply ``action`` (checked). Returns the deal's result when it finished the deal, else ``None``.
+        """Apply ``action`` (checked: :meth:`Deal.apply`). Returns the deal's result when it finished the deal (the
+        next deal, if the match goes on, is dealt), else ``None``.
 
         Raises:
-            IllegalActionError: naming the rule; nothing changes.
+            IllegalActionError: naming the rule (``match over`` once the match has ended); nothing changes.
         """
-        deal = self.deals[-1]
-        if type(action) is Play and not deal._steps:
-            # Deal.apply's path for a legal card, inline (one call fewer on the hot path of simulation); keep the
-            # two in step. A deal with no step left is in the play (a scored one keeps a last step), so the
-            # match is not over.
-            seat = deal.to_play
-            card = action.card
-            if action.seat == seat and type(card) is Card:
-                cid = card.id
-                h = deal.hands[seat]
-                bit = _BIT[cid]
-                trick = deal.trick
-                if not h & bit:
-                    pass  # not held: Deal.apply names the rule
-                elif not trick:  # a lead: any card held
-                    deal.history.append(action)
-                    deal.hands[seat] = h ^ bit
-                    deal.led_suit = cid // 13
-                    trick.append(_SEAT_CARD[seat][cid])
-                    deal.to_play = (seat + 1) % deal.n
-                    return None
-                elif ((cid // 13 == deal.led_suit or not h & SUIT_MASKS[deal.led_suit]) if deal._plain_follow
-                      else deal.legal_play_mask() & bit):  # follow suit if able (and the options' trump rules)
-                    deal.history.append(action)
-                    deal.hands[seat] = h ^ bit
-                    trick.append(_SEAT_CARD[seat][cid])
-                    played = len(trick)
-                    if played < deal.n:
-                        deal.to_play = (seat + 1) % deal.n
-                        return None
-                    if played != 3:
-                        deal._end_trick()
-                        return None if deal.result is None else self._finish_deal()
-                    # Deal._end_trick for three players, inline: the highest rank key wins the trick
-                    keys = _TRICK_KEYS[deal.trump][deal.led_suit]
-                    (s0, c0), (s1, c1), _ = trick  # the third card is this one: (seat, cid)
-                    k0 = keys[c0]
-                    k1 = keys[c1]
-                    k2 = keys[cid]
-                    if k0 > k1:
-                        win = s0 if k0 > k2 else seat
-                    else:
-                        win = s1 if k1 > k2 else seat
-                    deal.tricks_won[win] += 1
-                    done = deal._done
-                    done.append((deal.leader, trick, win))
-                    deal.trick = []
-                    deal.leader = deal.to_play = win
-                    if deal.hands[win] or len(done) != self.rules.tricks:  # not the last trick
-                        return None
-                    deal._score()
-                    return self._finish_deal()
-        elif deal._steps and deal.result is None and deal._step(action):  # Deal.apply's path before the play
-            return None  # no step before the play ends the deal
         if self.end is not None:
             raise IllegalActionError("the match is over", "match over")
+        deal = self.deals[-1]
         deal.apply(action)
         if deal.result is None:
             return None
@@ -386,7 +259,7 @@ class Match:
         n = r.players
         t = self.totals
         names = self.names
-        if r.instant_win is not None and res.contract is not _MINIMUM and max(res.tricks) >= r.instant_win:
+        if r.instant_win is not None and res.contract is not Contract.MINIMUM and max(res.tricks) >= r.instant_win:
             big = [s for s in range(n) if res.tricks[s] >= r.instant_win]  # many tricks are bad in MT
             if big:
                 s = big[0]

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from sergeant_major.core.errors import RulesError
+from sergeant_major.core.steps import Step, step_plan
 
 __all__ = ["Rules", "PRESETS", "PRESET_SOURCES", "OPTIONS", "Option", "DEFAULT_PRESET", "minimum_ceilings", "default_targets"]
 
@@ -521,42 +522,38 @@ PRESET_SOURCES: Final[dict[str, str]] = {
 _ROLE_WORDS: Final = ("dealer", "eldest hand", "third hand", "fourth hand")
 
 
-def deal_order(r: Rules, plan: list[int] | None = None, exchange: bool = True, short: bool = False) -> list[str]:
+def deal_order(r: Rules, plan: list[Step] | None = None, exchange: bool = True, short: bool = False) -> list[str]:
     """The steps before the play of a deal under ``r``, in words (``short``: one or two words each).
 
-    ``plan`` is a step plan from :func:`sergeant_major.core.deal.step_plan`; by default the plan of a deal with
+    ``plan`` is a step plan from :func:`sergeant_major.core.steps.step_plan`; by default the plan of a deal with
     (``exchange``) or without an exchange.
     """
-    from sergeant_major.core import deal as _d  # local import: deal imports rules
-
     if plan is None:
-        plan = _d.step_plan(r, exchange)
+        plan = step_plan(r, exchange)
     who = "" if short else _ROLE_WORDS[r.declarer_role] + " "
     parts: list[str] = []
     for k in plan:
-        if k == _d._DISCARD:
+        if k == Step.DISCARD:
             if parts and "discard" in parts[-1]:
                 continue
             parts.append(f"{who}discards 4" + ("" if short else " face down"))
-        elif k == _d._KITTY:
+        elif k == Step.KITTY:
             parts.append(f"{who}{'looks at and ' if r.kitty == 'see-then-trump' and not short else ''}takes the kitty")
-        elif k == _d._CONTRACT:
+        elif k == Step.CONTRACT:
             parts.append(f"{who}{'chooses the contract' if r.has_nt_mt else 'names trump'}")
-        elif k == _d._ASSIGN:
+        elif k == Step.ASSIGN:
             parts.append("dealer assigns the targets")
-        elif k == _d._EXCHANGE:
+        elif k == Step.EXCHANGE:
             parts.append("exchange" if short else "the exchange (gives, then returns)")
-        elif k == _d._GIVES:
+        elif k == Step.GIVES:
             parts.append("up players give")
-        elif k == _d._RETURNS:
+        elif k == Step.RETURNS:
             parts.append("down players return")
     return parts
 
 
 def _explain(r: Rules) -> list[str]:
     """The lines of :meth:`Rules.explain`."""
-    from sergeant_major.core import deal as _d  # local import: deal imports rules
-
     out: list[str] = []
     src = PRESET_SOURCES.get(r.name, "")
     out.append(f"Rules {str(r)!r}: preset {r.name}, {src}." if src else f"Rules {str(r)!r}.")
@@ -591,12 +588,12 @@ def _explain(r: Rules) -> list[str]:
         out.append(f"In MT there is no trump, the targets become ceilings ({cw}) and scoring is inverted: "
                    "+1 per trick under the ceiling, -1 per trick over it (seed 003 Wertung). NT has no trump.")
 
-    def words(plan: list[int]) -> str:
+    def words(plan: list[Step]) -> str:
         return " -> ".join(deal_order(r, plan))
 
-    first = words(_d.step_plan(r, False)) + " -> the eldest hand leads to the first trick"
+    first = words(step_plan(r, False)) + " -> the eldest hand leads to the first trick"
     if r.exchange:
-        later = words(_d.step_plan(r, True)) + " -> the eldest hand leads to the first trick"
+        later = words(step_plan(r, True)) + " -> the eldest hand leads to the first trick"
         if later == first:
             out.append(f"Order of a deal: {first}.")
         else:
@@ -622,7 +619,7 @@ def _explain(r: Rules) -> list[str]:
         if r.trump_return == "free":
             out.append("A trump received need not be answered with the highest trump: any card may go back (seed 003).")
         first_up = ("the one with the higher target in the coming deal" if r.two_up == "higher-target" else "the one most up")
-        if _d._GIVES in _d.step_plan(r, True):  # trump named between the gives and the returns (9-2-5)
+        if Step.GIVES in step_plan(r, True):  # trump named between the gives and the returns (9-2-5)
             order = (f"every up player gives before any card comes back; with two players up, {first_up} gives first "
                      "and is answered first")
         else:
@@ -631,11 +628,11 @@ def _explain(r: Rules) -> list[str]:
         out.append(f"{order[0].upper()}{order[1:]}; counts come from the previous deal's results whatever seats the players "
                    "hold now (RULES.md decisions 2, 3).")
         if r.has_nt_mt:
-            plan = _d.step_plan(r, True)
-            first_pass = min(plan.index(k) for k in (_d._EXCHANGE, _d._GIVES) if k in plan)
-            if plan.index(_d._CONTRACT) < first_pass:
+            plan = step_plan(r, True)
+            first_pass = min(plan.index(k) for k in (Step.EXCHANGE, Step.GIVES) if k in plan)
+            if plan.index(Step.CONTRACT) < first_pass:
                 out.append("No exchange in NT and MT deals (seed 003).")
-            elif _d._GIVES in plan:
+            elif Step.GIVES in plan:
                 out.append("The cards are given before the contract is chosen, so in NT and MT deals too the cards given "
                            "are returned (seed 003's no exchange in NT and MT needs the contract first; RULES.md decision 1).")
             else:
