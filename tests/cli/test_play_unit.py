@@ -182,7 +182,7 @@ def test_exchange_plan_words() -> None:
     # You +2, Bob -2, Cleo 0; next dealer seat 1 -> coming targets You 2, Bob 9, Cleo 5
     plan = tui.exchange_plan(rules, (2, -2, 0), 1, names)
     assert plan == ["You (up 2) give 2 cards to Bob (down 2)"]
-    # exchange-count=at-most (seed 004, RULES.md "exchange count"): the giver may give fewer, as the give prompt says ("give up to 2")
+    # exchange-count=at-most (seed 004, docs/rules.md reference options, "exchange count"): the giver may give fewer, as the give prompt says ("give up to 2")
     plan = tui.exchange_plan(Rules.parse("9-5-2 exchange-count=at-most"), (2, -2, 0), 1, names)
     assert plan == ["You (up 2) give up to 2 cards to Bob (down 2)"]
 
@@ -964,7 +964,7 @@ def test_ctrl_c_during_a_hint_quits_at_once(tmp_path: Path, monkeypatch: pytest.
 
 @pytest.mark.parametrize(("rules_text", "title"), [
     ("9-5-2", "9-5-2"), ("3-5-8", "3-5-8"), ("9-2-5", "9-2-5"),
-    ("9-5-2 players=4", "5-3-2-2 (9-5-2 rules, 4 players)"),  # seed 002's game for 4 players, RULES.md decision 5
+    ("9-5-2 players=4", "5-3-2-2 (9-5-2 rules, 4 players)"),  # seed 002's game for 4 players, docs/rules.md reference decision 5
     ("8-5-3 players=4 deals=12", "5-3-2-2 (8-5-3 rules, 4 players)"),
     ("9-5-2 kitty=none", "9-5-3 (9-5-2 rules)"),  # 51 cards, 17 tricks: the balanced targets 9-5-3
 ])

@@ -6,8 +6,8 @@ relabelling the unseen cards with a random permutation (optionally suit-preservi
 follow-suit constraint of the history true) applied consistently to the dealt hands, the kitty, the hands
 now, the discards, the exchange log and the history. Seen cards (own hand and dealt cards, cards played,
 own exchange cards, and for the declarer the kitty once taken or seen and the discards) stay fixed.
-Sources: 000/004 ("Kitty: four spare cards that only the dealer may use", exchange "face down"), RULES.md
-decision 4 (the kitty and the discards are never seen by E or M).
+Sources: 000/004 ("Kitty: four spare cards that only the dealer may use", exchange "face down"), docs/rules.md
+reference decision 4 (the kitty and the discards are never seen by E or M).
 """
 
 from __future__ import annotations

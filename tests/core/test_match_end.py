@@ -112,7 +112,7 @@ SWEEP = [(0, (9, 5, 2)), (1, (2, 9, 5)), (2, (2, 2, 12))]
     # a fixed-length game whose last deal also takes seat 0 to 11 >= to=10: the target total is checked before the
     # fixed deals, so seat 0 wins by the target total, not "after 3 deals"
     ("9-5-2 deals=3 instant-win=off", REACH, "target", (0,), "Player 1 reached 11 (target total 10)"),
-    # the last deal leaves two totals equal at the target: the target total ends nothing (RULES.md decision 6: play
+    # the last deal leaves two totals equal at the target: the target total ends nothing (docs/rules.md reference decision 6: play
     # another deal), the fixed deals then end the game and the two share the win (decision 6, fixed length)
     ("9-5-2 deals=3 to=8 instant-win=off", TIE, "deals", (0, 1), "after 3 deals the highest total (8) wins (shared)"),
     # a match of one deal says "deal", not "deals"

@@ -2,7 +2,7 @@
 every preset under random option combinations.
 
 Expected values come from the rules texts: seeds 000/004 (9-5-2 and Variants), 002 (8-5-3 house
-variants), 003 (3-5-8) in /work/shared/seeds/, and /work/shared/rules/RULES.md (options table and
+variants), 003 (3-5-8), the rules texts named in docs/rules.md, and the reference in docs/rules.md (options table and
 decisions), cited in each docstring. Seats: with dealer 0, seat 1 is the eldest hand and seat 2 the third.
 """
 
@@ -134,7 +134,7 @@ def score_of(rules: Rules, tricks: tuple[int, ...], contract: Contract = Contrac
     ("9-5-2 exchange=off exchange-count=at-most", "exchange-count=at-most has no effect with exchange=off"),
 ])
 def test_nonsense_is_refused_with_a_reason(text: str, why: str) -> None:
-    """RULES.md "Options": "invalid combinations are a clear error" - the message says why."""
+    """docs/rules.md reference options: "invalid combinations are a clear error" - the message says why."""
     with pytest.raises(RulesError) as e:
         Rules.parse(text)
     assert why in str(e.value)
@@ -159,7 +159,7 @@ _ADD = "; add a game end that can be reached: "
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    # 004 Variants / RULES.md presets: 8-5-3 ends only at 12+ tricks in one deal; with 4 players (002) that is all 12
+    # 004 Variants / docs/rules.md reference presets: 8-5-3 ends only at 12+ tricks in one deal; with 4 players (002) that is all 12
     ("8-5-3 players=4", "rules '8-5-3 players=4 targets=5-3-2-2': " + _NEVER + "instant-win=12 needs all 12 tricks of a deal" + _ADD
      + "to=10, deals=N (e.g. deals=12), traditional=on or bound=15 (docs/rules.md decision 13)"),
     ("8-5-3 instant-win=16", "rules '8-5-3 instant-win=16': " + _NEVER + "instant-win=16 needs all 16 tricks of a deal" + _ADD
@@ -176,7 +176,7 @@ _ADD = "; add a game end that can be reached: "
 ])
 def test_rules_whose_game_can_practically_never_end_are_refused(text: str, message: str) -> None:
     """docs/rules.md decision 13: a rule set whose only game ends can practically never come is refused, quoted,
-    with the end options to add (RULES.md "Options": "invalid combinations are a clear error")."""
+    with the end options to add (docs/rules.md reference options: "invalid combinations are a clear error")."""
     with pytest.raises(RulesError) as e:
         Rules.parse(text)
     assert message in str(e.value)
@@ -308,14 +308,14 @@ def test_return_overall_gives_the_highest_card() -> None:
 
 
 def test_return_suit_gives_the_highest_of_the_suit_received() -> None:
-    """000/004 and RULES.md decision 1: the highest card of the suit received, the received card included."""
+    """000/004 and docs/rules.md reference decision 1: the highest card of the suit received, the received card included."""
     deal = make_deal(R952, {1: "AH 5D"}, voids={1: "CS"}, prev=(1, -1, 0))
     deal.apply(Give(0, parse_cards("2C")[0], 1))
     assert deal.forced_action() == Return(1, parse_cards("2C")[0], 0)  # his only club: the one received
 
 
 def test_return_overall_and_give_lowest_break_rank_ties_as_documented() -> None:
-    """docs/rules.md decision 5 (RULES.md is silent on ties): return=overall gives the highest rank, among equal
+    """docs/rules.md decision 5 (the reference in docs/rules.md is silent on ties): return=overall gives the highest rank, among equal
     ranks a trump first, then spades, hearts, diamonds, clubs; give=lowest the lowest rank, among equal ranks a
     non-trump first, then clubs, diamonds, hearts, spades. Eldest (down 2) holds the aces of hearts, spades and
     diamonds and no king."""
@@ -334,7 +334,7 @@ def test_return_overall_and_give_lowest_break_rank_ties_as_documented() -> None:
 
 
 def test_exchange_count_at_most_lets_the_up_player_stop() -> None:
-    """004 ("exchange count: at most that many", RULES.md options): EndGive stops the gives early and only
+    """004 ("exchange count: at most that many", docs/rules.md reference options): EndGive stops the gives early and only
     the cards given are returned."""
     deal = make_deal(R952.with_options(exchange_count="at-most"), prev=(2, -2, 0))
     assert EndGive(0, 1) in deal.legal_actions()
@@ -356,8 +356,8 @@ def test_exchange_count_exact_refuses_to_stop() -> None:
 
 
 def test_two_up_order() -> None:
-    """004 "Two players up": the higher target in the coming deal exchanges first (RULES.md decision 2);
-    two-up=most-up: the one most up first (RULES.md options)."""
+    """004 "Two players up": the higher target in the coming deal exchanges first (docs/rules.md reference decision 2);
+    two-up=most-up: the one most up first (docs/rules.md reference options)."""
     diffs, targets = (1, 2, -3), (9, 5, 2)
     assert exchange_rounds(R952, diffs, targets) == [(0, [(2, 1)]), (1, [(2, 2)])]
     most = R952.with_options(two_up="most-up")
@@ -366,7 +366,7 @@ def test_two_up_order() -> None:
 
 def test_one_up_two_down_gives_everything_first() -> None:
     """004 "One player up, two down": "gives each of the others as many cards as that player's undertricks, all
-    at the same time" (RULES.md decision 2: all cards committed before any comes back)."""
+    at the same time" (docs/rules.md reference decision 2: all cards committed before any comes back)."""
     deal = make_deal(R952, prev=(3, -1, -2))
     kinds = []
     while deal.phase is Phase.EXCHANGE:
@@ -389,7 +389,7 @@ def test_trump_after_exchange_default() -> None:
 
 
 def test_unbalanced_targets_exchange_caps_at_the_under_tricks() -> None:
-    """RULES.md decision 5: with unbalanced targets each up player gives his over-tricks to down players,
+    """docs/rules.md reference decision 5: with unbalanced targets each up player gives his over-tricks to down players,
     highest coming target first, each down player receiving at most his under-tricks."""
     r = Rules.parse("8-5-3 kitty=none unbalanced-targets=on")
     assert exchange_rounds(r, (2, -1, 0), (8, 5, 3)) == [(0, [(1, 1)])]
@@ -406,7 +406,7 @@ def _mt_deal(rules: Rules, spec: dict[int, str], voids: dict[int, str]) -> Deal:
 
 
 def test_must_overtrump_when_trumps_are_led() -> None:
-    """Online 8-5-3 rooms (RULES.md options, must-overtrump): a trump played must beat the trumps already in
+    """Online 8-5-3 rooms (docs/rules.md reference options, must-overtrump): a trump played must beat the trumps already in
     the trick if able - also when following a trump lead."""
     r = R952.with_options(must_overtrump="on")
     deal = _mt_deal(r, {1: "5S", 2: "3S 9S"}, voids={2: "S"})
@@ -456,7 +456,7 @@ def test_must_overtrump_off_any_card_when_void() -> None:
 
 # ---------------------------------------------------------------------------------------------- targets and players
 def test_dealer_assigns_targets() -> None:
-    """002 "Doppeltes Geberrecht": the dealer may set any player's target (RULES.md: the preset's targets
+    """002 "Doppeltes Geberrecht": the dealer may set any player's target (docs/rules.md: the preset's targets
     assigned to the seats)."""
     r = Rules.parse("8-5-3 dealer-assigns-targets=on")
     deal = make_deal(r)
@@ -471,7 +471,7 @@ def test_dealer_assigns_targets() -> None:
 
 
 def test_four_players() -> None:
-    """002 "Sergeant Major für 4 Spieler": 12 cards each plus a 4-card kitty; RULES.md decision 5: the
+    """002 "Sergeant Major für 4 Spieler": 12 cards each plus a 4-card kitty; docs/rules.md reference decision 5: the
     balanced default targets are 5-3-2-2 (002's 6-4-3-3 / 7-4-3-2 need unbalanced-targets=on)."""
     r = Rules.parse("9-5-2 players=4")
     assert (r.tricks, r.hand_size, r.kitty_size, r.targets) == (12, 12, 4, (5, 3, 2, 2))
@@ -494,7 +494,7 @@ def test_four_players() -> None:
     ("8-5-3 kitty=none unbalanced-targets=on", (8, 5, 3)), ("9-5-2 kitty=none unbalanced-targets=on", (9, 5, 2)),
 ])
 def test_balanced_default_targets_for_17_tricks_and_4_players(text: str, targets: tuple[int, ...]) -> None:
-    """RULES.md decision 5: "its balanced defaults are 9-5-3 (17 tricks) and 5-3-2-2 (4 players)"; 002's own
+    """docs/rules.md reference decision 5: "its balanced defaults are 9-5-3 (17 tricks) and 5-3-2-2 (4 players)"; 002's own
     targets with 17 tricks only with unbalanced-targets=on. For presets whose targets are not in 9-5-2's order
     (9-2-5, 3-5-8) 9-5-3 keeps the preset's order by size (docs/rules.md decision 10): the largest target
     becomes 9, the middle 5, the smallest 3."""
@@ -506,8 +506,8 @@ def test_balanced_default_targets_for_17_tricks_and_4_players(text: str, targets
 
 
 def test_four_players_the_deal_passes_to_the_left_and_the_targets_move_with_it() -> None:
-    """RULES.md decision 7: "the next dealer is E (the current dealer's left). Targets move with the dealer";
-    with 4 players (002) and targets 5-3-2-2 by role (RULES.md decision 5): seat 0 deals (0: 5, 1: 3, 2: 2, 3: 2),
+    """docs/rules.md reference decision 7: "the next dealer is E (the current dealer's left). Targets move with the dealer";
+    with 4 players (002) and targets 5-3-2-2 by role (docs/rules.md reference decision 5): seat 0 deals (0: 5, 1: 3, 2: 2, 3: 2),
     then seat 1 (1: 5, 2: 3, 3: 2, 0: 2), then seat 2, seat 3, and seat 0 again."""
     r = Rules.parse("9-5-2 players=4 to=off instant-win=off deals=5")
     m = Match(r, seed=5, dealer=0)
@@ -530,7 +530,7 @@ def test_four_players_the_deal_passes_to_the_left_and_the_targets_move_with_it()
      ["contract", "kitty", "discard"], ["contract", "kitty", "discard", "exchange"]),
     ("9-5-2 kitty-timing=before-exchange kitty=discard-then-take", ["discard", "kitty", "contract"],
      ["discard", "kitty", "exchange", "contract"]),
-    # RULES.md options: trump named "by the coming dealer before the exchange" (002 Kartentausch 3)
+    # docs/rules.md reference options: trump named "by the coming dealer before the exchange" (002 Kartentausch 3)
     ("8-5-3 trump=before-exchange", ["contract", "discard", "kitty"], ["contract", "exchange", "discard", "kitty"]),
     ("8-5-3 kitty=see-then-trump", ["kitty", "contract", "discard"], ["exchange", "kitty", "contract", "discard"]),
 ])
@@ -559,7 +559,7 @@ def test_chips_scoring() -> None:
 
 
 def test_chips_do_not_change_the_exchange_counts() -> None:
-    """docs/rules.md "Scoring" (chips): the exchange counts over- and under-tricks, not chips. RULES.md "Options":
+    """docs/rules.md "Scoring" (chips): the exchange counts over- and under-tricks, not chips. docs/rules.md reference options:
     "exactly one card per over-trick"; decision 3: counts from the previous deal's results; 002 "Kartentausch" 2:
     "Ist ein Spieler um 3 oben und zwei andere jeweils um 1 und 2 unten, tauscht der Spieler mit +3 je 1 Karte mit
     dem Spieler mit -1 und je 2 Karten mit dem Spieler mit -2", while its "Chip-Variante" chips are paid and
@@ -594,7 +594,7 @@ def test_chips_do_not_change_the_exchange_counts() -> None:
 
 
 def test_unbalanced_scores_sum_to_the_rules_own_sum() -> None:
-    """RULES.md decision 5: with unbalanced targets running scores/counters add up to tricks - sum(targets);
+    """docs/rules.md reference decision 5: with unbalanced targets running scores/counters add up to tricks - sum(targets);
     chips still add up to 0 (each chip won is paid by a down player)."""
     r = Rules.parse("8-5-3 kitty=none unbalanced-targets=on")
     assert sum(score_of(r, (10, 4, 3))) == 1 == r.score_sum()
@@ -608,7 +608,7 @@ def test_unbalanced_scores_sum_to_the_rules_own_sum() -> None:
 # ---------------------------------------------------------------------------------------------- game end
 def expected_end(m: Match) -> tuple[int, tuple[int, ...]] | None:
     """When the match should end and who wins, recomputed from the rules texts: 000/004 "Winning the game"
-    (target total; 12+ tricks wins at once and beats a total), RULES.md decision 6 (ties), 004 reversed
+    (target total; 12+ tricks wins at once and beats a total), docs/rules.md reference decision 6 (ties), 004 reversed
     targets (+-15, highest wins), 002 traditional (first dealer to make/beat his target once the deal has
     gone round), fixed number of deals (highest wins, equal totals share)."""
     r = m.rules
@@ -642,7 +642,7 @@ def expected_end(m: Match) -> tuple[int, tuple[int, ...]] | None:
     "9-5-2 deals=12 to=off instant-win=off scoring=chips",
 ])
 def test_game_end_matches_the_rules(text: str) -> None:
-    """Game end per RULES.md "Presets"/"Options" and decision 6: the match ends exactly when the rules say."""
+    """Game end per docs/rules.md reference presets and options and decision 6: the match ends exactly when the rules say."""
     r = Rules.parse(text)
     for seed in range(4):
         m = Match(r, seed=seed)
@@ -653,7 +653,7 @@ def test_game_end_matches_the_rules(text: str) -> None:
 
 
 def test_fixed_deals_equal_totals_share_the_win() -> None:
-    """RULES.md decision 6: "Fixed-length games: equal totals share the win"."""
+    """docs/rules.md reference decision 6: "Fixed-length games: equal totals share the win"."""
     r = Rules.parse("9-5-2 to=off instant-win=off deals=1")
     for seed in range(200):
         m = Match(r, seed=seed)
@@ -844,7 +844,7 @@ def test_rules_options_readable_at_80_columns() -> None:
 
 
 def test_rules_presets_readable_at_80_columns() -> None:
-    """At 80 columns the presets are blocks, one per preset, with the targets of RULES.md "Presets" on the first
+    """At 80 columns the presets are blocks, one per preset, with the targets of docs/rules.md reference presets on the first
     line (9-5-2: dealer 9, eldest 5, middle 2; 3-5-8: dealer 3, eldest 8, middle 5) and no word broken; wide
     terminals get the table."""
     from typer.testing import CliRunner
@@ -890,12 +890,14 @@ def test_rules_command_quotes_the_input_once(arg: str, said: str) -> None:
 
 
 def test_rules_command_says_where_its_sources_are() -> None:
-    """The rule texts cite "seed 003" and "RULES.md decision 7", which a user could not find by those names: the
-    output says that docs/rules.md lists both and where RULES.md is."""
+    """The rule texts cite "seed 003" and "reference decision 7", which a user could not find by those names: the
+    output says that docs/rules.md lists both (the reference is a part of that page now, not a file beside it)."""
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
     for args in ((), ("3-5-8",)):
         code, out, _ = _run(*args)
-        assert code == 0 and "docs/rules.md" in out and "docs/RULES.md" in out
-    assert (root / "docs" / "RULES.md").is_file() and "| 003 |" in (root / "docs" / "rules.md").read_text(encoding="utf-8")
+        assert code == 0 and "docs/rules.md" in out and "the reference" in out
+    text = (root / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert "| 003 |" in text and "### Reference decisions" in text
+    assert "RULES.md" not in {p.name for p in (root / "docs").iterdir()}  # no two names differing by case

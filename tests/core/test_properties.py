@@ -5,7 +5,7 @@
 - each deal has ``rules.tricks`` tricks (16 in the presets), the tricks taken add up to it, the scores of a
   deal add up to zero (seeds 000/004 "Scoring") and the totals are the sums of the scores;
 - eldest hand leads the first trick and the winner of a trick leads the next (000/004 "Playing the tricks");
-- the dealer passes to the left (RULES.md decision 7);
+- the dealer passes to the left (docs/rules.md reference decision 7);
 - every legal action is accepted; sampled other actions are refused with IllegalActionError and change nothing;
   a forced action is one of the legal actions;
 - the same seed gives the same cards however much the players "think", and the same match when they decide

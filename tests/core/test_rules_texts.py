@@ -1,7 +1,7 @@
 """Each rule of the 9-5-2 and 8-5-3 presets, with the expected value taken from the rules texts.
 
 Sources (cited in every test): seeds 000 (German 9-5-2), 004 (English 9-5-2 with Variants), 002 (German
-8-5-3) in /work/shared/seeds/, and /work/shared/rules/RULES.md, which wins where they differ.
+8-5-3), the rules texts named in docs/rules.md, and the reference in docs/rules.md, which wins where they differ.
 
 Positions are built by hand: :func:`build_hands` fills chosen hands, :func:`scripted_deal` builds a deal
 in which the tricks go to chosen seats (every trick is three cards of one suit, the highest held by the
@@ -160,7 +160,7 @@ def test_deal_is_16_16_16_and_a_4_card_kitty(rules: Rules) -> None:
 
 @pytest.mark.parametrize(("rules", "targets"), [(R952, (9, 5, 2)), (R853, (8, 5, 3))], ids=["9-5-2", "8-5-3"])
 def test_targets_by_seat_and_rotation_with_the_deal(rules: Rules, targets: tuple[int, int, int]) -> None:
-    """RULES.md worked example "Rotation": A deals (A 9, B 5, C 2) -> B deals (B 9, C 5, A 2) -> C deals
+    """docs/rules.md worked example "Rotation": A deals (A 9, B 5, C 2) -> B deals (B 9, C 5, A 2) -> C deals
     (C 9, A 5, B 2); 000/004 "Setup" 1: after each deal the player to the left deals. 8-5-3 the same with 8/5/3
     (004 Variants; 002 "Ziel")."""
     d, e, m = targets
@@ -206,7 +206,7 @@ def test_no_exchange_on_the_first_deal_only_from_the_second() -> None:
 
 def test_one_up_two_down_gives_to_both_before_any_return() -> None:
     """004 "In detail": one player up, two down: the up player gives each of the others as many cards as that
-    player's under-tricks, all at the same time; RULES.md decision 2: he commits all cards to both down players
+    player's under-tricks, all at the same time; docs/rules.md reference decision 2: he commits all cards to both down players
     before any card comes back."""
     hands, kitty = build_hands({0: "2C 3C 4C", 1: "AC KC", 2: "QC JC"})
     deal = Deal(R952, 0, hands, kitty, prev_diffs=(3, -1, -2))
@@ -232,7 +232,7 @@ def test_one_up_two_down_gives_to_both_before_any_return() -> None:
 
 def test_two_up_one_down_higher_coming_target_first_and_completes_first() -> None:
     """004 "In detail": two up, one down: each gives the down player as many cards as his own over-tricks; the
-    one with the higher target in the coming deal exchanges first. RULES.md decision 2: he completes his
+    one with the higher target in the coming deal exchanges first. docs/rules.md reference decision 2: he completes his
     exchange (gives and returns) before the other starts. Here seat 1 was more up (+2) but seat 0 deals the
     coming deal (target 9 > 5), so seat 0 goes first."""
     hands, kitty = build_hands({0: "2D", 1: "2H 3H", 2: "AD AH KH"})
@@ -267,7 +267,7 @@ def test_exact_player_takes_no_part_one_up_one_down() -> None:
 
 def test_return_is_highest_of_the_suit_and_may_be_the_card_just_received() -> None:
     """000/004 "Exchanging cards": for each card received the down player gives back the highest card he holds
-    in that suit; if the card just received is the highest, he gives that one back. RULES.md decision 1."""
+    in that suit; if the card just received is the highest, he gives that one back. docs/rules.md reference decision 1."""
     # seat 1 holds 2C 5C and aces elsewhere; receiving KC he must return the KC itself
     hands, kitty = build_hands({0: "KC", 1: "2C 5C AS AH AD"}, voids={1: "C"})
     deal = Deal(R952, 0, hands, kitty, prev_diffs=(1, -1, 0))
@@ -281,7 +281,7 @@ def test_return_is_highest_of_the_suit_and_may_be_the_card_just_received() -> No
 
 
 def test_several_cards_of_one_suit_return_the_k_highest() -> None:
-    """RULES.md decision 1: for k cards received in suit S, the receiver returns the k highest S cards he holds
+    """docs/rules.md reference decision 1: for k cards received in suit S, the receiver returns the k highest S cards he holds
     after receiving them."""
     hands, kitty = build_hands({0: "3C 4C 5D", 1: "AC 9C 8C 6C QD"}, voids={1: "CD"})
     deal = Deal(R952, 0, hands, kitty, prev_diffs=(3, -3, 0))
@@ -306,7 +306,7 @@ def test_several_cards_of_one_suit_return_the_k_highest() -> None:
 
 
 def test_worked_example_of_the_exchange() -> None:
-    """RULES.md worked example "Exchange" (000/004 "Exchanging cards" example): A needed 9 took 11 (+2), B needed
+    """docs/rules.md worked example "Exchange" (000/004 "Exchanging cards" example): A needed 9 took 11 (+2), B needed
     5 took 3 (-2), C needed 2 took 2 (0). A gives B 3C 4D; B, holding AC 9C 5C QD 7D in those suits, returns
     AC QD. C takes no part. The next deal is dealt by B (rotation)."""
     a, b, c = 0, 1, 2
@@ -365,7 +365,7 @@ def phases_until_play(deal: Deal) -> list[str]:
 
 def test_kitty_order_9_5_2_trump_then_take_then_discard() -> None:
     """000/004 "Trumps and the kitty": after any exchange the dealer names trump, then picks up the kitty and
-    discards any 4 cards (RULES.md preset 9-5-2: trump named -> D takes kitty -> D discards 4)."""
+    discards any 4 cards (docs/rules.md reference presets, 9-5-2: trump named -> D takes kitty -> D discards 4)."""
     hands, kitty = build_hands({})
     assert phases_until_play(Deal(R952, 0, hands, kitty)) == ["contract", "kitty"] + ["discard"] * 4
     assert phases_until_play(Deal(R952, 0, hands, kitty, prev_diffs=(1, -1, 0))) == (
@@ -382,7 +382,7 @@ def test_kitty_order_9_5_2_trump_then_take_then_discard() -> None:
 
 def test_kitty_order_8_5_3_trump_then_discard_then_take() -> None:
     """004 Variants (Sergeant Major 8-5-3): the dealer names trumps, then discards 4 cards first and only then
-    takes the kitty (RULES.md preset 8-5-3: trump -> D discards 4 -> D takes kitty)."""
+    takes the kitty (docs/rules.md reference presets, 8-5-3: trump -> D discards 4 -> D takes kitty)."""
     hands, kitty = build_hands({})
     assert phases_until_play(Deal(R853, 0, hands, kitty)) == ["contract"] + ["discard"] * 4 + ["kitty"]
     assert phases_until_play(Deal(R853, 0, hands, kitty, prev_diffs=(1, -1, 0))) == (
@@ -468,7 +468,7 @@ def test_winner_of_a_trick_leads_the_next_and_all_16_are_played() -> None:
 
 # ---------------------------------------------------------------------------------------------- scoring
 def test_scoring_worked_example() -> None:
-    """RULES.md worked example "Scoring" (000/004 "Scoring" example): the dealer (target 9) takes 7, E (target 5)
+    """docs/rules.md worked example "Scoring" (000/004 "Scoring" example): the dealer (target 9) takes 7, E (target 5)
     takes 6, M (target 2) takes 3 -> -2, +1, +1."""
     dealer = 1
     deal, plan = scripted_deal(R952, dealer, winners_for((7, 6, 3)))
@@ -542,8 +542,8 @@ def test_game_to_20() -> None:
 
 
 def test_two_reach_the_target_in_the_same_deal_higher_total_wins() -> None:
-    """000/004 "Winning the game": if two players get there in the same deal, the higher total wins (RULES.md
-    decision 6)."""
+    """000/004 "Winning the game": if two players get there in the same deal, the higher total wins (docs/rules.md
+    reference decision 6)."""
     m = end_match(R952, (6, 6, 4), [-18, 9, 9])  # E +1 -> 10, M +2 -> 11: M wins
     assert m.totals == [-21, 10, 11]
     assert m.end is not None and m.end.winners == (2,)
@@ -553,7 +553,7 @@ def test_two_reach_the_target_in_the_same_deal_higher_total_wins() -> None:
 
 
 def test_two_equal_totals_at_the_target_play_another_deal() -> None:
-    """000/004 "Winning the game": on a tie, play another deal (RULES.md decision 6)."""
+    """000/004 "Winning the game": on a tie, play another deal (docs/rules.md reference decision 6)."""
     m = end_match(R952, (7, 6, 3), [-18, 9, 9])
     assert not m.over and m.totals == [-20, 10, 10]
     assert len(m.deals) == 2 and m.deal.phase in (Phase.EXCHANGE, Phase.CONTRACT)
@@ -561,7 +561,7 @@ def test_two_equal_totals_at_the_target_play_another_deal() -> None:
 
 def test_12_tricks_win_at_once_and_beat_a_total_reaching_the_target() -> None:
     """000/004 "Winning the game": a player who takes 12 or more tricks in one deal wins the game at once;
-    RULES.md decision 6: this beats a total reaching +10 in the same deal."""
+    docs/rules.md reference decision 6: this beats a total reaching +10 in the same deal."""
     m = end_match(R952, (1, 12, 3), [0, -9, 9])  # M +1 -> 10, E takes 12 tricks
     assert m.totals == [-8, -2, 10]
     assert m.end is not None and m.end.winners == (1,)
@@ -572,7 +572,7 @@ def test_12_tricks_win_at_once_and_beat_a_total_reaching_the_target() -> None:
 
 
 def test_8_5_3_ends_only_at_12_tricks() -> None:
-    """004 Variants: 8-5-3 ends when someone takes 12 or more tricks in one deal (RULES.md: no target total)."""
+    """004 Variants: 8-5-3 ends when someone takes 12 or more tricks in one deal (docs/rules.md: no target total)."""
     m = end_match(R853, (6, 5, 5), [-30, 0, 30])  # M +2 -> 32: no end in 8-5-3
     assert not m.over
     m = end_match(R853, (2, 12, 2), [0, 0, 0])
@@ -581,7 +581,7 @@ def test_8_5_3_ends_only_at_12_tricks() -> None:
 
 def test_9_2_5_ends_at_plus_or_minus_15_and_the_highest_total_wins() -> None:
     """004 Variants (reversed targets): "The game ends when someone reaches +15 or -15; the highest total wins"
-    (RULES.md presets, 9-2-5: "a total reaches +15 or -15; highest total wins"); equal highest totals share the
+    (docs/rules.md reference presets, 9-2-5: "a total reaches +15 or -15; highest total wins"); equal highest totals share the
     win (docs/rules.md decision 9). Targets by role: dealer 9, eldest 2, third 5; tricks by role below."""
     r925 = Rules.preset("9-2-5")
     m = end_match(r925, (8, 3, 5), [-14, 7, 7])  # dealer -1 -> -15 ends it; eldest +1 -> 8 is highest
@@ -626,9 +626,9 @@ TRAD_STRICT = TRAD_ON.with_options(traditional="strict")
 
 def test_traditional_end_waits_for_the_deal_to_go_round_then_the_first_dealer_who_made_his_target_wins() -> None:
     """002 "Gewinnen": "Das traditionelle Spiel endet, wenn das Geberrecht einmal um den Tisch gegangen ist UND ein
-    Spieler sein Ziel als Geber erfüllt (oder übertroffen) hat"; RULES.md options (game end): "traditional (after one
+    Spieler sein Ziel als Geber erfüllt (oder übertroffen) hat"; docs/rules.md reference options (game end): "traditional (after one
     full rotation, the first dealer who makes (or, strict, beats) his target wins)". Dealers are seats 0, 1, 2
-    (the deal passes to the left, RULES.md decision 7); targets 8/5/3 by role.
+    (the deal passes to the left, docs/rules.md reference decision 7); targets 8/5/3 by role.
 
     Deal 1: dealer 0 takes 7 of 8 (down). Deal 2: dealer 1 takes exactly 8 (made). Deal 3: dealer 2 takes 9 (beat).
     The game cannot end after deal 2 (the deal has not gone round); after deal 3: with ``on`` seat 1 wins (the first
@@ -728,7 +728,7 @@ def test_match_apply_is_checked_and_unchanged_on_refusal() -> None:
 
 def test_free_trump_return_never_takes_a_card_still_owed() -> None:
     """Seed 003 (3-5-8): the down player returns the highest card of the suit received, "does not apply to trump
-    cards" (RULES.md notes on 3-5-8). Regression: a trump received first and answered freely could give away the
+    cards" (docs/rules.md reference presets, notes on 3-5-8). Regression: a trump received first and answered freely could give away the
     only heart, leaving nothing for the heart received after it (the engine crashed). Cards of other suits are
     now answered before the trumps."""
     rules = Rules.preset("3-5-8")
@@ -747,7 +747,7 @@ def test_free_trump_return_never_takes_a_card_still_owed() -> None:
 
 
 def test_free_trump_return_keeps_what_another_up_player_is_owed() -> None:
-    """RULES.md decision 1: for k cards received in suit S the down player returns his k highest S cards; a trump
+    """docs/rules.md reference decision 1: for k cards received in suit S the down player returns his k highest S cards; a trump
     received is answered freely (seed 003, trump-return=free). With trump named mid-exchange (9-2-5) both up
     players give before any return, so a free answer to the first must not take the cards owed to the second:
     here seat 2 received 5S 3S (trumps) from seat 0 and 4D 2D from seat 1, and holds no other diamond. Before,

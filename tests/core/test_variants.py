@@ -1,9 +1,9 @@
 """The presets other than plain 9-5-2, rule by rule: 3-5-8 (seed 003), 9-2-5 (seeds 000/004 Variants,
 "reversed targets"), and 8-5-3 complete with seed 002's alternatives (kitty procedures, no kitty).
 
-Every expected value comes from a rules text: the seeds in /work/shared/seeds/ (000 German 9-5-2, 004
+Every expected value comes from a rules text: the seeds named in docs/rules.md (000 German 9-5-2, 004
 English 9-5-2 with Variants, 002 German 8-5-3 with house variants, 003 German online 3-5-8) and
-/work/shared/rules/RULES.md (presets, options, decisions), which wins where they differ. Each test cites
+the reference in docs/rules.md (presets, options, decisions), which wins where they differ. Each test cites
 its source. Seats: with dealer 0, seat 1 is the eldest hand (E) and seat 2 the third hand (M).
 """
 
@@ -123,7 +123,7 @@ def test_358_view_shows_only_the_first_six_cards_while_choosing() -> None:
 
 
 def test_358_each_player_is_playmaker_six_times_and_chooses_each_contract_once() -> None:
-    """RULES.md notes on 3-5-8: 18 deals, each player playmaker 6 times (003's "9 Mal" is an error), each
+    """docs/rules.md reference presets, notes on 3-5-8: 18 deals, each player playmaker 6 times (003's "9 Mal" is an error), each
     of the six contracts chosen exactly once; 003 "Das Ende": after 18 deals the highest total wins."""
     for seed in range(3):
         m = Match(R358, seed=seed)
@@ -140,7 +140,7 @@ def test_358_each_player_is_playmaker_six_times_and_chooses_each_contract_once()
 
 
 def test_358_engine_refuses_a_contract_already_chosen() -> None:
-    """RULES.md notes on 3-5-8: "each player chooses each of the six contracts exactly once"; the engine
+    """docs/rules.md reference presets, notes on 3-5-8: "each player chooses each of the six contracts exactly once"; the engine
     refuses a contract he has used (Match.contracts_left)."""
     m = Match(R358, seed=3)
     first = m.deal.declarer
@@ -168,7 +168,7 @@ def test_358_no_exchange_in_nt_and_mt(contract: Contract) -> None:
 
 def test_358_trump_deal_order_contract_exchange_kitty_discard_then_e_leads() -> None:
     """003 "Am Anfang": contract after 6 cards -> exchange -> the playmaker turns up the 4 set-aside cards,
-    lays away 4 and begins the play (RULES.md: after the exchange E takes the kitty and discards 4; E leads)."""
+    lays away 4 and begins the play (docs/rules.md: after the exchange E takes the kitty and discards 4; E leads)."""
     deal = make_deal(R358, prev=(-2, 2, 0))
     seen = compress(steps_until_play(deal, Contract.CLUBS))
     assert seen == [(Phase.CONTRACT, 1), (Phase.EXCHANGE, 1), (Phase.EXCHANGE, 0), (Phase.KITTY, 1), (Phase.DISCARD, 1)]
@@ -197,7 +197,7 @@ def test_358_void_must_trump() -> None:
 
 def test_358_trump_received_may_be_answered_with_any_card() -> None:
     """003 "Karten austauschen": the down player returns the highest card of the suit received, "Dies gilt
-    aber nicht für Trumpfkarten" (RULES.md: a trump received may be answered with any card)."""
+    aber nicht für Trumpfkarten" (docs/rules.md: a trump received may be answered with any card)."""
     deal = make_deal(R358, {1: "3S 2H", 0: "AH KH 4C"}, prev=(-2, 2, 0))
     deal.apply(NameContract(1, Contract.SPADES))
     deal.apply(Give(1, parse_cards("3S")[0], 0))
@@ -239,7 +239,7 @@ def test_358_no_trump_keeps_the_targets() -> None:
 
 
 def test_358_exchange_after_mt_uses_the_inverted_scores() -> None:
-    """RULES.md decision 3: in 3-5-8 the exchange uses the previous deal's scores (MT scores inverted as scored)."""
+    """docs/rules.md reference decision 3: in 3-5-8 the exchange uses the previous deal's scores (MT scores inverted as scored)."""
     m = Match(R358, seed=11)
     m.apply(NameContract(m.deal.declarer, Contract.MINIMUM))
     drive(m, [RandomPlayer()] * 3, until_deal_end=True)
@@ -275,7 +275,7 @@ def test_925_first_deal_kitty_before_trump() -> None:
 
 def test_925_returns_follow_the_trump_named_after_the_gives() -> None:
     """004 Variants: the returns come after trump is named; the return is still the highest of the suit
-    received (RULES.md decision 1) - here a trump received is answered by the highest trump."""
+    received (docs/rules.md reference decision 1) - here a trump received is answered by the highest trump."""
     deal = make_deal(R925, {0: "3S", 1: "AS QS"}, prev=(1, -1, 0))
     deal.apply(TakeKitty(0))
     for _ in range(4):
@@ -303,9 +303,9 @@ def test_925_game_ends_at_plus_or_minus_15_highest_wins() -> None:
 @pytest.mark.parametrize("contract", [Contract.NO_TRUMP, Contract.MINIMUM])
 def test_925_with_nt_mt_the_cards_given_before_the_contract_are_returned(contract: Contract) -> None:
     """004 Variants (reversed targets): the up players pass their cards, then the dealer names the contract,
-    "and only then do the players who were down give back their highest cards"; RULES.md decision 1: for k
+    "and only then do the players who were down give back their highest cards"; docs/rules.md reference decision 1: for k
     cards received in suit S the receiver returns the k highest S cards he holds. 003's "no exchange in KT and
-    MT" presumes the contract is known before any card is passed (RULES.md decision 3: the exchange is skipped
+    MT" presumes the contract is known before any card is passed (docs/rules.md reference decision 3: the exchange is skipped
     in 3-5-8, where it is); here the gives come first, so they are answered. Hand-worked: the dealer (up 2)
     gives 2C 3D to the eldest (down 2), who holds AC 9C QD 7D in those suits and returns AC and QD; every
     hand has 16 cards again."""
@@ -348,7 +348,7 @@ def test_925_rules_text_says_every_give_comes_before_the_returns() -> None:
 
 
 def test_925_with_mt_the_returns_keep_the_order_of_the_gives() -> None:
-    """RULES.md decision 2: with two up, the up player with the higher target in the coming deal exchanges
+    """docs/rules.md reference decision 2: with two up, the up player with the higher target in the coming deal exchanges
     first - in 9-2-5 (004 Variants) both give, the contract is named, then the returns come in that same order.
     Naming MT turns the targets into ceilings (003; dealer 9 -> at most 2), which must not reorder returns
     already owed. Dealer 0 (target 9) and third 2 (target 5) were up 1, eldest 1 down 2; eldest holds AC KC as
@@ -370,7 +370,7 @@ def test_925_with_mt_the_returns_keep_the_order_of_the_gives() -> None:
 
 
 def test_nt_mt_exchange_only_skipped_when_the_contract_comes_first() -> None:
-    """RULES.md decision 3 skips the exchange in NT and MT deals of 3-5-8, where the contract is named before
+    """docs/rules.md reference decision 3 skips the exchange in NT and MT deals of 3-5-8, where the contract is named before
     it (003 "Am Anfang"). With the contract named after the exchange (9-5-2's order, 004 "Trumps and the
     kitty") nothing is known yet when the cards pass, so the exchange takes place; `sergeant-major rules`
     says so instead of claiming there is none (docs/rules.md decision 12)."""
@@ -388,7 +388,7 @@ def test_nt_mt_exchange_only_skipped_when_the_contract_comes_first() -> None:
 # ---------------------------------------------------------------------------------------------- 8-5-3 (004 Variants, 002)
 def test_853_dealer_discards_then_takes_the_kitty() -> None:
     """004 Variants: "The dealer names trumps, then discards 4 cards first and only then takes the kitty"
-    (RULES.md presets: trump named -> D discards 4 -> D takes kitty)."""
+    (docs/rules.md reference presets: trump named -> D discards 4 -> D takes kitty)."""
     deal = make_deal(R853)
     seen = compress(steps_until_play(deal, Contract.CLUBS))
     assert seen == [(Phase.CONTRACT, 0), (Phase.DISCARD, 0), (Phase.KITTY, 0)]
@@ -416,7 +416,7 @@ def test_853_counters_and_12_tricks_end() -> None:
 ])
 def test_853_kitty_procedures(kitty: str, order: list[Phase]) -> None:
     """002 "Vorbereitung": the dealer looks at the kitty, names trump, takes it and discards 4 (see-then-trump);
-    002 "Blinder Skat": trump named BEFORE seeing the kitty; RULES.md options (kitty procedure)."""
+    002 "Blinder Skat": trump named BEFORE seeing the kitty; docs/rules.md reference options (kitty procedure)."""
     deal = make_deal(R853.with_options(kitty=kitty))
     assert [p for p, _ in compress(steps_until_play(deal, Contract.CLUBS))] == order
 
@@ -433,7 +433,7 @@ def test_853_see_then_trump_view_shows_the_kitty_before_trump() -> None:
 
 def test_853_no_kitty_51_cards_17_each_targets_9_5_3() -> None:
     """002 "Kein Skat (Strikt 51)": the 2C removed, 17 each, no kitty, trump named from the dealt hand;
-    RULES.md decision 5: balanced targets 9-5-3 by default."""
+    docs/rules.md reference decision 5: balanced targets 9-5-3 by default."""
     r = Rules.parse("8-5-3 kitty=none")
     assert (r.tricks, r.hand_size, r.kitty_size, r.targets) == (17, 17, 0, (9, 5, 3))
     m = Match(r, seed=4)
@@ -444,7 +444,7 @@ def test_853_no_kitty_51_cards_17_each_targets_9_5_3() -> None:
 
 
 def test_853_no_kitty_with_the_seed_targets_needs_unbalanced() -> None:
-    """RULES.md decision 5: 002's 8-5-3 with 17 tricks only with unbalanced-targets=on; the scores of a deal
+    """docs/rules.md reference decision 5: 002's 8-5-3 with 17 tricks only with unbalanced-targets=on; the scores of a deal
     then add up to 17 - 16 = +1 (running/counters)."""
     r = Rules.parse("8-5-3 kitty=none unbalanced-targets=on")
     assert r.targets == (8, 5, 3) and r.score_sum() == 1

@@ -506,7 +506,7 @@ def test_analyze_deal_names_a_clubs_contract() -> None:
     ("3-5-8 | H | 2 | 5-5-4 | ..A. / 5H / AS KD | 2S 9C", "could play 5H"),
     ("3-5-8 | H | 2 | 5-5-4 | ..A. / QD / AS KD | 2S 9C", None),  # no trump to play: a discard
     ("3-5-8 | H | 2 | 5-5-4 | ..A. / QD / AS KD | 2S 5H", None),
-    # must-over-trump (RULES.md options): following a trump lead with 2H while holding 9H, above the 5H led
+    # must-over-trump (docs/rules.md reference options): following a trump lead with 2H while holding 9H, above the 5H led
     ("8-5-3 must-overtrump=on | H | 2 | 5-5-4 | ..A. / 9H / AS KD | 5H 2H", "could play 9H"),
     ("8-5-3 must-overtrump=on | H | 2 | 5-5-4 | ..A. / 2H / AS KD | 5H 9H", None),
     ("8-5-3 | H | 2 | 5-5-4 | ..A. / 9H / AS KD | 5H 2H", None),  # without the option any heart follows
@@ -638,7 +638,7 @@ def test_analyze_without_numba_notes_the_slowness_only_for_input_it_analyses(tmp
 @pytest.mark.parametrize("rules_text", ["9-5-2 dealer-assigns-targets=on",
                                         "9-5-2 dealer-assigns-targets=on contracts=suits-nt-mt"])
 def test_a_records_table_uses_the_targets_the_dealer_assigned(rules_text: str) -> None:
-    """With ``dealer-assigns-targets`` (seed 002's "double dealer right", RULES.md options) the dealer may take the
+    """With ``dealer-assigns-targets`` (seed 002's "double dealer right", docs/rules.md reference options) the dealer may take the
     target 2 himself: the table's declarer target and over-tricks are the deal's, not the preset's 9 (it said
     "target 9" and -1 for a declarer who took 10 tricks against his target 2); in minimum tricks the ceiling is
     that of the assigned targets."""

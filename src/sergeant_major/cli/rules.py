@@ -152,7 +152,7 @@ def rules_command(
         show(presets_table() if console.width >= WIDE else presets_listing())
         show(options_listing())
         show(Text('Rules string: PRESET key=value ..., e.g. "8-5-3 kitty=see-then-trump must-trump=on" (see docs/rules.md, '
-                  'which also lists the sources: the seed texts 000-004 and RULES.md, docs/RULES.md).'))
+                  'which also lists the sources: the seed texts 000-004 and the reference with its numbered decisions).'))
         return
     text = " ".join(spec)
     try:
@@ -167,6 +167,6 @@ def rules_command(
     for line in rules.explain():
         show(Text(line))
     show(Text(f"String form (for --rules and records): {str(rules)!r}"))
-    show(Text("Sources: a seed (000, 002, 003, 004) is one of the rules texts the engine follows, RULES.md the "
+    show(Text("Sources: a seed (000, 002, 003, 004) is one of the rules texts the engine follows, the reference the "
               "project's reading of them with its numbered decisions: both are listed in docs/rules.md "
-              "(RULES.md is docs/RULES.md)."))
+              "(the reference is at its end)."))

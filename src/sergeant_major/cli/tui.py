@@ -489,8 +489,8 @@ def player_table(view: View) -> Table:
 def game_title(rules: Rules) -> str:
     """The game as the screen's header names it: the preset (``'9-5-2'``) when its own targets and three players are
     played, else the targets played first, with the preset whose rules they follow and the player count:
-    ``'5-3-2-2 (9-5-2 rules, 4 players)'`` (``9-5-2 players=4``, seed 002's game for 4 players; RULES.md
-    decision 5), ``'9-5-3 (9-5-2 rules)'`` (``kitty=none``); a name that is no preset is said as such:
+    ``'5-3-2-2 (9-5-2 rules, 4 players)'`` (``9-5-2 players=4``, seed 002's game for 4 players; docs/rules.md
+    reference decision 5), ``'9-5-3 (9-5-2 rules)'`` (``kitty=none``); a name that is no preset is said as such:
     ``'9-5-2 (house rules)'``."""
     preset = PRESETS.get(rules.name)  # a Rules built by hand may carry a name of its own (``Rules(name="house")``)
     if preset is not None and rules.targets == preset["targets"] and rules.players == 3:

@@ -124,7 +124,7 @@ class TakeKitty:
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    """The declarer discards ``card`` face down (it never counts as a trick; RULES.md decision 4)."""
+    """The declarer discards ``card`` face down (it never counts as a trick; docs/rules.md reference decision 4)."""
 
     seat: int
     card: Card

@@ -1,6 +1,6 @@
 """One deal: an explicit phase machine from the cards as dealt to the score.
 
-Phases (:class:`Phase`), in the order the rules in force give them (RULES.md "Presets"):
+Phases (:class:`Phase`), in the order the rules in force give them (docs/rules.md reference presets):
 ``assign`` (double dealer right) -> ``exchange`` (gives and returns, from the second deal on) ->
 ``contract`` (trump, or the 3-5-8 contract) -> ``kitty`` / ``discard`` -> ``play`` -> ``scored``.
 Presets move these around: 8-5-3 discards before taking the kitty; 9-2-5 takes the kitty and discards
@@ -92,9 +92,9 @@ class DealResult:
         tricks: tricks taken by each seat (sum: the rules' tricks).
         targets: each seat's target (ceiling in minimum tricks).
         diffs: over-tricks (> 0) or under-tricks (< 0) as the exchange counts them: ``tricks - target``,
-            inverted in minimum tricks (RULES.md decision 3).
+            inverted in minimum tricks (docs/rules.md reference decision 3).
         scores: the deal's score per seat under the rules' scoring; they add up to
-            ``rules.score_sum(minimum)``: 0 with balanced targets (RULES.md decision 5).
+            ``rules.score_sum(minimum)``: 0 with balanced targets (docs/rules.md reference decision 5).
         contract: the contract played.
     """
 
@@ -443,12 +443,12 @@ class Deal:
             if k == _EXCHANGE or k == _GIVES or k == _RETURNS:
                 st.pop()
                 if k != _RETURNS and self.contract is not None and self.contract.trump is None:
-                    # no exchange in NT and MT deals (seed 003; RULES.md decision 3) - when the contract is known
+                    # no exchange in NT and MT deals (seed 003; docs/rules.md reference decision 3) - when the contract is known
                     # before any card is passed. With trump named mid-exchange the gives come before the contract,
-                    # so their returns are still owed (RULES.md decision 1; docs/rules.md decision 12).
+                    # so their returns are still owed (docs/rules.md reference decision 1; docs/rules.md decision 12).
                     continue
                 if k == _GIVES:
-                    # the returns that answer these gives are fixed now, in the same order (RULES.md decision 2):
+                    # the returns that answer these gives are fixed now, in the same order (docs/rules.md reference decision 2):
                     # an MT contract named in between turns the targets into ceilings, which must not reorder them
                     for i in range(len(st) - 1, -1, -1):
                         if st[i][0] == _RETURNS:
@@ -586,7 +586,7 @@ class Deal:
 
     def _owed_mask(self, seat: int) -> int:
         """Cards of ``seat`` still owed as returns for non-trumps received and not yet answered, from any up
-        player: for ``k`` cards of suit S, his ``k`` highest S cards (RULES.md decision 1). A free answer to a
+        player: for ``k`` cards of suit S, his ``k`` highest S cards (docs/rules.md reference decision 1). A free answer to a
         trump (``trump-return=free``) may not take them. With trump named mid-exchange (9-2-5) two up players'
         gives are all received before any return, so without this a free answer to the first could take the
         only card of a suit owed to the second. ``0`` with ``return=overall`` (any card can be the highest)."""
@@ -611,7 +611,7 @@ class Deal:
         return owed
 
     def _return_mask(self, seat: int, to: int) -> int:
-        """Cards ``seat`` may return for the next card received from ``to`` (RULES.md decision 1; see
+        """Cards ``seat`` may return for the next card received from ``to`` (docs/rules.md reference decision 1; see
         :meth:`_receipt_index`)."""
         h = self.hands[seat]
         queue = self._to_return.get((seat, to))
@@ -635,7 +635,7 @@ class Deal:
 
         Follow suit if able; otherwise any card (seeds 000/004 "Playing the tricks"), or a trump if
         able with ``must-trump=on`` (seed 003); with ``must-overtrump=on`` a trump must beat the trumps
-        already in the trick when the player can (RULES.md options).
+        already in the trick when the player can (docs/rules.md reference options).
         """
         h = self.hands[self.to_play]
         if not self.trick:
@@ -766,11 +766,11 @@ class Deal:
                         owed = format_cards(cards_of(self._owed_mask(action.seat)))
                         raise IllegalActionError(
                             f"for the trump {rec} received you may return any card but those still owed for the other "
-                            f"suits received ({owed}), not {c} (RULES.md decision 1)", "return highest")
+                            f"suits received ({owed}), not {c} (docs/rules.md reference decision 1)", "return highest")
                     must = format_cards(cards_of(m))
                     what = "highest card" if self.rules.return_rule == "overall" else f"highest {rec.suit.word[:-1]}"
                     raise IllegalActionError(
-                        f"for the {rec} received you must return your {what} ({must}), not {c} (RULES.md decision 1)", "return highest")
+                        f"for the {rec} received you must return your {what} ({must}), not {c} (docs/rules.md reference decision 1)", "return highest")
             return
         if isinstance(action, NameContract):
             if action.contract not in self.allowed_contracts:

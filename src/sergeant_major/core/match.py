@@ -1,7 +1,7 @@
 """A match: deals in rotation, running totals, the exchange carried from one deal to the next, the end.
 
 Sources: seeds 000/004 ("Setup", "Scoring", "Winning the game", "Variants"), 002 (traditional end,
-chips), 003 (18 deals, six contracts once each) and RULES.md (decisions 3, 6, 7).
+chips), 003 (18 deals, six contracts once each) and docs/rules.md (reference decisions 3, 6, 7).
 Every random choice comes from generators seeded from the match seed alone (deal ``k`` from
 ``(seed, k)``), so players' thinking never changes the cards.
 """
@@ -161,7 +161,7 @@ class Match:
         return self.end is not None
 
     def dealer_of(self, number: int) -> int:
-        """The dealer of deal ``number`` (1-based): the deal passes to the left each time (RULES.md decision 7)."""
+        """The dealer of deal ``number`` (1-based): the deal passes to the left each time (docs/rules.md reference decision 7)."""
         return (self.first_dealer + number - 1) % self.rules.players
 
     def contracts_left(self, seat: int) -> tuple[Contract, ...]:
@@ -248,11 +248,11 @@ class Match:
         return res
 
     def _check_end(self, deal: Deal, res: DealResult) -> MatchEnd | None:
-        """The end of the match after ``deal`` (seeds 000/004 "Winning the game"; RULES.md decision 6;
+        """The end of the match after ``deal`` (seeds 000/004 "Winning the game"; docs/rules.md reference decision 6;
         002 traditional end; 003 18 deals; 004 reversed targets +-15).
 
         The ends are checked in this order, and the first that ends the game decides (docs/rules.md decision 14):
-        instant win (beats a target total in the same deal: RULES.md decision 6), traditional, target total
+        instant win (beats a target total in the same deal: docs/rules.md reference decision 6), traditional, target total
         (equal totals at or past it end nothing), bound, fixed number of deals.
         """
         r = self.rules
@@ -288,7 +288,7 @@ class Match:
                         why += "; with two past the target, the higher total wins"
                     return MatchEnd((s,), why, "target",
                                     (("total", t[s]), ("limit", r.target_total), ("two", len(there) > 1)))
-                # equal totals at or past the target: play another deal (RULES.md decision 6)
+                # equal totals at or past the target: play another deal (docs/rules.md reference decision 6)
         if r.bound is not None and any(abs(x) >= r.bound for x in t):
             best = max(t)
             shared = tuple(i for i in range(n) if t[i] == best)

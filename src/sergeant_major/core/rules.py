@@ -1,7 +1,7 @@
 """Rules: one frozen, validated configuration with named presets and a string form.
 
-Source for every preset, option and default: ../shared/rules/RULES.md ("Presets", "Options",
-"Decisions on ambiguities"), which fixes how the engine reads the seeds 000/004 (9-5-2 with an 8-5-3
+Source for every preset, option and default: docs/rules.md ("Reference presets", "Reference options",
+"Reference decisions"), which fixes how the engine reads the seeds 000/004 (9-5-2 with an 8-5-3
 section), 002 (8-5-3 and its house variants) and 003 (the online 3-5-8).
 
 String form (used on the command line and carried by every record)::
@@ -15,7 +15,7 @@ String form (used on the command line and carried by every record)::
 
 Decisions taken where the texts leave a choice (all listed in docs/rules.md, "Decisions the engine takes"):
 MT ceilings are the targets mirrored by size (:func:`minimum_ceilings`, seed 003); targets left to the rules
-follow ``players`` and ``kitty`` (:func:`default_targets`, RULES.md decision 5), while
+follow ``players`` and ``kitty`` (:func:`default_targets`, docs/rules.md reference decision 5), while
 ``unbalanced-targets=on`` keeps the preset's; ``blind-trump`` is ``take-then-discard`` that is never moved
 behind the kitty (so with ``kitty-timing=before-exchange`` it needs ``trump=before-exchange``);
 ``instant-win`` must be more than half the tricks; with ``exchange=off`` the exchange options may not be
@@ -57,17 +57,17 @@ class Option:
 
 OPTIONS: Final[tuple[Option, ...]] = (
     Option("players", "players", ("3", "4"),
-           "number of players; 4 deals 12 cards each and a 4-card kitty (12 tricks, targets 5-3-2-2)", "002 (4 players); RULES.md"),
+           "number of players; 4 deals 12 cards each and a 4-card kitty (12 tricks, targets 5-3-2-2)", "002 (4 players); docs/rules.md"),
     Option("targets", "targets", ("D-E-M[-4th]",),
            "targets by seat role: dealer, eldest hand, third hand (fourth hand)", "000, 004, 002, 003"),
     Option("unbalanced-targets", "unbalanced_targets", ("off", "on"),
-           "allow targets that do not add up to the tricks; scores then do not sum to 0", "002; RULES.md decision 5"),
+           "allow targets that do not add up to the tricks; scores then do not sum to 0", "002; docs/rules.md reference decision 5"),
     Option("declarer", "declarer", ("dealer", "eldest"),
            "who names trump (or the contract) and uses the kitty: the dealer, or the eldest hand (3-5-8 playmaker)", "000, 004; 003"),
     Option("contracts", "contracts", ("suits", "suits-nt-mt"),
            "what may be named: one of the four trump suits; or also no-trump (NT) and minimum tricks (MT)", "000, 004; 003"),
     Option("contract-once", "contract_once", ("off", "on"),
-           "each player chooses each of the six contracts exactly once (needs deals = 6 x players)", "003; RULES.md notes on 3-5-8"),
+           "each player chooses each of the six contracts exactly once (needs deals = 6 x players)", "003; docs/rules.md reference presets, notes on 3-5-8"),
     Option("contract-after", "contract_after", ("0", "6"),
            "the declarer chooses after seeing only this many of his cards (0: his whole hand)", "003"),
     Option("kitty", "kitty", KITTY_PROCEDURES,
@@ -83,14 +83,14 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "what the up player gives: any cards he chooses, or his lowest cards", "004 (chosen); 002 (lowest)"),
     Option("return", "return_rule", ("suit", "overall"),
            "what the down player returns: his highest card of the suit received (it may be the card received), "
-           "or his highest cards overall", "004 (suit); 002 (overall); RULES.md decision 1"),
+           "or his highest cards overall", "004 (suit); 002 (overall); docs/rules.md reference decision 1"),
     Option("trump-return", "trump_return", ("highest", "free"),
            "a trump received is answered like any card (highest), or by any card the receiver likes (free)", "003"),
     Option("exchange-count", "exchange_count", ("exact", "at-most"),
            "exactly one card per over-trick, or at most that many (the up player may stop early)", "004"),
     Option("two-up", "two_up", ("higher-target", "most-up"),
            "with two players up, who exchanges first: the higher target in the coming deal, or the most up",
-           "004, 003 (higher-target); RULES.md decision 2"),
+           "004, 003 (higher-target); docs/rules.md reference decision 2"),
     Option("trump", "trump_timing", ("after-exchange", "before-exchange", "mid-exchange"),
            "when trump is named: after the exchange; before it (by the coming declarer); or between the gives and the returns",
            "000, 004; 002, 003; 004 (reversed targets)"),
@@ -98,7 +98,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("must-overtrump", "must_overtrump", ("off", "on"),
            "a trump played to a trick that holds a trump must beat it if the player can; void and unable to beat it, "
            "he discards a side card, and plays a lower trump only when he holds nothing else (with must-trump: any trump)",
-           "online 8-5-3 rooms (RULES.md options)"),
+           "online 8-5-3 rooms (docs/rules.md reference options)"),
     Option("dealer-assigns-targets", "dealer_assigns", ("off", "on"),
            "before each deal the dealer assigns the preset's targets to the seats (double dealer right)", "002"),
     Option("scoring", "scoring", ("running", "counters", "chips"),
@@ -203,7 +203,7 @@ class Rules:
         if sum(self.targets) != self.tricks and not self.unbalanced_targets:
             raise bad(
                 f"targets {'-'.join(map(str, self.targets))} add up to {sum(self.targets)}, not the {self.tricks} tricks; "
-                "set unbalanced-targets=on to play them anyway (RULES.md decision 5)"
+                "set unbalanced-targets=on to play them anyway (docs/rules.md reference decision 5)"
             )
         for key in ("declarer", "contracts", "kitty", "kitty_timing", "give", "return_rule", "trump_return",
                     "exchange_count", "two_up", "trump_timing", "scoring", "traditional"):
@@ -261,9 +261,9 @@ class Rules:
         """Why no game end of these rules can be counted on, or ``None`` when one can (docs/rules.md decision 13).
 
         Ends that are refused: an ``instant-win`` that needs every trick of a deal (the 8-5-3 preset's "12 or
-        more tricks in one deal" (004 Variants; RULES.md presets) with ``players=4``, 12 tricks a deal, or
+        more tricks in one deal" (004 Variants; docs/rules.md reference presets) with ``players=4``, 12 tricks a deal, or
         ``instant-win=16`` with 16 tricks); a target total ``to`` when the scores of a deal add up to less than 0
-        in every contract (``unbalanced-targets=on`` with targets above the tricks, RULES.md decision 5): the
+        in every contract (``unbalanced-targets=on`` with targets above the tricks, docs/rules.md reference decision 5): the
         totals drift down, so no total may ever reach it. ``bound``, ``deals`` and ``traditional`` always count.
         The message quotes the rules and names the end options to add.
         """
@@ -352,7 +352,7 @@ class Rules:
                 raise RulesError(f"unknown option {raw_key!r} (options: {', '.join(_BY_KEY)})")
             kwargs[opt.field] = _convert(opt, value)
         if "targets" not in kwargs and self.name in PRESETS:
-            # Targets left to the rules follow the player count and the kitty (RULES.md decision 5): the balanced
+            # Targets left to the rules follow the player count and the kitty (docs/rules.md reference decision 5): the balanced
             # defaults 9-5-3 (17 tricks) and 5-3-2-2 (4 players); with unbalanced-targets=on and 3 players the
             # preset's own targets stay (seed 002 plays 8-5-3 with 17 tricks).
             preset_targets: tuple[int, ...] = PRESETS[self.name]["targets"]
@@ -391,7 +391,7 @@ class Rules:
         """What the scores of one deal add up to under these rules (``minimum``: a minimum-tricks deal).
 
         Running scores and counters add up to ``tricks - sum(targets)`` (negated in minimum tricks): 0 with
-        balanced targets, not 0 with ``unbalanced-targets=on`` (RULES.md decision 5; seeds 000/004
+        balanced targets, not 0 with ``unbalanced-targets=on`` (docs/rules.md reference decision 5; seeds 000/004
         "Scoring": "the three scores of a deal always add up to 0" holds only for balanced targets).
         Chips always add up to 0: every chip won is paid by a down player (002 chip variant).
         """
@@ -467,7 +467,7 @@ def minimum_ceilings(targets: tuple[int, ...]) -> tuple[int, ...]:
     """The ceilings of a minimum-tricks (MT) deal, by seat, for the deal's ``targets`` by seat.
 
     Seed 003 ("Nur bei MT ..."): with targets dealer 3, playmaker 8, third 5, in MT the playmaker may take
-    at most 3, the third at most 5 and the dealer at most 8 (RULES.md notes on 3-5-8). The engine reads this
+    at most 3, the third at most 5 and the dealer at most 8 (docs/rules.md reference presets, notes on 3-5-8). The engine reads this
     as the targets mirrored by size: the seat with the largest target gets the smallest ceiling, the second
     largest the second smallest, and so on (ties in seat order). The ceilings add up to the same number.
     """
@@ -480,7 +480,7 @@ def minimum_ceilings(targets: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def default_targets(preset: str, players: int, kitty: str) -> tuple[int, ...]:
-    """The balanced targets of ``preset`` for ``players`` and ``kitty`` (RULES.md decision 5): the preset's own
+    """The balanced targets of ``preset`` for ``players`` and ``kitty`` (docs/rules.md reference decision 5): the preset's own
     with 3 players and a kitty; 9-5-3 in the preset's order for 17 tricks (no kitty); 5-3-2-2 for 4 players.
 
     Raises:
@@ -499,7 +499,7 @@ _FIELD_DEFAULTS: Final[dict[str, Any]] = {f.name: f.default for f in dataclasses
 _NO_KITTY_TARGETS: Final[dict[tuple[int, ...], tuple[int, ...]]] = {(9, 5, 2): (9, 5, 3), (8, 5, 3): (9, 5, 3), (9, 2, 5): (9, 3, 5), (3, 8, 5): (3, 9, 5)}
 
 PRESETS: Final[dict[str, dict[str, Any]]] = {
-    # 000/004: the Canadian 9-5-2. RULES.md: trump named -> D takes kitty -> D discards 4; to 10; 12+ wins.
+    # 000/004: the Canadian 9-5-2. docs/rules.md: trump named -> D takes kitty -> D discards 4; to 10; 12+ wins.
     "9-5-2": dict(targets=(9, 5, 2), kitty="take-then-discard", scoring="running", target_total=10, instant_win=12),
     # 004 Variants / 002: the British original; discard first, then the kitty; counters; ends at 12+ tricks.
     "8-5-3": dict(targets=(8, 5, 3), kitty="discard-then-take", scoring="counters", target_total=None, instant_win=12),
@@ -514,10 +514,10 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
 }
 
 PRESET_SOURCES: Final[dict[str, str]] = {
-    "9-5-2": "the Canadian 9-5-2 (seeds 000, 004; RULES.md presets)",
-    "8-5-3": "the British original Sergeant Major (seed 004 Variants, seed 002; RULES.md presets)",
-    "9-2-5": "reversed targets (seed 000/004 Variants; RULES.md presets)",
-    "3-5-8": "the online 3-5-8 with a playmaker and six contracts (seed 003; RULES.md notes on 3-5-8)",
+    "9-5-2": "the Canadian 9-5-2 (seeds 000, 004; docs/rules.md reference presets)",
+    "8-5-3": "the British original Sergeant Major (seed 004 Variants, seed 002; docs/rules.md reference presets)",
+    "9-2-5": "reversed targets (seed 000/004 Variants; docs/rules.md reference presets)",
+    "3-5-8": "the online 3-5-8 with a playmaker and six contracts (seed 003; docs/rules.md reference presets, notes on 3-5-8)",
 }
 _ROLE_WORDS: Final = ("dealer", "eldest hand", "third hand", "fourth hand")
 
@@ -568,8 +568,8 @@ def _explain(r: Rules) -> list[str]:
         out.append(f"Targets: {tg}; they add up to the {r.tricks} tricks.")
     else:
         out.append(f"Targets: {tg}; they add up to {sum(r.targets)}, not the {r.tricks} tricks "
-                   f"(unbalanced-targets=on, RULES.md decision 5).")
-    out.append("The deal passes to the left (to the eldest hand) after every deal; the targets move with it (RULES.md decision 7).")
+                   f"(unbalanced-targets=on, docs/rules.md reference decision 5).")
+    out.append("The deal passes to the left (to the eldest hand) after every deal; the targets move with it (docs/rules.md reference decision 7).")
     if r.dealer_assigns:
         out.append("Before each deal the dealer assigns these targets to the seats as he likes (double dealer right, seed 002).")
     decl = _ROLE_WORDS[r.declarer_role] + (" (the playmaker)" if r.declarer == "eldest" else "")
@@ -581,7 +581,7 @@ def _explain(r: Rules) -> list[str]:
         out.append(f"He chooses after seeing only the first {r.contract_after} cards dealt to him (seed 003).")
     if r.contract_once:
         out.append(f"Over the {r.deals} deals each player declares {r.deals // r.players if r.deals else 0} times and chooses each "
-                   "of the six contracts exactly once; a contract already chosen is refused (seed 003, RULES.md).")
+                   "of the six contracts exactly once; a contract already chosen is refused (seed 003, docs/rules.md).")
     if r.has_nt_mt:
         ceil = minimum_ceilings(r.targets)
         cw = ", ".join(f"{_ROLE_WORDS[i]} at most {t}" for i, t in enumerate(ceil))
@@ -604,14 +604,14 @@ def _explain(r: Rules) -> list[str]:
     if r.kitty == "blind-trump":
         out.append("Blind kitty: trump is named before the kitty is seen (seed 002 Blinder Skat).")
     if r.kitty != "none":
-        out.append("Nobody else sees the kitty or the discards; discards may hold trumps and never count as tricks (RULES.md decision 4).")
+        out.append("Nobody else sees the kitty or the discards; discards may hold trumps and never count as tricks (docs/rules.md reference decision 4).")
 
     if not r.exchange:
         out.append("No exchange: every deal stands alone (seed 002, Kein Tausch).")
     else:
         count = "exactly one card" if r.exchange_count == "exact" else "at most one card (he may stop early)"
         what = "cards he chooses" if r.give == "chosen" else "his lowest cards"
-        back = ("his highest card of the suit received; if that is the card just received, it goes back (RULES.md decision 1)"
+        back = ("his highest card of the suit received; if that is the card just received, it goes back (docs/rules.md reference decision 1)"
                 if r.return_rule == "suit" else "his highest card overall")
         out.append(f"Exchange, from the second deal on: each player who was up in the previous deal gives {count} per over-trick "
                    f"({what}) face down to the players who were down; for each card received the down player returns {back}. "
@@ -626,7 +626,7 @@ def _explain(r: Rules) -> list[str]:
             order = (f"with two players up, {first_up} exchanges first; with one up and two down, the up player gives "
                      "all his cards before any comes back")
         out.append(f"{order[0].upper()}{order[1:]}; counts come from the previous deal's results whatever seats the players "
-                   "hold now (RULES.md decisions 2, 3).")
+                   "hold now (docs/rules.md reference decisions 2, 3).")
         if r.has_nt_mt:
             plan = step_plan(r, True)
             first_pass = min(plan.index(k) for k in (Step.EXCHANGE, Step.GIVES) if k in plan)
@@ -634,13 +634,13 @@ def _explain(r: Rules) -> list[str]:
                 out.append("No exchange in NT and MT deals (seed 003).")
             elif Step.GIVES in plan:
                 out.append("The cards are given before the contract is chosen, so in NT and MT deals too the cards given "
-                           "are returned (seed 003's no exchange in NT and MT needs the contract first; RULES.md decision 1).")
+                           "are returned (seed 003's no exchange in NT and MT needs the contract first; docs/rules.md reference decision 1).")
             else:
                 out.append("The exchange comes before the contract is chosen, so it takes place in NT and MT deals too "
                            "(seed 003's no exchange in NT and MT needs the contract first).")
         if sum(r.targets) != r.tricks:
             out.append("With unbalanced targets each up player gives his over-tricks to down players, highest coming target first, "
-                       "each down player receiving at most his under-tricks (RULES.md decision 5).")
+                       "each down player receiving at most his under-tricks (docs/rules.md reference decision 5).")
 
     play = "Follow suit if you can; if you cannot, "
     play += "you must trump if you can (seed 003)." if r.must_trump else "play any card, a trump or any other (seeds 000/004)."
@@ -672,18 +672,18 @@ def _explain(r: Rules) -> list[str]:
         not_mt = " (not in MT)" if r.has_nt_mt else ""
         beats = ", and beats a total reaching the target in the same deal" if r.target_total is not None else ""
         ends.append(f"taking {r.instant_win} or more tricks in one deal wins at once{not_mt}{beats} "
-                    "(seeds 000/004; RULES.md decision 6)")
+                    "(seeds 000/004; docs/rules.md reference decision 6)")
     if r.traditional != "off":
         verb = "beat (strict: took more than)" if r.traditional == "strict" else "made (took at least)"
         ends.append(f"once the deal has gone round the table, the first dealer who {verb} his target wins (seed 002, traditional)")
     if r.target_total is not None:
         ends.append(f"the first total to reach {r.target_total} wins; two there in the same deal: the higher wins, "
-                    "equal: play another deal (seeds 000/004; RULES.md decision 6)")
+                    "equal: play another deal (seeds 000/004; docs/rules.md reference decision 6)")
     if r.bound is not None:
         ends.append(f"when a total reaches +{r.bound} or -{r.bound} the game ends and the highest total wins, equal highest totals "
                     "share the win (seed 004 reversed targets)")
     if r.deals is not None:
-        ends.append(f"after {r.deals} deal{'' if r.deals == 1 else 's'} the highest total wins; equal totals share the win (RULES.md decision 6)")
+        ends.append(f"after {r.deals} deal{'' if r.deals == 1 else 's'} the highest total wins; equal totals share the win (docs/rules.md reference decision 6)")
     out.append("Game end: " + "; ".join(ends) + ".")
     if len(ends) > 1:  # docs/rules.md decision 14: Match._check_end's order
         out.append("After each deal these ends are checked in the order given; the first that ends the game decides the "

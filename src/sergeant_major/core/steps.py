@@ -6,7 +6,7 @@ A deal (:class:`sergeant_major.core.deal.Deal`) keeps the steps still to come as
 This module reads a rule set only through :class:`StepRules` (the few options that order the steps), so that it
 sits below :mod:`sergeant_major.core.rules` and :mod:`sergeant_major.core.deal` without importing either.
 
-Sources: RULES.md "Presets" (kitty order per preset), "Options" (kitty procedure, trump timing) and "Decisions
+Sources: docs/rules.md reference presets (kitty order per preset), "Options" (kitty procedure, trump timing) and "Decisions
 on ambiguities" (2, 3, 5: who exchanges first, and how many cards).
 """
 
@@ -57,7 +57,7 @@ class StepRules(Protocol):
 
 
 def _kitty_steps(rules: StepRules) -> list[Step]:
-    """The kitty procedure as steps, with :attr:`Step.CONTRACT` marking when trump is named (RULES.md options)."""
+    """The kitty procedure as steps, with :attr:`Step.CONTRACT` marking when trump is named (docs/rules.md reference options)."""
     k = rules.kitty
     if k in ("take-then-discard", "blind-trump"):
         return [Step.CONTRACT, Step.KITTY] + [Step.DISCARD] * 4
@@ -71,7 +71,7 @@ def _kitty_steps(rules: StepRules) -> list[Step]:
 def step_plan(rules: StepRules, exchange: bool) -> list[Step]:
     """The order of steps before the play for ``rules`` (exchange on or off for this deal).
 
-    Source: RULES.md "Presets" (kitty order per preset) and "Options" (kitty procedure, trump timing).
+    Source: docs/rules.md reference presets (kitty order per preset) and reference options (kitty procedure, trump timing).
     With ``kitty-timing=before-exchange`` (9-2-5, seeds 000/004 Variants "reversed targets") the declarer
     takes the kitty and discards first and names trump later, also in a deal without exchange (the
     first deal): kitty -> discard -> trump. With ``trump=before-exchange`` too, the kitty procedure keeps
@@ -101,7 +101,7 @@ def step_plan(rules: StepRules, exchange: bool) -> list[Step]:
 def exchange_rounds(rules: StepRules, diffs: tuple[int, ...], targets: tuple[int, ...]) -> list[tuple[int, list[tuple[int, int]]]]:
     """Who gives how many cards to whom, in order: ``[(up_seat, [(down_seat, count), ...]), ...]``.
 
-    ``diffs`` are the previous deal's over/under-tricks by seat (RULES.md decision 3: by player, whatever
+    ``diffs`` are the previous deal's over/under-tricks by seat (docs/rules.md reference decision 3: by player, whatever
     seat role they hold now); ``targets`` the coming deal's targets by seat. With two up, the one with
     the higher coming target exchanges first (decision 2; ``two-up=most-up``: the most up first).
     Each up player gives one card per over-trick to the down players, highest coming target first, each

@@ -1,7 +1,7 @@
 """A seat's view: everything that seat may know, and nothing else.
 
 Built only from what the seat may see (seeds 000/004: the kitty and discards are the dealer's;
-exchanged cards are known to the giver and the receiver; RULES.md decision 4): its own hand, every
+exchanged cards are known to the giver and the receiver; docs/rules.md reference decision 4): its own hand, every
 card played, the contract, the counts of the other hands, the cards it gave and received in the
 exchange, and, for the declarer only, the kitty (once taken or seen) and its discards. Players, front
 ends and the web receive views, never the state: nothing reachable from a view leads back to it.

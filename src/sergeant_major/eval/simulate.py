@@ -10,7 +10,7 @@ Seat and role balance
     ``(g // n) % (n-1)!`` of the slots (slot 0 first, then a permutation of the others; for 3 players
     ``0 1 2`` and ``0 2 1``) and rotates it by ``r = g % n``: seat ``s`` is played by ``order[(s + r) % n]``.
     So every block of ``n`` consecutive games puts every slot once in each seat, and so makes it the
-    *first* dealer exactly once; as the deal passes to the left after every deal (RULES.md decision 7),
+    *first* dealer exactly once; as the deal passes to the left after every deal (docs/rules.md reference decision 7),
     each slot then holds each seat role (dealer, eldest hand, third) equally often up to the last,
     unfinished rotation of each match. Every block of ``n!`` games also balances who sits to whose left
     (with a fixed cyclic order, one random player would always sit to the left of the heuristic one and
@@ -28,7 +28,7 @@ Statistics
     Per slot: matches won (a win shared by ``k`` players counts ``1/k`` to each; outright and shared wins
     are also counted separately), the mean score per deal with a 95% confidence interval, the mean
     over-tricks per deal (``tricks - target``; negative: under-tricks; inverted in minimum tricks,
-    RULES.md decision 3), the mean tricks taken in each seat role, and the matches won by taking the
+    docs/rules.md reference decision 3), the mean tricks taken in each seat role, and the matches won by taking the
     rules' ``instant-win`` number of tricks (12+) in one deal. The win rate has a 95% Wilson score interval
     over the matches (each an independent trial, a shared win counting ``1/k``; :func:`~sergeant_major.eval.stats.share_interval`),
     inside 0..100% also at 0 or all wins. Deals of one match are not independent

@@ -18,7 +18,7 @@ Boards
     the board's seed), the dealer, and the exchange situation. By default a board is *deal 2 of a seeded
     match* whose deal 1 was played by three ``heuristic`` players: the previous deal's over- and
     under-tricks (by seat) decide the exchange exactly as in a match (seeds 000/004 "Exchanging cards";
-    RULES.md decisions 2, 3, 5), and the views carry that deal's result and totals. So boards include the
+    docs/rules.md reference decisions 2, 3, 5), and the views carry that deal's result and totals. So boards include the
     exchange with the frequency and sizes that real play produces, and every arrangement meets the same
     exchange situation (the same seats are up and down). ``first_deals=True`` plays boards as first deals
     (no exchange). Boards are independent single deals: match-level rules (``contract-once`` in 3-5-8,
@@ -48,7 +48,7 @@ Oracle players (measurement only)
 
 Statistics
     Per slot, per level and per pair of levels: the mean score per deal and the mean over-tricks per deal
-    (``tricks - target``, inverted in minimum tricks as the exchange counts them, RULES.md decision 3),
+    (``tricks - target``, inverted in minimum tricks as the exchange counts them, docs/rules.md reference decision 3),
     with 95% confidence intervals over boards. The unit is the board: a slot's mean over the ``n!``
     arrangements of one board (the arrangements of a board share its cards and are not independent;
     different boards are). The interval is ``mean +- t(0.975, B-1) * sd / sqrt(B)`` over the ``B`` board

@@ -233,7 +233,7 @@ def _parse(rec: Any) -> _Parsed:
         want_dealer = (first + i) % n
         if dealer != want_dealer:
             raise RecordError(f"dealer {dealer}, but with first dealer {first} deal {number} is dealt by seat {want_dealer} "
-                              "(the deal passes to the left, RULES.md decision 7)", f"{w}.dealer")
+                              "(the deal passes to the left, docs/rules.md reference decision 7)", f"{w}.dealer")
         if len(d["hands"]) != n:
             raise RecordError(f"{len(d['hands'])} hands for {n} seats", f"{w}.hands")
         hands = [[card_from_json(c) for c in h] for h in d["hands"]]

@@ -1,7 +1,7 @@
 """Observation and information-state encodings of a seat's :class:`~sergeant_major.core.view.View`.
 
 Every number here is computed from a :class:`View` and nothing else, so an encoding can hold no hidden
-card by construction (seeds 000/004 and RULES.md decision 4 say who may see the kitty, the discards and
+card by construction (seeds 000/004 and docs/rules.md reference decision 4 say who may see the kitty, the discards and
 the exchanged cards; :func:`~sergeant_major.core.view.build_view` applies them).
 
 Two tensors, both flat lists of floats in ``[0, 1]`` and of a fixed size for a given :class:`Rules`:

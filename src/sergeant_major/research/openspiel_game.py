@@ -10,7 +10,7 @@ Parameters:
 
 | name | default | meaning |
 |---|---|---|
-| ``rules`` | ``"9-5-2"`` | the rules' string form (RULES.md presets and options). In the one-line game string, where ``=`` and spaces are taken, write ``:`` for ``=`` and ``+`` for a space, and quote a bare preset: ``python_sergeant_major(rules="9-5-2")``, ``python_sergeant_major(rules=8-5-3+kitty:see-then-trump)``. The game reports it in that form (:func:`format_rules_param`), so ``pyspiel.load_game(str(game))`` rebuilds the game |
+| ``rules`` | ``"9-5-2"`` | the rules' string form (docs/rules.md reference presets and options). In the one-line game string, where ``=`` and spaces are taken, write ``:`` for ``=`` and ``+`` for a space, and quote a bare preset: ``python_sergeant_major(rules="9-5-2")``, ``python_sergeant_major(rules=8-5-3+kitty:see-then-trump)``. The game reports it in that form (:func:`format_rules_param`), so ``pyspiel.load_game(str(game))`` rebuilds the game |
 | ``deals`` | ``1`` | deals per game: one game is one deal by default; more plays a match of at most that many deals (it ends earlier when the rules end it); the exchange of deal k+1 comes from deal k |
 
 The game: players ``0..n-1`` are the seats; seat 0 deals the first deal (the deal passes to the left).

@@ -11,7 +11,7 @@ unseen cards and their constraints), :mod:`.determinization_worlds` (step (2): c
 and :class:`Budget`); this module draws worlds until one has a history.
 
 What the seat knows and the sample honours (rules texts: seeds 000/004 "Exchanging cards", "Playing the
-tricks"; 002; 003; RULES.md decisions 1-4):
+tricks"; 002; 003; docs/rules.md reference decisions 1-4):
 
 - its own hand (in 3-5-8 before the contract only the first ``contract-after`` cards dealt: the rest of its
   own hand is unknown too), every card played, the hand sizes, the kitty and discards if it is the declarer
@@ -21,7 +21,7 @@ tricks"; 002; 003; RULES.md decisions 1-4):
   holds no higher trump (and, without must-trump, no card but trumps);
 - the exchange: the cards the seat gave and received; a card it gave is in the receiver's hand, unless a
   later move it cannot see (a return to another up player, a discard by the declarer) may have taken it on;
-- the return rule (RULES.md decision 1): a down player who returned ``r`` for a card of suit S held no S
+- the return rule (docs/rules.md reference decision 1): a down player who returned ``r`` for a card of suit S held no S
   card above ``r`` at that moment (``return=suit``), or no card above ``r`` in the order rank, then trump,
   then suit (``return=overall``); with ``trump-return=free`` (3-5-8) a trump received reveals nothing.
   A card he returned was his highest of that suit *then*: it says nothing about cards that reached him later

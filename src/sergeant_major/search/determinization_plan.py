@@ -166,7 +166,7 @@ def prepare_plan(view: View) -> Plan:
     own_cards = mask_of(view.hand)
     known_out = (deck ^ FULL_DECK) | (mask_of(view.discards) if view.discards is not None else 0)
     unseen = deck & ~own_cards & ~played & ~known_out
-    # returns the viewer saw: the returner held no higher card then (RULES.md decision 1). A card above it
+    # returns the viewer saw: the returner held no higher card then (docs/rules.md reference decision 1). A card above it
     # that he holds now must have reached him later (a later give, the kitty): at most ``late_most[seat]`` of them.
     above_seen_return: dict[int, int] = {}
     first_seen_return: dict[int, int] = {}
@@ -602,7 +602,7 @@ def _received_for(slots: list[Slot], return_index: int, trump_return: str) -> in
 
 def _return_forbidden(returned: int, received: int, trump: int, rule: str, trump_return: str) -> int:
     """Mask of the cards the returner cannot have held when he returned ``returned`` for ``received`` (-1: unseen),
-    ``trump`` the trump suit then (RULES.md decision 1)."""
+    ``trump`` the trump suit then (docs/rules.md reference decision 1)."""
     suit = (received if received >= 0 else returned) // 13
     if trump_return == "free" and suit == trump:
         return 0
@@ -754,7 +754,7 @@ class HistoryFacts:
 
     def declarer_forbidden(self, before: int) -> int:
         """Mask of the cards the declarer cannot have held at the returns he made to the viewer before slot
-        ``before`` (RULES.md decision 1)."""
+        ``before`` (docs/rules.md reference decision 1)."""
         got = self._declarer_forbidden.get(before)
         if got is None:
             rules = self.view.rules

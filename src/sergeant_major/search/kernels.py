@@ -6,7 +6,7 @@ Everything here works on plain integers and 1-d int64 arrays so that Numba can c
 * a hand is a 52-bit mask, bit ``suit * 13 + rank`` (as in :mod:`sergeant_major.core.cards`);
 * ``trick`` holds the card ids played to the trick in progress, ``tlen`` of them, led by ``leader``;
 * ``trump`` is the trump suit ``0..3`` or ``-1`` (no-trump, minimum tricks);
-* ``must_trump`` / ``must_over`` are the obligations of RULES.md "Options" (0 or 1), with the same
+* ``must_trump`` / ``must_over`` are the obligations of docs/rules.md reference options (0 or 1), with the same
   meaning as :meth:`sergeant_major.core.deal.Deal.legal_play_mask`.
 
 The double-dummy search (:func:`search`) is a zero-window ("can the maximising seat reach ``target``

@@ -1,7 +1,7 @@
 """Play-outs of the remaining tricks from any position: uniform random cards or a cheap greedy policy.
 
 The kernel (:func:`._kernels.playout`) obeys the same obligations as the core engine (must follow;
-``must-trump``; ``must-overtrump``, RULES.md "Options") for every contract (a trump suit, no-trump,
+``must-trump``; ``must-overtrump``, docs/rules.md reference options) for every contract (a trump suit, no-trump,
 minimum tricks) and is compiled with Numba when the ``fast`` extra is installed. Its random numbers
 come from its own xorshift generator seeded by ``seed``, so a seed gives the same play-outs with or
 without numba.

@@ -179,7 +179,7 @@ class Position:
     def _check_trick_legal(self) -> None:
         """Each card of the trick in progress was a legal play for its player, whose hand then was its hand now
         and that card (follow suit; must trump and must over-trump where the rules say so - seeds 000/004
-        "Playing the tricks", RULES.md).
+        "Playing the tricks", docs/rules.md).
 
         Raises:
             PositionError: naming the first card that was not legal and the cards its player could play.

@@ -3,7 +3,7 @@
 For a chosen seat the value of a :class:`~.position.Position` is the most tricks (already taken ones
 included) that seat can make when the others combine against it (the "paranoid" value); in a
 minimum-tricks deal it is the fewest tricks it can hold itself to. The obligations of the rules in force
-apply (must follow; ``must-trump`` and ``must-overtrump``, RULES.md "Options").
+apply (must follow; ``must-trump`` and ``must-overtrump``, docs/rules.md reference options).
 
 Technique (see docs/solver.md): zero-window searches "can the seat reach ``t`` tricks?" narrowed by
 bisection (as MTD(f) narrows with null windows), alpha-beta with a transposition table of trick-start
