@@ -110,6 +110,7 @@ class DealResult:
 _ASSIGN, _CONTRACT, _EXCHANGE, _GIVES, _RETURNS, _GIVE, _RETURN, _KITTY, _DISCARD, _SCORED = Step
 _SCORED_STEP = (_SCORED, -1, -1)  # the last step of a scored deal: the stack is empty only during the play
 _BIT = [1 << i for i in range(52)]
+_FULL_MASK = (1 << 52) - 1  # every card id
 _SEAT_CARD = [[(s, c) for c in range(52)] for s in range(4)]  # the (seat, card id) pairs of a trick, prebuilt
 _card_id = operator.attrgetter("id")
 _pick_cards = operator.itemgetter
@@ -371,6 +372,8 @@ class Deal:
         # Keep the instance attributes at 29 or fewer: CPython 3.11 keeps up to 29 in the fast, shared-key layout.
         self.history: list[Action] = []
         self.result: DealResult | None = None
+        # the card mask legal_actions last offered, with len(history) above bit 52: apply checks a card against it
+        self._offered = -1
         self._settle()
 
     @property
@@ -495,6 +498,7 @@ class Deal:
         if not self._steps:  # the play (a scored deal keeps a last step, _SCORED)
             seat = self.to_play
             m = self.legal_play_mask()
+            self._offered = len(self.history) << 52 | m
             memo = _PLAY_MEMO[seat]
             try:
                 if self.trick:
@@ -684,7 +688,9 @@ class Deal:
         """
         if type(action) is Play and not self._steps:  # the play (a scored deal keeps a last step, _SCORED)
             card = action.card
-            if action.seat == self.to_play and type(card) is Card and self.legal_play_mask() >> card.id & 1:
+            offered = self._offered  # the mask legal_actions gave for this very state, if it was asked
+            legal = offered & _FULL_MASK if offered >> 52 == len(self.history) else self.legal_play_mask()
+            if action.seat == self.to_play and type(card) is Card and legal >> card.id & 1:
                 self.play_unchecked(card.id)  # apply_unchecked's step for a card
                 return
         self.verify(action)

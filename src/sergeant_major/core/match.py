@@ -95,8 +95,42 @@ def shuffled_deck(rules: Rules, seed: int, number: int) -> list[int]:
         52 card ids (51 with ``kitty=none``), each once.
     """
     deck = list(range(1, 52)) if rules.kitty == "none" else list(range(52))
-    random.Random(f"sergeant-major/{seed}/{number}").shuffle(deck)
+    key = f"sergeant-major/{seed}/{number}"
+    if _SHUFFLE_LOOP_IS_RANDOMS:
+        _shuffle_loop(key, deck)
+    else:  # a Python whose random.shuffle draws otherwise: records name its cards, so follow it
+        random.Random(key).shuffle(deck)
     return deck
+
+
+_SHUFFLE_DRAWS = {size: tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, size))) for size in (51, 52)}
+"""For a deck of each size, random.shuffle's swaps from the top: (position, the bound of its draw, bits drawn)."""
+
+
+def _shuffle_loop(key: str, deck: list[int]) -> None:
+    """``random.Random(key).shuffle(deck)``'s Fisher-Yates loop and draws written out: the same swaps without its
+    two Python calls a card."""
+    getrandbits = random.Random(key).getrandbits
+    for i, bound, bits in _SHUFFLE_DRAWS[len(deck)]:
+        j = getrandbits(bits)
+        while j >= bound:
+            j = getrandbits(bits)
+        deck[i], deck[j] = deck[j], deck[i]
+
+
+def _shuffle_loop_is_randoms() -> bool:
+    """Whether :func:`_shuffle_loop` swaps as ``random.shuffle`` does on this Python (checked once, at import)."""
+    for key, size in (("sergeant-major/0/1", 51), ("sergeant-major/7/3", 52), ("sergeant-major/123456789/18", 52)):
+        reference = list(range(52 - size, 52))
+        random.Random(key).shuffle(reference)
+        ours = list(range(52 - size, 52))
+        _shuffle_loop(key, ours)
+        if ours != reference:
+            return False
+    return True
+
+
+_SHUFFLE_LOOP_IS_RANDOMS = _shuffle_loop_is_randoms()
 
 
 def deal_cards(rules: Rules, seed: int, number: int, dealer: int) -> tuple[list[list[Card]], list[Card]]:
