@@ -14,7 +14,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from sergeant_major.cli.app import _register, app, parse_number, parse_whole_number
+from sergeant_major.cli.app import app, parse_number, parse_whole_number, register_commands
 
 EXE = Path(sys.executable).parent / "sergeant-major"
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -22,7 +22,7 @@ RECORD = str(DATA / "sample-9-5-2.json")
 POSITION = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"
 WIDE = {"COLUMNS": "200"}  # the error panel does not wrap the message
 
-_register()
+register_commands()
 runner = CliRunner()
 
 

@@ -339,12 +339,12 @@ def test_play_command_errors_and_resume_from_json_lines(tmp_path: Path) -> None:
 
     from typer.testing import CliRunner
 
-    from sergeant_major.cli.app import _register, app
+    from sergeant_major.cli.app import app, register_commands
     from sergeant_major.players import HeuristicPlayer
     from sergeant_major.players import drive as drive_match
     from sergeant_major.records import match_to_record
 
-    _register()
+    register_commands()
     runner = CliRunner()
     res = runner.invoke(app, ["play", "--opponents", "wizard"])
     assert res.exit_code == 2 and res.stderr.startswith("error: ") and "'wizard'" in res.stderr
@@ -383,12 +383,12 @@ def test_resuming_a_json_lines_file_of_one_record_leaves_it_as_it_was(tmp_path: 
 
     from typer.testing import CliRunner
 
-    from sergeant_major.cli.app import _register, app
+    from sergeant_major.cli.app import app, register_commands
     from sergeant_major.players import HeuristicPlayer
     from sergeant_major.players import drive as drive_match
     from sergeant_major.records import dumps_record, match_to_record
 
-    _register()
+    register_commands()
     m = Match(Rules.parse("9-5-2"), 5, ["You", "Bob", "Cleo"])
     drive_match(m, [HeuristicPlayer()] * 3, until_deal_end=True)
     rec = match_to_record(m, ["human", "heuristic", "heuristic"])
@@ -516,7 +516,7 @@ def test_ctrl_c_while_the_experts_are_prepared_leaves_a_saved_match(tmp_path: Pa
 
     import sergeant_major.players.expert as expert
     import sergeant_major.search as solver
-    from sergeant_major.cli.app import _register, app
+    from sergeant_major.cli.app import app, register_commands
 
     def interrupted_compile() -> None:
         os.kill(os.getpid(), signal.SIGINT)
@@ -524,7 +524,7 @@ def test_ctrl_c_while_the_experts_are_prepared_leaves_a_saved_match(tmp_path: Pa
 
     monkeypatch.setattr(expert, "warm_up", interrupted_compile)
     monkeypatch.setattr(solver, "HAVE_NUMBA", True)
-    _register()
+    register_commands()
     saves = tmp_path / "saves"
     res = CliRunner().invoke(app, ["play", "--opponents", "expert", "--seed", "9", "--save-dir", str(saves)])
     assert res.exit_code == 130, res.output
@@ -536,9 +536,9 @@ def test_ctrl_c_while_the_experts_are_prepared_leaves_a_saved_match(tmp_path: Pa
 # ------------------------------------------------------------------------------------------- second review
 def _runner() -> CliRunner:
 
-    from sergeant_major.cli.app import _register
+    from sergeant_major.cli.app import register_commands
 
-    _register()
+    register_commands()
     return CliRunner()
 
 
@@ -858,7 +858,7 @@ def test_the_person_is_addressed_as_you_in_any_letter_case_and_only_the_person(t
     a hand-edited save whose computer player is named 'You' read 'You deal' for that computer: refused, quoted."""
     import json
 
-    from sergeant_major.cli.app import _register, app
+    from sergeant_major.cli.app import app, register_commands
     from sergeant_major.records import match_to_record
 
     seed = _human_dealer_seed()
@@ -871,7 +871,7 @@ def test_the_person_is_addressed_as_you_in_any_letter_case_and_only_the_person(t
     assert tui.describe_public(NameContract(0, Contract.SPADES), m.deal, m.names, 0) == "YOU (dealer) name spades as trump"
     assert tui.is_you("you") and tui.is_you("You") and not tui.is_you("Yours")
 
-    _register()
+    register_commands()
     rec = match_to_record(Match(Rules.parse("9-5-2"), seed, ["Ann", "you", "Cleo"]), ["human", "heuristic", "heuristic"])
     p = tmp_path / "edited.json"
     p.write_text(json.dumps(rec), encoding="utf-8")
@@ -920,7 +920,7 @@ def test_a_name_that_looks_like_markup_is_shown_as_typed(tmp_path: Path, name: s
     with a record's names in its table title."""
     import json
 
-    from sergeant_major.cli.app import _register, app
+    from sergeant_major.cli.app import app, register_commands
     from sergeant_major.players import HeuristicPlayer, drive
     from sergeant_major.records import match_to_record
 
@@ -932,7 +932,7 @@ def test_a_name_that_looks_like_markup_is_shown_as_typed(tmp_path: Path, name: s
     lines = [ln for ln in buf.getvalue().splitlines() if ln.startswith(name)]
     assert len(lines) == 2, buf.getvalue()
 
-    _register()
+    register_commands()
     p = tmp_path / "r.json"
     p.write_text(json.dumps(match_to_record(m, ["heuristic"] * 3)), encoding="utf-8")
     res = CliRunner().invoke(app, ["analyze", str(p), "-t", "0.2"], env={"COLUMNS": "200"})

@@ -216,10 +216,10 @@ def test_every_path_gives_the_refusal_of_a_game_that_never_ends() -> None:
     refuse (exit 2, the input quoted); a position (one deal: the game end plays no part) still reads."""
     from typer.testing import CliRunner
 
-    from sergeant_major.cli.app import _register, app
+    from sergeant_major.cli.app import app, register_commands
     from sergeant_major.search.position import Position
 
-    _register()
+    register_commands()
     code, _, err = _run("8-5-3", "players=4")
     assert code == 2 and err.startswith("error: rules '8-5-3 players=4': the game would practically never end: ")
     assert "add a game end that can be reached: to=10, deals=N" in err
@@ -774,9 +774,9 @@ def test_many_random_games_of_every_preset_are_legal(name: str) -> None:
 def _run(*args: str) -> tuple[int, str, str]:
     from typer.testing import CliRunner
 
-    from sergeant_major.cli.app import _register, app
+    from sergeant_major.cli.app import app, register_commands
 
-    _register()  # every command module registers itself, as main() does
+    register_commands()  # every command module registers itself, as main() does
 
     res = CliRunner().invoke(app, ["rules", *args], env={"COLUMNS": "200"})
     return res.exit_code, res.stdout, res.stderr
@@ -831,9 +831,9 @@ def test_rules_options_readable_at_80_columns() -> None:
     """The option listing fits 80 columns: no line longer, each option starts its own line with its values."""
     from typer.testing import CliRunner
 
-    from sergeant_major.cli.app import _register, app
+    from sergeant_major.cli.app import app, register_commands
 
-    _register()
+    register_commands()
     res = CliRunner().invoke(app, ["rules"], env={"COLUMNS": "80"})
     assert res.exit_code == 0
     lines = res.stdout.splitlines()
@@ -849,9 +849,9 @@ def test_rules_presets_readable_at_80_columns() -> None:
     terminals get the table."""
     from typer.testing import CliRunner
 
-    from sergeant_major.cli.app import _register, app
+    from sergeant_major.cli.app import app, register_commands
 
-    _register()
+    register_commands()
     res = CliRunner().invoke(app, ["rules"], env={"COLUMNS": "80"})
     assert res.exit_code == 0
     heads = [ln for ln in res.stdout.splitlines() if ": targets D/E/M " in ln]
@@ -869,9 +869,9 @@ def test_rules_output_has_no_trailing_spaces(args: list[str], columns: str) -> N
     ``rules`` at 80 columns ended in spaces; the text is the same without them."""
     from typer.testing import CliRunner
 
-    from sergeant_major.cli.app import _register, app
+    from sergeant_major.cli.app import app, register_commands
 
-    _register()
+    register_commands()
     res = CliRunner().invoke(app, ["rules", *args], env={"COLUMNS": columns})
     assert res.exit_code == 0, res.output
     trailing = [ln for ln in res.stdout.splitlines() if ln != ln.rstrip()]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sergeant_major.cli.app import _register, app
+from sergeant_major.cli.app import app, register_commands
 from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.rules import Rules
 from sergeant_major.eval.simulate import (
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EXE = Path(sys.executable).parent / "sergeant-major"
 LEVELS = ("heuristic", "random", "random")
 
-_register()
+register_commands()
 runner = CliRunner()
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from sergeant_major.cli.app import _register, app
+from sergeant_major.cli.app import app, register_commands
 from sergeant_major.core.actions import Action
 from sergeant_major.core.deal import Deal
 from sergeant_major.core.errors import SergeantMajorError
@@ -45,7 +45,7 @@ from sergeant_major.players.beginner import BeginnerPlayer
 EXE = Path(sys.executable).parent / "sergeant-major"
 PRESETS = ("9-5-2", "8-5-3", "9-2-5", "3-5-8")
 
-_register()
+register_commands()
 runner = CliRunner()
 
 

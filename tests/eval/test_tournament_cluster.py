@@ -27,14 +27,14 @@ from _signalhelp import ctrl_c_as_at_a_terminal
 from typer.testing import CliRunner
 
 from sergeant_major import Rules
-from sergeant_major.cli.app import _register, app
+from sergeant_major.cli.app import app, register_commands
 from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.eval.tournament import tournament
 
 BIN = Path(sys.executable).parent
 EXE = BIN / "sergeant-major"
 PLAYERS = "heuristic,heuristic,random"
-_register()
+register_commands()
 runner = CliRunner()
 
 
@@ -303,7 +303,7 @@ def test_ray_with_merge_or_negative_workers_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_nothing_imports_ray_unless_a_run_asks_for_a_cluster() -> None:
-    code = ("import sys, sergeant_major.cli.app as c, sergeant_major.eval.tournament as t, sergeant_major as sm; c._register(); "
+    code = ("import sys, sergeant_major.cli.app as c, sergeant_major.eval.tournament as t, sergeant_major as sm; c.register_commands(); "
             "t.tournament(sm.Rules.parse('9-5-2'), ['heuristic', 'random', 'random'], 2, workers=2); "
             "print(sorted(m for m in sys.modules if m == 'ray' or m.startswith('ray.') or m == 'sergeant_major.eval.cluster'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sergeant_major.cli.app import _register, app
+from sergeant_major.cli.app import app, register_commands
 from sergeant_major.core.actions import Action
 from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.rules import Rules
@@ -20,7 +20,7 @@ from sergeant_major.players import LEVELS, HeuristicPlayer, RandomPlayer
 
 PRESETS = ("9-5-2", "8-5-3", "9-2-5", "3-5-8")
 
-_register()
+register_commands()
 runner = CliRunner()
 
 

@@ -20,9 +20,9 @@ def test_install_hint_installs_from_the_source_folder() -> None:
 
 
 def test_serve_without_the_web_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    from sergeant_major.cli.app import _register, app
+    from sergeant_major.cli.app import app, register_commands
 
-    _register()  # the script's main() registers the commands
+    register_commands()  # the script's main() registers the commands
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if uvicorn were not installed: importing it fails
     r = CliRunner().invoke(app, ["serve", "--port", "0"])
     assert r.exit_code == 2, r.output

@@ -29,7 +29,7 @@ def test_ruff() -> None:
 def test_the_command_line_does_not_load_numba_until_a_command_needs_it() -> None:
     """Every command is registered at start (``sergeant-major --help`` lists them); importing numba costs about half
     a second, so only ``analyze``, ``expert`` players and ``serve``'s warm-up load it, when they run."""
-    code = ("import sys, sergeant_major.cli.app as c; c._register(); "
+    code = ("import sys, sergeant_major.cli.app as c; c.register_commands(); "
             "print(sorted(m for m in ('numba', 'llvmlite', 'sergeant_major.search') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr

@@ -762,9 +762,9 @@ def test_read_record_json_lines(tmp_path: Path, jsonl_recs: list[dict[str, Any]]
 
 
 def test_cli_json_lines_check_replay_analyze(tmp_path: Path, jsonl_recs: list[dict[str, Any]]) -> None:
-    from sergeant_major.cli.app import _register
+    from sergeant_major.cli.app import register_commands
 
-    _register()  # play and analyze too
+    register_commands()  # play and analyze too
 
     p = _jsonl(tmp_path, jsonl_recs)
     res = runner.invoke(app, ["check", str(p)])
@@ -1014,13 +1014,13 @@ def test_replay_and_analyze_refuse_a_match_still_played_by_a_person(tmp_path: Pa
     one line saying how to go on) unless --spoilers is given; a finished match or a computer-only one is shown as before."""
     from typer.testing import CliRunner
 
-    from sergeant_major.cli.app import _register, app
+    from sergeant_major.cli.app import app, register_commands
     from sergeant_major.core.match import Match
     from sergeant_major.core.rules import Rules
     from sergeant_major.players import HeuristicPlayer, drive
     from sergeant_major.records import match_to_record
 
-    _register()
+    register_commands()
     m = Match(Rules.parse("9-5-2"), 8, ["You", "Bob", "Cleo"])
     drive(m, [HeuristicPlayer()] * 3, until_deal_end=True)
     for _ in range(5):  # into deal 2: the dealer has taken the kitty
@@ -1046,13 +1046,13 @@ def test_a_finished_match_whose_record_gives_no_end_is_not_called_still_played(t
     each sending the player to the other. Nothing is left to play, so replay shows it, and names the missing end."""
     from typer.testing import CliRunner
 
-    from sergeant_major.cli.app import _register, app
+    from sergeant_major.cli.app import app, register_commands
     from sergeant_major.core.match import Match
     from sergeant_major.core.rules import Rules
     from sergeant_major.players import HeuristicPlayer, drive
     from sergeant_major.records import match_to_record
 
-    _register()
+    register_commands()
     m = Match(Rules.parse("9-5-2 to=4"), 8, ["You", "Bob", "Cleo"])
     drive(m, [HeuristicPlayer()] * 3)
     assert m.over
@@ -1077,13 +1077,13 @@ def test_resuming_a_save_whose_results_were_edited_is_refused(tmp_path: Path, ed
     save folder are left as they were."""
     from typer.testing import CliRunner
 
-    from sergeant_major.cli.app import _register, app
+    from sergeant_major.cli.app import app, register_commands
     from sergeant_major.core.match import Match
     from sergeant_major.core.rules import Rules
     from sergeant_major.players import HeuristicPlayer, drive
     from sergeant_major.records import match_to_record
 
-    _register()
+    register_commands()
     m = Match(Rules.parse("9-5-2"), 8, ["You", "Bob", "Cleo"])
     drive(m, [HeuristicPlayer()] * 3, until_deal_end=True)
     assert not m.over
@@ -1173,9 +1173,9 @@ def test_a_file_that_is_no_record_is_named_for_what_it_is(text: str | None, said
 def test_a_deal_past_a_json_lines_record_names_the_record(command: str, tmp_path: Path) -> None:
     """The repro: ``replay three.jsonl --game 2 --deal 99`` said "the record 'three.jsonl' has deals 1..3", of a file
     of three records; the deals are record 2's."""
-    from sergeant_major.cli.app import _register
+    from sergeant_major.cli.app import register_commands
 
-    _register()  # play and analyze too
+    register_commands()  # play and analyze too
 
     p = tmp_path / "three.jsonl"
     lines = []
@@ -1216,9 +1216,9 @@ def test_a_fake_end_on_an_unfinished_save_is_refused_quoting_it(tmp_path: Path) 
     """A person's save in progress given a fake ``end`` block: with its last deal unfinished the message did not quote
     the end; with its deals finished but the match not over, ``replay`` showed every hand (the end let it past the
     "still being played" refusal) and ``analyze`` answered with status 0. Each is now refused, the end quoted."""
-    from sergeant_major.cli.app import _register
+    from sergeant_major.cli.app import register_commands
 
-    _register()  # play and analyze too
+    register_commands()  # play and analyze too
 
     m = Match(Rules.parse("9-5-2"), 8, ["You", "Bob", "Cleo"])
     drive(m, [HeuristicPlayer()] * 3, until_deal_end=True)

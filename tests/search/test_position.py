@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from sergeant_major import CARDS, Contract, HeuristicPlayer, Match, Play, RandomPlayer, Rules, drive
-from sergeant_major.cli.app import _register, app
+from sergeant_major.cli.app import app, register_commands
 from sergeant_major.search import Position, PositionError, format_hand, parse_hand
 from sergeant_major.search.position import random_position
 
 RULES = ["9-5-2", "8-5-3 must-overtrump=on", "3-5-8", "9-5-2 players=4", "9-5-2 kitty=none", "3-5-8 must-trump=off"]
 runner = CliRunner()
-_register()  # every command, as the script does (typer runs a lone command without its name)
+register_commands()  # every command, as the script does (typer runs a lone command without its name)
 
 
 @settings(max_examples=60, deadline=None)

@@ -383,7 +383,8 @@ def _root(version: bool = typer.Option(False, "--version", callback=_show_versio
     """Sergeant Major (9-5-2, 8-5-3, 9-2-5, 3-5-8): play, simulate, replay and check games."""
 
 
-def _register() -> None:
+def register_commands() -> None:
+    """Import each command module, which registers its command on :data:`app` (a module not written yet is skipped)."""
     import importlib
 
     for mod in ("cli.play", "cli.records", "cli.simulate", "cli.rules", "cli.tournament", "cli.serve", "cli.analyze"):
@@ -407,7 +408,7 @@ def main() -> None:
 
         # rich's hook for a broken pipe, which by default ends with status 1: the same end as a broken pipe elsewhere
         Console.on_broken_pipe = lambda self: _end_quietly()  # type: ignore[method-assign]
-        _register()
+        register_commands()
     finally:
         _release_ctrl_c(held)
     app()
