@@ -42,7 +42,7 @@ from sergeant_major.core.errors import IllegalActionError
 from sergeant_major.core.rules import Rules, minimum_ceilings
 from sergeant_major.core.steps import Step, exchange_rounds, step_plan
 
-__all__ = ["Phase", "Deal", "DealResult", "Trick", "ExchangeEvent", "ROLE_NAMES", "role_name", "contracts_for",
+__all__ = ["Phase", "Deal", "DealResult", "Trick", "ExchangeEvent", "ExchangeKind", "ROLE_NAMES", "role_name", "contracts_for",
            "step_plan", "exchange_rounds"]  # the last two live in core.steps; kept here for their importers
 
 ROLE_NAMES = ("dealer", "eldest", "third", "fourth")
@@ -74,11 +74,18 @@ class Trick:
     winner: int
 
 
+class ExchangeKind(str, Enum):
+    """Which way a card of the exchange went: given by an up player, or returned by a down player."""
+
+    GIVE = "give"
+    RETURN = "return"
+
+
 @dataclass(frozen=True)
 class ExchangeEvent:
     """One card passed in the exchange. ``card`` is ``None`` in a view of a seat that neither gave nor received it."""
 
-    kind: str  # "give" or "return"
+    kind: ExchangeKind
     giver: int
     receiver: int
     card: Card | None
@@ -242,7 +249,7 @@ def _event(kind: int, giver: int, receiver: int, cid: int) -> ExchangeEvent:
     key = ((kind * 4 + giver) * 4 + receiver) * 52 + cid
     e = _EVENTS.get(key)
     if e is None:
-        e = _EVENTS[key] = ExchangeEvent("return" if kind else "give", giver, receiver, CARDS[cid])
+        e = _EVENTS[key] = ExchangeEvent(ExchangeKind.RETURN if kind else ExchangeKind.GIVE, giver, receiver, CARDS[cid])
     return e
 
 

@@ -13,6 +13,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 
 from sergeant_major.core.actions import Action, Contract
 from sergeant_major.core.cards import Card
@@ -22,7 +23,18 @@ from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import name_problem
 from sergeant_major.core.view import View, build_view
 
-__all__ = ["Match", "MatchEnd", "deal_cards", "first_dealer", "shuffled_deck"]
+__all__ = ["EndKind", "Match", "MatchEnd", "deal_cards", "first_dealer", "shuffled_deck"]
+
+
+class EndKind(str, Enum):
+    """Which end rule ended a match (docs/rules.md decision 14 gives their order)."""
+
+    INSTANT = "instant"  # 12+ tricks in one deal
+    TRADITIONAL = "traditional"  # seed 002's dealer end
+    TARGET = "target"  # a target total reached
+    BOUND = "bound"  # a total reached +-15 (seed 004)
+    DEALS = "deals"  # the last of a fixed number of deals (seed 003)
+    OTHER = "other"  # read from a record that gave only the words
 
 
 @dataclass(frozen=True)
@@ -32,10 +44,7 @@ class MatchEnd:
     Attributes:
         winners: the winning seats, ``0 <= seat < players``; several on a shared win.
         reason: why, in English words (as written to records).
-        kind: which end rule applied: ``instant`` (12+ tricks in one deal), ``traditional`` (seed 002's
-            dealer end), ``target`` (a target total reached), ``bound`` (a total reached +-15, seed 004),
-            ``deals`` (the last of a fixed number of deals, seed 003), or ``other`` (read from a record
-            that only gave the words).
+        kind: which end rule applied (:class:`EndKind`; its members equal their words, ``"instant"``...).
         facts: the numbers behind ``reason`` as ``(name, value)`` pairs, by kind: ``instant``: ``tricks``,
             ``limit``; ``traditional``: ``verb`` (``beat`` or ``made``), ``deal``; ``target``: ``total``,
             ``limit``, ``two`` (two seats past the target); ``bound``: ``limit``, ``total``; ``deals``:
@@ -44,7 +53,7 @@ class MatchEnd:
 
     winners: tuple[int, ...]
     reason: str
-    kind: str = "other"
+    kind: EndKind = EndKind.OTHER
     facts: tuple[tuple[str, int | str | bool], ...] = ()
 
     @classmethod
@@ -66,14 +75,14 @@ class MatchEnd:
         return cls(winners, reason)
 
 
-_END_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("instant", re.compile(r" took (?P<tricks>\d+) tricks in one deal \((?P<limit>\d+)\+ wins at once\)$")),
-    ("traditional", re.compile(r" (?P<verb>beat|made) (?:his|your) target as dealer of deal (?P<deal>\d+), the first dealer to do so "
+_END_PATTERNS: tuple[tuple[EndKind, re.Pattern[str]], ...] = (
+    (EndKind.INSTANT, re.compile(r" took (?P<tricks>\d+) tricks in one deal \((?P<limit>\d+)\+ wins at once\)$")),
+    (EndKind.TRADITIONAL, re.compile(r" (?P<verb>beat|made) (?:his|your) target as dealer of deal (?P<deal>\d+), the first dealer to do so "
                                r"once the deal had gone round the table \(traditional end\)$")),
-    ("target", re.compile(r" reached (?P<total>-?\d+) \(target total (?P<limit>-?\d+)\)"
+    (EndKind.TARGET, re.compile(r" reached (?P<total>-?\d+) \(target total (?P<limit>-?\d+)\)"
                           r"(?P<two>; with two past the target, the higher total wins)?$")),
-    ("bound", re.compile(r"^a total reached \+-(?P<limit>\d+); the highest total \((?P<total>-?\d+)\) wins$")),
-    ("deals", re.compile(r"^after (?P<deals>\d+) deals? the highest total \((?P<total>-?\d+)\) wins( \(shared\))?$")),
+    (EndKind.BOUND, re.compile(r"^a total reached \+-(?P<limit>\d+); the highest total \((?P<total>-?\d+)\) wins$")),
+    (EndKind.DEALS, re.compile(r"^after (?P<deals>\d+) deals? the highest total \((?P<total>-?\d+)\) wins( \(shared\))?$")),
 )
 """The words of each end kind (the texts of :meth:`Match._check_end`), for :meth:`MatchEnd.from_reason`. Each is
 anchored at the end of the words and the player's name comes first, so a name holding another kind's words
@@ -298,7 +307,7 @@ class Match:
             if big:
                 s = big[0]
                 return MatchEnd((s,), f"{names[s]} took {res.tricks[s]} tricks in one deal ({r.instant_win}+ wins at once)",
-                                "instant", (("tricks", res.tricks[s]), ("limit", r.instant_win)))
+                                EndKind.INSTANT, (("tricks", res.tricks[s]), ("limit", r.instant_win)))
         if r.traditional != "off" and deal.number >= n:
             # 002: the game ends when the deal has gone round the table once AND a dealer made (strict: beat)
             # his target; the first such dealer wins, found at the end of the first rotation, else later.
@@ -309,7 +318,7 @@ class Match:
                     their = "your" if names[d].strip().casefold() == "you" else "his"  # the terminal's person is You
                     return MatchEnd((d,), f"{names[d]} {verb} {their} target as dealer of deal {i + 1}, the first dealer to do so "
                                           "once the deal had gone round the table (traditional end)",
-                                    "traditional", (("verb", verb), ("deal", i + 1)))
+                                    EndKind.TRADITIONAL, (("verb", verb), ("deal", i + 1)))
         if r.target_total is not None and max(t) >= r.target_total:
             there = [s for s in range(n) if t[s] >= r.target_total]
             if there:
@@ -320,19 +329,19 @@ class Match:
                     why = f"{names[s]} reached {t[s]} (target total {r.target_total})"
                     if len(there) > 1:
                         why += "; with two past the target, the higher total wins"
-                    return MatchEnd((s,), why, "target",
+                    return MatchEnd((s,), why, EndKind.TARGET,
                                     (("total", t[s]), ("limit", r.target_total), ("two", len(there) > 1)))
                 # equal totals at or past the target: play another deal (docs/rules.md reference decision 6)
         if r.bound is not None and any(abs(x) >= r.bound for x in t):
             best = max(t)
             shared = tuple(i for i in range(n) if t[i] == best)
             return MatchEnd(shared, f"a total reached +-{r.bound}; the highest total ({best}) wins",
-                            "bound", (("limit", r.bound), ("total", best)))
+                            EndKind.BOUND, (("limit", r.bound), ("total", best)))
         if r.deals is not None and deal.number >= r.deals:
             best = max(t)
             shared = tuple(i for i in range(n) if t[i] == best)
             return MatchEnd(shared, f"after {r.deals} deal{'' if r.deals == 1 else 's'} the highest total ({best}) wins" + (" (shared)" if len(shared) > 1 else ""),
-                            "deals", (("deals", r.deals), ("total", best)))
+                            EndKind.DEALS, (("deals", r.deals), ("total", best)))
         return None
 
     # ------------------------------------------------------------------ views

@@ -36,7 +36,7 @@ from typing import Final
 
 from sergeant_major.core.actions import Contract, EndGive, Give, Return
 from sergeant_major.core.cards import Card, format_cards
-from sergeant_major.core.deal import Phase
+from sergeant_major.core.deal import ExchangeKind, Phase
 from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.view import View
@@ -409,7 +409,7 @@ def encode_information_state(view: View) -> list[float]:
     width = 2 + 2 * n + 52
     for k, e in enumerate(view.exchange[: limit // width]):
         base = b + k * width
-        out[base + (0 if e.kind == "give" else 1)] = 1.0
+        out[base + (0 if e.kind is ExchangeKind.GIVE else 1)] = 1.0
         out[base + 2 + _rel(view, e.giver)] = 1.0
         out[base + 2 + n + _rel(view, e.receiver)] = 1.0
         if e.card is not None:
@@ -492,7 +492,7 @@ def information_state_string(view: View) -> str:
     lines = [observation_string(view), f"dealt: {format_cards(Card(i) for i in dealt) or '-'}"]
     for e in view.exchange:
         card = "??" if e.card is None else str(e.card)
-        lines.append(f"exchange: {names[_rel(view, e.giver)]} {'gives' if e.kind == 'give' else 'returns'} {card} to {names[_rel(view, e.receiver)]}")
+        lines.append(f"exchange: {names[_rel(view, e.giver)]} {'gives' if e.kind is ExchangeKind.GIVE else 'returns'} {card} to {names[_rel(view, e.receiver)]}")
     for k, t in enumerate(view.completed, 1):
         cards = " ".join(str(c) for _, c in t.cards)
         lines.append(f"trick {k}: {names[_rel(view, t.leader)]} leads: {cards}; won by {names[_rel(view, t.winner)]}")
