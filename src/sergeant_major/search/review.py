@@ -34,7 +34,7 @@ from sergeant_major.search.position import Position, PositionError
 from sergeant_major.search.solver import Solution, Solver, warm_up
 
 __all__ = ["Mark", "REVIEW_VERSION", "Progress", "table_jobs", "narrow_by_sum", "dd_table", "biggest_mistakes",
-           "card_cost", "play_start", "deal_targets", "review_deal", "analyze_deal", "review_match", "review_units",
+           "card_cost", "play_start", "deal_targets", "deal_plays", "play_entry", "review_plays", "review_deal", "analyze_deal", "review_match", "review_units",
            "review_schema"]
 
 REVIEW_VERSION = 1
@@ -269,6 +269,46 @@ def mark_of(cost_range: tuple[int, int] | list[int]) -> Mark:
     return Mark.MISTAKE if lo > 0 else Mark.BEST if hi == 0 else Mark.UNCLEAR
 
 
+def play_entry(misere: bool, trick: int, seat: int, cid: int, value: tuple[int, int], played: tuple[int, int],
+               best: list[str]) -> dict[str, Any]:
+    """One card of a review: ``value`` bounds on its player's tricks before it, ``played`` after it (narrowed: no card
+    is better for its player than the value - in minimum tricks none lower), the cost, the best cards, the mark."""
+    played = (max(played[0], value[0]), played[1]) if misere else (played[0], min(played[1], value[1]))
+    lo_c, hi_c = card_cost(value, played, misere)
+    return {"trick": trick, "seat": seat, "card": str(CARDS[cid]), "value": list(value), "played": list(played),
+            "cost": lo_c if lo_c == hi_c else None, "cost_range": [lo_c, hi_c], "best": best,
+            "mark": mark_of((lo_c, hi_c)).value}
+
+
+def review_plays(start: Position, plays_seq: list[tuple[int, int, int]], solver: Solver, time_limit: float | None,
+                 progress: Progress | None = None) -> tuple[list[dict[str, Any]], Solution | None]:
+    """Each card of ``plays_seq`` (``(trick number, seat, card id)``, played in turn from ``start``) as
+    :func:`play_entry` gives it, from one solve per card for its player; and the first card's solve (``None``
+    without cards). The positions are solved from the last backwards, so the small ones fill the solver's table
+    that the big ones then use. ``progress`` is called once per card.
+
+    Raises:
+        PositionError: a card that its player does not hold.
+    """
+    positions = [start]
+    for _, _, cid in plays_seq:
+        positions.append(positions[-1].play_unchecked(cid))
+    plays: list[dict[str, Any]] = [{}] * len(plays_seq)
+    first_sol: Solution | None = None
+    for i in range(len(plays_seq) - 1, -1, -1):
+        k, s, cid = plays_seq[i]
+        pos = positions[i]
+        sol = solver.solve(pos, s, time_limit=time_limit)
+        if i == 0:
+            first_sol = sol
+        pb = sol.card_bounds.get(CARDS[cid])
+        played = pb if pb is not None else (pos.tricks[s], pos.tricks[s] + pos.remaining)
+        plays[i] = play_entry(start.misere, k, s, cid, (sol.lower, sol.upper), (played[0], played[1]),
+                              [str(b) for b in sol.best_cards()])
+        _tick(progress)
+    return plays, first_sol
+
+
 def review_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bool = True,
                 top: int | None = None, progress: Progress | None = None) -> dict[str, Any]:
     """Double-dummy review of a played deal: the table at the start of the play (if ``table``), then each
@@ -289,32 +329,12 @@ def review_deal(deal: Deal, solver: Solver, time_limit: float | None, table: boo
     """
     start = play_start(deal)
     plays_seq = deal_plays(deal)
-    positions = [start]
-    for _, _, cid in plays_seq:
-        positions.append(positions[-1].play_unchecked(cid))
-    plays: list[dict[str, Any]] = [{}] * len(plays_seq)
+    plays, first_sol = review_plays(start, plays_seq, solver, time_limit, progress)
 
     def entry(i: int, value: tuple[int, int], played: tuple[int, int], best: list[str]) -> dict[str, Any]:
         k, s, cid = plays_seq[i]
-        # no card is better for its player than the value (in minimum tricks, none lower), as analyze_position
-        played = (max(played[0], value[0]), played[1]) if start.misere else (played[0], min(played[1], value[1]))
-        lo_c, hi_c = card_cost(value, played, start.misere)
-        return {"trick": k, "seat": s, "card": str(CARDS[cid]), "value": list(value), "played": list(played),
-                "cost": lo_c if lo_c == hi_c else None, "cost_range": [lo_c, hi_c], "best": best,
-                "mark": mark_of((lo_c, hi_c)).value}
+        return play_entry(start.misere, k, s, cid, value, played, best)
 
-    first_sol: Solution | None = None  # the first card's solve, whose bounds the table's cell narrows
-    # from the end backwards: the small positions fill the table the big ones then use
-    for i in range(len(plays_seq) - 1, -1, -1):
-        _, s, cid = plays_seq[i]
-        pos = positions[i]
-        sol = solver.solve(pos, s, time_limit=time_limit)
-        if i == 0:
-            first_sol = sol
-        pb = sol.card_bounds.get(CARDS[cid])
-        played = pb if pb is not None else (pos.tricks[s], pos.tricks[s] + pos.remaining)
-        plays[i] = entry(i, (sol.lower, sol.upper), (played[0], played[1]), [str(b) for b in sol.best_cards()])
-        _tick(progress)
     out: dict[str, Any] = {"deal": deal.number, "contract": start.contract.code, "declarer": deal.declarer,
                            "start": start.text(), "plays": plays, "mistakes": []}
     if table:
