@@ -109,13 +109,11 @@ def _print_table(out: Console, t: dict[str, Any], names: list[str]) -> None:
         tab.add_row(Text(word, style=style), *cells, Text(_range(r["diff"], signed=True), style=style))
     out.print(tab)
     if has_open:
-        total = t.get("total")
-        n_tr = f"the {total} tricks" if total is not None else "the tricks"
-        out.print(Text(f"Each number is what that player makes at least, however the others play, with every card "
-                       f"known to all; Open is what is left of {n_tr}: those go to whoever the play favours, so a "
-                       f"row adds up to {total if total is not None else 'the tricks'}. In minimum tricks: the most "
-                       "a player takes when ducking as well as it can, and Open (+) how far those exceed the tricks.",
-                       style="dim"))
+        total = t.get("total", "the")
+        out.print(Text(f"A number is the tricks that player makes at least, however the others play, every card known "
+                       f"to all. Open: the rest of the {total} tricks, taken by whoever the play favours."
+                       + (" Minimum tricks: the most a player takes, ducking as well as it can; Open (+): how far "
+                          "those exceed the tricks." if mt else ""), style="dim"), soft_wrap=False)
     best = next(r for r in t["rows"] if r["contract"] == t["best"])
     words = [r["word"] for c in best_all for r in t["rows"] if r["contract"] == c]
     word = words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]} (equally good)"
