@@ -114,6 +114,7 @@ def test_review_of_a_match_validates_and_sums_up() -> None:
 
     r = review_match(m, Solver(tt_bits=18), 0.02, table=True, progress=tick)
     _validate(r)
+    assert "expert" not in r and all("expert" not in p for d in r["deals"] for p in d["plays"])
     assert done[0] == review_units(m) and len(r["deals"]) == len(m.deals)
     assert r["names"] == ["Ann", "Ben", "Cat"] and r["rules"] == "9-5-2"
     for s in range(3):
@@ -148,9 +149,9 @@ def test_review_command_text_and_json(tmp_path: Path) -> None:
     r = runner.invoke(app, ["review", str(path), "-t", "0.05"], env={"COLUMNS": "120"})
     assert r.exit_code == 0, r.output
     for words in ("Double-dummy table", "Open", "Cards and their double-dummy cost", "Per player: Ann took",
-                  "Tricks lost to mistakes", "Open: the rest of the 16 tricks"):
+                  "Tricks lost to mistakes", "Open: the rest of the 16 tricks", "Expert", "Lost, expert's estimate"):
         assert words in " ".join(r.stdout.split()), words
-    r = runner.invoke(app, ["review", str(path), "--json", "--no-table", "-t", "0.05"])
+    r = runner.invoke(app, ["review", str(path), "--json", "--no-table", "-t", "0.05", "--no-expert"])
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
     _validate(doc)
@@ -158,6 +159,8 @@ def test_review_command_text_and_json(tmp_path: Path) -> None:
     r = runner.invoke(app, ["analyze", str(path), "--json", "--no-table", "-t", "0.05"])
     assert r.exit_code == 0, r.output
     again = json.loads(r.stdout)
+    _validate(again)
+    assert again["expert"] == {"think": 1.0, "seed": 0} and all("expert" in p for p in again["deals"][0]["plays"])
     assert [p["card"] for p in again["deals"][0]["plays"]] == [p["card"] for p in doc["deals"][0]["plays"]]
 
 
@@ -170,3 +173,4 @@ def test_review_command_refuses_bad_input(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "error:" in r.stderr
     r = runner.invoke(app, ["review", str(tmp_path / "nope.json")])
     assert r.exit_code == 2 and "nope.json" in r.stderr
+

@@ -146,6 +146,12 @@ def _print_position(out: Console, a: dict[str, Any]) -> None:
         out.print(tab)
 
 
+def _expert_cost(p: dict[str, Any]) -> str:
+    """A play's expert cost as text: two decimals, '-' when there is no estimate."""
+    c = p.get("expert", {}).get("cost")
+    return "-" if c is None else f"{c:.2f}"
+
+
 _MARK_STYLE = {"best": "green", "mistake": "bold red", "unclear": "yellow"}
 
 
@@ -161,20 +167,24 @@ def _print_deal(out: Console, a: dict[str, Any], names: list[str], title: str = 
         return
     tab = Table(title="Cards and their double-dummy cost (tricks the player makes, all playing on double dummy)",
                 header_style="bold")
-    for col in ("Trick", "Player", "Card", "Before", "After", "Cost", "Best cards"):
-        tab.add_column(col, justify="right" if col in ("Trick", "Before", "After", "Cost") else "left")
+    has_expert = any("expert" in p for p in a["plays"])
+    cols = ("Trick", "Player", "Card", "Before", "After", "Cost") + (("Expert",) if has_expert else ()) + ("Best cards",)
+    for col in cols:
+        tab.add_column(col, justify="left" if col in ("Player", "Card", "Best cards") else "right")
     for p in a["plays"]:
         style = _MARK_STYLE.get(p.get("mark", ""), "bold red" if p["cost_range"][0] > 0 else "")
+        ex = [Text(_expert_cost(p))] if has_expert else []
         tab.add_row(str(p["trick"]), Text(names[p["seat"]]), Text(p["card"], style=style), _val(*p["value"]),
                     _val(*p["played"]), Text(_val(*p["cost_range"]), style=style if p["cost_range"][1] else ""),
-                    " ".join(p["best"]))
+                    *ex, " ".join(p["best"]))
     out.print(tab)
     if a["mistakes"]:
         out.print(Text(title, style="bold"))
         for p in a["mistakes"]:
             cost = _val(*p["cost_range"])
+            seen = f" (from what {names[p['seat']]} could see: {_expert_cost(p)})" if "expert" in p else ""
             out.print(Text(f"  trick {p['trick']}: {names[p['seat']]} played {p['card']}, cost {cost} "
-                           f"trick{'' if cost == '1' else 's'}; best {' or '.join(p['best'])}"))
+                           f"trick{'' if cost == '1' else 's'}{seen}; best {' or '.join(p['best'])}"), soft_wrap=False)
     elif any(p["cost_range"][1] > 0 for p in a["plays"]):
         out.print(Text("No card is known to cost a double-dummy trick (the time limit left some costs open: give more "
                        "--time-limit).", style="yellow"))
@@ -185,8 +195,9 @@ def _print_deal(out: Console, a: dict[str, Any], names: list[str], title: str = 
         for st in a["seats"]:
             took = "" if st["tricks"] is None else f"took {st['tricks']}, "
             lost = _val(st["lost"], st["lost_max"])
-            parts.append(f"{names[st['seat']]} {took}lost {lost} to {st['mistakes']} mistake{'' if st['mistakes'] == 1 else 's'}")
-        out.print(Text("Per player: " + "; ".join(parts) + ".", style="bold"))
+            xs = f" (expert's estimate {st['expert_lost']:.2f})" if "expert_lost" in st else ""
+            parts.append(f"{names[st['seat']]} {took}lost {lost} to {st['mistakes']} mistake{'' if st['mistakes'] == 1 else 's'}{xs}")
+        out.print(Text("Per player: " + "; ".join(parts) + ".", style="bold"), soft_wrap=False)
 
 
 def _print_review(out: Console, r: dict[str, Any]) -> None:
@@ -197,25 +208,35 @@ def _print_review(out: Console, r: dict[str, Any]) -> None:
         out.print(Text("No deal of this match reached the play: nothing to review."))
         return
     out.rule(Text("The match", style="bold"))
-    tab = Table(title="Tricks lost to mistakes, double dummy", header_style="bold")
-    for col in ("Player", "Cards", "Mistakes", "Tricks lost"):
+    tab = Table(title="Tricks lost to mistakes", header_style="bold")
+    has_expert = all("expert_lost" in st for st in r["seats"])
+    for col in ("Player", "Cards", "Mistakes", "Lost, double dummy") + (("Lost, expert's estimate",) if has_expert else ()):
         tab.add_column(col, justify="left" if col == "Player" else "right")
     for st in r["seats"]:
-        tab.add_row(Text(names[st["seat"]]), str(st["cards"]), str(st["mistakes"]), _val(st["lost"], st["lost_max"]))
+        ex = [f"{st['expert_lost']:.2f}"] if has_expert else []
+        tab.add_row(Text(names[st["seat"]]), str(st["cards"]), str(st["mistakes"]), _val(st["lost"], st["lost_max"]), *ex)
     out.print(tab)
+    if has_expert:
+        out.print(Text("Double dummy: against the best card with every card known. Expert's estimate: the tricks a card "
+                       "cost on average over worlds the player could not tell apart (what it could see), sampled "
+                       "with a fixed seed.", style="dim"), soft_wrap=False)
 
 
 # ---------------------------------------------------------------------------------------------- command
 _SECONDS = number_parser(lambda x: 0 < x < math.inf, "a positive, finite number of seconds")  # also refuses NaN
 
 
-def _prepare(err: Console, as_json: bool) -> None:
+def _prepare(err: Console, as_json: bool, expert: bool = False) -> None:
     """Compile (or load) the kernels once the input is known good: tens of seconds with a cold numba cache,
     under a second after. Said rather than a silent wait (on a pipe only when it takes over a second). Without
     numba, a note says the searches are slow (only then: a refused input gets its error alone)."""
     from sergeant_major.search.jit import HAVE_NUMBA
     from sergeant_major.search.solver import warm_up
 
+    if expert:
+        from sergeant_major.players.expert import warm_up as warm_up_expert
+
+        warm_up = warm_up_expert  # the solver's kernels and the expert's play-outs
     if HAVE_NUMBA:
         prepare_with_status(err, "Preparing the double-dummy solver (compiled on first use, then cached)...", warm_up)
     elif not as_json:
@@ -265,21 +286,27 @@ def _load_record(target: str, game: int | None, spoilers: bool, err: Console,
 
 
 def _run_review(match: Match, names: list[str], deals: list[int] | None, time_limit: float, table: bool,
-                as_json: bool, out: Console, err: Console) -> None:
-    """Review ``deals`` of ``match`` (all when ``None``) with a progress bar on a terminal, then print it."""
+                as_json: bool, out: Console, err: Console, expert: bool = True) -> None:
+    """Review ``deals`` of ``match`` (all when ``None``) with a progress bar on a terminal, then print it; with
+    ``expert`` each card also gets the expert's estimate from what its player could see."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from sergeant_major.search.review import review_match, review_units, table_jobs
     from sergeant_major.search.solver import Solver
 
-    _prepare(err, as_json)
+    _prepare(err, as_json, expert)
     solver = Solver(threads=table_jobs())
     total = review_units(match, table=table, deals=deals)
+    cards = sum(len(d.completed) * d.n + len(d.trick) for d in match.deals if deals is None or d.number in deals)
     with Progress(TextColumn("Reviewing"), BarColumn(), MofNCompleteColumn(), TextColumn("searches"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
-        task = bar.add_task("review", total=total)
+        task = bar.add_task("review", total=total + (cards if expert else 0))
         r = review_match(match, solver, time_limit, table=table, names=names, deals=deals,
                          progress=lambda k: bar.advance(task, k))
+        if expert:
+            from sergeant_major.eval.review import add_expert_estimates
+
+            add_expert_estimates(match, r, progress=lambda k: bar.advance(task, k))
     if as_json:
         out.print_json(json.dumps(r))
     else:
@@ -297,6 +324,8 @@ _DEAL_OPT = typer.Option("--deal", "-d", parser=parse_whole_number, help="Only t
 _GAME_OPT = typer.Option("--game", "-g", parser=parse_whole_number, help="For a JSON Lines file of several records "
                          "(simulate --out): which record, from 1.")
 _TIME_OPT = typer.Option("--time-limit", "-t", parser=_SECONDS, help="Seconds per search (a cut value shows as lo..hi).")
+_EXPERT_OPT = typer.Option("--expert/--no-expert", help="Also the expert's estimate of each card from what its "
+                           "player could see (sampled worlds, a fixed seed).")
 _SPOILERS_OPT = typer.Option("--spoilers", help="Also analyse a match still being played with a person at "
                              "the table (every hand of its deals is shown).")
 
@@ -309,6 +338,7 @@ def review(
     time_limit: Annotated[float, _TIME_OPT] = 5.0,
     table: Annotated[bool, typer.Option("--table/--no-table", help="The double-dummy table of each deal.")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (review_schema.json) instead of tables.")] = False,
+    expert: Annotated[bool, _EXPERT_OPT] = True,
     spoilers: Annotated[bool, _SPOILERS_OPT] = False,
 ) -> None:
     """Review a match double dummy: every deal's table, what each card cost, each player's mistakes."""
@@ -318,7 +348,7 @@ def review(
     assert loaded is not None  # without on_position a record or an exit
     match, names = loaded
     _check_deal(deal, match, target, game, err)
-    _run_review(match, names, None if deal is None else [deal], time_limit, table, as_json, out, err)
+    _run_review(match, names, None if deal is None else [deal], time_limit, table, as_json, out, err, expert)
 
 
 @app.command()
@@ -330,6 +360,7 @@ def analyze(
     time_limit: Annotated[float, _TIME_OPT] = 5.0,
     table: Annotated[bool, typer.Option("--table/--no-table", help="The double-dummy table (of a recorded deal, or of a position at its opening lead).")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+    expert: Annotated[bool, _EXPERT_OPT] = True,
     spoilers: Annotated[bool, _SPOILERS_OPT] = False,
 ) -> None:
     """Double-dummy analysis: a match reviewed (as review), one deal of it, or a position."""
@@ -384,7 +415,7 @@ def analyze(
     match, names = loaded
     _check_deal(deal, match, target, game, err)
     if deal is None:
-        _run_review(match, names, None, time_limit, table, as_json, out, err)
+        _run_review(match, names, None, time_limit, table, as_json, out, err, expert)
         return
     _prepare(err, as_json)
     try:
