@@ -152,7 +152,7 @@ def _expert_cost(p: dict[str, Any]) -> str:
     return "-" if c is None else f"{c:.2f}"
 
 
-_MARK_STYLE = {"best": "green", "mistake": "bold red", "unclear": "yellow"}
+_MARK_STYLE = {"best": "green", "inaccuracy": "yellow", "mistake": "bold red", "unclear": "yellow"}
 
 
 def _print_deal(out: Console, a: dict[str, Any], names: list[str], title: str = "Biggest mistakes:") -> None:

@@ -18,6 +18,7 @@ from typing import Any
 from sergeant_major.core.actions import Contract, Play
 from sergeant_major.core.match import Match
 from sergeant_major.players.expert import ExpertPlayer
+from sergeant_major.search.review import INACCURACY_TRICKS, Mark
 
 __all__ = ["add_expert_estimates", "expert_units", "EXPERT_THINK"]
 
@@ -36,7 +37,8 @@ def add_expert_estimates(match: Match, review: dict[str, Any], think: float = EX
     ``"expert": {"cost", "best", "worlds", "method"}``: ``cost`` in mean tricks (>= 0, 2 decimals; ``None`` when no world could be drawn), ``best`` the
     cards of the highest mean, ``worlds`` the worlds sampled (0 for a forced card), ``method`` how a world was
     evaluated (``dds``, ``playout``, ``forced``); to each seat of a deal and of the match ``"expert_lost"``, the sum of
-    its cards' expert costs. Sets ``review["expert"] = {"think", "seed"}``. Returns ``review``.
+    its cards' expert costs. A card double-dummy best whose expert cost is at least ``INACCURACY_TRICKS`` is marked
+    ``inaccuracy``. Sets ``review["expert"] = {"think", "seed"}``. Returns ``review``.
 
     Raises:
         ValueError: a review of another match (a card the replay does not reach).
@@ -60,8 +62,10 @@ def add_expert_estimates(match: Match, review: dict[str, Any], think: float = EX
                 view = replay.view(action.seat)
                 rng = random.Random(f"review {seed} {original.number} {k}")
                 est = player.estimate(view, rng)
-                target["plays"][k]["expert"] = _entry(est.tricks, action, est.worlds, est.method,
-                                                      replay.deal.contract is Contract.MINIMUM)
+                play = target["plays"][k]
+                play["expert"] = _entry(est.tricks, action, est.worlds, est.method, replay.deal.contract is Contract.MINIMUM)
+                if play["mark"] == Mark.BEST.value and (play["expert"]["cost"] or 0.0) >= INACCURACY_TRICKS:
+                    play["mark"] = Mark.INACCURACY.value
                 k += 1
                 if progress is not None:
                     progress(1)

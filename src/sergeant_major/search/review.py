@@ -33,7 +33,7 @@ from sergeant_major.core.rules import minimum_ceilings
 from sergeant_major.search.position import Position, PositionError
 from sergeant_major.search.solver import Solution, Solver, warm_up
 
-__all__ = ["Mark", "REVIEW_VERSION", "Progress", "table_jobs", "narrow_by_sum", "dd_table", "biggest_mistakes",
+__all__ = ["Mark", "INACCURACY_TRICKS", "REVIEW_VERSION", "Progress", "table_jobs", "narrow_by_sum", "dd_table", "biggest_mistakes",
            "card_cost", "play_start", "deal_targets", "deal_plays", "play_entry", "review_plays", "review_deal", "analyze_deal", "review_match", "review_units",
            "review_schema"]
 
@@ -45,12 +45,19 @@ Progress = Callable[[int], None]
 
 
 class Mark(enum.Enum):
-    """How a card fared double dummy: ``BEST`` kept its player's value (cost 0), ``MISTAKE`` surely cost a
-    trick or more, ``UNCLEAR`` the time limit left its cost open between 0 and more."""
+    """How a card fared: ``BEST`` kept its player's double-dummy value (cost 0), ``MISTAKE`` surely cost a trick or
+    more double dummy, ``UNCLEAR`` the time limit left its cost open between 0 and more; ``INACCURACY`` (set with
+    the expert's estimate, ``sergeant_major.eval.review``): kept the value double dummy, but from what its player
+    could see it cost at least :data:`INACCURACY_TRICKS` on average - a poor bet that the cards let pass."""
 
     BEST = "best"
+    INACCURACY = "inaccuracy"
     MISTAKE = "mistake"
     UNCLEAR = "unclear"
+
+
+INACCURACY_TRICKS = 0.5
+"""The expert's cost (mean tricks) from which a card that kept its double-dummy value is an inaccuracy."""
 
 
 def _tick(progress: Progress | None, n: int = 1) -> None:
