@@ -9,8 +9,8 @@ solver of 32 MB, :data:`TIME_LIMIT` seconds per search) and the expert's estimat
 
 from __future__ import annotations
 
+import queue
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from sergeant_major.core.actions import Action
@@ -24,8 +24,13 @@ TIME_LIMIT = 2.0
 """Seconds per search of a review made by the server (a value cut short shows as a range)."""
 
 
+class _Stopped(Exception):
+    """The server is stopping: the job in progress ends."""
+
+
 class ReviewJobs:
-    """The reviews being computed, one worker thread for them all.
+    """The reviews being computed, one worker thread for them all (a daemon, started with the first job: a review
+    in progress never keeps a stopping process alive; it is computed again when next asked for).
 
     Args:
         store: where finished reviews are kept (and read from).
@@ -35,9 +40,14 @@ class ReviewJobs:
         self.store = store
         self._jobs: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
+        self._queue: queue.SimpleQueue[tuple[str, Rules, int, list[str], list[Action]]] = queue.SimpleQueue()
+        self._worker: threading.Thread | None = None
         self._solvers: list[Any] = []  # the running job's solver, stopped at shutdown
         self._closed = False
+
+    def _work(self) -> None:
+        while not self._closed:
+            self._run(*self._queue.get())
 
     def start(self, table_id: str, rules: Rules, seed: int, names: list[str], actions: list[Action]) -> None:
         """Queue the review of a finished match (its rules, seed, names and every action in order), unless it is
@@ -46,7 +56,10 @@ class ReviewJobs:
             if self._closed or table_id in self._jobs:
                 return
             self._jobs[table_id] = {"status": "queued", "done": 0, "total": 0}
-        self._pool.submit(self._run, table_id, rules, seed, list(names), list(actions))
+            self._queue.put((table_id, rules, seed, list(names), list(actions)))
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._work, name="sm-review", daemon=True)
+                self._worker.start()
 
     def status(self, table_id: str) -> dict[str, Any] | None:
         """``{"status": "ready", "review"}`` when stored, ``{"status": "queued" | "running" | "failed", "done",
@@ -86,6 +99,8 @@ class ReviewJobs:
                 return
 
             def tick(k: int) -> None:
+                if self._closed:
+                    raise _Stopped
                 with self._lock:
                     self._jobs[table_id]["done"] += k
 
@@ -93,10 +108,10 @@ class ReviewJobs:
             add_expert_estimates(match, review, progress=tick)
             self.store.save_review(table_id, review)
             self._set(table_id, status="ready")
+        except (_Stopped, KeyboardInterrupt):  # shutdown (the solver interrupted raises KeyboardInterrupt)
+            self._set(table_id, status="failed", error="the server stopped")
         except Exception as e:  # noqa: BLE001 - a job that fails says so to the page (and may be asked for again)
             self._set(table_id, status="failed", error=f"{type(e).__name__}: {e}"[:300])
-        except KeyboardInterrupt:  # the solver interrupted at shutdown
-            self._set(table_id, status="failed", error="the server stopped")
 
     def forget_failed(self, table_id: str) -> None:
         """Drop a failed job so that the next :meth:`start` tries again."""
@@ -109,4 +124,3 @@ class ReviewJobs:
         self._closed = True
         for s in self._solvers:
             s.interrupt()
-        self._pool.shutdown(wait=False, cancel_futures=True)

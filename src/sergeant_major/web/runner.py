@@ -62,8 +62,12 @@ class TableRunner:
     installed: set[str] = field(default_factory=set)  # tables installed while a read of theirs was in flight (:meth:`_read`)
     reviews: ReviewJobs | None = None  # the finished matches' reviews, started when a match ends (:meth:`review_match`)
 
-    def review_match(self, gt: GameTable) -> None:
-        """Queue the review of ``gt``'s match if it is over (see :mod:`.review`); a no-op without :attr:`reviews`."""
+    def review_match(self, gt: GameTable, asked: bool = True) -> None:
+        """Queue the review of ``gt``'s match if it is over (see :mod:`.review`); a no-op without :attr:`reviews`.
+        Without ``asked`` (the match just ended) only at a table where a person played: a table of computers only
+        (a demonstration, a load test) is reviewed when its replay asks for it."""
+        if not asked and not any(s.kind == HUMAN for s in gt.seats):
+            return
         if self.reviews is not None and gt.match.over:
             self.reviews.start(gt.row.id, gt.rules, gt.row.seed, [s.name for s in gt.seats], [a for a, _ in gt.acts])
 
@@ -372,7 +376,7 @@ class TableRunner:
         self.failures.pop(tid, None)
         if always_broadcast or len(gt.log) != first:
             await self.clients.broadcast(gt)
-        self.review_match(gt)  # a match just ended: its review is computed in the background (queued once)
+        self.review_match(gt, asked=False)  # a match just ended: its review is computed in the background (queued once)
         return False
 
     async def _think(self, table_id: str, decide: Callable[[], Action], slow: bool, until: float) -> Action:
