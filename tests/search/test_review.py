@@ -13,8 +13,9 @@ import pytest
 from test_solver import brute_values
 from typer.testing import CliRunner
 
+import sergeant_major.cli.analyze  # noqa: F401 - registers the review and analyze commands on the app
 from sergeant_major import Contract, HeuristicPlayer, Match, RandomPlayer, Rules, drive
-from sergeant_major.cli.app import _register, app
+from sergeant_major.cli.app import app
 from sergeant_major.core.cards import CARDS
 from sergeant_major.core.rules import PRESETS
 from sergeant_major.search import Position, Solver
@@ -29,7 +30,6 @@ from sergeant_major.search.review import (
 )
 
 runner = CliRunner()
-_register()  # the commands, review among them
 
 # every preset, and each contract kind of 3-5-8 (no-trump and minimum tricks), and four players
 _KINDS: list[tuple[str, Contract | None]] = [(p, None) for p in PRESETS] + [
