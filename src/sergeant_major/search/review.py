@@ -251,7 +251,7 @@ def play_start(deal: Deal) -> Position:
 
 def deal_targets(deal: Deal) -> tuple[int, ...]:
     """The targets of ``deal`` by seat before its contract: the dealer's assignment with ``dealer-assigns-targets``
-    (RULES.md options, seed 002), else the rules' targets by role from the dealer; never minimum tricks' ceilings
+    (docs/rules.md reference options, seed 002), else the rules' targets by role from the dealer; never minimum tricks' ceilings
     (``deal.targets`` holds those once MT is named)."""
     for action in deal.history:
         if isinstance(action, AssignTargets):
