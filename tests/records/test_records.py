@@ -784,7 +784,7 @@ def test_cli_json_lines_check_replay_analyze(tmp_path: Path, jsonl_recs: list[di
     assert res.exit_code == 2 and "--game 9" in res.output
     res = runner.invoke(app, ["analyze", str(p), "--game", "2", "--no-table", "-t", "0.05", "--json"])
     assert res.exit_code == 0, res.output
-    assert json.loads(res.stdout)["deal"] == 1  # stdout: a slow warm-up says so on stderr first
+    assert json.loads(res.stdout)["deals"][0]["deal"] == 1  # stdout: a slow warm-up says so on stderr first
     # one illegal record: exit 1 naming its line; the others still reported
     bad = copy.deepcopy(jsonl_recs[1])
     j, mm = _first_deal_positions(bad)[0]

@@ -130,8 +130,8 @@ def test_analyze_position_text_and_json() -> None:
 def test_table_in_threads_equals_the_table_in_one(rules_text: str) -> None:
     """``dd_table`` with its searches spread over threads (each thread its own solver) gives the very same
     table as one solver doing them in turn; a bad ``jobs`` is refused."""
-    from sergeant_major.cli.analyze import dd_table
     from sergeant_major.search import Solver
+    from sergeant_major.search.review import dd_table
 
     rules = Rules.parse(rules_text)
     rng = random.Random(12)
@@ -149,8 +149,8 @@ def test_table_values_add_up_to_at_most_the_tricks(rules_text: str) -> None:
     """Each seat can make its paranoid value against anything, so all seats at once make theirs: exact table
     values add up to at most the deal's tricks (in minimum tricks, where a value is a ceiling, at least) - the
     rule ``narrow_by_sum`` uses to narrow cells cut short by the time limit."""
-    from sergeant_major.cli.analyze import dd_table, narrow_by_sum
     from sergeant_major.search import Solver
+    from sergeant_major.search.review import dd_table, narrow_by_sum
 
     rules = Rules.parse(rules_text)
     rng = random.Random(21)
@@ -172,8 +172,8 @@ def test_table_values_add_up_to_at_most_the_tricks(rules_text: str) -> None:
 def test_table_minimum_tricks_row_uses_the_declarers_ceiling() -> None:
     """3-5-8 (seed 003, "Nur bei MT ..."): in minimum tricks the playmaker (target 8) may take at most 3 - the
     table's minimum-tricks row measures the declarer against that ceiling, the other rows against 8."""
-    from sergeant_major.cli.analyze import dd_table
     from sergeant_major.search import Solver
+    from sergeant_major.search.review import dd_table
 
     rules = Rules.parse("3-5-8")
     pos = random_position(rules, random.Random(4), 5)
@@ -324,7 +324,7 @@ def test_analyze_record(tmp_path: Path) -> None:
     drive(match, [HeuristicPlayer(), RandomPlayer(), RandomPlayer()], until_deal_end=True)
     path = tmp_path / "m.json"
     record.write_record(match, path, ["heuristic", "random", "random"])
-    r = runner.invoke(app, ["analyze", str(path), "--json", "--no-table", "-t", "0.05"])
+    r = runner.invoke(app, ["analyze", str(path), "--deal", "1", "--json", "--no-table", "-t", "0.05"])
     assert r.exit_code == 0, r.output
     a = json.loads(r.output)
     assert a["deal"] == 1 and len(a["plays"]) == 48
@@ -335,7 +335,7 @@ def test_analyze_record(tmp_path: Path) -> None:
     assert all(p["cost"] == 0 for p in a["plays"][-3:])
     r = runner.invoke(app, ["analyze", str(path), "--deal", "7"])
     assert r.exit_code == 2 and "deals 1.." in r.output
-    r = runner.invoke(app, ["analyze", str(path), "--no-table", "-t", "0.05"])
+    r = runner.invoke(app, ["analyze", str(path), "--deal", "1", "--no-table", "-t", "0.05"])
     assert r.exit_code == 0 and "Cards and their double-dummy cost" in r.output
 
 
@@ -457,8 +457,8 @@ def test_analyze_deal_narrows_the_opening_lead_by_the_table() -> None:
     """In a record's deal the first card's position is the table's position: a value the time limit cut short
     is narrowed by the table's cell for the deal's contract and the leader (as for a position text), and so
     are the card's value and its cost - the screen does not show "1..16, cost 0..15" under a table cell of 1."""
-    from sergeant_major.cli.analyze import analyze_deal
     from sergeant_major.search import Solution
+    from sergeant_major.search.review import analyze_deal
 
     deal, _ = _deal_after_its_opening_lead()
 
@@ -472,11 +472,11 @@ def test_analyze_deal_narrows_the_opening_lead_by_the_table() -> None:
 
 def test_analyze_deal_names_a_clubs_contract() -> None:
     """A deal played in clubs (``Contract.CLUBS == 0``, falsy as an IntEnum) is reported as ``"C"``, not ``None``."""
-    from sergeant_major.cli.analyze import analyze_deal
     from sergeant_major.core.actions import NameContract
     from sergeant_major.core.deal import Deal, Phase
     from sergeant_major.core.match import deal_cards
     from sergeant_major.search import Solver
+    from sergeant_major.search.review import analyze_deal
 
     rules = Rules.parse("9-5-2")
     rng = random.Random(4)
@@ -566,7 +566,7 @@ def test_play_refuses_what_is_not_a_card_and_quotes_it() -> None:
 ])
 def test_a_cards_cost_is_bounded_when_the_time_cut_a_search(value: tuple[int, int], played: tuple[int, int],
                                                             misere: bool, want: tuple[int, int]) -> None:
-    from sergeant_major.cli.analyze import card_cost
+    from sergeant_major.search.review import card_cost
 
     assert card_cost(value, played, misere) == want
 
@@ -578,7 +578,8 @@ def test_mistakes_count_what_a_card_surely_cost_and_the_summary_says_what_is_ope
 
     from rich.console import Console
 
-    from sergeant_major.cli.analyze import _print_deal, biggest_mistakes
+    from sergeant_major.cli.analyze import _print_deal
+    from sergeant_major.search.review import biggest_mistakes
 
     def play(trick: int, lo: int, hi: int) -> dict[str, object]:
         return {"trick": trick, "seat": 0, "card": "AS", "value": [5, 5], "played": [5 - hi, 5 - lo],
@@ -594,7 +595,7 @@ def test_mistakes_count_what_a_card_surely_cost_and_the_summary_says_what_is_ope
                     ["A", "B", "C"])
         return con.file.getvalue()  # type: ignore[attr-defined,no-any-return]
 
-    assert "trick 2: A played AS - cost 1..4 trick(s)" in summary(plays)
+    assert "trick 2: A played AS, cost 1..4 tricks; best KS" in summary(plays)
     assert "No card is known to cost a double-dummy trick" in summary([play(1, 0, 0), play(5, 0, 3)])
     assert "No card cost a double-dummy trick." in summary([play(1, 0, 0)])
     # a deal whose play has just begun: no empty table of cards, and no claim about costs
@@ -604,8 +605,8 @@ def test_mistakes_count_what_a_card_surely_cost_and_the_summary_says_what_is_ope
 
 def test_the_table_refuses_a_trick_in_progress() -> None:
     """Under another contract the trick's cards need not be legal: the table is of a trick start only."""
-    from sergeant_major.cli.analyze import dd_table
     from sergeant_major.search import Solver
+    from sergeant_major.search.review import dd_table
 
     pos = Position.parse("9-5-2 | H | 2 | 5-5-4 | ..A. / QD / AS KD | 2S 9C")
     with pytest.raises(ValueError, match="not with a trick in progress"):
@@ -642,12 +643,12 @@ def test_a_records_table_uses_the_targets_the_dealer_assigned(rules_text: str) -
     target 2 himself: the table's declarer target and over-tricks are the deal's, not the preset's 9 (it said
     "target 9" and -1 for a declarer who took 10 tricks against his target 2); in minimum tricks the ceiling is
     that of the assigned targets."""
-    from sergeant_major.cli.analyze import analyze_deal, deal_targets
     from sergeant_major.core.actions import AssignTargets, NameContract
     from sergeant_major.core.deal import Deal, Phase
     from sergeant_major.core.match import deal_cards
     from sergeant_major.core.rules import minimum_ceilings
     from sergeant_major.search import Solution, Solver
+    from sergeant_major.search.review import analyze_deal, deal_targets
 
     rules = Rules.parse(rules_text)
     hands, kitty = deal_cards(rules, 78, 1, 0)
@@ -724,11 +725,11 @@ def test_what_each_card_of_a_deal_cost_matches_the_brute_force(rules_text: str, 
     of ``tests/search/test_solver.py`` (which shares nothing with the solver) on the deal's last three tricks."""
     from test_solver import brute_values
 
-    from sergeant_major.cli.analyze import analyze_deal, play_start
     from sergeant_major.core.actions import NameContract
     from sergeant_major.core.deal import Deal, Phase
     from sergeant_major.core.match import deal_cards
     from sergeant_major.search import Solver
+    from sergeant_major.search.review import analyze_deal, play_start
 
     rules = Rules.parse(rules_text)
     rng = random.Random(rules_text)
@@ -792,8 +793,9 @@ def test_best_cards_follow_the_value_the_table_narrowed() -> None:
     """The opening lead's value cut short (0..16) but the table's cell exact (3): a card whose bounds are 3..16 keeps
     the value, so it is the best card - the record's first card showed "cost 0" with no best card, and a position
     text the same."""
-    from sergeant_major.cli.analyze import analyze_deal, analyze_position, play_start
+    from sergeant_major.cli.analyze import analyze_position
     from sergeant_major.search import Solution
+    from sergeant_major.search.review import analyze_deal, play_start
 
     deal, lead = _deal_after_its_opening_lead()
 
@@ -813,8 +815,9 @@ def test_a_records_table_picks_the_best_choice_among_the_contracts_left() -> Non
 
     from rich.console import Console
 
-    from sergeant_major.cli.analyze import _print_table, analyze_deal
+    from sergeant_major.cli.analyze import _print_table
     from sergeant_major.search import Solution, Solver
+    from sergeant_major.search.review import analyze_deal
 
     match = Match(Rules.preset("3-5-8"), seed=3)
     players = [RandomPlayer(), RandomPlayer(), RandomPlayer()]
@@ -867,8 +870,8 @@ def test_analyze_names_every_contract_tied_for_best() -> None:
 def test_dd_table_reports_ties_for_the_best_contract() -> None:
     """``dd_table``'s ``best_all`` lists every allowed contract whose over-tricks are exact and equal to the best's:
     on a deal whose hands hold the same ranks in every suit, so that every trump suit gives the same counts."""
-    from sergeant_major.cli.analyze import dd_table
     from sergeant_major.search import Position, Solver
+    from sergeant_major.search.review import dd_table
 
     pos = Position.parse("9-5-2 | S | 1 | 0-0-0 | AKQJ.AKQJ.AKQJ.AKQJ / T987.T987.T987.T987 / 6543.6543.6543.6543 | -")
     t = dd_table(pos, Solver(), None, jobs=1)
@@ -883,8 +886,8 @@ def test_dd_table_reports_ties_for_the_best_contract() -> None:
 def test_dd_table_says_when_the_best_choice_is_not_certain() -> None:
     """``dd_table``'s ``certain`` is false when a cut-short cell leaves another contract's over-tricks reaching
     above the best's sure ones (the text says "not certain"), true when the other ranges surely do worse."""
-    from sergeant_major.cli import analyze as cli_analyze
     from sergeant_major.search import Position, Solution
+    from sergeant_major.search.review import dd_table
 
     pos = Position.parse("9-5-2 | S | 1 | 0-0-0 | AKQJ.AKQJ.AKQJ.AKQJ / T987.T987.T987.T987 / 6543.6543.6543.6543 | -")
 
@@ -896,7 +899,7 @@ def test_dd_table_says_when_the_best_choice_is_not_certain() -> None:
             lo = 10 if p.trump == pos.trump and seat == declarer else 0
             return Solution(seat, lo, lo, 16, False)
 
-    t = cli_analyze.dd_table(pos, Cut(), 1.0, jobs=1)  # type: ignore[arg-type]
+    t = dd_table(pos, Cut(), 1.0, jobs=1)  # type: ignore[arg-type]
     assert t["certain"] is False, t
 
 

@@ -85,3 +85,53 @@ def test_replay_arrow_keys_on_the_slider_step_once(server: Server, browser: Any)
     assert page.inner_text("#step-text").startswith("Step 2/"), page.inner_text("#step-text")
     assert not errs, errs
     ctx.close()
+
+
+def test_the_replay_shows_the_review_once_computed(server: Server, browser: Any, tmp_path: Any) -> None:
+    """After a match of computers ends, its review is computed in the background and stored: the replay page shows
+    the progress, then a mark beside each card played (its cost and the best cards on hover, and in words under the
+    trick for a tap), and the players' summary of the deal and of the match. At phone and desktop sizes."""
+    import httpx
+    import jsonschema
+
+    from sergeant_major.search.review import review_schema
+
+    out = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2 deals=1 to=20 instant-win=off", "seed": 4, "seats": [
+        {"kind": "computer", "level": "heuristic"}] * 3}).json()
+    tid = out["id"]
+    assert httpx.get(f"{server.url}/api/tables/{tid}/review").status_code == 403  # not over yet: no review
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/t/" + tid)  # a table of computers only plays once watched
+    page.locator("#end-title").wait_for()
+    page.goto(server.url + "/replay/" + tid)
+    page.locator("#hands .hand").first.wait_for()
+    page.locator("#review-summary table").first.wait_for(timeout=240_000)
+    got = httpx.get(f"{server.url}/api/tables/{tid}/review")
+    assert got.status_code == 200
+    review = got.json()["review"]
+    jsonschema.Draft202012Validator(review_schema()).validate(review)
+    steps = httpx.get(f"{server.url}/api/tables/{tid}/replay").json()["steps"]
+    plays = review["deals"][0]["plays"]
+    costly = next((p for p in plays if p["mark"] == "mistake"), plays[0])
+    k = next(j for j, s in enumerate(steps) if s["action"] and s["action"].get("play") == costly["card"] and s["deal"] == 1)
+    page.evaluate("(k) => go(k)", k)
+    text = page.locator("#review-card").inner_text()
+    shown = page.evaluate("(c) => cardText(c)", costly["card"])
+    best = " ".join(page.evaluate("(cs) => cs.map(cardText)", costly["best"]))
+    assert shown in text and ("best: " + best in text or costly["mark"] == "best"), text
+    mark = page.locator("#trick .mark").last
+    assert shown in (mark.get_attribute("title") or "")
+    assert page.locator("#trick .mark").count() == len(steps[k]["trick"] or steps[k]["last"]["cards"])
+    assert page.locator("#review-summary table").count() == 2 and page.locator("#review-summary tr").count() == 8
+    page.screenshot(path=str(tmp_path / "review-phone.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.screenshot(path=str(tmp_path / "review-desktop.png"), full_page=True)
+    if os.environ.get("SM_SHOTS"):
+        import shutil
+
+        for n in ("review-phone.png", "review-desktop.png"):
+            shutil.copy(tmp_path / n, os.path.join(os.environ["SM_SHOTS"], n))
+    assert errs == []
+    ctx.close()

@@ -35,6 +35,7 @@ from sergeant_major.web.protocol import (
     parse_new_table,
     read_json,
 )
+from sergeant_major.web.review import ReviewJobs
 from sergeant_major.web.store import Store, default_db_url
 from sergeant_major.web.tables import GameTable, end_json, history_game, replay_steps
 
@@ -90,6 +91,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         store = Store(db_url or default_db_url())
         store.migrate()
     hub = Hub(store, delay)
+    hub.reviews = ReviewJobs(store)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -114,6 +116,8 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
                 run.cancel()
             # waited for, so that none is still cleaning up (or writing) once the app is gone and its store closed
             await asyncio.gather(*pending, return_exceptions=True)
+            if hub.reviews is not None:
+                hub.reviews.shutdown()
 
     app = FastAPI(title="Sergeant Major", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.hub = hub
@@ -225,6 +229,25 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
             return gt
         return JSONResponse({"names": [s.name for s in gt.seats], "rules": str(gt.rules), "steps": replay_steps(gt),
                              "end": end_json(gt.match.end) if gt.match.end else None})
+
+    @app.get("/api/tables/{table_id}/review")
+    def review(table_id: str) -> Response:
+        """The review of a finished match (search/review_schema.json): 200 ``{"status": "ready", "review"}``, or 202
+        ``{"status": "queued" | "running", "done", "total"}`` while it is computed (started now if it was not),
+        500 ``{"status": "failed", "error"}`` (asked again, it is tried again)."""
+        gt = finished(table_id)
+        if isinstance(gt, Response):
+            return gt
+        jobs = hub.reviews
+        assert jobs is not None
+        got = jobs.status(table_id)
+        if got is None or got["status"] == "failed":
+            if got is not None:
+                jobs.forget_failed(table_id)
+            hub.review_match(gt)
+            got = got if got is not None else jobs.status(table_id) or {"status": "queued", "done": 0, "total": 0}
+        code = 200 if got["status"] == "ready" else 500 if got["status"] == "failed" else 202
+        return JSONResponse(got, status_code=code)
 
     @app.websocket("/ws/{table_id}")
     async def ws(websocket: WebSocket, table_id: str) -> None:

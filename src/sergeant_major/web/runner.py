@@ -23,6 +23,7 @@ from sergeant_major.core.actions import Action
 from sergeant_major.records import action_to_json
 from sergeant_major.web.connections import Connections
 from sergeant_major.web.protocol import TABLE_ID_RE, error_message
+from sergeant_major.web.review import ReviewJobs
 from sergeant_major.web.store import LogEntry, SeatRow, Store, TableRow
 from sergeant_major.web.tables import HUMAN, GameTable
 
@@ -59,6 +60,16 @@ class TableRunner:
     retry_due: dict[str, float] = field(default_factory=dict)  # when each pending retry runs (the loop's clock)
     loading: dict[str, asyncio.Future[GameTable | None]] = field(default_factory=dict)  # reads in flight (:meth:`fetch`)
     installed: set[str] = field(default_factory=set)  # tables installed while a read of theirs was in flight (:meth:`_read`)
+    reviews: ReviewJobs | None = None  # the finished matches' reviews, started when a match ends (:meth:`review_match`)
+
+    def review_match(self, gt: GameTable, asked: bool = True) -> None:
+        """Queue the review of ``gt``'s match if it is over (see :mod:`.review`); a no-op without :attr:`reviews`.
+        Without ``asked`` (the match just ended) only at a table where a person played: a table of computers only
+        (a demonstration, a load test) is reviewed when its replay asks for it."""
+        if not asked and not any(s.kind == HUMAN for s in gt.seats):
+            return
+        if self.reviews is not None and gt.match.over:
+            self.reviews.start(gt.row.id, gt.rules, gt.row.seed, [s.name for s in gt.seats], [a for a, _ in gt.acts])
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The table's lock."""
@@ -365,6 +376,7 @@ class TableRunner:
         self.failures.pop(tid, None)
         if always_broadcast or len(gt.log) != first:
             await self.clients.broadcast(gt)
+        self.review_match(gt, asked=False)  # a match just ended: its review is computed in the background (queued once)
         return False
 
     async def _think(self, table_id: str, decide: Callable[[], Action], slow: bool, until: float) -> Action:

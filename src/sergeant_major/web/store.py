@@ -20,7 +20,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-__all__ = ["metadata", "tables_t", "seats_t", "log_t", "Store", "LogEntry", "SeatRow", "TableRow", "default_db_url"]
+__all__ = ["metadata", "tables_t", "seats_t", "log_t", "reviews_t", "Store", "LogEntry", "SeatRow", "TableRow", "default_db_url"]
 
 metadata = sa.MetaData()
 
@@ -53,6 +53,14 @@ log_t = sa.Table(
     sa.Column("idx", sa.Integer, primary_key=True),
     sa.Column("kind", sa.String(16), nullable=False),
     sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("data", sa.Text, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+# the review of a finished match (migration 0003): its JSON (search/review_schema.json), stored once computed
+reviews_t = sa.Table(
+    "sm_reviews", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("sm_tables.id"), primary_key=True),
     sa.Column("data", sa.Text, nullable=False),
     sa.Column("created", sa.Float, nullable=False),
 )
@@ -212,7 +220,27 @@ class Store:
         with self.engine.begin() as c:
             c.execute(seats_t.update().where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(name=name))
 
+    def save_review(self, table_id: str, review: dict[str, Any]) -> None:
+        """Store the review of a finished match (a second one for the same table replaces nothing: the first stays).
+
+        Raises:
+            SQLAlchemyError: when the database refuses (nothing is changed).
+        """
+        with self.engine.begin() as c:
+            if c.execute(sa.select(reviews_t.c.table_id).where(reviews_t.c.table_id == table_id)).first() is None:
+                c.execute(reviews_t.insert().values(table_id=table_id, data=json.dumps(review, separators=(",", ":")),
+                                                    created=time.time()))
+
     # ------------------------------------------------------------------ reads
+    def review(self, table_id: str) -> dict[str, Any] | None:
+        """The stored review of a table's match, or ``None``."""
+        with self.engine.connect() as c:
+            r = c.execute(sa.select(reviews_t.c.data).where(reviews_t.c.table_id == table_id)).first()
+        if r is None:
+            return None
+        out: dict[str, Any] = json.loads(r.data)
+        return out
+
     def table(self, table_id: str) -> tuple[TableRow, list[SeatRow], list[LogEntry]] | None:
         """The table, its seats by number and its whole log in order, or ``None`` for an unknown id."""
         with self.engine.connect() as c:

@@ -1,0 +1,90 @@
+"""The expert's estimate of each card of a played match, from what its player could know (as ben's analysis does).
+
+:func:`add_expert_estimates` replays the match and, at every card played, asks the ``expert`` player
+(:class:`~sergeant_major.players.expert.ExpertPlayer`) for its estimate from that player's :class:`View` only: worlds
+consistent with the view are sampled, each legal card is evaluated in each world (double dummy once few cards are
+left, play-outs before), and the mean whole-deal tricks per card are compared. The card's expert cost is the best
+card's mean less the played card's (in minimum tricks the other way round), in tricks, >= 0. Every decision draws
+from a generator seeded by ``seed``, the deal and the card's index, and the counts are fixed (``think``), so a
+review is the same on any machine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from sergeant_major.core.actions import Contract, Play
+from sergeant_major.core.match import Match
+from sergeant_major.players.expert import ExpertPlayer
+from sergeant_major.search.review import INACCURACY_TRICKS, Mark
+
+__all__ = ["add_expert_estimates", "expert_units", "EXPERT_THINK"]
+
+EXPERT_THINK = 1.0
+"""The expert's think factor in a review (worlds and play-outs per card, times the expert's counts)."""
+
+
+def expert_units(review: dict[str, Any]) -> int:
+    """How many estimates :func:`add_expert_estimates` makes: one per card of the review."""
+    return sum(len(d["plays"]) for d in review["deals"])
+
+
+def add_expert_estimates(match: Match, review: dict[str, Any], think: float = EXPERT_THINK, seed: int = 0,
+                         progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Add to each play of ``review`` (``search.review.review_match``'s, of ``match``) the expert's estimate as
+    ``"expert": {"cost", "best", "worlds", "method"}``: ``cost`` in mean tricks (>= 0, 2 decimals; ``None`` when no world could be drawn), ``best`` the
+    cards of the highest mean, ``worlds`` the worlds sampled (0 for a forced card), ``method`` how a world was
+    evaluated (``dds``, ``playout``, ``forced``); to each seat of a deal and of the match ``"expert_lost"``, the sum of
+    its cards' expert costs. A card double-dummy best whose expert cost is at least ``INACCURACY_TRICKS`` is marked
+    ``inaccuracy``. Sets ``review["expert"] = {"think", "seed"}``. Returns ``review``.
+
+    Raises:
+        ValueError: a review of another match (a card the replay does not reach).
+    """
+    player = ExpertPlayer(think=think)
+    reviewed = {d["deal"]: d for d in review["deals"]}
+    originals = {d.number: d for d in match.deals}
+
+    def source(number: int, dealer: int) -> tuple[list[list[Any]], list[Any]] | None:
+        d = originals.get(number)
+        return ([list(h) for h in d.dealt], list(d.kitty_dealt)) if d is not None else None
+
+    replay = Match(match.rules, match.seed, list(match.names), dealer=match.first_dealer, cards=source)
+    for original in match.deals:
+        target = reviewed.get(original.number)
+        k = 0  # the index of the next card in the review's plays
+        for action in original.history:
+            if target is not None and isinstance(action, Play):
+                if k >= len(target["plays"]) or target["plays"][k]["card"] != str(action.card):
+                    raise ValueError(f"deal {original.number}: the review's card {k + 1} is not {action.card}")
+                view = replay.view(action.seat)
+                rng = random.Random(f"review {seed} {original.number} {k}")
+                est = player.estimate(view, rng)
+                play = target["plays"][k]
+                play["expert"] = _entry(est.tricks, action, est.worlds, est.method, replay.deal.contract is Contract.MINIMUM)
+                if play["mark"] == Mark.BEST.value and (play["expert"]["cost"] or 0.0) >= INACCURACY_TRICKS:
+                    play["mark"] = Mark.INACCURACY.value
+                k += 1
+                if progress is not None:
+                    progress(1)
+            replay.apply(action)
+    for d in review["deals"]:  # per seat: the tricks its cards cost by the expert's estimate
+        for st in d["seats"]:
+            st["expert_lost"] = round(sum(p["expert"]["cost"] or 0.0 for p in d["plays"]
+                                         if p["seat"] == st["seat"] and "expert" in p), 2)
+    for st in review["seats"]:
+        st["expert_lost"] = round(sum(d["seats"][st["seat"]]["expert_lost"] for d in review["deals"]), 2)
+    review["expert"] = {"think": think, "seed": seed}
+    return review
+
+
+def _entry(tricks: dict[Any, float], played: Play, worlds: int, method: str, misere: bool) -> dict[str, Any]:
+    if not tricks or played not in tricks:  # forced (nothing to compare), or no world found (no estimate)
+        return {"cost": 0.0 if method == "forced" else None, "best": [str(played.card)] if method == "forced" else [],
+                "worlds": worlds, "method": method}
+    sign = -1.0 if misere else 1.0
+    top = max(sign * v for v in tricks.values())
+    best = [str(a.card) for a, v in tricks.items() if sign * v >= top - 1e-9 and isinstance(a, Play)]
+    return {"cost": round(max(0.0, top - sign * tricks[played]), 2), "best": best, "worlds": worlds, "method": method}

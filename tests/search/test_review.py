@@ -1,0 +1,176 @@
+"""The double-dummy review of a match (issue 36): costs against the brute force, the JSON against its schema, the
+table's counts adding up, and the ``review`` command."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from test_solver import brute_values
+from typer.testing import CliRunner
+
+import sergeant_major.cli.analyze  # noqa: F401 - registers the review and analyze commands on the app
+from sergeant_major import Contract, HeuristicPlayer, Match, RandomPlayer, Rules, drive
+from sergeant_major.cli.app import app
+from sergeant_major.core.cards import CARDS
+from sergeant_major.core.rules import PRESETS
+from sergeant_major.search import Position, Solver
+from sergeant_major.search.position import random_position
+from sergeant_major.search.review import (
+    Mark,
+    dd_table,
+    review_match,
+    review_plays,
+    review_schema,
+    review_units,
+)
+
+runner = CliRunner()
+
+# every preset, and each contract kind of 3-5-8 (no-trump and minimum tricks), and four players
+_KINDS: list[tuple[str, Contract | None]] = [(p, None) for p in PRESETS] + [
+    ("3-5-8", Contract.NO_TRUMP), ("3-5-8", Contract.MINIMUM), ("9-5-2 players=4", None)]
+
+
+def _line(pos: Position, rng: random.Random) -> list[tuple[int, int, int]]:
+    """Random legal cards from ``pos`` to the end: ``(trick number, seat, card id)``."""
+    seq = []
+    trick = 1
+    while not pos.over:
+        cid = rng.choice([c.id for c in pos.legal_cards()])
+        seq.append((trick, pos.to_move, cid))
+        pos = pos.play(cid)
+        if not pos.trick:
+            trick += 1
+    return seq
+
+
+@pytest.mark.parametrize(("rules_t", "contract"), _KINDS, ids=[f"{r}-{c.code if c else 'drawn'}" for r, c in _KINDS])
+def test_review_costs_equal_brute_force(rules_t: str, contract: Contract | None) -> None:
+    """Each card's cost, best cards and mark in :func:`review_plays` equal the brute-force minimax's (which shares
+    nothing with the solver) on random endings of 1 to 4 tricks played out at random."""
+    rules = Rules.parse(rules_t)
+    rng = random.Random(f"review {rules_t} {contract}")
+    solver = Solver(tt_bits=12)
+    checked = 0
+    for _ in range(6):
+        start = random_position(rules, rng, rng.randint(1, 3 if rules.players == 4 else 4), contract=contract)
+        seq = _line(start, rng)
+        plays, _ = review_plays(start, seq, solver, None)
+        pos = start
+        for (_, seat, cid), p in zip(seq, plays, strict=True):
+            value, per = brute_values(pos, seat)
+            cost = per[cid] - value if pos.misere else value - per[cid]
+            assert p["cost"] == cost and p["cost_range"] == [cost, cost], (pos.text(), p)
+            assert p["value"] == [value, value] and p["played"] == [per[cid], per[cid]]
+            assert sorted(p["best"]) == sorted(str(CARDS[c]) for c, v in per.items() if v == value), (pos.text(), p)
+            assert p["mark"] == (Mark.BEST if cost == 0 else Mark.MISTAKE).value
+            checked += 1
+            pos = pos.play(cid)
+    assert checked >= 6
+
+
+def test_table_rows_add_up_to_the_deals_tricks() -> None:
+    """A row's sure counts plus its open tricks are the deal's tricks (in minimum tricks: the counts less the
+    open tricks); every count is exact without a time limit."""
+    rng = random.Random(5)
+    for rules_t in ("9-5-2", "3-5-8"):
+        pos = random_position(Rules.parse(rules_t), rng, 5)
+        t = dd_table(pos, Solver(tt_bits=14), None, jobs=1)
+        assert t["total"] == 5 + sum(pos.tricks)
+        for row in t["rows"]:
+            sure = sum(c[0] for c in row["tricks"])
+            assert row["open"][0] == row["open"][1] >= 0
+            if row["contract"] == "MT":
+                assert sure - row["open"][0] == t["total"], row
+            else:
+                assert sure + row["open"][0] == t["total"], row
+
+
+def _match(seed: int = 11, rules: str = "9-5-2") -> Match:
+    m = Match(Rules.parse(rules), seed=seed, names=["Ann", "Ben", "Cat"])
+    drive(m, [HeuristicPlayer(), RandomPlayer(), RandomPlayer()])
+    return m
+
+
+def _validate(doc: dict[str, Any]) -> None:
+    schema = review_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.Draft202012Validator(schema).validate(doc)
+
+
+def test_review_of_a_match_validates_and_sums_up() -> None:
+    """The review of a whole match (short time limits: some values may be ranges) validates against the shipped
+    schema; progress counts every search; each seat's match figures are the sums of its deals'."""
+    m = _match()
+    done = [0]
+
+    def tick(k: int) -> None:
+        done[0] += k
+
+    r = review_match(m, Solver(tt_bits=18), 0.02, table=True, progress=tick)
+    _validate(r)
+    assert "expert" not in r and all("expert" not in p for d in r["deals"] for p in d["plays"])
+    assert done[0] == review_units(m) and len(r["deals"]) == len(m.deals)
+    assert r["names"] == ["Ann", "Ben", "Cat"] and r["rules"] == "9-5-2"
+    for s in range(3):
+        for key in ("lost", "lost_max", "mistakes", "cards"):
+            assert r["seats"][s][key] == sum(d["seats"][s][key] for d in r["deals"])
+    d = r["deals"][0]
+    assert len(d["plays"]) == 48 and d["tricks"] == list(m.deals[0].result.tricks)  # type: ignore[union-attr]
+    assert all(p["mark"] in ("best", "mistake", "unclear") for p in d["plays"])
+    assert all(p["cost_range"][0] > 0 for p in d["mistakes"])
+    # a document off the schema is refused (the schema is no rubber stamp)
+    bad = json.loads(json.dumps(r))
+    bad["deals"][0]["plays"][0]["mark"] = "blunder"
+    with pytest.raises(jsonschema.ValidationError):
+        _validate(bad)
+    with pytest.raises(ValueError, match="deals 1.."):
+        review_match(m, deals=[len(m.deals) + 1])
+
+
+def _record(tmp_path: Path) -> Path:
+    from sergeant_major.records import write_record
+
+    path = tmp_path / "m.json"
+    write_record(_match(), path, ["heuristic", "random", "random"])
+    return path
+
+
+@pytest.mark.slow
+def test_review_command_text_and_json(tmp_path: Path) -> None:
+    """``review FILE`` prints each deal's table with its open tricks, the cards and mistakes, per player and deal
+    the tricks lost, and the match's totals; ``--json`` validates; ``analyze FILE`` is the same review."""
+    path = _record(tmp_path)
+    r = runner.invoke(app, ["review", str(path), "-t", "0.05"], env={"COLUMNS": "120"})
+    assert r.exit_code == 0, r.output
+    for words in ("Double-dummy table", "Open", "Cards and their double-dummy cost", "Per player: Ann took",
+                  "Tricks lost to mistakes", "Open: the rest of the 16 tricks", "Expert", "Lost, expert's estimate"):
+        assert words in " ".join(r.stdout.split()), words
+    r = runner.invoke(app, ["review", str(path), "--json", "--no-table", "-t", "0.05", "--no-expert"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    _validate(doc)
+    assert "table" not in doc["deals"][0]
+    r = runner.invoke(app, ["analyze", str(path), "--json", "--no-table", "-t", "0.05"])
+    assert r.exit_code == 0, r.output
+    again = json.loads(r.stdout)
+    _validate(again)
+    assert again["expert"] == {"think": 1.0, "seed": 0} and all("expert" in p for p in again["deals"][0]["plays"])
+    assert [p["card"] for p in again["deals"][0]["plays"]] == [p["card"] for p in doc["deals"][0]["plays"]]
+
+
+def test_review_command_refuses_bad_input(tmp_path: Path) -> None:
+    """A deal the match does not have, a position text and a missing file: status 2, the input quoted."""
+    path = _record(tmp_path)
+    r = runner.invoke(app, ["review", str(path), "--deal", "99"])
+    assert r.exit_code == 2 and "--deal 99" in r.stderr and "has deals 1.." in r.stderr
+    r = runner.invoke(app, ["review", "9-5-2 | H | 0 | 5-5-5 | AS / KS / QS | -"])
+    assert r.exit_code == 2 and "error:" in r.stderr
+    r = runner.invoke(app, ["review", str(tmp_path / "nope.json")])
+    assert r.exit_code == 2 and "nope.json" in r.stderr
+

@@ -1,0 +1,63 @@
+"""The review of a finished match on the server (issue 36): queued when a match with a person ends, computed in the
+background, stored, and served by ``GET /api/tables/ID/review`` with its progress until ready."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+from _webhelp import connect, new_table, play_to_the_end, send  # noqa: E402
+
+with warnings.catch_warnings():  # starlette's notice about httpx, not about this code
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient  # noqa: E402
+
+from sergeant_major.web.app import create_app  # noqa: E402
+
+
+@pytest.mark.slow
+def test_a_finished_match_is_reviewed_in_the_background_and_stored(tmp_path: Path) -> None:
+    import jsonschema
+
+    from sergeant_major.search.review import review_schema
+
+    db = f"sqlite:///{tmp_path / 'r.sqlite3'}"
+    app = create_app(db)
+    hub = app.state.hub
+    jobs = hub.reviews
+    t = new_table(hub, "9-5-2 deals=1 to=20 instant-win=off", ["me", "heuristic", "heuristic"], seed=5)
+    tid = t["id"]
+    comp = new_table(hub, "9-5-2 deals=1 to=20 instant-win=off", ["heuristic", "heuristic", "heuristic"], seed=6)
+
+    async def run() -> None:
+        c = connect(hub, tid)
+        await send(hub, c, {"type": "join", "token": t["seats"][0]["token"]})
+        await play_to_the_end(hub, c)
+        hub.drop(c)
+
+    asyncio.run(run())
+    client = TestClient(app)
+    assert jobs.status(tid) is not None  # queued when the match ended, before anyone asked
+    r = client.get(f"/api/tables/{tid}/review")
+    assert r.status_code in (200, 202) and r.json()["status"] in ("queued", "running", "ready")
+    deadline = time.monotonic() + 600
+    while r.status_code == 202 and time.monotonic() < deadline:
+        time.sleep(0.5)
+        r = client.get(f"/api/tables/{tid}/review")
+    assert r.status_code == 200, r.json()
+    review = r.json()["review"]
+    jsonschema.Draft202012Validator(review_schema()).validate(review)
+    assert review["expert"] is not None and len(review["deals"]) == 1 and len(review["deals"][0]["plays"]) == 48
+    assert hub.store.review(tid) == review  # stored: a new server answers it at once
+    again = TestClient(create_app(db))
+    assert again.get(f"/api/tables/{tid}/review").json() == {"status": "ready", "review": review}
+    # a table of computers only is not reviewed by itself; not over yet, it has no review
+    assert jobs.status(comp["id"]) is None
+    assert client.get(f"/api/tables/{comp['id']}/review").status_code == 403
+    assert client.get("/api/tables/nosuchtable/review").status_code == 404
+    jobs.shutdown()
