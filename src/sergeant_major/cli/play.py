@@ -36,7 +36,8 @@ from rich.text import Text
 from sergeant_major.cli import tui
 from sergeant_major.cli.app import app, parse_path, parse_seed, parse_whole_number, prepare_with_status
 from sergeant_major.cli.records import record_error_text
-from sergeant_major.core.actions import Action, Discard, EndGive, Give, Return, TakeKitty
+from sergeant_major.cli.settings import Settings, load_settings, save_settings
+from sergeant_major.core.actions import Action, Discard, EndGive, Give, Play, Return, TakeKitty
 from sergeant_major.core.cards import Card
 from sergeant_major.core.deal import DealResult, Phase, role_name
 from sergeant_major.core.errors import SergeantMajorError
@@ -47,7 +48,7 @@ from sergeant_major.core.view import View
 from sergeant_major.players import LEVELS, Player, decision_rng, make_player
 from sergeant_major.records import RecordCountError, check_record, read_record, read_records, write_record
 
-__all__ = ["play", "default_save_dir", "save_name", "Game"]
+__all__ = ["play", "default_save_dir", "save_name", "Game", "LeaveGame", "match_over_lines", "exchange_lines", "HUMAN"]
 
 HUMAN = 0
 OPPONENT_NAMES = ("Bob", "Cleo", "Dan")
@@ -55,7 +56,7 @@ MAX_NAME = 40  # characters in a player's name (a longer one broke the table's h
 
 
 def _leave_on_signals(game: Game) -> dict[int, Any]:
-    """Handle Ctrl-C (SIGINT), SIGTERM and SIGHUP as ``quit``: at the prompt by raising :class:`_Quit` at once,
+    """Handle Ctrl-C (SIGINT), SIGTERM and SIGHUP as ``quit``: at the prompt by raising :class:`LeaveGame` at once,
     elsewhere (a computer thinking, an action being applied, a hint being worked out) by asking the loop to stop
     before the next action, so no action is ever half applied (a Ctrl-C while a deal was scored saved it scored
     with its points not yet added to the totals). Returns the handlers replaced. Does nothing outside the main
@@ -67,7 +68,7 @@ def _leave_on_signals(game: Game) -> dict[int, Any]:
     def leave(signum: int, frame: object) -> None:
         game.leave_requested = True
         if game.at_prompt:
-            raise _Quit()
+            raise LeaveGame()
 
     for name in ("SIGINT", "SIGTERM", "SIGHUP"):
         sig = getattr(signal, name, None)
@@ -76,7 +77,7 @@ def _leave_on_signals(game: Game) -> dict[int, Any]:
     return previous
 
 
-class _Quit(Exception):
+class LeaveGame(Exception):
     """The human asked to leave (``quit``, Ctrl-C, end of input)."""
 
 
@@ -129,7 +130,8 @@ class Game:
     """
 
     def __init__(self, match: Match, kinds: list[str], save_path: Path, console: Console,
-                 ask: Callable[[str], str] | None = None, new_file: bool = True) -> None:
+                 ask: Callable[[str], str] | None = None, new_file: bool = True,
+                 settings: Settings | None = None) -> None:
         self.match = match
         self.kinds = kinds
         self.players: list[Player | None] = [None if k == "human" else make_player(k) for k in kinds]
@@ -143,10 +145,17 @@ class Game:
         self._group: tuple[str, int, int, str] | None = None  # kind, giver, receiver, giver with role
         self._group_cards: list[Card | None] = []
         self._announced_deal = 0
+        self.settings = settings if settings is not None else Settings()
+        self._hint_note_shown = False  # the hint's footnote on points is said once a session
 
     # ------------------------------------------------------------------ output
     def say(self, text: str | Text, style: str = "") -> None:
+        """Say one line of what happened (after the cards passed so far, grouped)."""
         self._flush()
+        self.emit(text, style)
+
+    def emit(self, text: str | Text, style: str = "") -> None:
+        """Put one line on the screen (line mode: print it)."""
         if isinstance(text, str):
             self.console.print(text, style=style, highlight=False, markup=False, soft_wrap=True)
         else:
@@ -174,7 +183,7 @@ class Game:
             text = tui.hidden_text(kind, g, r, len(self._group_cards), names)
         self._group = None
         self._group_cards = []
-        self.console.print(text, highlight=False, markup=False)
+        self.say(text)
 
     def save(self) -> Path:
         """Write the match's record to :attr:`save_path` (atomically) and return the path. The first save of a
@@ -241,7 +250,7 @@ class Game:
         try:
             while not m.over:
                 if self.leave_requested:
-                    raise _Quit()
+                    raise LeaveGame()
                 self._announce_deal()
                 forced = m.forced_action()
                 if forced is not None:
@@ -251,30 +260,64 @@ class Game:
                 assert seat is not None
                 p = self.players[seat]
                 if p is None:
+                    auto = self.forced_card()
+                    if auto is not None:
+                        last = m.deal.hands[HUMAN].bit_count() == 1
+                        self._apply(auto, note=" (your last card)" if last else " (your only legal card)")
+                        continue
                     self._human_turn()
                 else:
                     deal = m.deal
                     view = m.view(seat)
                     action = p.choose(view, decision_rng(m.seed, seat, deal.number, len(deal.history)))
                     self._apply(action)
-        except (_Quit, KeyboardInterrupt, EOFError):
+        except (LeaveGame, KeyboardInterrupt, EOFError):
             path = self._final_save()  # first: after a hang-up, writing to the terminal fails
             with contextlib.suppress(OSError):
                 self._flush()
-                self.console.print()
-                self.say(f"Match saved to {path}")
-                self.say(f"Continue with: sergeant-major play --resume {path}")
+                self.left(path)
             return 0
         self._flush()
-        end = m.end
-        assert end is not None
-        winners = " and ".join(m.names[s] for s in end.winners)
-        self.say(f"Match over: {winners} {'win' if tui.is_you(winners) or len(end.winners) > 1 else 'wins'} - {end.reason}.",
-                 style="bold")
-        self.say("Totals: " + ", ".join(f"{m.names[s]} {tui.signed(t)}" for s, t in enumerate(m.totals)))
         path = self._final_save()
-        self.say(f"Record saved to {path}")
+        self.match_over(path)
         return 0
+
+    def forced_card(self) -> Action | None:
+        """The card to play for the human without asking, or ``None``: the only legal card when it is the last card
+        of the deal, or whenever it is the only one and :attr:`settings` ``play_forced`` is on."""
+        view = self.match.view(HUMAN)
+        if len(view.legal) != 1 or not isinstance(view.legal[0], Play):
+            return None
+        if len(view.hand) == 1 or self.settings.play_forced:
+            return view.legal[0]
+        return None
+
+    def set_play_forced(self, on: bool) -> str:
+        """Turn playing every forced card on or off and remember it in the user's settings; returns what to say."""
+        self.settings.play_forced = on
+        kept = save_settings(self.settings)
+        state = "on: a card that is your only legal one is played for you" if on else \
+            "off: only the last card of a deal is played for you"
+        return f"Forced cards {state}" + ("" if kept else " (the settings file could not be written)")
+
+    # ------------------------------------------------------------------ presentation (line mode; the full-screen
+    # table overrides these and keeps the loop above)
+    def left(self, path: Path) -> None:
+        """Say that the match was saved on the way out, and how to go on."""
+        self.console.print()
+        self.say(f"Match saved to {path}")
+        self.say(f"Continue with: sergeant-major play --resume {path}")
+
+    def show_decision(self, view: View) -> None:
+        """Show the table before the human's decision in ``view`` (line mode: the whole status)."""
+        self.console.print()
+        self.console.print(tui.status(view), highlight=False)
+
+    def match_over(self, path: Path) -> None:
+        """Say who won and why, the totals and where the record is."""
+        for i, line in enumerate(match_over_lines(self.match)):
+            self.say(line, style="bold" if i == 0 else "")
+        self.say(f"Record saved to {path}")
 
     def _announce_deal(self) -> None:
         m = self.match
@@ -294,12 +337,14 @@ class Game:
             line = f"\n=== Deal {d.number}: {m.names[d.dealer]} {deals}. Targets: {roles} ==="
         self.say(Text(line, style="bold cyan"))
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action, note: str = "") -> None:
         m = self.match
         deal = m.deal
         before = len(deal.completed)
         res = m.apply(action)
         text = tui.describe_public(action, deal, m.names, HUMAN)
+        if text is not None:
+            text += note
         if isinstance(action, (Give, Return, Discard)):
             kind = "discard" if isinstance(action, Discard) else ("give" if isinstance(action, Give) else "return")
             to = action.to if isinstance(action, (Give, Return)) else action.seat
@@ -319,18 +364,16 @@ class Game:
             self._deal_over(res, deal.number, deal.dealer)
 
     def _deal_over(self, res: DealResult, number: int, dealer: int) -> None:
+        self.deal_over(res, number, dealer)
+
+    def deal_over(self, res: DealResult, number: int, dealer: int) -> None:
+        """Show a deal's result: tricks, scores, totals and the exchange it causes."""
         m = self.match
         self._flush()
         self.console.print()
         self.console.print(tui.deal_summary(res, number, m.totals, m.names, dealer))
-        if not m.over and m.rules.exchange and any(res.diffs):
-            nd = m.deal.dealer
-            plan = tui.exchange_plan(m.rules, res.diffs, nd, m.names)
-            if plan:
-                self.say("Exchange next deal (unless it is played in no-trump or minimum tricks):"
-                         if m.rules.has_nt_mt else "Exchange next deal:")
-                for line in plan:
-                    self.say("  " + line)
+        for line in exchange_lines(m, res):
+            self.say(line)
 
     # ------------------------------------------------------------------ the human
     def _human_turn(self) -> None:
@@ -338,24 +381,23 @@ class Game:
         self.autosave()
         view = m.view(HUMAN)
         self._flush()
-        self.console.print()
-        self.console.print(tui.status(view), highlight=False)
+        self.show_decision(view)
         word = tui.prompt_word(view)
         while True:
             if self.leave_requested:
-                raise _Quit()
+                raise LeaveGame()
             self.at_prompt = True
             try:
                 line = self.ask(f"{word}> ")
             except KeyboardInterrupt:
-                raise _Quit() from None
+                raise LeaveGame() from None
             finally:
                 self.at_prompt = False
             cmd = line.strip().lower()
             if not cmd:
                 continue
             if cmd in ("quit", "exit"):  # not "q": a lone Q is a queen typed short
-                raise _Quit()
+                raise LeaveGame()
             if cmd == "save":
                 try:
                     self.say(f"Saved to {self.save()}")
@@ -377,6 +419,9 @@ class Game:
                 done = view.completed
                 self.say(f"Last trick: {tui.trick_text(done[-1], view.names)}" if done else "No trick completed yet this deal.")
                 continue
+            if cmd in ("scores", "sheet"):
+                self.console.print(tui.score_sheet(view), highlight=False)
+                continue
             if cmd in ("table", "show", "screen"):
                 self.console.print(tui.status(view), highlight=False)
                 continue
@@ -390,15 +435,19 @@ class Game:
                     hints = hint_lines(view, decision_rng(m.seed, HUMAN, m.deal.number, len(m.deal.history)))
                 except Exception:
                     if self.leave_requested:
-                        raise _Quit() from None
+                        raise LeaveGame() from None
                     raise
                 finally:
                     self.at_prompt = False
-                for hl in hints:
+                for hl in self.hint_text(hints, self.console.width):
                     self.say(hl)
                 continue
+            if cmd in ("forced", "forced on", "forced off"):
+                on = not self.settings.play_forced if cmd == "forced" else cmd.endswith("on")
+                self.say(self.set_play_forced(on))
+                continue
             try:
-                actions = self._build(view, line)
+                actions = self.build_actions(view, line)
             except SergeantMajorError as e:
                 self.say(tui.refusal(line, e), style="bold red")
                 continue
@@ -406,7 +455,24 @@ class Game:
                 self._apply(a)
             return
 
-    def _build(self, view: View, line: str) -> list[Action]:
+    def hint_text(self, hints: list[str], width: int) -> list[str]:
+        """The hint's lines for a screen ``width`` columns wide: notes broken between words, and the footnote on
+        points only the first time a hint is shown."""
+        out: list[str] = []
+        for hl in hints:
+            if hl.startswith("  (points:"):
+                if self._hint_note_shown:
+                    continue
+                self._hint_note_shown = True
+            if hl.startswith("  ("):
+                out.extend(tui.wrap_note(hl, width - 1))
+            elif not hl.startswith("  "):
+                out.extend(tui.wrap_note(hl, width - 1, indent=""))
+            else:
+                out.append(hl)
+        return out
+
+    def build_actions(self, view: View, line: str) -> list[Action]:
         """The actions a line stands for, checked on a copy of the deal first (all or nothing)."""
         items = tui.parse_line(view, line)
         if len(items) == 1 and not isinstance(items[0], Card):
@@ -441,6 +507,27 @@ class Game:
         return out
 
 
+def match_over_lines(m: Match) -> list[str]:
+    """The end of a match in words: who won and why, then the totals."""
+    end = m.end
+    assert end is not None
+    winners = " and ".join(m.names[s] for s in end.winners)
+    return [f"Match over: {winners} {'win' if tui.is_you(winners) or len(end.winners) > 1 else 'wins'} - {end.reason}.",
+            "Totals: " + ", ".join(f"{m.names[s]} {tui.signed(t)}" for s, t in enumerate(m.totals))]
+
+
+def exchange_lines(m: Match, res: DealResult) -> list[str]:
+    """The exchange a deal's result causes in the next deal, in words (empty when none)."""
+    if m.over or not m.rules.exchange or not any(res.diffs):
+        return []
+    plan = tui.exchange_plan(m.rules, res.diffs, m.deal.dealer, m.names)
+    if not plan:
+        return []
+    head = ("Exchange next deal (unless it is played in no-trump or minimum tricks):"
+            if m.rules.has_nt_mt else "Exchange next deal:")
+    return [head, *("  " + line for line in plan)]
+
+
 def line_editing_input() -> Callable[[str], str] | None:
     """``input`` with line editing (arrow keys, Home/End, the lines typed before) when standard input is a
     terminal, else ``None``. Python edits lines only once the ``readline`` module is loaded; without it a
@@ -472,6 +559,10 @@ def play(
     game: Annotated[int | None, typer.Option("--game", parser=parse_whole_number, help="With --resume on a JSON Lines file of several records: "
                                              "which record, from 1.")] = None,
     save_dir: Annotated[Path | None, typer.Option("--save-dir", parser=parse_path, help="Where to save (default: the user's data dir).")] = None,
+    plain: Annotated[bool, typer.Option("--plain", help="Line mode: a scrolling log and a prompt (for pipes, screen readers "
+                                        "and scripts; the default when input or output is not a terminal).")] = False,
+    play_forced: Annotated[bool | None, typer.Option("--play-forced/--ask-forced", help="Play every forced card (your only "
+                                                     "legal card) for you, or ask; remembered in the user's settings.")] = None,
 ) -> None:
     """Play a whole match in the terminal against computer players (you are seat 0)."""
     console = Console(highlight=False)
@@ -519,7 +610,8 @@ def play(
                         f"{f' --game {game}' if game is not None else ''})")
         if seed is not None or to is not None or rules != "9-5-2" or opponents != "heuristic" or name != "You":
             intro.append("(--rules, --seed, --to, --opponents and --name come from the saved match when resuming)")
-        intro.append(f"Resuming {resume}: rules {match.rules}, seed {match.seed}, deal {match.deal.number}.")
+        intro.append(f"Resuming {resume}: rules {match.rules}, seed {match.seed}, deal {match.deal.number}. Opponents: "
+                     + ", ".join(f"{visible(match.names[i])} ({kinds[i]})" for i in range(1, len(kinds))) + ".")
         # a JSON Lines file is never overwritten by one record: the match is saved to a file of its own; so it
         # is with --save-dir (it was ignored: the match went on being saved over the file resumed)
         new_file = json_lines or save_dir is not None
@@ -580,7 +672,19 @@ def play(
         intro.append(f"Rules: {r}   Seed: {seed_n}   Opponents: "
                      + ", ".join(f"{names[i + 1]} ({lv})" for i, lv in enumerate(levels)))
         intro.append("Type a card like QS, 10h or Q♠; 'help' for commands, 'quit' to save and leave.")
-    game_ = Game(match, kinds, path, console, ask=line_editing_input(), new_file=new_file)
+    settings = load_settings()
+    if play_forced is not None and play_forced != settings.play_forced:
+        settings.play_forced = play_forced
+        save_settings(settings)
+    full_screen = not plain and sys.stdin.isatty() and sys.stdout.isatty()
+    table_app = None
+    if full_screen:
+        from sergeant_major.cli.table import TableApp
+
+        table_app = TableApp(match, kinds, path, new_file=new_file, settings=settings, delay=0.4, intro=intro)
+        game_: Game = table_app.game
+    else:
+        game_ = Game(match, kinds, path, console, ask=line_editing_input(), new_file=new_file, settings=settings)
     try:
         game_.save()  # before any play: a save folder or file that cannot be written is said now, not at the end
     except SergeantMajorError as e:
@@ -603,7 +707,12 @@ def play(
                                   soft_wrap=True)
                 raise
     try:
-        code = game_.run()
+        if table_app is not None:
+            from sergeant_major.cli.table import run_table
+
+            code = run_table(table_app)
+        else:
+            code = game_.run()
     except SergeantMajorError as e:  # even the fallback save failed
         raise _fail(str(e)) from None
     raise typer.Exit(code)
