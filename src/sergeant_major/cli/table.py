@@ -29,7 +29,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, RichLog, Static
 
 from sergeant_major.cli import tui
-from sergeant_major.cli.play import HUMAN, Game, LeaveGame, exchange_lines, match_over_lines
+from sergeant_major.cli.game import HUMAN, Game, LeaveGame, exchange_lines, match_over_lines
 from sergeant_major.cli.settings import Settings
 from sergeant_major.core.actions import Discard, EndGive, Give, Play, Return
 from sergeant_major.core.cards import Card, Suit
@@ -197,6 +197,21 @@ def trick_lines(view: View, width: int) -> Text:
     return out
 
 
+class TrickWidget(Static):
+    """The middle of the table, drawn for its own width (so a resize redraws it)."""
+
+    view: View | None = None
+
+    def render(self) -> RenderableType:
+        if self.view is None:
+            return Text()
+        return trick_lines(self.view, max(20, self.size.width - 2))
+
+    def show(self, view: View) -> None:
+        self.view = view
+        self.refresh()
+
+
 class CardWidget(Static):
     """One card of the hand: legal ones bright, others dim; the cursor reversed, selected ones raised."""
 
@@ -320,6 +335,7 @@ class TableApp(App[None]):
         self.worker: threading.Thread | None = None
         self.error: BaseException | None = None
         self.updates = 0  # screens drawn for a view (the benchmark waits on it)
+        self.asks = 0  # questions put to the human so far (tests wait for the next one)
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -331,7 +347,7 @@ class TableApp(App[None]):
                 with Horizontal(id="seats"):
                     yield Static(id="left", classes="seat")
                     yield Static(id="right", classes="seat")
-                yield Static(id="trick")
+                yield TrickWidget(id="trick")
             yield RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
         yield Static(id="me")
         yield Horizontal(id="hand")
@@ -346,7 +362,9 @@ class TableApp(App[None]):
         for line in self.intro:
             log.write(Text(line))
         self.show_view(self.game.match.view(HUMAN), False)
-        self.query_one("#line", CardInput).focus()
+        entry = self.query_one("#line", CardInput)
+        entry.cursor_blink = False  # a steady cursor: nothing on the table moves by itself
+        entry.focus()
         self.worker = threading.Thread(target=self._run_game, name="sergeant-major-game", daemon=True)
         self.worker.start()
 
@@ -386,8 +404,7 @@ class TableApp(App[None]):
             w.border_title = view.names[s]
             w.update(seat_text(view, s))
             w.set_class(view.to_act == s, "to-act")
-        trick = self.query_one("#trick", Static)
-        trick.update(trick_lines(view, max(20, trick.size.width - 2)))
+        self.query_one("#trick", TrickWidget).show(view)
         me = Text()
         me.append(view.names[view.seat], style="bold")
         me.append(f" · {tui.role_text(n, view.seat, view.dealer, view.declarer)}")
@@ -454,12 +471,14 @@ class TableApp(App[None]):
         return v is not None and bool(v.legal) and isinstance(v.legal[0], (Discard, Give, Return, EndGive))
 
     def ask(self, prompt: str) -> None:
+        self.asks += 1
         self.waiting = True
         line = self.query_one("#line", CardInput)
         line.placeholder = f"{prompt.strip()} type here, or ← → and Enter" + (", Space selects" if self._multi() else "")
         self._draw_hand()
 
     def show_panel(self, kind: str, body: RenderableType) -> None:
+        self.asks += 1
         self.panel = kind
         self.push_screen(Panel(kind, body))
 
