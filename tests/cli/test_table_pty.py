@@ -37,7 +37,7 @@ def _start(tmp_path: Path, size: tuple[int, int] = (24, 80)) -> pexpect.spawn:
                           encoding="utf-8", timeout=60, dimensions=size)
     child.logfile_read = io.StringIO()  # everything written to the terminal
     child.expect_exact(ALT_ON)
-    child.expect("trump>")  # the table is up and asks the dealer (seed 5: you) for trump
+    child.expect("Name trump")  # the table is up and asks the dealer (seed 5: you) for trump
     return child
 
 
@@ -45,7 +45,7 @@ def _start(tmp_path: Path, size: tuple[int, int] = (24, 80)) -> pexpect.spawn:
 def test_quit_and_ctrl_c_leave_the_alternate_screen_and_save(tmp_path: Path, key: str) -> None:
     child = _start(tmp_path)
     child.send("S\r")  # name spades: one action into the match
-    child.expect("discard>")
+    child.expect("Discard 4 cards")
     child.send(key)
     child.expect_exact(ALT_OFF)
     child.expect(r"Match saved to ([^\r\n]+\.json)\r\n")
@@ -63,7 +63,7 @@ def test_quit_and_ctrl_c_leave_the_alternate_screen_and_save(tmp_path: Path, key
 def test_closed_terminal_saves(tmp_path: Path) -> None:
     child = _start(tmp_path)
     child.send("H\r")
-    child.expect("discard>")
+    child.expect("Discard 4 cards")
     child.kill(signal.SIGHUP)  # what closing the terminal window sends
     deadline = time.monotonic() + 60
     saves = tmp_path / "saves"

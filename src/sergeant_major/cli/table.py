@@ -140,13 +140,11 @@ def seat_text(view: View, s: int) -> Text:
     out.append(tui.role_text(view.players, s, view.dealer, view.declarer) + "\n")
     target = "?" if view.phase is Phase.ASSIGN else tui.target_text(view.targets[s], view.contract)
     out.append(f"target {target}\n")
-    out.append(f"tricks {view.tricks_won[s]}  cards {view.hand_sizes[s]}\n")
+    out.append(f"tricks {view.tricks_won[s]}\n")
     out.append(f"total {tui.signed(view.totals[s])}")
     left = tui.contracts_left_text(view, s)
     if left:
         out.append(f"\nleft {left}")
-    if view.to_act == s:
-        out.append("\n◆ to play" if view.phase is Phase.PLAY else "\n◆ to act", style="bold")
     return out
 
 
@@ -219,6 +217,7 @@ class CardWidget(Static):
         super().__init__(card_label(card), classes="card")
         self.card = card
         self.index = index
+        self.state: tuple[bool, bool, bool] | None = None  # legal, under the cursor, selected: as last drawn
 
     def on_click(self, event: events.Click) -> None:
         app = self.app
@@ -298,9 +297,9 @@ class TableApp(App[None]):
     #seats { height: auto; }
     .seat { width: 1fr; height: auto; min-height: 6; border: round $secondary; padding: 0 1; }
     .seat.to-act { border: heavy $accent; }
-    #across { width: 1fr; height: auto; border: round $secondary; padding: 0 1; }
     #trick { width: 1fr; height: 1fr; min-height: 7; padding: 0 1; content-align: center middle; }
     #log { width: 40%; border: round $secondary; }
+    #log.narrow { width: 30%; }
     #me { height: 1; padding: 0 1; }
     #hand { height: 2; padding: 0 1; }
     .card { width: 4; height: 2; text-style: dim; }
@@ -342,10 +341,10 @@ class TableApp(App[None]):
         yield Static(id="top")
         with Horizontal(id="main"):
             with Vertical(id="table"):
-                if self.game.match.rules.players == 4:
-                    yield Static(id="across", classes="seat")
-                with Horizontal(id="seats"):
+                with Horizontal(id="seats"):  # in seat order from your left: left, across (four players), right
                     yield Static(id="left", classes="seat")
+                    if self.game.match.rules.players == 4:
+                        yield Static(id="across", classes="seat")
                     yield Static(id="right", classes="seat")
                 yield TrickWidget(id="trick")
             yield RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
@@ -376,6 +375,9 @@ class TableApp(App[None]):
             with contextlib.suppress(RuntimeError):
                 self.call_from_thread(self.exit)
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one("#log", RichLog).set_class(event.size.width < 100 and self.game.match.rules.players == 4, "narrow")
+
     def log_width(self) -> int:
         return max(30, self.query_one("#log", RichLog).size.width - 2)
 
@@ -401,7 +403,8 @@ class TableApp(App[None]):
             seats["across"] = (view.seat + 2) % n
         for wid, s in seats.items():
             w = self.query_one(f"#{wid}", Static)
-            w.border_title = view.names[s]
+            w.border_title = ("◆ " if view.to_act == s else "") + view.names[s]  # ◆: whose turn it is
+            w.border_subtitle = f"{view.hand_sizes[s]} cards"
             w.update(seat_text(view, s))
             w.set_class(view.to_act == s, "to-act")
         self.query_one("#trick", TrickWidget).show(view)
@@ -454,6 +457,9 @@ class TableApp(App[None]):
             hand.mount_all(widgets)
         for w in widgets:
             is_legal, at, sel = w.card in legal, w.index == self.cursor and bool(legal), w.index in self.selected
+            if w.state == (is_legal, at, sel):  # only the cards that change are drawn again
+                continue
+            w.state = (is_legal, at, sel)
             w.set_class(is_legal, "legal")
             w.set_class(at, "cursor")
             w.set_class(sel, "selected")
