@@ -216,6 +216,9 @@ def play(
     if full_screen:
         from sergeant_major.cli.table import TableApp
 
+        intro = [("Type a card (QS, 10h, Q♠) or move with the arrow keys and press Enter; F1 for help, Ctrl-Q to save "
+                  "and leave.") if x.startswith("Type a card") else x for x in intro]
+
         table_app = TableApp(match, kinds, path, new_file=new_file, settings=settings, delay=0.4, intro=intro)
         game_: Game = table_app.game
     else:

@@ -130,7 +130,7 @@ class TableGame(Game):
 # -------------------------------------------------------------------------------------------- widgets
 def card_label(card: Card) -> Text:
     """A card on the table: ``Q♠``, red for hearts and diamonds."""
-    rank = str(card)[:-1]
+    rank = str(card)[:-1].replace("T", "10")
     return Text(f"{rank}{Suit(card.suit).symbol}", style="bold red" if card.suit in _RED else "bold")
 
 
@@ -214,7 +214,7 @@ class CardWidget(Static):
     """One card of the hand: legal ones bright, others dim; the cursor reversed, selected ones raised."""
 
     def __init__(self, card: Card, index: int) -> None:
-        super().__init__(card_label(card), classes="card")
+        super().__init__(card_label(card), classes="card ten" if str(card)[0] == "T" else "card")
         self.card = card
         self.index = index
         self.state: tuple[bool, bool, bool] | None = None  # legal, under the cursor, selected: as last drawn
@@ -303,6 +303,7 @@ class TableApp(App[None]):
     #me { height: 1; padding: 0 1; }
     #hand { height: 2; padding: 0 1; }
     .card { width: 4; height: 2; text-style: dim; }
+    .card.ten { width: 5; }
     .card.legal { text-style: none; }
     .card.selected { background: $accent 40%; text-style: bold underline; }
     .card.cursor { text-style: reverse bold; }
@@ -490,11 +491,10 @@ class TableApp(App[None]):
 
     # ---------------------------------------------------------------- to the worker
     def send(self, line: str) -> None:
+        self.panel = None
         if line != _CONTINUE:
             self.waiting = False
-            self.panel = None
-        else:
-            self.panel = None
+            self.query_one("#line", CardInput).placeholder = "(the other players' turn)"
         self.game.lines.put(line)
         self._draw_hand()
 
