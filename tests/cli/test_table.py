@@ -225,3 +225,31 @@ def test_refused_card_is_said_and_changes_nothing(tmp_path: Path) -> None:
 
     asyncio.run(go())
 
+
+
+def test_no_color_makes_the_table_monochrome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = _app(tmp_path, "9-5-2", 5)
+    assert app.no_color
+
+
+@pytest.mark.slow
+def test_hint_key_puts_the_hint_in_the_log(tmp_path: Path) -> None:
+    app = _app(tmp_path, "9-5-2", 5)
+
+    async def go() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await ready(pilot, app)
+            since = app.asks
+            await pilot.press("f2")
+            await ready(pilot, app, since, timeout=120)
+            log = "\n".join(str(line.text) for line in app.query_one("#log").lines)
+            assert "Hint: the expert would choose" in log
+            assert "hint is in the deal log" in str(app.query_one("#message").render())
+            await pilot.press("ctrl+q")
+            for _ in range(500):
+                if app.worker is None or not app.worker.is_alive():
+                    break
+                await pilot.pause(0.01)
+
+    asyncio.run(go())

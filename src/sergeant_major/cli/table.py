@@ -336,6 +336,7 @@ class TableApp(App[None]):
         self.error: BaseException | None = None
         self.updates = 0  # screens drawn for a view (the benchmark waits on it)
         self.asks = 0  # questions put to the human so far (tests wait for the next one)
+        self.thinking = False  # a hint is being worked out
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -480,6 +481,9 @@ class TableApp(App[None]):
     def ask(self, prompt: str) -> None:
         self.asks += 1
         self.waiting = True
+        if self.thinking:  # the hint is in the log now
+            self.thinking = False
+            self.query_one("#message", Static).update(Text("The hint is in the deal log.", style="italic"))
         line = self.query_one("#line", CardInput)
         line.placeholder = f"{prompt.strip()} type here, or ← → and Enter" + (", Space selects" if self._multi() else "")
         self._draw_hand()
@@ -564,6 +568,7 @@ class TableApp(App[None]):
 
     def action_hint(self) -> None:
         if self.waiting:
+            self.thinking = True
             self.query_one("#message", Static).update(Text("The expert is thinking about a hint...", style="italic"))
         self._command("hint")
 

@@ -146,6 +146,8 @@ def contracts_left_text(view: View, seat: int) -> str:
     if not view.contracts_left:
         return ""
     left = view.contracts_left[seat]
+    if seat == view.declarer and view.contract is not None:  # the contract named this deal is used up already
+        left = tuple(c for c in left if c is not view.contract)
     return " ".join(c.code for c in left) if left else "-"
 
 
