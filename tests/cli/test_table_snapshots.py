@@ -1,5 +1,6 @@
 """Snapshots of the full-screen table (pytest-textual-snapshot) at 80x24 and 120x40 for each phase of a deal:
-naming trump, discarding (cards selected), the play, minimum tricks in 3-5-8, the result panel and the help.
+naming trump, discarding (cards selected), the play, four players, the 3-5-8 contract, a minimum-tricks deal, the
+result panel and the help.
 ``pytest --snapshot-update`` writes the baselines (tests/cli/__snapshots__/); look at them before committing."""
 
 from __future__ import annotations
@@ -60,6 +61,22 @@ def _mt(m: Match) -> None:
         m.apply(NameContract(0, Contract.MINIMUM))
 
 
+def _last_card(m: Match) -> None:
+    """Deal 1 played by the heuristic for every seat until the human holds one card: the table plays it for him and
+    opens the result panel."""
+    from sergeant_major.players import HeuristicPlayer, decision_rng
+
+    p = HeuristicPlayer()
+    while not (m.to_act == 0 and m.deal.hands[0].bit_count() == 1):
+        f = m.forced_action()
+        if f is not None:
+            m.apply(f)
+            continue
+        s = m.to_act
+        assert s is not None
+        m.apply(p.choose(m.view(s), decision_rng(m.seed, s, m.deal.number, len(m.deal.history))))
+
+
 PHASES: dict[str, tuple[str, int, Any, tuple[str, ...]]] = {
     "trump": ("9-5-2", 5, None, ()),
     "discard": ("9-5-2", 5, None, ("S", "enter", "space", "right", "space")),
@@ -67,6 +84,8 @@ PHASES: dict[str, tuple[str, int, Any, tuple[str, ...]]] = {
     "four_players": ("9-5-2 players=4", 5, None, ()),
     "contract_358": ("3-5-8", 3, None, ()),
     "help": ("9-5-2", 5, None, ("f1",)),
+    "minimum_tricks": ("3-5-8", 3, _mt, ()),
+    "result": ("9-5-2", 5, _last_card, ()),
 }
 
 

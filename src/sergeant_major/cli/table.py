@@ -214,7 +214,7 @@ class CardWidget(Static):
     """One card of the hand: legal ones bright, others dim; the cursor reversed, selected ones raised."""
 
     def __init__(self, card: Card, index: int) -> None:
-        super().__init__(card_label(card), classes="card ten" if str(card)[0] == "T" else "card")
+        super().__init__(card_label(card), classes="card")
         self.card = card
         self.index = index
         self.state: tuple[bool, bool, bool] | None = None  # legal, under the cursor, selected: as last drawn
@@ -302,8 +302,7 @@ class TableApp(App[None]):
     #log.narrow { width: 30%; }
     #me { height: 1; padding: 0 1; }
     #hand { height: 2; padding: 0 1; }
-    .card { width: 4; height: 2; text-style: dim; }
-    .card.ten { width: 5; }
+    .card { width: auto; height: 2; margin-right: 1; text-style: dim; }
     .card.legal { text-style: none; }
     .card.selected { background: $accent 40%; text-style: bold underline; }
     .card.cursor { text-style: reverse bold; }
@@ -465,7 +464,7 @@ class TableApp(App[None]):
             w.set_class(is_legal, "legal")
             w.set_class(at, "cursor")
             w.set_class(sel, "selected")
-            mark = "▲" if at else ("✓" if sel else ("·" if is_legal else " "))
+            mark = ("▲" if at else "") + ("✓" if sel else "") or ("·" if is_legal else " ")
             w.update(card_label(w.card).append(f"\n{mark}", style="bold" if at or sel else "dim"))
 
     def _legal_cards(self) -> set[Card]:
