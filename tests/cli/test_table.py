@@ -13,7 +13,7 @@ from rich.console import Console
 pytest.importorskip("textual")
 
 from sergeant_major.cli.settings import Settings  # noqa: E402
-from sergeant_major.cli.table import TableApp  # noqa: E402
+from sergeant_major.cli.table import CardInput, TableApp  # noqa: E402
 from sergeant_major.core.actions import Discard, EndGive, Give, NameContract, Play, Return  # noqa: E402
 from sergeant_major.core.match import Match  # noqa: E402
 from sergeant_major.core.rules import Rules  # noqa: E402
@@ -246,6 +246,29 @@ def test_hint_key_puts_the_hint_in_the_log(tmp_path: Path) -> None:
             log = "\n".join(str(line.text) for line in app.query_one("#log").lines)
             assert "Hint: the expert would choose" in log
             assert "hint is in the deal log" in str(app.query_one("#message").render())
+            await pilot.press("ctrl+q")
+            for _ in range(500):
+                if app.worker is None or not app.worker.is_alive():
+                    break
+                await pilot.pause(0.01)
+
+    asyncio.run(go())
+
+
+def test_arrows_step_through_the_trump_suits(tmp_path: Path) -> None:
+    """At the trump decision Left/Right put each suit in the line in turn and Enter names it."""
+    app = _app(tmp_path, "9-5-2", 5)  # seed 5: you deal and name trump
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            assert app.choices() == ["C", "D", "H", "S"]
+            await pilot.press("right", "right", "left", "end")
+            assert app.query_one("#line", CardInput).value == "S"
+            since = app.asks
+            await pilot.press("enter")
+            await ready(pilot, app, since)
+            assert app.game.match.deal.contract is not None and app.game.match.deal.contract.code == "S"
             await pilot.press("ctrl+q")
             for _ in range(500):
                 if app.worker is None or not app.worker.is_alive():

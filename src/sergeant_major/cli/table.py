@@ -37,7 +37,7 @@ from sergeant_major.core.deal import DealResult, Phase
 from sergeant_major.core.match import Match
 from sergeant_major.core.view import View
 
-__all__ = ["TableApp", "TableGame", "run_table"]
+__all__ = ["TableApp", "TableGame", "CardInput", "run_table", "card_label", "seat_text", "trick_lines"]
 
 _RED = (Suit.HEARTS, Suit.DIAMONDS)
 _CONTINUE = "\x00continue"  # what a key on a result panel sends to the worker
@@ -231,7 +231,8 @@ class CardInput(Input):
 
     async def _on_key(self, event: events.Key) -> None:
         app = self.app
-        if not self.value and isinstance(app, TableApp) and event.key in ("left", "right", "space", "home", "end"):
+        if (isinstance(app, TableApp) and event.key in ("left", "right", "space", "home", "end")
+                and (not self.value or self.value in app.choices())):
             event.stop()
             event.prevent_default()
             app.move_cursor(event.key)
@@ -278,7 +279,8 @@ HELP = """How to play
   Or, with nothing typed: Left/Right move along your hand, Enter plays the card
   under the cursor; click a card to play it. Discards and gives: Space or a
   click selects cards, Enter gives or discards the cards selected.
-  Trump, contract, targets: type them (S, spades, NT, MT; a number).
+  Trump, contract, targets: type them (S, spades, NT, MT; a number), or
+  Left/Right to step through the choices and Enter.
 Keys
   F1 help   F2 hint   F3 last trick   F4 score sheet   F5 save
   F6 forced cards on/off   Ctrl-Q or Ctrl-C save and quit
@@ -431,7 +433,7 @@ class TableApp(App[None]):
             if choices:
                 what.append("  ".join(choices) + "\n")
             if not isinstance(view.legal[0], (Play, Discard, Give, Return, EndGive)):
-                what.append("Type one of: " + " ".join(tui.legal_tokens(view)))
+                what.append("Type one of: " + " ".join(tui.legal_tokens(view)) + "  (or ← → and Enter)")
             elif isinstance(view.legal[0], Play):
                 what.append("Your turn: play a card.", style="bold")
         elif not decide:
@@ -524,9 +526,25 @@ class TableApp(App[None]):
             return " ".join(str(c) for c in chosen)
         return str(v.hand[self.cursor])
 
+    def choices(self) -> list[str]:
+        """What the arrow keys step through at a decision that is not a card (trump, contract, targets): the legal
+        tokens, e.g. ``['C', 'D', 'H', 'S']``; empty otherwise."""
+        v = self.view
+        if v is None or not self.waiting or not v.legal or self._legal_cards():
+            return []
+        return [t for t in tui.legal_tokens(v) if t != "done"]
+
     def move_cursor(self, key: str) -> None:
         v = self.view
         legal = self._legal_cards()
+        options = self.choices()
+        if options and key in ("left", "right", "home", "end"):  # trump, contract, targets: step through them
+            entry = self.query_one("#line", CardInput)
+            pos = options.index(entry.value) if entry.value in options else -1
+            pos = {"home": 0, "end": len(options) - 1}.get(key, (pos + (1 if key == "right" else -1)) % len(options))
+            entry.value = options[pos]
+            entry.cursor_position = len(entry.value)
+            return
         if v is None or not legal:
             return
         idx = [i for i, c in enumerate(v.hand) if c in legal]
