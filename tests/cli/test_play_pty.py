@@ -33,12 +33,16 @@ def _clean(text: str) -> str:
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
     e = dict(os.environ)
-    e.update(COLUMNS="120", LINES="50", TERM="xterm-256color", XDG_DATA_HOME=str(tmp_path / "xdg"))
+    e.update(COLUMNS="120", LINES="50", TERM="xterm-256color", XDG_DATA_HOME=str(tmp_path / "xdg"),
+             XDG_CONFIG_HOME=str(tmp_path / "config"))
     e.pop("NO_COLOR", None)
     return e
 
 
 def spawn(args: list[str], env: dict[str, str]) -> pexpect.spawn:
+    """``sergeant-major ARGS`` in a terminal; ``play`` in line mode (``--plain``: in a terminal it is full-screen)."""
+    if args[:1] == ["play"]:
+        args = [*args, "--plain"]
     child = pexpect.spawn(BIN, args, env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(50, 120))
     return child
 
@@ -299,7 +303,7 @@ def test_play_against_experts_says_it_prepares_them(env: dict[str, str]) -> None
 
     if not HAVE_NUMBA:
         pytest.skip("without numba nothing compiles")
-    child = pexpect.spawn(BIN, ["play", "--seed", "2", "--opponents", "expert"], env=env, encoding="utf-8",
+    child = pexpect.spawn(BIN, ["play", "--seed", "2", "--opponents", "expert", "--plain"], env=env, encoding="utf-8",
                           timeout=180, dimensions=(50, 120))
     child.expect("Preparing the expert players")
     child.expect(PROMPT)

@@ -708,10 +708,10 @@ def test_cards_typed_for_one_player_never_go_on_to_the_next(tmp_path: Path) -> N
     hand = sorted(view.hand, key=lambda c: c.id)
     before = len(m.deal.history)
     with pytest.raises(tui.InputError) as e:
-        g._build(view, f"{hand[0]} {hand[1]}")
+        g.build_actions(view, f"{hand[0]} {hand[1]}")
     assert "only 1 card is asked now for Cleo, not 2; nothing was done" in str(e.value)
     assert len(m.deal.history) == before
-    assert g._build(view, f"{hand[0]}") == [Give(0, hand[0], 2)]
+    assert g.build_actions(view, f"{hand[0]}") == [Give(0, hand[0], 2)]
 
 
 @pytest.mark.parametrize("rules_text, shown", [("9-5-2 dealer-assigns-targets=on", "Cleo deals and assigns the targets. Seats: "

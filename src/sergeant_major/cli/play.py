@@ -20,64 +20,31 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-import signal
 import sys
-import tempfile
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.text import Text
 
 from sergeant_major.cli import tui
 from sergeant_major.cli.app import app, parse_path, parse_seed, parse_whole_number, prepare_with_status
+from sergeant_major.cli.game import HUMAN, Game
 from sergeant_major.cli.records import record_error_text
-from sergeant_major.core.actions import Action, Discard, EndGive, Give, Return, TakeKitty
-from sergeant_major.core.cards import Card
-from sergeant_major.core.deal import DealResult, Phase, role_name
+from sergeant_major.cli.settings import load_settings, save_settings
 from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.match import Match
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import has_visible, name_problem, quote, visible
-from sergeant_major.core.view import View
-from sergeant_major.players import LEVELS, Player, decision_rng, make_player
-from sergeant_major.records import RecordCountError, check_record, read_record, read_records, write_record
+from sergeant_major.players import LEVELS
+from sergeant_major.records import RecordCountError, check_record, read_record, read_records
 
 __all__ = ["play", "default_save_dir", "save_name", "Game"]
 
-HUMAN = 0
 OPPONENT_NAMES = ("Bob", "Cleo", "Dan")
 MAX_NAME = 40  # characters in a player's name (a longer one broke the table's header; the web tables take 40)
-
-
-def _leave_on_signals(game: Game) -> dict[int, Any]:
-    """Handle Ctrl-C (SIGINT), SIGTERM and SIGHUP as ``quit``: at the prompt by raising :class:`_Quit` at once,
-    elsewhere (a computer thinking, an action being applied, a hint being worked out) by asking the loop to stop
-    before the next action, so no action is ever half applied (a Ctrl-C while a deal was scored saved it scored
-    with its points not yet added to the totals). Returns the handlers replaced. Does nothing outside the main
-    thread, where handlers cannot be set."""
-    previous: dict[int, Any] = {}
-    if threading.current_thread() is not threading.main_thread():
-        return previous
-
-    def leave(signum: int, frame: object) -> None:
-        game.leave_requested = True
-        if game.at_prompt:
-            raise _Quit()
-
-    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
-        sig = getattr(signal, name, None)
-        if sig is not None:
-            previous[sig] = signal.signal(sig, leave)
-    return previous
-
-
-class _Quit(Exception):
-    """The human asked to leave (``quit``, Ctrl-C, end of input)."""
 
 
 def default_save_dir() -> Path:
@@ -94,351 +61,6 @@ def save_name(seed: int) -> str:
     """The name of a new save file: ``match-SEED-YYYYmmdd-HHMMSS.json``, the seed cut to its first
     :data:`SEED_IN_NAME` characters (a 300-digit seed made a name too long to create; the record holds the seed)."""
     return f"match-{str(seed)[:SEED_IN_NAME]}-{time.strftime('%Y%m%d-%H%M%S')}.json"
-
-
-def _kind_of(path: Path) -> str:
-    """What ``path`` (existing, not a folder) is, for a message: "a file", "a device", "a pipe" or "a socket"."""
-    import stat
-
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return "a file"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISFIFO(mode):
-        return "a pipe"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a file"
-
-
-class Game:
-    """One terminal session: the match, the players by seat (``None`` for the human) and the console.
-
-    Args:
-        match: the match to play on (new or rebuilt from a record).
-        kinds: each seat's kind (``"human"`` at seat 0, else a level of :data:`players.LEVELS`).
-        save_path: where ``quit`` and the end write the record.
-        console: the rich console to print on.
-        ask: reads one line after showing a prompt (``input``-like; raises ``EOFError``/``KeyboardInterrupt``).
-        new_file: the first save never replaces an existing file: when ``save_path`` is taken (another match
-            saved under the same name, e.g. the same seed in the same second) it goes to ``NAME-2.json``...,
-            and :attr:`save_path` becomes that name, where every later save of this match goes. ``False``
-            (resuming a saved match): ``save_path`` is this match's own file and is replaced.
-    """
-
-    def __init__(self, match: Match, kinds: list[str], save_path: Path, console: Console,
-                 ask: Callable[[str], str] | None = None, new_file: bool = True) -> None:
-        self.match = match
-        self.kinds = kinds
-        self.players: list[Player | None] = [None if k == "human" else make_player(k) for k in kinds]
-        self.save_path = save_path
-        self._own_file = not new_file  # save_path is this match's own file (saved once, or the file resumed)
-        self._autosave_failed = False
-        self.leave_requested = False  # set by Ctrl-C, SIGTERM, SIGHUP: stop before the next action
-        self.at_prompt = False  # waiting for the human's input
-        self.console = console
-        self.ask = ask or (lambda p: console.input(p))
-        self._group: tuple[str, int, int, str] | None = None  # kind, giver, receiver, giver with role
-        self._group_cards: list[Card | None] = []
-        self._announced_deal = 0
-
-    # ------------------------------------------------------------------ output
-    def say(self, text: str | Text, style: str = "") -> None:
-        self._flush()
-        if isinstance(text, str):
-            self.console.print(text, style=style, highlight=False, markup=False, soft_wrap=True)
-        else:
-            self.console.print(text, highlight=False)
-
-    def _pass(self, kind: str, giver: int, receiver: int, card: Card | None) -> None:
-        """Collect consecutive cards passed the same way (gives, returns, discards) into one line;
-        ``card`` is ``None`` when the human may not see it (then only the count is printed)."""
-        d = self.match.deal
-        key = (kind, giver, receiver, tui.who(self.match.names, giver, d.dealer, d.declarer))
-        if self._group != key or (card is None) != (self._group_cards[0] is None):
-            self._flush()
-            self._group = key
-        self._group_cards.append(card)
-
-    def _flush(self) -> None:
-        if self._group is None:
-            return
-        kind, g, r, w = self._group
-        cards = [c for c in self._group_cards if c is not None]
-        names = self.match.names
-        if cards:
-            text = tui.passed_text(kind, w, names[g], names[r], cards)
-        else:
-            text = tui.hidden_text(kind, g, r, len(self._group_cards), names)
-        self._group = None
-        self._group_cards = []
-        self.console.print(text, highlight=False, markup=False)
-
-    def save(self) -> Path:
-        """Write the match's record to :attr:`save_path` (atomically) and return the path. The first save of a
-        new match claims a file name of its own (see ``new_file``), later ones replace that file.
-
-        Raises:
-            SergeantMajorError: quoting the folder or file that cannot be written and the system's reason.
-        """
-        folder = self.save_path.parent
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            blocker = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
-            # 'File exists' or 'Not a directory' alone did not say which name is in the way
-            why = (f"{str(blocker)!r} is {_kind_of(blocker)}, not a folder" if blocker is not None
-                   else e.strerror or str(e))
-            raise SergeantMajorError(f"cannot create the save folder {str(folder)!r}: {why}") from None
-        path = write_record(self.match, self.save_path, self.kinds, {"program": "sergeant-major play",
-                                                                     "saved": time.strftime("%Y-%m-%dT%H:%M:%S")},
-                            unique=not self._own_file)
-        self.save_path = path
-        self._own_file = True
-        return path
-
-    def autosave(self) -> None:
-        """:meth:`save` before each of the human's decisions, so a closed terminal or a killed process
-        loses at most the decision being made. A failure is said once and play goes on."""
-        try:
-            self.save()
-        except SergeantMajorError as e:
-            if not self._autosave_failed:
-                self._autosave_failed = True
-                self.say(f"warning: autosave failed: {e}", style="yellow")
-
-    def _final_save(self) -> Path:
-        """:meth:`save`; when that fails, save to the system's temporary folder instead and say so, so
-        the match is never lost at the end or on ``quit``."""
-        try:
-            return self.save()
-        except SergeantMajorError as e:
-            # a folder of this process's own (mode 0700), never a fixed path another user could have made
-            fallback = Path(tempfile.mkdtemp(prefix="sergeant-major-")) / self.save_path.name
-            self.save_path = fallback
-            self._own_file = False
-            path = self.save()
-            with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP): the save comes first
-                self.say(f"warning: {e}; saved to {fallback} instead", style="yellow")
-            return path
-
-    # ------------------------------------------------------------------ the loop
-    def run(self) -> int:
-        """Play until the end or until the human leaves; save either way. Returns the exit code (0).
-
-        Ctrl-C, SIGTERM and SIGHUP (a closed terminal) are handled like ``quit`` while the game runs."""
-        previous = _leave_on_signals(self)
-        try:
-            return self._run()
-        finally:
-            for sig, handler in previous.items():
-                signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
-
-    def _run(self) -> int:
-        m = self.match
-        try:
-            while not m.over:
-                if self.leave_requested:
-                    raise _Quit()
-                self._announce_deal()
-                forced = m.forced_action()
-                if forced is not None:
-                    self._apply(forced)
-                    continue
-                seat = m.to_act
-                assert seat is not None
-                p = self.players[seat]
-                if p is None:
-                    self._human_turn()
-                else:
-                    deal = m.deal
-                    view = m.view(seat)
-                    action = p.choose(view, decision_rng(m.seed, seat, deal.number, len(deal.history)))
-                    self._apply(action)
-        except (_Quit, KeyboardInterrupt, EOFError):
-            path = self._final_save()  # first: after a hang-up, writing to the terminal fails
-            with contextlib.suppress(OSError):
-                self._flush()
-                self.console.print()
-                self.say(f"Match saved to {path}")
-                self.say(f"Continue with: sergeant-major play --resume {path}")
-            return 0
-        self._flush()
-        end = m.end
-        assert end is not None
-        winners = " and ".join(m.names[s] for s in end.winners)
-        self.say(f"Match over: {winners} {'win' if tui.is_you(winners) or len(end.winners) > 1 else 'wins'} - {end.reason}.",
-                 style="bold")
-        self.say("Totals: " + ", ".join(f"{m.names[s]} {tui.signed(t)}" for s, t in enumerate(m.totals)))
-        path = self._final_save()
-        self.say(f"Record saved to {path}")
-        return 0
-
-    def _announce_deal(self) -> None:
-        m = self.match
-        d = m.deal
-        if d.number == self._announced_deal:
-            return
-        self._announced_deal = d.number
-        n = m.rules.players
-        you = tui.is_you(m.names[d.dealer])
-        deals = 'deal' if you else 'deals'
-        if d.phase == Phase.ASSIGN:  # dealer-assigns-targets: the targets are the dealer's choice, not known yet
-            roles = ", ".join(f"{m.names[s]} {role_name((s - d.dealer) % n)}" for s in range(n))
-            line = (f"\n=== Deal {d.number}: {m.names[d.dealer]} {deals} and {'assign' if you else 'assigns'} the targets. "
-                    f"Seats: {roles} ===")
-        else:
-            roles = ", ".join(f"{m.names[s]} {role_name((s - d.dealer) % n)} {d.targets[s]}" for s in range(n))
-            line = f"\n=== Deal {d.number}: {m.names[d.dealer]} {deals}. Targets: {roles} ==="
-        self.say(Text(line, style="bold cyan"))
-
-    def _apply(self, action: Action) -> None:
-        m = self.match
-        deal = m.deal
-        before = len(deal.completed)
-        res = m.apply(action)
-        text = tui.describe_public(action, deal, m.names, HUMAN)
-        if isinstance(action, (Give, Return, Discard)):
-            kind = "discard" if isinstance(action, Discard) else ("give" if isinstance(action, Give) else "return")
-            to = action.to if isinstance(action, (Give, Return)) else action.seat
-            self._pass(kind, action.seat, to, action.card if text is not None else None)
-        elif text is None:
-            pass
-        elif action.seat == HUMAN and isinstance(action, TakeKitty):
-            self.say(text, style="green")
-        else:
-            self.say(text)
-        if len(deal.completed) > before:
-            t = deal.completed[-1]
-            tally = ", ".join(f"{m.names[s]} {deal.tricks_won[s]}" for s in range(m.rules.players))
-            self.say(f"  -> {m.names[t.winner]} {'win' if tui.is_you(m.names[t.winner]) else 'wins'} the trick ({tally})",
-                     style="dim")
-        if res is not None:
-            self._deal_over(res, deal.number, deal.dealer)
-
-    def _deal_over(self, res: DealResult, number: int, dealer: int) -> None:
-        m = self.match
-        self._flush()
-        self.console.print()
-        self.console.print(tui.deal_summary(res, number, m.totals, m.names, dealer))
-        if not m.over and m.rules.exchange and any(res.diffs):
-            nd = m.deal.dealer
-            plan = tui.exchange_plan(m.rules, res.diffs, nd, m.names)
-            if plan:
-                self.say("Exchange next deal (unless it is played in no-trump or minimum tricks):"
-                         if m.rules.has_nt_mt else "Exchange next deal:")
-                for line in plan:
-                    self.say("  " + line)
-
-    # ------------------------------------------------------------------ the human
-    def _human_turn(self) -> None:
-        m = self.match
-        self.autosave()
-        view = m.view(HUMAN)
-        self._flush()
-        self.console.print()
-        self.console.print(tui.status(view), highlight=False)
-        word = tui.prompt_word(view)
-        while True:
-            if self.leave_requested:
-                raise _Quit()
-            self.at_prompt = True
-            try:
-                line = self.ask(f"{word}> ")
-            except KeyboardInterrupt:
-                raise _Quit() from None
-            finally:
-                self.at_prompt = False
-            cmd = line.strip().lower()
-            if not cmd:
-                continue
-            if cmd in ("quit", "exit"):  # not "q": a lone Q is a queen typed short
-                raise _Quit()
-            if cmd == "save":
-                try:
-                    self.say(f"Saved to {self.save()}")
-                except SergeantMajorError as e:
-                    self.say(f"Refused [save]: {e}")
-                continue
-            if cmd in ("help", "?"):
-                if tui.decision_help(view):
-                    self.say(tui.decision_help(view))
-                for k, v in tui.COMMANDS.items():
-                    self.say(f"  {k:6} {v}")
-                self.say("  Cards: QS 10h qs TD Q♠ Q♤ (several on one line for discards and gives).")
-                continue
-            if cmd == "hand":
-                self.say(Text("Hand: ").append_text(tui.hand_text(view.hand)))
-                self.say("Legal: " + " ".join(tui.legal_tokens(view)))
-                continue
-            if cmd == "last":
-                done = view.completed
-                self.say(f"Last trick: {tui.trick_text(done[-1], view.names)}" if done else "No trick completed yet this deal.")
-                continue
-            if cmd in ("table", "show", "screen"):
-                self.console.print(tui.status(view), highlight=False)
-                continue
-            if cmd == "hint":
-                from sergeant_major.players.expert import hint_lines
-
-                # the hint changes nothing, so Ctrl-C stops it at once, as at the prompt (its first use may compile
-                # the solver for up to a minute); numba can swallow the interrupt and fail otherwise: that is the quit
-                self.at_prompt = True
-                try:
-                    hints = hint_lines(view, decision_rng(m.seed, HUMAN, m.deal.number, len(m.deal.history)))
-                except Exception:
-                    if self.leave_requested:
-                        raise _Quit() from None
-                    raise
-                finally:
-                    self.at_prompt = False
-                for hl in hints:
-                    self.say(hl)
-                continue
-            try:
-                actions = self._build(view, line)
-            except SergeantMajorError as e:
-                self.say(tui.refusal(line, e), style="bold red")
-                continue
-            for a in actions:
-                self._apply(a)
-            return
-
-    def _build(self, view: View, line: str) -> list[Action]:
-        """The actions a line stands for, checked on a copy of the deal first (all or nothing)."""
-        items = tui.parse_line(view, line)
-        if len(items) == 1 and not isinstance(items[0], Card):
-            single = items[0]
-            self.match.deal.clone().apply(single)  # raises IllegalActionError, nothing changes
-            return [single]
-        probe = self.match.deal.clone()
-        out: list[Action] = []
-        to: int | None = None  # the one player the cards of a line go to (the prompt names one)
-        for i, c in enumerate(items):
-            assert isinstance(c, Card)
-            legal = probe.legal_actions() if probe.to_act == HUMAN and probe.forced_action() is None else []
-            first = legal[0] if legal else None
-            if isinstance(first, (Give, EndGive, Return)) and to is not None and first.to != to:
-                first = None  # the next cards go to another player: asked for at a prompt of their own
-            a: Action
-            if isinstance(first, Discard):
-                a = Discard(HUMAN, c)
-            elif isinstance(first, (Give, EndGive)):
-                a = Give(HUMAN, c, first.to)
-                to = first.to
-            elif isinstance(first, Return):
-                a = Return(HUMAN, c, first.to)
-                to = first.to
-            else:
-                for_whom = f" for {visible(self.match.names[to])}" if to is not None else ""
-                raise tui.InputError(f"{quote(line.strip())}: only {i} card{'s' if i != 1 else ''} "
-                                     f"{'is' if i == 1 else 'are'} asked now{for_whom}, not {len(items)}; nothing was done",
-                                     "too many cards")
-            probe.apply(a)
-            out.append(a)
-        return out
 
 
 def line_editing_input() -> Callable[[str], str] | None:
@@ -472,6 +94,10 @@ def play(
     game: Annotated[int | None, typer.Option("--game", parser=parse_whole_number, help="With --resume on a JSON Lines file of several records: "
                                              "which record, from 1.")] = None,
     save_dir: Annotated[Path | None, typer.Option("--save-dir", parser=parse_path, help="Where to save (default: the user's data dir).")] = None,
+    plain: Annotated[bool, typer.Option("--plain", help="Line mode: a scrolling log and a prompt (for pipes, screen readers "
+                                        "and scripts; the default when input or output is not a terminal).")] = False,
+    play_forced: Annotated[bool | None, typer.Option("--play-forced/--ask-forced", help="Play every forced card (your only "
+                                                     "legal card) for you, or ask; remembered in the user's settings.")] = None,
 ) -> None:
     """Play a whole match in the terminal against computer players (you are seat 0)."""
     console = Console(highlight=False)
@@ -519,7 +145,8 @@ def play(
                         f"{f' --game {game}' if game is not None else ''})")
         if seed is not None or to is not None or rules != "9-5-2" or opponents != "heuristic" or name != "You":
             intro.append("(--rules, --seed, --to, --opponents and --name come from the saved match when resuming)")
-        intro.append(f"Resuming {resume}: rules {match.rules}, seed {match.seed}, deal {match.deal.number}.")
+        intro.append(f"Resuming {resume}: rules {match.rules}, seed {match.seed}, deal {match.deal.number}. Opponents: "
+                     + ", ".join(f"{visible(match.names[i])} ({kinds[i]})" for i in range(1, len(kinds))) + ".")
         # a JSON Lines file is never overwritten by one record: the match is saved to a file of its own; so it
         # is with --save-dir (it was ignored: the match went on being saved over the file resumed)
         new_file = json_lines or save_dir is not None
@@ -580,7 +207,22 @@ def play(
         intro.append(f"Rules: {r}   Seed: {seed_n}   Opponents: "
                      + ", ".join(f"{names[i + 1]} ({lv})" for i, lv in enumerate(levels)))
         intro.append("Type a card like QS, 10h or Q♠; 'help' for commands, 'quit' to save and leave.")
-    game_ = Game(match, kinds, path, console, ask=line_editing_input(), new_file=new_file)
+    settings = load_settings()
+    if play_forced is not None and play_forced != settings.play_forced:
+        settings.play_forced = play_forced
+        save_settings(settings)
+    full_screen = not plain and sys.stdin.isatty() and sys.stdout.isatty()
+    table_app = None
+    if full_screen:
+        from sergeant_major.cli.table import TableApp
+
+        intro = [("Type a card (QS, 10h, Q♠) or move with the arrow keys and press Enter; F1 for help, Ctrl-Q to save "
+                  "and leave.") if x.startswith("Type a card") else x for x in intro]
+
+        table_app = TableApp(match, kinds, path, new_file=new_file, settings=settings, delay=0.4, intro=intro)
+        game_: Game = table_app.game
+    else:
+        game_ = Game(match, kinds, path, console, ask=line_editing_input(), new_file=new_file, settings=settings)
     try:
         game_.save()  # before any play: a save folder or file that cannot be written is said now, not at the end
     except SergeantMajorError as e:
@@ -603,7 +245,12 @@ def play(
                                   soft_wrap=True)
                 raise
     try:
-        code = game_.run()
+        if table_app is not None:
+            from sergeant_major.cli.table import run_table
+
+            code = run_table(table_app)
+        else:
+            code = game_.run()
     except SergeantMajorError as e:  # even the fallback save failed
         raise _fail(str(e)) from None
     raise typer.Exit(code)

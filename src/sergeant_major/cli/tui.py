@@ -57,6 +57,13 @@ __all__ = [
     "exchange_plan",
     "refusal",
     "signed",
+    "role_text",
+    "is_minimum",
+    "target_text",
+    "MINIMUM_NOTE",
+    "contracts_left_text",
+    "wrap_note",
+    "score_sheet",
 ]
 
 COMMANDS = {
@@ -64,8 +71,10 @@ COMMANDS = {
     "hand": "show your hand again",
     "last": "show the last completed trick",
     "table": "show the whole table again",
+    "scores": "show the score sheet: every deal's scores and the totals",
     "hint": "what the expert would do, with its estimate for each choice (tricks, points)",
     "save": "save the match now and go on (it is also saved before each of your decisions)",
+    "forced": "play every forced card (your only legal card) for you, or stop doing so (remembered)",
     "quit": "save the match and leave (Ctrl-C, Ctrl-D and closing the terminal do the same)",
 }
 
@@ -103,13 +112,44 @@ def hand_text(cards: Sequence[Card]) -> Text:
 
 
 def who(view_or_names: View | tuple[str, ...], seat: int, dealer: int, declarer: int | None = None) -> str:
-    """``'Bob (dealer)'``: the seat's name and role this deal; ``declarer`` adds ``declarer`` when not the dealer."""
+    """``'Bob (dealer)'``: the seat's name and role this deal; ``declarer`` adds ``playmaker`` (the word of
+    docs/rules.md for the seat that names trump and takes the kitty) when not the dealer."""
     names = view_or_names.names if isinstance(view_or_names, View) else view_or_names
-    n = len(names)
-    role = role_name((seat - dealer) % n)
+    return f"{names[seat]} ({role_text(len(names), seat, dealer, declarer)})"
+
+
+def role_text(players: int, seat: int, dealer: int, declarer: int | None = None) -> str:
+    """The seat's role this deal in words: ``'dealer'``, ``'eldest, playmaker'``, ``'third'``."""
+    role = role_name((seat - dealer) % players)
     if declarer is not None and seat == declarer and declarer != dealer:
-        role += ", declarer"
-    return f"{names[seat]} ({role})"
+        role += ", playmaker"
+    return role
+
+
+def is_minimum(contract: Contract | None) -> bool:
+    """Whether ``contract`` is minimum tricks (MT), where each target is a ceiling and fewer tricks is better."""
+    return contract is Contract.MINIMUM
+
+
+def target_text(target: int, contract: Contract | None) -> str:
+    """A target as the screen shows it: ``'5'``, or ``'at most 5'`` in a minimum-tricks deal (a ceiling)."""
+    return f"at most {target}" if is_minimum(contract) else str(target)
+
+
+MINIMUM_NOTE = ("Minimum tricks: no trump; each target is a ceiling - take at most that many tricks. Fewer is better: "
+                "each trick under your ceiling scores +1, each one over it -1.")
+"""What the screen says in a minimum-tricks deal (docs/rules.md, 3-5-8 MT)."""
+
+
+def contracts_left_text(view: View, seat: int) -> str:
+    """The 3-5-8 contracts ``seat`` may still choose (public): ``'S H NT MT'``, ``'-'`` when none; ``''`` outside
+    ``contract-once``."""
+    if not view.contracts_left:
+        return ""
+    left = view.contracts_left[seat]
+    if seat == view.declarer and view.contract is not None:  # the contract named this deal is used up already
+        left = tuple(c for c in left if c is not view.contract)
+    return " ".join(c.code for c in left) if left else "-"
 
 
 def is_you(name: str) -> bool:
@@ -236,7 +276,7 @@ def parse_card_list(line: str) -> list[Card]:
         try:
             out.append(parse_card(w))
         except CardParseError as e:
-            why = str(e)
+            why = _card_error(w, str(e))
             if len(w) > _WORD_MAX:  # no card is that long: quoted by its start (its rank was quoted in full, 500 'A's)
                 why = f"{quote(w) if len(line.split()) == 1 else quote(w[:_WORD_MAX] + '...')} is not a card " \
                       "(write rank then suit, e.g. QS, 10H, TD)"
@@ -248,6 +288,28 @@ def parse_card_list(line: str) -> list[Card]:
     if not out:
         raise InputError(f"{quote(line)} names no card", "not a card")
     return out
+
+
+_HOW = "write rank then suit, e.g. QS, 10H, TD"
+
+
+def _is_rank(word: str) -> bool:
+    try:
+        parse_card(word + "S")
+    except CardParseError:
+        return False
+    return True
+
+
+def _card_error(word: str, parsed: str) -> str:
+    """One form for every word that is not a card: ``'X' is not a card: <what is wrong>; write rank then suit``.
+    ``10`` was refused as "'0' is not a suit" and ``1D`` as "'1' is not a rank": both now say what the word lacks
+    in the same form (``'10' is a rank without a suit``, ``'1' is not a rank (2-10, ...)``)."""
+    head = f"{quote(word)} is not a card"
+    if _is_rank(word.strip()):
+        return f"{head}: {quote(word.strip())} is a rank without a suit; {_HOW}"
+    detail = parsed.partition(": ")[2] if parsed.startswith(head + ": ") else ""
+    return f"{head}: {detail}; {_HOW}" if detail else f"{head} ({_HOW})"
 
 
 def parse_contract(line: str, legal: Sequence[Action]) -> NameContract:
@@ -471,18 +533,22 @@ def player_table(view: View) -> Table:
     """The small table: each player with role, target (``?`` until the dealer assigns the targets), tricks this
     deal, cards held and running total."""
     t = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), show_edge=False)
-    for col, just in (("Player", "left"), ("Role", "left"), ("Target", "right"), ("Tricks", "right"),
-                      ("Cards", "right"), ("Total", "right")):
+    cols = [("Player", "left"), ("Role", "left"), ("Target", "right"), ("Tricks", "right"), ("Cards", "right"),
+            ("Total", "right")]
+    if view.contracts_left:  # 3-5-8: every player's contracts left are public
+        cols.append(("Contracts left", "left"))
+    for col, just in cols:
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     unassigned = view.phase is Phase.ASSIGN  # dealer-assigns-targets: the dealer has not chosen them yet
     for s in range(view.players):
-        role = role_name(view.role(s))
-        if s == view.declarer and s != view.dealer:
-            role += ", declarer"
+        role = role_text(view.players, s, view.dealer, view.declarer)
         mark = " <" if view.to_act == s else ""
-        t.add_row(Text(view.names[s] + mark), role,  # Text: a name is plain text, never markup
-                  "?" if unassigned else str(view.targets[s]), str(view.tricks_won[s]),
-                  str(view.hand_sizes[s]), _signed(view.totals[s]))
+        row: list[str | Text] = [Text(view.names[s] + mark), role,  # Text: a name is plain text, never markup
+               "?" if unassigned else target_text(view.targets[s], view.contract), str(view.tricks_won[s]),
+               str(view.hand_sizes[s]), _signed(view.totals[s])]
+        if view.contracts_left:
+            row.append(contracts_left_text(view, s))
+        t.add_row(*row)
     return t
 
 
@@ -522,6 +588,8 @@ def status(view: View) -> RenderableType:
         parts.append(Text(f"Trick: {trick_text(view.trick, view.names) if view.trick else '(you lead)' if view.to_act == view.seat else '-'}"))
     if r.contract_after and view.contract is None and len(view.hand) < r.hand_size:
         parts.append(Text(f"(only your first {len(view.hand)} cards are known before the contract)"))
+    if is_minimum(view.contract):
+        parts.append(Text(MINIMUM_NOTE))
     if view.contracts_left and view.phase is Phase.CONTRACT and view.to_act == view.seat:
         parts.append(Text("Contracts left: " + " ".join(c.code for c in view.contracts_left[view.seat])))
     parts.append(Text("Hand: ").append_text(hand_text(view.hand)))
@@ -559,6 +627,32 @@ def deal_summary(res: DealResult, number: int, totals: Sequence[int], names: tup
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     n = len(names)
     for s in range(n):
-        t.add_row(Text(names[s]), role_name((s - dealer) % n), str(res.targets[s]), str(res.tricks[s]), _signed(res.diffs[s]),
+        t.add_row(Text(names[s]), role_name((s - dealer) % n), target_text(res.targets[s], res.contract), str(res.tricks[s]),
+                  _signed(res.diffs[s]),
                   _signed(res.scores[s]), _signed(totals[s]))
+    return t
+
+
+def wrap_note(text: str, width: int, indent: str = "  ") -> list[str]:
+    """``text`` broken between words into lines of at most ``width`` characters (at least 20), each after
+    ``indent``: a note is never cut mid-word by the terminal (the hint's footnote broke at 60 and 120 columns)."""
+    import textwrap
+
+    return textwrap.wrap(text.strip(), width=max(20, width), initial_indent=indent, subsequent_indent=indent,
+                         break_long_words=False, break_on_hyphens=False) or [indent]
+
+
+def score_sheet(view: View) -> Table:
+    """The score sheet: one row a completed deal (its number, contract and each player's score) and the totals."""
+    t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, title="Score sheet", title_justify="left")
+    t.add_column("Deal", justify="right")
+    t.add_column("Contract")
+    for nm in view.names:
+        t.add_column(Text(nm), justify="right")
+    run = [0] * view.players
+    for i, res in enumerate(view.results, 1):
+        for s in range(view.players):
+            run[s] += res.scores[s]
+        t.add_row(str(i), res.contract.word, *(f"{signed(res.scores[s])} ({signed(run[s])})" for s in range(view.players)))
+    t.add_row("", Text("Total", style="bold"), *(Text(signed(x), style="bold") for x in view.totals))
     return t

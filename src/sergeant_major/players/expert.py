@@ -561,8 +561,6 @@ def hint_lines(view: View, rng: random.Random, think: float = 1.0) -> list[str]:
     Raises:
         ValueError: when the seat is not to act.
     """
-    from sergeant_major.core.actions import action_text
-
     est = ExpertPlayer(think=think).estimate(view, rng)
     names = list(view.names)
 
@@ -571,7 +569,11 @@ def hint_lines(view: View, rng: random.Random, think: float = 1.0) -> list[str]:
             return str(a.card)
         if isinstance(a, AssignTargets):  # what the targets> prompt lists and takes: its number, then who gets what
             return f"{view.legal.index(a) + 1}: " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(a.targets))
-        return action_text(a, names).split(" ", 1)[-1] if isinstance(a, (NameContract, AssignTargets, EndGive)) else str(a)
+        if isinstance(a, NameContract):  # "choose minimum tricks", not "choose name minimum tricks"
+            return a.contract.word
+        if isinstance(a, EndGive):
+            return f"done (no more cards to {names[a.to]})"
+        return str(a)
 
     how = {"dds": "double-dummy", "playout": "play-outs", "rollout": "play-outs", "forced": "", "heuristic": "no worlds"}
     head = f"Hint: the expert would choose {short(est.choice)}"

@@ -1,0 +1,661 @@
+"""The full-screen table of ``sergeant-major play`` (Textual), used when standard input and output are terminals.
+
+The match is driven by :class:`~sergeant_major.cli.play.Game`'s own loop (players, forced actions, saving) in a
+worker thread: :class:`TableGame` only changes how that loop shows things and where the human's lines come from.
+The worker hands the screen frozen :class:`~sergeant_major.core.view.View` objects of the human's seat (never the
+state), and the screen hands back what the human typed or chose, as a line the line mode would take (``QS``,
+``2c 3d``, ``hint``, ``quit``), so both modes accept the same input and say the same words
+(:mod:`sergeant_major.cli.tui`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import queue
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, RichLog, Static
+
+from sergeant_major.cli import tui
+from sergeant_major.cli.game import HUMAN, Game, LeaveGame, exchange_lines, match_over_lines
+from sergeant_major.cli.settings import Settings
+from sergeant_major.core.actions import Discard, EndGive, Give, Play, Return
+from sergeant_major.core.cards import Card, Suit
+from sergeant_major.core.deal import DealResult, Phase
+from sergeant_major.core.match import Match
+from sergeant_major.core.view import View
+
+__all__ = ["TableApp", "TableGame", "CardInput", "run_table", "card_label", "seat_text", "trick_lines"]
+
+_RED = (Suit.HEARTS, Suit.DIAMONDS)
+_CONTINUE = "\x00continue"  # what a key on a result panel sends to the worker
+
+
+class TableGame(Game):
+    """:class:`Game` with its output sent to a :class:`TableApp` and its lines read from it (a worker thread)."""
+
+    def __init__(self, app: TableApp, match: Match, kinds: list[str], save_path: Path, new_file: bool = True,
+                 settings: Settings | None = None, delay: float = 0.0) -> None:
+        super().__init__(match, kinds, save_path, Console(file=io.StringIO(), width=100),
+                         ask=self._ask, new_file=new_file, settings=settings)
+        self.app = app
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.delay = delay
+        self.result_path: Path | None = None
+        self.finished = False
+
+    # ---------------------------------------------------------------- to the screen
+    def _post(self, fn: Any, *args: Any) -> None:
+        with contextlib.suppress(RuntimeError):  # the app has gone (closed terminal): the save still happens
+            self.app.call_from_thread(fn, *args)
+
+    def emit(self, text: str | Text, style: str = "") -> None:
+        line = text if isinstance(text, Text) else Text(text, style=style)
+        self._post(self.app.add_log, line, style)
+
+    def show_decision(self, view: View) -> None:
+        self._post(self.app.show_view, view, True)
+
+    def _apply(self, action: Any, note: str = "") -> None:
+        super()._apply(action, note)
+        if self.match.over:
+            return
+        self._post(self.app.show_view, self.match.view(HUMAN), False)
+        if self.delay and action.seat != HUMAN and self.players[action.seat] is not None and isinstance(action, Play):
+            time.sleep(self.delay)
+
+    def _ask(self, prompt: str) -> str:
+        self._post(self.app.ask, prompt)
+        line = self.lines.get()
+        if line == _CONTINUE:
+            return ""
+        return line
+
+    def _wait_key(self) -> None:
+        while True:
+            line = self.lines.get()
+            if line == _CONTINUE:
+                return
+            if line.strip().lower() in ("quit", "exit"):
+                raise LeaveGame()
+
+    def deal_over(self, res: DealResult, number: int, dealer: int) -> None:
+        m = self.match
+        self._flush()
+        self.emit(f"Deal {number} scored ({res.contract.word}): "
+                  + ", ".join(f"{m.names[s]} {tui.signed(res.scores[s])}" for s in range(len(m.names))), "bold")
+        table = tui.deal_summary(res, number, m.totals, m.names, dealer)
+        notes = exchange_lines(m, res)
+        if m.over:
+            return  # the match end's panel follows at once
+        self.autosave()
+        self._post(self.app.show_panel, "result", Group(table, Text(), *(Text(x) for x in notes),
+                                                        Text(), Text("Press any key for the next deal.", style="bold")))
+        self._wait_key()
+
+    def hint_text(self, hints: list[str], width: int) -> list[str]:
+        return super().hint_text(hints, self.app.log_width())
+
+    def left(self, path: Path) -> None:
+        self.result_path = path
+        self._post(self.app.exit)
+
+    def match_over(self, path: Path) -> None:
+        self.result_path = path
+        self.finished = True
+        lines = match_over_lines(self.match)
+        for x in lines:
+            self.emit(x, "bold")
+        view = self.match.view(HUMAN)
+        self._post(self.app.show_panel, "end", Group(Text(lines[0], style="bold"), Text(), tui.score_sheet(view),
+                                                     Text(), Text(f"Record saved to {path}"),
+                                                     Text("Press any key to leave.", style="bold")))
+        with contextlib.suppress(LeaveGame):
+            self._wait_key()
+        self._post(self.app.exit)
+
+
+# -------------------------------------------------------------------------------------------- widgets
+def card_label(card: Card) -> Text:
+    """A card on the table: ``Q♠``, red for hearts and diamonds."""
+    rank = str(card)[:-1].replace("T", "10")
+    return Text(f"{rank}{Suit(card.suit).symbol}", style="bold red" if card.suit in _RED else "bold")
+
+
+def seat_text(view: View, s: int) -> Text:
+    """A player's panel: role, target (``at most N`` in minimum tricks), tricks, total, 3-5-8 contracts left."""
+    out = Text()
+    out.append(tui.role_text(view.players, s, view.dealer, view.declarer) + "\n")
+    target = "?" if view.phase is Phase.ASSIGN else tui.target_text(view.targets[s], view.contract)
+    out.append(f"target {target}\n")
+    out.append(f"tricks {view.tricks_won[s]}\n")
+    out.append(f"total {tui.signed(view.totals[s])}")
+    left = tui.contracts_left_text(view, s)
+    if left:
+        out.append(f"\nleft {left}")
+    return out
+
+
+def trick_lines(view: View, width: int) -> Text:
+    """The trick in the middle: each card in front of the seat that played it (left, right, across, you at the
+    bottom), the leader marked ``▸``; between tricks the last one, with who took it."""
+    cards = dict(view.trick)
+    leader = view.leader
+    done = False
+    if not view.trick and view.completed and view.phase is Phase.PLAY:
+        last = view.completed[-1]
+        cards = dict(last.cards)
+        leader = last.cards[0][0]
+        done = True
+    n = view.players
+    left, right = (view.seat + 1) % n, (view.seat - 1) % n
+    across = (view.seat + 2) % n if n == 4 else None
+
+    def cell(s: int) -> Text:
+        t = Text()
+        if s == leader and (cards or done):
+            t.append("▸", style="bold")
+        t.append(view.names[s][:10] + " ")
+        if s in cards:
+            t.append_text(card_label(cards[s]))
+        else:
+            t.append("·", style="dim")
+        return t
+
+    w = max(20, width)
+    out = Text()
+    if across is not None:
+        a = cell(across)
+        out.append(" " * max(0, (w - len(a)) // 2)).append_text(a)
+    out.append("\n\n")
+    lt, rt = cell(left), cell(right)
+    out.append_text(lt).append(" " * max(1, w - len(lt) - len(rt))).append_text(rt)
+    out.append("\n\n")
+    me = cell(view.seat)
+    out.append(" " * max(0, (w - len(me)) // 2)).append_text(me)
+    out.append("\n")
+    if done:
+        last = view.completed[-1]
+        note = f"{view.names[last.winner]} {'take' if tui.is_you(view.names[last.winner]) else 'takes'} the trick"
+        out.append("\n" + " " * max(0, (w - len(note)) // 2) + note, style="italic")
+    elif view.phase is Phase.PLAY and not view.trick and view.to_act == view.seat:
+        out.append("\n" + " " * max(0, (w - 8) // 2) + "you lead", style="italic")
+    return out
+
+
+class TrickWidget(Static):
+    """The middle of the table, drawn for its own width (so a resize redraws it)."""
+
+    view: View | None = None
+
+    def render(self) -> RenderableType:
+        if self.view is None:
+            return Text()
+        return trick_lines(self.view, max(20, self.size.width - 2))
+
+    def show(self, view: View) -> None:
+        self.view = view
+        self.refresh()
+
+
+class CardWidget(Static):
+    """One card of the hand: legal ones bright, others dim; the cursor reversed, selected ones raised."""
+
+    def __init__(self, card: Card, index: int) -> None:
+        super().__init__(card_label(card), classes="card")
+        self.card = card
+        self.index = index
+        self.state: tuple[bool, bool, bool] | None = None  # legal, under the cursor, selected: as last drawn
+
+    def on_click(self, event: events.Click) -> None:
+        app = self.app
+        if isinstance(app, TableApp):
+            app.click_card(self.index)
+
+
+class CardInput(Input):
+    """The line where cards and commands are typed; with nothing typed, the arrow keys move along the hand and
+    Enter chooses the card under the cursor."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        app = self.app
+        if (isinstance(app, TableApp) and event.key in ("left", "right", "space", "home", "end")
+                and (not self.value or self.value in app.choices())):
+            event.stop()
+            event.prevent_default()
+            app.move_cursor(event.key)
+            return
+        await super()._on_key(event)
+
+
+class Panel(ModalScreen[None]):
+    """A panel over the table (result of a deal, last trick, score sheet, help, match end) that waits for a key."""
+
+    DEFAULT_CSS = """
+    Panel { align: center middle; }
+    Panel > Static { width: auto; max-width: 100%; height: auto; max-height: 100%; padding: 1 2;
+                     border: round $accent; background: $surface; }
+    """
+
+    def __init__(self, kind: str, body: RenderableType) -> None:
+        super().__init__()
+        self.kind = kind
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.body, id="panel-body")
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        app = self.app
+        self.dismiss()
+        if isinstance(app, TableApp) and self.kind in ("result", "end"):
+            if event.key in ("ctrl+c", "ctrl+q"):
+                app.send("quit")
+            else:
+                app.send(_CONTINUE)
+
+    def on_click(self, event: events.Click) -> None:
+        app = self.app
+        self.dismiss()
+        if isinstance(app, TableApp) and self.kind in ("result", "end"):
+            app.send(_CONTINUE)
+
+
+HELP = """How to play
+  Type a card and Enter: QS, 10h, Q♠ (several for a discard or a give: 2c 3d)
+  Or, with nothing typed: Left/Right move along your hand, Enter plays the card
+  under the cursor; click a card to play it. Discards and gives: Space or a
+  click selects cards, Enter gives or discards the cards selected.
+  Trump, contract, targets: type them (S, spades, NT, MT; a number), or
+  Left/Right to step through the choices and Enter.
+Keys
+  F1 help   F2 hint   F3 last trick   F4 score sheet   F5 save
+  F6 forced cards on/off   Ctrl-Q or Ctrl-C save and quit
+The commands of line mode work too: hint, last, scores, save, forced, quit."""
+
+
+class TableApp(App[None]):
+    """The full-screen table. ``start_game`` builds the :class:`TableGame` and runs its loop in a worker thread."""
+
+    TITLE = "Sergeant Major"
+    CSS = """
+    Screen { layout: vertical; }
+    #top { height: 1; padding: 0 1; background: $boost; text-style: bold; }
+    #main { height: 1fr; }
+    #table { width: 1fr; }
+    #seats { height: auto; }
+    .seat { width: 1fr; height: auto; min-height: 6; border: round $secondary; padding: 0 1; }
+    .seat.to-act { border: heavy $accent; }
+    #trick { width: 1fr; height: 1fr; min-height: 7; padding: 0 1; content-align: center middle; }
+    #log { width: 40%; border: round $secondary; }
+    #log.narrow { width: 30%; }
+    #me { height: 1; padding: 0 1; }
+    #hand { height: 2; padding: 0 1; }
+    .card { width: auto; height: 2; margin-right: 1; text-style: dim; }
+    .card.legal { text-style: none; }
+    .card.selected { background: $accent 40%; text-style: bold underline; }
+    .card.cursor { text-style: reverse bold; }
+    #what { height: auto; padding: 0 1; }
+    #message { height: auto; padding: 0 1; color: $error; }
+    #line { height: 1; border: none; padding: 0 1; }
+    """
+    BINDINGS = [
+        Binding("f1", "help", "Help"),
+        Binding("f2", "hint", "Hint"),
+        Binding("f3", "last", "Last trick"),
+        Binding("f4", "scores", "Scores"),
+        Binding("f5", "save", "Save"),
+        Binding("f6", "forced", "Forced cards"),
+        Binding("ctrl+q", "quit_game", "Quit", priority=True),
+        Binding("ctrl+c", "quit_game", "Quit", show=False, priority=True),
+    ]
+
+    def __init__(self, match: Match, kinds: list[str], save_path: Path, new_file: bool = True,
+                 settings: Settings | None = None, delay: float = 0.0, intro: list[str] | None = None) -> None:
+        super().__init__()
+        self.game = TableGame(self, match, kinds, save_path, new_file=new_file, settings=settings, delay=delay)
+        self.view: View | None = None
+        self.waiting = False  # the worker waits for a line of the human
+        self.cursor = 0
+        self.selected: set[int] = set()
+        self.intro = intro or []
+        self.panel: str | None = None
+        self.worker: threading.Thread | None = None
+        self.error: BaseException | None = None
+        self.updates = 0  # screens drawn for a view (the benchmark waits on it)
+        self.asks = 0  # questions put to the human so far (tests wait for the next one)
+        self.thinking = False  # a hint is being worked out
+
+    # ---------------------------------------------------------------- layout
+    def compose(self) -> ComposeResult:
+        yield Static(id="top")
+        with Horizontal(id="main"):
+            with Vertical(id="table"):
+                with Horizontal(id="seats"):  # in seat order from your left: left, across (four players), right
+                    yield Static(id="left", classes="seat")
+                    if self.game.match.rules.players == 4:
+                        yield Static(id="across", classes="seat")
+                    yield Static(id="right", classes="seat")
+                yield TrickWidget(id="trick")
+            yield RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
+        yield Static(id="me")
+        yield Horizontal(id="hand")
+        yield Static(id="what")
+        yield Static(id="message")
+        yield CardInput(id="line", placeholder="type a card (QS, 10h, Q♠) or use ← → and Enter")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        log = self.query_one("#log", RichLog)
+        log.border_title = "Deal log"
+        for line in self.intro:
+            log.write(Text(line))
+        self.show_view(self.game.match.view(HUMAN), False)
+        entry = self.query_one("#line", CardInput)
+        entry.cursor_blink = False  # a steady cursor: nothing on the table moves by itself
+        entry.focus()
+        self.worker = threading.Thread(target=self._run_game, name="sergeant-major-game", daemon=True)
+        self.worker.start()
+
+    def _run_game(self) -> None:
+        try:
+            self.game.run()
+        except BaseException as e:  # noqa: BLE001 (shown after the screen is restored)
+            self.error = e
+            with contextlib.suppress(RuntimeError):
+                self.call_from_thread(self.exit)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one("#log", RichLog).set_class(event.size.width < 100 and self.game.match.rules.players == 4, "narrow")
+
+    def log_width(self) -> int:
+        return max(30, self.query_one("#log", RichLog).size.width - 2)
+
+    # ---------------------------------------------------------------- from the worker
+    def add_log(self, line: Text, style: str = "") -> None:
+        self.query_one("#log", RichLog).write(line)
+        if style == "bold red":  # a refusal: also under the hand, where the eye is
+            self.query_one("#message", Static).update(line)
+
+    def show_view(self, view: View, decide: bool) -> None:
+        """Draw the table for ``view`` (the human's); ``decide``: it is the human's decision."""
+        self.view = view
+        if decide:
+            self.selected = set()
+            self.query_one("#message", Static).update("")
+        r = view.rules
+        end = f"to {r.target_total}" if r.target_total else (f"±{r.bound}" if r.bound else (f"{r.deals} deals" if r.deals else ""))
+        self.query_one("#top", Static).update(Text(f"Deal {view.deal_number} · {tui.game_title(r)}"
+                                                   + (f" · {end}" if end else "") + " · " + _contract_words(view)))
+        n = view.players
+        seats = {"left": (view.seat + 1) % n, "right": (view.seat - 1) % n}
+        if n == 4:
+            seats["across"] = (view.seat + 2) % n
+        for wid, s in seats.items():
+            w = self.query_one(f"#{wid}", Static)
+            w.border_title = ("◆ " if view.to_act == s else "") + view.names[s]  # ◆: whose turn it is
+            w.border_subtitle = f"{view.hand_sizes[s]} cards"
+            w.update(seat_text(view, s))
+            w.set_class(view.to_act == s, "to-act")
+        self.query_one("#trick", TrickWidget).show(view)
+        me = Text()
+        me.append(view.names[view.seat], style="bold")
+        me.append(f" · {tui.role_text(n, view.seat, view.dealer, view.declarer)}")
+        if view.phase is not Phase.ASSIGN:
+            me.append(f" · target {tui.target_text(view.targets[view.seat], view.contract)}")
+        me.append(f" · tricks {view.tricks_won[view.seat]} · total {tui.signed(view.totals[view.seat])}")
+        left = tui.contracts_left_text(view, view.seat)
+        if left:
+            me.append(f" · left {left}")
+        self.query_one("#me", Static).update(me)
+        self._draw_hand()
+        what = Text()
+        if tui.is_minimum(view.contract):
+            what.append("Minimum tricks: fewer is better - stay at or under your ceiling.\n", style="italic")
+        if decide and view.legal:
+            help_ = tui.decision_help(view)
+            if help_:
+                what.append(help_ + "\n")
+            choices = tui.assign_choices(view)
+            if choices:
+                what.append("  ".join(choices) + "\n")
+            if not isinstance(view.legal[0], (Play, Discard, Give, Return, EndGive)):
+                what.append("Type one of: " + " ".join(tui.legal_tokens(view)) + "  (or ← → and Enter)")
+            elif isinstance(view.legal[0], Play):
+                what.append("Your turn: play a card.", style="bold")
+        elif not decide:
+            who = view.to_act
+            if who is not None and who != view.seat:
+                what.append(f"{view.names[who]} is thinking...", style="dim")
+        self.query_one("#what", Static).update(what)
+        self.updates += 1
+
+    def _draw_hand(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        hand = self.query_one("#hand", Horizontal)
+        legal = self._legal_cards()
+        cards = list(view.hand)
+        self.cursor = min(self.cursor, max(0, len(cards) - 1))
+        if legal and cards[self.cursor] not in legal:
+            self.cursor = next(i for i, c in enumerate(cards) if c in legal)
+        widgets = list(hand.query(CardWidget))
+        if [w.card for w in widgets] != cards:
+            hand.remove_children()
+            widgets = [CardWidget(c, i) for i, c in enumerate(cards)]
+            hand.mount_all(widgets)
+        for w in widgets:
+            is_legal, at, sel = w.card in legal, w.index == self.cursor and bool(legal), w.index in self.selected
+            if w.state == (is_legal, at, sel):  # only the cards that change are drawn again
+                continue
+            w.state = (is_legal, at, sel)
+            w.set_class(is_legal, "legal")
+            w.set_class(at, "cursor")
+            w.set_class(sel, "selected")
+            mark = ("▲" if at else "") + ("✓" if sel else "") or ("·" if is_legal else " ")
+            w.update(card_label(w.card).append(f"\n{mark}", style="bold" if at or sel else "dim"))
+
+    def _legal_cards(self) -> set[Card]:
+        v = self.view
+        if v is None or not self.waiting:
+            return set()
+        return {a.card for a in v.legal if isinstance(a, (Play, Discard, Give, Return))}
+
+    def _multi(self) -> bool:
+        v = self.view
+        return v is not None and bool(v.legal) and isinstance(v.legal[0], (Discard, Give, Return, EndGive))
+
+    def ask(self, prompt: str) -> None:
+        self.asks += 1
+        self.waiting = True
+        if self.thinking:  # the hint is in the log now
+            self.thinking = False
+            self.query_one("#message", Static).update(Text("The hint is in the deal log.", style="italic"))
+        line = self.query_one("#line", CardInput)
+        line.placeholder = f"{prompt.strip()} type here, or ← → and Enter" + (", Space selects" if self._multi() else "")
+        self._draw_hand()
+
+    def show_panel(self, kind: str, body: RenderableType) -> None:
+        self.asks += 1
+        self.panel = kind
+        self.push_screen(Panel(kind, body))
+
+    # ---------------------------------------------------------------- to the worker
+    def send(self, line: str) -> None:
+        self.panel = None
+        if line != _CONTINUE:
+            self.waiting = False
+            self.query_one("#line", CardInput).placeholder = "(the other players' turn)"
+        self.game.lines.put(line)
+        self._draw_hand()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        if not self.waiting:
+            if text:
+                self.query_one("#message", Static).update(Text("Wait for your turn.", style="bold"))
+            return
+        if not text:
+            text = self._line_from_hand()
+            if not text:
+                return
+        self.query_one("#message", Static).update("")
+        self.send(text)
+
+    def _line_from_hand(self) -> str:
+        v = self.view
+        if v is None or not v.hand:
+            return ""
+        if self._multi():
+            chosen = [v.hand[i] for i in sorted(self.selected)] or [v.hand[self.cursor]]
+            return " ".join(str(c) for c in chosen)
+        return str(v.hand[self.cursor])
+
+    def choices(self) -> list[str]:
+        """What the arrow keys step through at a decision that is not a card (trump, contract, targets): the legal
+        tokens, e.g. ``['C', 'D', 'H', 'S']``; empty otherwise."""
+        v = self.view
+        if v is None or not self.waiting or not v.legal or self._legal_cards():
+            return []
+        return [t for t in tui.legal_tokens(v) if t != "done"]
+
+    def move_cursor(self, key: str) -> None:
+        v = self.view
+        legal = self._legal_cards()
+        options = self.choices()
+        if options and key in ("left", "right", "home", "end"):  # trump, contract, targets: step through them
+            entry = self.query_one("#line", CardInput)
+            pos = options.index(entry.value) if entry.value in options else -1
+            pos = {"home": 0, "end": len(options) - 1}.get(key, (pos + (1 if key == "right" else -1)) % len(options))
+            entry.value = options[pos]
+            entry.cursor_position = len(entry.value)
+            return
+        if v is None or not legal:
+            return
+        idx = [i for i, c in enumerate(v.hand) if c in legal]
+        if key == "space":
+            if self._multi():
+                self.selected ^= {self.cursor}
+        elif key == "home":
+            self.cursor = idx[0]
+        elif key == "end":
+            self.cursor = idx[-1]
+        else:
+            step = 1 if key == "right" else -1
+            pos = idx.index(self.cursor) if self.cursor in idx else 0
+            self.cursor = idx[(pos + step) % len(idx)]
+        self._draw_hand()
+        self.updates += 1
+
+    def click_card(self, index: int) -> None:
+        v = self.view
+        if v is None or not self.waiting or v.hand[index] not in self._legal_cards():
+            return
+        self.cursor = index
+        if self._multi():
+            self.selected ^= {index}
+            self._draw_hand()
+        else:
+            self.send(str(v.hand[index]))
+
+    # ---------------------------------------------------------------- keys
+    def _command(self, cmd: str) -> None:
+        if self.waiting:
+            self.send(cmd)
+        else:
+            self.query_one("#message", Static).update(Text(f"'{cmd}' waits for your turn.", style="bold"))
+
+    def action_help(self) -> None:
+        self.push_screen(Panel("help", Text(HELP)))
+
+    def action_hint(self) -> None:
+        if self.waiting:
+            self.thinking = True
+            self.query_one("#message", Static).update(Text("The expert is thinking about a hint...", style="italic"))
+        self._command("hint")
+
+    def action_last(self) -> None:
+        v = self.view
+        if v is None:
+            return
+        body = (Text(f"Last trick: {tui.trick_text(v.completed[-1], v.names)}") if v.completed
+                else Text("No trick completed yet this deal."))
+        self.push_screen(Panel("last", body))
+
+    def action_scores(self) -> None:
+        if self.view is not None:
+            self.push_screen(Panel("scores", tui.score_sheet(self.view)))
+
+    def action_save(self) -> None:
+        self._command("save")
+
+    def action_forced(self) -> None:
+        msg = self.game.set_play_forced(not self.game.settings.play_forced)
+        self.query_one("#message", Static).update(Text(msg, style="bold"))
+
+    def action_quit_game(self) -> None:
+        self.game.leave_requested = True
+        self.game.lines.put("quit")
+
+
+def _contract_words(view: View) -> str:
+    c = view.contract
+    if c is None:
+        word = "contract" if view.rules.has_nt_mt else "trump"
+        return f"{word} not named yet"
+    by = view.names[view.declarer]
+    if c.trump is not None:
+        return f"trump {Suit(c.trump).symbol} {c.word} ({by})"
+    return f"{c.word} ({by})"
+
+
+def run_table(app: TableApp) -> int:
+    """Run ``app`` in the terminal and then say where the match was saved. SIGTERM and SIGHUP (a closed
+    terminal) save and leave as Ctrl-Q does. Returns the exit code (0)."""
+    previous: dict[int, Any] = {}
+
+    def leave(signum: int, frame: object) -> None:
+        app.action_quit_game()
+
+    if threading.current_thread() is threading.main_thread():
+        for name in ("SIGTERM", "SIGHUP"):
+            sig = getattr(signal, name, None)
+            if sig is not None:
+                previous[sig] = signal.signal(sig, leave)
+    try:
+        app.run()
+    finally:
+        app.game.leave_requested = True
+        app.game.lines.put("quit")
+        if app.worker is not None:
+            app.worker.join(timeout=60)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+    if app.error is not None:
+        raise app.error
+    path = app.game.result_path
+    with contextlib.suppress(OSError):
+        if app.game.finished:
+            for line in match_over_lines(app.game.match):
+                print(line)
+            print(f"Record saved to {path}")
+        elif path is not None:
+            print(f"Match saved to {path}")
+            print(f"Continue with: sergeant-major play --resume {path}")
+    return 0
+

@@ -1,0 +1,278 @@
+"""The full-screen table (Textual) driven by its pilot: whole matches of every preset typed and clicked as a person
+would (cards typed, arrows and Enter, Space to select discards, result panels dismissed by a key), a resume, quit."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+pytest.importorskip("textual")
+
+from sergeant_major.cli.settings import Settings  # noqa: E402
+from sergeant_major.cli.table import CardInput, TableApp  # noqa: E402
+from sergeant_major.core.actions import Discard, EndGive, Give, NameContract, Play, Return  # noqa: E402
+from sergeant_major.core.match import Match  # noqa: E402
+from sergeant_major.core.rules import Rules  # noqa: E402
+from sergeant_major.records import check_record, read_record  # noqa: E402
+
+KINDS3 = ["human", "heuristic", "heuristic"]
+
+
+async def ready(pilot, app: TableApp, since: int = -1, timeout: float = 60.0) -> str:  # type: ignore[no-untyped-def]
+    """Wait until the table asks the human something (a question after the ``since``-th): ``'decide'``, a panel
+    kind, or ``'gone'``."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    await pilot.pause()
+    while loop.time() < end:
+        if app.asks <= since:
+            if app.worker is not None and not app.worker.is_alive():
+                return "gone"
+            await pilot.pause(0.005)
+            continue
+        if app.panel in ("result", "end"):
+            return app.panel
+        if app.waiting and app.view is not None and app.view.legal:
+            return "decide"
+        if app.worker is not None and not app.worker.is_alive():
+            return "gone"
+        await pilot.pause(0.005)
+    raise AssertionError("the table asked nothing within the timeout")
+
+
+async def decide(pilot, app: TableApp, seen: dict[str, int], prefer_mt: bool) -> None:  # type: ignore[no-untyped-def]
+    view = app.view
+    assert view is not None
+    first = view.legal[0]
+    step = seen.setdefault("steps", 0)
+    seen["steps"] = step + 1
+    if isinstance(first, Play):
+        if step % 2:  # arrows + Enter: the cursor starts on a legal card, Right keeps it on one
+            await pilot.press("right", "enter")
+            seen["arrows"] = seen.get("arrows", 0) + 1
+        else:  # typed, in a form a person types (10h, lower case)
+            card = str(first.card)
+            text = ("10" + card[1] if card[0] == "T" else card).lower()
+            await pilot.press(*text, "enter")
+    elif isinstance(first, Discard):
+        need = view.rules.kitty_size - len(view.discards or ())
+        for _ in range(need):  # select with Space, move on, then Enter discards the selection
+            await pilot.press("space", "right")
+        await pilot.press("enter")
+        seen["discards"] = seen.get("discards", 0) + 1
+    elif isinstance(first, (Give, Return, EndGive)):
+        card = next(a.card for a in view.legal if isinstance(a, (Give, Return)))
+        await pilot.press(*str(card), "enter")
+        seen["exchange"] = seen.get("exchange", 0) + 1
+    elif isinstance(first, NameContract):
+        codes = [a.contract.code for a in view.legal if isinstance(a, NameContract)]
+        code = "MT" if prefer_mt and "MT" in codes else codes[0]
+        if code == "MT":
+            seen["mt"] = seen.get("mt", 0) + 1
+        await pilot.press(*code, "enter")
+    else:  # target assignments: a number
+        await pilot.press("1", "enter")
+
+
+async def play_through(app: TableApp, size: tuple[int, int] = (120, 40), prefer_mt: bool = False,
+                       quit_after: int | None = None) -> dict[str, int]:
+    seen: dict[str, int] = {}
+    async with app.run_test(size=size) as pilot:
+        since = -1
+        while True:
+            what = await ready(pilot, app, since)
+            since = app.asks
+            if what == "gone":
+                break
+            if what == "result":
+                seen["results"] = seen.get("results", 0) + 1
+                if app.view is not None and app.view.contract is not None and app.view.contract.code == "MT":
+                    buf = io.StringIO()
+                    Console(file=buf, width=120).print(app.screen.body)  # type: ignore[attr-defined]
+                    screen_text = buf.getvalue()
+                    assert "at most" in screen_text
+                    seen["mt_result"] = 1
+                await pilot.press("enter")
+                continue
+            if what == "end":
+                seen["end"] = 1
+                await pilot.press("enter")
+                break
+            if quit_after is not None and seen.get("steps", 0) >= quit_after:
+                await pilot.press("ctrl+q")
+                break
+            await decide(pilot, app, seen, prefer_mt)
+        for _ in range(2000):
+            if app.worker is None or not app.worker.is_alive():
+                break
+            await pilot.pause(0.01)
+    return seen
+
+
+def _app(tmp_path: Path, rules: str, seed: int, players: int = 3) -> TableApp:
+    names = ["You", "Bob", "Cleo", "Dan"][:players]
+    m = Match(Rules.parse(rules), seed, names)
+    return TableApp(m, ["human"] + ["heuristic"] * (players - 1), tmp_path / "m.json", settings=Settings())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", ["9-5-2 to=3", "8-5-3 to=3", "9-2-5 to=3", "9-5-2 players=4 to=3"])
+def test_whole_match_of_each_preset(tmp_path: Path, rules: str) -> None:
+    app = _app(tmp_path, rules, 11, 4 if "players=4" in rules else 3)
+    seen = asyncio.run(play_through(app))
+    assert seen.get("end") == 1 and app.game.finished and app.game.match.over
+    deals = len(app.game.match.deals)
+    assert seen.get("results", 0) == deals - 1  # a result panel after every deal but the last (the end's panel)
+    assert seen["arrows"] >= 1 and seen["steps"] >= 5
+    rec = read_record(app.game.result_path)  # type: ignore[arg-type]
+    assert check_record(rec).over
+
+
+def _drive_to_deal(m: Match, number: int) -> None:
+    """Play ``m`` with the heuristic for every seat until deal ``number`` starts; the human never names MT (so that
+    his last turn as playmaker, in the last three deals, is the minimum-tricks deal)."""
+    from sergeant_major.players import HeuristicPlayer, decision_rng
+
+    p = HeuristicPlayer()
+    while m.deal.number < number:
+        f = m.forced_action()
+        if f is not None:
+            m.apply(f)
+            continue
+        s = m.to_act
+        assert s is not None
+        a = p.choose(m.view(s), decision_rng(m.seed, s, m.deal.number, len(m.deal.history)))
+        if s == 0 and isinstance(a, NameContract) and a.contract.code == "MT":
+            a = next(x for x in m.deal.legal_actions() if isinstance(x, NameContract) and x.contract.code != "MT")
+        m.apply(a)
+
+
+@pytest.mark.slow
+def test_whole_358_match_with_minimum_tricks_and_exchange(tmp_path: Path) -> None:
+    """The last three deals of a 3-5-8 match through the table at 80x24: the human's minimum-tricks deal (the one
+    contract he has left), an exchange, a discard, the result panels and the match end after deal 18."""
+    m = Match(Rules.parse("3-5-8"), 3, ["You", "Bob", "Cleo"])
+    _drive_to_deal(m, 16)
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+    seen = asyncio.run(play_through(app, size=(80, 24), prefer_mt=True))
+    assert seen.get("end") == 1 and app.game.match.over and len(app.game.match.deals) == 18
+    assert seen.get("mt") == 1 and seen.get("mt_result") == 1  # the human played his MT and saw its ceilings
+    assert seen.get("exchange", 0) >= 1 and seen.get("discards", 0) >= 1
+
+
+@pytest.mark.slow
+def test_quit_saves_and_resume_goes_on(tmp_path: Path) -> None:
+    app = _app(tmp_path, "9-5-2 to=3", 7)
+    asyncio.run(play_through(app, quit_after=6))
+    path = app.game.result_path
+    assert path is not None and path.exists() and not app.game.finished
+    before = len(app.game.match.deal.history)
+    rec = read_record(path)
+    resumed = check_record(rec)
+    assert len(resumed.deal.history) == before and not resumed.over
+    app2 = TableApp(resumed, KINDS3, path, new_file=False, settings=Settings())
+    seen = asyncio.run(play_through(app2))
+    assert seen.get("end") == 1 and app2.game.match.over
+    assert check_record(read_record(path)).over  # the same file holds the finished match
+
+
+def test_screen_shows_ceilings_contracts_left_and_legal_marks(tmp_path: Path) -> None:
+    """One decision on screen: the playmaker's contract choice in 3-5-8 and, after MT, the targets as ceilings."""
+    seed = 3
+    m = Match(Rules.parse("3-5-8"), seed, ["You", "Bob", "Cleo"])
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await ready(pilot, app)
+            left = str(app.query_one("#left").render())
+            assert "left C D H S NT MT" in left
+            await pilot.press("ctrl+q")
+            for _ in range(500):
+                if app.worker is None or not app.worker.is_alive():
+                    break
+                await pilot.pause(0.01)
+
+    asyncio.run(go())
+    assert app.game.result_path is not None and app.game.result_path.exists()
+
+
+def test_refused_card_is_said_and_changes_nothing(tmp_path: Path) -> None:
+    m = Match(Rules.parse("9-5-2"), 5, ["You", "Bob", "Cleo"])
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            before = len(app.game.match.deal.history)
+            await pilot.press(*"1d", "enter")
+            for _ in range(200):
+                await pilot.pause(0.01)
+                if "not a" in str(app.query_one("#message").render()):
+                    break
+            msg = str(app.query_one("#message").render())
+            assert "'1d' is not a" in msg and "Refused" in msg
+            assert len(app.game.match.deal.history) == before
+            await pilot.press("ctrl+q")
+            for _ in range(500):
+                if app.worker is None or not app.worker.is_alive():
+                    break
+                await pilot.pause(0.01)
+
+    asyncio.run(go())
+
+
+
+def test_no_color_makes_the_table_monochrome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = _app(tmp_path, "9-5-2", 5)
+    assert app.no_color
+
+
+@pytest.mark.slow
+def test_hint_key_puts_the_hint_in_the_log(tmp_path: Path) -> None:
+    app = _app(tmp_path, "9-5-2", 5)
+
+    async def go() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await ready(pilot, app)
+            since = app.asks
+            await pilot.press("f2")
+            await ready(pilot, app, since, timeout=120)
+            log = "\n".join(str(line.text) for line in app.query_one("#log").lines)
+            assert "Hint: the expert would choose" in log
+            assert "hint is in the deal log" in str(app.query_one("#message").render())
+            await pilot.press("ctrl+q")
+            for _ in range(500):
+                if app.worker is None or not app.worker.is_alive():
+                    break
+                await pilot.pause(0.01)
+
+    asyncio.run(go())
+
+
+def test_arrows_step_through_the_trump_suits(tmp_path: Path) -> None:
+    """At the trump decision Left/Right put each suit in the line in turn and Enter names it."""
+    app = _app(tmp_path, "9-5-2", 5)  # seed 5: you deal and name trump
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            assert app.choices() == ["C", "D", "H", "S"]
+            await pilot.press("right", "right", "left", "end")
+            assert app.query_one("#line", CardInput).value == "S"
+            since = app.asks
+            await pilot.press("enter")
+            await ready(pilot, app, since)
+            assert app.game.match.deal.contract is not None and app.game.match.deal.contract.code == "S"
+            await pilot.press("ctrl+q")
+            for _ in range(500):
+                if app.worker is None or not app.worker.is_alive():
+                    break
+                await pilot.pause(0.01)
+
+    asyncio.run(go())
