@@ -202,8 +202,10 @@ function render() {
   fitHand();
   const newTurn = turnKey !== S.v; turnKey = S.v;
   if (had) refocusHand(hadCard, hadIndex);
-  else if (!undone && newTurn && you !== null && !S.waiting_start && !S.over && Object.keys(byCard).length && focusFree()) {
-    // your turn to choose a card: the keyboard focus goes to the hand (after Start with Enter too)
+  else if (!undone && you !== null && !S.waiting_start && !S.over && v.hand.length && focusFree() &&
+           ((newTurn && Object.keys(byCard).length) || !document.activeElement || document.activeElement === document.body || !document.activeElement.isConnected)) {
+    // your turn to choose a card, or the focus fell to the page (Start pressed with Enter, its dialog gone): the
+    // keyboard focus goes to the hand
     refocusHand(null, 0);
   } else if (undone && v.seat === you && mine) {
     // after Undo (the button had the focus; disabled now, it loses it): the focus goes to the card taken back, the one
@@ -238,6 +240,13 @@ function render() {
   showHint(false);
   if (invite && token && you !== null && !trying && dlgKey !== "invite") offerInvite();
   renderDialog();
+  // the dialog just closed (Start or Next deal pressed with Enter) took the focus with it: it goes to the hand
+  const a = document.activeElement;
+  const lost = !a || a === document.body || !a.isConnected || (a.closest("#dlg") !== null && !$("dlg").open);
+  if (lost && you !== null && !S.waiting_start && !S.over && v.hand.length && !$("stepbar").contains(a)) {
+    const st = $("stepbar").hidden ? null : $("step-actions").querySelector("button.step");
+    if (st) st.focus({ preventScroll: true }); else refocusHand(null, 0);
+  }
 }
 // where seat i sits, seen from this seat (a spectator sees seat 0 at the bottom): bottom, left, top, right
 function seatPos(i) {
@@ -409,7 +418,9 @@ function renderSteps() {
   $("step-title").textContent = title + (cardSteps ? " · " + t("chooseInHand") : "");
   const X = $("step-extra"); X.innerHTML = "";
   if (v.kitty && !a0.discard) { X.textContent = t("kitty") + ": "; v.kitty.forEach((c) => X.appendChild(cardEl(c))); }
-  if (a0.discard && fromKittyCount() > 0) { const l = document.createElement("span"); l.className = "legend"; l.textContent = "• / ▁ = " + t("fromKitty"); X.appendChild(l); }
+  if (a0.discard && fromKittyCount() > 0) {
+    const l = document.createElement("span"); l.className = "legend"; l.innerHTML = `<i class="kbar" aria-hidden="true"></i> ${esc(t("fromKitty"))}`; X.appendChild(l);
+  }
   const A = $("step-actions"); A.innerHTML = "";
   const k = pickCount();
   if (k) {
@@ -445,6 +456,8 @@ function openDlg(key, html, buttons) {
     if (attrs) for (const a in attrs) b.setAttribute(a, attrs[a]);
     b.onclick = fn; A.appendChild(b);
   }
+  // the end of the match (no hand left to keep in sight, a long score sheet) takes the middle of the screen
+  d.classList.toggle("big", key === "over");
   if (!d.open) d.show();
   const f = A.querySelector("button"); if (f) f.focus();
 }
