@@ -77,10 +77,25 @@ def check_page(page: Any, what: str) -> None:
     assert not bad, (what, bad)
 
 
+def half_png(page: Any, png: bytes, scale: float = 0.5) -> bytes:
+    """``png`` at ``scale`` (half) its width and height, 32 levels a colour channel (drawn on a canvas in ``page``):
+    small files to keep in the repository."""
+    url = "data:image/png;base64," + base64.b64encode(png).decode()
+    out = page.evaluate("""async ([src, f]) => {
+      const i = new Image(); await new Promise((ok, no) => { i.onload = ok; i.onerror = no; i.src = src; });
+      const c = document.createElement("canvas"); c.width = Math.round(i.width * f); c.height = Math.round(i.height * f);
+      const g = c.getContext("2d"); g.imageSmoothingQuality = "high"; g.drawImage(i, 0, 0, c.width, c.height);
+      const d = g.getImageData(0, 0, c.width, c.height);  // 32 levels a channel: a smaller file, no visible change
+      for (let k = 0; k < d.data.length; k += 4) for (let j = 0; j < 3; j++) d.data[k + j] = Math.min(255, (d.data[k + j] & 0xf8) + 4);
+      g.putImageData(d, 0, 0);
+      return c.toDataURL("image/png").split(",")[1]; }""", [url, scale])
+    return base64.b64decode(out)
+
+
 def compare_baseline(page: Any, name: str) -> None:
-    """The page's screenshot against ``baselines/NAME.png``: at most 2% of the pixels differ by more than 48 in a
-    channel (fonts antialiased a little differently pass; a moved panel or another colour does not)."""
-    shot = page.screenshot()
+    """The page's screenshot at half size against ``baselines/NAME.png``: at most 2% of the pixels differ by more than
+    48 in a channel (fonts antialiased a little differently pass; a moved panel or another colour does not)."""
+    shot = half_png(page, page.screenshot())
     base = BASELINES / f"{name}.png"
     if os.environ.get("SM_UPDATE_BASELINES") or not base.exists():
         BASELINES.mkdir(exist_ok=True)
@@ -103,39 +118,38 @@ def compare_baseline(page: Any, name: str) -> None:
     assert diff <= 0.02, f"{name}: {diff:.1%} of the pixels differ from the baseline"
 
 
+# the phases the page shows now, by what a player sees (the kitty lies face down while trump is named)
+_PHASES = """() => {
+  const vis = (id) => { const e = document.getElementById(id); return e && e.offsetParent !== null; };
+  if (vis("end-title")) return ["end"];
+  if (vis("btn-next")) return ["result"];
+  const out = [], title = vis("stepbar") ? document.getElementById("step-title").textContent : "";
+  if (document.querySelector("#piles .pile") && /Kitty/.test(document.getElementById("piles").textContent)) out.push("kitty");
+  if (/trump|contract/i.test(title)) out.push("trump");
+  if (/kitty/i.test(title)) out.push("kitty");
+  if (/Discard/.test(title)) out.push("discard");
+  if (/Give|Return/.test(title)) out.push("exchange");
+  if (document.querySelector("#trick .slot.win")) out.push("finished");
+  else if (document.querySelector("#trick .slot") && document.querySelector("#hand button.legal")) out.push("trick");
+  return out; }"""
+
+
 def _phases(page: Any) -> set[str]:
-    """The phases the page shows now, by what a player sees (the kitty lies face down while trump is named)."""
-    return set(page.evaluate("""() => {
-      const vis = (id) => { const e = document.getElementById(id); return e && e.offsetParent !== null; };
-      if (vis("end-title")) return ["end"];
-      if (vis("btn-next")) return ["result"];
-      const out = [], title = vis("stepbar") ? document.getElementById("step-title").textContent : "";
-      if (document.querySelector("#piles .pile") && /Kitty/.test(document.getElementById("piles").textContent)) out.push("kitty");
-      if (/trump|contract/i.test(title)) out.push("trump");
-      if (/kitty/i.test(title)) out.push("kitty");
-      if (/Discard/.test(title)) out.push("discard");
-      if (/Give|Return/.test(title)) out.push("exchange");
-      if (document.querySelector("#trick .slot.win")) out.push("finished");
-      else if (document.querySelector("#trick .slot") && document.querySelector("#hand button.legal")) out.push("trick");
-      return out; }"""))
+    return set(page.evaluate(_PHASES))
 
 
 def _act(page: Any, seen: set[str]) -> None:
-    """One action of this seat; none while the page shows a phase not checked yet (it came after the last look)."""
-    if _phases(page) - seen:
-        return
-    if "trick" not in seen and page.locator("#trick .slot.win").count():
-        page.wait_for_timeout(100)  # a finished trick held: until a trick in progress has been looked at, wait it out
-        return
-    try:
-        for sel in ("#btn-next", "#btn-start", "#stepbar button.step", "#btn-confirm:not([disabled])", "#hand button.legal:not(.picked)"):
-            loc = page.locator(sel)
-            if loc.count() and loc.first.is_visible():
-                loc.first.click(timeout=2000)
-                return
-    except sync_api.TimeoutError:
-        return
-    page.wait_for_timeout(40)
+    """One action of this seat, taken in one piece of the page's script (no state can come in between): none while the
+    page shows a phase not looked at yet, nor while a finished trick is held before a trick in progress was looked at."""
+    done = page.evaluate("""([phases, seen]) => {
+      if (phases().some((p) => !seen.includes(p))) return false;
+      if (!seen.includes("trick") && document.querySelector("#trick .slot.win")) return false;
+      for (const sel of ["#btn-next", "#btn-start", "#stepbar button.step", "#btn-confirm:not([disabled])", "#hand button.legal:not(.picked)"]) {
+        const e = document.querySelector(sel);
+        if (e && e.offsetParent !== null && !e.disabled) { e.click(); return true; }
+      }
+      return false; }""".replace("phases()", "(" + _PHASES + ")()"), [None, sorted(seen)])
+    page.wait_for_timeout(15 if done else 60)
 
 
 @pytest.mark.parametrize("size", VIEWPORTS, ids=[f"{w}x{h}" for w, h in VIEWPORTS])
@@ -171,7 +185,8 @@ def test_every_phase_fits_and_passes_axe(server: Server, browser: Any, size: tup
                 compare_baseline(page, f"trump-{w}")  # the first decision of the match: the same screen every run
             if "trick" in new and w in (390, 1280) and os.environ.get("SM_UPDATE_BASELINES"):
                 DOC_IMAGES.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(DOC_IMAGES / f"table-{w}.png"))  # the pictures of docs/web.md
+                shot = page.screenshot()  # the pictures of docs/web.md
+                (DOC_IMAGES / f"table-{w}.png").write_bytes(half_png(page, shot, 0.5 if w > 600 else 1))
             check_page(page, ", ".join(sorted(new)))
         _act(page, seen)
     # a deal of two heuristic computers and this seat: the exchange is the first thing of deal 2 when someone was up
