@@ -120,3 +120,21 @@ def test_a_finished_trick_stays_with_its_winner_marked(server: Server, browser: 
         page.wait_for_timeout(100)
     assert not errs, errs
     ctx.close()
+
+
+def test_a_kept_result_closes_itself_once_the_new_deal_is_under_way(server: Server, browser: Any) -> None:
+    """Bea reads the result of deal 1 when Ann starts deal 2: it stays (with *Close*, over the felt, never over her
+    hand, so she can play meanwhile) and closes by itself once deal 2's first trick is played."""
+    from _browserhelp import two_friends, until
+
+    a, b, _tid = two_friends(server, browser, "9-5-2 to=20 instant-win=off deals=2")
+    errs = page_errors(a) + page_errors(b)
+    until([a, b], lambda: a.locator("#btn-next").is_visible() and b.locator("#btn-next").is_visible())
+    a.click("#btn-next")
+    b.locator("#contract", has_text="Deal 2").wait_for()
+    b.locator("#btn-close").wait_for()
+    dlg, hand = b.locator("#dlg").bounding_box(), b.locator("#hand").bounding_box()
+    assert dlg and hand and dlg["y"] + dlg["height"] <= hand["y"], (dlg, hand)  # the hand stays in sight
+    until([a, b], lambda: not b.evaluate("document.querySelector('#dlg').open"))
+    assert b.evaluate("S.view.deal === 2 && S.view.completed.length > 0")
+    assert errs == []

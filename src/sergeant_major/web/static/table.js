@@ -495,8 +495,10 @@ function renderDialog() {
     return;
   }
   // the result of a deal being read when another player started the next one: it stays, with Close for its button
-  if ($("dlg").open && dlgKey.startsWith("next:") && dlgKey !== "next:" + pressedNext) { keepResult(); return; }
-  if ($("dlg").open && dlgKey.startsWith("kept:")) return;
+  // the new deal closes it by itself once its first trick is played (the felt is needed then)
+  const underWay = v.completed.length > 0;
+  if ($("dlg").open && dlgKey.startsWith("next:") && dlgKey !== "next:" + pressedNext && !underWay) { keepResult(); return; }
+  if ($("dlg").open && dlgKey.startsWith("kept:") && !underWay) return;
   if ($("dlg").open) closeDlg();
 }
 // the previous deal's result (S.prev, the deal just finished or, once the next one started, the one before it)
