@@ -187,7 +187,7 @@ const PIPS = {
 function cardSvg(card, four) {
   const r = card[0], s = card[1], rt = rankText(r), ink = INK[four ? "four" : "classic"][s], use = (x, y, w, rot) =>
     `<use href="#p" x="${x - w / 2}" y="${y - w / 2}" width="${w}" height="${w}"${rot ? ` transform="rotate(180 ${x} ${y})"` : ""}/>`;
-  const idx = `<text x="${rt.length > 1 ? 1.6 : 4}" y="17" font-size="17" font-weight="700" ${rt.length > 1 ? 'textLength="18" lengthAdjust="spacingAndGlyphs"' : ""}>${rt}</text>` + use(10, 26, 12);
+  const idx = `<text x="${rt.length > 1 ? 1.5 : 3.5}" y="17" font-size="17" font-weight="700" ${rt.length > 1 ? 'textLength="14" lengthAdjust="spacingAndGlyphs"' : ""}>${rt}</text>` + use(9, 26, 11);
   let mid = "";
   if (PIPS[r]) mid = PIPS[r].map(([c, w]) => use(19.5 + c * 10.5, 17 + w * 8.3, 10, w > 3)).join("");
   else if (r === "A") mid = use(30, 42, 30);
