@@ -159,7 +159,8 @@ function render() {
     const turn = d.classList.contains("to-act") ? `<span class="turn">${esc(i === you ? t("yourTurnShort") : t("toAct"))}</span>` : "";
     d.innerHTML = `<div class="av" aria-hidden="true" style="--hue:${(i * 97 + 200) % 360}">${esc(initial(s.name))}<i class="dot"></i></div>` +
       `<div class="pinfo"><div class="nm" title="${esc(s.name)}">${esc(s.name)}</div>${turn}<div class="role">${esc(role.join(" · "))}</div>` +
-      `<div class="st"><span class="nw">${esc(target)}</span> · <span class="nw">${esc(t("tricks"))} <b class="tricks">${v.tricks_won[i]}</b></span> · ` +
+      // a line never starts with a separator: each "·" stays with the figure before it
+      `<div class="st"><span class="nw">${esc(target)} ·</span> <span class="nw">${esc(t("tricks"))} <b class="tricks">${v.tricks_won[i]}</b> ·</span> ` +
       `<span class="nw">${esc(t("total"))} <b class="total">${signed(v.totals[i])}</b></span></div>${left}</div>`;
     P.insertBefore(d, center);
   });
