@@ -27,13 +27,24 @@ def step(page: Any) -> bool:
         if steps.count() and steps.first.is_visible():
             steps.first.click(timeout=2000)
             return True
-        legal = page.locator("#hand button.legal")
+        if confirm(page):  # cards to discard, give or return: picked in the hand, then confirmed
+            return True
+        legal = page.locator("#hand button.legal:not(.picked)")
         if legal.count():
             legal.first.focus(timeout=2000)
             page.keyboard.press("Enter")  # the keyboard path: focus a legal card, Enter plays it
             return True
     except sync_api.TimeoutError:
         return False
+    return False
+
+
+def confirm(page: Any) -> bool:
+    """Confirm the cards picked to discard, give or return (the step bar's *Confirm*); True when it was pressed."""
+    btn = page.locator("#btn-confirm:not([disabled])")
+    if btn.count() and btn.first.is_visible():
+        btn.first.click(timeout=2000)
+        return True
     return False
 
 
@@ -103,7 +114,9 @@ def play_on(page: Any) -> bool:
         if steps.count() and steps.first.is_visible():
             steps.first.click(timeout=2000)
             return True
-        legal = page.locator("#hand button.legal")
+        if confirm(page):
+            return True
+        legal = page.locator("#hand button.legal:not(.picked)")
         if legal.count() and not page.locator("#btn-next").is_visible():
             legal.first.click(timeout=2000)
             return True

@@ -89,7 +89,9 @@ def test_discard_in_the_hand_and_german(server: Server, browser: Any, viewport: 
     assert hand["y"] + hand["height"] <= viewport["height"] + page.evaluate("window.scrollY")  # the hand is in sight
     if SHOTS is not None:
         page.screenshot(path=str(SHOTS / f"discard-{viewport['width']}.png"))
-    page.locator("#hand button.legal").first.click()
+    page.locator("#hand button.legal").first.click()  # picked: shown in the bar, sent once confirmed
+    page.locator("#step-title", has_text="1 of 4 chosen").wait_for()
+    page.click("#btn-confirm")
     page.locator("#step-title", has_text="(3 left)").wait_for()
     # German: computer kinds, hint with card symbols, the end reason
     page.click("#lang")
@@ -149,6 +151,7 @@ def test_discarding_before_the_kitty_says_how_many(server: Server, browser: Any)
         page.wait_for_timeout(40)
     assert page.inner_text("#step-title").startswith("Discard 4 cards (4 left)"), page.inner_text("#step-title")
     page.locator("#hand button.legal").first.click()
+    page.click("#btn-confirm")
     page.locator("#step-title", has_text="Discard 4 cards (3 left)").wait_for()
     page.click("#lang")
     page.locator("#step-title", has_text="4 Karten drücken (noch 3)").wait_for()
@@ -237,6 +240,7 @@ def test_the_declarer_sees_the_discards_while_the_cards_are_played(server: Serve
             discarded.append(str(card.get_attribute("data-card")))
             n = page.locator("#hand button.card").count()
             card.click()
+            page.click("#btn-confirm")
             page.wait_for_function(f"document.querySelectorAll('#hand button.card').length === {n - 1}")
         else:
             page.wait_for_timeout(50)

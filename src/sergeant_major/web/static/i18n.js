@@ -46,7 +46,11 @@ const STRINGS = {
     shared: " (shared)",
     a_play: "{name} plays {card}", a_discard: "{name} discards {card}", a_kitty: "{name} takes the kitty", a_contract: "{name} names {c}",
     a_give: "{name} gives {card} to {to}", a_end_give: "{name} gives {to} no more", a_return: "{name} returns {card} to {to}",
-    a_assign: "{name} assigns the targets: {t}", a_start: "Deal {n}",
+    a_assign: "{name} assigns the targets: {t}",
+    playersLabel: "players", trickLabel: "trick", handLabel: "your hand", settings: "Settings", fourColour: "Four-colour deck", oneTap: "One tap plays a card (touch screens)", sound: "Card sounds",
+    trickPause: "A finished trick stays for", atMost: "at most {n}", contractsLeft: "left", yourTurnShort: "your turn",
+    toAct: "to play", led: "led", wonShort: "won", confirm: "Confirm", selected: "{k} of {n} chosen",
+    a_start: "Deal {n}",
   },
   de: {
     title: "Sergeant Major", home: "Start", history: "Meine Spiele", lang: "English",
@@ -119,7 +123,11 @@ const STRINGS = {
     shared: " (geteilt)",
     a_play: "{name} spielt {card}", a_discard: "{name} drückt {card}", a_kitty: "{name} nimmt den Skat", a_contract: "{name} sagt {c} an",
     a_give: "{name} gibt {to} {card}", a_end_give: "{name} gibt {to} nichts mehr", a_return: "{name} gibt {to} {card} zurück",
-    a_assign: "{name} verteilt die Sollzahlen: {t}", a_start: "Spiel {n}",
+    a_assign: "{name} verteilt die Sollzahlen: {t}",
+    playersLabel: "Spieler", trickLabel: "Stich", handLabel: "dein Blatt", settings: "Einstellungen", fourColour: "Vierfarbiges Blatt", oneTap: "Ein Tippen spielt eine Karte (Touchscreen)", sound: "Kartengeräusche",
+    trickPause: "Ein fertiger Stich bleibt liegen für", atMost: "höchstens {n}", contractsLeft: "übrig", yourTurnShort: "du bist dran",
+    toAct: "ist dran", led: "ausgespielt", wonShort: "Stich", confirm: "Bestätigen", selected: "{k} von {n} gewählt",
+    a_start: "Spiel {n}",
   },
 };
 let LANG = localStorage.getItem("sm-lang") || ((navigator.language || "en").startsWith("de") ? "de" : "en");
@@ -132,6 +140,7 @@ function t(key, args) {
 function applyI18n(root) {
   document.documentElement.lang = LANG;
   (root || document).querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  (root || document).querySelectorAll("[data-i18n-aria]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nAria)); });
 }
 function setLang(l) { LANG = l; localStorage.setItem("sm-lang", l); applyI18n(); if (window.onLang) window.onLang(); }
 function langButton() {
@@ -146,12 +155,81 @@ function rankText(r) {
 }
 // every card on every page is written by cardText: rank and suit symbol (A♠, 10♣), never the code "AS"/"TC"
 function cardText(card) { return card ? rankText(card[0]) + SUIT_SYM[card[1]] : ""; }
+// a card's spoken name for screen readers: "queen of spades", German "Pik Dame"
+const RANK_NAMES = {
+  en: { 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" },
+  de: { 2: "Zwei", 3: "Drei", 4: "Vier", 5: "Fünf", 6: "Sechs", 7: "Sieben", 8: "Acht", 9: "Neun", T: "Zehn", J: "Bube", Q: "Dame", K: "König", A: "Ass" },
+};
+function cardName(card) {
+  if (!card) return "";
+  const r = (RANK_NAMES[LANG] || RANK_NAMES.en)[card[0]];
+  return LANG === "de" ? t(card[1]) + " " + r : r + " of " + t(card[1]);
+}
+// settings of this browser ("sm-settings"): four-colour deck, the pause after a trick (ms), one tap plays (touch),
+// card sounds
+const SETTINGS_DEFAULT = { fourColour: false, trickPause: 1200, oneTap: false, sound: false };
+function settings() {
+  let o = {};
+  try { o = JSON.parse(localStorage.getItem("sm-settings") || "{}") || {}; } catch (e) { o = {}; }
+  return Object.assign({}, SETTINGS_DEFAULT, o);
+}
+function saveSettings(o) { localStorage.setItem("sm-settings", JSON.stringify(o)); applySettings(); if (window.onSettings) window.onSettings(); }
+function applySettings() { const r = document.documentElement; if (r && r.classList) r.classList.toggle("four-colour", !!settings().fourColour); }
+// the four suit shapes (100 x 100 each)
+const SUIT_PATHS = {
+  H: "M50 92C28 72 2 52 2 29 2 13 14 2 28 2c10 0 18 6 22 15C54 8 62 2 72 2c14 0 26 11 26 27 0 23-26 43-48 63z",
+  D: "M50 2 90 50 50 98 10 50z",
+  S: "M50 2C62 22 98 38 98 63c0 15-11 25-24 25-9 0-16-4-20-10 1 9 5 16 14 22H32c9-6 13-13 14-22-4 6-11 10-20 10C13 88 2 78 2 63 2 38 38 22 50 2z",
+  C: "M50 4a21 21 0 0 1 16 35 21 21 0 1 1 -8 34c1 11 4 18 12 25H30c8-7 11-14 12-25a21 21 0 1 1 -8-34A21 21 0 0 1 50 4z",
+};
+// the ink of each suit: the classic deck red and black; the four-colour deck diamonds blue and clubs green (on the
+// card's white each at least 4.5:1, WCAG AA)
+const INK = { classic: { S: "#161616", C: "#161616", H: "#c8102e", D: "#c8102e" }, four: { S: "#161616", C: "#0c6b2e", H: "#c8102e", D: "#0b4fc4" } };
+// pip positions (column 0..2, row 0..6) of the number cards
+const PIPS = {
+  2: [[1, 0], [1, 6]], 3: [[1, 0], [1, 3], [1, 6]], 4: [[0, 0], [2, 0], [0, 6], [2, 6]],
+  5: [[0, 0], [2, 0], [1, 3], [0, 6], [2, 6]], 6: [[0, 0], [2, 0], [0, 3], [2, 3], [0, 6], [2, 6]],
+  7: [[0, 0], [2, 0], [1, 1.5], [0, 3], [2, 3], [0, 6], [2, 6]], 8: [[0, 0], [2, 0], [1, 1.5], [0, 3], [2, 3], [1, 4.5], [0, 6], [2, 6]],
+  9: [[0, 0], [2, 0], [0, 2], [2, 2], [1, 3], [0, 4], [2, 4], [0, 6], [2, 6]],
+  T: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2], [0, 4], [2, 4], [1, 5], [0, 6], [2, 6]],
+};
+// one card face as a standalone SVG image (60 x 84 units): a large index in the top left corner (rank over suit), the
+// same turned in the bottom right, pips for 2-10, a framed letter for the court cards, a big suit for the ace. It is the
+// background of the card's face (so its letters are no text of the page: the card's text is its hidden span)
+function cardSvg(card, four) {
+  const r = card[0], s = card[1], rt = rankText(r), ink = INK[four ? "four" : "classic"][s], use = (x, y, w, rot) =>
+    `<use href="#p" x="${x - w / 2}" y="${y - w / 2}" width="${w}" height="${w}"${rot ? ` transform="rotate(180 ${x} ${y})"` : ""}/>`;
+  const idx = `<text x="${rt.length > 1 ? 1.5 : 3.5}" y="17" font-size="17" font-weight="700" ${rt.length > 1 ? 'textLength="14" lengthAdjust="spacingAndGlyphs"' : ""}>${rt}</text>` + use(9, 26, 11);
+  let mid = "";
+  if (PIPS[r]) mid = PIPS[r].map(([c, w]) => use(19.5 + c * 10.5, 17 + w * 8.3, 10, w > 3)).join("");
+  else if (r === "A") mid = use(30, 42, 30);
+  else mid = `<rect x="16" y="11" width="28" height="62" rx="3" fill="#f3e7c4" stroke="${ink}" stroke-width=".8"/><text x="30" y="40" font-size="22" font-weight="700" text-anchor="middle">${rt}</text>` + use(30, 55, 14);
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 60 84"><defs><symbol id="p" viewBox="0 0 100 100"><path d="${SUIT_PATHS[s]}"/></symbol></defs>` +
+    `<rect x=".5" y=".5" width="59" height="83" rx="5" fill="#fffdf8" stroke="#b9b4a6"/>` +
+    `<g fill="${ink}" font-family="Georgia, 'DejaVu Serif', 'Times New Roman', serif">${idx}<g transform="rotate(180 30 42)">${idx}</g>${mid}</g></svg>`;
+}
+const FACES = {};
+function faceUrl(card) {
+  const four = !!settings().fourColour, k = card + (four ? "4" : "2") + LANG;
+  return FACES[k] || (FACES[k] = 'url("data:image/svg+xml,' + encodeURIComponent(cardSvg(card, four)) + '")');
+}
+// a card: its face drawn in SVG, its text (A♠) for copying and tests in a visually hidden span, its spoken name
+// ("ace of spades") as the accessible name
 function cardEl(card, tag) {
   const el = document.createElement(tag || "span");
-  el.className = "card " + (card[1] === "H" || card[1] === "D" ? "red" : "black");
-  el.textContent = cardText(card);
+  el.className = "card s-" + card[1] + " " + (card[1] === "H" || card[1] === "D" ? "red" : "black");
+  el.innerHTML = `<span class="face" aria-hidden="true"></span><span class="ct">${cardText(card)}</span>`;
+  el.firstChild.style.backgroundImage = faceUrl(card);
   el.dataset.card = card;
-  el.setAttribute("aria-label", cardText(card));
+  if (!tag || tag === "span") el.setAttribute("role", "img");
+  el.setAttribute("aria-label", cardName(card));
+  return el;
+}
+// a face-down card (a card back), or a pile of n of them with its label
+function backEl(n, label) {
+  const el = document.createElement("div"); el.className = "pile";
+  for (let k = 0; k < Math.min(n, 4); k++) { const b = document.createElement("span"); b.className = "back"; b.style.setProperty("--k", k); el.appendChild(b); }
+  const l = document.createElement("span"); l.className = "pile-label"; l.textContent = label; el.appendChild(l);
   return el;
 }
 function contractText(c) { return c ? (c.length === 1 ? SUIT_SYM[c] + " " + t(c) : t(c)) : t("noContract"); }
@@ -200,4 +278,5 @@ function saveToken(table, token) {
   m[table] = token; localStorage.setItem("sm-tokens", JSON.stringify(m));
 }
 function esc(s) { const d = document.createElement("span"); d.textContent = String(s); return d.innerHTML; }
+applySettings();
 document.addEventListener("DOMContentLoaded", () => { applyI18n(); langButton(); });

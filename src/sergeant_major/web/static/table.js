@@ -10,6 +10,13 @@ let dlgKey = "", dismissed = "", pressedNext = -1, stepKey = "", tokenErr = "", 
 let undone = null;
 // the hint asked for on this turn ({v, action}): shown in #hint, never as an error, until the state moves on
 let hint = null;
+// the card raised by a first tap on a touch screen (a second tap plays it); the state version whose turn got the focus
+let raised = null, turnKey = -1, lastPointer = "";
+// cards to discard, give or return: chosen (picked, this step's) and then confirmed (queue: sent one by one, each on the
+// state after the one before)
+let picked = [], pickStep = "", queue = [];
+// the trick shown: the last completed trick is held for the pause of the settings, then swept to its winner
+let shownDone = { deal: 0, n: 0 }, held = null, heldTimer = 0, shownCards = new Set();
 (function readToken() {
   const m = location.hash.match(/token=([A-Za-z0-9_-]+)/);
   token = tokens()[TABLE] || null;
@@ -50,7 +57,7 @@ function connect() {
       trying = null;
       S = m; sent = false; $("error").textContent = ""; $("error").title = ""; render();
     } else if (m.type === "error") {
-      sent = false; undone = null;
+      sent = false; undone = null; queue = [];
       if (m.code === "wrong_token") {
         // a token of no seat here (a mistyped or made-up link): never saved; stay (or become) a spectator
         tokenErr = t("badToken"); $("tokerr").textContent = tokenErr;
@@ -129,31 +136,37 @@ function fromKittyCount() { return document.querySelectorAll("#hand button.card.
 function cardOf(a) { return a.play || a.discard || a.give || a.return || null; }
 function render() {
   const v = S.view, nm = names(), you = S.you;
-  $("tname").textContent = S.table.name + " · " + S.table.rules + (S.table.practice ? " · " + t("practice") : "");
+  // the rules' options each kept whole (9-5-2, instant-win=off: never broken at a hyphen)
+  $("tname").innerHTML = esc(S.table.name) + " · " + String(S.table.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ") +
+    (S.table.practice ? " · " + esc(t("practice")) : "");
   document.title = S.table.name + " · Sergeant Major";
   $("tokerr").textContent = tokenErr;
-  // players
-  const P = $("players"); P.innerHTML = "";
+  // players around the table: you at the bottom, the others in playing order to the left, across, to the right
+  const P = $("players"), n = S.table.seats.length, base = you === null ? 0 : you;
+  P.className = "n" + n;
+  P.querySelectorAll(".player").forEach((x) => x.remove());
+  const center = $("center");
   S.table.seats.forEach((s, i) => {
     const d = document.createElement("div");
-    d.className = "player" + (v.to_act === i && !S.waiting_start && !S.over ? " to-act" : "");
+    const pos = seatPos(i);
+    d.className = "player pos-" + pos + (v.to_act === i && !S.waiting_start && !S.over ? " to-act" : "") + (s.kind === "human" && !s.online ? " away" : "");
     d.dataset.seat = i;
-    const flags = [i === v.dealer ? t("dealer") : null, s.kind === "human" ? (s.online ? t("online") : t("offline")) : kindText(s.kind),
-      s.away ? t("standin") : null, i === you ? t("you") : null].filter(Boolean).join(" · ");
-    d.innerHTML = `<div class="nm">${esc(s.name)}</div><div class="st">${esc(t("target"))} ${v.targets[i]} · ${esc(t("tricks"))} ` +
-      `<b class="tricks">${v.tricks_won[i]}</b> · ${esc(t("total"))} <b class="total">${v.totals[i]}</b></div><div class="st">${esc(flags)}</div>`;
-    P.appendChild(d);
+    const role = [i === v.dealer ? t("dealer") : null, s.kind === "human" ? (s.online ? t("online") : t("offline")) : kindText(s.kind),
+      s.away ? t("standin") : null, i === you ? t("you") : null].filter(Boolean);
+    const target = v.contract === "MT" ? t("atMost", { n: v.targets[i] }) : t("target") + " " + v.targets[i];
+    const left = v.contracts_left && v.contracts_left[i] && v.contracts_left[i].length
+      ? `<div class="cl" title="${esc(t("contractsLeft"))}">${esc(t("contractsLeft"))}: ${v.contracts_left[i].map((c) => `<span class="nw">${esc(contractShort(c))}</span>`).join(" ")}</div>` : "";
+    const turn = d.classList.contains("to-act") ? `<span class="turn">${esc(i === you ? t("yourTurnShort") : t("toAct"))}</span>` : "";
+    d.innerHTML = `<div class="av" aria-hidden="true" style="--hue:${(i * 97 + 200) % 360}">${esc(initial(s.name))}<i class="dot"></i></div>` +
+      `<div class="pinfo"><div class="nm" title="${esc(s.name)}">${esc(s.name)}</div>${turn}<div class="role">${esc(role.join(" · "))}</div>` +
+      // a line never starts with a separator: each "·" stays with the figure before it
+      `<div class="st"><span class="nw">${esc(target)} ·</span> <span class="nw">${esc(t("tricks"))} <b class="tricks">${v.tricks_won[i]}</b> ·</span> ` +
+      `<span class="nw">${esc(t("total"))} <b class="total">${signed(v.totals[i])}</b></span></div>${left}</div>`;
+    P.insertBefore(d, center);
   });
-  $("contract").innerHTML = `${esc(t("deal"))} ${v.deal} · ${esc(t("contract"))}: <b id="contract-text">${esc(contractText(v.contract))}</b>`;
-  // trick (the trick in progress, else the last completed one)
-  const T = $("trick"); T.innerHTML = "";
-  let cards = v.trick, winner = null;
-  if (!cards.length && v.completed.length) { const lt = v.completed[v.completed.length - 1]; cards = lt.cards; winner = lt.winner; }
-  for (const [s, c] of cards) {
-    const d = document.createElement("div"); d.className = "played";
-    d.appendChild(cardEl(c)); d.appendChild(document.createElement("br"));
-    d.appendChild(document.createTextNode(nm[s] + (winner === s ? " ✓" : ""))); T.appendChild(d);
-  }
+  $("contract").innerHTML = `<span class="nw">${esc(t("deal"))} ${v.deal}</span> · <span class="nw">${esc(t("contract"))}: <b id="contract-text">${esc(contractText(v.contract))}</b></span>`;
+  renderPiles();
+  renderTrick();
   // hand: the cards that may be played, discarded, given or returned now are marked and chosen right here
   const H = $("hand");
   // the card that had the keyboard focus (the hand is drawn anew on every state): focus comes back to it, or to the
@@ -164,14 +177,38 @@ function render() {
   const mine = v.to_act === you && !S.waiting_start && !S.over;
   const byCard = {}; if (mine) for (const a of v.legal) { const c = cardOf(a); if (c) byCard[c] = a; }
   const fromKitty = new Set(v.kitty && v.discards !== null ? v.kitty : []);
+  // several cards to choose (discards; a give or return too): picked first, then confirmed in the step bar
+  const k = pickCount();
+  const multi = k > 0;
+  const step = multi ? S.view.deal + ":" + (v.legal.find(cardOf) ? Object.keys(v.legal.find(cardOf))[0] : "") + ":" + k : "";
+  if (step !== pickStep) { picked = []; pickStep = step; }
+  picked = picked.filter((c) => byCard[c]);
+  if (queue.length) {
+    const next = queue.shift();
+    if (byCard[next]) { act(byCard[next]); } else queue = [];
+  }
+  // the cards that may not be chosen are shaded only while a card is to be chosen (never while the dealer names trump)
+  H.classList.toggle("choosing", Object.keys(byCard).length > 0);
   for (const c of v.hand) {
     const b = cardEl(c, "button"); b.type = "button";
-    if (byCard[c]) { b.classList.add("legal"); b.onclick = () => act(byCard[c]); } else { b.setAttribute("aria-disabled", "true"); }
-    if (fromKitty.has(c)) { b.classList.add("kitty"); b.title = t("fromKitty"); b.setAttribute("aria-label", cardText(c) + " (" + t("fromKitty") + ")"); }
+    if (byCard[c]) {
+      b.classList.add("legal"); b.onclick = () => choose(b, byCard[c]);
+      if (multi) { b.setAttribute("aria-pressed", picked.includes(c) ? "true" : "false"); if (picked.includes(c)) b.classList.add("picked"); }
+    } else { b.setAttribute("aria-disabled", "true"); }
+    if (fromKitty.has(c)) { b.classList.add("kitty"); b.title = t("fromKitty"); b.setAttribute("aria-label", cardName(c) + " (" + t("fromKitty") + ")"); }
+    if (c === raised) b.classList.add("raised");
     H.appendChild(b);
   }
+  if (!byCard[raised]) raised = null;
+  fitHand();
+  const newTurn = turnKey !== S.v; turnKey = S.v;
   if (had) refocusHand(hadCard, hadIndex);
-  else if (undone && v.seat === you && mine) {
+  else if (!undone && you !== null && !S.waiting_start && !S.over && v.hand.length && focusFree() &&
+           ((newTurn && Object.keys(byCard).length) || !document.activeElement || document.activeElement === document.body || !document.activeElement.isConnected)) {
+    // your turn to choose a card, or the focus fell to the page (Start pressed with Enter, its dialog gone): the
+    // keyboard focus goes to the hand
+    refocusHand(null, 0);
+  } else if (undone && v.seat === you && mine) {
     // after Undo (the button had the focus; disabled now, it loses it): the focus goes to the card taken back, the one
     // to play again, so that keyboard play goes on; not when the focus was moved elsewhere meanwhile
     const at = document.activeElement;
@@ -204,6 +241,150 @@ function render() {
   showHint(false);
   if (invite && token && you !== null && !trying && dlgKey !== "invite") offerInvite();
   renderDialog();
+  // the dialog just closed (Start or Next deal pressed with Enter) took the focus with it: it goes to the hand
+  const a = document.activeElement;
+  const lost = !a || a === document.body || !a.isConnected || (a.closest("#dlg") !== null && !$("dlg").open);
+  if (lost && you !== null && !S.waiting_start && !S.over && v.hand.length && !$("stepbar").contains(a)) {
+    const st = $("stepbar").hidden ? null : $("step-actions").querySelector("button.step");
+    if (st) st.focus({ preventScroll: true }); else refocusHand(null, 0);
+  }
+}
+// where seat i sits, seen from this seat (a spectator sees seat 0 at the bottom): bottom, left, top, right
+function seatPos(i) {
+  const n = S.table.seats.length, rel = (i - (S.you === null ? 0 : S.you) + n) % n;
+  if (rel === 0) return "bottom";
+  if (n === 3) return rel === 1 ? "left" : "right";
+  return ["bottom", "left", "top", "right"][rel] || "top";
+}
+function initial(name) { const m = String(name).trim().match(/\p{L}|\p{N}/u); return m ? m[0].toUpperCase() : "?"; }
+function contractShort(c) { return c.length === 1 ? SUIT_SYM[c] : t(c); }
+const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+// face-down piles in the middle: the kitty while it lies there, the declarer's discards (their number is public: the
+// cards that are in no hand, no trick and not in the kitty)
+function renderPiles() {
+  const v = S.view, X = $("piles"), nm = names(); X.innerHTML = "";
+  if (v.kitty_count > 0) X.appendChild(backEl(v.kitty_count, t("kitty") + " · " + v.kitty_count));
+  const inTricks = v.completed.reduce((k, tr) => k + tr.cards.length, 0) + v.trick.length;
+  const out = 52 - v.hand_sizes.reduce((a, b) => a + b, 0) - v.kitty_count - inTricks;
+  if (out > 0 && out < 52 && !S.waiting_start) X.appendChild(backEl(out, t("discards") + " · " + nm[v.declarer]));
+}
+// the trick in the middle: each card in front of the seat that played it, the leader's marked; a completed trick stays
+// for the pause of the settings (at least a second) and then moves to its winner
+function renderTrick() {
+  const v = S.view, T = $("trick"), nm = names();
+  const done = v.completed.length;
+  if (shownDone.deal === v.deal && done > shownDone.n) {
+    const lt = v.completed[done - 1];
+    held = { cards: lt.cards, winner: lt.winner, until: Date.now() + Math.max(1000, settings().trickPause) };
+    clearTimeout(heldTimer);
+    heldTimer = setTimeout(endHold, held.until - Date.now());
+  }
+  shownDone = { deal: v.deal, n: done };
+  let show;
+  if (held) show = held;
+  else if (v.trick.length) show = { cards: v.trick, winner: null };
+  else if (S.waiting_start && S.prev && S.prev.last_trick) show = { cards: S.prev.last_trick.cards, winner: S.prev.last_trick.winner };
+  else show = { cards: [], winner: null };
+  T.className = ""; T.innerHTML = "";
+  const seen = new Set();
+  show.cards.forEach(([s, c], k) => {
+    const d = document.createElement("div"); d.className = "slot pos-" + seatPos(s) + (k === 0 ? " lead" : "") + (show.winner === s ? " win" : "");
+    d.dataset.seat = s;
+    const el = cardEl(c);
+    el.setAttribute("aria-label", cardName(c) + ", " + nm[s] + (k === 0 ? ", " + t("led") : "") + (show.winner === s ? ", " + t("won") : ""));
+    d.appendChild(el);
+    if (k === 0 || show.winner === s) {
+      const tag = document.createElement("span"); tag.className = "tag"; tag.setAttribute("aria-hidden", "true");
+      tag.textContent = show.winner === s ? "✓ " + t("wonShort") : t("led"); d.appendChild(tag);
+    }
+    if (!shownCards.has(c)) { d.classList.add("enter"); if (shownCards.size || k) cardSound(k); }
+    seen.add(c); T.appendChild(d);
+  });
+  shownCards = seen;
+}
+function endHold() {
+  if (!held) return;
+  const T = $("trick"), w = held.winner;
+  const finish = () => { held = null; if (S) { shownCards = new Set(); renderTrick(); shownCards = new Set(S.view.trick.map(([, c]) => c)); renderTrick(); } };
+  if (reducedMotion() || S.waiting_start) { finish(); return; }
+  T.classList.add("sweep", "to-" + seatPos(w));
+  setTimeout(finish, 260);
+}
+// a legal card chosen: with a mouse or the keyboard it is played at once; on a touch screen the first tap raises it
+// and the second plays it (one tap plays, a setting)
+function choose(b, a) {
+  const touch = lastPointer === "touch"; lastPointer = "";
+  if (a.discard || a.give || a.return) {
+    const c = b.dataset.card, k = pickCount();
+    if (picked.includes(c)) picked = picked.filter((x) => x !== c);
+    else { picked.push(c); if (picked.length > k) picked.shift(); }
+    document.querySelectorAll("#hand button.legal").forEach((x) => {
+      const on = picked.includes(x.dataset.card); x.classList.toggle("picked", on); x.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+    renderSteps();
+    return;
+  }
+  if (touch && !settings().oneTap && raised !== b.dataset.card) {
+    raised = b.dataset.card;
+    document.querySelectorAll("#hand .raised").forEach((x) => x.classList.remove("raised"));
+    b.classList.add("raised");
+    return;
+  }
+  raised = null;
+  act(a);
+}
+// how many cards are to be chosen together now: the discards still to make, one card to give or return; 0 else
+function pickCount() {
+  const v = S.view;
+  if (v.to_act !== S.you || S.waiting_start || S.over || S.you === null) return 0;
+  const a = v.legal.find((x) => x.discard || x.give || x.return);
+  if (!a) return 0;
+  if (a.discard) { const n = v.kitty ? v.kitty.length : v.kitty_count; return Math.max(1, n - (v.discards ? v.discards.length : 0)); }
+  return 1;
+}
+function confirmPicked() {
+  if (!picked.length || !S) return;
+  queue = picked.slice(); picked = [];
+  const v = S.view, first = queue.shift();
+  const a = v.legal.find((x) => cardOf(x) === first);
+  if (a) act(a); else queue = [];
+}
+// the hand as an overlapping fan as wide as its place: the step between two cards shrinks with the number of cards
+function fitHand() {
+  const H = $("hand"), n = H.querySelectorAll(".card").length;
+  if (!n) return;
+  const cw = parseFloat(getComputedStyle(H).getPropertyValue("--cw")) || 60, W = H.clientWidth;
+  const step = n > 1 ? Math.min(cw + 4, (W - cw - 2) / (n - 1)) : cw;
+  H.style.setProperty("--step", Math.floor(step) + "px");
+}
+// the focus may be moved to the hand: nobody is typing or reading a dialog
+function focusFree() {
+  const a = document.activeElement;
+  if (!a || a === document.body || !a.isConnected || $("hand").contains(a)) return true;
+  return a.closest("#dlg") !== null && !$("dlg").open;
+}
+// optional card sounds (off by default): a short soft tone made by WebAudio, no sound file
+let audio = null;
+function cardSound(k) {
+  if (!settings().sound) return;
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const o = audio.createOscillator(), g = audio.createGain(), t0 = audio.currentTime;
+    o.type = "triangle"; o.frequency.value = 520 + 40 * (k || 0);
+    g.gain.setValueAtTime(0.0001, t0); g.gain.exponentialRampToValueAtTime(0.12, t0 + 0.01); g.gain.exponentialRampToValueAtTime(0.0001, t0 + 0.12);
+    o.connect(g); g.connect(audio.destination); o.start(t0); o.stop(t0 + 0.13);
+  } catch (e) { /* no audio: silent */ }
+}
+function openSettings() {
+  const o = settings();
+  const pauses = [1000, 1200, 1800, 2500];
+  info(`<h2>${esc(t("settings"))}</h2><div class="settings">` +
+    `<label><input type="checkbox" id="set-four"${o.fourColour ? " checked" : ""}> ${esc(t("fourColour"))}</label>` +
+    `<label><input type="checkbox" id="set-onetap"${o.oneTap ? " checked" : ""}> ${esc(t("oneTap"))}</label>` +
+    `<label><input type="checkbox" id="set-sound"${o.sound ? " checked" : ""}> ${esc(t("sound"))}</label>` +
+    `<label>${esc(t("trickPause"))} <select id="set-pause">${pauses.map((p) => `<option value="${p}"${p === o.trickPause ? " selected" : ""}>${(p / 1000).toLocaleString(LANG)} s</option>`).join("")}</select></label></div>`);
+  const upd = () => saveSettings({ fourColour: $("set-four").checked, oneTap: $("set-onetap").checked, sound: $("set-sound").checked, trickPause: parseInt($("set-pause").value, 10) });
+  ["set-four", "set-onetap", "set-sound", "set-pause"].forEach((id) => $(id).addEventListener("change", upd));
 }
 function refocusHand(card, index) {
   const all = Array.from(document.querySelectorAll("#hand button.card"));
@@ -238,8 +419,17 @@ function renderSteps() {
   $("step-title").textContent = title + (cardSteps ? " · " + t("chooseInHand") : "");
   const X = $("step-extra"); X.innerHTML = "";
   if (v.kitty && !a0.discard) { X.textContent = t("kitty") + ": "; v.kitty.forEach((c) => X.appendChild(cardEl(c))); }
-  if (a0.discard && fromKittyCount() > 0) { const l = document.createElement("span"); l.className = "legend"; l.textContent = "• / ▁ = " + t("fromKitty"); X.appendChild(l); }
+  if (a0.discard && fromKittyCount() > 0) {
+    const l = document.createElement("span"); l.className = "legend"; l.innerHTML = `<i class="kbar" aria-hidden="true"></i> ${esc(t("fromKitty"))}`; X.appendChild(l);
+  }
   const A = $("step-actions"); A.innerHTML = "";
+  const k = pickCount();
+  if (k) {
+    $("step-title").textContent += " · " + t("selected", { k: picked.length, n: k });
+    const b = document.createElement("button"); b.type = "button"; b.id = "btn-confirm"; b.className = "confirm";
+    b.textContent = t("confirm") + (picked.length ? ": " + picked.map(cardText).join(" ") : "");
+    b.disabled = !picked.length; b.onclick = confirmPicked; A.appendChild(b);
+  }
   for (const a of steps) {
     if (cardOf(a)) continue;
     const b = document.createElement("button"); b.type = "button"; b.className = "step";
@@ -250,7 +440,7 @@ function renderSteps() {
     stepKey = String(S.v);
     // a player choosing cards in the hand with the keys keeps the focus there (refocusHand)
     const inHand = cardSteps && $("hand").contains(document.activeElement);
-    const f = inHand ? null : A.querySelector("button") || document.querySelector("#hand button.legal");
+    const f = inHand ? null : A.querySelector("button.step") || document.querySelector("#hand button.legal");
     if (f) f.focus({ preventScroll: true });
     $("handpanel").scrollIntoView({ block: "nearest" });
   }
@@ -267,6 +457,8 @@ function openDlg(key, html, buttons) {
     if (attrs) for (const a in attrs) b.setAttribute(a, attrs[a]);
     b.onclick = fn; A.appendChild(b);
   }
+  // the end of the match (no hand left to keep in sight, a long score sheet) takes the middle of the screen
+  d.classList.toggle("big", key === "over");
   if (!d.open) d.show();
   const f = A.querySelector("button"); if (f) f.focus();
 }
@@ -304,8 +496,10 @@ function renderDialog() {
     return;
   }
   // the result of a deal being read when another player started the next one: it stays, with Close for its button
-  if ($("dlg").open && dlgKey.startsWith("next:") && dlgKey !== "next:" + pressedNext) { keepResult(); return; }
-  if ($("dlg").open && dlgKey.startsWith("kept:")) return;
+  // the new deal closes it by itself once its first trick is played (the felt is needed then)
+  const underWay = v.completed.length > 0;
+  if ($("dlg").open && dlgKey.startsWith("next:") && dlgKey !== "next:" + pressedNext && !underWay) { keepResult(); return; }
+  if ($("dlg").open && dlgKey.startsWith("kept:") && !underWay) return;
   if ($("dlg").open) closeDlg();
 }
 // the previous deal's result (S.prev, the deal just finished or, once the next one started, the one before it)
@@ -348,6 +542,9 @@ function showHint(focus) {
   if (focus) b.focus();
 }
 $("info-close").onclick = () => $("info").close();
+$("btn-settings").onclick = openSettings;
+$("hand").addEventListener("pointerdown", (e) => { lastPointer = e.pointerType; });
+window.addEventListener("resize", () => { if (S) fitHand(); });
 $("btn-scores").onclick = () => S && info(`<h2>${esc(t("scores"))}</h2>` + scoreSheet());
 $("btn-last").onclick = () => {
   if (!S) return; const v = S.view; let lt = v.completed.length ? v.completed[v.completed.length - 1] : (S.prev ? S.prev.last_trick : null);
@@ -372,6 +569,7 @@ document.addEventListener("keydown", (ev) => {
   } else if ((ev.key === "Enter" || ev.key === " ") && i >= 0) { ev.preventDefault(); cards[i].click(); }
 });
 // a language switch writes everything anew: an open dialog too (a result kept open stays so), a dialog closed stays closed
+window.onSettings = () => { if (S && !gone) render(); };
 window.onLang = () => {
   if (gone) { noTable(); return; }
   if (!S) return;

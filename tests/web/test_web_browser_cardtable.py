@@ -1,0 +1,140 @@
+"""Playing at the card table in headless Debian Chromium: the keyboard focus after *Start* pressed with Enter, the
+dealer's hand never shaded while trump is named, cards to discard picked, changed and confirmed, a touch screen's
+tap to raise and tap to play, a finished trick held in the middle (issue 33)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from conftest import CHROMIUM
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (CI installs Debian's chromium: apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing (the test extra)")
+pytest.importorskip("fastapi")
+from _browserhelp import page_errors, practice  # noqa: E402
+from _webhelp import Server  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+IN_HAND_LEGAL = "document.activeElement && document.activeElement.matches('#hand button.legal')"
+
+
+def test_start_with_enter_puts_the_focus_in_the_hand(server: Server, browser: Any) -> None:
+    """The repro: after *Start* pressed with Enter the focus fell to the page (four Tabs to the hand). Now it goes to
+    the hand, and to a card that may be played when it is this seat's turn."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = page_errors(page)
+    practice(page, server, "9-5-2 deals=1", 3)  # seed 3: a computer deals; this seat plays from the first trick
+    page.locator("#btn-start").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(IN_HAND_LEGAL, timeout=30000)
+    page.keyboard.press("Enter")  # and plays from there
+    page.wait_for_function("document.querySelectorAll('#hand button.card').length === 15")
+    assert not errs, errs
+    ctx.close()
+
+
+def test_the_dealer_picks_discards_changes_them_and_confirms(server: Server, browser: Any) -> None:
+    """Naming trump, the dealer's hand is never shaded; discards are picked (shown raised and in the bar), can be
+    changed, and go only when confirmed."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = page_errors(page)
+    practice(page, server, "9-5-2 deals=1", 1)  # seed 1: this seat deals, names trump, takes the kitty, discards 4
+    page.click("#btn-start")
+    page.locator("#stepbar button.step").first.wait_for()
+    assert page.locator("#hand.choosing").count() == 0
+    assert page.evaluate("getComputedStyle(document.querySelector('#hand .card .face')).filter") == "none"
+    assert page.evaluate("document.activeElement.matches('#stepbar button.step')")
+    page.locator("#stepbar button.step").first.click()
+    page.locator("#btn-confirm").wait_for()
+    assert page.locator("#btn-confirm").is_disabled()
+    cards = page.locator("#hand button.legal")
+    first, second, third = (cards.nth(i).get_attribute("data-card") for i in range(3))
+    cards.nth(0).click()
+    cards.nth(1).click()
+    page.locator("#step-title", has_text="2 of 4 chosen").wait_for()
+    assert page.locator("#hand button.picked").count() == 2
+    assert page.get_attribute(f"#hand button[data-card='{first}']", "aria-pressed") == "true"
+    page.locator(f"#hand button[data-card='{first}']").click()  # changed: the first one back
+    page.locator(f"#hand button[data-card='{third}']").click()
+    page.locator("#step-title", has_text="2 of 4 chosen").wait_for()
+    assert page.locator("#hand button.card").count() == 20  # nothing discarded yet
+    page.click("#btn-confirm")
+    page.locator("#step-title", has_text="(2 left)").wait_for()
+    page.wait_for_function("document.getElementById('exinfo').textContent.startsWith('Your discards: ')")
+    hand = page.evaluate("Array.from(document.querySelectorAll('#hand button.card')).map((b) => b.dataset.card)")
+    assert second not in hand and third not in hand and first in hand, (first, second, third, hand)
+    assert not errs, errs
+    ctx.close()
+
+
+def test_a_tap_raises_a_card_and_a_second_tap_plays_it(server: Server, browser: Any) -> None:
+    """On a touch screen the first tap raises a card, the second plays it; *One tap plays a card* plays at once."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = ctx.new_page()
+    errs = page_errors(page)
+    practice(page, server, "9-5-2 deals=1", 3)
+    page.click("#btn-start")
+    card = page.locator("#hand button.legal").first
+    card.wait_for(timeout=30000)
+    code = card.get_attribute("data-card")
+    card.tap()
+    page.locator(f"#hand button.raised[data-card='{code}']").wait_for()
+    assert page.locator("#hand button.card").count() == 16
+    card.tap()
+    page.locator(f"#hand button[data-card='{code}']").wait_for(state="detached")
+    page.evaluate("saveSettings(Object.assign(settings(), {oneTap: true}))")
+    nxt = page.locator("#hand button.legal").first
+    nxt.wait_for(timeout=30000)
+    code = nxt.get_attribute("data-card")
+    nxt.tap()
+    page.locator(f"#hand button[data-card='{code}']").wait_for(state="detached")
+    assert not errs, errs
+    ctx.close()
+
+
+def test_a_finished_trick_stays_with_its_winner_marked(server: Server, browser: Any) -> None:
+    """The repro: when a computer led the next trick the finished one was gone after the pacing delay. Now it stays in
+    the middle, its winner marked, for the pause of the settings, and then goes (to its winner)."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/")
+    page.evaluate("saveSettings(Object.assign(settings(), {trickPause: 2500}))")
+    practice(page, server, "9-5-2 deals=1", 3)
+    page.click("#btn-start")
+    for _ in range(6):  # a few tricks: each one this seat completes is held with its winner
+        page.locator("#hand button.legal").first.wait_for(timeout=30000)
+        n = page.locator("#trick .slot").count()
+        page.locator("#hand button.legal").first.click()
+        if n == 2:  # this card completes the trick
+            page.locator("#trick .slot.win").wait_for()
+            assert page.locator("#trick .slot").count() == 3
+            assert page.locator("#trick .slot.lead").count() == 1
+            page.locator("#trick .slot.win").wait_for(state="detached", timeout=15000)
+        page.wait_for_timeout(100)
+    assert not errs, errs
+    ctx.close()
+
+
+def test_a_kept_result_closes_itself_once_the_new_deal_is_under_way(server: Server, browser: Any) -> None:
+    """Bea reads the result of deal 1 when Ann starts deal 2: it stays (with *Close*, over the felt, never over her
+    hand, so she can play meanwhile) and closes by itself once deal 2's first trick is played."""
+    from _browserhelp import two_friends, until
+
+    a, b, _tid = two_friends(server, browser, "9-5-2 to=20 instant-win=off deals=2")
+    errs = page_errors(a) + page_errors(b)
+    until([a, b], lambda: a.locator("#btn-next").is_visible() and b.locator("#btn-next").is_visible())
+    a.click("#btn-next")
+    b.locator("#contract", has_text="Deal 2").wait_for()
+    b.locator("#btn-close").wait_for()
+    dlg, hand = b.locator("#dlg").bounding_box(), b.locator("#hand").bounding_box()
+    assert dlg and hand and dlg["y"] + dlg["height"] <= hand["y"], (dlg, hand)  # the hand stays in sight
+    until([a, b], lambda: not b.evaluate("document.querySelector('#dlg').open"))
+    assert b.evaluate("S.view.deal === 2 && S.view.completed.length > 0")
+    assert errs == []
