@@ -12,6 +12,7 @@ from rich.console import Console
 
 pytest.importorskip("textual")
 
+from sergeant_major.cli import tui  # noqa: E402
 from sergeant_major.cli.settings import Settings  # noqa: E402
 from sergeant_major.cli.table import CardInput, TableApp  # noqa: E402
 from sergeant_major.core.actions import Discard, EndGive, Give, NameContract, Play, Return  # noqa: E402
@@ -225,6 +226,36 @@ def test_refused_card_is_said_and_changes_nothing(tmp_path: Path) -> None:
 
     asyncio.run(go())
 
+
+
+def test_a_card_typed_before_the_turn_is_kept_for_it(tmp_path: Path) -> None:
+    """A card typed and entered while the others play is not lost: it stays in the line, and Enter plays it."""
+    m = Match(Rules.parse("9-5-2"), 5, ["You", "Bob", "Cleo"])
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            view = app.view
+            assert view is not None
+            typed = tui.legal_tokens(view)[0]  # the first thing the human may type (a trump suit here)
+            app.waiting = False  # as while the computers play
+            await pilot.press(*typed.lower(), "enter")
+            await pilot.pause()
+            assert app.query_one("#line", CardInput).value == typed.lower()
+            assert "kept" in str(app.query_one("#message").render())
+            assert app.game.lines.empty()
+            app.waiting = True  # the turn comes
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.query_one("#line", CardInput).value == ""
+            await pilot.press("ctrl+q")
+            for _ in range(500):
+                if app.worker is None or not app.worker.is_alive():
+                    break
+                await pilot.pause(0.01)
+
+    asyncio.run(go())
 
 
 def test_no_color_makes_the_table_monochrome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -505,11 +505,12 @@ class TableApp(App[None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
-        event.input.value = ""
         if not self.waiting:
-            if text:
-                self.query_one("#message", Static).update(Text("Wait for your turn.", style="bold"))
+            if text:  # kept, not lost: Enter sends it when the turn comes
+                self.query_one("#message", Static).update(
+                    Text(f"'{text[:20]}' is kept: press Enter again on your turn.", style="bold"))
             return
+        event.input.value = ""
         if not text:
             text = self._line_from_hand()
             if not text:
