@@ -153,3 +153,23 @@ def test_resume_banner_names_the_opponents(tmp_path: Path) -> None:
     saved = next(tmp_path.glob("match-3-*.json"))
     r = CliRunner().invoke(app, ["play", "--resume", str(saved)], input="quit\n", env=env)
     assert "Opponents: Bob (heuristic), Cleo (random)." in " ".join(r.stdout.split()), r.output
+
+
+def _refusal_lines(width: int, tmp_path: Path) -> list[str]:
+    m = Match(Rules.parse("9-5-2"), next(s for s in range(100) if first_dealer(s, 3) == 0), ["You", "Bob", "Cleo"])
+    buf = io.StringIO()
+    con = Console(file=buf, width=width, force_terminal=False, color_system=None, highlight=False)
+    script = ["S", "zzzzzz-and-some-more-words " * 3 + "2C", "quit"]
+    Game(m, KINDS, tmp_path / f"m{width}.json", con, lambda prompt: script.pop(0)).run()
+    lines = buf.getvalue().splitlines()
+    start = next(i for i, x in enumerate(lines) if x.startswith("Refused"))
+    return lines[start:start + 6]
+
+
+def test_a_refusal_at_80_columns_breaks_between_words(tmp_path: Path) -> None:
+    """A refusal longer than the screen is broken between words, so the terminal never cuts one mid-word."""
+    wide = _refusal_lines(400, tmp_path)[0]
+    narrow = _refusal_lines(80, tmp_path)
+    assert len(wide) > 80 and "is not a card" in wide, wide
+    n = next((n for n in range(2, 6) if " ".join(narrow[:n]) == wide), 0)  # the same words, cut at spaces
+    assert n and all(len(x) <= 79 for x in narrow[:n]), narrow

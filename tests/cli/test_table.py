@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from rich.text import Text
 
 pytest.importorskip("textual")
 
+from sergeant_major.cli import tui  # noqa: E402
 from sergeant_major.cli.settings import Settings  # noqa: E402
-from sergeant_major.cli.table import CardInput, TableApp  # noqa: E402
+from sergeant_major.cli.table import CardInput, DealLog, TableApp  # noqa: E402
 from sergeant_major.core.actions import Discard, EndGive, Give, NameContract, Play, Return  # noqa: E402
 from sergeant_major.core.match import Match  # noqa: E402
 from sergeant_major.core.rules import Rules  # noqa: E402
@@ -225,6 +227,66 @@ def test_refused_card_is_said_and_changes_nothing(tmp_path: Path) -> None:
 
     asyncio.run(go())
 
+
+
+def test_a_card_typed_before_the_turn_is_kept_for_it(tmp_path: Path) -> None:
+    """A card typed and entered while the others play is not lost: it stays in the line, and Enter plays it."""
+    m = Match(Rules.parse("9-5-2"), 5, ["You", "Bob", "Cleo"])
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            view = app.view
+            assert view is not None
+            typed = tui.legal_tokens(view)[0]  # the first thing the human may type (a trump suit here)
+            app.waiting = False  # as while the computers play
+            await pilot.press(*typed.lower(), "enter")
+            await pilot.pause()
+            assert app.query_one("#line", CardInput).value == typed.lower()
+            assert "kept" in str(app.query_one("#message").render())
+            assert app.game.lines.empty()
+            app.waiting = True  # the turn comes
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.query_one("#line", CardInput).value == ""
+            await pilot.press("ctrl+q")
+            for _ in range(500):
+                if app.worker is None or not app.worker.is_alive():
+                    break
+                await pilot.pause(0.01)
+
+    asyncio.run(go())
+
+
+def test_the_deal_log_breaks_its_lines_again_when_the_terminal_narrows(tmp_path: Path) -> None:
+    """After a resize from 160 to 80 columns every line of the deal log fits the log's new width, words whole."""
+    m = Match(Rules.parse("9-5-2"), 5, ["You", "Bob", "Cleo"])
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=(160, 40)) as pilot:
+            await ready(pilot, app)
+            log = app.query_one("#log", DealLog)
+            long = "Bob led the queen of spades and every player followed suit with a small spade " * 2
+            log.add(Text(long.strip()))
+            await pilot.pause()
+            wide = max(strip.cell_length for strip in log.lines)
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            await pilot.pause()
+            width = log.scrollable_content_region.width
+            assert width < wide
+            assert all(len(strip.text.rstrip()) <= width for strip in log.lines), width
+            words = " ".join(strip.text.strip() for strip in log.lines)
+            assert long.strip() in words  # broken at spaces only: joined again, the words are whole
+            await pilot.press("ctrl+q")
+            for _ in range(500):
+                if app.worker is None or not app.worker.is_alive():
+                    break
+                await pilot.pause(0.01)
+
+    asyncio.run(go())
 
 
 def test_no_color_makes_the_table_monochrome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

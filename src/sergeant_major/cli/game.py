@@ -416,7 +416,9 @@ class Game:
             try:
                 actions = self.build_actions(view, line)
             except SergeantMajorError as e:
-                self.say(tui.refusal(line, e), style="bold red")
+                # broken between words: the terminal would cut a long refusal mid-word at 80 columns
+                for part in tui.wrap_note(tui.refusal(line, e), self.console.width - 1, indent=""):
+                    self.say(part, style="bold red")
                 continue
             for a in actions:
                 self._apply(a)

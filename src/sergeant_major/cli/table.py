@@ -240,6 +240,28 @@ class CardInput(Input):
         await super()._on_key(event)
 
 
+class DealLog(RichLog):
+    """The deal log: a :class:`RichLog` that breaks its lines again when its width changes (a resized terminal)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(wrap=True, markup=False, highlight=False, min_width=20, **kwargs)
+        self.texts: list[Text] = []
+        self.drawn_width = 0
+
+    def add(self, line: Text) -> None:
+        """Write ``line`` at the bottom and keep it to draw again at another width."""
+        self.texts.append(line)
+        self.write(line)
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = event.size.width
+        if self.drawn_width and width and width != self.drawn_width:
+            self.clear()
+            for line in self.texts:
+                self.write(line)
+        self.drawn_width = width or self.drawn_width
+
+
 class Panel(ModalScreen[None]):
     """A panel over the table (result of a deal, last trick, score sheet, help, match end) that waits for a key."""
 
@@ -350,7 +372,7 @@ class TableApp(App[None]):
                         yield Static(id="across", classes="seat")
                     yield Static(id="right", classes="seat")
                 yield TrickWidget(id="trick")
-            yield RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
+            yield DealLog(id="log")
         yield Static(id="me")
         yield Horizontal(id="hand")
         yield Static(id="what")
@@ -359,10 +381,10 @@ class TableApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", DealLog)
         log.border_title = "Deal log"
         for line in self.intro:
-            log.write(Text(line))
+            log.add(Text(line))
         self.show_view(self.game.match.view(HUMAN), False)
         entry = self.query_one("#line", CardInput)
         entry.cursor_blink = False  # a steady cursor: nothing on the table moves by itself
@@ -379,14 +401,14 @@ class TableApp(App[None]):
                 self.call_from_thread(self.exit)
 
     def on_resize(self, event: events.Resize) -> None:
-        self.query_one("#log", RichLog).set_class(event.size.width < 100 and self.game.match.rules.players == 4, "narrow")
+        self.query_one("#log", DealLog).set_class(event.size.width < 100 and self.game.match.rules.players == 4, "narrow")
 
     def log_width(self) -> int:
-        return max(30, self.query_one("#log", RichLog).size.width - 2)
+        return max(30, self.query_one("#log", DealLog).size.width - 2)
 
     # ---------------------------------------------------------------- from the worker
     def add_log(self, line: Text, style: str = "") -> None:
-        self.query_one("#log", RichLog).write(line)
+        self.query_one("#log", DealLog).add(line)
         if style == "bold red":  # a refusal: also under the hand, where the eye is
             self.query_one("#message", Static).update(line)
 
@@ -505,11 +527,12 @@ class TableApp(App[None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
-        event.input.value = ""
         if not self.waiting:
-            if text:
-                self.query_one("#message", Static).update(Text("Wait for your turn.", style="bold"))
+            if text:  # kept, not lost: Enter sends it when the turn comes
+                self.query_one("#message", Static).update(
+                    Text(f"'{text[:20]}' is kept: press Enter again on your turn.", style="bold"))
             return
+        event.input.value = ""
         if not text:
             text = self._line_from_hand()
             if not text:
