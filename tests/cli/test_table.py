@@ -46,6 +46,15 @@ async def ready(pilot, app: TableApp, since: int = -1, timeout: float = 60.0) ->
     raise AssertionError("the table asked nothing within the timeout")
 
 
+async def quit_table(pilot, app: TableApp) -> None:  # type: ignore[no-untyped-def]
+    """Ctrl-Q, then wait (at most 5 s) for the game's worker to save and end."""
+    await pilot.press("ctrl+q")
+    for _ in range(500):
+        if app.worker is None or not app.worker.is_alive():
+            break
+        await pilot.pause(0.01)
+
+
 async def decide(pilot, app: TableApp, seen: dict[str, int], prefer_mt: bool) -> None:  # type: ignore[no-untyped-def]
     view = app.view
     assert view is not None
@@ -193,11 +202,7 @@ def test_screen_shows_ceilings_contracts_left_and_legal_marks(tmp_path: Path) ->
             await ready(pilot, app)
             left = str(app.query_one("#left").render())
             assert "left C D H S NT MT" in left
-            await pilot.press("ctrl+q")
-            for _ in range(500):
-                if app.worker is None or not app.worker.is_alive():
-                    break
-                await pilot.pause(0.01)
+            await quit_table(pilot, app)
 
     asyncio.run(go())
     assert app.game.result_path is not None and app.game.result_path.exists()
@@ -219,11 +224,7 @@ def test_refused_card_is_said_and_changes_nothing(tmp_path: Path) -> None:
             msg = str(app.query_one("#message").render())
             assert "'1d' is not a" in msg and "Refused" in msg
             assert len(app.game.match.deal.history) == before
-            await pilot.press("ctrl+q")
-            for _ in range(500):
-                if app.worker is None or not app.worker.is_alive():
-                    break
-                await pilot.pause(0.01)
+            await quit_table(pilot, app)
 
     asyncio.run(go())
 
@@ -250,11 +251,7 @@ def test_a_card_typed_before_the_turn_is_kept_for_it(tmp_path: Path) -> None:
             await pilot.press("enter")
             await pilot.pause()
             assert app.query_one("#line", CardInput).value == ""
-            await pilot.press("ctrl+q")
-            for _ in range(500):
-                if app.worker is None or not app.worker.is_alive():
-                    break
-                await pilot.pause(0.01)
+            await quit_table(pilot, app)
 
     asyncio.run(go())
 
@@ -280,11 +277,7 @@ def test_the_deal_log_breaks_its_lines_again_when_the_terminal_narrows(tmp_path:
             assert all(len(strip.text.rstrip()) <= width for strip in log.lines), width
             words = " ".join(strip.text.strip() for strip in log.lines)
             assert long.strip() in words  # broken at spaces only: joined again, the words are whole
-            await pilot.press("ctrl+q")
-            for _ in range(500):
-                if app.worker is None or not app.worker.is_alive():
-                    break
-                await pilot.pause(0.01)
+            await quit_table(pilot, app)
 
     asyncio.run(go())
 
@@ -308,11 +301,7 @@ def test_hint_key_puts_the_hint_in_the_log(tmp_path: Path) -> None:
             log = "\n".join(str(line.text) for line in app.query_one("#log").lines)
             assert "Hint: the expert would choose" in log
             assert "hint is in the deal log" in str(app.query_one("#message").render())
-            await pilot.press("ctrl+q")
-            for _ in range(500):
-                if app.worker is None or not app.worker.is_alive():
-                    break
-                await pilot.pause(0.01)
+            await quit_table(pilot, app)
 
     asyncio.run(go())
 
@@ -331,10 +320,6 @@ def test_arrows_step_through_the_trump_suits(tmp_path: Path) -> None:
             await pilot.press("enter")
             await ready(pilot, app, since)
             assert app.game.match.deal.contract is not None and app.game.match.deal.contract.code == "S"
-            await pilot.press("ctrl+q")
-            for _ in range(500):
-                if app.worker is None or not app.worker.is_alive():
-                    break
-                await pilot.pause(0.01)
+            await quit_table(pilot, app)
 
     asyncio.run(go())
