@@ -10,11 +10,10 @@ import pytest
 pytest.importorskip("fastapi")
 schemathesis = pytest.importorskip("schemathesis", reason="the schemathesis package is missing (the test extra)")
 
+from fastapi import FastAPI  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from schemathesis.checks import not_a_server_error  # noqa: E402
 from schemathesis.specs.openapi.checks import response_schema_conformance  # noqa: E402
-
-from fastapi import FastAPI  # noqa: E402
 
 from sergeant_major.web.app import create_app  # noqa: E402
 from sergeant_major.web.store import Store  # noqa: E402

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -121,7 +122,7 @@ def _rating_out(name: str, r: Rating) -> dict[str, Any]:
             "matches": r.matches, "wins": r.wins, "provisional": r.provisional}
 
 
-def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Any) -> None:
+def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Callable[[str], FileResponse]) -> None:
     """Add the pages ``/account``, ``/leaderboard``, ``/players/NAME`` and their API to ``app`` (``page(file)``: a
     static page's response)."""
     responses: dict[int | str, dict[str, Any]] = {c: {"model": ErrorOut} for c in (400, 401, 403, 404, 413, 429, 503)}

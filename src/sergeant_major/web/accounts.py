@@ -20,6 +20,7 @@ from pwdlib import PasswordHash
 from sqlalchemy.exc import IntegrityError
 
 from sergeant_major.web.store import (
+    Store,
     accounts_t,
     login_failures_t,
     rating_history_t,
@@ -27,7 +28,6 @@ from sergeant_major.web.store import (
     reviews_t,
     seats_t,
     sessions_t,
-    Store,
 )
 
 __all__ = ["AccountStore", "AccountRefused", "Throttled", "Session", "DELETED_NAME", "SESSION_COOKIE", "SESSION_SECONDS",

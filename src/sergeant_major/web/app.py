@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from dataclasses import replace
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,6 @@ from sergeant_major.web.bodies import request_body as _body
 from sergeant_major.web.connections import Conn
 from sergeant_major.web.hub import Hub
 from sergeant_major.web.protocol import (
-    MAX_BODY,
     TABLE_ID_RE,
     TableRefused,
     error_message,

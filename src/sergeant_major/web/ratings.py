@@ -16,10 +16,11 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
 from sergeant_major.core.match import Match
 from sergeant_major.core.rules import Rules
-from sergeant_major.web.store import accounts_t, rated_t, rating_history_t, ratings_t, Store
+from sergeant_major.web.store import Store, accounts_t, rated_t, rating_history_t, ratings_t
 
 __all__ = ["MODEL", "Rating", "COMPUTER_RATINGS", "PROVISIONAL_MATCHES", "RATED_PRESETS", "preset_of", "final_ranks",
            "rated_preset", "rate_match", "rating_of", "ratings_of", "leaderboard", "rating_history", "new_ratings"]
@@ -123,6 +124,13 @@ def rate_match(store: Store, table_id: str, preset: str, seats: Sequence[tuple[s
         SQLAlchemyError: when the database refuses (nothing is changed).
     """
     now = time.time()
+    try:
+        return _rate(store, table_id, preset, seats, ranks, now)
+    except IntegrityError:  # rated at the same moment by another transaction (its sm_rated row came first)
+        return False
+
+
+def _rate(store: Store, table_id: str, preset: str, seats: Sequence[tuple[str, int | None]], ranks: Sequence[int], now: float) -> bool:
     with store.engine.begin() as c:
         if c.execute(sa.select(rated_t.c.table_id).where(rated_t.c.table_id == table_id)).first() is not None:
             return False
