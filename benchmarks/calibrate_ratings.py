@@ -3,8 +3,9 @@
 For each preset two duplicate tournaments are played (``eval.tournament``, the same boards in every seat arrangement):
 ``random, beginner, heuristic`` on ``--boards`` boards and ``beginner, heuristic, expert`` on ``--expert-boards`` boards.
 Each board ranks its three levels by their score summed over the arrangements (the luck of the cards cancels; equal
-sums tie), and these rankings, the two tournaments' boards interleaved, update OpenSkill Plackett-Luce ratings that
-start at openskill's defaults; the result is shifted so that the heuristic has mu 25. Prints the table for the docs
+sums tie), and these rankings update OpenSkill Plackett-Luce ratings that start at openskill's defaults, all boards of
+both tournaments in a shuffled order, 8 times over; mu is the mean over the last pass, shifted so that the heuristic
+has mu 25, and sigma is fixed at 1. Prints the table for the docs
 and the Python constant.
 
 Run: ``nice -n 10 python benchmarks/calibrate_ratings.py [--boards 200] [--expert-boards 24] [--workers 2]
@@ -15,8 +16,8 @@ Run: ``nice -n 10 python benchmarks/calibrate_ratings.py [--boards 200] [--exper
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from sergeant_major.core.rules import Rules
 PRESETS = ("9-5-2", "8-5-3", "9-2-5", "3-5-8")
 FAST = ("random", "beginner", "heuristic")
 STRONG = ("beginner", "heuristic", "expert")
+SIGMA = 1.0  # the computers' fixed sigma: their rating is known (it does not change), and a small sigma says so
 
 
 def board_ranks(scores: list[int]) -> list[int]:
@@ -34,20 +36,27 @@ def board_ranks(scores: list[int]) -> list[int]:
     return [sum(1 for o in scores if o > s) for s in scores]
 
 
-def calibrate(runs: list[tuple[tuple[str, ...], list[list[int]]]]) -> dict[str, tuple[float, float]]:
-    """Ratings ``(mu, sigma)`` per level from ``(levels by slot, board scores by slot)`` runs, boards interleaved."""
+def calibrate(runs: list[tuple[tuple[str, ...], list[list[int]]]], epochs: int = 8, seed: int = 0) -> dict[str, tuple[float, float]]:
+    """Ratings ``(mu, sigma)`` per level from ``(levels by slot, board scores by slot)`` runs: the boards of all runs
+    are rated in turn, ``epochs`` times over in seeded shuffled orders; mu is its mean over the last epoch (one
+    order's drift averaged out), shifted so that the heuristic has 25; sigma is the fixed :data:`SIGMA`."""
     model = PlackettLuce()
     ratings = {lv: model.rating() for levels, _ in runs for lv in levels}
-    for boards in itertools.zip_longest(*[[(levels, b) for b in bs] for levels, bs in runs]):
-        for item in boards:
-            if item is None:
-                continue
-            levels, scores = item
+    boards = [(levels, b) for levels, bs in runs for b in bs]
+    rng = random.Random(seed)
+    sums = {lv: 0.0 for lv in ratings}
+    for epoch in range(epochs):
+        rng.shuffle(boards)
+        for levels, scores in boards:
             out = model.rate([[ratings[lv]] for lv in levels], ranks=[float(r) for r in board_ranks(scores)])
             for lv, team in zip(levels, out, strict=True):
                 ratings[lv] = team[0]
-    shift = 25.0 - ratings["heuristic"].mu
-    return {lv: (round(r.mu + shift, 2), round(r.sigma, 2)) for lv, r in ratings.items()}
+            if epoch == epochs - 1:
+                for lv in ratings:
+                    sums[lv] += ratings[lv].mu
+    mean = {lv: sums[lv] / len(boards) for lv in ratings}
+    shift = 25.0 - mean["heuristic"]
+    return {lv: (round(mean[lv] + shift, 1), SIGMA) for lv in ratings}
 
 
 def scores_of(doc: dict[str, Any]) -> list[list[int]]:

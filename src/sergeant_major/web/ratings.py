@@ -30,12 +30,13 @@ PROVISIONAL_MATCHES = 10  # a rating is provisional for its first 10 matches
 RATED_PRESETS: tuple[str, ...] = Rules.preset_names()
 
 # The computer levels' fixed ratings (mu, sigma) per preset, calibrated by benchmarks/calibrate_ratings.py from duplicate
-# tournaments (random, beginner, heuristic; beginner, heuristic, expert); the heuristic is anchored at mu 25.
+# tournaments (random, beginner, heuristic on 200 boards; beginner, heuristic, expert on 24; seed 1); the heuristic is
+# anchored at mu 25, and sigma is 1 (a fixed rating: the update trusts it).
 COMPUTER_RATINGS: dict[str, dict[str, tuple[float, float]]] = {
-    "9-5-2": {"random": (19.0, 1.0), "beginner": (22.0, 1.0), "heuristic": (25.0, 1.0), "expert": (27.0, 1.0)},
-    "8-5-3": {"random": (19.0, 1.0), "beginner": (22.0, 1.0), "heuristic": (25.0, 1.0), "expert": (27.0, 1.0)},
-    "9-2-5": {"random": (19.0, 1.0), "beginner": (22.0, 1.0), "heuristic": (25.0, 1.0), "expert": (27.0, 1.0)},
-    "3-5-8": {"random": (19.0, 1.0), "beginner": (22.0, 1.0), "heuristic": (25.0, 1.0), "expert": (27.0, 1.0)},
+    "9-5-2": {"random": (-16.6, 1.0), "beginner": (11.9, 1.0), "heuristic": (25.0, 1.0), "expert": (40.6, 1.0)},
+    "8-5-3": {"random": (-19.2, 1.0), "beginner": (14.1, 1.0), "heuristic": (25.0, 1.0), "expert": (40.1, 1.0)},
+    "9-2-5": {"random": (-21.7, 1.0), "beginner": (7.4, 1.0), "heuristic": (25.0, 1.0), "expert": (31.8, 1.0)},
+    "3-5-8": {"random": (-9.0, 1.0), "beginner": (18.5, 1.0), "heuristic": (25.0, 1.0), "expert": (35.7, 1.0)},
 }
 
 
