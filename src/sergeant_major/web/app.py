@@ -227,8 +227,11 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
                 if isinstance(msg, dict) and msg.get("type") == "ping" and len(msg) == 1:
                     await websocket.send_text(json.dumps(PONG))
                 else:
+                    if isinstance(msg, dict) and "token" in msg:  # a token is a secret: never quoted back
+                        msg = {**msg, "token": "<hidden>"}
+                    said = quote(msg) if msg is not None else quote(text[:80])
                     await websocket.send_text(json.dumps(error_message(
-                        "bad_message", f"the lobby takes only {{\"type\": \"ping\"}}, not {quote(text[:80])}; nothing was changed")))
+                        "bad_message", f"the lobby takes only {{\"type\": \"ping\"}}, not {said}; nothing was changed")))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
