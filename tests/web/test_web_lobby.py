@@ -75,7 +75,7 @@ def test_open_a_table_with_options_and_join_it(tmp_path: Path) -> None:
 
 
 BAD_FORMS: list[tuple[str, Any, str, str]] = [
-    ("quick", {"name": "Ann", "rules": "9-5-2 to=20"}, "rules", "9-5-2 to=20"),
+    ("quick", {"name": "Ann", "rules": "9-5-2 to=twenty"}, "rules", "twenty"),
     ("open", {"name": "Ann", "rules": "9-5-2 to=zz"}, "rules", "zz"),
     ("open", {"name": "", "rules": "9-5-2"}, "seat_name", '""'),
     ("open", {"name": "A\u202eB"}, "seat_name", "A"),

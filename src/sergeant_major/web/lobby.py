@@ -61,7 +61,7 @@ class NoRatings:
 
 class LobbyRequest(BaseModel):
     """The body of ``POST /api/lobby/open``, ``/api/lobby/quick`` and ``/api/lobby/join``: the player's ``name``; to open
-    (or quick play): the ``rules`` (quick play: a preset name only), the table's ``clock_turn`` and ``clock_reserve``
+    (or quick play): the ``rules`` (a preset and options), the table's ``clock_turn`` and ``clock_reserve``
     seconds, and the computer ``level`` that takes the free seats after ``wait`` seconds (0..:data:`MAX_WAIT`); to join:
     the ``table`` id (and ``wait`` too: the computers then come no later than that)."""
 
@@ -119,9 +119,6 @@ def lobby_request(body: Any, kind: Literal["open", "quick", "join"]) -> LobbyReq
         parse_clock(req.clock_turn, req.clock_reserve)
     except ValueError as e:
         raise TableRefused("clock", f"{e}; nothing was changed") from None
-    if kind == "quick" and req.rules not in Rules.preset_names():
-        raise TableRefused("rules", f"quick play is for a preset ({', '.join(Rules.preset_names())}), not {quote(req.rules)}; "
-                                    "open a table for other rules")
     if kind == "join" and (req.table is None or not TABLE_ID_RE.match(req.table)):
         raise TableRefused("table", f"\"table\" must be the id of a table in the lobby, not {quote(req.table)}")
     return req
@@ -300,12 +297,16 @@ class Lobby:
         return Seated(tid, seat, stored.token, v)
 
     async def quick(self, req: LobbyRequest) -> Seated:
-        """Quick play: a free seat at the oldest waiting table of the preset ``req.rules`` (the table's clock then), else a
-        table opened with ``req``'s clock, computers and wait.
+        """Quick play: a free seat at the oldest waiting table of the rules ``req.rules`` (a preset, maybe with options;
+        the same rules as written by :class:`Rules`; the table's clock then), else a table opened with ``req``'s clock,
+        computers and wait.
 
         Raises:
             TableRefused, SQLAlchemyError: as :meth:`open` and :meth:`join`."""
-        rules = str(Rules.parse(req.rules))
+        try:
+            rules = str(Rules.parse(req.rules or "9-5-2"))
+        except (RulesError, SergeantMajorError) as e:
+            raise TableRefused("rules", f"{e}; nothing was changed") from None
         for tid, w in list(self.waiting.items()):
             if w.row.rules == rules and w.free():
                 try:

@@ -292,7 +292,8 @@ class GameTable:
             "table": {
                 "id": self.row.id, "name": self.row.name, "rules": self.rules_text, "practice": self.row.practice,
                 "seats": [{"name": s.name, "kind": s.kind, "online": s.seat in online, "away": s.seat in self.away,
-                           "left": s.seat in self.left} for s in self.seats],
+                           "left": s.seat in self.left, "free": self.row.public and s.kind == HUMAN and not s.claimed}
+                          for s in self.seats],
                 "public": self.row.public,
             },
             "clock": self._clock_json(),

@@ -20,8 +20,7 @@ function form(kind, table) {
   const [turn, reserve] = $("lclock").value.split("+").map(Number);
   const name = $("lname").value.trim();
   const body = { name, clock_turn: turn, clock_reserve: reserve, level: $("llevel").value, wait: Number($("lwait").value) };
-  if (kind === "open") body.rules = ($("lpreset").value + " " + $("lopts").value.trim()).trim();
-  else if (kind === "quick") body.rules = $("lpreset").value;
+  if (kind !== "join") body.rules = ($("lpreset").value + " " + $("lopts").value.trim()).trim();
   if (kind === "join") body.table = table;
   return body;
 }
@@ -54,10 +53,10 @@ function render() {
   for (const tb of L.tables) {
     const li = document.createElement("li"); li.className = "ltable"; li.dataset.table = tb.id;
     const seats = tb.seats.map((s) => s.free ? `<span class="lseat free">${esc(t("freeSeat"))}</span>`
-      : `<span class="lseat"><span class="lname">${esc(s.name)}</span>${s.rating === null || s.rating === undefined ? "" : ` <span class="rating">${esc(typeof s.rating === "object" ? String(s.rating.ordinal ?? "") : String(s.rating))}</span>`}</span>`).join(" ");
+      : `<span class="lseat"><span class="lname" title="${esc(s.name)}">${esc(s.name)}</span>${s.rating === null || s.rating === undefined ? "" : ` <span class="rating">${esc(typeof s.rating === "object" ? String(s.rating.ordinal ?? "") : String(s.rating))}</span>`}</span>`).join(" ");
     const fill = tb.fill_at ? Math.max(0, Math.round(tb.fill_at - now)) : null;
     const rules = String(tb.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ");
-    li.innerHTML = `<div class="lhead"><b class="ltname">${esc(tb.name)}</b> · ${rules}</div>` +
+    li.innerHTML = `<div class="lhead"><b class="ltname" title="${esc(tb.name)}">${esc(tb.name)}</b> · ${rules}</div>` +
       `<div class="lmeta"><span class="nw">${esc(clockText(tb.clock))}</span> · <span class="nw">${esc(t("freeSeats", { n: tb.free }))}</span>` +
       (fill !== null ? ` · <span class="nw fill" data-at="${tb.fill_at}">${esc(t("fillIn", { level: kindText(tb.level || "heuristic"), s: fill }))}</span>` : "") + `</div>` +
       `<div class="lseats">${seats}</div>`;

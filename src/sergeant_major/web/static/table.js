@@ -55,7 +55,7 @@ function connect() {
     if (m.type === "state") {
       if (trying && m.you !== null) { saveToken(TABLE, trying); token = trying; tokenErr = ""; }
       trying = null;
-      S = m; S.got = Date.now(); sent = false; $("error").textContent = ""; $("error").title = ""; render();
+      S = m; S.got = Date.now(); freeNames(); sent = false; $("error").textContent = ""; $("error").title = ""; render();
     } else if (m.type === "error") {
       sent = false; undone = null; queue = [];
       if (m.code === "wrong_token") {
@@ -152,7 +152,7 @@ function render() {
     const pos = seatPos(i);
     d.className = "player pos-" + pos + (v.to_act === i && !S.waiting_start && !S.over ? " to-act" : "") + (s.kind === "human" && !s.online ? " away" : "");
     d.dataset.seat = i;
-    const role = [i === v.dealer ? t("dealer") : null, s.kind === "human" ? (s.left ? t("leftRole") : s.online ? t("online") : t("offline")) : kindText(s.kind),
+    const role = [i === v.dealer ? t("dealer") : null, s.kind === "human" ? (s.free ? t("freeSeat") : s.left ? t("leftRole") : s.online ? t("online") : t("offline")) : kindText(s.kind),
       s.away ? t("standin") : null, i === you ? t("you") : null].filter(Boolean);
     const target = v.contract === "MT" ? t("atMost", { n: v.targets[i] }) : t("target") + " " + v.targets[i];
     const left = v.contracts_left && v.contracts_left[i] && v.contracts_left[i].length
@@ -584,11 +584,16 @@ window.onLang = () => {
   $("chatlog").querySelectorAll("li").forEach((li) => { li.lastChild.textContent = t("chat_" + li.dataset.phrase); });
   if (gone) { noTable(); return; }
   if (!S) return;
+  freeNames();
   const kept = $("dlg").open && dlgKey.startsWith("kept:");
   dlgKey = ""; stepKey = "";
   if (kept) keepResult(true);
   render();
 };
+// a lobby table's seat nobody took yet is named in the page's language
+function freeNames() {
+  S.table.seats.forEach((s, i) => { if (s.free) s.name = t("freeSeatN", { n: i + 1 }); });
+}
 // ---- the turn clock: the seconds left, counted down here from the state's "left" (the server takes the timeout)
 function tickClock() {
   const c = S && S.clock, el = $("clock");
@@ -598,7 +603,7 @@ function tickClock() {
   el.textContent = c.seat === S.you ? t("yourTime", { s }) : t("timeLeft", { name: names()[c.seat], s });
   el.classList.toggle("low", s <= 5);
   const badge = document.querySelector(`#players .player[data-seat="${c.seat}"] .clk`);
-  if (badge) badge.textContent = "⏱ " + s + " s";
+  if (badge) badge.textContent = t("clockBadge", { s });
 }
 setInterval(() => { if (S && !gone) tickClock(); }, 250);
 // ---- the quick chat: phrases by id, written in the page's language; muting is kept in this browser
