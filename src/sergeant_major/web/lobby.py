@@ -145,6 +145,7 @@ class Waiting:
 
     row: TableRow
     seats: list[SeatRow]
+    joining: int = 0  # joins going on (their seat not stored yet)
 
     def free(self) -> list[int]:
         """The seats nobody took yet."""
@@ -167,7 +168,6 @@ class Lobby:
     version: int = 0
     fills: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     pending: bool = False  # a push of the lobby message is scheduled
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one lobby change at a time (open, join, quick play)
 
     # ------------------------------------------------------------------ start and shutdown
     async def start(self) -> None:
@@ -245,10 +245,9 @@ class Lobby:
         seats = [SeatRow(i, req.name.strip() if i == 0 else FREE_NAME.format(n=i + 1), HUMAN, secrets.token_urlsafe(16), i == 0)
                  for i in range(rules.players)]
         await asyncio.to_thread(self.runner.store.create_table, row, seats)
-        async with self.lock:
-            self.waiting[tid] = Waiting(row, seats)
-            v = self.changed()
-            self._schedule(tid)
+        self.waiting[tid] = Waiting(row, seats)
+        v = self.changed()
+        self._schedule(tid)
         token = seats[0].token
         assert token is not None
         return Seated(tid, 0, token, v)
@@ -260,41 +259,54 @@ class Lobby:
         Raises:
             TableRefused: ``table`` (no such waiting table, or no seat free any more); SQLAlchemyError: not stored."""
         tid = table_id or req.table or ""
-        async with self.lock:
-            w = self.waiting.get(tid)
-            if w is None or not w.free():
-                raise TableRefused("table", f"no table {quote(tid)} waits for players in the lobby (it started, or its seats "
-                                            "were taken); nothing was changed")
-            async with self.runner.lock(tid):
-                gt = self.runner.tables.get(tid)
-                taken = {s.name.casefold() for s in w.seats if s.claimed}
-                base = req.name.strip()
-                name, k = base, 2
-                while name.casefold() in taken:
-                    name, k = f"{base[:36]} {k}", k + 1
-                for seat in w.free():
-                    won, stored = await asyncio.to_thread(self.runner.store.claim_seat, tid, seat, name)
-                    w.seats[seat] = stored
-                    if gt is not None:
-                        gt.seats[seat] = shown_seat(stored)
-                        gt.match.names = tuple(s.name for s in gt.seats)
-                    if won:
-                        break
-                else:
-                    raise TableRefused("table", f"the seats of table {quote(tid)} were all taken meanwhile; nothing was changed")
-                fill_at = min(w.row.fill_at if w.row.fill_at is not None else float("inf"), time.time() + req.wait)
-                if w.free() and fill_at != w.row.fill_at:
-                    await asyncio.to_thread(self.runner.store.set_fill, tid, w.row.fill_level or req.level, fill_at)
-                    w.row = replace(w.row, fill_at=fill_at, fill_level=w.row.fill_level or req.level)
-                if gt is not None:
-                    await self.runner.clients.broadcast(gt)
+        w = self.waiting.get(tid)
+        if w is None or len(w.free()) <= w.joining:
+            raise TableRefused("table", f"no table {quote(tid)} waits for players in the lobby (it started, or its seats "
+                                        "were taken); nothing was changed")
+        # counted at once (no await before): a quick play meanwhile looks for another table rather than queue for this one
+        w.joining += 1
+        try:
+            async with self.runner.lock(tid):  # joins of one table one at a time (the names made unique among them)
+                seat, stored = await self._claim(tid, w, req)
+        finally:
+            w.joining -= 1
+        if self.waiting.get(tid) is w:
             if not w.free():
                 self._done(tid)
             else:
                 self._schedule(tid)
-            v = self.changed()
+        v = self.changed()
         assert stored.token is not None
         return Seated(tid, seat, stored.token, v)
+
+    async def _claim(self, tid: str, w: Waiting, req: LobbyRequest) -> tuple[int, SeatRow]:
+        """Take a free seat of ``w`` for ``req.name`` (its lock held); the players at the table are shown the new name.
+
+        Raises:
+            TableRefused: no seat is free any more; SQLAlchemyError: not stored."""
+        gt = self.runner.tables.get(tid)
+        taken = {s.name.casefold() for s in w.seats if s.claimed}
+        base = req.name.strip()
+        name, k = base, 2
+        while name.casefold() in taken:
+            name, k = f"{base[:36]} {k}", k + 1
+        for seat in w.free():
+            won, stored = await asyncio.to_thread(self.runner.store.claim_seat, tid, seat, name)
+            w.seats[seat] = stored
+            if gt is not None:
+                gt.seats[seat] = shown_seat(stored)
+                gt.match.names = tuple(s.name for s in gt.seats)
+            if won:
+                break
+        else:
+            raise TableRefused("table", f"the seats of table {quote(tid)} were all taken meanwhile; nothing was changed")
+        fill_at = min(w.row.fill_at if w.row.fill_at is not None else float("inf"), time.time() + req.wait)
+        if w.free() and fill_at != w.row.fill_at:
+            await asyncio.to_thread(self.runner.store.set_fill, tid, w.row.fill_level or req.level, fill_at)
+            w.row = replace(w.row, fill_at=fill_at, fill_level=w.row.fill_level or req.level)
+        if gt is not None:
+            await self.runner.clients.broadcast(gt)
+        return seat, stored
 
     async def quick(self, req: LobbyRequest) -> Seated:
         """Quick play: a free seat at the oldest waiting table of the rules ``req.rules`` (a preset, maybe with options;
@@ -308,7 +320,7 @@ class Lobby:
         except (RulesError, SergeantMajorError) as e:
             raise TableRefused("rules", f"{e}; nothing was changed") from None
         for tid, w in list(self.waiting.items()):
-            if w.row.rules == rules and w.free():
+            if w.row.rules == rules and len(w.free()) > w.joining:
                 try:
                     return await self.join(req, tid)
                 except TableRefused:
@@ -347,30 +359,29 @@ class Lobby:
 
         Raises:
             SQLAlchemyError: when the database refuses (nothing is changed)."""
-        async with self.lock:
-            w = self.waiting.get(tid)
-            if w is None:
-                return []
-            level = w.row.fill_level or "heuristic"
-            async with self.runner.lock(tid):
-                taken = {s.name.casefold() for s in w.seats if s.claimed}
-                names = {}
-                for seat in w.free():
-                    name = f"{level.capitalize()} {seat + 1}"
-                    while name.casefold() in taken:
-                        name += "'"
-                    names[seat] = name
-                    taken.add(name.casefold())
-                filled = await asyncio.to_thread(self.runner.store.fill_seats, tid, level, names)
-                gt = self.runner.tables.get(tid)
-                for seat in filled:
-                    row = SeatRow(seat, names[seat], level, None, True)
-                    w.seats[seat] = row
-                    if gt is not None:
-                        gt.seats[seat] = row
+        w = self.waiting.get(tid)
+        if w is None:
+            return []
+        level = w.row.fill_level or "heuristic"
+        async with self.runner.lock(tid):
+            taken = {s.name.casefold() for s in w.seats if s.claimed}
+            names = {}
+            for seat in w.free():
+                name = f"{level.capitalize()} {seat + 1}"
+                while name.casefold() in taken:
+                    name += "'"
+                names[seat] = name
+                taken.add(name.casefold())
+            filled = await asyncio.to_thread(self.runner.store.fill_seats, tid, level, names)
+            gt = self.runner.tables.get(tid)
+            for seat in filled:
+                row = SeatRow(seat, names[seat], level, None, True)
+                w.seats[seat] = row
                 if gt is not None:
-                    gt.match.names = tuple(s.name for s in gt.seats)
-                    await self.runner.advance(gt)
-            self._done(tid)
-            self.changed()
+                    gt.seats[seat] = row
+            if gt is not None:
+                gt.match.names = tuple(s.name for s in gt.seats)
+                await self.runner.advance(gt)
+        self._done(tid)
+        self.changed()
         return filled
