@@ -172,76 +172,76 @@ async def _watch_lobby(base: str, stop: float, seen: dict[int, float]) -> None:
                     seen[v] = now
 
 
-async def _quick_player(base: str, i: int, args: argparse.Namespace, stop: float, st: Stats, measure_from: float) -> None:
-    """One person using quick play again and again until ``stop``: plays its seat, times its actions."""
-    import httpx
+async def _quick_player(base: str, i: int, args: argparse.Namespace, stop: float, st: Stats, measure_from: float,
+                        cl: Any) -> None:
+    """One person using quick play again and again until ``stop`` (``cl``: one HTTP client shared by all, as one of its
+    own each would cost this load client more than the server): plays its seat, times its actions."""
     from websockets.asyncio.client import connect
 
     rng = random.Random(i)
     await asyncio.sleep(rng.random() * args.warmup / 2)  # arrivals spread over the first half of the warm-up
-    async with httpx.AsyncClient(timeout=30) as cl:
-        while time.time() < stop:
-            sent = time.time()
-            r = await cl.post(base + "/api/lobby/quick", json={"name": f"Guest {i}", "rules": args.rules, "wait": args.wait,
-                                                               "level": "heuristic"})
-            if r.status_code != 200:
-                st.errors += 1
-                await asyncio.sleep(1)
-                continue
-            seat = r.json()
-            answered = time.time()
-            if sent >= measure_from:
-                st.quick_answer.append(answered - sent)
-                st.quick_sent.append((answered, int(seat["lobby_v"])))
-            st.table_people[seat["id"]] = st.table_people.get(seat["id"], 0) + 1
-            async with connect(base.replace("http", "ws") + f"/ws/{seat['id']}", max_size=1 << 22) as ws:
-                await ws.send(json.dumps({"type": "join", "token": seat["token"]}))
-                st.held += 1
-                sent_at: float | None = None
-                sent_v = -1
-                try:
-                    while time.time() < stop:
-                        try:
-                            raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop - time.time()))
-                        except TimeoutError:
-                            break
-                        m = json.loads(raw)
-                        if m["type"] == "error":
-                            if m.get("code") not in ("empty_seat", "stale", "not_waiting"):
-                                st.errors += 1
-                            sent_at = None
-                            continue
-                        if m["type"] != "state":
-                            continue
-                        now = time.time()
-                        if sent_at is not None and m["v"] > sent_v:
-                            if now >= measure_from:
-                                st.latencies.append(now - sent_at)
-                            sent_at = None
-                        if m["over"]:
-                            st.games += 1
-                            break
-                        if sent_at is not None:
-                            continue
-                        legal = m["view"]["legal"]
-                        if m["waiting_start"]:
-                            if m["view"]["deal"] == 1 and any(s["kind"] == "human" and not s["online"] for s in m["table"]["seats"]):
-                                continue  # the start waits for everyone: the next state (someone came) tries again
-                            msg: dict[str, Any] = {"type": "start", "v": m["v"]}
-                        elif legal and m["view"]["to_act"] == m["you"]:
-                            if args.think > 0:
-                                await asyncio.sleep(rng.expovariate(1 / args.think))
-                            a = dict(legal[0])
-                            a.pop("seat")
-                            msg = {"type": "act", "v": m["v"], "action": a}
-                        else:
-                            continue
-                        sent_at, sent_v = time.time(), m["v"]
-                        if sent_at >= measure_from:
-                            st.client_actions += 1
-                        await ws.send(json.dumps(msg))
-                finally:
-                    st.held -= 1 if time.time() < stop else 0
+    while time.time() < stop:
+        sent = time.time()
+        r = await cl.post(base + "/api/lobby/quick", json={"name": f"Guest {i}", "rules": args.rules, "wait": args.wait,
+                                                           "level": "heuristic"})
+        if r.status_code != 200:
+            st.errors += 1
+            await asyncio.sleep(1)
+            continue
+        seat = r.json()
+        answered = time.time()
+        if sent >= measure_from:
+            st.quick_answer.append(answered - sent)
+            st.quick_sent.append((answered, int(seat["lobby_v"])))
+        st.table_people[seat["id"]] = st.table_people.get(seat["id"], 0) + 1
+        async with connect(base.replace("http", "ws") + f"/ws/{seat['id']}", max_size=1 << 22) as ws:
+            await ws.send(json.dumps({"type": "join", "token": seat["token"]}))
+            st.held += 1
+            sent_at: float | None = None
+            sent_v = -1
+            try:
+                while time.time() < stop:
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop - time.time()))
+                    except TimeoutError:
+                        break
+                    m = json.loads(raw)
+                    if m["type"] == "error":
+                        if m.get("code") not in ("empty_seat", "stale", "not_waiting"):
+                            st.errors += 1
+                        sent_at = None
+                        continue
+                    if m["type"] != "state":
+                        continue
+                    now = time.time()
+                    if sent_at is not None and m["v"] > sent_v:
+                        if now >= measure_from:
+                            st.latencies.append(now - sent_at)
+                        sent_at = None
+                    if m["over"]:
+                        st.games += 1
+                        break
+                    if sent_at is not None:
+                        continue
+                    legal = m["view"]["legal"]
+                    if m["waiting_start"]:
+                        if m["view"]["deal"] == 1 and any(s["kind"] == "human" and not s["online"] for s in m["table"]["seats"]):
+                            continue  # the start waits for everyone: the next state (someone came) tries again
+                        msg: dict[str, Any] = {"type": "start", "v": m["v"]}
+                    elif legal and m["view"]["to_act"] == m["you"]:
+                        if args.think > 0:
+                            await asyncio.sleep(rng.expovariate(1 / args.think))
+                        a = dict(legal[0])
+                        a.pop("seat")
+                        msg = {"type": "act", "v": m["v"], "action": a}
+                    else:
+                        continue
+                    sent_at, sent_v = time.time(), m["v"]
+                    if sent_at >= measure_from:
+                        st.client_actions += 1
+                    await ws.send(json.dumps(msg))
+            finally:
+                st.held -= 1 if time.time() < stop else 0
 
 
 async def _run_quick(args: argparse.Namespace, base: str) -> Stats:
@@ -252,10 +252,14 @@ async def _run_quick(args: argparse.Namespace, base: str) -> Stats:
     seen: list[dict[int, float]] = [{} for _ in range(args.watchers)]
     watchers = [asyncio.create_task(_watch_lobby(base, stop, s)) for s in seen]
     await asyncio.sleep(0.3)
-    tasks = [asyncio.create_task(_quick_player(base, i, args, stop, st, measure_from)) for i in range(args.quick)]
+    import httpx
+
+    cl = httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=args.quick, max_keepalive_connections=args.quick))
+    tasks = [asyncio.create_task(_quick_player(base, i, args, stop, st, measure_from, cl)) for i in range(args.quick)]
     await asyncio.sleep(args.warmup + args.seconds - 0.8)
     held = st.held
     await asyncio.gather(*tasks, *watchers, return_exceptions=True)
+    await cl.aclose()
     st.held = held
     for sent, v in st.quick_sent:
         for s in seen:
