@@ -1,7 +1,8 @@
 """The lobby, quick play, the turn clock and the quick chat as people use them, in Debian's Chromium: two browsers use
 quick play (one computer fills the third seat), chat (one mutes it) and play to the end; a decision not made in time is
 made by a computer, shown and recorded; the lobby page and the table's new parts fit a phone and a desktop in English
-and German (no word broken inside, no serious or critical axe-core violation)."""
+and German (no word broken inside, no serious or critical axe-core violation). ``SM_UPDATE_BASELINES=1`` writes the lobby's picture
+in docs/web.md anew."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ pytest.importorskip("playwright.sync_api", reason="the playwright package is mis
 pytest.importorskip("fastapi")
 from _browserhelp import drive, page_errors  # noqa: E402
 from _webhelp import Server, http_json  # noqa: E402
-from test_web_browser_look import check_page  # noqa: E402
+from test_web_browser_look import DOC_IMAGES, check_page  # noqa: E402
 
 from sergeant_major.web.store import Store  # noqa: E402
 
@@ -117,6 +118,8 @@ def test_the_lobby_fits_and_passes_axe(server: Server, browser: Any, size: tuple
     page = _lobby_page(browser, server, "Ann", lang, size)
     page.wait_for_selector(".ltable")
     check_page(page, f"lobby {lang}")
+    if os.environ.get("SM_UPDATE_BASELINES") and size == (390, 844) and lang == "en":
+        page.screenshot(path=str(DOC_IMAGES / "lobby-390.png"))  # the picture in docs/web.md
     page.click("#btn-open")  # opened: this browser's table page, the chat open, Leave asked
     page.wait_for_url("**/t/**")
     page.wait_for_selector("#players .player")

@@ -163,3 +163,46 @@ def test_invitation_table_is_not_read_as_waiting(tmp_path: Path) -> None:
     hub = make_hub(tmp_path)
     new_table(hub, "9-5-2", ["me", "friend", "heuristic"])
     assert hub.store.waiting_tables() == []
+
+
+@pytest.mark.postgres
+def test_lobby_store_on_postgresql() -> None:
+    """On PostgreSQL: a lobby table is stored public with its clock and fill time, read back as waiting, joined by
+    several at once (one seat each, never one seat twice), and filled by computers (the fill time cleared)."""
+    import os
+
+    url = os.environ.get("SM_TEST_POSTGRES_URL")
+    if not url:
+        pytest.skip("SM_TEST_POSTGRES_URL is not set (CI's .ci/run starts PostgreSQL and sets it)")
+    pytest.importorskip("psycopg")
+    from sergeant_major.web.hub import Hub
+    from sergeant_major.web.store import Store
+
+    store = Store(url)
+    store.migrate()
+
+    async def run() -> None:
+        hub = Hub(store, 0.0)
+        lobby = Lobby(hub)
+        a = await lobby.open(lobby_request({"name": "Ann", "rules": "8-5-3 players=4 deals=4", "clock_turn": 20, "clock_reserve": 60,
+                                            "wait": 120, "level": "random"}, "open"))
+        waiting = {row.id: (row, seats) for row, seats in store.waiting_tables()}
+        row, seats = waiting[a.table]
+        assert row.public and (row.clock_turn, row.clock_reserve, row.fill_level) == (20, 60, "random") and row.fill_at
+        assert [s.claimed for s in seats] == [True, False, False, False]
+        got = await asyncio.gather(*(lobby.join(lobby_request({"name": f"P{i}", "table": a.table}, "join")) for i in range(5)),
+                                   return_exceptions=True)
+        seated = [g for g in got if not isinstance(g, BaseException)]
+        assert sorted(g.seat for g in seated) == [1, 2, 3] and len({g.token for g in seated}) == 3
+        b = await lobby.open(lobby_request({"name": "Bo", "wait": 120, "level": "random"}, "open"))
+        assert await lobby.fill(b.table) == [1, 2]
+        stored = store.table(b.table)
+        assert stored is not None and [s.kind for s in stored[1]] == ["human", "random", "random"] and stored[0].fill_at is None
+        assert b.table not in {r.id for r, _ in store.waiting_tables()}
+        for task in lobby.tasks():
+            task.cancel()
+
+    try:
+        asyncio.run(run())
+    finally:
+        store.dispose()
