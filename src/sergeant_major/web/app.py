@@ -44,6 +44,7 @@ from sergeant_major.web.protocol import (
     quote,
     read_json,
 )
+from sergeant_major.web.ratings import LobbyRatings
 from sergeant_major.web.review import ReviewJobs
 from sergeant_major.web.store import Store, default_db_url
 from sergeant_major.web.tables import GameTable, end_json, history_game, replay_steps
@@ -85,7 +86,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         store.migrate()
     hub = Hub(store, delay)
     hub.reviews = ReviewJobs(store)
-    lobby = Lobby(hub)
+    lobby = Lobby(hub, ratings=LobbyRatings(store))
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -178,9 +179,15 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
             body = read_json(raw_body)
         except ValueError as e:
             return JSONResponse({"error": f"the request body is not JSON{not_json_reason(e)}", "code": "json"}, status_code=400)
+        # logged in: the seat is the account's, under its name (rated, history on any device); cross-site: a guest's
+        session = None if cross_site(request) is not None else await session_of(accounts, request)
+        if session is not None and isinstance(body, dict):
+            body = {**body, "name": session.name}
+        account = None if session is None else session.account_id
         try:
             req = lobby_request(body, "open" if kind == "open" else "quick" if kind == "quick" else "join")
-            seated = await (lobby.open(req) if kind == "open" else lobby.quick(req) if kind == "quick" else lobby.join(req))
+            seated = await (lobby.open(req, account) if kind == "open" else lobby.quick(req, account) if kind == "quick"
+                            else lobby.join(req, account=account))
         except TableRefused as e:
             return JSONResponse({"error": str(e), "code": e.code}, status_code=400)
         except SQLAlchemyError as e:

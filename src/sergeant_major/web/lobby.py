@@ -45,16 +45,16 @@ FREE_NAME = "Free seat {n}"  # a free seat's name until someone takes it (seats 
 class RatingSource(Protocol):
     """Where the lobby gets the rating it shows next to a seated person (wired by the accounts; ``None``: not rated)."""
 
-    def lobby_rating(self, table_id: str, seat: int, rules: str) -> Any:
-        """The rating of the person at ``seat`` of ``table_id`` for ``rules`` (JSON-ready, e.g. ``{"ordinal": 23.1,
-        "matches": 4}``), or ``None`` (a guest, a computer)."""
+    def lobby_rating(self, account: int | None, rules: str) -> Any:
+        """The rating of the person logged in as ``account`` for ``rules`` (JSON-ready, e.g. ``{"ordinal": 23.1,
+        "matches": 4}``), or ``None`` (a guest, or rules that are not rated)."""
         ...
 
 
 class NoRatings:
     """No ratings (guests only): every seat's rating is ``None``."""
 
-    def lobby_rating(self, table_id: str, seat: int, rules: str) -> Any:
+    def lobby_rating(self, account: int | None, rules: str) -> Any:
         """``None``."""
         return None
 
@@ -192,7 +192,7 @@ class Lobby:
                 "id": r.id, "name": r.name, "rules": r.rules, "clock": [r.clock_turn, r.clock_reserve] if r.clock_turn else None,
                 "level": r.fill_level, "fill_at": r.fill_at, "free": len(w.free()),
                 "seats": [{"seat": s.seat, "name": None if not s.claimed else s.name, "free": not s.claimed,
-                           "rating": self.ratings.lobby_rating(r.id, s.seat, r.rules) if s.claimed else None}
+                           "rating": self.ratings.lobby_rating(s.account, r.rules) if s.claimed else None}
                           for s in w.seats]})
         return {"type": "lobby", "v": self.version, "now": round(time.time(), 3), "tables": tables}
 
@@ -227,8 +227,9 @@ class Lobby:
             self.clients.remove(ws)
 
     # ------------------------------------------------------------------ open, join, quick play
-    async def open(self, req: LobbyRequest) -> Seated:
-        """Open a public table (``req``: its rules, clock, computers' level and wait) with its opener in seat 0.
+    async def open(self, req: LobbyRequest, account: int | None = None) -> Seated:
+        """Open a public table (``req``: its rules, clock, computers' level and wait) with its opener in seat 0 (bound to
+        ``account`` when logged in).
 
         Raises:
             TableRefused: rules refused; SQLAlchemyError: the table could not be stored."""
@@ -242,8 +243,8 @@ class Lobby:
         name = (req.table_name or "").strip() or f"{req.name.strip()}'s table"[:60]
         row = TableRow(tid, name, str(rules), secrets.randbits(62), False, 60, now, True, turn, reserve, req.level,
                        now + req.wait)
-        seats = [SeatRow(i, req.name.strip() if i == 0 else FREE_NAME.format(n=i + 1), HUMAN, secrets.token_urlsafe(16), i == 0)
-                 for i in range(rules.players)]
+        seats = [SeatRow(i, req.name.strip() if i == 0 else FREE_NAME.format(n=i + 1), HUMAN, secrets.token_urlsafe(16), i == 0,
+                         account if i == 0 else None) for i in range(rules.players)]
         await asyncio.to_thread(self.runner.store.create_table, row, seats)
         self.waiting[tid] = Waiting(row, seats)
         v = self.changed()
@@ -252,9 +253,10 @@ class Lobby:
         assert token is not None
         return Seated(tid, 0, token, v)
 
-    async def join(self, req: LobbyRequest, table_id: str | None = None) -> Seated:
+    async def join(self, req: LobbyRequest, table_id: str | None = None, account: int | None = None) -> Seated:
         """Take a free seat of a waiting table (``table_id``, else ``req.table``) under ``req.name`` (made unique at the
-        table with a number: ``Ann 2``); the computers then come no later than ``req.wait`` seconds from now.
+        table with a number: ``Ann 2``), bound to ``account`` when logged in; the computers then come no later than
+        ``req.wait`` seconds from now.
 
         Raises:
             TableRefused: ``table`` (no such waiting table, or no seat free any more); SQLAlchemyError: not stored."""
@@ -267,7 +269,7 @@ class Lobby:
         w.joining += 1
         try:
             async with self.runner.lock(tid):  # joins of one table one at a time (the names made unique among them)
-                seat, stored = await self._claim(tid, w, req)
+                seat, stored = await self._claim(tid, w, req, account)
         finally:
             w.joining -= 1
         if self.waiting.get(tid) is w:
@@ -279,7 +281,7 @@ class Lobby:
         assert stored.token is not None
         return Seated(tid, seat, stored.token, v)
 
-    async def _claim(self, tid: str, w: Waiting, req: LobbyRequest) -> tuple[int, SeatRow]:
+    async def _claim(self, tid: str, w: Waiting, req: LobbyRequest, account: int | None) -> tuple[int, SeatRow]:
         """Take a free seat of ``w`` for ``req.name`` (its lock held); the players at the table are shown the new name.
 
         Raises:
@@ -292,6 +294,8 @@ class Lobby:
             name, k = f"{base[:36]} {k}", k + 1
         for seat in w.free():
             won, stored = await asyncio.to_thread(self.runner.store.claim_seat, tid, seat, name)
+            if won and account is not None and await asyncio.to_thread(self.runner.store.bind_seat, tid, seat, account):
+                stored = replace(stored, account=account)
             w.seats[seat] = stored
             if gt is not None:
                 gt.seats[seat] = shown_seat(stored)
@@ -308,7 +312,7 @@ class Lobby:
             await self.runner.clients.broadcast(gt)
         return seat, stored
 
-    async def quick(self, req: LobbyRequest) -> Seated:
+    async def quick(self, req: LobbyRequest, account: int | None = None) -> Seated:
         """Quick play: a free seat at the oldest waiting table of the rules ``req.rules`` (a preset, maybe with options;
         the same rules as written by :class:`Rules`; the table's clock then), else a table opened with ``req``'s clock,
         computers and wait.
@@ -322,10 +326,10 @@ class Lobby:
         for tid, w in list(self.waiting.items()):
             if w.row.rules == rules and len(w.free()) > w.joining:
                 try:
-                    return await self.join(req, tid)
+                    return await self.join(req, tid, account)
                 except TableRefused:
                     continue  # taken meanwhile: the next one, or a table of its own
-        return await self.open(req)
+        return await self.open(req, account)
 
     # ------------------------------------------------------------------ computers fill the free seats
     def _schedule(self, tid: str) -> None:

@@ -87,6 +87,10 @@ function connect() {
 }
 async function init() {
   $("lname").value = localStorage.getItem("sm-name") || "";
+  try {  // logged in: the seat is the account's, under its name (the server uses it whatever is typed)
+    const acc = await (await fetch("/api/account")).json();
+    if (acc.name) { $("lname").value = acc.name; $("lname").readOnly = true; }
+  } catch (e) { /* a guest */ }
   try {
     const o = await (await fetch("/api/options")).json();
     LEVELS = o.levels; CLOCKS = o.clocks;
