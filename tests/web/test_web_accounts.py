@@ -20,6 +20,8 @@ from sergeant_major.web.accounts import DELETED_NAME  # noqa: E402
 from sergeant_major.web.app import create_app  # noqa: E402
 from sergeant_major.web.store import Store, accounts_t, seats_t, sessions_t  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("fast_argon2")  # cheap Argon2 parameters; the server's own: the first test
+
 PASSWORD = "correct horse 42"
 VS_COMPUTERS = [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}]
 
@@ -51,6 +53,14 @@ def register(c: TestClient, name: str, password: str = PASSWORD) -> dict[str, An
 def count(store: Store, table: sa.Table) -> int:
     with store.engine.connect() as conn:
         return int(conn.execute(sa.select(sa.func.count()).select_from(table)).scalar_one())
+
+
+def test_the_server_hashes_with_argon2id_s_recommended_parameters(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.undo()  # the server's own hasher, not the tests' cheap one
+    from sergeant_major.web import accounts
+
+    h = accounts.HASHER.hash(PASSWORD)
+    assert h.startswith("$argon2id$v=19$m=65536,t=3,p=4$") and accounts.HASHER.verify(PASSWORD, h)
 
 
 def test_register_logs_in_with_a_strict_cookie_and_a_hashed_password(app: Any, store: Store) -> None:
