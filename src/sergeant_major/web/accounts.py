@@ -68,7 +68,7 @@ class Throttled(Exception):
     """Too many failed logins: ``wait`` is the whole seconds until the next attempt is read (at least 1)."""
 
     def __init__(self, wait: int, what: str) -> None:
-        super().__init__(f"too many failed logins {what} in {FAILURE_WINDOW / 60:g} minutes: try again in {wait} s")
+        super().__init__(f"Too many failed logins {what} in {FAILURE_WINDOW / 60:g} minutes: try again in {wait} s")
         self.wait = wait
 
 
