@@ -248,3 +248,11 @@ def test_logging_in_again_ends_the_browser_s_previous_session(app: Any, store: S
         assert count(store, sessions_t) == 1
         c.post("/api/account/login", json={"name": "nora", "password": PASSWORD})
         assert c.get("/api/account").json()["name"] == "nora" and count(store, sessions_t) == 1
+
+
+@pytest.mark.parametrize(("body", "quoted"), [({"name": 42, "password": PASSWORD}, "not 42"),
+                                              ({"name": "pia", "password": ["x"]}, "not a list")])
+def test_a_login_that_is_not_texts_is_refused_quoting_it(app: Any, body: dict[str, Any], quoted: str) -> None:
+    with client(app) as c:
+        r = c.post("/api/account/login", json=body)
+        assert r.status_code == 400 and r.json()["code"] == "body" and quoted in r.json()["error"]

@@ -169,8 +169,10 @@ class AccountStore:
             AccountRefused: ``body`` for a name or password that is not a text, ``login`` for a wrong pair (the same
                 message for an unknown name and a wrong password); each counts as a failure.
         """
-        if not isinstance(name, str) or not isinstance(password, str):
-            raise AccountRefused("body", "send the user name and the password as texts")
+        if not isinstance(name, str):
+            raise AccountRefused("body", f"the user name must be a text, not {name!r:.60}")
+        if not isinstance(password, str):
+            raise AccountRefused("body", f"the password must be a text, not a {type(password).__name__}")
         self.throttle_wait(name, addr)
         with self.engine.connect() as c:
             row = c.execute(sa.select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.password_hash)
