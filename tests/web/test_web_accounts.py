@@ -3,6 +3,7 @@ changing nothing, seats bound to the account and its history on another device; 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from collections.abc import Iterator
@@ -19,6 +20,8 @@ from fastapi.testclient import TestClient  # noqa: E402
 from sergeant_major.web.accounts import DELETED_NAME  # noqa: E402
 from sergeant_major.web.app import create_app  # noqa: E402
 from sergeant_major.web.store import Store, accounts_t, seats_t, sessions_t  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("fast_argon2")  # cheap Argon2 parameters; the server's own: the first test
 
 PASSWORD = "correct horse 42"
 VS_COMPUTERS = [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}]
@@ -53,6 +56,14 @@ def count(store: Store, table: sa.Table) -> int:
         return int(conn.execute(sa.select(sa.func.count()).select_from(table)).scalar_one())
 
 
+def test_the_server_hashes_with_argon2id_s_recommended_parameters(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.undo()  # the server's own hasher, not the tests' cheap one
+    from sergeant_major.web import accounts
+
+    h = accounts.HASHER.hash(PASSWORD)
+    assert h.startswith("$argon2id$v=19$m=65536,t=3,p=4$") and accounts.HASHER.verify(PASSWORD, h)
+
+
 def test_register_logs_in_with_a_strict_cookie_and_a_hashed_password(app: Any, store: Store) -> None:
     with client(app) as c:
         out = register(c, "Alice")
@@ -63,11 +74,12 @@ def test_register_logs_in_with_a_strict_cookie_and_a_hashed_password(app: Any, s
         header = r.headers["set-cookie"]
         assert "HttpOnly" in header and "SameSite=lax" in header and "Path=/" in header and "Secure" not in header
         assert c.get("/api/account").json()["name"] == "Alice"
+        cookie = c.cookies.get("sm_session")
     with store.engine.connect() as conn:
         row = conn.execute(sa.select(accounts_t)).one()
         assert row.password_hash.startswith("$argon2id$") and PASSWORD not in row.password_hash
         hashes = [r.token_hash for r in conn.execute(sa.select(sessions_t))]
-    assert cookie not in hashes and len(hashes) == 2  # only the token's SHA-256 is stored
+    assert hashes == [hashlib.sha256(cookie.encode()).hexdigest()]  # only the token's SHA-256 is stored
 
 
 def test_the_cookie_is_secure_over_https_and_behind_a_proxy_that_says_so(app: Any) -> None:
@@ -225,3 +237,22 @@ def test_no_password_or_token_reaches_a_log_line(app: Any, caplog: pytest.LogCap
     text = "\n".join(r.getMessage() for r in caplog.records)
     for secret in (PASSWORD, "a wrong one!", token, me["csrf"]):
         assert secret and secret not in text
+
+
+def test_logging_in_again_ends_the_browser_s_previous_session(app: Any, store: Store) -> None:
+    with client(app) as c:
+        register(c, "nora")
+        first = c.cookies.get("sm_session")
+        register(c, "otto")
+        assert c.get("/api/account").json()["name"] == "otto" and c.cookies.get("sm_session") != first
+        assert count(store, sessions_t) == 1
+        c.post("/api/account/login", json={"name": "nora", "password": PASSWORD})
+        assert c.get("/api/account").json()["name"] == "nora" and count(store, sessions_t) == 1
+
+
+@pytest.mark.parametrize(("body", "quoted"), [({"name": 42, "password": PASSWORD}, "not 42"),
+                                              ({"name": "pia", "password": ["x"]}, "not a list")])
+def test_a_login_that_is_not_texts_is_refused_quoting_it(app: Any, body: dict[str, Any], quoted: str) -> None:
+    with client(app) as c:
+        r = c.post("/api/account/login", json=body)
+        assert r.status_code == 400 and r.json()["code"] == "body" and quoted in r.json()["error"]

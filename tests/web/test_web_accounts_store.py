@@ -22,6 +22,8 @@ from sergeant_major.web.hub import Hub  # noqa: E402
 from sergeant_major.web.ratings import rate_match, rating_history, rating_of  # noqa: E402
 from sergeant_major.web.store import Store  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("fast_argon2")  # the server's own parameters: test_web_accounts.py
+
 PASSWORD = "a good password"
 
 

@@ -137,6 +137,8 @@ def test_free_trump_returns_by_computers_are_all_decisions(tmp_path: Path) -> No
     asyncio.run(run())
 
 
+@pytest.mark.slow
+@pytest.mark.usefixtures("fast_argon2")
 @pytest.mark.parametrize("rules", ["9-5-2", "3-5-8"])
 def test_account_leaderboard_and_player_pages_show_no_hidden_card(tmp_path: Path, rules: str) -> None:
     """Two accounts play a rated match; every few actions each of them (and a guest) reads every account page and API
@@ -197,7 +199,7 @@ def test_account_leaderboard_and_player_pages_show_no_hidden_card(tmp_path: Path
         while not gt.match.over:
             steps += 1
             assert steps < 20000
-            if steps % 25 == 1:
+            if steps % 40 == 1:
                 await read_pages()
             for c in clients:
                 st = c.ws.last()

@@ -18,6 +18,8 @@ from sergeant_major.web.accounts import FAILURE_WINDOW, MAX_FAILURES, AccountSto
 from sergeant_major.web.app import create_app  # noqa: E402
 from sergeant_major.web.store import Store, login_failures_t  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("fast_argon2")  # the server's own parameters: test_web_accounts.py
+
 PASSWORD = "a good password"
 
 

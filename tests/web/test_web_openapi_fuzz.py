@@ -18,6 +18,8 @@ from schemathesis.specs.openapi.checks import response_schema_conformance  # noq
 from sergeant_major.web.app import create_app  # noqa: E402
 from sergeant_major.web.store import Store  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("fast_argon2")  # the server's own parameters: test_web_accounts.py
+
 MAX_EXAMPLES = 25  # per operation: about 30 s for the whole schema on the project's machine
 
 

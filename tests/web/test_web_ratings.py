@@ -31,6 +31,8 @@ from sergeant_major.web.ratings import (  # noqa: E402
     rating_of,
 )
 
+pytestmark = pytest.mark.usefixtures("fast_argon2")  # the server's own parameters: test_web_accounts.py
+
 PASSWORD = "a good password"
 
 
@@ -88,6 +90,7 @@ def _play(tmp_path: Path, accounts_logged_in: tuple[bool, bool], rules: str = "9
     return hub, acc, ids, tid
 
 
+@pytest.mark.slow
 def test_a_rated_match_changes_the_ratings_exactly_as_openskill_rate(tmp_path: Path) -> None:
     hub, _acc, ids, tid = _play(tmp_path, (True, True))
     gt = hub.tables[tid]
@@ -119,6 +122,7 @@ def test_a_rated_match_changes_the_ratings_exactly_as_openskill_rate(tmp_path: P
     assert stats["history"][0]["table"] == tid
 
 
+@pytest.mark.slow
 def test_a_guest_at_the_table_makes_the_match_unrated(tmp_path: Path) -> None:
     hub, _acc, ids, tid = _play(tmp_path, (True, False))
     assert hub.tables[tid].match.over
@@ -127,6 +131,7 @@ def test_a_guest_at_the_table_makes_the_match_unrated(tmp_path: Path) -> None:
     assert player_stats(hub.store, ids[0], "ann")["matches"] == 1  # the match still counts on the player's page
 
 
+@pytest.mark.slow
 def test_3_5_8_contract_results_on_the_player_s_page(tmp_path: Path) -> None:
     hub, _acc, ids, tid = _play(tmp_path, (True, True), "3-5-8")
     gt = hub.tables[tid]

@@ -148,7 +148,13 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
             return _refused("body", f"missing field(s) {', '.join(missing)}")
         return None
 
-    def logged_in(request: Request, resp: JSONResponse, session: Session, token: str) -> JSONResponse:
+    async def logged_in(request: Request, resp: JSONResponse, session: Session, token: str) -> JSONResponse:
+        old = request.cookies.get(SESSION_COOKIE)
+        if old:  # the session this browser had (another account's, or the same one's) ends: one session a browser
+            try:
+                await asyncio.to_thread(accounts.logout, old)
+            except SQLAlchemyError:
+                pass
         resp.set_cookie(SESSION_COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="lax", secure=_secure(request),
                         path="/")
         return resp
@@ -205,7 +211,7 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
             return _refused(e.code, str(e))
         except SQLAlchemyError as e:
             return _refused("storage", f"the account could not be stored ({type(e).__name__}); nothing was changed", 503)
-        return logged_in(request, JSONResponse({"name": session.name, "csrf": session.csrf}), session, token)
+        return await logged_in(request, JSONResponse({"name": session.name, "csrf": session.csrf}), session, token)
 
     @app.post("/api/account/login", response_model=AccountOut, responses=responses)
     async def login(request: Request) -> Response:
@@ -228,7 +234,7 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
             return _refused(e.code, str(e), 401 if e.code == "login" else 400)
         except SQLAlchemyError as e:
             return _refused("storage", f"the login could not be checked ({type(e).__name__}); nothing was changed", 503)
-        return logged_in(request, JSONResponse({"name": session.name, "csrf": session.csrf}), session, token)
+        return await logged_in(request, JSONResponse({"name": session.name, "csrf": session.csrf}), session, token)
 
     @app.post("/api/account/logout", response_model=AccountOut, responses=responses)
     async def logout(request: Request) -> Response:

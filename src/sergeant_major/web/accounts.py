@@ -30,7 +30,7 @@ from sergeant_major.web.store import (
     sessions_t,
 )
 
-__all__ = ["AccountStore", "AccountRefused", "Throttled", "Session", "DELETED_NAME", "SESSION_COOKIE", "SESSION_SECONDS",
+__all__ = ["HASHER", "AccountStore", "AccountRefused", "Throttled", "Session", "DELETED_NAME", "SESSION_COOKIE", "SESSION_SECONDS",
            "MAX_FAILURES", "FAILURE_WINDOW", "name_refusal", "password_refusal"]
 
 DELETED_NAME = "deleted player"
@@ -41,8 +41,18 @@ FAILURE_WINDOW = 15 * 60.0  # seconds
 NAME_RE = re.compile(r"[^\W_][\w.-]{1,18}[^\W_]|[^\W_]{3}")  # 3..20 letters, digits and . _ - inside, a letter or digit at each end
 MIN_PASSWORD, MAX_PASSWORD = 8, 128
 
-_HASHER = PasswordHash.recommended()  # Argon2id
-_DUMMY_HASH = _HASHER.hash("not a password of anyone")  # verified for an unknown name: it takes as long as a real one
+HASHER = PasswordHash.recommended()
+"""The password hasher: Argon2id with pwdlib's recommended parameters (64 MiB, 3 passes). Read at each use, so that
+tests may put a cheaper one in its place."""
+_DUMMIES: dict[int, str] = {}
+
+
+def _dummy_hash() -> str:
+    """A hash of no one's password, verified for an unknown name so that it takes as long as a real one."""
+    got = _DUMMIES.get(id(HASHER))
+    if got is None:
+        got = _DUMMIES[id(HASHER)] = HASHER.hash("not a password of anyone")
+    return got
 
 
 class AccountRefused(ValueError):
@@ -58,7 +68,7 @@ class Throttled(Exception):
     """Too many failed logins: ``wait`` is the whole seconds until the next attempt is read (at least 1)."""
 
     def __init__(self, wait: int, what: str) -> None:
-        super().__init__(f"too many failed logins {what} in {FAILURE_WINDOW / 60:g} minutes: try again in {wait} s")
+        super().__init__(f"Too many failed logins {what} in {FAILURE_WINDOW / 60:g} minutes: try again in {wait} s")
         self.wait = wait
 
 
@@ -121,7 +131,7 @@ class AccountStore:
         if why is not None:
             raise AccountRefused("password", why)
         assert isinstance(name, str) and isinstance(password, str)
-        hashed = _HASHER.hash(password)
+        hashed = HASHER.hash(password)
         try:
             with self.engine.begin() as c:
                 r = c.execute(accounts_t.insert().values(name=name, name_key=name.casefold(), password_hash=hashed,
@@ -159,13 +169,15 @@ class AccountStore:
             AccountRefused: ``body`` for a name or password that is not a text, ``login`` for a wrong pair (the same
                 message for an unknown name and a wrong password); each counts as a failure.
         """
-        if not isinstance(name, str) or not isinstance(password, str):
-            raise AccountRefused("body", "send the user name and the password as texts")
+        if not isinstance(name, str):
+            raise AccountRefused("body", f"the user name must be a text, not {name!r:.60}")
+        if not isinstance(password, str):
+            raise AccountRefused("body", f"the password must be a text, not a {type(password).__name__}")
         self.throttle_wait(name, addr)
         with self.engine.connect() as c:
             row = c.execute(sa.select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.password_hash)
                             .where(accounts_t.c.name_key == name.casefold()[:40])).first()
-        ok = _HASHER.verify(password[:MAX_PASSWORD], row.password_hash if row is not None else _DUMMY_HASH)
+        ok = HASHER.verify(password[:MAX_PASSWORD], row.password_hash if row is not None else _dummy_hash())
         if row is None or not ok:
             self._failed(name, addr)
             raise AccountRefused("login", f"no account has the user name {name[:60]!r} with this password; nothing was changed")
@@ -215,7 +227,7 @@ class AccountStore:
         """
         with self.engine.connect() as c:
             r = c.execute(sa.select(accounts_t.c.password_hash, accounts_t.c.name_key).where(accounts_t.c.id == account_id)).first()
-        if r is None or not isinstance(password, str) or not _HASHER.verify(password[:MAX_PASSWORD], r.password_hash):
+        if r is None or not isinstance(password, str) or not HASHER.verify(password[:MAX_PASSWORD], r.password_hash):
             raise AccountRefused("password", "the password is wrong: the account was not deleted")
         with self.engine.begin() as c:
             tids = [str(x.table_id) for x in c.execute(sa.select(seats_t.c.table_id).where(seats_t.c.account_id == account_id))]
