@@ -235,10 +235,11 @@ function render() {
   if (iLeft && !S.over) st = t("youLeft");
   $("status").textContent = (you === null ? t("spectator") + " · " : "") + st;
   $("held").hidden = !(you !== null && S.table.seats[you].away && !iLeft && !S.over);
-  $("btn-leave").hidden = you === null || iLeft || S.over;
+  // a practice table (you and computers) has nobody to chat with, and nothing to leave: its toolbar stays as it was
+  $("btn-leave").hidden = you === null || iLeft || S.over || S.table.practice;
   if ($("btn-leave").hidden) $("leave-ask").hidden = true;
-  $("btn-chat").hidden = you === null;
-  if (you === null) $("chatbar").hidden = true;
+  $("btn-chat").hidden = you === null || S.table.practice;
+  if ($("btn-chat").hidden) $("chatbar").hidden = true;
   tickClock();
   $("btn-hint").hidden = !(S.table.practice && you !== null);
   $("btn-undo").hidden = !(S.table.practice && you !== null);
