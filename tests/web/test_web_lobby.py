@@ -244,3 +244,24 @@ def test_migration_0004_keeps_the_tables_of_an_older_database_private(tmp_path: 
         cols = [r[1] for r in conn.exec_driver_sql("PRAGMA table_info(sm_tables)")]
     assert "public" not in cols and "fill_at" not in cols
     store.dispose()
+
+
+def test_a_lobby_table_starts_without_a_seated_player_who_went_but_not_with_a_free_seat(tmp_path: Path) -> None:
+    """Quick play: the opener took a seat and closed the page; the one who joined can start once no seat is free (the
+    opener's seat gets a stand-in after the table's timeout), never while a seat is free."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        lobby = Lobby(hub)
+        a = await lobby.open(lobby_request({"name": "Ann", "wait": 120}, "open"))
+        b = await lobby.join(lobby_request({"name": "Bea", "table": a.table}, "join"))
+        c = connect(hub, a.table)
+        await send(hub, c, {"type": "join", "token": b.token})
+        await send(hub, c, {"type": "start", "v": c.ws.last()["v"]})
+        err = c.ws.last("error")
+        assert err is not None and err["code"] == "empty_seat" and "Free seat 3" in err["reason"] and "Ann" not in err["reason"]
+        await lobby.fill(a.table)
+        await send(hub, c, {"type": "start", "v": c.ws.last()["v"]})
+        gt = hub.tables[a.table]
+        assert gt.released == 1 and not gt.waiting_start
+
+    asyncio.run(run())

@@ -301,6 +301,8 @@ class Hub(TableRunner):
         if gt.released == 0:  # the first deal waits until every person's seat is taken (not the next deals: stand-ins)
             online = self.clients.online(gt.row.id)
             empty = [s for s in gt.seats if s.kind == HUMAN and s.seat not in online and s.seat not in gt.left]
+            if gt.row.public:  # a lobby table waits for its free seats only: one who took a seat and went is stood in for
+                empty = [s for s in empty if not s.claimed]
             if empty:
                 who = ", ".join(f"seat {s.seat} ({quote(s.name)})" for s in empty)
                 raise Refusal("empty_seat", f"deal 1 starts once every player is at the table: nobody holds {who} "
