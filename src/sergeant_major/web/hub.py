@@ -141,6 +141,8 @@ class Hub(TableRunner):
     async def _join(self, c: Conn, gt: GameTable, msg: JoinMessage) -> None:
         """A ``join``: as a spectator (no token), or taking the token's seat (named ``msg.name`` at its first join)."""
         token, name = msg.token, msg.name
+        if token and (gone := gt.seat_of_token(token)) is not None and gone in gt.left:
+            token = None  # a seat left is the computer's to the end of the match: its person watches
         if token is None or token == "":
             left = c.seat
             if left is not None:  # the seat left is last seen now
@@ -250,6 +252,8 @@ class Hub(TableRunner):
         if c.seat in gt.left:
             raise Refusal("left", f"you left this match already (seat {c.seat}); nothing was changed")
         await self.append(gt, "left", c.seat, {})
+        self.clients.last_seen[(c.table, c.seat)] = time.time()
+        c.seat = None  # from now on shown the table as a spectator
         return True
 
     async def _back(self, c: Conn) -> None:
