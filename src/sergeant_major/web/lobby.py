@@ -1,5 +1,5 @@
 """The lobby (``/lobby``): the public tables waiting for players, pushed live to the lobby's websockets; opening a table
-there, joining one (a free seat), *quick play* (join a waiting table of a preset, or open one) and the computers that
+there, joining one (a free seat), *quick play* (join a waiting table of the rules asked for, or open one) and the computers that
 take the free seats when the wait chosen is over.
 
 A lobby table is stored like any other, ``public``, every seat a person's with a token; a seat nobody took yet is
@@ -34,12 +34,11 @@ from sergeant_major.web.runner import TableRunner
 from sergeant_major.web.store import SeatRow, TableRow
 from sergeant_major.web.tables import HUMAN, shown_seat
 
-__all__ = ["Lobby", "LobbyRequest", "RatingSource", "NoRatings", "MAX_WAIT", "Seated"]
+__all__ = ["Lobby", "LobbyRequest", "RatingSource", "NoRatings", "MAX_WAIT", "Seated", "lobby_request"]
 
 MAX_WAIT = 120  # seconds a player may choose to wait for people before computers fill the free seats
 MAX_LISTED = 200  # waiting tables in one lobby message (the oldest first)
 FREE_NAME = "Free seat {n}"  # a free seat's name until someone takes it (seats from 1)
-
 
 
 class RatingSource(Protocol):
