@@ -303,6 +303,8 @@ class Lobby:
         if w.free() and fill_at != w.row.fill_at:
             await asyncio.to_thread(self.runner.store.set_fill, tid, w.row.fill_level or req.level, fill_at)
             w.row = replace(w.row, fill_at=fill_at, fill_level=w.row.fill_level or req.level)
+            if gt is not None:
+                gt.row = replace(gt.row, fill_at=fill_at, fill_level=w.row.fill_level)
         if gt is not None:
             await self.runner.clients.broadcast(gt)
         return seat, stored
@@ -380,6 +382,7 @@ class Lobby:
                     gt.seats[seat] = row
             if gt is not None:
                 gt.match.names = tuple(s.name for s in gt.seats)
+                gt.row = replace(gt.row, fill_at=None)
                 await self.runner.advance(gt)
         self._done(tid)
         self.changed()
