@@ -50,6 +50,7 @@ def test_two_people_quick_play_chat_and_play_to_the_end(server: Server, browser:
     ann = _lobby_page(browser, server, "Ann")
     errs = page_errors(ann)
     _quick(ann, "deals=1", "120")
+    ann.wait_for_function("/Computers take the free seats in 1[01][0-9] s/.test(document.querySelector('#fill-in').innerText)")
     # the table waits in the lobby, shown live to another lobby page (no reload)
     watcher.wait_for_selector(".ltable")
     assert "Ann" in watcher.inner_text(".ltable") and "deals=1" in watcher.inner_text(".ltable")

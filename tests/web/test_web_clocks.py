@@ -37,10 +37,10 @@ def test_three_timeouts_make_three_recorded_computer_decisions_then_a_computer_h
         st = c.ws.last()
         await send(hub, c, {"type": "start", "v": st["v"]})
         st = c.ws.last()
-        assert st["clock"]["seat"] == 0 and 0.5 < st["clock"]["left"] <= 1.0 and st["clock"]["turn"] == 1
+        assert st["clock"]["seat"] == 0 and 0 <= st["clock"]["left"] <= 1.0 and st["clock"]["turn"] == 1
         gt = hub.tables[tid]
-        for _ in range(100):
-            if 0 in gt.away:
+        for _ in range(300):  # the state shown once the computer holding the seat played on
+            if c.ws.last()["table"]["seats"][0]["away"]:
                 break
             await asyncio.sleep(0.1)
         kinds = [(e.kind, e.data.get("by"), e.data.get("clock")) for e in gt.log

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -34,9 +35,14 @@ def test_a_leaver_is_played_by_a_computer_and_ranks_last(tmp_path: Path) -> None
         assert b.ws.last("error")["code"] == "stale" and 1 not in gt.left
         await send(hub, b, {"type": "leave", "v": v})
         assert gt.log[-1].kind == "left" and gt.log[-1].seat == 1 and 1 in gt.left
+        left = b.ws.last()
+        assert left["you"] is None and left["view"]["hand"] == [] and left["table"]["seats"][1]["left"] is True
         n = len(gt.log)
         await send(hub, b, {"type": "leave", "v": b.ws.last()["v"]})  # twice: refused
-        assert b.ws.last("error")["code"] == "left" and len(gt.log) == n
+        assert b.ws.last("error")["code"] == "not_seated" and len(gt.log) == n
+        again = connect(hub, tid)  # the leaver's token again (a reload): watching, the seat is the computer's
+        await send(hub, again, {"type": "join", "token": t["seats"][1]["token"]})
+        assert again.ws.last()["you"] is None and 1 in gt.left
         st = a.ws.last()
         assert st["table"]["seats"][1]["left"] is True
         # Ann plays on alone with two computers (one the leaver's seat)
@@ -47,8 +53,8 @@ def test_a_leaver_is_played_by_a_computer_and_ranks_last(tmp_path: Path) -> None
         rec = gt.record()
         assert [x["seat"] for x in rec["meta"]["left"]] == [1]
         check_record(loads_record(dumps_record(rec)))
-        await send(hub, b, {"type": "leave", "v": b.ws.last()["v"]})
-        assert b.ws.last("error")["code"] in ("over", "stale")
+        await send(hub, a, {"type": "leave", "v": a.ws.last()["v"]})
+        assert a.ws.last("error")["code"] == "over"
 
     asyncio.run(run())
 
@@ -70,12 +76,16 @@ def test_a_leaver_cannot_act_for_the_seat(tmp_path: Path) -> None:
         st = a.ws.last()
         legal = dict(st["view"]["legal"][0])
         legal.pop("seat")
+        tab = connect(hub, tid)  # a second tab of the same seat, still open after the leave
+        await send(hub, tab, {"type": "join", "token": t["seats"][0]["token"]})
         await send(hub, a, {"type": "leave", "v": st["v"]})
-        n = len(gt.log)
+        n = len(gt.acts)
+        await send(hub, tab, {"type": "act", "v": gt.version, "action": legal})
+        err = tab.ws.last("error")
+        assert err is not None and err["code"] == "left" and json.dumps(legal) in err["reason"]
         await send(hub, a, {"type": "act", "v": gt.version, "action": legal})
-        err = a.ws.last("error")
-        assert err is not None and err["code"] in ("left", "turn", "stale") and len(gt.log) >= n
-        assert all(by != "human" for x, by in gt.acts[-max(1, len(gt.log) - n):])
+        assert a.ws.last("error")["code"] == "not_seated"
+        assert all(by != "human" for _, by in gt.acts[n:])
         await hub.idle(tid)
 
     asyncio.run(run())

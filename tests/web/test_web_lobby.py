@@ -206,3 +206,62 @@ def test_lobby_store_on_postgresql() -> None:
         asyncio.run(run())
     finally:
         store.dispose()
+
+
+def test_migration_0004_keeps_the_tables_of_an_older_database_private(tmp_path: Path) -> None:
+    """A database made by the migrations up to 0003, holding a table, upgraded to the head: the table is private, has no
+    clock and no fill time, and loads as before; the downgrade takes the columns away again."""
+    from alembic import command
+    from alembic.config import Config
+
+    from sergeant_major.web.hub import Hub
+    from sergeant_major.web.store import Store
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    store = Store(url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).resolve().parents[2] / "src" / "sergeant_major" / "web" / "migrations"))
+    cfg.set_main_option("sqlalchemy.url", url)
+    with store.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0003")
+        conn.exec_driver_sql("INSERT INTO sm_tables (id, name, rules, seed, practice, away_timeout, created) "
+                             "VALUES ('old1', 'Old', '9-5-2', 5, 1, 60, 1.0)")
+        conn.exec_driver_sql("INSERT INTO sm_seats (table_id, seat, name, kind, token, claimed) VALUES "
+                             "('old1', 0, 'Me', 'human', 'tok-old', 0), ('old1', 1, 'H', 'heuristic', NULL, 1), "
+                             "('old1', 2, 'R', 'random', NULL, 1)")
+    store.migrate()
+    got = store.table("old1")
+    assert got is not None
+    row = got[0]
+    assert (row.public, row.clock_turn, row.clock_reserve, row.fill_level, row.fill_at) == (False, 0, 0, None, None)
+    assert store.waiting_tables() == []
+    gt = Hub(store, 0.0).load("old1")
+    assert gt is not None and gt.state_message(0, set())["clock"] is None
+    with store.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0003")
+        cols = [r[1] for r in conn.exec_driver_sql("PRAGMA table_info(sm_tables)")]
+    assert "public" not in cols and "fill_at" not in cols
+    store.dispose()
+
+
+def test_a_lobby_table_starts_without_a_seated_player_who_went_but_not_with_a_free_seat(tmp_path: Path) -> None:
+    """Quick play: the opener took a seat and closed the page; the one who joined can start once no seat is free (the
+    opener's seat gets a stand-in after the table's timeout), never while a seat is free."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        lobby = Lobby(hub)
+        a = await lobby.open(lobby_request({"name": "Ann", "wait": 120}, "open"))
+        b = await lobby.join(lobby_request({"name": "Bea", "table": a.table}, "join"))
+        c = connect(hub, a.table)
+        await send(hub, c, {"type": "join", "token": b.token})
+        await send(hub, c, {"type": "start", "v": c.ws.last()["v"]})
+        err = c.ws.last("error")
+        assert err is not None and err["code"] == "empty_seat" and "Free seat 3" in err["reason"] and "Ann" not in err["reason"]
+        await lobby.fill(a.table)
+        await send(hub, c, {"type": "start", "v": c.ws.last()["v"]})
+        gt = hub.tables[a.table]
+        assert gt.released == 1 and not gt.waiting_start
+
+    asyncio.run(run())

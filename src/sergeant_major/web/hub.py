@@ -150,6 +150,8 @@ class Hub(TableRunner):
     async def _join(self, c: Conn, gt: GameTable, msg: JoinMessage) -> None:
         """A ``join``: as a spectator (no token), or taking the token's seat (named ``msg.name`` at its first join)."""
         token, name = msg.token, msg.name
+        if token and (gone := gt.seat_of_token(token)) is not None and gone in gt.left:
+            token = None  # a seat left is the computer's to the end of the match: its person watches
         if token is None or token == "":
             left = c.seat
             if left is not None:  # the seat left is last seen now
@@ -266,6 +268,8 @@ class Hub(TableRunner):
         if c.seat in gt.left:
             raise Refusal("left", f"you left this match already (seat {c.seat}); nothing was changed")
         await self.append(gt, "left", c.seat, {})
+        self.clients.last_seen[(c.table, c.seat)] = time.time()
+        c.seat = None  # from now on shown the table as a spectator
         return True
 
     async def _back(self, c: Conn) -> None:
@@ -317,6 +321,8 @@ class Hub(TableRunner):
         if gt.released == 0:  # the first deal waits until every person's seat is taken (not the next deals: stand-ins)
             online = self.clients.online(gt.row.id)
             empty = [s for s in gt.seats if s.kind == HUMAN and s.seat not in online and s.seat not in gt.left]
+            if gt.row.public:  # a lobby table waits for its free seats only: one who took a seat and went is stood in for
+                empty = [s for s in empty if not s.claimed]
             if empty:
                 who = ", ".join(f"seat {s.seat} ({quote(s.name)})" for s in empty)
                 raise Refusal("empty_seat", f"deal 1 starts once every player is at the table: nobody holds {who} "

@@ -1,5 +1,5 @@
 """The lobby (``/lobby``): the public tables waiting for players, pushed live to the lobby's websockets; opening a table
-there, joining one (a free seat), *quick play* (join a waiting table of a preset, or open one) and the computers that
+there, joining one (a free seat), *quick play* (join a waiting table of the rules asked for, or open one) and the computers that
 take the free seats when the wait chosen is over.
 
 A lobby table is stored like any other, ``public``, every seat a person's with a token; a seat nobody took yet is
@@ -34,12 +34,11 @@ from sergeant_major.web.runner import TableRunner
 from sergeant_major.web.store import SeatRow, TableRow
 from sergeant_major.web.tables import HUMAN, shown_seat
 
-__all__ = ["Lobby", "LobbyRequest", "RatingSource", "NoRatings", "MAX_WAIT", "Seated"]
+__all__ = ["Lobby", "LobbyRequest", "RatingSource", "NoRatings", "MAX_WAIT", "Seated", "lobby_request"]
 
 MAX_WAIT = 120  # seconds a player may choose to wait for people before computers fill the free seats
 MAX_LISTED = 200  # waiting tables in one lobby message (the oldest first)
 FREE_NAME = "Free seat {n}"  # a free seat's name until someone takes it (seats from 1)
-
 
 
 class RatingSource(Protocol):
@@ -308,6 +307,8 @@ class Lobby:
         if w.free() and fill_at != w.row.fill_at:
             await asyncio.to_thread(self.runner.store.set_fill, tid, w.row.fill_level or req.level, fill_at)
             w.row = replace(w.row, fill_at=fill_at, fill_level=w.row.fill_level or req.level)
+            if gt is not None:
+                gt.row = replace(gt.row, fill_at=fill_at, fill_level=w.row.fill_level)
         if gt is not None:
             await self.runner.clients.broadcast(gt)
         return seat, stored
@@ -385,6 +386,7 @@ class Lobby:
                     gt.seats[seat] = row
             if gt is not None:
                 gt.match.names = tuple(s.name for s in gt.seats)
+                gt.row = replace(gt.row, fill_at=None)
                 await self.runner.advance(gt)
         self._done(tid)
         self.changed()

@@ -297,6 +297,9 @@ class GameTable:
                            "left": s.seat in self.left, "free": self.row.public and s.kind == HUMAN and not s.claimed}
                           for s in self.seats],
                 "public": self.row.public,
+                # when computers take the free seats of a lobby table (epoch s; null: never, or none is free)
+                "fill_in": None if self.row.fill_at is None or not any(s.kind == HUMAN and not s.claimed for s in self.seats)
+                else max(0.0, round(self.row.fill_at - time.time(), 1)),
             },
             "clock": self._clock_json(),
             "waiting_start": self.waiting_start,

@@ -56,7 +56,8 @@ function render() {
       : `<span class="lseat"><span class="lname" title="${esc(s.name)}">${esc(s.name)}</span>${s.rating === null || s.rating === undefined ? "" : ` <span class="rating">${esc(typeof s.rating === "object" ? String(s.rating.ordinal ?? "") : String(s.rating))}</span>`}</span>`).join(" ");
     const fill = tb.fill_at ? Math.max(0, Math.round(tb.fill_at - now)) : null;
     const rules = String(tb.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ");
-    li.innerHTML = `<div class="lhead"><b class="ltname" title="${esc(tb.name)}">${esc(tb.name)}</b> · ${rules}</div>` +
+    // the name and the rules each on a line of their own: no line starts with a separator
+    li.innerHTML = `<div class="lhead"><b class="ltname" title="${esc(tb.name)}">${esc(tb.name)}</b></div><div class="lrules">${rules}</div>` +
       `<div class="lmeta"><span class="nw">${esc(clockText(tb.clock))}</span> · <span class="nw">${esc(t("freeSeats", { n: tb.free }))}</span>` +
       (fill !== null ? ` · <span class="nw fill" data-at="${tb.fill_at}">${esc(t("fillIn", { level: kindText(tb.level || "heuristic"), s: fill }))}</span>` : "") + `</div>` +
       `<div class="lseats">${seats}</div>`;

@@ -235,10 +235,11 @@ function render() {
   if (iLeft && !S.over) st = t("youLeft");
   $("status").textContent = (you === null ? t("spectator") + " · " : "") + st;
   $("held").hidden = !(you !== null && S.table.seats[you].away && !iLeft && !S.over);
-  $("btn-leave").hidden = you === null || iLeft || S.over;
+  // a practice table (you and computers) has nobody to chat with, and nothing to leave: its toolbar stays as it was
+  $("btn-leave").hidden = you === null || iLeft || S.over || S.table.practice;
   if ($("btn-leave").hidden) $("leave-ask").hidden = true;
-  $("btn-chat").hidden = you === null;
-  if (you === null) $("chatbar").hidden = true;
+  $("btn-chat").hidden = you === null || S.table.practice;
+  if ($("btn-chat").hidden) $("chatbar").hidden = true;
   tickClock();
   $("btn-hint").hidden = !(S.table.practice && you !== null);
   $("btn-undo").hidden = !(S.table.practice && you !== null);
@@ -250,6 +251,7 @@ function render() {
   showHint(false);
   if (invite && token && you !== null && !trying && dlgKey !== "invite") offerInvite();
   renderDialog();
+  tickClock();
   // the dialog just closed (Start or Next deal pressed with Enter) took the focus with it: it goes to the hand
   const a = document.activeElement;
   const lost = !a || a === document.body || !a.isConnected || (a.closest("#dlg") !== null && !$("dlg").open);
@@ -494,9 +496,11 @@ function renderDialog() {
     const closeBtn = [t("close"), dismiss, { id: "btn-close" }];  // a spectator has nothing to press but may look at the table
     if (v.deal === 1) {
       // deal 1 waits until every person's seat is taken (the server refuses a start before: empty_seat)
-      const empty = S.table.seats.filter((s) => s.kind === "human" && !s.online).map((s) => s.name);
+      // (a lobby table's: its free seats only; a seated player gone is stood in for after the table's timeout)
+      const empty = S.table.seats.filter((s) => s.kind === "human" && !s.online && (!S.table.public || s.free)).map((s) => s.name);
       const html = `<h2>${esc(t("waiting"))}</h2><ul id="seatlist">` + S.table.seats.map((s) => `<li>${esc(s.name)}: ${esc(s.kind === "human" ? (s.online ? t("online") : t("offline")) : kindText(s.kind))}</li>`).join("") + "</ul>" +
-        (empty.length ? `<p id="start-wait">${esc(t("waitSeats", { names: empty.join(", ") }))}</p>` : "");
+        (empty.length ? `<p id="start-wait">${esc(t("waitSeats", { names: empty.join(", ") }))}</p>` : "") +
+        (S.table.fill_in !== null && S.table.fill_in !== undefined ? `<p id="fill-in"></p>` : "");
       const startAttrs = empty.length ? { id: "btn-start", disabled: "", "aria-describedby": "start-wait" } : { id: "btn-start" };
       openDlg("start" + S.table.seats.map((s) => s.name + s.online).join(), html, you !== null ? [[t("start"), () => send({ type: "start" }), startAttrs]] : [closeBtn]);
     } else {
@@ -596,6 +600,8 @@ function freeNames() {
 }
 // ---- the turn clock: the seconds left, counted down here from the state's "left" (the server takes the timeout)
 function tickClock() {
+  const f = $("fill-in");
+  if (f && S.table.fill_in !== null) f.textContent = t("fillSeats", { s: Math.max(0, Math.ceil(S.table.fill_in - (Date.now() - S.got) / 1000)) });
   const c = S && S.clock, el = $("clock");
   document.querySelectorAll("#players .clk").forEach((x) => { x.textContent = ""; });
   if (!c || c.seat === null || c.left === null || S.over || S.waiting_start) { el.textContent = ""; return; }

@@ -17,15 +17,15 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("sm_tables") as b:
-        b.add_column(sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()))
-        b.add_column(sa.Column("clock_turn", sa.Integer, nullable=False, server_default="0"))
-        b.add_column(sa.Column("clock_reserve", sa.Integer, nullable=False, server_default="0"))
-        b.add_column(sa.Column("fill_level", sa.String(20), nullable=True))
-        b.add_column(sa.Column("fill_at", sa.Float, nullable=True))
+    # plain ALTER TABLE ... ADD COLUMN: a batch copy (SQLite) would drop sm_tables, which the seats and the log refer to
+    op.add_column("sm_tables", sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()))
+    op.add_column("sm_tables", sa.Column("clock_turn", sa.Integer, nullable=False, server_default="0"))
+    op.add_column("sm_tables", sa.Column("clock_reserve", sa.Integer, nullable=False, server_default="0"))
+    op.add_column("sm_tables", sa.Column("fill_level", sa.String(20), nullable=True))
+    op.add_column("sm_tables", sa.Column("fill_at", sa.Float, nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("sm_tables") as b:
-        for name in ("fill_at", "fill_level", "clock_reserve", "clock_turn", "public"):
-            b.drop_column(name)
+    # plain ALTER TABLE ... DROP COLUMN (SQLite 3.35+ too): a batch copy would drop sm_tables, which the seats refer to
+    for name in ("fill_at", "fill_level", "clock_reserve", "clock_turn", "public"):
+        op.drop_column("sm_tables", name)
