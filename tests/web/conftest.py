@@ -34,3 +34,15 @@ def browser() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         yield b
         b.close()
+
+
+@pytest.fixture
+def fast_argon2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Argon2id with cheap parameters (1 pass, 8 MiB) for the account tests run in-process: the real ones take up to a
+    second a hash on a loaded two-core machine (test_web_accounts.py checks that the server's own are the recommended)."""
+    from pwdlib import PasswordHash
+    from pwdlib.hashers.argon2 import Argon2Hasher
+
+    from sergeant_major.web import accounts
+
+    monkeypatch.setattr(accounts, "HASHER", PasswordHash((Argon2Hasher(time_cost=1, memory_cost=8192, parallelism=1),)))

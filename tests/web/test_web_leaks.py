@@ -135,3 +135,87 @@ def test_free_trump_returns_by_computers_are_all_decisions(tmp_path: Path) -> No
         assert trump_given == {True, False}  # deals with and without a trump given, all answered alike
 
     asyncio.run(run())
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("fast_argon2")
+@pytest.mark.parametrize("rules", ["9-5-2", "3-5-8"])
+def test_account_leaderboard_and_player_pages_show_no_hidden_card(tmp_path: Path, rules: str) -> None:
+    """Two accounts play a rated match; every few actions each of them (and a guest) reads every account page and API
+    (account, My games, the leaderboard, both players' pages): no card that reader's seat may not have seen."""
+    import httpx
+
+    from sergeant_major.web.app import create_app
+    from sergeant_major.web.store import Store
+
+    store = Store(f"sqlite:///{tmp_path / 'acc.sqlite3'}")
+    store.migrate()
+    app = create_app(store=store)
+    hub = app.state.hub
+    pages = ["/api/account", "/api/players/ann", "/api/players/ben", f"/api/leaderboard?preset={rules}", "/leaderboard",
+             "/account", "/players/ann", "/players/ben"]
+
+    async def run() -> None:
+        transport = httpx.ASGITransport(app=app)
+        readers = {s: httpx.AsyncClient(transport=transport, base_url="http://testserver") for s in (0, 1, None)}
+        ids = []
+        for s, name in ((0, "ann"), (1, "ben")):
+            r = await readers[s].post("/api/account/register", json={"name": name, "password": "a good password"})
+            assert r.status_code == 200
+            ids.append((await readers[s].get("/api/account")).json()["name"])
+        r = await readers[0].post("/api/tables", json={"rules": rules, "seats": [{"kind": "me"}, {"kind": "friend"},
+                                                                                   {"kind": "computer", "level": "heuristic"}]})
+        t = r.json()
+        tid = t["id"]
+        tokens = [t["seats"][0]["token"], t["seats"][1]["invite"].split("#token=")[1]]
+        sessions = [app.state.accounts.session(readers[s].cookies.get("sm_session")) for s in (0, 1)]
+        clients = []
+        for s in (0, 1):
+            c = connect(hub, tid)
+            c.account = sessions[s].account_id
+            await send(hub, c, {"type": "join", "token": tokens[s]})
+            clients.append(c)
+        gt = hub.tables[tid]
+        assert [s.account for s in gt.seats][:2] == [x.account_id for x in sessions]
+        leaks: list[str] = []
+        read = 0
+
+        async def read_pages() -> None:
+            nonlocal read
+            for s, http in readers.items():
+                ok = allowed_cards(gt.match, s)
+                for path in pages:
+                    body = (await http.get(path)).text
+                    bad = set(CARD_RE.findall(body)) - ok
+                    if bad:
+                        leaks.append(f"{path} read by seat {s}: {sorted(bad)}")
+                    read += 1
+                body = (await http.post("/api/history", json={"tokens": []})).text
+                if set(CARD_RE.findall(body)) - ok:
+                    leaks.append(f"/api/history read by seat {s}")
+
+        rng = random.Random(3)
+        steps = 0
+        while not gt.match.over:
+            steps += 1
+            assert steps < 20000
+            if steps % 40 == 1:
+                await read_pages()
+            for c in clients:
+                st = c.ws.last()
+                if st["waiting_start"]:
+                    await send(hub, c, {"type": "start", "v": st["v"]})
+                    break
+                if st["view"]["legal"]:
+                    a = dict(rng.choice(st["view"]["legal"]))
+                    a.pop("seat")
+                    await send(hub, c, {"type": "act", "v": st["v"], "action": a})
+                    break
+        assert not leaks, leaks[:5]
+        assert read > 20
+        # the match was rated, and the pages show it (so they were read with something in them)
+        assert (await readers[None].get("/api/players/ann")).json()["ratings"][rules]["matches"] == 1
+        for http in readers.values():
+            await http.aclose()
+
+    asyncio.run(run())

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,12 @@ from sqlalchemy.exc import SQLAlchemyError
 from sergeant_major.core.rules import Rules
 from sergeant_major.players import LEVELS
 from sergeant_major.records import dumps_record
+from sergeant_major.web.account_api import add_account_routes, cross_site, session_of
+from sergeant_major.web.accounts import SESSION_COOKIE, AccountStore
+from sergeant_major.web.bodies import request_body as _body
 from sergeant_major.web.connections import Conn
 from sergeant_major.web.hub import Hub
 from sergeant_major.web.protocol import (
-    MAX_BODY,
     TABLE_ID_RE,
     TableRefused,
     error_message,
@@ -44,29 +47,10 @@ __all__ = ["create_app", "create_table", "STATIC"]
 STATIC = Path(__file__).with_name("static")
 
 
-async def _body(request: Request) -> bytes | Response:
-    """The request's body, or HTTP 413 for one over :data:`MAX_BODY` bytes: refused by its Content-Length before any of it
-    is read, else (no length, or a false one) as soon as the bytes read pass the limit; never held whole in memory."""
-    def refused(size: str) -> Response:
-        return JSONResponse({"error": f"a request body of {size} is refused (at most {MAX_BODY} bytes)", "code": "too_large"},
-                            status_code=413)
-
-    length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > MAX_BODY:
-        return refused(f"{int(length)} bytes")
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            return refused(f"more than {MAX_BODY} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def create_table(store: Store, body: Any) -> dict[str, Any]:
+def create_table(store: Store, body: Any, account: int | None = None) -> dict[str, Any]:
     """Create a table from the home page's form (``body``: the request's JSON) and store it; the answer to
-    ``POST /api/tables`` (:func:`~sergeant_major.web.protocol.new_table_json`).
+    ``POST /api/tables`` (:func:`~sergeant_major.web.protocol.new_table_json`). With ``account`` (the creator is logged
+    in) the creator's seat (the first *me* seat) is bound to that account.
 
     Raises:
         TableRefused: (a ``ValueError``, with its code) with a message for the user quoting the bad input; nothing is
@@ -74,6 +58,9 @@ def create_table(store: Store, body: Any) -> dict[str, Any]:
         SQLAlchemyError: when the database refuses the table.
     """
     new = parse_new_table(body)
+    if account is not None and new.mine:
+        first = min(new.mine)
+        new = replace(new, seats=[replace(s, account=account) if s.seat == first else s for s in new.seats])
     store.create_table(new.row, new.seats)
     return new_table_json(new)
 
@@ -154,6 +141,10 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
     async def replay_page(table_id: str) -> FileResponse:
         return await table_page_of(table_id, "replay.html")  # its /api/tables/ID/replay says why, also for an unknown id
 
+    accounts = AccountStore(hub.store)
+    app.state.accounts = accounts
+    add_account_routes(app, hub, accounts, page)
+
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
         return {"presets": list(Rules.preset_names()), "levels": list(LEVELS)}
@@ -167,8 +158,10 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
             body = read_json(raw_body)
         except ValueError as e:
             return JSONResponse({"error": f"the request body is not JSON{not_json_reason(e)}", "code": "json"}, status_code=400)
+        # a logged-in creator's seat is bound to the account; a cross-site request makes a guest's table
+        session = None if cross_site(request) is not None else await session_of(accounts, request)
         try:
-            out = create_table(hub.store, body)
+            out = create_table(hub.store, body, None if session is None else session.account_id)
         except TableRefused as e:  # the code (and seat) for the page to write the refusal in its language
             return JSONResponse({"error": str(e), "code": e.code, **({"seat": e.seat} if e.seat else {})}, status_code=400)
         except ValueError as e:
@@ -192,6 +185,10 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         except ValueError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         found = await asyncio.to_thread(hub.store.tables_of_tokens, tokens[:500])
+        session = await session_of(accounts, request)
+        if session is not None:  # a logged-in player's seats on any device, with their tokens (continue takes the seat)
+            known = {tid for tid, _s, _t in found}
+            found += [f for f in await asyncio.to_thread(hub.store.seats_of_account, session.account_id) if f[0] not in known]
         # the tables in memory are read here, on the event loop that changes them; the others (up to 500 whole matches)
         # are replayed from the database in a worker thread, which reads only the store and keeps nothing
         games = [history_game(gt, seat, tok) for tid, seat, tok in found if (gt := hub.tables.get(tid)) is not None]
@@ -253,6 +250,13 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
     async def ws(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         c = Conn(websocket, table_id)
+        token = websocket.cookies.get(SESSION_COOKIE)
+        if token:  # a logged-in player's seat is bound to the account at its join
+            try:
+                session = await asyncio.to_thread(accounts.session, token)
+            except SQLAlchemyError:
+                session = None
+            c.account = None if session is None else session.account_id
         try:
             gt = await hub.fetch(table_id)
         except SQLAlchemyError as e:  # the database cannot be read: said, and the client may try again (1011: server error)

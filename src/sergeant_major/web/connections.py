@@ -29,6 +29,7 @@ class Conn:
     seat: int | None = None
     joined: bool = False
     last: str | None = None  # the last message sent to it (a broadcast does not send the same state again)
+    account: int | None = None  # the account logged in on its browser (its session cookie), or None: a guest
 
 
 @dataclass

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 
 from sqlalchemy.exc import SQLAlchemyError
 
 from sergeant_major.core.errors import IllegalActionError
 from sergeant_major.players import HeuristicPlayer, decision_rng
 from sergeant_major.records import action_to_json
+from sergeant_major.web.accounts import DELETED_NAME
 from sergeant_major.web.connections import Conn
 from sergeant_major.web.protocol import (
     PONG,
@@ -60,6 +62,13 @@ class Hub(TableRunner):
     def drop(self, c: Conn) -> None:
         """Forget a client; remember when its seat was last seen."""
         self.clients.drop(c)
+
+    def rename_deleted(self, gt: GameTable, account_id: int) -> None:
+        """A deleted account's seats at a loaded table: named ``deleted player`` and bound to no account (as stored)."""
+        for s in gt.seats:
+            if s.account == account_id:
+                gt.seats[s.seat] = replace(s, name=DELETED_NAME, account=None)
+        gt.match.names = tuple(s.name for s in gt.seats)
 
     async def handle(self, c: Conn, text: str) -> None:
         """Handle one client message; every refusal is an ``error`` message to that client only."""
@@ -194,6 +203,13 @@ class Hub(TableRunner):
                                                                          "with that name; you may watch as a spectator (nothing "
                                                                          "was changed)"))
                 return
+            if c.account is not None and row.account is None and row.kind == HUMAN and not gt.match.over:
+                # a logged-in player's seat follows the account (history on any device, ratings); one seat per account
+                try:
+                    if await asyncio.to_thread(self.store.bind_seat, gt.row.id, seat, c.account):
+                        gt.seats[seat] = row = replace(row, account=c.account)
+                except SQLAlchemyError:
+                    pass  # played as a guest's seat: nothing else changes
             if c.seat is not None and c.seat != seat:  # another seat taken on this connection: the one left is last seen now
                 self.clients.last_seen[(c.table, c.seat)] = time.time()
             c.seat = seat

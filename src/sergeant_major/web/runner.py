@@ -23,6 +23,7 @@ from sergeant_major.core.actions import Action
 from sergeant_major.records import action_to_json
 from sergeant_major.web.connections import Connections
 from sergeant_major.web.protocol import TABLE_ID_RE, error_message
+from sergeant_major.web.ratings import final_ranks, rate_match, rated_preset
 from sergeant_major.web.review import ReviewJobs
 from sergeant_major.web.store import LogEntry, SeatRow, Store, TableRow
 from sergeant_major.web.tables import HUMAN, GameTable
@@ -70,6 +71,19 @@ class TableRunner:
             return
         if self.reviews is not None and gt.match.over:
             self.reviews.start(gt.row.id, gt.rules, gt.row.seed, [s.name for s in gt.seats], [a for a, _ in gt.acts])
+
+    async def rate(self, gt: GameTable) -> None:
+        """Rate ``gt``'s finished match once (:func:`~sergeant_major.web.ratings.rate_match`, in a worker thread) when it
+        is rated; a database refusal leaves it to the next time the table is advanced (a join after a restart)."""
+        seats = [(s.kind, s.account) for s in gt.seats]
+        preset = rated_preset(gt.rules, gt.row.practice, seats)
+        if preset is not None:
+            ranks = final_ranks(gt.match, sorted(gt.left))
+            try:
+                await asyncio.to_thread(rate_match, self.store, gt.row.id, preset, seats, ranks)
+            except SQLAlchemyError:
+                return
+        gt.rating_done = True
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The table's lock."""
@@ -374,6 +388,8 @@ class TableRunner:
             self.reload(tid, gt)  # gt only: a copy of the table opened anew meanwhile is not this run's
             raise
         self.failures.pop(tid, None)
+        if gt.match.over and not gt.rating_done:
+            await self.rate(gt)  # before the end is shown: whoever sees it finds the new ratings
         if always_broadcast or len(gt.log) != first:
             await self.clients.broadcast(gt)
         self.review_match(gt, asked=False)  # a match just ended: its review is computed in the background (queued once)

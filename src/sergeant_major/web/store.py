@@ -20,7 +20,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-__all__ = ["metadata", "tables_t", "seats_t", "log_t", "reviews_t", "Store", "LogEntry", "SeatRow", "TableRow", "default_db_url"]
+__all__ = ["metadata", "tables_t", "seats_t", "log_t", "reviews_t", "accounts_t", "sessions_t", "login_failures_t", "ratings_t",
+           "rating_history_t", "rated_t", "Store", "LogEntry", "SeatRow", "TableRow", "default_db_url"]
 
 metadata = sa.MetaData()
 
@@ -45,6 +46,8 @@ seats_t = sa.Table(
     # whether a join with the seat's token has taken it (migration 0002): the first one does, in one conditional
     # UPDATE (:meth:`Store.claim_seat`), so two joins of one invitation at once cannot both name the seat
     sa.Column("claimed", sa.Boolean, nullable=False, server_default=sa.false()),
+    # the account the seat is bound to (migration 0004_accounts): its creator's or the first join's while logged in
+    sa.Column("account_id", sa.Integer, nullable=True, index=True),
 )
 
 log_t = sa.Table(
@@ -66,6 +69,69 @@ reviews_t = sa.Table(
 )
 
 
+# accounts (migration 0004_accounts): a user name (unique letter case aside: ``name_key`` is its casefold) and the Argon2
+# hash of its password; never the password itself
+accounts_t = sa.Table(
+    "sm_accounts", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("name_key", sa.String(40), nullable=False, unique=True),
+    sa.Column("password_hash", sa.String(255), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+# a logged-in browser: the SHA-256 of its cookie's token (the token itself is never stored) and its CSRF token
+sessions_t = sa.Table(
+    "sm_sessions", metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("sm_accounts.id"), nullable=False, index=True),
+    sa.Column("csrf", sa.String(64), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+)
+
+# failed logins, one row each: ``key`` is ``name:<casefolded name>`` or ``addr:<client address>`` (the throttle)
+login_failures_t = sa.Table(
+    "sm_login_failures", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.String(80), nullable=False, index=True),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+# an account's current rating per preset (OpenSkill Plackett-Luce mu, sigma), its rated matches and wins
+ratings_t = sa.Table(
+    "sm_ratings", metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("sm_accounts.id"), primary_key=True),
+    sa.Column("preset", sa.String(20), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("matches", sa.Integer, nullable=False),
+    sa.Column("wins", sa.Integer, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+
+# an account's rating after each rated match (the chart of the player's page)
+rating_history_t = sa.Table(
+    "sm_rating_history", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("sm_accounts.id"), nullable=False, index=True),
+    sa.Column("preset", sa.String(20), nullable=False),
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("sm_tables.id"), nullable=False),
+    sa.Column("rank", sa.Integer, nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+# the rated matches: one row each, written in the transaction that updates the ratings (so a match is rated once)
+rated_t = sa.Table(
+    "sm_rated", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("sm_tables.id"), primary_key=True),
+    sa.Column("preset", sa.String(20), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+
 @dataclass(frozen=True)
 class TableRow:
     """A stored table: id, name, rules text, seed, practice flag, away timeout (seconds, < 0: never), created (epoch s)."""
@@ -81,14 +147,15 @@ class TableRow:
 
 @dataclass(frozen=True)
 class SeatRow:
-    """A stored seat: number ``0..players-1``, name, kind (``human`` or a computer level), token (humans only), and
-    whether a join with the token has taken it yet (``claimed``)."""
+    """A stored seat: number ``0..players-1``, name, kind (``human`` or a computer level), token (humans only),
+    whether a join with the token has taken it yet (``claimed``), and the account it is bound to (``None``: a guest's)."""
 
     seat: int
     name: str
     kind: str
     token: str | None
     claimed: bool = False
+    account: int | None = None
 
 
 @dataclass(frozen=True)
@@ -175,7 +242,7 @@ class Store:
             c.execute(tables_t.insert().values(id=row.id, name=row.name, rules=row.rules, seed=row.seed,
                                                practice=row.practice, away_timeout=row.away_timeout, created=row.created))
             c.execute(seats_t.insert(), [{"table_id": row.id, "seat": s.seat, "name": s.name, "kind": s.kind,
-                                          "token": s.token, "claimed": s.claimed} for s in seats])
+                                          "token": s.token, "claimed": s.claimed, "account_id": s.account} for s in seats])
 
     def append(self, table_id: str, idx: int, kind: str, seat: int | None, data: dict[str, Any]) -> None:
         """Append log entry ``idx`` (committed when this returns).
@@ -213,7 +280,17 @@ class Store:
             r = c.execute(sa.select(seats_t).where(*where)).first()
         if r is None:
             raise LookupError(f"table {table_id!r} has no seat {seat}")
-        return won, SeatRow(int(r.seat), r.name, r.kind, r.token, bool(r.claimed))
+        return won, _seat_row(r)
+
+    def bind_seat(self, table_id: str, seat: int, account_id: int) -> bool:
+        """Bind a seat not bound yet to an account, unless that account holds another seat of the table already: one
+        conditional UPDATE. Returns whether it was bound now."""
+        with self.engine.begin() as c:
+            other = c.execute(sa.select(seats_t.c.seat).where(seats_t.c.table_id == table_id, seats_t.c.account_id == account_id)).first()
+            if other is not None:
+                return False
+            return c.execute(seats_t.update().where(seats_t.c.table_id == table_id, seats_t.c.seat == seat,
+                                                    seats_t.c.account_id.is_(None)).values(account_id=account_id)).rowcount == 1
 
     def rename_seat(self, table_id: str, seat: int, name: str) -> None:
         """Set a seat's name (an invited friend names himself)."""
@@ -247,7 +324,7 @@ class Store:
             t = c.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).first()
             if t is None:
                 return None
-            seats = [SeatRow(r.seat, r.name, r.kind, r.token, bool(r.claimed)) for r in
+            seats = [_seat_row(r) for r in
                      c.execute(sa.select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat))]
             log = [LogEntry(r.idx, r.kind, r.seat, json.loads(r.data)) for r in
                    c.execute(sa.select(log_t).where(log_t.c.table_id == table_id).order_by(log_t.c.idx))]
@@ -258,6 +335,14 @@ class Store:
         with self.engine.connect() as c:
             return c.execute(sa.select(tables_t.c.id).where(tables_t.c.id == table_id)).first() is not None
 
+    def seats_of_account(self, account_id: int, limit: int = 500) -> list[tuple[str, int, str]]:
+        """``(table id, seat, token)`` of the seats bound to an account, the newest tables first (at most ``limit``)."""
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(seats_t.c.table_id, seats_t.c.seat, seats_t.c.token)
+                             .join(tables_t, tables_t.c.id == seats_t.c.table_id)
+                             .where(seats_t.c.account_id == account_id).order_by(tables_t.c.created.desc()).limit(limit)).all()
+        return [(r.table_id, int(r.seat), str(r.token or "")) for r in rows]
+
     def tables_of_tokens(self, tokens: list[str]) -> list[tuple[str, int, str]]:
         """``(table id, seat, token)`` for each known token among ``tokens``."""
         if not tokens:
@@ -266,6 +351,10 @@ class Store:
             rows = c.execute(sa.select(seats_t.c.table_id, seats_t.c.seat, seats_t.c.token)
                              .where(seats_t.c.token.in_(tokens))).all()
         return [(r.table_id, int(r.seat), str(r.token)) for r in rows]
+
+
+def _seat_row(r: Any) -> SeatRow:
+    return SeatRow(int(r.seat), r.name, r.kind, r.token, bool(r.claimed), None if r.account_id is None else int(r.account_id))
 
 
 def _hide(url: str) -> str:

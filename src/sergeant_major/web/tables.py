@@ -65,7 +65,9 @@ class GameTable:
     released: int = 0
     version: int = 0
     away: set[int] = field(default_factory=set)
+    left: set[int] = field(default_factory=set)  # seats that left the match before its end (a ``left`` entry)
     standins: list[dict[str, Any]] = field(default_factory=list)
+    rating_done: bool = False  # the finished match was rated (or found unrated) by this copy: not tried again
 
     def __post_init__(self) -> None:
         # a name stored before names were checked may hold control characters: shown escaped, never raw
@@ -89,6 +91,8 @@ class GameTable:
     def apply_entry(self, e: LogEntry) -> None:
         """Apply one stored entry to the state (no checks beyond the rules': entries were checked when stored)."""
         self.log.append(e)
+        if e.kind == "left" and e.seat is not None:
+            self.left.add(e.seat)
         if e.kind in GAME_KINDS:
             self.version += 1
         if e.kind == "start":

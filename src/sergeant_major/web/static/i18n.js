@@ -51,6 +51,7 @@ const STRINGS = {
     trickPause: "A finished trick stays for", atMost: "at most {n}", contractsLeft: "left", yourTurnShort: "your turn",
     toAct: "to play", led: "led", wonShort: "won", confirm: "Confirm", selected: "{k} of {n} chosen",
     a_start: "Deal {n}",
+    account: "Account", leaderboard: "Leaderboard",
   },
   de: {
     title: "Sergeant Major", home: "Start", history: "Meine Spiele", lang: "English",
@@ -128,6 +129,7 @@ const STRINGS = {
     trickPause: "Ein fertiger Stich bleibt liegen für", atMost: "höchstens {n}", contractsLeft: "übrig", yourTurnShort: "du bist dran",
     toAct: "ist dran", led: "ausgespielt", wonShort: "Stich", confirm: "Bestätigen", selected: "{k} von {n} gewählt",
     a_start: "Spiel {n}",
+    account: "Konto", leaderboard: "Rangliste",
   },
 };
 let LANG = localStorage.getItem("sm-lang") || ((navigator.language || "en").startsWith("de") ? "de" : "en");

@@ -1,0 +1,294 @@
+"""The account, leaderboard and player routes (:func:`add_account_routes`; see ``docs/web.md``, *Accounts and ratings*).
+
+Cross-site requests: every state-changing post here is refused (HTTP 403, nothing changed) when the browser says it
+comes from another site (``Sec-Fetch-Site: cross-site`` or ``same-site``, or an ``Origin`` whose host is not this
+server's); the posts of a logged-in browser (log out, delete) also need the session's CSRF token in the
+``X-CSRF-Token`` header (given by ``GET /api/account`` to the site's own pages only: a JSON answer other sites cannot read).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, JSONResponse, Response
+from pydantic import BaseModel, Field
+from sqlalchemy.exc import SQLAlchemyError
+
+from sergeant_major.web.accounts import SESSION_COOKIE, SESSION_SECONDS, AccountRefused, AccountStore, Session, Throttled
+from sergeant_major.web.bodies import request_body
+from sergeant_major.web.hub import Hub
+from sergeant_major.web.player_stats import player_stats
+from sergeant_major.web.protocol import not_json_reason, read_json
+from sergeant_major.web.ratings import COMPUTER_RATINGS, RATED_PRESETS, Rating, leaderboard
+
+__all__ = ["add_account_routes", "cross_site", "session_of", "AccountOut", "ErrorOut", "LeaderboardOut", "PlayerOut"]
+
+
+class AccountOut(BaseModel):
+    """Who is logged in on this browser (``name`` and ``csrf`` are ``null`` for a guest)."""
+
+    name: str | None
+    csrf: str | None
+
+
+class ErrorOut(BaseModel):
+    """A refusal: the reason quoting the bad input, a code for the page, and for a throttled login the seconds to wait."""
+
+    error: str
+    code: str
+    retry_after: int | None = None
+
+
+class RatingOut(BaseModel):
+    """One row of the leaderboard: an account's (or a computer level's) rating."""
+
+    name: str
+    computer: bool
+    rating: float = Field(description="the ordinal, mu - 3 sigma")
+    mu: float
+    sigma: float
+    matches: int
+    wins: int
+    provisional: bool
+
+
+class LeaderboardOut(BaseModel):
+    """``GET /api/leaderboard``: the presets, the one shown, its accounts by rating and the computers' fixed ratings."""
+
+    presets: list[str]
+    preset: str
+    players: list[RatingOut]
+    computers: list[RatingOut]
+
+
+class PlayerOut(BaseModel):
+    """``GET /api/players/NAME``: see :func:`~sergeant_major.web.player_stats.player_stats`."""
+
+    name: str
+    ratings: dict[str, dict[str, Any]]
+    history: list[dict[str, Any]]
+    matches: int
+    wins: int
+    in_play: int
+    left: int
+    roles: list[dict[str, Any]]
+    dealer_target: dict[str, int]
+    contracts: list[dict[str, Any]]
+    recent: list[dict[str, Any]]
+
+
+def cross_site(request: Request) -> str | None:
+    """Why a state-changing request is refused as coming from another site, or ``None``: ``Sec-Fetch-Site`` other than
+    ``same-origin`` or ``none``, or an ``Origin`` whose host and port are not the request's ``Host``."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        return f"a request from another site (Sec-Fetch-Site: {site[:40]!r}) is refused; nothing was changed"
+    origin = request.headers.get("origin")
+    if origin is not None:
+        host = request.headers.get("host", "")
+        if origin == "null" or urlsplit(origin).netloc.lower() != host.lower():
+            return f"a request from another origin ({origin[:80]!r}) is refused; nothing was changed"
+    return None
+
+
+def _secure(request: Request) -> bool:
+    """Whether the browser reached us over https (directly, or through a proxy that says so in X-Forwarded-Proto)."""
+    proto = request.headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
+    return request.url.scheme == "https" or proto == "https"
+
+
+async def session_of(accounts: AccountStore, request: Request) -> Session | None:
+    """The session of the request's cookie, or ``None`` (a guest; also when the database cannot be read)."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if not token:
+        return None
+    try:
+        return await asyncio.to_thread(accounts.session, token)
+    except SQLAlchemyError:
+        return None
+
+
+def _refused(code: str, message: str, status: int = 400, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": message, "code": code, **extra}, status_code=status)
+
+
+def _rating_out(name: str, r: Rating) -> dict[str, Any]:
+    return {"name": name, "computer": r.computer, "rating": round(r.ordinal, 2), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
+            "matches": r.matches, "wins": r.wins, "provisional": r.provisional}
+
+
+def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Callable[[str], FileResponse]) -> None:
+    """Add the pages ``/account``, ``/leaderboard``, ``/players/NAME`` and their API to ``app`` (``page(file)``: a
+    static page's response)."""
+    responses: dict[int | str, dict[str, Any]] = {c: {"model": ErrorOut} for c in (400, 401, 403, 404, 413, 429, 503)}
+
+    async def json_body(request: Request) -> dict[str, Any] | Response:
+        raw = await request_body(request)
+        if isinstance(raw, Response):
+            return raw
+        try:
+            body = read_json(raw)
+        except ValueError as e:
+            return _refused("json", f"the request body is not JSON{not_json_reason(e)}")
+        if not isinstance(body, dict):
+            return _refused("body", f"the request body must be a JSON object, not {str(body)[:60]!r}")
+        return body
+
+    def fields(body: dict[str, Any], allowed: tuple[str, ...]) -> Response | None:
+        extra = sorted(set(body) - set(allowed))
+        if extra:
+            return _refused("body", f"unknown field(s) {', '.join(repr(x[:40]) for x in extra[:5])} (send {', '.join(allowed)})")
+        missing = [k for k in allowed if k not in body]
+        if missing:
+            return _refused("body", f"missing field(s) {', '.join(missing)}")
+        return None
+
+    async def logged_in(request: Request, resp: JSONResponse, session: Session, token: str) -> JSONResponse:
+        old = request.cookies.get(SESSION_COOKIE)
+        if old:  # the session this browser had (another account's, or the same one's) ends: one session a browser
+            try:
+                await asyncio.to_thread(accounts.logout, old)
+            except SQLAlchemyError:
+                pass
+        resp.set_cookie(SESSION_COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="lax", secure=_secure(request),
+                        path="/")
+        return resp
+
+    def logged_out(resp: JSONResponse) -> JSONResponse:
+        resp.delete_cookie(SESSION_COOKIE, path="/")
+        return resp
+
+    async def checked_session(request: Request) -> Session | Response:
+        """The session of a logged-in post: refused without one, or without its CSRF token."""
+        session = await session_of(accounts, request)
+        if session is None:
+            return _refused("not_logged_in", "you are not logged in: nothing was changed", 401)
+        sent = request.headers.get("x-csrf-token", "")
+        if not secrets.compare_digest(sent.encode("utf-8", "replace"), session.csrf.encode()):
+            return _refused("csrf", "the form's CSRF token is missing or wrong (reload the page): nothing was changed", 403)
+        return session
+
+    @app.get("/account", include_in_schema=False)
+    async def account_page() -> FileResponse:
+        return page("account.html")
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
+        return page("leaderboard.html")
+
+    @app.get("/players/{name}", include_in_schema=False)
+    async def player_page(name: str) -> FileResponse:
+        resp = page("player.html")
+        if await asyncio.to_thread(accounts.account_id, name) is None:
+            resp.status_code = 404  # the page itself says so, from its API call
+        return resp
+
+    @app.get("/api/account", response_model=AccountOut)
+    async def who(request: Request) -> dict[str, Any]:
+        s = await session_of(accounts, request)
+        return {"name": None, "csrf": None} if s is None else {"name": s.name, "csrf": s.csrf}
+
+    @app.post("/api/account/register", response_model=AccountOut, responses=responses)
+    async def register(request: Request) -> Response:
+        why = cross_site(request)
+        if why is not None:
+            return _refused("cross_site", why, 403)
+        body = await json_body(request)
+        if isinstance(body, Response):
+            return body
+        bad = fields(body, ("name", "password"))
+        if bad is not None:
+            return bad
+        try:
+            aid = await asyncio.to_thread(accounts.register, body["name"], body["password"])
+            session, token = await asyncio.to_thread(accounts.open_session, aid, body["name"])
+        except AccountRefused as e:
+            return _refused(e.code, str(e))
+        except SQLAlchemyError as e:
+            return _refused("storage", f"the account could not be stored ({type(e).__name__}); nothing was changed", 503)
+        return await logged_in(request, JSONResponse({"name": session.name, "csrf": session.csrf}), session, token)
+
+    @app.post("/api/account/login", response_model=AccountOut, responses=responses)
+    async def login(request: Request) -> Response:
+        why = cross_site(request)
+        if why is not None:
+            return _refused("cross_site", why, 403)
+        body = await json_body(request)
+        if isinstance(body, Response):
+            return body
+        bad = fields(body, ("name", "password"))
+        if bad is not None:
+            return bad
+        addr = request.client.host if request.client is not None else "unknown"
+        try:
+            session, token = await asyncio.to_thread(accounts.login, body["name"], body["password"], addr)
+        except Throttled as e:
+            return JSONResponse({"error": str(e), "code": "throttled", "retry_after": e.wait}, status_code=429,
+                                headers={"Retry-After": str(e.wait)})
+        except AccountRefused as e:
+            return _refused(e.code, str(e), 401 if e.code == "login" else 400)
+        except SQLAlchemyError as e:
+            return _refused("storage", f"the login could not be checked ({type(e).__name__}); nothing was changed", 503)
+        return await logged_in(request, JSONResponse({"name": session.name, "csrf": session.csrf}), session, token)
+
+    @app.post("/api/account/logout", response_model=AccountOut, responses=responses)
+    async def logout(request: Request) -> Response:
+        why = cross_site(request)
+        if why is not None:
+            return _refused("cross_site", why, 403)
+        session = await checked_session(request)
+        if isinstance(session, Response):
+            return session
+        try:
+            await asyncio.to_thread(accounts.logout, request.cookies.get(SESSION_COOKIE, ""))
+        except SQLAlchemyError as e:
+            return _refused("storage", f"the session could not be ended ({type(e).__name__})", 503)
+        return logged_out(JSONResponse({"name": None, "csrf": None}))
+
+    @app.post("/api/account/delete", response_model=AccountOut, responses=responses)
+    async def delete(request: Request) -> Response:
+        why = cross_site(request)
+        if why is not None:
+            return _refused("cross_site", why, 403)
+        session = await checked_session(request)
+        if isinstance(session, Response):
+            return session
+        body = await json_body(request)
+        if isinstance(body, Response):
+            return body
+        bad = fields(body, ("password",))
+        if bad is not None:
+            return bad
+        try:
+            tids = await asyncio.to_thread(accounts.delete, session.account_id, body["password"])
+        except AccountRefused as e:
+            return _refused(e.code, str(e), 401)
+        except SQLAlchemyError as e:
+            return _refused("storage", f"the account could not be deleted ({type(e).__name__}); nothing was changed", 503)
+        for tid in tids:  # the loaded tables show the seat under its new name, bound to no account
+            gt = hub.tables.get(tid)
+            if gt is not None:
+                hub.rename_deleted(gt, session.account_id)
+        return logged_out(JSONResponse({"name": None, "csrf": None}))
+
+    @app.get("/api/leaderboard", response_model=LeaderboardOut, responses=responses)
+    async def board(preset: str = "9-5-2") -> Response:
+        if preset not in RATED_PRESETS:
+            return _refused("preset", f"there is no rated preset {preset[:40]!r} (the presets: {', '.join(RATED_PRESETS)})")
+        rows = await asyncio.to_thread(leaderboard, hub.store, preset)
+        comps = sorted(COMPUTER_RATINGS[preset].items(), key=lambda kv: -(kv[1][0] - 3 * kv[1][1]))
+        return JSONResponse({"presets": list(RATED_PRESETS), "preset": preset, "players": [_rating_out(n, r) for n, r in rows],
+                             "computers": [_rating_out(level, Rating(mu, sigma, computer=True)) for level, (mu, sigma) in comps]})
+
+    @app.get("/api/players/{name}", response_model=PlayerOut, responses=responses)
+    async def player(name: str) -> Response:
+        got = await asyncio.to_thread(accounts.account_id, name)
+        if got is None:
+            return _refused("unknown_player", f"there is no player {name[:40]!r}", 404)
+        aid, real = got
+        return JSONResponse(await asyncio.to_thread(player_stats, hub.store, aid, real))

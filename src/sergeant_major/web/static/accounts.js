@@ -1,0 +1,56 @@
+// The account, leaderboard and player pages: their English and German texts and shared helpers (after i18n.js).
+"use strict";
+Object.assign(STRINGS.en, {
+  register: "Register", login: "Log in", logout: "Log out", userName: "User name", password: "Password",
+  newAccount: "New account", haveAccount: "Log in", deleteAccount: "Delete the account", deleteBtn: "Delete my account",
+  deleteNote: "This deletes your password, sessions and ratings; your finished matches stay, under the name “deleted player”.",
+  confirmPassword: "Your password, to confirm", loggedInAs: "Logged in as {name}", myPage: "My player page",
+  guestNote: "Without an account you still play as a guest, by invitation link. With one, your tables, history and ratings follow you to any device.",
+  nameRule: "3 to 20 letters or digits (. _ - inside)", passwordRule: "8 to 128 characters",
+  rating: "Rating", matchesN: "Matches", winsN: "Wins", provisional: "provisional", player: "Player", place: "Place",
+  computers: "Computers (fixed ratings)", noRated: "No rated matches yet in this preset.",
+  ratingOverTime: "Rating over time", byRole: "Mean score per deal by role", role: "Role", dealsN: "Deals", meanScore: "Mean score",
+  role_dealer: "dealer", role_eldest: "eldest hand", role_third: "third hand", role_fourth: "fourth hand",
+  dealerTarget: "Target made as dealer: {made} of {deals} deals", contracts358: "3-5-8 contracts (as declarer)",
+  made: "Made", recent: "Recent matches", leftN: "Matches left early", inPlayN: "In play",
+  noPlayer: "There is no player “{name}”.", noMatches: "No finished matches yet.", ratingsTitle: "Ratings",
+  ratedWhat: "Rated: matches of a preset's rules where every seat is an account or a computer (a guest makes a match unrated; a practice table alone against computers is not rated). The number is the rating's ordinal (mu − 3 sigma); provisional for the first 10 matches.",
+  computerLevel: "computer",
+  err_acc_name: "The user name “{name}” is refused: use 3 to 20 letters or digits (. _ - inside, no spaces).",
+  err_acc_password: "The password does not fit: use 8 to 128 characters (for a deletion: it is wrong).",
+  err_acc_name_taken: "The user name “{name}” is taken: choose another.",
+  err_acc_login: "No account has the user name “{name}” with this password.",
+  err_acc_throttled: "Too many failed logins: try again in {s} s.",
+  err_acc_other: "Refused: {reason}", err_acc_unreachable: "The server cannot be reached; nothing was changed.",
+});
+Object.assign(STRINGS.de, {
+  register: "Registrieren", login: "Anmelden", logout: "Abmelden", userName: "Benutzername", password: "Passwort",
+  newAccount: "Neues Konto", haveAccount: "Anmelden", deleteAccount: "Konto löschen", deleteBtn: "Mein Konto löschen",
+  deleteNote: "Das löscht dein Passwort, deine Sitzungen und Wertungen; deine beendeten Partien bleiben, unter dem Namen „deleted player“.",
+  confirmPassword: "Dein Passwort zur Bestätigung", loggedInAs: "Angemeldet als {name}", myPage: "Meine Spielerseite",
+  guestNote: "Ohne Konto spielst du weiter als Gast über Einladungslinks. Mit Konto folgen dir Tische, Verlauf und Wertungen auf jedes Gerät.",
+  nameRule: "3 bis 20 Buchstaben oder Ziffern (. _ - innen)", passwordRule: "8 bis 128 Zeichen",
+  rating: "Wertung", matchesN: "Partien", winsN: "Siege", provisional: "vorläufig", player: "Spieler", place: "Platz",
+  computers: "Computer (feste Wertungen)", noRated: "Noch keine gewerteten Partien mit diesen Regeln.",
+  ratingOverTime: "Wertung im Verlauf", byRole: "Mittlere Punkte pro Spiel nach Rolle", role: "Rolle", dealsN: "Spiele", meanScore: "Mittel",
+  role_dealer: "Geber", role_eldest: "Vorhand", role_third: "Hinterhand", role_fourth: "vierte Hand",
+  dealerTarget: "Soll als Geber erfüllt: {made} von {deals} Spielen", contracts358: "3-5-8-Ansagen (als Alleinspieler)",
+  made: "Erfüllt", recent: "Letzte Partien", leftN: "Vorzeitig verlassen", inPlayN: "Laufend",
+  noPlayer: "Es gibt keinen Spieler „{name}“.", noMatches: "Noch keine beendeten Partien.", ratingsTitle: "Wertungen",
+  ratedWhat: "Gewertet: Partien nach den Regeln einer Vorgabe, bei denen jeder Platz ein Konto oder ein Computer ist (ein Gast macht die Partie ungewertet; ein Übungstisch allein gegen Computer wird nicht gewertet). Die Zahl ist die Ordinalwertung (mu − 3 sigma); vorläufig in den ersten 10 Partien.",
+  computerLevel: "Computer",
+  err_acc_name: "Der Benutzername „{name}“ geht nicht: 3 bis 20 Buchstaben oder Ziffern (. _ - innen, keine Leerzeichen).",
+  err_acc_password: "Das Passwort passt nicht: 8 bis 128 Zeichen (beim Löschen: es ist falsch).",
+  err_acc_name_taken: "Der Benutzername „{name}“ ist vergeben: wähle einen anderen.",
+  err_acc_login: "Kein Konto hat den Benutzernamen „{name}“ mit diesem Passwort.",
+  err_acc_throttled: "Zu viele fehlgeschlagene Anmeldungen: versuche es in {s} s wieder.",
+  err_acc_other: "Abgelehnt: {reason}", err_acc_unreachable: "Der Server ist nicht erreichbar; nichts wurde geändert.",
+});
+// an account refusal ({error, code, retry_after}) in the page's language; the server's English text as it is in English
+function accountError(out, name) {
+  if (LANG === "en") return out.error;
+  const k = "err_acc_" + out.code;
+  return STRINGS[LANG][k] ? t(k, { name, s: out.retry_after }) : t("err_acc_other", { reason: out.error });
+}
+function fmtRating(x) { return (Math.round(x * 10) / 10).toLocaleString(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 }); }
+function roleText(r) { return STRINGS.en["role_" + r] ? t("role_" + r) : r; }

@@ -1,0 +1,141 @@
+"""Ratings: which matches are rated, the final ranking (a shared win ties), the update equal to openskill's own
+``rate()`` with the computers' fixed ratings, once per match; the leaderboard and the player's statistics."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from _webhelp import connect, make_hub, play_out, send  # noqa: E402
+from openskill.models import PlackettLuce  # noqa: E402
+
+from sergeant_major.core.match import Match, MatchEnd  # noqa: E402
+from sergeant_major.core.rules import Rules  # noqa: E402
+from sergeant_major.web.accounts import AccountStore  # noqa: E402
+from sergeant_major.web.app import create_table  # noqa: E402
+from sergeant_major.web.hub import Hub  # noqa: E402
+from sergeant_major.web.player_stats import player_stats  # noqa: E402
+from sergeant_major.web.ratings import (  # noqa: E402
+    COMPUTER_RATINGS,
+    final_ranks,
+    leaderboard,
+    preset_of,
+    rate_match,
+    rated_preset,
+    rating_history,
+    rating_of,
+)
+
+pytestmark = pytest.mark.usefixtures("fast_argon2")  # the server's own parameters: test_web_accounts.py
+
+PASSWORD = "a good password"
+
+
+def test_only_exact_presets_are_rated() -> None:
+    for name in Rules.preset_names():
+        assert preset_of(Rules.preset(name)) == name
+    assert preset_of(Rules.parse("9-5-2 to=20")) is None
+    assert preset_of(Rules.parse("9-5-2 players=4")) is None
+
+
+def test_rated_needs_every_seat_an_account_or_a_computer() -> None:
+    rules = Rules.preset("8-5-3")
+    assert rated_preset(rules, False, [("human", 1), ("human", 2), ("expert", None)]) == "8-5-3"
+    assert rated_preset(rules, False, [("human", 1), ("human", None), ("expert", None)]) is None  # a guest
+    assert rated_preset(rules, True, [("human", 1), ("random", None), ("expert", None)]) is None  # practice
+    assert rated_preset(rules, False, [("random", None), ("random", None), ("expert", None)]) is None  # no account
+    assert rated_preset(Rules.parse("8-5-3 to=20"), False, [("human", 1), ("human", 2), ("expert", None)]) is None
+
+
+def test_final_ranks_winners_first_a_shared_win_ties_then_totals_then_who_left() -> None:
+    m = Match(Rules.preset("9-5-2"), 1, ["a", "b", "c"])
+    m.totals = [3, 3, -6]  # type: ignore[misc]
+    m.end = MatchEnd((0, 1), "shared")  # type: ignore[misc]
+    assert final_ranks(m) == [0, 0, 2]
+    m.end = MatchEnd((1,), "b")  # type: ignore[misc]
+    assert final_ranks(m) == [1, 0, 2]
+    m.totals = [-6, 5, -6]  # type: ignore[misc]
+    assert final_ranks(m) == [1, 0, 1]
+    assert final_ranks(m, left=[1]) == [0, 2, 0]
+
+
+def _join(hub: Hub, tid: str, token: str, account: int | None) -> Any:
+    c = connect(hub, tid)
+    c.account = account
+    return c
+
+
+def _play(tmp_path: Path, accounts_logged_in: tuple[bool, bool], rules: str = "9-5-2") -> tuple[Hub, AccountStore, list[int], str]:
+    hub = make_hub(tmp_path)
+    acc = AccountStore(hub.store)
+    ids = [acc.register("ann", PASSWORD), acc.register("ben", PASSWORD)]
+    out = create_table(hub.store, {"rules": rules, "seats": [{"kind": "me"}, {"kind": "friend"},
+                                                             {"kind": "computer", "level": "heuristic"}]},
+                       ids[0] if accounts_logged_in[0] else None)
+    tid = out["id"]
+    tokens = [out["seats"][0]["token"], out["seats"][1]["invite"].split("#token=")[1]]
+
+    async def run() -> None:
+        conns = [_join(hub, tid, tokens[i], ids[i] if accounts_logged_in[i] else None) for i in range(2)]
+        for c, tok in zip(conns, tokens, strict=True):
+            await send(hub, c, {"type": "join", "token": tok})
+        await play_out(hub, conns)
+
+    asyncio.run(run())
+    return hub, acc, ids, tid
+
+
+@pytest.mark.slow
+def test_a_rated_match_changes_the_ratings_exactly_as_openskill_rate(tmp_path: Path) -> None:
+    hub, _acc, ids, tid = _play(tmp_path, (True, True))
+    gt = hub.tables[tid]
+    assert gt.match.over and [s.account for s in gt.seats] == [ids[0], ids[1], None]
+    ranks = final_ranks(gt.match)
+    model = PlackettLuce()
+    mu, sigma = COMPUTER_RATINGS["9-5-2"]["heuristic"]
+    want = model.rate([[model.rating()], [model.rating()], [model.rating(mu=mu, sigma=sigma)]], ranks=[float(r) for r in ranks])
+    for seat, aid in enumerate(ids):
+        got = rating_of(hub.store, aid, "9-5-2")
+        assert (got.mu, got.sigma) == (want[seat][0].mu, want[seat][0].sigma)
+        assert got.matches == 1 and got.wins == (ranks[seat] == 0) and got.provisional
+        assert [(p, t, r) for p, t, r, *_ in rating_history(hub.store, aid)] == [("9-5-2", tid, ranks[seat])]
+    # rated once: a second try (a join after a restart) changes nothing
+    assert not rate_match(hub.store, tid, "9-5-2", [(s.kind, s.account) for s in gt.seats], ranks)
+    assert rating_of(hub.store, ids[0], "9-5-2").matches == 1
+    board = leaderboard(hub.store, "9-5-2")
+    assert sorted(n for n, _ in board) == ["ann", "ben"]
+    assert board[0][1].ordinal >= board[1][1].ordinal
+    stats = player_stats(hub.store, ids[0], "ann")
+    assert stats["matches"] == 1 and stats["wins"] == int(ranks[0] == 0) and stats["left"] == 0
+    deals = len(gt.match.deals)
+    assert sum(r["deals"] for r in stats["roles"]) == deals
+    assert {r["role"] for r in stats["roles"]} <= {"dealer", "eldest", "third"}
+    mean = sum(d.result.scores[0] for d in gt.match.deals if d.result is not None) / deals
+    assert abs(sum(r["deals"] * r["mean_score"] for r in stats["roles"]) / deals - mean) < 1e-2
+    assert stats["dealer_target"]["deals"] == sum(1 for d in gt.match.deals if d.dealer == 0)
+    assert stats["recent"][0]["id"] == tid and stats["recent"][0]["place"] == ranks[0] + 1
+    assert stats["history"][0]["table"] == tid
+
+
+@pytest.mark.slow
+def test_a_guest_at_the_table_makes_the_match_unrated(tmp_path: Path) -> None:
+    hub, _acc, ids, tid = _play(tmp_path, (True, False))
+    assert hub.tables[tid].match.over
+    assert rating_of(hub.store, ids[0], "9-5-2").matches == 0
+    assert leaderboard(hub.store, "9-5-2") == []
+    assert player_stats(hub.store, ids[0], "ann")["matches"] == 1  # the match still counts on the player's page
+
+
+@pytest.mark.slow
+def test_3_5_8_contract_results_on_the_player_s_page(tmp_path: Path) -> None:
+    hub, _acc, ids, tid = _play(tmp_path, (True, True), "3-5-8")
+    gt = hub.tables[tid]
+    stats = player_stats(hub.store, ids[1], "ben")
+    mine = [d for d in gt.match.deals if d.result is not None and d.declarer == 1]
+    assert sum(c["deals"] for c in stats["contracts"]) == len(mine) > 0
+    assert rating_of(hub.store, ids[1], "3-5-8").matches == 1
