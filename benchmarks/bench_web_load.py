@@ -17,6 +17,14 @@ it is broadcast). A table whose match ends is replaced by a new one.
 Reported: tables held (open websockets playing at the end), client actions per second, game actions per
 second (every stored action: the client's, the computers', the forced ones and the deal starts), and
 p50/p90/p99/max action latency in milliseconds.
+
+With ``--quick N``: N players (guests: there are no accounts in this build) use *quick play* instead
+(``POST /api/lobby/quick`` for ``--rules``, computers of ``heuristic`` level after ``--wait`` seconds), each joins the
+table it was given over a websocket, presses *start* until everyone is there, and plays its own seat (first legal
+action after ``--think``); when the match ends it uses quick play again. ``--watchers`` lobby pages
+(``/ws/lobby``) time the lobby updates: from a quick play's answer received to the first lobby message with its version
+(``lobby_v``) at each watcher (0 when the lobby message came first). Reported besides: tables made, people per table,
+p50/p90/p99 of the quick play answers and of the lobby updates.
 """
 
 from __future__ import annotations
@@ -77,6 +85,11 @@ def _cpu(pid: int) -> float:
 
 class Stats:
     def __init__(self) -> None:
+        self.lobby: list[float] = []
+        self.lobby_seen: dict[int, float] = {}  # lobby version -> first time a watcher got it (per watcher: the max)
+        self.quick_sent: list[tuple[float, int]] = []  # (answer received, lobby version of the answer)
+        self.quick_answer: list[float] = []  # seconds from a quick play's request sent to its answer
+        self.table_people: dict[str, int] = {}
         self.server_cpu = 0.0
         self.latencies: list[float] = []
         self.client_actions = 0
@@ -141,6 +154,121 @@ async def _table(base: str, rules: str, seed: int, stop: float, think: float, st
                 st.held -= 1 if time.time() < stop else 0
 
 
+async def _watch_lobby(base: str, stop: float, seen: dict[int, float]) -> None:
+    """One lobby page: the arrival time of each lobby version (a version skipped by coalescing counts at the next)."""
+    from websockets.asyncio.client import connect
+
+    async with connect(base.replace("http", "ws") + "/ws/lobby", max_size=1 << 24) as ws:
+        while time.time() < stop:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop - time.time()))
+            except TimeoutError:
+                break
+            now = time.time()
+            m = json.loads(raw)
+            if m.get("type") == "lobby":
+                v = int(m["v"])
+                if v not in seen:
+                    seen[v] = now
+
+
+async def _quick_player(base: str, i: int, args: argparse.Namespace, stop: float, st: Stats, measure_from: float,
+                        cl: Any) -> None:
+    """One person using quick play again and again until ``stop`` (``cl``: one HTTP client shared by all, as one of its
+    own each would cost this load client more than the server): plays its seat, times its actions."""
+    from websockets.asyncio.client import connect
+
+    rng = random.Random(i)
+    await asyncio.sleep(rng.random() * args.warmup / 2)  # arrivals spread over the first half of the warm-up
+    while time.time() < stop:
+        sent = time.time()
+        r = await cl.post(base + "/api/lobby/quick", json={"name": f"Guest {i}", "rules": args.rules, "wait": args.wait,
+                                                           "level": "heuristic"})
+        if r.status_code != 200:
+            st.errors += 1
+            await asyncio.sleep(1)
+            continue
+        seat = r.json()
+        answered = time.time()
+        if sent >= measure_from:
+            st.quick_answer.append(answered - sent)
+            st.quick_sent.append((answered, int(seat["lobby_v"])))
+        st.table_people[seat["id"]] = st.table_people.get(seat["id"], 0) + 1
+        async with connect(base.replace("http", "ws") + f"/ws/{seat['id']}", max_size=1 << 22) as ws:
+            await ws.send(json.dumps({"type": "join", "token": seat["token"]}))
+            st.held += 1
+            sent_at: float | None = None
+            sent_v = -1
+            try:
+                while time.time() < stop:
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop - time.time()))
+                    except TimeoutError:
+                        break
+                    m = json.loads(raw)
+                    if m["type"] == "error":
+                        if m.get("code") not in ("empty_seat", "stale", "not_waiting"):
+                            st.errors += 1
+                        sent_at = None
+                        continue
+                    if m["type"] != "state":
+                        continue
+                    now = time.time()
+                    if sent_at is not None and m["v"] > sent_v:
+                        if now >= measure_from:
+                            st.latencies.append(now - sent_at)
+                        sent_at = None
+                    if m["over"]:
+                        st.games += 1
+                        break
+                    if sent_at is not None:
+                        continue
+                    legal = m["view"]["legal"]
+                    if m["waiting_start"]:
+                        if m["view"]["deal"] == 1 and any(s["kind"] == "human" and not s["online"] for s in m["table"]["seats"]):
+                            continue  # the start waits for everyone: the next state (someone came) tries again
+                        msg: dict[str, Any] = {"type": "start", "v": m["v"]}
+                    elif legal and m["view"]["to_act"] == m["you"]:
+                        if args.think > 0:
+                            await asyncio.sleep(rng.expovariate(1 / args.think))
+                        a = dict(legal[0])
+                        a.pop("seat")
+                        msg = {"type": "act", "v": m["v"], "action": a}
+                    else:
+                        continue
+                    sent_at, sent_v = time.time(), m["v"]
+                    if sent_at >= measure_from:
+                        st.client_actions += 1
+                    await ws.send(json.dumps(msg))
+            finally:
+                st.held -= 1 if time.time() < stop else 0
+
+
+async def _run_quick(args: argparse.Namespace, base: str) -> Stats:
+    st = Stats()
+    t0 = time.time()
+    stop = t0 + args.warmup + args.seconds
+    measure_from = t0 + args.warmup
+    seen: list[dict[int, float]] = [{} for _ in range(args.watchers)]
+    watchers = [asyncio.create_task(_watch_lobby(base, stop, s)) for s in seen]
+    await asyncio.sleep(0.3)
+    import httpx
+
+    cl = httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=args.quick, max_keepalive_connections=args.quick))
+    tasks = [asyncio.create_task(_quick_player(base, i, args, stop, st, measure_from, cl)) for i in range(args.quick)]
+    await asyncio.sleep(args.warmup + args.seconds - 0.8)
+    held = st.held
+    await asyncio.gather(*tasks, *watchers, return_exceptions=True)
+    await cl.aclose()
+    st.held = held
+    for sent, v in st.quick_sent:
+        for s in seen:
+            later = [t for ver, t in s.items() if ver >= v]
+            if later:
+                st.lobby.append(max(0.0, min(later) - sent))  # pushed before the answer arrived: 0
+    return st
+
+
 async def _run(args: argparse.Namespace, base: str) -> Stats:
     st = Stats()
     t0 = time.time()
@@ -163,9 +291,13 @@ def main() -> None:
     ap.add_argument("--rules", default="9-5-2")
     ap.add_argument("--db", default="", help="database URL (default: SQLite in a temporary folder)")
     ap.add_argument("--url", default="", help="use this running server (http://host:port) instead of starting one")
+    ap.add_argument("--quick", type=int, default=0, help="N players using quick play instead of --tables (see above)")
+    ap.add_argument("--wait", type=int, default=5, help="quick play: seconds before computers take the free seats")
+    ap.add_argument("--watchers", type=int, default=5, help="quick play: lobby pages timing the lobby updates")
     args = ap.parse_args()
+    run = _run_quick if args.quick else _run
     if args.url:
-        st = asyncio.run(_run(args, args.url.rstrip("/")))
+        st = asyncio.run(run(args, args.url.rstrip("/")))
         _report(args, st)
         return
     tmp = tempfile.mkdtemp()
@@ -176,7 +308,7 @@ def main() -> None:
     try:
         time.sleep(0.3)
         cpu0 = _cpu(proc.pid)
-        st = asyncio.run(_run(args, base))
+        st = asyncio.run(run(args, base))
         st.server_cpu = _cpu(proc.pid) - cpu0
     finally:
         proc.send_signal(signal.SIGINT)
@@ -193,9 +325,23 @@ def _report(args: argparse.Namespace, st: Stats) -> None:
     def q(p: float) -> float:
         return lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
 
-    print(f"tables requested {args.tables}, held at the end {st.held}, think {args.think}s, {args.seconds:.0f}s measured "
-          f"({'SQLite' if not args.db else args.db.split(':')[0]})")
-    print(f"client actions/s {st.client_actions / args.seconds:.1f}; game actions/s {st.game_actions / args.seconds:.1f}; "
+    if args.quick:
+        people = list(st.table_people.values())
+        print(f"quick play: {args.quick} players (guests), wait {args.wait}s, {len(people)} tables made, people per table "
+              f"{statistics.fmean(people) if people else 0:.2f}; websockets playing at the end {st.held}, think {args.think}s, "
+              f"{args.seconds:.0f}s measured ({'SQLite' if not args.db else args.db.split(':')[0]})")
+        for what, xs in (("quick play answer ms (request sent -> answer)", st.quick_answer),
+                         (f"lobby update latency ms (answer -> lobby message, at each of {args.watchers} watchers)", st.lobby)):
+            lob = sorted(x * 1000 for x in xs)
+            if lob:
+                def ql(p: float, lob: list[float] = lob) -> float:
+                    return lob[min(len(lob) - 1, int(p * len(lob)))]
+                print(f"{what}: p50 {ql(0.5):.1f}  p90 {ql(0.9):.1f}  p99 {ql(0.99):.1f}  max {lob[-1]:.1f}  (n={len(lob)})")
+    else:
+        print(f"tables requested {args.tables}, held at the end {st.held}, think {args.think}s, {args.seconds:.0f}s measured "
+              f"({'SQLite' if not args.db else args.db.split(':')[0]})")
+    print(f"client actions/s {st.client_actions / args.seconds:.1f}; game actions/s "
+          f"{'(not counted)' if args.quick else f'{st.game_actions / args.seconds:.1f}'}; "
           f"games finished {st.games}; errors {st.errors}")
     import resource
 

@@ -219,3 +219,67 @@ def test_account_leaderboard_and_player_pages_show_no_hidden_card(tmp_path: Path
             await http.aclose()
 
     asyncio.run(run())
+
+
+def test_lobby_and_chat_carry_no_hidden_card(tmp_path: Path) -> None:
+    """A lobby table played to the end by two people from quick play and a computer, with a clock, a spectator, a chat
+    phrase at every turn and a lobby client: no frame to anyone shows a card its receiver may not see, and the lobby's
+    and the chat's messages hold no card at all (nor a token)."""
+    from _webhelp import FakeWS
+
+    from sergeant_major.web.lobby import Lobby, lobby_request
+
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        lobby = Lobby(hub)
+        listener = FakeWS()
+        await lobby.add(listener)  # type: ignore[arg-type]
+        form = {"name": "Ann", "rules": "9-5-2", "wait": 120, "clock_turn": 60, "clock_reserve": 60, "level": "random"}
+        a = await lobby.quick(lobby_request(form, "quick"))
+        b = await lobby.quick(lobby_request({**form, "name": "Bea", "wait": 0}, "quick"))
+        assert a.table == b.table
+        tid = a.table
+        leaks: list[str] = []
+        others: list[str] = []
+
+        def watcher(seat: int | None):
+            def on_send(text: str) -> None:
+                gt = hub.tables[tid]
+                bad = set(CARD_RE.findall(text)) - allowed_cards(gt.match, seat)
+                if bad:
+                    leaks.append(f"seat {seat}: {sorted(bad)} in {text[:200]}")
+                if json.loads(text)["type"] not in ("state", "error"):
+                    others.append(text)
+            return on_send
+
+        ca, cb, spec = connect(hub, tid, watcher(0)), connect(hub, tid, watcher(1)), connect(hub, tid, watcher(None))
+        await send(hub, spec, {"type": "join", "token": None})
+        await send(hub, ca, {"type": "join", "token": a.token})
+        await send(hub, cb, {"type": "join", "token": b.token})
+        gt = hub.tables[tid]
+        rng = random.Random(3)
+        phrases = ["good_luck", "oops", "nice_trick", "well_played"]
+        for step in range(5000):
+            if gt.match.over:
+                break
+            for c in (ca, cb):
+                st = c.ws.last()
+                if st["waiting_start"]:
+                    await send(hub, c, {"type": "start", "v": st["v"]})
+                    break
+                if st["view"]["legal"]:
+                    if step % 7 == 0:
+                        c.chat.sent.clear()
+                        await send(hub, c, {"type": "chat", "id": phrases[step % 4]})
+                    act = dict(rng.choice(st["view"]["legal"]))
+                    act.pop("seat")
+                    await send(hub, c, {"type": "act", "v": st["v"], "action": act})
+                    break
+        assert gt.match.over and not leaks, leaks[:3]
+        await asyncio.sleep(0)
+        lobby_text = "".join(listener.frames)
+        assert listener.frames and not CARD_RE.search(lobby_text) and a.token not in lobby_text and b.token not in lobby_text
+        assert others and all(json.loads(x)["type"] == "chat" and not CARD_RE.search(x) for x in others)
+        hub.clocks.forget(tid)
+
+    asyncio.run(run())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -26,9 +27,13 @@ from sergeant_major.records import dumps_record
 from sergeant_major.web.account_api import add_account_routes, cross_site, session_of
 from sergeant_major.web.accounts import SESSION_COOKIE, AccountStore
 from sergeant_major.web.bodies import request_body as _body
+from sergeant_major.web.chat import CHAT_PHRASES
+from sergeant_major.web.clocks import CLOCK_CHOICES
 from sergeant_major.web.connections import Conn
 from sergeant_major.web.hub import Hub
+from sergeant_major.web.lobby import MAX_WAIT, Lobby, lobby_request
 from sergeant_major.web.protocol import (
+    PONG,
     TABLE_ID_RE,
     TableRefused,
     error_message,
@@ -36,8 +41,10 @@ from sergeant_major.web.protocol import (
     new_table_json,
     not_json_reason,
     parse_new_table,
+    quote,
     read_json,
 )
+from sergeant_major.web.ratings import LobbyRatings
 from sergeant_major.web.review import ReviewJobs
 from sergeant_major.web.store import Store, default_db_url
 from sergeant_major.web.tables import GameTable, end_json, history_game, replay_steps
@@ -79,6 +86,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         store.migrate()
     hub = Hub(store, delay)
     hub.reviews = ReviewJobs(store)
+    lobby = Lobby(hub, ratings=LobbyRatings(store))
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -93,12 +101,13 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
 
         # database writes run in worker threads: enough of them that commits of many tables overlap
         asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=32, thread_name_prefix="sm-db"))
+        await lobby.start()
         task = asyncio.create_task(watch())
         try:
             yield
         finally:
             task.cancel()
-            pending = [task, *hub.background_tasks()]  # paced computers' moves (stored ones are kept)
+            pending = [task, *hub.background_tasks(), *lobby.tasks()]  # paced computers' moves (stored ones are kept)
             for run in pending:
                 run.cancel()
             # waited for, so that none is still cleaning up (or writing) once the app is gone and its store closed
@@ -108,6 +117,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
 
     app = FastAPI(title="Sergeant Major", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.hub = hub
+    app.state.lobby = lobby
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def page(name: str) -> FileResponse:
@@ -147,7 +157,83 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
 
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
-        return {"presets": list(Rules.preset_names()), "levels": list(LEVELS)}
+        return {"presets": list(Rules.preset_names()), "levels": list(LEVELS), "clocks": [list(c) for c in CLOCK_CHOICES],
+                "max_wait": MAX_WAIT, "chat": list(CHAT_PHRASES)}
+
+    @app.get("/lobby")
+    async def lobby_page() -> FileResponse:
+        return page("lobby.html")
+
+    @app.get("/api/lobby")
+    async def lobby_now() -> dict[str, Any]:
+        """The lobby message (the waiting public tables) once; ``/ws/lobby`` pushes it at every change."""
+        return lobby.message()
+
+    async def lobby_form(request: Request, kind: str) -> Response:
+        """``POST /api/lobby/open``, ``/quick`` or ``/join``: the seat taken (``id``, ``seat``, ``token``, ``url``,
+        ``lobby_v``), or 400 with the refusal (``error`` quoting the bad input, ``code``), 503 when not stored."""
+        raw_body = await _body(request)
+        if isinstance(raw_body, Response):
+            return raw_body
+        try:
+            body = read_json(raw_body)
+        except ValueError as e:
+            return JSONResponse({"error": f"the request body is not JSON{not_json_reason(e)}", "code": "json"}, status_code=400)
+        # logged in: the seat is the account's, under its name (rated, history on any device); cross-site: a guest's
+        session = None if cross_site(request) is not None else await session_of(accounts, request)
+        if session is not None and isinstance(body, dict):
+            body = {**body, "name": session.name}
+        account = None if session is None else session.account_id
+        try:
+            req = lobby_request(body, "open" if kind == "open" else "quick" if kind == "quick" else "join")
+            seated = await (lobby.open(req, account) if kind == "open" else lobby.quick(req, account) if kind == "quick"
+                            else lobby.join(req, account=account))
+        except TableRefused as e:
+            return JSONResponse({"error": str(e), "code": e.code}, status_code=400)
+        except SQLAlchemyError as e:
+            return JSONResponse({"error": f"the table could not be stored ({type(e).__name__}); nothing was changed",
+                                 "code": "storage"}, status_code=503)
+        return JSONResponse(seated.json())
+
+    @app.post("/api/lobby/open")
+    async def lobby_open(request: Request) -> Response:
+        return await lobby_form(request, "open")
+
+    @app.post("/api/lobby/quick")
+    async def lobby_quick(request: Request) -> Response:
+        return await lobby_form(request, "quick")
+
+    @app.post("/api/lobby/join")
+    async def lobby_join(request: Request) -> Response:
+        return await lobby_form(request, "join")
+
+    @app.websocket("/ws/lobby")
+    async def lobby_ws(websocket: WebSocket) -> None:
+        """The lobby pushed at every change; a client may send ``{"type": "ping"}`` (answered ``pong``), nothing else."""
+        await websocket.accept()
+        await lobby.add(websocket)
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text") or ""
+                try:
+                    msg = read_json(text[:4096])
+                except ValueError:
+                    msg = None
+                if isinstance(msg, dict) and msg.get("type") == "ping" and len(msg) == 1:
+                    await websocket.send_text(json.dumps(PONG))
+                else:
+                    if isinstance(msg, dict) and "token" in msg:  # a token is a secret: never quoted back
+                        msg = {**msg, "token": "<hidden>"}
+                    said = quote(msg) if msg is not None else quote(text[:80])
+                    await websocket.send_text(json.dumps(error_message(
+                        "bad_message", f"the lobby takes only {{\"type\": \"ping\"}}, not {said}; nothing was changed")))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            lobby.drop(websocket)
 
     @app.post("/api/tables")
     async def create(request: Request) -> Response:

@@ -14,6 +14,7 @@ from typing import Any
 
 from fastapi import WebSocket
 
+from sergeant_major.web.chat import ChatLimit
 from sergeant_major.web.tables import GameTable
 
 __all__ = ["Conn", "Connections"]
@@ -30,6 +31,7 @@ class Conn:
     joined: bool = False
     last: str | None = None  # the last message sent to it (a broadcast does not send the same state again)
     account: int | None = None  # the account logged in on its browser (its session cookie), or None: a guest
+    chat: ChatLimit = field(default_factory=ChatLimit)  # its last quick-chat phrases (a flood is refused)
 
 
 @dataclass

@@ -19,6 +19,7 @@ from sergeant_major.core.errors import IllegalActionError
 from sergeant_major.players import HeuristicPlayer, decision_rng
 from sergeant_major.records import action_to_json
 from sergeant_major.web.accounts import DELETED_NAME
+from sergeant_major.web.chat import CHAT_BURST, CHAT_WINDOW, chat_message, chat_phrase
 from sergeant_major.web.connections import Conn
 from sergeant_major.web.protocol import (
     PONG,
@@ -93,7 +94,11 @@ class Hub(TableRunner):
             await self.clients.send(c, PONG)
         elif kind == "hint":
             await self._hint(c, gt)
-        elif kind in ("act", "start", "undo"):
+        elif kind == "chat":
+            await self._chat(c, gt, msg.get("id"))
+        elif kind == "back":
+            await self._back(c)
+        elif kind in ("act", "start", "undo", "leave"):
             if not c.joined or c.seat is None:
                 await self.clients.send(c, error_message("not_seated", "only a seated player may do that; join with your seat's token"))
                 return
@@ -114,6 +119,8 @@ class Hub(TableRunner):
                 try:
                     if kind == "act":
                         ok = await self._act(c, gt, msg.get("action"))
+                    elif kind == "leave":
+                        ok = await self._leave(c, gt)
                     elif kind == "start":
                         ok = await self._start(c, gt)
                     else:
@@ -130,7 +137,7 @@ class Hub(TableRunner):
                     await self.advance(gt)
         else:
             await self.clients.send(c, error_message("bad_message", f"unknown message type {kind[:40]!r} "
-                                                                    "(join, act, start, undo, hint, ping)"))
+                                                                    "(join, act, start, undo, hint, ping, chat, leave, back)"))
 
     async def _current(self, c: Conn) -> GameTable | None:
         """The loaded copy of ``c``'s table (replayed from the store when it was forgotten), or ``None`` after telling ``c``
@@ -143,6 +150,8 @@ class Hub(TableRunner):
     async def _join(self, c: Conn, gt: GameTable, msg: JoinMessage) -> None:
         """A ``join``: as a spectator (no token), or taking the token's seat (named ``msg.name`` at its first join)."""
         token, name = msg.token, msg.name
+        if token and (gone := gt.seat_of_token(token)) is not None and gone in gt.left:
+            token = None  # a seat left is the computer's to the end of the match: its person watches
         if token is None or token == "":
             left = c.seat
             if left is not None:  # the seat left is last seen now
@@ -230,6 +239,8 @@ class Hub(TableRunner):
         assert c.seat is not None
         action = parse_action(raw, c.seat, gt.rules)
         m = gt.match
+        if c.seat in gt.left:
+            raise Refusal("left", f"you left this match: a computer plays seat {c.seat} to the end; {quote(raw)} was not taken")
         if m.over:
             raise Refusal("over", f"the match is over: {quote(raw)} was not taken")
         if gt.waiting_start:
@@ -241,8 +252,61 @@ class Hub(TableRunner):
             m.deal.verify(action)
         except IllegalActionError as e:
             raise Refusal("illegal", f"{e} [rule: {e.rule}]") from None
+        self.clocks.decided(gt, c.seat)
         await self.append(gt, "act", c.seat, {"action": action_to_json(action), "by": HUMAN})
         return True
+
+    async def _leave(self, c: Conn, gt: GameTable) -> bool:
+        """A ``leave``: the sender's seat is played by a computer to the end of the match (a ``left`` entry); the leaver
+        ranks last (:func:`~sergeant_major.web.tables.final_ranking`) and watches from now on.
+
+        Raises:
+            Refusal: the match is over, or the seat was left already; SQLAlchemyError: it could not be stored."""
+        assert c.seat is not None
+        if gt.match.over:
+            raise Refusal("over", "the match is over: there is nothing to leave")
+        if c.seat in gt.left:
+            raise Refusal("left", f"you left this match already (seat {c.seat}); nothing was changed")
+        await self.append(gt, "left", c.seat, {})
+        self.clients.last_seen[(c.table, c.seat)] = time.time()
+        c.seat = None  # from now on shown the table as a spectator
+        return True
+
+    async def _back(self, c: Conn) -> None:
+        """A ``back``: the seat a computer holds (the turn clock ran out three times, or the player was away) is the
+        sender's again."""
+        async with self.lock(c.table):
+            gt = await self._current(c)
+            if gt is None:
+                return
+            if c.seat is None or c.seat not in gt.away or c.seat in gt.left:
+                await self.clients.send(c, error_message("not_away", "no computer holds your seat (only a seated player whose "
+                                                                     "seat a computer holds can take it back); nothing was changed"))
+                return
+            try:
+                await self.append(gt, "back", c.seat, {})
+            except SQLAlchemyError as e:
+                self.reload(c.table, gt)
+                await self.clients.send(c, error_message("storage", f"the seat could not be taken back ({type(e).__name__}); "
+                                                                    "nothing was changed"))
+                return
+            await self.advance(gt)
+
+    async def _chat(self, c: Conn, gt: GameTable, raw: object) -> None:
+        """A ``chat``: a quick-chat phrase of a seated player, shown to everyone at the table (players and spectators)."""
+        try:
+            phrase = chat_phrase(raw)
+        except Refusal as r:
+            await self.clients.send(c, r.message)
+            return
+        if not c.joined or c.seat is None:
+            await self.clients.send(c, error_message("not_seated", f"only a seated player may chat; {quote(raw)} was not sent"))
+            return
+        if not c.chat.allow():
+            await self.clients.send(c, error_message("chat_flood", f"at most {CHAT_BURST} phrases in {CHAT_WINDOW:g} s; "
+                                                                   f"{quote(raw)} was not sent"))
+            return
+        await self.clients.tell_joined(c.table, chat_message(c.seat, gt.seats[c.seat].name, phrase))
 
     async def _start(self, c: Conn, gt: GameTable) -> bool:
         """A ``start`` of the deal waiting (deal 1 only once every person's seat is taken).
@@ -256,7 +320,9 @@ class Hub(TableRunner):
             raise Refusal("not_waiting", "no deal is waiting to be started")
         if gt.released == 0:  # the first deal waits until every person's seat is taken (not the next deals: stand-ins)
             online = self.clients.online(gt.row.id)
-            empty = [s for s in gt.seats if s.kind == HUMAN and s.seat not in online]
+            empty = [s for s in gt.seats if s.kind == HUMAN and s.seat not in online and s.seat not in gt.left]
+            if gt.row.public:  # a lobby table waits for its free seats only: one who took a seat and went is stood in for
+                empty = [s for s in empty if not s.claimed]
             if empty:
                 who = ", ".join(f"seat {s.seat} ({quote(s.name)})" for s in empty)
                 raise Refusal("empty_seat", f"deal 1 starts once every player is at the table: nobody holds {who} "

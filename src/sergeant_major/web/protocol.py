@@ -29,6 +29,7 @@ from sergeant_major.web.tables import HUMAN
 
 __all__ = ["MAX_MESSAGE", "MAX_DEPTH", "MAX_BODY", "TABLE_ID_RE", "Refusal", "TableRefused", "NewTable", "NewTableRequest", "SeatRequest",
            "ClientMessage", "JoinMessage", "ActMessage", "StartMessage", "UndoMessage", "HintMessage", "PingMessage",
+           "ChatMessage", "LeaveMessage", "BackMessage",
            "error_message", "quote", "read_json", "not_json_reason", "name_refusal", "client_message", "join_message",
            "message_version", "parse_action", "parse_new_table", "new_table_json", "hint_message", "PONG",
            "HistoryRequest", "history_tokens"]
@@ -174,6 +175,26 @@ class HintMessage(ClientMessage):
     type: Literal["hint"]
 
 
+class ChatMessage(ClientMessage):
+    """``chat``: a quick-chat phrase by its ``id`` (:data:`~sergeant_major.web.lobby.CHAT_PHRASES`), shown to the table."""
+
+    type: Literal["chat"]
+    id: Any = None
+
+
+class LeaveMessage(ClientMessage):
+    """``leave``: leave the match before its end, on version ``v`` (a computer plays the seat to the end)."""
+
+    type: Literal["leave"]
+    v: int
+
+
+class BackMessage(ClientMessage):
+    """``back``: take the seat back from the computer that holds it (after the turn clock ran out three times)."""
+
+    type: Literal["back"]
+
+
 class PingMessage(ClientMessage):
     """``ping``: answered with ``pong``."""
 
@@ -181,7 +202,8 @@ class PingMessage(ClientMessage):
 
 
 _MESSAGES: dict[str, type[ClientMessage]] = {"join": JoinMessage, "act": ActMessage, "start": StartMessage,
-                                              "undo": UndoMessage, "hint": HintMessage, "ping": PingMessage}
+                                              "undo": UndoMessage, "hint": HintMessage, "ping": PingMessage,
+                                              "chat": ChatMessage, "leave": LeaveMessage, "back": BackMessage}
 
 
 def client_message(text: str) -> dict[str, Any]:
@@ -252,7 +274,7 @@ def message_version(msg: dict[str, Any]) -> int:
     except ValidationError:
         raise Refusal("bad_message", "\"v\" (the state version the action was made on) must be an integer, "
                                      f"not {quote(msg.get('v'))}") from None
-    assert isinstance(checked, (ActMessage, StartMessage, UndoMessage))
+    assert isinstance(checked, (ActMessage, StartMessage, UndoMessage, LeaveMessage))
     return checked.v
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
@@ -22,7 +23,7 @@ from sergeant_major.core.match import Match
 from sergeant_major.core.rules import Rules
 from sergeant_major.web.store import Store, accounts_t, rated_t, rating_history_t, ratings_t
 
-__all__ = ["MODEL", "Rating", "COMPUTER_RATINGS", "PROVISIONAL_MATCHES", "RATED_PRESETS", "preset_of", "final_ranks",
+__all__ = ["LobbyRatings", "MODEL", "Rating", "COMPUTER_RATINGS", "PROVISIONAL_MATCHES", "RATED_PRESETS", "preset_of", "final_ranks",
            "rated_preset", "rate_match", "rating_of", "ratings_of", "leaderboard", "rating_history", "new_ratings"]
 
 MODEL = PlackettLuce()  # mu 25, sigma 25/3, beta 25/6: openskill's defaults
@@ -179,3 +180,36 @@ def rating_history(store: Store, account_id: int) -> list[tuple[str, str, int, f
         rows = c.execute(sa.select(rating_history_t).where(rating_history_t.c.account_id == account_id)
                          .order_by(rating_history_t.c.id)).all()
     return [(str(r.preset), str(r.table_id), int(r.rank), float(r.mu), float(r.sigma), float(r.created)) for r in rows]
+
+
+class LobbyRatings:
+    """The ratings the lobby shows next to a seated account (its :class:`~sergeant_major.web.lobby.RatingSource`):
+    ``{"ordinal", "matches", "provisional"}`` in the table's preset, read from ``store`` and kept ``ttl`` seconds (the
+    lobby message is built at every change, and a rating changes only when a match ends)."""
+
+    def __init__(self, store: Store, ttl: float = 30.0) -> None:
+        self.store = store
+        self.ttl = ttl
+        self.presets: dict[str, str | None] = {}
+        self.cache: dict[tuple[int, str], tuple[float, dict[str, Any]]] = {}
+
+    def lobby_rating(self, account: int | None, rules: str) -> dict[str, Any] | None:
+        """The rating of ``account`` in the preset ``rules`` are (``None``: a guest, or rules that are not a preset)."""
+        if account is None:
+            return None
+        if rules not in self.presets:
+            try:
+                self.presets[rules] = preset_of(Rules.parse(rules))
+            except ValueError:
+                self.presets[rules] = None
+        preset = self.presets[rules]
+        if preset is None:
+            return None
+        now = time.monotonic()
+        got = self.cache.get((account, preset))
+        if got is None or now - got[0] > self.ttl:
+            r = rating_of(self.store, account, preset)
+            got = (now, {"ordinal": round(r.ordinal, 1), "matches": r.matches, "provisional": r.provisional})
+            self.cache[(account, preset)] = got
+        return got[1]
+

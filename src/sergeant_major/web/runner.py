@@ -21,12 +21,13 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from sergeant_major.core.actions import Action
 from sergeant_major.records import action_to_json
+from sergeant_major.web.clocks import Clocks
 from sergeant_major.web.connections import Connections
 from sergeant_major.web.protocol import TABLE_ID_RE, error_message
 from sergeant_major.web.ratings import final_ranks, rate_match, rated_preset
 from sergeant_major.web.review import ReviewJobs
 from sergeant_major.web.store import LogEntry, SeatRow, Store, TableRow
-from sergeant_major.web.tables import HUMAN, GameTable
+from sergeant_major.web.tables import CLOCK, HUMAN, GameTable
 
 __all__ = ["TableRunner", "MAX_SERVER_FAILURES"]
 
@@ -62,6 +63,34 @@ class TableRunner:
     loading: dict[str, asyncio.Future[GameTable | None]] = field(default_factory=dict)  # reads in flight (:meth:`fetch`)
     installed: set[str] = field(default_factory=set)  # tables installed while a read of theirs was in flight (:meth:`_read`)
     reviews: ReviewJobs | None = None  # the finished matches' reviews, started when a match ends (:meth:`review_match`)
+    clocks: Clocks = field(init=False)  # the turn clocks (:mod:`.clocks`); a timeout is taken by :meth:`clock_ran_out`
+
+    def __post_init__(self) -> None:
+        self.clocks = Clocks(self.clock_ran_out)
+
+    async def clock_ran_out(self, table_id: str, key: tuple[int, int]) -> None:
+        """The turn clock of seat ``key[1]`` at state version ``key[0]`` ran out: unless the table moved on meanwhile, a
+        computer makes that one decision (``"by": "clock"``), and after the third timeout in a row holds the seat
+        (``away`` with ``{"clock": true}``) until its person is back; then the server's due actions are taken."""
+        version, seat = key
+        async with self.lock(table_id):
+            try:
+                gt = await self.fetch(table_id)
+            except SQLAlchemyError:
+                return  # the database cannot be read: the next change of the table arms the clock anew
+            if gt is None or gt.version != version or gt.person_to_decide() != seat or table_id in self.advancing:
+                return
+            action = gt.stand_in_decision()
+            hold = self.clocks.timed_out(gt, seat)
+            try:
+                await self.append(gt, "act", seat, {"action": action_to_json(action), "by": CLOCK})
+                if hold and not gt.match.over and seat not in gt.away:
+                    await self.append(gt, "away", seat, {"clock": True})
+            except SQLAlchemyError as e:
+                self.reload(table_id, gt)
+                await self._failed(table_id, e)
+                return
+            await self.advance(gt)
 
     def review_match(self, gt: GameTable, asked: bool = True) -> None:
         """Queue the review of ``gt``'s match if it is over (see :mod:`.review`); a no-op without :attr:`reviews`.
@@ -167,6 +196,7 @@ class TableRunner:
         if table_id in self.loading:
             self.installed.add(table_id)  # a read in flight may be older than what this copy stores (:meth:`_read`)
         self.clients.seen(table_id, (s.seat for s in gt.seats))
+        self.clocks.sync(gt)
         return gt
 
     def peek(self, table_id: str) -> GameTable | None:
@@ -194,6 +224,7 @@ class TableRunner:
         idx = len(gt.log)
         await asyncio.to_thread(self.store.append, gt.row.id, idx, kind, seat, data)
         gt.apply_entry(LogEntry(idx, kind, seat, data))
+        self.clocks.sync(gt)
 
     async def advance(self, gt: GameTable, always_broadcast: bool = True) -> None:
         """Take the server's due actions (:meth:`_advance`); when a run of them is already going on at this table (waiting
@@ -356,6 +387,7 @@ class TableRunner:
                     paced = self.delay > 0 and gt.decision_next()
                     if paced and paused != len(gt.log):
                         await flush()
+                        self.clocks.sync(gt)
                         await self.clients.broadcast(gt)  # the state before the decision, shown before any thinking
                         paused, due = len(gt.log), loop.time()
                         if background:
@@ -390,6 +422,7 @@ class TableRunner:
         self.failures.pop(tid, None)
         if gt.match.over and not gt.rating_done:
             await self.rate(gt)  # before the end is shown: whoever sees it finds the new ratings
+        self.clocks.sync(gt)  # a person's turn now: the clock runs from the state shown
         if always_broadcast or len(gt.log) != first:
             await self.clients.broadcast(gt)
         self.review_match(gt, asked=False)  # a match just ended: its review is computed in the background (queued once)
@@ -428,7 +461,7 @@ class TableRunner:
                 continue
             online = self.clients.online(tid)
             for s in gt.seats:
-                if s.kind != HUMAN or s.seat in online or s.seat in gt.away:
+                if s.kind != HUMAN or s.seat in online or s.seat in gt.away or s.seat in gt.left:
                     continue
                 if now - self.clients.last_seen.get((tid, s.seat), now) >= t:
                     async with self.lock(tid):
@@ -442,4 +475,4 @@ class TableRunner:
 
     def background_tasks(self) -> list[asyncio.Task[None]]:
         """The paced runs and pending retries going on (to be cancelled at shutdown: what they stored is kept)."""
-        return [*self.runs.values(), *self.retries.values()]
+        return [*self.runs.values(), *self.retries.values(), *self.clocks.tasks()]

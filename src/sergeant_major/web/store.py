@@ -34,6 +34,13 @@ tables_t = sa.Table(
     sa.Column("practice", sa.Boolean, nullable=False),
     sa.Column("away_timeout", sa.Integer, nullable=False),
     sa.Column("created", sa.Float, nullable=False),
+    # the lobby (migration 0005_lobby): listed there while it waits for players; a turn clock (seconds per decision and
+    # a reserve; 0: no clock); computers of ``fill_level`` take the free seats at ``fill_at`` (epoch s; null: never)
+    sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("clock_turn", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("clock_reserve", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("fill_level", sa.String(20), nullable=True),
+    sa.Column("fill_at", sa.Float, nullable=True),
 )
 
 seats_t = sa.Table(
@@ -134,7 +141,9 @@ rated_t = sa.Table(
 
 @dataclass(frozen=True)
 class TableRow:
-    """A stored table: id, name, rules text, seed, practice flag, away timeout (seconds, < 0: never), created (epoch s)."""
+    """A stored table: id, name, rules text, seed, practice flag, away timeout (seconds, < 0: never), created (epoch s);
+    whether the lobby lists it (``public``), its turn clock (``clock_turn`` seconds per decision plus a ``clock_reserve``
+    of seconds per seat; 0: no clock), and the computer level that takes its free seats at ``fill_at`` (epoch s)."""
 
     id: str
     name: str
@@ -143,6 +152,11 @@ class TableRow:
     practice: bool
     away_timeout: int
     created: float
+    public: bool = False
+    clock_turn: int = 0
+    clock_reserve: int = 0
+    fill_level: str | None = None
+    fill_at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -240,7 +254,9 @@ class Store:
         """Store a new table and its seats in one transaction."""
         with self.engine.begin() as c:
             c.execute(tables_t.insert().values(id=row.id, name=row.name, rules=row.rules, seed=row.seed,
-                                               practice=row.practice, away_timeout=row.away_timeout, created=row.created))
+                                               practice=row.practice, away_timeout=row.away_timeout, created=row.created,
+                                               public=row.public, clock_turn=row.clock_turn, clock_reserve=row.clock_reserve,
+                                               fill_level=row.fill_level, fill_at=row.fill_at))
             c.execute(seats_t.insert(), [{"table_id": row.id, "seat": s.seat, "name": s.name, "kind": s.kind,
                                           "token": s.token, "claimed": s.claimed, "account_id": s.account} for s in seats])
 
@@ -328,7 +344,44 @@ class Store:
                      c.execute(sa.select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat))]
             log = [LogEntry(r.idx, r.kind, r.seat, json.loads(r.data)) for r in
                    c.execute(sa.select(log_t).where(log_t.c.table_id == table_id).order_by(log_t.c.idx))]
-        return TableRow(t.id, t.name, t.rules, int(t.seed), bool(t.practice), int(t.away_timeout), float(t.created)), seats, log
+        return _table_row(t), seats, log
+
+    def waiting_tables(self) -> list[tuple[TableRow, list[SeatRow]]]:
+        """The public tables with a seat nobody took yet (the lobby's, read at start), oldest first."""
+        with self.engine.connect() as c:
+            free = sa.select(seats_t.c.table_id).where(seats_t.c.claimed == sa.false(), seats_t.c.kind == "human")
+            rows = c.execute(sa.select(tables_t).where(tables_t.c.public == sa.true(), tables_t.c.id.in_(free))
+                             .order_by(tables_t.c.created)).all()
+            out: list[tuple[TableRow, list[SeatRow]]] = []
+            for t in rows:
+                seats = [_seat_row(r) for r in
+                         c.execute(sa.select(seats_t).where(seats_t.c.table_id == t.id).order_by(seats_t.c.seat))]
+                out.append((_table_row(t), seats))
+        return out
+
+    def fill_seats(self, table_id: str, level: str, names: dict[int, str]) -> list[int]:
+        """Computers of ``level`` take the table's seats nobody took yet (``names``: the name for each such seat), each in
+        one conditional UPDATE (``... WHERE claimed is false``: a join at the same moment wins its seat or loses it whole),
+        and the table's fill time is cleared. Returns the seats filled.
+
+        Raises:
+            SQLAlchemyError: when the database refuses (nothing is changed).
+        """
+        filled: list[int] = []
+        with self.engine.begin() as c:
+            for seat, name in sorted(names.items()):
+                done = c.execute(seats_t.update().where(seats_t.c.table_id == table_id, seats_t.c.seat == seat,
+                                                        seats_t.c.claimed == sa.false())
+                                 .values(kind=level, token=None, claimed=True, name=name)).rowcount
+                if done == 1:
+                    filled.append(seat)
+            c.execute(tables_t.update().where(tables_t.c.id == table_id).values(fill_at=None))
+        return filled
+
+    def set_fill(self, table_id: str, level: str, at: float) -> None:
+        """Set when computers of ``level`` take the table's free seats (epoch s)."""
+        with self.engine.begin() as c:
+            c.execute(tables_t.update().where(tables_t.c.id == table_id).values(fill_level=level, fill_at=at))
 
     def exists(self, table_id: str) -> bool:
         """Whether a table with this id is stored."""
@@ -355,6 +408,11 @@ class Store:
 
 def _seat_row(r: Any) -> SeatRow:
     return SeatRow(int(r.seat), r.name, r.kind, r.token, bool(r.claimed), None if r.account_id is None else int(r.account_id))
+def _table_row(t: Any) -> TableRow:
+    """A ``sm_tables`` row as a :class:`TableRow`."""
+    return TableRow(t.id, t.name, t.rules, int(t.seed), bool(t.practice), int(t.away_timeout), float(t.created),
+                    bool(t.public), int(t.clock_turn), int(t.clock_reserve), t.fill_level,
+                    None if t.fill_at is None else float(t.fill_at))
 
 
 def _hide(url: str) -> str:

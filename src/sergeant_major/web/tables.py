@@ -6,7 +6,11 @@ The log (see :mod:`.store`) is the source of truth; entries (``data`` is JSON):
 - ``act`` ``{"action": <record action>, "by": "human"|"computer"|"standin"|"forced"}``: an action applied
   through the rules (:func:`~sergeant_major.records.action_to_json` form).
 - ``undo`` ``{"n": k}``: practice mode: the last ``k`` actions are taken back.
-- ``away`` / ``back``: a computer stands in for an absent human at ``seat`` / the human is back.
+- ``away`` / ``back``: a computer stands in for an absent human at ``seat`` / the human is back; an ``away`` with
+  ``{"clock": true}``: the seat's turn clock ran out three times in a row (:mod:`.clocks`).
+- ``left`` ``{}``: the human at ``seat`` left the match before its end; a computer plays the seat to the end and the
+  leaver ranks last (:func:`final_ranking`).
+- an ``act`` with ``"by": "clock"``: the seat's turn clock ran out and a computer made that one decision.
 
 The state version is the number of ``start``, ``act`` and ``undo`` entries: every client action carries
 the version it was made on and is refused when it differs. Messages to browsers are built only from
@@ -16,6 +20,7 @@ discards or exchanged cards).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -28,13 +33,16 @@ from sergeant_major.core.safetext import name_problem, visible
 from sergeant_major.core.view import View
 from sergeant_major.players import LEVELS, HeuristicPlayer, decision_rng, make_player
 from sergeant_major.records import action_from_json, action_to_json, match_to_record
+from sergeant_major.web.ratings import final_ranks
 from sergeant_major.web.store import LogEntry, SeatRow, TableRow
 
-__all__ = ["GameTable", "view_json", "end_json", "shown_seat", "history_game", "replay_steps", "HUMAN", "STANDIN_LEVEL"]
+__all__ = ["GameTable", "view_json", "end_json", "shown_seat", "history_game", "replay_steps", "final_ranking", "HUMAN",
+           "STANDIN_LEVEL", "CLOCK"]
 
 HUMAN = "human"
 STANDIN_LEVEL = "heuristic"
-GAME_KINDS = ("start", "act", "undo")
+CLOCK = "clock"  # the ``by`` of a decision a computer made because the seat's turn clock ran out
+GAME_KINDS = ("start", "act", "undo", "left")
 FAST_LEVELS = frozenset({"random", "beginner", "heuristic"})  # a decision in well under a millisecond or so
 
 
@@ -55,6 +63,9 @@ class GameTable:
         released: how many deals have been started by a ``start`` entry.
         version: the state version (count of ``start``, ``act`` and ``undo`` entries).
         away: seats where a computer stands in for an absent human now.
+        left: seats whose human left the match before its end (a computer plays them to the end).
+        clock: the turn clock shown in the state messages (set by :class:`~sergeant_major.web.clocks.Clocks`): ``seat``
+            to decide, ``turn`` seconds per decision, each seat's ``reserve`` left (seconds) and ``deadline`` (epoch s).
     """
 
     row: TableRow
@@ -65,9 +76,11 @@ class GameTable:
     released: int = 0
     version: int = 0
     away: set[int] = field(default_factory=set)
-    left: set[int] = field(default_factory=set)  # seats that left the match before its end (a ``left`` entry)
     standins: list[dict[str, Any]] = field(default_factory=list)
     rating_done: bool = False  # the finished match was rated (or found unrated) by this copy: not tried again
+    left: set[int] = field(default_factory=set)
+    leavings: list[dict[str, Any]] = field(default_factory=list)
+    clock: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         # a name stored before names were checked may hold control characters: shown escaped, never raw
@@ -91,8 +104,6 @@ class GameTable:
     def apply_entry(self, e: LogEntry) -> None:
         """Apply one stored entry to the state (no checks beyond the rules': entries were checked when stored)."""
         self.log.append(e)
-        if e.kind == "left" and e.seat is not None:
-            self.left.add(e.seat)
         if e.kind in GAME_KINDS:
             self.version += 1
         if e.kind == "start":
@@ -108,6 +119,10 @@ class GameTable:
         elif e.kind == "away" and e.seat is not None:
             self.away.add(e.seat)
             self.standins.append({"seat": e.seat, "level": STANDIN_LEVEL, "from": self._where(), "to": None})
+        elif e.kind == "left" and e.seat is not None:
+            self.left.add(e.seat)
+            self.away.discard(e.seat)
+            self.leavings.append({"seat": e.seat, **self._where()})
         elif e.kind == "back" and e.seat is not None:
             self.away.discard(e.seat)
             for s in reversed(self.standins):
@@ -140,7 +155,26 @@ class GameTable:
         kind = self.seats[seat].kind
         if kind != HUMAN:
             return kind
-        return STANDIN_LEVEL if seat in self.away else None
+        return STANDIN_LEVEL if seat in self.away or seat in self.left else None
+
+    def person_to_decide(self) -> int | None:
+        """The seat whose person must decide now (the turn clock runs for it), or ``None``: no deal in play, an action
+        the rules force, or a computer's (a stand-in's) turn."""
+        m = self.match
+        if m.over or self.waiting_start or m.to_act is None or m.publicly_forced_action() is not None:
+            return None
+        return m.to_act if self.computer_of(m.to_act) is None else None
+
+    def stand_in_decision(self) -> Action:
+        """The stand-in's decision for the seat to act now (its turn clock ran out), made on that seat's view.
+
+        Raises:
+            ValueError: when no person is to decide now."""
+        seat = self.person_to_decide()
+        if seat is None:
+            raise ValueError("no person is to decide now")
+        deal = self.match.deal
+        return HeuristicPlayer().choose(self.match.view(seat), decision_rng(self.match.seed, seat, deal.number, len(deal.history)))
 
     def decision_next(self) -> bool:
         """Whether the next server action is a decision of a computer or a stand-in (not an action the rules force
@@ -209,9 +243,37 @@ class GameTable:
         kinds = [s.kind for s in self.seats]
         meta: dict[str, Any] = {"program": "sergeant-major serve", "table": self.row.id, "name": self.row.name,
                                 "practice": self.row.practice, "standins": [dict(s) for s in self.standins]}
+        timeouts = self.timeouts()
+        if timeouts or self.row.clock_turn:
+            meta["clock"] = {"turn": self.row.clock_turn, "reserve": self.row.clock_reserve, "timeouts": timeouts}
+        if self.leavings:
+            meta["left"] = [dict(x) for x in self.leavings]
         return match_to_record(self.match, kinds, meta)
 
+    def timeouts(self) -> list[dict[str, int]]:
+        """The decisions a computer made because a turn clock ran out: ``seat``, ``deal`` and ``action`` (its index in the
+        deal's actions, from 0), in order."""
+        out: list[dict[str, int]] = []
+        m = Match(self.rules, self.row.seed, [s.name for s in self.seats])
+        for a, by in self.acts:
+            if by == CLOCK:
+                out.append({"seat": a.seat, "deal": m.deal.number, "action": len(m.deal.history)})
+            m.apply(a)
+        return out
+
     # ------------------------------------------------------------------ messages
+    def _clock_json(self) -> dict[str, Any] | None:
+        """The turn clock for a state message: ``turn`` and ``reserve`` seconds (the table's), each seat's reserve left,
+        and for the seat to decide (``seat``; ``None``: nobody's clock runs) the seconds ``left`` now (to 0.1 s)."""
+        if not self.row.clock_turn:
+            return None
+        c = self.clock or {}
+        seat = c.get("seat")
+        left = None if seat is None else max(0.0, round(float(c["deadline"]) - time.time(), 1))
+        reserves = c.get("reserves") or [self.row.clock_reserve] * len(self.seats)
+        return {"turn": self.row.clock_turn, "reserve": self.row.clock_reserve, "reserves": [round(x, 1) for x in reserves],
+                "seat": seat, "left": left}
+
     def state_message(self, seat: int | None, online: set[int]) -> dict[str, Any]:
         """The ``state`` message for ``seat`` (``None``: a spectator), built from that seat's view only."""
         m = self.match
@@ -231,9 +293,15 @@ class GameTable:
             "you": seat,
             "table": {
                 "id": self.row.id, "name": self.row.name, "rules": self.rules_text, "practice": self.row.practice,
-                "seats": [{"name": s.name, "kind": s.kind, "online": s.seat in online, "away": s.seat in self.away}
+                "seats": [{"name": s.name, "kind": s.kind, "online": s.seat in online, "away": s.seat in self.away,
+                           "left": s.seat in self.left, "free": self.row.public and s.kind == HUMAN and not s.claimed}
                           for s in self.seats],
+                "public": self.row.public,
+                # when computers take the free seats of a lobby table (epoch s; null: never, or none is free)
+                "fill_in": None if self.row.fill_at is None or not any(s.kind == HUMAN and not s.claimed for s in self.seats)
+                else max(0.0, round(self.row.fill_at - time.time(), 1)),
             },
+            "clock": self._clock_json(),
             "waiting_start": self.waiting_start,
             "over": m.over,
             "end": None if m.end is None else end_json(m.end),
@@ -241,6 +309,16 @@ class GameTable:
             "prev": prev,
             "view": vj,
         }
+
+
+def final_ranking(gt: GameTable) -> list[int]:
+    """Each seat's place in the finished match, 1 = best, competition ranking (``[1, 1, 3]``): the winners first (a
+    shared win ties), then by total, every seat whose person left (``left`` entries) last: :func:`.ratings.final_ranks`
+    plus one.
+
+    Raises:
+        ValueError: when the match is not over."""
+    return [r + 1 for r in final_ranks(gt.match, sorted(gt.left))]
 
 
 def end_json(end: MatchEnd) -> dict[str, Any]:

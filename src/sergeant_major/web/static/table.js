@@ -55,7 +55,7 @@ function connect() {
     if (m.type === "state") {
       if (trying && m.you !== null) { saveToken(TABLE, trying); token = trying; tokenErr = ""; }
       trying = null;
-      S = m; sent = false; $("error").textContent = ""; $("error").title = ""; render();
+      S = m; S.got = Date.now(); freeNames(); sent = false; $("error").textContent = ""; $("error").title = ""; render();
     } else if (m.type === "error") {
       sent = false; undone = null; queue = [];
       if (m.code === "wrong_token") {
@@ -75,6 +75,7 @@ function connect() {
       $("error").textContent = badName && LANG !== "en" ? t(m.code === "name_taken" ? "err_name_taken" : "err_bad_name", { name: JSON.stringify(tryingName || "") }) : refusalText(m);
       $("error").title = m.reason;
       if (badName) { invite = trying; trying = null; pendingName = true; askName(); }
+    } else if (m.type === "chat") { showChat(m);
     } else if (m.type === "hint") { if (S && m.v === S.v) { hint = { v: m.v, action: m.action }; showHint(true); } }
   };
   ws.onclose = (ev) => {
@@ -151,7 +152,7 @@ function render() {
     const pos = seatPos(i);
     d.className = "player pos-" + pos + (v.to_act === i && !S.waiting_start && !S.over ? " to-act" : "") + (s.kind === "human" && !s.online ? " away" : "");
     d.dataset.seat = i;
-    const role = [i === v.dealer ? t("dealer") : null, s.kind === "human" ? (s.online ? t("online") : t("offline")) : kindText(s.kind),
+    const role = [i === v.dealer ? t("dealer") : null, s.kind === "human" ? (s.free ? t("freeSeat") : s.left ? t("leftRole") : s.online ? t("online") : t("offline")) : kindText(s.kind),
       s.away ? t("standin") : null, i === you ? t("you") : null].filter(Boolean);
     const target = v.contract === "MT" ? t("atMost", { n: v.targets[i] }) : t("target") + " " + v.targets[i];
     const left = v.contracts_left && v.contracts_left[i] && v.contracts_left[i].length
@@ -161,7 +162,7 @@ function render() {
       `<div class="pinfo"><div class="nm" title="${esc(s.name)}">${esc(s.name)}</div>${turn}<div class="role">${esc(role.join(" · "))}</div>` +
       // a line never starts with a separator: each "·" stays with the figure before it
       `<div class="st"><span class="nw">${esc(target)} ·</span> <span class="nw">${esc(t("tricks"))} <b class="tricks">${v.tricks_won[i]}</b> ·</span> ` +
-      `<span class="nw">${esc(t("total"))} <b class="total">${signed(v.totals[i])}</b></span></div>${left}</div>`;
+      `<span class="nw">${esc(t("total"))} <b class="total">${signed(v.totals[i])}</b></span></div>${left}<div class="clk" aria-hidden="true"></div></div>`;
     P.insertBefore(d, center);
   });
   $("contract").innerHTML = `<span class="nw">${esc(t("deal"))} ${v.deal}</span> · <span class="nw">${esc(t("contract"))}: <b id="contract-text">${esc(contractText(v.contract))}</b></span>`;
@@ -230,7 +231,16 @@ function render() {
   else if (S.waiting_start) st = v.deal === 1 ? t("waiting") : t("result", { n: v.deal - 1 });
   else if (v.to_act === you) st = t("yourTurn") + (v.legal.some((a) => a.play) ? " (" + t("legalHint") + ")" : "");
   else if (v.to_act !== null) st = t("waitingFor", { name: nm[v.to_act] });
+  const iLeft = you !== null && S.table.seats[you].left;
+  if (iLeft && !S.over) st = t("youLeft");
   $("status").textContent = (you === null ? t("spectator") + " · " : "") + st;
+  $("held").hidden = !(you !== null && S.table.seats[you].away && !iLeft && !S.over);
+  // a practice table (you and computers) has nobody to chat with, and nothing to leave: its toolbar stays as it was
+  $("btn-leave").hidden = you === null || iLeft || S.over || S.table.practice;
+  if ($("btn-leave").hidden) $("leave-ask").hidden = true;
+  $("btn-chat").hidden = you === null || S.table.practice;
+  if ($("btn-chat").hidden) $("chatbar").hidden = true;
+  tickClock();
   $("btn-hint").hidden = !(S.table.practice && you !== null);
   $("btn-undo").hidden = !(S.table.practice && you !== null);
   // only on your own turn: while the computers play on after your card the server holds the table, so an undo sent then
@@ -241,6 +251,7 @@ function render() {
   showHint(false);
   if (invite && token && you !== null && !trying && dlgKey !== "invite") offerInvite();
   renderDialog();
+  tickClock();
   // the dialog just closed (Start or Next deal pressed with Enter) took the focus with it: it goes to the hand
   const a = document.activeElement;
   const lost = !a || a === document.body || !a.isConnected || (a.closest("#dlg") !== null && !$("dlg").open);
@@ -485,9 +496,11 @@ function renderDialog() {
     const closeBtn = [t("close"), dismiss, { id: "btn-close" }];  // a spectator has nothing to press but may look at the table
     if (v.deal === 1) {
       // deal 1 waits until every person's seat is taken (the server refuses a start before: empty_seat)
-      const empty = S.table.seats.filter((s) => s.kind === "human" && !s.online).map((s) => s.name);
+      // (a lobby table's: its free seats only; a seated player gone is stood in for after the table's timeout)
+      const empty = S.table.seats.filter((s) => s.kind === "human" && !s.online && (!S.table.public || s.free)).map((s) => s.name);
       const html = `<h2>${esc(t("waiting"))}</h2><ul id="seatlist">` + S.table.seats.map((s) => `<li>${esc(s.name)}: ${esc(s.kind === "human" ? (s.online ? t("online") : t("offline")) : kindText(s.kind))}</li>`).join("") + "</ul>" +
-        (empty.length ? `<p id="start-wait">${esc(t("waitSeats", { names: empty.join(", ") }))}</p>` : "");
+        (empty.length ? `<p id="start-wait">${esc(t("waitSeats", { names: empty.join(", ") }))}</p>` : "") +
+        (S.table.fill_in !== null && S.table.fill_in !== undefined ? `<p id="fill-in"></p>` : "");
       const startAttrs = empty.length ? { id: "btn-start", disabled: "", "aria-describedby": "start-wait" } : { id: "btn-start" };
       openDlg("start" + S.table.seats.map((s) => s.name + s.online).join(), html, you !== null ? [[t("start"), () => send({ type: "start" }), startAttrs]] : [closeBtn]);
     } else {
@@ -571,11 +584,61 @@ document.addEventListener("keydown", (ev) => {
 // a language switch writes everything anew: an open dialog too (a result kept open stays so), a dialog closed stays closed
 window.onSettings = () => { if (S && !gone) render(); };
 window.onLang = () => {
+  renderPhrases();
+  $("chatlog").querySelectorAll("li").forEach((li) => { li.lastChild.textContent = t("chat_" + li.dataset.phrase); });
   if (gone) { noTable(); return; }
   if (!S) return;
+  freeNames();
   const kept = $("dlg").open && dlgKey.startsWith("kept:");
   dlgKey = ""; stepKey = "";
   if (kept) keepResult(true);
   render();
 };
+// a lobby table's seat nobody took yet is named in the page's language
+function freeNames() {
+  S.table.seats.forEach((s, i) => { if (s.free) s.name = t("freeSeatN", { n: i + 1 }); });
+}
+// ---- the turn clock: the seconds left, counted down here from the state's "left" (the server takes the timeout)
+function tickClock() {
+  const f = $("fill-in");
+  if (f && S.table.fill_in !== null) f.textContent = t("fillSeats", { s: Math.max(0, Math.ceil(S.table.fill_in - (Date.now() - S.got) / 1000)) });
+  const c = S && S.clock, el = $("clock");
+  document.querySelectorAll("#players .clk").forEach((x) => { x.textContent = ""; });
+  if (!c || c.seat === null || c.left === null || S.over || S.waiting_start) { el.textContent = ""; return; }
+  const s = Math.max(0, Math.ceil(c.left - (Date.now() - S.got) / 1000));
+  el.textContent = c.seat === S.you ? t("yourTime", { s }) : t("timeLeft", { name: names()[c.seat], s });
+  el.classList.toggle("low", s <= 5);
+  const badge = document.querySelector(`#players .player[data-seat="${c.seat}"] .clk`);
+  if (badge) badge.textContent = t("clockBadge", { s });
+}
+setInterval(() => { if (S && !gone) tickClock(); }, 250);
+// ---- the quick chat: phrases by id, written in the page's language; muting is kept in this browser
+function chatMuted() { return localStorage.getItem("sm-chat-muted") === "1"; }
+function showChat(m) {
+  if (chatMuted() || !STRINGS.en["chat_" + m.id]) return;
+  const li = document.createElement("li");
+  const who = document.createElement("b"); who.textContent = m.name + ": ";
+  li.appendChild(who); li.appendChild(document.createTextNode(t("chat_" + m.id)));
+  li.dataset.phrase = m.id;
+  const log = $("chatlog"); log.appendChild(li);
+  while (log.children.length > 4) log.removeChild(log.firstChild);
+}
+function renderPhrases() {
+  const P = $("phrases"); P.innerHTML = "";
+  for (const id of ["hello", "good_luck", "well_played", "thanks", "oops", "sorry", "nice_trick", "one_moment", "good_game", "bye"]) {
+    const b = document.createElement("button"); b.type = "button"; b.className = "phrase"; b.dataset.phrase = id; b.textContent = t("chat_" + id);
+    b.onclick = () => { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "chat", id })); };
+    P.appendChild(b);
+  }
+  $("chat-mute").checked = chatMuted();
+}
+document.addEventListener("DOMContentLoaded", () => {
+  renderPhrases();
+  $("btn-chat").onclick = () => { const bar = $("chatbar"); bar.hidden = !bar.hidden; $("btn-chat").setAttribute("aria-expanded", String(!bar.hidden)); };
+  $("chat-mute").onchange = () => { localStorage.setItem("sm-chat-muted", $("chat-mute").checked ? "1" : "0"); if ($("chat-mute").checked) $("chatlog").innerHTML = ""; };
+  $("btn-back").onclick = () => { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "back" })); };
+  $("btn-leave").onclick = () => { $("leave-ask").hidden = false; $("btn-stay").focus(); };
+  $("btn-stay").onclick = () => { $("leave-ask").hidden = true; };
+  $("btn-leave-yes").onclick = () => { $("leave-ask").hidden = true; sent = false; send({ type: "leave" }); };
+});
 document.addEventListener("DOMContentLoaded", connect);

@@ -1,0 +1,106 @@
+"use strict";
+// The lobby: the waiting public tables pushed over /ws/lobby (no polling); quick play, open, join by POST.
+const $ = (id) => document.getElementById(id);
+let L = null, ws = null, retry = 0, skew = 0, busy = false;
+const WAITS = [0, 10, 30, 60, 120];
+let CLOCKS = [[0, 0], [10, 30], [20, 60], [30, 120], [60, 300]], LEVELS = ["heuristic"];
+function secs(s) { return s >= 60 && s % 60 === 0 ? t("minutes", { n: s / 60 }) : t("seconds", { n: s }); }
+function clockText(c) { return !c || !c[0] ? t("clockOff") : t("clockIs", { turn: secs(c[0]), reserve: secs(c[1]) }); }
+function fillForm() {
+  const keep = { c: $("lclock").value, l: $("llevel").value, w: $("lwait").value };
+  $("lclock").innerHTML = CLOCKS.map((c) => `<option value="${c[0]}+${c[1]}">${esc(clockText(c))}</option>`).join("");
+  $("llevel").innerHTML = LEVELS.map((l) => `<option value="${esc(l)}">${esc(kindText(l))}</option>`).join("");
+  $("lwait").innerHTML = WAITS.map((w) => `<option value="${w}">${esc(w ? secs(w) : t("atOnce"))}</option>`).join("");
+  $("lclock").value = keep.c || "20+60"; $("llevel").value = keep.l || "heuristic"; $("lwait").value = keep.w || "30";
+  if (!$("lclock").value) $("lclock").value = "0+0";
+  if (!$("llevel").value) $("llevel").value = LEVELS[0];
+  if (!$("lwait").value) $("lwait").value = "30";
+}
+function form(kind, table) {
+  const [turn, reserve] = $("lclock").value.split("+").map(Number);
+  const name = $("lname").value.trim();
+  const body = { name, clock_turn: turn, clock_reserve: reserve, level: $("llevel").value, wait: Number($("lwait").value) };
+  if (kind !== "join") body.rules = ($("lpreset").value + " " + $("lopts").value.trim()).trim();
+  if (kind === "join") body.table = table;
+  return body;
+}
+async function post(kind, table) {
+  if (busy) return;
+  $("error").textContent = ""; $("error").title = "";
+  if (!$("lname").value.trim()) { $("error").textContent = t("needName"); $("lname").focus(); return; }
+  localStorage.setItem("sm-name", $("lname").value.trim());
+  busy = true;
+  try {
+    const r = await fetch("/api/lobby/" + kind, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(form(kind, table)) });
+    const o = await r.json();
+    if (!r.ok) {
+      const k = "err_lobby_" + o.code;
+      $("error").textContent = STRINGS[LANG][k] ? t(k) : (LANG === "en" ? o.error : t("err_lobby_other"));
+      $("error").title = o.error || "";
+      return;
+    }
+    saveToken(o.id, o.token);
+    location.href = o.url;
+  } catch (e) {
+    $("error").textContent = t("err_create_unreachable");
+  } finally { busy = false; }
+}
+function render() {
+  if (!L) return;
+  const U = $("tables"); U.innerHTML = "";
+  $("none").hidden = L.tables.length > 0;
+  const now = Date.now() / 1000 + skew;
+  for (const tb of L.tables) {
+    const li = document.createElement("li"); li.className = "ltable"; li.dataset.table = tb.id;
+    const seats = tb.seats.map((s) => s.free ? `<span class="lseat free">${esc(t("freeSeat"))}</span>`
+      : `<span class="lseat"><span class="lname" title="${esc(s.name)}">${esc(s.name)}</span>${s.rating === null || s.rating === undefined ? "" : ` <span class="rating">${esc(typeof s.rating === "object" ? String(s.rating.ordinal ?? "") : String(s.rating))}</span>`}</span>`).join(" ");
+    const fill = tb.fill_at ? Math.max(0, Math.round(tb.fill_at - now)) : null;
+    const rules = String(tb.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ");
+    // the name and the rules each on a line of their own: no line starts with a separator
+    li.innerHTML = `<div class="lhead"><b class="ltname" title="${esc(tb.name)}">${esc(tb.name)}</b></div><div class="lrules">${rules}</div>` +
+      `<div class="lmeta"><span class="nw">${esc(clockText(tb.clock))}</span> · <span class="nw">${esc(t("freeSeats", { n: tb.free }))}</span>` +
+      (fill !== null ? ` · <span class="nw fill" data-at="${tb.fill_at}">${esc(t("fillIn", { level: kindText(tb.level || "heuristic"), s: fill }))}</span>` : "") + `</div>` +
+      `<div class="lseats">${seats}</div>`;
+    const b = document.createElement("button"); b.type = "button"; b.className = "join"; b.textContent = t("joinTable");
+    b.setAttribute("aria-label", t("joinTable") + ": " + tb.name);
+    b.onclick = () => post("join", tb.id);
+    li.appendChild(b);
+    U.appendChild(li);
+  }
+}
+// the countdowns to the computers' arrival, once a second (the list itself only changes when the server says so)
+setInterval(() => {
+  const now = Date.now() / 1000 + skew;
+  document.querySelectorAll(".fill[data-at]").forEach((el) => {
+    const li = el.closest(".ltable"); const tb = L && L.tables.find((x) => x.id === li.dataset.table);
+    if (tb) el.textContent = t("fillIn", { level: kindText(tb.level || "heuristic"), s: Math.max(0, Math.round(tb.fill_at - now)) });
+  });
+}, 1000);
+function connect() {
+  $("conn").textContent = t("connecting");
+  ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/lobby");
+  ws.onopen = () => { retry = 0; $("conn").textContent = ""; };
+  ws.onmessage = (ev) => {
+    const m = JSON.parse(ev.data);
+    if (m.type === "lobby") { L = m; skew = m.now - Date.now() / 1000; render(); }
+  };
+  ws.onclose = () => { $("conn").textContent = t("disconnected"); setTimeout(connect, Math.min(5000, 300 * ++retry)); };
+}
+async function init() {
+  $("lname").value = localStorage.getItem("sm-name") || "";
+  try {  // logged in: the seat is the account's, under its name (the server uses it whatever is typed)
+    const acc = await (await fetch("/api/account")).json();
+    if (acc.name) { $("lname").value = acc.name; $("lname").readOnly = true; }
+  } catch (e) { /* a guest */ }
+  try {
+    const o = await (await fetch("/api/options")).json();
+    LEVELS = o.levels; CLOCKS = o.clocks;
+    $("lpreset").innerHTML = o.presets.map((p) => `<option>${esc(p)}</option>`).join("");
+  } catch (e) { $("lpreset").innerHTML = "<option>9-5-2</option>"; }
+  fillForm();
+  $("lobby-form").addEventListener("submit", (ev) => { ev.preventDefault(); post("quick"); });
+  $("btn-open").addEventListener("click", () => post("open"));
+  connect();
+}
+window.onLang = () => { fillForm(); render(); };
+document.addEventListener("DOMContentLoaded", init);

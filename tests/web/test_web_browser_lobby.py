@@ -1,0 +1,129 @@
+"""The lobby, quick play, the turn clock and the quick chat as people use them, in Debian's Chromium: two browsers use
+quick play (one computer fills the third seat), chat (one mutes it) and play to the end; a decision not made in time is
+made by a computer, shown and recorded; the lobby page and the table's new parts fit a phone and a desktop in English
+and German (no word broken inside, no serious or critical axe-core violation). ``SM_UPDATE_BASELINES=1`` writes the lobby's picture
+in docs/web.md anew."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (CI installs Debian's chromium: apt-get install chromium)", allow_module_level=True)
+pytest.importorskip("playwright.sync_api", reason="the playwright package is missing (the test extra)")
+pytest.importorskip("fastapi")
+from _browserhelp import drive, page_errors  # noqa: E402
+from _webhelp import Server, http_json  # noqa: E402
+from test_web_browser_look import DOC_IMAGES, check_page  # noqa: E402
+
+from sergeant_major.web.store import Store  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+
+def _lobby_page(browser: Any, server: Server, name: str, lang: str = "en", size: tuple[int, int] = (1280, 800)) -> Any:
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    ctx.add_init_script(f"localStorage.setItem('sm-lang', '{lang}')")
+    page = ctx.new_page()
+    page.goto(server.url + "/lobby")
+    page.fill("#lname", name)
+    return page
+
+
+def _quick(page: Any, opts: str, wait: str) -> None:
+    page.fill("#lopts", opts)
+    page.select_option("#lclock", "0+0")
+    page.select_option("#llevel", "random")
+    page.select_option("#lwait", wait)
+    page.click("#btn-quick")
+    page.wait_for_url("**/t/**")
+    page.wait_for_selector("#players .player")
+
+
+def test_two_people_quick_play_chat_and_play_to_the_end(server: Server, browser: Any) -> None:
+    watcher = _lobby_page(browser, server, "Wes")
+    ann = _lobby_page(browser, server, "Ann")
+    errs = page_errors(ann)
+    _quick(ann, "deals=1", "120")
+    ann.wait_for_function("/Computers take the free seats in 1[01][0-9] s/.test(document.querySelector('#fill-in').innerText)")
+    # the table waits in the lobby, shown live to another lobby page (no reload)
+    watcher.wait_for_selector(".ltable")
+    assert "Ann" in watcher.inner_text(".ltable") and "deals=1" in watcher.inner_text(".ltable")
+    bea = _lobby_page(browser, server, "Bea")
+    _quick(bea, "deals=1", "0")
+    watcher.wait_for_selector(".ltable", state="detached")  # full: it waits no more
+    assert ann.url.split("/t/")[1] == bea.url.split("/t/")[1]
+    ann.wait_for_function("document.querySelectorAll('#players .player').length === 3 && "
+                          "document.querySelector('#players').innerText.includes('Random 3')")
+    # the quick chat: shown to the other player; muted there, the next phrase is not shown (and the mute is kept)
+    ann.click("#btn-chat")
+    ann.click("#phrases button[data-phrase='good_luck']")
+    bea.wait_for_selector("#chatlog li")
+    assert bea.inner_text("#chatlog") == "Ann: Good luck"
+    bea.click("#btn-chat")
+    bea.check("#chat-mute")
+    ann.click("#phrases button[data-phrase='thanks']")
+    ann.wait_for_function("document.querySelector('#chatlog').innerText.includes('Thanks')")
+    bea.wait_for_timeout(300)
+    assert "Thanks" not in bea.inner_text("#chatlog")
+    bea.reload()
+    bea.wait_for_selector("#players .player")
+    assert bea.is_checked("#chat-mute")
+    drive([ann, bea], lambda: ann.locator("#end-title").is_visible() and bea.locator("#end-title").is_visible(), limit=120)
+    tid = ann.url.split("/t/")[1]
+    code, rec = http_json(server, f"/api/tables/{tid}/record")
+    assert code == 200 and [p["kind"] for p in rec["players"]] == ["human", "human", "random"]
+    assert [p["name"] for p in rec["players"]] == ["Ann", "Bea", "Random 3"]
+    assert errs == []
+    for p in (watcher, ann, bea):
+        p.context.close()
+
+
+def test_a_decision_not_made_in_time_is_made_by_a_computer_and_recorded(server: Server, browser: Any) -> None:
+    code, seat = http_json(server, "/api/lobby/open", {"name": "Tim", "rules": "9-5-2 deals=1", "clock_turn": 5,
+                                                       "clock_reserve": 0, "wait": 0, "level": "random"})
+    assert code == 200, seat
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    page.goto(server.url + "/lobby")
+    page.evaluate("([id, tok]) => saveToken(id, tok)", [seat["id"], seat["token"]])
+    page.goto(server.url + seat["url"])
+    page.click("#btn-start")
+    # the clock counts down on the page for the player to act, then a computer decides for him
+    page.wait_for_function("document.querySelector('#clock').innerText.startsWith('Your time')", timeout=20000)
+    assert page.locator(".player.pos-bottom .clk").inner_text().endswith("s left")
+    check_page(page, "clock running")
+    v0 = json.loads(page.evaluate("JSON.stringify(S.v)"))
+    page.wait_for_function(f"S.v > {v0} && S.clock && S.clock.reserves[0] === 0", timeout=20000)
+    store = Store(server.db)
+    try:
+        got = store.table(seat["id"])
+    finally:
+        store.dispose()
+    assert got is not None
+    assert [(e.seat, e.data["by"]) for e in got[2] if e.kind == "act" and e.data.get("by") == "clock"][:1] == [(0, "clock")]
+    ctx.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_lobby_fits_and_passes_axe(server: Server, browser: Any, size: tuple[int, int], lang: str) -> None:
+    http_json(server, "/api/lobby/open", {"name": "Annegret-Sophie Müller-Lüdenscheidt", "rules": "9-5-2 to=20 instant-win=off",
+                                          "clock_turn": 20, "clock_reserve": 60, "wait": 120})
+    page = _lobby_page(browser, server, "Ann", lang, size)
+    page.wait_for_selector(".ltable")
+    check_page(page, f"lobby {lang}")
+    if os.environ.get("SM_UPDATE_BASELINES") and size == (390, 844) and lang == "en":
+        page.screenshot(path=str(DOC_IMAGES / "lobby-390.png"))  # the picture in docs/web.md
+    page.click("#btn-open")  # opened: this browser's table page, the chat open, Leave asked
+    page.wait_for_url("**/t/**")
+    page.wait_for_selector("#players .player")
+    page.click("#btn-chat")
+    page.click("#btn-leave")
+    check_page(page, f"table with chat and leave {lang}")
+    page.context.close()

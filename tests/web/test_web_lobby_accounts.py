@@ -1,0 +1,70 @@
+"""The lobby with accounts: a logged-in player's quick play takes a seat bound to the account under its name, the lobby
+shows its rating, and the match of two accounts and a computer from quick play is rated (openskill's update)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+import httpx  # noqa: E402
+from _webhelp import connect, play_out, send  # noqa: E402
+
+from sergeant_major.web.app import create_app  # noqa: E402
+from sergeant_major.web.ratings import COMPUTER_RATINGS, DEFAULT, MODEL, final_ranks  # noqa: E402
+from sergeant_major.web.store import Store  # noqa: E402
+
+
+def test_quick_play_of_two_accounts_is_bound_shown_with_ratings_and_rated(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'lobby.sqlite3'}")
+    store.migrate()
+    app = create_app(store=store)
+    hub = app.state.hub
+
+    async def run() -> None:
+        transport = httpx.ASGITransport(app=app)
+        ann, ben, guest = (httpx.AsyncClient(transport=transport, base_url="http://testserver") for _ in range(3))
+        for http, name in ((ann, "ann"), (ben, "ben")):
+            r = await http.post("/api/account/register", json={"name": name, "password": "a good password"})
+            assert r.status_code == 200, r.text
+        form = {"name": "typed name", "rules": "9-5-2", "level": "heuristic", "wait": 120}
+        a = (await ann.post("/api/lobby/quick", json=form)).json()
+        lobby = (await guest.get("/api/lobby")).json()
+        seats = next(t for t in lobby["tables"] if t["id"] == a["id"])["seats"]
+        assert seats[0]["name"] == "ann"  # the account's name, not the one typed
+        assert seats[0]["rating"] == {"ordinal": 0.0, "matches": 0, "provisional": True}
+        b = (await ben.post("/api/lobby/quick", json={**form, "wait": 0})).json()
+        assert b["id"] == a["id"] and b["seat"] == 1
+        for _ in range(500):  # ben's wait of 0 s: a computer takes the last seat at once, and the table leaves the lobby
+            if a["id"] not in {t["id"] for t in (await guest.get("/api/lobby")).json()["tables"]}:
+                break
+            await asyncio.sleep(0.01)
+        g = (await guest.post("/api/lobby/quick", json={**form, "name": "Gus"})).json()
+        assert g["id"] != a["id"]  # full: the guest opens another table
+        rows = store.table(a["id"])
+        assert rows is not None
+        accounts = [s.account for s in rows[1]]
+        assert accounts[0] is not None and accounts[1] is not None and accounts[2] is None and rows[1][2].kind == "heuristic"
+        conns = []
+        for s, token in ((0, a["token"]), (1, b["token"])):
+            c = connect(hub, a["id"])
+            c.account = accounts[s]
+            await send(hub, c, {"type": "join", "token": token})
+            conns.append(c)
+        await play_out(hub, conns)
+        gt = hub.tables[a["id"]]
+        ranks = final_ranks(gt.match)
+        expected = MODEL.rate([[MODEL.create_rating([DEFAULT.mu, DEFAULT.sigma])],
+                               [MODEL.create_rating([DEFAULT.mu, DEFAULT.sigma])],
+                               [MODEL.create_rating(list(COMPUTER_RATINGS["9-5-2"]["heuristic"]))]], ranks=ranks)
+        for name, seat in (("ann", 0), ("ben", 1)):
+            got = (await guest.get(f"/api/players/{name}")).json()["ratings"]["9-5-2"]
+            assert got["matches"] == 1
+            assert abs(got["mu"] - expected[seat][0].mu) < 1e-3 and abs(got["sigma"] - expected[seat][0].sigma) < 1e-3
+        for http in (ann, ben, guest):
+            await http.aclose()
+
+    asyncio.run(run())
