@@ -708,7 +708,8 @@ def _run(hands: Any, trick: Any, args: tuple[int, ...], tt: Any, tt_mask: int, m
     """:func:`._kernels.solve_bounds` on ``args`` = ``(n, tlen, leader, trump, must_trump, must_over, seat, misere,
     lo, hi, remaining)``."""
     n, tlen, leader, trump, must_trump, must_over, seat, misere, lo, hi, remaining = args
-    if _BACKGROUND and not _WARM:  # another process is compiling the search: wait and load it, not compile it twice
+    if _BACKGROUND:  # another process compiles the search: wait for it (in every thread) and load it, not compile it twice
+        _BACKGROUND[0].wait()
         warm_up()
     solve_bounds(hands, n, trick, tlen, leader, trump, must_trump, must_over, seat, misere, lo, hi, remaining, tt,
                  tt_mask, moves, frames, tk, stats, shared, out, guess)
@@ -772,9 +773,7 @@ def warm_up_in_background() -> bool:
     on after this one exits, to finish the cache for the next run."""
     if not HAVE_NUMBA or _WARM or _BACKGROUND or kernels_cached():
         return False
-    import sergeant_major
-
-    root = os.path.dirname(os.path.dirname(os.path.abspath(sergeant_major.__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # holds sergeant_major/
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p))
     try:
         proc = subprocess.Popen([sys.executable, "-c", _WARM_CODE], env=env, stdin=subprocess.DEVNULL,
