@@ -104,4 +104,4 @@ def test_cold_cache_compiles_in_the_background_with_the_same_answers(tmp_path: P
     assert c[1:] == w[1:]
     here = Solver(tt_bits=12).solve(Position.parse(TEXT))
     assert c[2] == here.tricks == 7
-    assert c[3] == sorted((str(k), v) for k, v in here.cards.items())
+    assert c[3] == sorted([str(k), v] for k, v in here.cards.items())
