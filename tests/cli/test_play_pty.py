@@ -312,6 +312,18 @@ def test_play_against_experts_says_it_prepares_them(env: dict[str, str]) -> None
     child.expect(pexpect.EOF)
 
 
+def test_play_against_experts_without_numba_says_so_once(env: dict[str, str]) -> None:
+    """Without numba the experts still play (in pure Python, more slowly), and ``play`` says so once."""
+    child = pexpect.spawn(BIN, ["play", "--seed", "2", "--opponents", "expert", "--plain"],
+                          env=dict(env, SERGEANT_MAJOR_NO_NUMBA="1"), encoding="utf-8", timeout=180, dimensions=(50, 120))
+    child.expect("numba is not available")
+    child.expect(PROMPT)
+    assert "numba is not available" not in (child.before or "")
+    child.sendline("quit")
+    child.expect(r"Match saved to")
+    child.expect(pexpect.EOF)
+
+
 def test_arrow_keys_edit_the_line_typed(env: dict[str, str], tmp_path: Path) -> None:
     # without readline loaded, Left arrow arrived as '\x1b[D' and 'Sx<Left><Backspace>' was refused as garbage
     child = spawn(["play", "--seed", str(human_deals_first_seed()), "--save-dir", str(tmp_path / "saves")], env)

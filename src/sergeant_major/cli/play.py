@@ -233,9 +233,15 @@ def play(
         from sergeant_major.players.expert import warm_up as warm_up_expert
         from sergeant_major.search import HAVE_NUMBA
 
-        if HAVE_NUMBA:  # its kernels compile on first use (a minute with a cold numba cache): say so, not a silent stall
+        if not HAVE_NUMBA:
+            from sergeant_major.core.errors import install_hint
+
+            console.print("note: numba is not available (not installed - " + install_hint("fast") + " - or switched off "
+                          "by SERGEANT_MAJOR_NO_NUMBA), so the expert players think in pure Python, more slowly",
+                          highlight=False, markup=False)
+        else:  # its play-outs compile on first use (seconds; the search goes on in the background): say so
             try:
-                prepare_with_status(console, "Preparing the expert players (compiled on first use: up to a minute)...",
+                prepare_with_status(console, "Preparing the expert players (compiled on first use)...",
                                     warm_up_expert)
             except typer.Exit:  # Ctrl-C meanwhile: the match is saved (above), say where, as a Ctrl-C in play does
                 with contextlib.suppress(OSError):

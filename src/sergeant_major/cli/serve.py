@@ -27,7 +27,7 @@ def ready_line(elapsed: float) -> str:
 def warm_in_background(warm: Callable[[], None], say: Callable[[str], None], notice_after: float = 1.0,
                        warn: Callable[[str], None] | None = None) -> threading.Thread:
     """Run ``warm`` (the expert player's :func:`~sergeant_major.players.expert.warm_up`) in a daemon thread, so that
-    the server answers at once while numba compiles or loads the kernels (up to a minute on first use after an
+    the server answers at once while numba compiles or loads the kernels (seconds on first use after an
     install, under a second from its on-disk cache). If it is still running after ``notice_after`` seconds,
     ``say`` is told so, and told again when it is done: an expert's first move waits for it. An error is told
     to ``warn`` (default ``say``) in one line (its message's first) and leaves the server running (the expert
@@ -43,7 +43,8 @@ def warm_in_background(warm: Callable[[], None], say: Callable[[str], None], not
     def notice() -> None:
         noticed.append(True)
         say("Preparing the expert player's compiled search in the background (first use after an install: "
-            "up to a minute; an expert's first move waits for it)...")
+            "seconds, the double-dummy search then goes on compiling in another process; an expert's first move waits "
+            "for the play-outs)...")
 
     def run() -> None:
         t0 = time.monotonic()

@@ -60,6 +60,7 @@ from sergeant_major.search.jit import int_array, jit
 from sergeant_major.search.kernels import alloc, legal_mask, rng_next, winner_index
 from sergeant_major.search.kernels import playouts as _greedy_playouts
 from sergeant_major.search.solver import warm_up as solver_warm_up
+from sergeant_major.search.solver import warm_up_in_background
 
 __all__ = ["ExpertPlayer", "Estimate", "utility_table", "evaluate_worlds", "WIN", "EXCHANGE_BONUS", "DDS_CARDS", "DDS_CARDS_4",
            "WORLDS_PLAY", "WORLDS_PRE", "PLAYOUTS_PLAY", "PLAYOUTS_PRE", "WORLD_STEPS"]
@@ -177,9 +178,12 @@ def _mt_playouts(hands0: Any, n: int, trick0: Any, tlen0: int, leader0: int, mus
 def warm_up() -> None:
     """Compile (or load from numba's on-disk cache) every kernel the expert player runs - the double-dummy search
     (:func:`sergeant_major.search.solver.warm_up`), the greedy play-outs and the minimum-tricks ducking play-outs -
-    by using each once on a tiny position, so that the player's first decision does not stall (tens of seconds
-    with a cold cache, under a second with a warm one). Without numba it only runs the tiny play-outs."""
-    solver_warm_up()
+    by using each once on a tiny position, so that the player's first decision does not stall. With a cold cache
+    the search (tens of seconds to compile) is compiled in another process while this one compiles the play-outs
+    (seconds), which are all the first cards need: the search is first used with 27 cards left, and then waits
+    for that process if it is still at work. Without numba it only runs the tiny play-outs."""
+    if not warm_up_in_background():
+        solver_warm_up()
     _playout_tricks(Position.parse("9-5-2 | H | 0 | 6-5-3 | AK... / QJ... / T9... | -"), 0, 2, 1)
     _playout_tricks(Position.parse("3-5-8 | MT | 0 | 6-5-3 | AK... / QJ... / T9... | -"), 0, 2, 1)
 

@@ -19,6 +19,9 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -705,6 +708,9 @@ def _run(hands: Any, trick: Any, args: tuple[int, ...], tt: Any, tt_mask: int, m
     """:func:`._kernels.solve_bounds` on ``args`` = ``(n, tlen, leader, trump, must_trump, must_over, seat, misere,
     lo, hi, remaining)``."""
     n, tlen, leader, trump, must_trump, must_over, seat, misere, lo, hi, remaining = args
+    if _BACKGROUND:  # another process compiles the search: wait for it (in every thread) and load it, not compile it twice
+        _BACKGROUND[0].wait()
+        warm_up()
     solve_bounds(hands, n, trick, tlen, leader, trump, must_trump, must_over, seat, misere, lo, hi, remaining, tt,
                  tt_mask, moves, frames, tk, stats, shared, out, guess)
 
@@ -740,13 +746,55 @@ _WARM: list[bool] = []
 _NO_LIMIT = 365.0 * 24 * 3600  # seconds: a time limit this long or longer is no limit (a deadline past it overflows)
 
 
+_BACKGROUND: list[subprocess.Popen[bytes]] = []  # the process compiling the search for numba's on-disk cache, if any
+_WARM_CODE = "from sergeant_major.search.solver import warm_up; warm_up()"
+
+
+def kernels_cached() -> bool:
+    """Does numba's on-disk cache hold the compiled search for the current source (so that :func:`warm_up`
+    takes about a second, not tens)? False without numba, and when the cache cannot be read (then one assumes a
+    compile)."""
+    if not HAVE_NUMBA:
+        return False
+    try:  # numba's cache index of the search kernel (not public API: any surprise means "unknown")
+        index = solve_bounds._cache._cache_file._load_index()  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - a numba without these attributes, an unreadable index
+        return False
+    return bool(index)
+
+
+def warm_up_in_background() -> bool:
+    """Start compiling the search kernels in another Python process, which fills numba's on-disk cache, unless
+    they are cached already, this process has them, or numba is absent. Returns whether it started one.
+
+    For a caller that needs the double-dummy search only later (the expert player searches double dummy from 27
+    cards left, its first cards use play-outs): its first decisions do not wait for the compile (tens of seconds
+    with a cold cache), and :func:`warm_up` then waits for that process and loads the cache. The process runs
+    on after this one exits, to finish the cache for the next run."""
+    if not HAVE_NUMBA or _WARM or _BACKGROUND or kernels_cached():
+        return False
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # holds sergeant_major/
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p))
+    try:
+        proc = subprocess.Popen([sys.executable, "-c", _WARM_CODE], env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:  # no way to start a process: warm_up compiles here when the search is first needed
+        return False
+    _BACKGROUND.append(proc)
+    return True
+
+
 def warm_up() -> None:
     """Compile the search kernels (numba) by solving a tiny position once per process, so that the
     compilation (seconds with a cold numba cache) is not charged to a caller's time limit. Called by
-    :class:`Solver` before a timed search starts; a no-op after the first call and without numba."""
+    :class:`Solver` before a timed search starts; a no-op after the first call and without numba. If
+    :func:`warm_up_in_background` started a compile, waits for it first and then loads its cache (or compiles
+    here, if that process failed)."""
     if _WARM:
         return
     _WARM.append(True)
+    for proc in _BACKGROUND:
+        proc.wait()
     if not HAVE_NUMBA:
         return
     # two tricks left in 9-5-2, hearts trump: enough to run the search, the guess and the play-outs

@@ -1,0 +1,107 @@
+"""Preparing the compiled kernels: the search compiled in a background process (the expert's cold start), the
+wait for it, and the same values whichever process compiled them (docs/solver.md, "The first run")."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sergeant_major.search import HAVE_NUMBA, Position, Solver
+from sergeant_major.search import solver as solver_module
+
+TEXT = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"
+
+
+class FakeProcess:
+    """Stands for the background compile: records that ``warm_up`` waited for it."""
+
+    def __init__(self) -> None:
+        self.waited = 0
+
+    def wait(self) -> int:
+        self.waited += 1
+        return 0
+
+
+def test_warm_up_waits_for_the_background_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FakeProcess()
+    monkeypatch.setattr(solver_module, "_WARM", [])
+    monkeypatch.setattr(solver_module, "_BACKGROUND", [fake])
+    sol = Solver(tt_bits=10).solve(Position.parse(TEXT))  # the first search waits (then loads or compiles)
+    assert fake.waited >= 1
+    assert sol.tricks == 7
+
+
+def test_no_background_compile_when_this_process_has_the_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
+    solver_module.warm_up()
+    started: list[object] = []
+    monkeypatch.setattr(solver_module.subprocess, "Popen", lambda *a, **k: started.append(a))
+    assert solver_module.warm_up_in_background() is False
+    assert started == []
+
+
+def test_no_background_compile_when_the_cache_holds_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a warm-up the on-disk cache holds the search: a new process would load it, not start a compile."""
+    solver_module.warm_up()
+    assert solver_module.kernels_cached() is HAVE_NUMBA
+    started: list[object] = []
+    monkeypatch.setattr(solver_module, "_WARM", [])
+    monkeypatch.setattr(solver_module, "_BACKGROUND", [])
+    monkeypatch.setattr(solver_module.subprocess, "Popen", lambda *a, **k: started.append(a))
+    assert solver_module.warm_up_in_background() is False
+    assert started == []
+
+
+def test_without_numba_nothing_is_compiled_in_the_background() -> None:
+    code = ("from sergeant_major.search.solver import warm_up_in_background, kernels_cached\n"
+            "print(warm_up_in_background(), kernels_cached())")
+    env = dict(os.environ, SERGEANT_MAJOR_NO_NUMBA="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "False"]
+
+
+COLD = """
+import json, random, sys
+from sergeant_major import HeuristicPlayer, Match, Rules
+from sergeant_major.players.expert import ExpertPlayer, warm_up
+from sergeant_major.search import Position, Solver
+from sergeant_major.search import solver as s
+m = Match(Rules.parse("9-5-2"), seed=3)
+while m.deal.phase.value != "play":
+    f = m.forced_action()
+    if f is not None:
+        m.apply(f)
+        continue
+    m.apply(HeuristicPlayer().choose(m.view(m.deal.to_act), random.Random(m.deal.to_act)))
+warm_up()
+started = bool(s._BACKGROUND)
+card = str(ExpertPlayer().choose(m.view(m.deal.to_act), random.Random(1)).card)
+sol = Solver(tt_bits=12).solve(Position.parse(sys.argv[1]))
+print(json.dumps([started, card, sol.tricks, sorted((str(c), v) for c, v in sol.cards.items())]))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAVE_NUMBA, reason="the background compile needs numba (the fast extra)")
+def test_cold_cache_compiles_in_the_background_with_the_same_answers(tmp_path: Path) -> None:
+    """With an empty numba cache the expert's warm-up starts the background compile, its first card needs only
+    the play-outs, and the search (waiting for that process, then loading its cache) gives the values of a warm
+    process; the next process finds the cache and starts none."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("SERGEANT_MAJOR_NO_NUMBA", None)
+    cold = subprocess.run([sys.executable, "-c", COLD, TEXT], env=env, capture_output=True, text=True, timeout=1200)
+    assert cold.returncode == 0, cold.stderr
+    warm = subprocess.run([sys.executable, "-c", COLD, TEXT], env=env, capture_output=True, text=True, timeout=600)
+    assert warm.returncode == 0, warm.stderr
+    c, w = json.loads(cold.stdout), json.loads(warm.stdout)
+    assert c[0] is True and w[0] is False
+    assert c[1:] == w[1:]
+    here = Solver(tt_bits=12).solve(Position.parse(TEXT))
+    assert c[2] == here.tricks == 7
+    assert c[3] == sorted([str(k), v] for k, v in here.cards.items())
