@@ -22,6 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sergeant_major.core.rules import Rules
 from sergeant_major.players import LEVELS
 from sergeant_major.records import dumps_record
+from sergeant_major.web.cluster import Cluster
 from sergeant_major.web.connections import Conn
 from sergeant_major.web.hub import Hub
 from sergeant_major.web.protocol import (
@@ -78,7 +79,8 @@ def create_table(store: Store, body: Any) -> dict[str, Any]:
     return new_table_json(new)
 
 
-def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | None = None, check_every: float = 1.0) -> FastAPI:
+def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | None = None, check_every: float = 1.0,
+               cluster: bool | None = None) -> FastAPI:
     """The web app.
 
     Args:
@@ -86,12 +88,18 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         delay: seconds computers wait before each decision (0 in tests).
         store: an already migrated store (overrides ``db_url``).
         check_every: seconds between checks for absent players (stand-ins).
+        cluster: run as one of many processes on the database (:mod:`.cluster`); default: on PostgreSQL, so that any
+            number of processes may share it.
     """
     if store is None:
         store = Store(db_url or default_db_url())
         store.migrate()
     hub = Hub(store, delay)
     hub.reviews = ReviewJobs(store)
+    many = store.notify if cluster is None else cluster
+    if many and not store.notify:
+        raise ValueError("many processes need PostgreSQL (LISTEN/NOTIFY): SQLite serves one process")
+    shared = Cluster(hub) if many else None
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -107,10 +115,14 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         # database writes run in worker threads: enough of them that commits of many tables overlap
         asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=32, thread_name_prefix="sm-db"))
         task = asyncio.create_task(watch())
+        if shared is not None:
+            shared.start()
         try:
             yield
         finally:
             task.cancel()
+            if shared is not None:
+                await shared.stop()
             pending = [task, *hub.background_tasks()]  # paced computers' moves (stored ones are kept)
             for run in pending:
                 run.cancel()
@@ -141,6 +153,15 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
     @app.get("/t/{table_id}")
     async def table_page(table_id: str) -> FileResponse:
         return await table_page_of(table_id, "table.html")  # its websocket is closed with 4404 for an unknown id
+
+    @app.get("/api/health")
+    async def health() -> Response:
+        """200 ``{"ok": true}`` when this process can read its database, else 503 (a proxy's health check)."""
+        try:
+            await asyncio.to_thread(hub.store.ping)
+        except SQLAlchemyError as e:
+            return JSONResponse({"ok": False, "error": f"the database cannot be read ({type(e).__name__})"}, status_code=503)
+        return JSONResponse({"ok": True})
 
     @app.get("/favicon.ico")
     async def favicon() -> Response:
@@ -286,6 +307,8 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         finally:
             was = c.seat
             hub.clients.drop(c)
+            with contextlib.suppress(SQLAlchemyError):
+                await hub.left(table_id)  # many processes: the others learn the seat is gone; a lease unused is given up
             async with hub.lock(table_id):
                 g = hub.tables.get(table_id)
                 if g is not None and not hub.clients.conns.get(table_id):

@@ -39,6 +39,10 @@ class Connections:
 
     conns: dict[str, list[Conn]] = field(default_factory=dict)
     last_seen: dict[tuple[str, int], float] = field(default_factory=dict)
+    # many processes: the seats with a client at another live process (by table id), and when each ``(table id, seat)``
+    # was last seen there (epoch seconds), as last read from the database
+    remote: dict[str, set[int]] = field(default_factory=dict)
+    remote_seen: dict[tuple[str, int], float] = field(default_factory=dict)
 
     def add(self, c: Conn) -> None:
         """Count ``c`` among its table's clients."""
@@ -49,8 +53,24 @@ class Connections:
         return list(self.conns.get(table_id, []))
 
     def online(self, table_id: str) -> set[int]:
-        """Seats with at least one connected client."""
+        """Seats with at least one connected client (here or, with many processes, at another one)."""
+        return self.local_seats(table_id) | self.remote.get(table_id, set())
+
+    def local_seats(self, table_id: str) -> set[int]:
+        """Seats with at least one client connected to this process."""
         return {c.seat for c in self.conns.get(table_id, []) if c.seat is not None}
+
+    def seat_counts(self, table_id: str) -> dict[int, int]:
+        """How many clients of this process hold each seat of the table (seats without any left out)."""
+        out: dict[int, int] = {}
+        for c in self.conns.get(table_id, []):
+            if c.seat is not None and c.joined:
+                out[c.seat] = out.get(c.seat, 0) + 1
+        return out
+
+    def seen_last(self, table_id: str, seat: int, default: float) -> float:
+        """When the seat was last seen with a client, here or at another process (``default`` when never)."""
+        return max(self.last_seen.get((table_id, seat), default), self.remote_seen.get((table_id, seat), 0.0))
 
     def anyone_joined(self, table_id: str) -> bool:
         """Whether a client joined the table (a seat or as a spectator)."""
