@@ -156,12 +156,13 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
 
     @app.get("/api/health")
     async def health() -> Response:
-        """200 ``{"ok": true}`` when this process can read its database, else 503 (a proxy's health check)."""
+        """200 ``{"ok": true}`` when this process can read its database (with many processes also ``"process"``: this
+        one's id, as in the leases), else 503 (a proxy's health check)."""
         try:
             await asyncio.to_thread(hub.store.ping)
         except SQLAlchemyError as e:
             return JSONResponse({"ok": False, "error": f"the database cannot be read ({type(e).__name__})"}, status_code=503)
-        return JSONResponse({"ok": True})
+        return JSONResponse({"ok": True, **({"process": hub.holder} if hub.holder is not None else {})})
 
     @app.get("/favicon.ico")
     async def favicon() -> Response:
