@@ -391,7 +391,7 @@ class TableRunner:
         what was stored is kept, nothing else), the table's clients are told (:meth:`_failed`) and they are tried again by
         themselves a little later (:meth:`_retry`): nothing is raised."""
         tid = gt.row.id
-        if self.advancing.get(tid) is gt or not self.in_charge(tid):  # another process takes them: it holds the lease
+        if self.advancing.get(tid) is gt or not (self.in_charge(tid) or self._forced_due(gt)):  # the lease's holder takes them
             if always_broadcast:
                 await self.clients.broadcast(gt)
             return
@@ -548,8 +548,13 @@ class TableRunner:
                 self.failures.pop(tid, None)  # stored again: a next failure waits the shortest time
 
         # when storing fails the table is replayed from the database on next use: memory never runs ahead of it
+        # not in charge (another process holds the lease): only the actions the rules force where everyone knows them,
+        # which any process takes at once (a state waiting for one is never shown; the key refuses a second copy)
+        forced_only = not self.in_charge(tid)
         try:
             while True:
+                if forced_only and not self._forced_due(gt):
+                    break
                 if gt.waiting_start and not any(s.kind == HUMAN for s in gt.seats) and not gt.match.over:
                     if gt.released:
                         await flush()
@@ -598,6 +603,12 @@ class TableRunner:
             await self.clients.broadcast(gt)
         self.review_match(gt, asked=False)  # a match just ended: its review is computed in the background (queued once)
         return False
+
+    @staticmethod
+    def _forced_due(gt: GameTable) -> bool:
+        """Whether the next action is one the rules force where everyone can know it (no decision: whoever takes it)."""
+        m = gt.match
+        return not m.over and not gt.waiting_start and m.publicly_forced_action() is not None
 
     async def _think(self, table_id: str, decide: Callable[[], Action], slow: bool, until: float) -> Action:
         """A paced decision: ``decide()`` (:meth:`GameTable.next_machine_decision`; in a worker thread when ``slow``),
