@@ -4,6 +4,7 @@ one ``sergeant-major serve`` process.
 Run (the ``web`` extra)::
 
     python benchmarks/bench_web_load.py [--tables 200] [--seconds 30] [--rules "9-5-2"] [--db URL] [--think 0.5]
+        [--processes N]
 
 What happens: the server is started as a subprocess (uvicorn on a free loopback port, ``--delay 0``, an
 SQLite file in a temporary folder unless ``--db`` names another database). ``--tables`` tables are created
@@ -12,7 +13,9 @@ the server plays itself. One websocket per table; the script's player waits ``--
 thinks: mean of an exponential draw; 0 = as fast as possible), then sends the first legal action (or
 "start"/"next deal") with the state version, and times until the next state message of a newer version
 arrives (that reply includes the computers' moves taken in between, each stored in the database before
-it is broadcast). A table whose match ends is replaced by a new one.
+it is broadcast). A table whose match ends is replaced by a new one. With ``--processes N`` (``--db`` a PostgreSQL
+URL) N processes are started behind haproxy (deploy/haproxy.cfg, docs/web.md "Many processes") and the load goes
+through the proxy.
 
 Reported: tables held (open websockets playing at the end), client actions per second, game actions per
 second (every stored action: the client's, the computers', the forced ones and the deal starts), and
@@ -41,6 +44,24 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def _start_proxy(port: int, backends: list[int], folder: str) -> subprocess.Popen[bytes]:
+    """haproxy on ``port`` with deploy/haproxy.cfg's settings, one ``server`` line per backend port."""
+    lines = []
+    for line in (Path(__file__).resolve().parents[1] / "deploy" / "haproxy.cfg").read_text().splitlines():
+        if line.startswith("    bind "):
+            line = f"    bind 127.0.0.1:{port}"
+        elif line.startswith("    server "):
+            continue
+        elif line.startswith("    # servers"):
+            line += "".join(f"\n    server serve{i} 127.0.0.1:{p}" for i, p in enumerate(backends))
+        lines.append(line)
+    cfg = Path(folder) / "haproxy.cfg"
+    cfg.write_text("\n".join(lines) + "\n")
+    proc = subprocess.Popen(["haproxy", "-db", "-f", str(cfg)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(2.5)  # the health checks find the processes up
+    return proc
 
 
 def _start_server(db: str, port: int) -> subprocess.Popen[bytes]:
@@ -163,6 +184,7 @@ def main() -> None:
     ap.add_argument("--rules", default="9-5-2")
     ap.add_argument("--db", default="", help="database URL (default: SQLite in a temporary folder)")
     ap.add_argument("--url", default="", help="use this running server (http://host:port) instead of starting one")
+    ap.add_argument("--processes", type=int, default=0, help="start this many processes behind haproxy (--db PostgreSQL)")
     args = ap.parse_args()
     if args.url:
         st = asyncio.run(_run(args, args.url.rstrip("/")))
@@ -171,19 +193,26 @@ def main() -> None:
     tmp = tempfile.mkdtemp()
     db = args.db or f"sqlite:///{os.path.join(tmp, 'load.sqlite3')}"
     port = _free_port()
-    proc = _start_server(db, port)
+    ports = [_free_port() for _ in range(args.processes)] if args.processes else [port]
+    procs = [_start_server(db, p) for p in ports]
+    proxy = _start_proxy(port, ports, tmp) if args.processes else None
     base = f"http://127.0.0.1:{port}"
     try:
         time.sleep(0.3)
-        cpu0 = _cpu(proc.pid)
+        cpu0 = sum(_cpu(p.pid) for p in procs)
         st = asyncio.run(_run(args, base))
-        st.server_cpu = _cpu(proc.pid) - cpu0
+        st.server_cpu = sum(_cpu(p.pid) for p in procs) - cpu0
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        for proc in procs:
+            proc.send_signal(signal.SIGINT)
+        for proc in procs:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        if proxy is not None:
+            proxy.terminate()
+            proxy.wait(10)
     _report(args, st)
 
 
@@ -194,7 +223,8 @@ def _report(args: argparse.Namespace, st: Stats) -> None:
         return lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
 
     print(f"tables requested {args.tables}, held at the end {st.held}, think {args.think}s, {args.seconds:.0f}s measured "
-          f"({'SQLite' if not args.db else args.db.split(':')[0]})")
+          f"({'SQLite' if not args.db else args.db.split(':')[0]}"
+          f"{f', {args.processes} processes behind haproxy' if args.processes else ''})")
     print(f"client actions/s {st.client_actions / args.seconds:.1f}; game actions/s {st.game_actions / args.seconds:.1f}; "
           f"games finished {st.games}; errors {st.errors}")
     import resource

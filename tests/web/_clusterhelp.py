@@ -72,7 +72,8 @@ class Rig:
 
     def __init__(self, db: str, n: int = 3, delay: float = 0.0) -> None:
         self.db = db
-        self.servers = [Server(db, delay=delay) for _ in range(n)]
+        # 12 connections each (and one listening): three rigs at once stay under PostgreSQL's default max_connections 100
+        self.servers = [Server(db, delay=delay, args=["--db-pool", "12"]) for _ in range(n)]
         self.port = free_port()
         self.dir = Path(tempfile.mkdtemp())
         self.proxy: subprocess.Popen[bytes] | None = None

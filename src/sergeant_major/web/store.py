@@ -166,18 +166,20 @@ class Store:
 
     Args:
         url: an SQLAlchemy URL (``sqlite:///path`` or ``postgresql+psycopg://...``).
+        pool: PostgreSQL: the most connections open at once (3/5 kept open, the rest opened when needed).
 
     Raises:
         ValueError: for a URL SQLAlchemy cannot use (the URL quoted, password hidden).
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, pool: int = 40) -> None:
         try:
             sqlite = url.startswith("sqlite")
             if sqlite:
                 self.engine: Engine = sa.create_engine(url, connect_args={"check_same_thread": False})
             else:
-                self.engine = sa.create_engine(url, pool_pre_ping=True, pool_size=24, max_overflow=16)
+                kept = max(1, pool * 3 // 5)
+                self.engine = sa.create_engine(url, pool_pre_ping=True, pool_size=kept, max_overflow=max(0, pool - kept))
         except Exception as e:  # noqa: BLE001 - any parse/driver error becomes one clear message
             raise ValueError(f"cannot use the database URL {_hide(url)!r}: {e}") from None
         self.url = url
