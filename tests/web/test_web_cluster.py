@@ -20,8 +20,8 @@ pytest.importorskip("fastapi")
 pytest.importorskip("websockets")
 
 from _clusterhelp import Rig, haproxy_path, holders, log_check, postgres_database  # noqa: E402
-from _webhelp import make_hub, new_table, send  # noqa: E402
 from _webhelp import connect as hub_connect  # noqa: E402
+from _webhelp import make_hub, new_table, send  # noqa: E402
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus  # noqa: E402
 from websockets.sync.client import connect as ws_connect  # noqa: E402
 

@@ -601,7 +601,8 @@ class TableRunner:
         self.failures.pop(tid, None)
         if always_broadcast or len(gt.log) != first:
             await self.clients.broadcast(gt)
-        self.review_match(gt, asked=False)  # a match just ended: its review is computed in the background (queued once)
+        if not forced_only:  # a match just ended: its review is computed in the background (queued once, by the holder)
+            self.review_match(gt, asked=False)
         return False
 
     @staticmethod
