@@ -75,15 +75,20 @@ def _start_server(db: str, port: int) -> subprocess.Popen[bytes]:
     return proc
 
 
+_HTTP: Any = None
+
+
 async def _create(base: str, rules: str, seed: int) -> tuple[str, str]:
     import httpx
 
-    async with httpx.AsyncClient(timeout=30) as cl:
-        r = await cl.post(base + "/api/tables", json={
-            "name": f"load {seed}", "rules": rules, "seed": seed, "away_timeout": -1,
-            "seats": [{"kind": "me"}, {"kind": "computer", "level": "heuristic"}, {"kind": "computer", "level": "heuristic"}]})
-        r.raise_for_status()
-        out = r.json()
+    global _HTTP
+    if _HTTP is None:  # one client for every table: making one builds a TLS context (tens of ms of CPU each)
+        _HTTP = httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=20))
+    r = await _HTTP.post(base + "/api/tables", json={
+        "name": f"load {seed}", "rules": rules, "seed": seed, "away_timeout": -1,
+        "seats": [{"kind": "me"}, {"kind": "computer", "level": "heuristic"}, {"kind": "computer", "level": "heuristic"}]})
+    r.raise_for_status()
+    out = r.json()
     return out["id"], out["seats"][0]["token"]
 
 

@@ -190,7 +190,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         except ValueError as e:
             return JSONResponse({"error": f"the request body is not JSON{not_json_reason(e)}", "code": "json"}, status_code=400)
         try:
-            out = create_table(hub.store, body)
+            out = await asyncio.to_thread(create_table, hub.store, body)  # a commit: never on the event loop
         except TableRefused as e:  # the code (and seat) for the page to write the refusal in its language
             return JSONResponse({"error": str(e), "code": e.code, **({"seat": e.seat} if e.seat else {})}, status_code=400)
         except ValueError as e:
