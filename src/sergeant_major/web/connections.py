@@ -93,9 +93,13 @@ class Connections:
             self.last_seen[(table_id, seat)] = now
 
     def forget(self, table_id: str, seats: Iterable[int]) -> None:
-        """Forget when the table's ``seats`` were last seen (the table forgotten: set anew when it is loaded again)."""
+        """Forget when the table's ``seats`` were last seen, here and at other processes (the table forgotten: set anew when
+        it is loaded again)."""
         for seat in seats:
             self.last_seen.pop((table_id, seat), None)
+            self.remote_seen.pop((table_id, seat), None)
+        if table_id not in self.conns:  # (with clients here it is read again within a second: kept meanwhile)
+            self.remote.pop(table_id, None)
 
     async def send_text(self, c: Conn, text: str) -> None:
         """Send to one client; a client gone is dropped quietly."""

@@ -31,7 +31,7 @@ from sergeant_major.web.connections import Connections
 from sergeant_major.web.protocol import TABLE_ID_RE, error_message
 from sergeant_major.web.review import ReviewJobs
 from sergeant_major.web.store import LogEntry, SeatRow, Store, TableRow
-from sergeant_major.web.tables import HUMAN, GameTable
+from sergeant_major.web.tables import HUMAN, GameTable, shown_seat
 
 __all__ = ["TableRunner", "MAX_SERVER_FAILURES", "LogConflict", "LEASE_TTL", "PRESENCE_TTL"]
 
@@ -310,8 +310,6 @@ class TableRunner:
             if gt is None:
                 return
             if seats and len(seats) == len(gt.seats):
-                from sergeant_major.web.tables import shown_seat
-
                 gt.seats = [shown_seat(s) for s in seats]
                 gt.match.names = tuple(s.name for s in gt.seats)
             await self.clients.broadcast(gt)
