@@ -237,3 +237,57 @@ def test_two_processes_one_table_kills(rig: Rig) -> None:
     log_check(rig.db, tid)
     with urllib.request.urlopen(rig.url + f"/api/tables/{tid}/record", timeout=10) as r:
         assert json.loads(r.read())["deals"] == _reference()
+
+
+def test_serve_cluster_script_starts_and_stops_everything() -> None:
+    """scripts/serve-cluster: N processes and haproxy answer on --port; SIGTERM stops every one of them."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from _clusterhelp import ROOT, port_open
+    from _webhelp import free_port
+
+    haproxy_path()
+    db, drop = postgres_database()
+    port = free_port()
+    while any(port_open(port + i) for i in range(1, 3)):
+        port = free_port()
+    env = {**os.environ, "SERGEANT_MAJOR": str(Path(sys.executable).with_name("sergeant-major")), "PYTHONUNBUFFERED": "1"}
+    p = subprocess.Popen(["bash", str(ROOT / "scripts" / "serve-cluster"), "--db", db, "--processes", "2", "--port", str(port),
+                          "--db-pool", "6"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        assert p.stdout is not None
+        assert "by 2 processes" in p.stdout.readline()
+        deadline = time.time() + 60
+        ids: set[str] = set()
+        while len(ids) < 2:  # both processes answer through the proxy (leastconn: one, then the other)
+            assert time.time() < deadline, ids
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=3) as r:
+                    ids.add(json.loads(r.read())["process"])
+            except OSError:
+                time.sleep(0.3)
+            for i in (1, 2):
+                if port_open(port + i):
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port + i}/api/health", timeout=3) as r:
+                        ids.add(json.loads(r.read())["process"])
+        p.send_signal(signal.SIGTERM)
+        p.wait(30)
+        time.sleep(1)
+        assert not any(port_open(port + i) for i in range(3)), "a process was left running"
+    finally:
+        if p.poll() is None:
+            p.kill()
+        drop()
+
+
+def test_serve_cluster_refuses_sqlite() -> None:
+    import subprocess
+
+    from _clusterhelp import ROOT
+
+    r = subprocess.run(["bash", str(ROOT / "scripts" / "serve-cluster"), "--db", "sqlite:///x.sqlite3"], capture_output=True,
+                       text=True, timeout=30)
+    assert r.returncode == 2 and "is not a PostgreSQL URL" in r.stderr
