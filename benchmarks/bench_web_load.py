@@ -4,6 +4,7 @@ one ``sergeant-major serve`` process.
 Run (the ``web`` extra)::
 
     python benchmarks/bench_web_load.py [--tables 200] [--seconds 30] [--rules "9-5-2"] [--db URL] [--think 0.5]
+        [--processes N]
 
 What happens: the server is started as a subprocess (uvicorn on a free loopback port, ``--delay 0``, an
 SQLite file in a temporary folder unless ``--db`` names another database). ``--tables`` tables are created
@@ -12,7 +13,9 @@ the server plays itself. One websocket per table; the script's player waits ``--
 thinks: mean of an exponential draw; 0 = as fast as possible), then sends the first legal action (or
 "start"/"next deal") with the state version, and times until the next state message of a newer version
 arrives (that reply includes the computers' moves taken in between, each stored in the database before
-it is broadcast). A table whose match ends is replaced by a new one.
+it is broadcast). A table whose match ends is replaced by a new one. With ``--processes N`` (``--db`` a PostgreSQL
+URL) N processes are started behind haproxy (deploy/haproxy.cfg, docs/web.md "Many processes") and the load goes
+through the proxy.
 
 Reported: tables held (open websockets playing at the end), client actions per second, game actions per
 second (every stored action: the client's, the computers', the forced ones and the deal starts), and
@@ -51,6 +54,24 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _start_proxy(port: int, backends: list[int], folder: str) -> subprocess.Popen[bytes]:
+    """haproxy on ``port`` with deploy/haproxy.cfg's settings, one ``server`` line per backend port."""
+    lines = []
+    for line in (Path(__file__).resolve().parents[1] / "deploy" / "haproxy.cfg").read_text().splitlines():
+        if line.startswith("    bind "):
+            line = f"    bind 127.0.0.1:{port}"
+        elif line.startswith("    server "):
+            continue
+        elif line.startswith("    # servers"):
+            line += "".join(f"\n    server serve{i} 127.0.0.1:{p}" for i, p in enumerate(backends))
+        lines.append(line)
+    cfg = Path(folder) / "haproxy.cfg"
+    cfg.write_text("\n".join(lines) + "\n")
+    proc = subprocess.Popen(["haproxy", "-db", "-f", str(cfg)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(2.5)  # the health checks find the processes up
+    return proc
+
+
 def _start_server(db: str, port: int) -> subprocess.Popen[bytes]:
     exe = Path(sys.executable).with_name("sergeant-major")
     proc = subprocess.Popen([str(exe), "serve", "--port", str(port), "--db", db, "--delay", "0"],
@@ -62,15 +83,20 @@ def _start_server(db: str, port: int) -> subprocess.Popen[bytes]:
     return proc
 
 
+_HTTP: Any = None
+
+
 async def _create(base: str, rules: str, seed: int) -> tuple[str, str]:
     import httpx
 
-    async with httpx.AsyncClient(timeout=30) as cl:
-        r = await cl.post(base + "/api/tables", json={
-            "name": f"load {seed}", "rules": rules, "seed": seed, "away_timeout": -1,
-            "seats": [{"kind": "me"}, {"kind": "computer", "level": "heuristic"}, {"kind": "computer", "level": "heuristic"}]})
-        r.raise_for_status()
-        out = r.json()
+    global _HTTP
+    if _HTTP is None:  # one client for every table: making one builds a TLS context (tens of ms of CPU each)
+        _HTTP = httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=20))
+    r = await _HTTP.post(base + "/api/tables", json={
+        "name": f"load {seed}", "rules": rules, "seed": seed, "away_timeout": -1,
+        "seats": [{"kind": "me"}, {"kind": "computer", "level": "heuristic"}, {"kind": "computer", "level": "heuristic"}]})
+    r.raise_for_status()
+    out = r.json()
     return out["id"], out["seats"][0]["token"]
 
 
@@ -294,6 +320,7 @@ def main() -> None:
     ap.add_argument("--quick", type=int, default=0, help="N players using quick play instead of --tables (see above)")
     ap.add_argument("--wait", type=int, default=5, help="quick play: seconds before computers take the free seats")
     ap.add_argument("--watchers", type=int, default=5, help="quick play: lobby pages timing the lobby updates")
+    ap.add_argument("--processes", type=int, default=0, help="start this many processes behind haproxy (--db PostgreSQL)")
     args = ap.parse_args()
     run = _run_quick if args.quick else _run
     if args.url:
@@ -303,19 +330,26 @@ def main() -> None:
     tmp = tempfile.mkdtemp()
     db = args.db or f"sqlite:///{os.path.join(tmp, 'load.sqlite3')}"
     port = _free_port()
-    proc = _start_server(db, port)
+    ports = [_free_port() for _ in range(args.processes)] if args.processes else [port]
+    procs = [_start_server(db, p) for p in ports]
+    proxy = _start_proxy(port, ports, tmp) if args.processes else None
     base = f"http://127.0.0.1:{port}"
     try:
         time.sleep(0.3)
-        cpu0 = _cpu(proc.pid)
+        cpu0 = sum(_cpu(p.pid) for p in procs)
         st = asyncio.run(run(args, base))
-        st.server_cpu = _cpu(proc.pid) - cpu0
+        st.server_cpu = sum(_cpu(p.pid) for p in procs) - cpu0
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        for proc in procs:
+            proc.send_signal(signal.SIGINT)
+        for proc in procs:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        if proxy is not None:
+            proxy.terminate()
+            proxy.wait(10)
     _report(args, st)
 
 
@@ -329,7 +363,8 @@ def _report(args: argparse.Namespace, st: Stats) -> None:
         people = list(st.table_people.values())
         print(f"quick play: {args.quick} players (guests), wait {args.wait}s, {len(people)} tables made, people per table "
               f"{statistics.fmean(people) if people else 0:.2f}; websockets playing at the end {st.held}, think {args.think}s, "
-              f"{args.seconds:.0f}s measured ({'SQLite' if not args.db else args.db.split(':')[0]})")
+              f"{args.seconds:.0f}s measured ({'SQLite' if not args.db else args.db.split(':')[0]}"
+              f"{f', {args.processes} processes behind haproxy' if args.processes else ''})")
         for what, xs in (("quick play answer ms (request sent -> answer)", st.quick_answer),
                          (f"lobby update latency ms (answer -> lobby message, at each of {args.watchers} watchers)", st.lobby)):
             lob = sorted(x * 1000 for x in xs)
@@ -339,7 +374,8 @@ def _report(args: argparse.Namespace, st: Stats) -> None:
                 print(f"{what}: p50 {ql(0.5):.1f}  p90 {ql(0.9):.1f}  p99 {ql(0.99):.1f}  max {lob[-1]:.1f}  (n={len(lob)})")
     else:
         print(f"tables requested {args.tables}, held at the end {st.held}, think {args.think}s, {args.seconds:.0f}s measured "
-              f"({'SQLite' if not args.db else args.db.split(':')[0]})")
+              f"({'SQLite' if not args.db else args.db.split(':')[0]}"
+              f"{f', {args.processes} processes behind haproxy' if args.processes else ''})")
     print(f"client actions/s {st.client_actions / args.seconds:.1f}; game actions/s "
           f"{'(not counted)' if args.quick else f'{st.game_actions / args.seconds:.1f}'}; "
           f"games finished {st.games}; errors {st.errors}")

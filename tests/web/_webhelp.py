@@ -114,9 +114,10 @@ def free_port() -> int:
 class Server:
     """``sergeant-major serve`` as a real subprocess (uvicorn on a free loopback port)."""
 
-    def __init__(self, db: str, delay: float = 0.0) -> None:
+    def __init__(self, db: str, delay: float = 0.0, args: list[str] | None = None) -> None:
         self.db = db
         self.delay = delay
+        self.args = args or []
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -126,7 +127,7 @@ class Server:
 
     def start(self) -> None:
         exe = Path(sys.executable).with_name("sergeant-major")
-        cmd = [str(exe), "serve", "--port", str(self.port), "--db", self.db, "--delay", str(self.delay)]
+        cmd = [str(exe), "serve", "--port", str(self.port), "--db", self.db, "--delay", str(self.delay), *self.args]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline().decode()

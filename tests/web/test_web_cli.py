@@ -29,6 +29,7 @@ def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
     (["--db", "postgresql+psycopg://u:secret@127.0.0.1:1/x"], "127.0.0.1:1/x"),
     (["--port", "70000"], "70000"),
     (["--delay", "-1"], "-1"),
+    (["--db-pool", "1"], "--db-pool 1 is outside 2..1000"),
     (["--host", ""], "--host '' is empty"),  # it served at 'http://:PORT/' (every interface)
 ])
 def test_bad_arguments(args: list[str], words: str) -> None:

@@ -265,3 +265,31 @@ def test_a_lobby_table_starts_without_a_seated_player_who_went_but_not_with_a_fr
         assert gt.released == 1 and not gt.waiting_start
 
     asyncio.run(run())
+
+
+def test_a_lobby_lists_and_joins_the_tables_another_process_opened(tmp_path: Path) -> None:
+    """Two servers on one database (as with many processes): a table opened through one is joined through the other,
+    which lists it after a refresh; once full it leaves both lobbies."""
+    from sergeant_major.web.hub import Hub
+
+    async def run() -> None:
+        first = make_hub(tmp_path)
+        second = Hub(first.store, 0.0)
+        here, there = Lobby(first), Lobby(second)
+        await there.start()
+        form = {"name": "Ann", "rules": "9-5-2", "wait": 120, "level": "random"}
+        a = await here.open(lobby_request(form, "open"))
+        assert there.message()["tables"] == []  # not read yet
+        await there.refresh()
+        assert [t["id"] for t in there.message()["tables"]] == [a.table]
+        b = await there.join(lobby_request({**form, "name": "Bea", "table": a.table}, "join"))
+        c = await there.join(lobby_request({**form, "name": "Cy", "table": a.table}, "join"))
+        assert (b.table, b.seat, c.seat) == (a.table, 1, 2)
+        assert there.message()["tables"] == []
+        await here.refresh()
+        assert here.message()["tables"] == []
+        for lobby in (here, there):
+            for task in lobby.tasks():
+                task.cancel()
+
+    asyncio.run(run())

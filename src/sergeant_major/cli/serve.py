@@ -131,6 +131,9 @@ def serve(
     db: str = typer.Option("", help="database URL: default an SQLite file in the user data directory; "
                                     "postgresql+psycopg://user:password@host/dbname for PostgreSQL"),
     delay: float = typer.Option(0.6, parser=number_parser(lambda x: 0 <= x <= 10, "a number of seconds in 0..10"), help="seconds a computer player waits before each decision (0..10)"),
+    db_pool: int = typer.Option(40, "--db-pool", parser=parse_whole_number,
+                                help="PostgreSQL: at most this many database connections of this process, its listening one "
+                                     "aside (2..1000; many processes on one database: their sum under its max_connections)"),
 ) -> None:
     """Play in the browser: start the web app and print its address."""
     try:
@@ -153,7 +156,9 @@ def serve(
         raise typer.Exit(2)
     url = db or default_db_url()
     try:
-        store = Store(url)
+        if not 2 <= db_pool <= 1000:
+            raise ValueError(f"--db-pool {db_pool} is outside 2..1000")
+        store = Store(url, pool=db_pool)
         store.migrate()
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)

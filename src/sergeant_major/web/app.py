@@ -29,6 +29,7 @@ from sergeant_major.web.accounts import SESSION_COOKIE, AccountStore
 from sergeant_major.web.bodies import request_body as _body
 from sergeant_major.web.chat import CHAT_PHRASES
 from sergeant_major.web.clocks import CLOCK_CHOICES
+from sergeant_major.web.cluster import Cluster
 from sergeant_major.web.connections import Conn
 from sergeant_major.web.hub import Hub
 from sergeant_major.web.lobby import MAX_WAIT, Lobby, lobby_request
@@ -72,7 +73,8 @@ def create_table(store: Store, body: Any, account: int | None = None) -> dict[st
     return new_table_json(new)
 
 
-def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | None = None, check_every: float = 1.0) -> FastAPI:
+def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | None = None, check_every: float = 1.0,
+               cluster: bool | None = None) -> FastAPI:
     """The web app.
 
     Args:
@@ -80,6 +82,8 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         delay: seconds computers wait before each decision (0 in tests).
         store: an already migrated store (overrides ``db_url``).
         check_every: seconds between checks for absent players (stand-ins).
+        cluster: run as one of many processes on the database (:mod:`.cluster`); default: on PostgreSQL, so that any
+            number of processes may share it.
     """
     if store is None:
         store = Store(db_url or default_db_url())
@@ -87,6 +91,10 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
     hub = Hub(store, delay)
     hub.reviews = ReviewJobs(store)
     lobby = Lobby(hub, ratings=LobbyRatings(store))
+    many = store.notify if cluster is None else cluster
+    if many and not store.notify:
+        raise ValueError("many processes need PostgreSQL (LISTEN/NOTIFY): SQLite serves one process")
+    shared = Cluster(hub) if many else None
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -103,11 +111,17 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=32, thread_name_prefix="sm-db"))
         await lobby.start()
         task = asyncio.create_task(watch())
+        if shared is not None:
+            shared.start()
+        # many processes: each lobby reads the tables the others open, join and fill
+        lobby_watch = asyncio.create_task(lobby.watch()) if shared is not None else None
         try:
             yield
         finally:
             task.cancel()
-            pending = [task, *hub.background_tasks(), *lobby.tasks()]  # paced computers' moves (stored ones are kept)
+            if shared is not None:
+                await shared.stop()
+            pending = [task, *hub.background_tasks(), *lobby.tasks(), *([lobby_watch] if lobby_watch else [])]
             for run in pending:
                 run.cancel()
             # waited for, so that none is still cleaning up (or writing) once the app is gone and its store closed
@@ -138,6 +152,16 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
     @app.get("/t/{table_id}")
     async def table_page(table_id: str) -> FileResponse:
         return await table_page_of(table_id, "table.html")  # its websocket is closed with 4404 for an unknown id
+
+    @app.get("/api/health")
+    async def health() -> Response:
+        """200 ``{"ok": true}`` when this process can read its database (with many processes also ``"process"``: this
+        one's id, as in the leases), else 503 (a proxy's health check)."""
+        try:
+            await asyncio.to_thread(hub.store.ping)
+        except SQLAlchemyError as e:
+            return JSONResponse({"ok": False, "error": f"the database cannot be read ({type(e).__name__})"}, status_code=503)
+        return JSONResponse({"ok": True, **({"process": hub.holder} if hub.holder is not None else {})})
 
     @app.get("/favicon.ico")
     async def favicon() -> Response:
@@ -247,7 +271,8 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         # a logged-in creator's seat is bound to the account; a cross-site request makes a guest's table
         session = None if cross_site(request) is not None else await session_of(accounts, request)
         try:
-            out = create_table(hub.store, body, None if session is None else session.account_id)
+            # a commit: never on the event loop
+            out = await asyncio.to_thread(create_table, hub.store, body, None if session is None else session.account_id)
         except TableRefused as e:  # the code (and seat) for the page to write the refusal in its language
             return JSONResponse({"error": str(e), "code": e.code, **({"seat": e.seat} if e.seat else {})}, status_code=400)
         except ValueError as e:
@@ -376,6 +401,8 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         finally:
             was = c.seat
             hub.clients.drop(c)
+            with contextlib.suppress(SQLAlchemyError):
+                await hub.left(table_id)  # many processes: the others learn the seat is gone; a lease unused is given up
             async with hub.lock(table_id):
                 g = hub.tables.get(table_id)
                 if g is not None and not hub.clients.conns.get(table_id):

@@ -42,6 +42,10 @@ class Connections:
 
     conns: dict[str, list[Conn]] = field(default_factory=dict)
     last_seen: dict[tuple[str, int], float] = field(default_factory=dict)
+    # many processes: the seats with a client at another live process (by table id), and when each ``(table id, seat)``
+    # was last seen there (epoch seconds), as last read from the database
+    remote: dict[str, set[int]] = field(default_factory=dict)
+    remote_seen: dict[tuple[str, int], float] = field(default_factory=dict)
 
     def add(self, c: Conn) -> None:
         """Count ``c`` among its table's clients."""
@@ -52,8 +56,24 @@ class Connections:
         return list(self.conns.get(table_id, []))
 
     def online(self, table_id: str) -> set[int]:
-        """Seats with at least one connected client."""
+        """Seats with at least one connected client (here or, with many processes, at another one)."""
+        return self.local_seats(table_id) | self.remote.get(table_id, set())
+
+    def local_seats(self, table_id: str) -> set[int]:
+        """Seats with at least one client connected to this process."""
         return {c.seat for c in self.conns.get(table_id, []) if c.seat is not None}
+
+    def seat_counts(self, table_id: str) -> dict[int, int]:
+        """How many clients of this process hold each seat of the table (seats without any left out)."""
+        out: dict[int, int] = {}
+        for c in self.conns.get(table_id, []):
+            if c.seat is not None and c.joined:
+                out[c.seat] = out.get(c.seat, 0) + 1
+        return out
+
+    def seen_last(self, table_id: str, seat: int, default: float) -> float:
+        """When the seat was last seen with a client, here or at another process (``default`` when never)."""
+        return max(self.last_seen.get((table_id, seat), default), self.remote_seen.get((table_id, seat), 0.0))
 
     def anyone_joined(self, table_id: str) -> bool:
         """Whether a client joined the table (a seat or as a spectator)."""
@@ -76,9 +96,13 @@ class Connections:
             self.last_seen[(table_id, seat)] = now
 
     def forget(self, table_id: str, seats: Iterable[int]) -> None:
-        """Forget when the table's ``seats`` were last seen (the table forgotten: set anew when it is loaded again)."""
+        """Forget when the table's ``seats`` were last seen, here and at other processes (the table forgotten: set anew when
+        it is loaded again)."""
         for seat in seats:
             self.last_seen.pop((table_id, seat), None)
+            self.remote_seen.pop((table_id, seat), None)
+        if table_id not in self.conns:  # (with clients here it is read again within a second: kept meanwhile)
+            self.remote.pop(table_id, None)
 
     async def send_text(self, c: Conn, text: str) -> None:
         """Send to one client; a client gone is dropped quietly."""

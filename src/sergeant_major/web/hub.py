@@ -10,6 +10,7 @@ sender only, and changes nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from dataclasses import replace
 
@@ -33,7 +34,7 @@ from sergeant_major.web.protocol import (
     parse_action,
     quote,
 )
-from sergeant_major.web.runner import TableRunner
+from sergeant_major.web.runner import LogConflict, TableRunner
 from sergeant_major.web.tables import HUMAN, GameTable, shown_seat
 
 __all__ = ["Hub"]
@@ -117,14 +118,26 @@ class Hub(TableRunner):
                     await self.clients.send_state(c, gt)
                     return
                 try:
-                    if kind == "act":
-                        ok = await self._act(c, gt, msg.get("action"))
-                    elif kind == "leave":
-                        ok = await self._leave(c, gt)
-                    elif kind == "start":
-                        ok = await self._start(c, gt)
+                    for _ in range(3):  # another process stored an entry first (an away, a back): checked anew on it
+                        try:
+                            if kind == "act":
+                                ok = await self._act(c, gt, msg.get("action"))
+                            elif kind == "leave":
+                                ok = await self._leave(c, gt)
+                            elif kind == "start":
+                                ok = await self._start(c, gt)
+                            else:
+                                ok = await self._undo(c, gt)
+                            break
+                        except LogConflict:
+                            if v != gt.version:  # the table has moved on at another process: refused as stale
+                                await self.clients.send(c, error_message("stale", f"the table has moved on (version "
+                                                                                  f"{gt.version}, your action was made on "
+                                                                                  f"{v}); nothing was changed"))
+                                await self.advance(gt)  # every client here is shown what the other process stored
+                                return
                     else:
-                        ok = await self._undo(c, gt)
+                        raise LogConflict("the table kept changing at other processes")
                 except Refusal as r:
                     await self.clients.send(c, r.message)
                     return
@@ -165,6 +178,7 @@ class Hub(TableRunner):
                     return
                 if left is None:
                     await self.clients.send_state(c, cur)
+                await self._arrived(c.table)
                 # due actions (after a restart; a table of computers only starts here); a seat left: the others see it offline
                 await self.advance(cur, always_broadcast=left is not None)
             return
@@ -223,12 +237,26 @@ class Hub(TableRunner):
                 self.clients.last_seen[(c.table, c.seat)] = time.time()
             c.seat = seat
             c.joined = True
+            await self._arrived(c.table)
             if seat in gt.away:
                 try:
                     await self.append(gt, "back", seat, {})
+                except LogConflict:  # read what another process stored: back only if still away
+                    if seat in gt.away:
+                        with contextlib.suppress(SQLAlchemyError):
+                            await self.append(gt, "back", seat, {})
                 except SQLAlchemyError:
                     pass
             await self.advance(gt)
+
+    async def _arrived(self, table_id: str) -> None:
+        """Many processes: a client joined the table here: the other processes learn who is online, and this process takes
+        the table's lease when it is free (its computers then play here). Call with the table's lock held."""
+        if self.holder is None:
+            return
+        await self.share_presence(table_id)
+        if not self.in_charge(table_id):
+            await self.take_lease(table_id)
 
     async def _act(self, c: Conn, gt: GameTable, raw: object) -> bool:
         """An ``act`` (``raw``: its ``"action"``) on the current version: stored when the rules allow it, else refused.

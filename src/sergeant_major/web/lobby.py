@@ -15,6 +15,7 @@ rules, the names of the seated, the free seats, the clock, when computers fill t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 import time
@@ -176,6 +177,39 @@ class Lobby:
             self.waiting[row.id] = Waiting(row, seats)
             self._schedule(row.id)
 
+    async def refresh(self) -> None:
+        """Read the waiting tables from the database again (with many processes, the others open, join and fill them):
+        new ones are listed and their fills scheduled, those no longer waiting leave; pushed when anything changed.
+
+        Raises:
+            SQLAlchemyError: when the database cannot be read (nothing is changed)."""
+        rows = await asyncio.to_thread(self.runner.store.waiting_tables)
+        now_waiting = {row.id for row, _ in rows}
+        changed = False
+        for row, seats in rows:
+            w = self.waiting.get(row.id)
+            if w is not None and (w.joining or (w.row, w.seats) == (row, seats)):
+                continue  # a join here is storing its seat: this process's copy is the newer one
+            if w is None:
+                self.waiting[row.id] = Waiting(row, seats)
+            else:
+                w.row, w.seats = row, seats
+            self._schedule(row.id)
+            changed = True
+        for tid, w in list(self.waiting.items()):
+            if tid not in now_waiting and not w.joining:
+                self._done(tid)
+                changed = True
+        if changed:
+            self.changed()
+
+    async def watch(self, every: float = 2.0) -> None:
+        """Many processes: :meth:`refresh` every ``every`` seconds, so each process's lobby lists every waiting table."""
+        while True:
+            await asyncio.sleep(every)
+            with contextlib.suppress(SQLAlchemyError):
+                await self.refresh()
+
     def tasks(self) -> list[asyncio.Task[None]]:
         """The fills waiting (cancelled at shutdown: their time is stored, and read at the next start)."""
         return list(self.fills.values())
@@ -260,6 +294,8 @@ class Lobby:
         Raises:
             TableRefused: ``table`` (no such waiting table, or no seat free any more); SQLAlchemyError: not stored."""
         tid = table_id or req.table or ""
+        if tid not in self.waiting and TABLE_ID_RE.match(tid):
+            await self.refresh()  # opened through another process sharing the database
         w = self.waiting.get(tid)
         if w is None or len(w.free()) <= w.joining:
             raise TableRefused("table", f"no table {quote(tid)} waits for players in the lobby (it started, or its seats "

@@ -2,22 +2,28 @@
 actions at each (forced ones, computers', stand-ins'): paced by the delay, stored before they are shown, and tried again
 after a failure.
 
-One server process is the only authority over its tables. Each table has an :class:`asyncio.Lock`; every change is
-checked against the state version, stored (committed) in the database, applied to the in-memory state and only then
-broadcast (:class:`~sergeant_major.web.connections.Connections`), each client getting the message built from its own
-seat's view (spectators: the public view).
+Each table has an :class:`asyncio.Lock`; every change is checked against the state version, stored (committed) in the
+database, applied to the in-memory state and only then broadcast (:class:`~sergeant_major.web.connections.Connections`),
+each client getting the message built from its own seat's view (spectators: the public view).
+
+With many processes on one PostgreSQL database (:attr:`TableRunner.holder` set; see :mod:`.cluster`) the in-memory copy is
+a cache of the log: an entry is stored at ``idx`` = the copy's log length, and the primary key ``(table_id, idx)`` refuses
+it when another process stored that entry first (:class:`LogConflict`): the copy then reads what it missed and the action
+is checked anew. Every process catches its copies up when PostgreSQL tells it of new entries (LISTEN/NOTIFY). Only the
+process holding a table's lease (:meth:`TableRunner.in_charge`) takes the server's own actions there.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from sergeant_major.core.actions import Action
 from sergeant_major.records import action_to_json
@@ -27,9 +33,19 @@ from sergeant_major.web.protocol import TABLE_ID_RE, error_message
 from sergeant_major.web.ratings import final_ranks, rate_match, rated_preset
 from sergeant_major.web.review import ReviewJobs
 from sergeant_major.web.store import LogEntry, SeatRow, Store, TableRow
-from sergeant_major.web.tables import CLOCK, HUMAN, GameTable
+from sergeant_major.web.tables import CLOCK, HUMAN, GameTable, shown_seat
 
-__all__ = ["TableRunner", "MAX_SERVER_FAILURES"]
+__all__ = ["TableRunner", "MAX_SERVER_FAILURES", "LogConflict", "LEASE_TTL", "PRESENCE_TTL"]
+
+# many processes: seconds a table's lease lasts unless renewed (its holder renews every second or so), and seconds a
+# process's clients count as online after it last confirmed them (a process killed stops confirming)
+LEASE_TTL = 3.0
+PRESENCE_TTL = 5.0
+
+
+class LogConflict(SQLAlchemyError):
+    """Another process stored the table's next log entry first (the ``(table_id, idx)`` key refused this one): the
+    table's copy has read what it missed (nothing of this action was stored), and the action must be checked anew."""
 
 # tries in a row of a run of the server's actions failing for a reason other than the database (a bug): then the table is
 # stopped (no retry by itself; the next client's join or action tries once more)
@@ -64,6 +80,12 @@ class TableRunner:
     installed: set[str] = field(default_factory=set)  # tables installed while a read of theirs was in flight (:meth:`_read`)
     reviews: ReviewJobs | None = None  # the finished matches' reviews, started when a match ends (:meth:`review_match`)
     clocks: Clocks = field(init=False)  # the turn clocks (:mod:`.clocks`); a timeout is taken by :meth:`clock_ran_out`
+    # many processes on one database (:mod:`.cluster`): this process's id; ``None``: the only process (SQLite)
+    holder: str | None = None
+    held: dict[str, float] = field(default_factory=dict)  # the tables whose lease this process holds, until (loop time)
+    behind: set[str] = field(default_factory=set)  # tables told of entries stored elsewhere, not read yet
+    syncing: dict[str, asyncio.Task[None]] = field(default_factory=dict)  # the catch-up of a table going on
+    taken: set[str] = field(default_factory=set)  # tables whose lease was just taken: their due actions are taken
 
     def __post_init__(self) -> None:
         self.clocks = Clocks(self.clock_ran_out)
@@ -78,7 +100,8 @@ class TableRunner:
                 gt = await self.fetch(table_id)
             except SQLAlchemyError:
                 return  # the database cannot be read: the next change of the table arms the clock anew
-            if gt is None or gt.version != version or gt.person_to_decide() != seat or table_id in self.advancing:
+            if (gt is None or gt.version != version or gt.person_to_decide() != seat or table_id in self.advancing
+                    or not self.in_charge(table_id)):  # many processes: only the lease holder's clock decides
                 return
             action = gt.stand_in_decision()
             hold = self.clocks.timed_out(gt, seat)
@@ -91,6 +114,14 @@ class TableRunner:
                 await self._failed(table_id, e)
                 return
             await self.advance(gt)
+
+    def in_charge(self, table_id: str) -> bool:
+        """Whether this process takes the table's own actions (computers, stand-ins, forced moves, clocks): the only
+        process, or the holder of the table's lease (not expired by this process's reckoning)."""
+        if self.holder is None:
+            return True
+        until = self.held.get(table_id)
+        return until is not None and asyncio.get_running_loop().time() < until
 
     def review_match(self, gt: GameTable, asked: bool = True) -> None:
         """Queue the review of ``gt``'s match if it is over (see :mod:`.review`); a no-op without :attr:`reviews`.
@@ -222,9 +253,176 @@ class TableRunner:
             SQLAlchemyError: when the database refuses; nothing is applied then.
         """
         idx = len(gt.log)
-        await asyncio.to_thread(self.store.append, gt.row.id, idx, kind, seat, data)
+        try:
+            await asyncio.to_thread(self.store.append, gt.row.id, idx, kind, seat, data)
+        except IntegrityError:
+            if self.holder is None or not await self.read_new(gt):
+                raise
+            raise LogConflict(f"entry {idx} of table {gt.row.id} was stored by another process first") from None
         gt.apply_entry(LogEntry(idx, kind, seat, data))
         self.clocks.sync(gt)
+
+    async def read_new(self, gt: GameTable) -> int:
+        """Apply to ``gt`` the entries stored since its last one (by another process); how many. Call with the lock held."""
+        new = await asyncio.to_thread(self.store.entries_from, gt.row.id, len(gt.log))
+        for e in new:
+            if e.idx == len(gt.log):
+                gt.apply_entry(e)
+        return len(new)
+
+    # ------------------------------------------------------------------ many processes (see :mod:`.cluster`)
+    def want_catch_up(self, table_id: str, always: bool = False) -> None:
+        """Another process stored entries of the table: its copy here (if loaded) reads them, then its clients are shown
+        the new state and, when this process is in charge, its due actions are taken. Catch-ups of one table never run
+        two at once; one asked for while another runs is run after it. With ``always`` (the lease just taken) the due
+        actions are taken also when nothing was new."""
+        self.behind.add(table_id)
+        if always:
+            self.taken.add(table_id)
+        if table_id not in self.syncing:
+            self.syncing[table_id] = asyncio.create_task(self._sync(table_id))
+
+    async def _sync(self, table_id: str) -> None:
+        try:
+            while table_id in self.behind:
+                self.behind.discard(table_id)
+                always = table_id in self.taken
+                self.taken.discard(table_id)
+                try:
+                    await self.catch_up(table_id, always)
+                except SQLAlchemyError:
+                    await asyncio.sleep(0.5)  # the database refused a read: the next notice or tick tries again
+        finally:
+            if self.syncing.get(table_id) is asyncio.current_task():
+                del self.syncing[table_id]
+
+    async def catch_up(self, table_id: str, always: bool = False) -> None:
+        """Read the table's new entries into its loaded copy (none loaded: nothing to do), then show them and take the
+        due actions (:meth:`advance`; with ``always`` also when nothing was new: the lease was just taken)."""
+        async with self.lock(table_id):
+            gt = self.tables.get(table_id)
+            if gt is None:
+                if not always or not self.clients.anyone_joined(table_id):
+                    return
+                gt = await self.fetch(table_id)
+                if gt is None:
+                    return
+            n = await self.read_new(gt)
+            if self.tables.get(table_id) is gt and (n or always):
+                await self.advance(gt)
+
+    async def share_presence(self, table_id: str) -> None:
+        """Many processes: store how many of this process's clients hold each seat of the table (others learn it by
+        NOTIFY), so every process shows who is online and lets deal 1 start once every person is at the table."""
+        if self.holder is None:
+            return
+        try:
+            await asyncio.to_thread(self.store.set_presence, table_id, self.holder, self.clients.seat_counts(table_id))
+        except SQLAlchemyError:
+            pass  # confirmed again at the next tick (:meth:`tick`)
+
+    def apply_presence(self, table_ids: list[str], rows: list[Any]) -> set[str]:
+        """Take the other processes' clients per seat (:meth:`Store.presence` rows) for ``table_ids``; the tables whose
+        online seats changed."""
+        remote: dict[str, set[int]] = {t: set() for t in table_ids}
+        for p in rows:
+            if p.holder == self.holder:
+                continue
+            key = (p.table_id, p.seat)
+            if p.conns > 0 and p.now - p.seen < PRESENCE_TTL:
+                remote[p.table_id].add(p.seat)
+                self.clients.remote_seen[key] = time.time()
+            else:
+                self.clients.remote_seen[key] = max(self.clients.remote_seen.get(key, 0.0), p.seen - p.now + time.time())
+        changed = set()
+        for t, seats in remote.items():
+            if self.clients.remote.get(t, set()) != seats:
+                changed.add(t)
+            if seats:
+                self.clients.remote[t] = seats
+            else:
+                self.clients.remote.pop(t, None)
+        return changed
+
+    async def refresh(self, table_id: str) -> None:
+        """Another process took or renamed a seat, or its clients came or went: read the table's seats and presence,
+        and show its clients the change."""
+        if self.holder is None:
+            return
+        seats, rows = await asyncio.to_thread(lambda: (self.store.seats(table_id), self.store.presence([table_id])))
+        self.apply_presence([table_id], rows)
+        async with self.lock(table_id):
+            gt = self.tables.get(table_id)
+            if gt is None:
+                return
+            if seats and len(seats) == len(gt.seats):
+                gt.seats = [shown_seat(s) for s in seats]
+                gt.match.names = tuple(s.name for s in gt.seats)
+            await self.clients.broadcast(gt)
+
+    async def take_lease(self, table_id: str) -> bool:
+        """Take (or renew) the table's lease now; whether this process holds it."""
+        if self.holder is None:
+            return True
+        now = asyncio.get_running_loop().time()
+        try:
+            got = await asyncio.to_thread(self.store.take_leases, self.holder, [table_id], LEASE_TTL)
+        except SQLAlchemyError:
+            return self.in_charge(table_id)
+        if table_id in got:
+            self.held[table_id] = now + LEASE_TTL - 0.5
+            return True
+        self.held.pop(table_id, None)
+        return False
+
+    async def left(self, table_id: str) -> None:
+        """Many processes: a client of the table went; with none left here, the lease is given up (another process
+        with clients there takes it at once) and the presence stored."""
+        if self.holder is None:
+            return
+        await self.share_presence(table_id)
+        if not self.clients.anyone_joined(table_id) and self.held.pop(table_id, None) is not None:
+            with contextlib.suppress(SQLAlchemyError):
+                await asyncio.to_thread(self.store.release_leases, self.holder, [table_id])
+
+    async def tick(self) -> None:
+        """Many processes, every second or so: renew the leases of the tables with clients here and take the free or
+        expired ones (a process that died stops renewing: its tables are taken over within :data:`LEASE_TTL` seconds and
+        a tick), give up the others; confirm this process's clients; read the others' clients; catch up any copy found
+        behind the log (a notice lost while the listening connection was down)."""
+        assert self.holder is not None
+        holder = self.holder
+        loop = asyncio.get_running_loop()
+        wanted = [t for t in list(self.clients.conns) if self.clients.anyone_joined(t)]
+        drop = [t for t in self.held if t not in wanted]
+        now = loop.time()
+        got = await asyncio.to_thread(self.store.take_leases, holder, wanted, LEASE_TTL)
+        new = [t for t in got if t not in self.held or self.held[t] < now]
+        for t in drop:
+            self.held.pop(t, None)
+        for t in wanted:
+            if t in got:
+                self.held[t] = now + LEASE_TTL - 0.5
+            else:
+                self.held.pop(t, None)
+        if drop:
+            await asyncio.to_thread(self.store.release_leases, holder, drop)
+        await asyncio.to_thread(self.store.heartbeat, holder)
+        for t in new:  # taken over (or first taken): the due actions are taken here from now on
+            self.want_catch_up(t, always=True)
+        watched = sorted(set(self.tables) | set(self.clients.conns))
+        rows, heads = await asyncio.to_thread(lambda: (self.store.presence(watched), self.store.log_lengths(list(self.tables))))
+        for t in self.apply_presence(watched, rows):
+            gt = self.tables.get(t)
+            if gt is not None and t not in new:
+                async with self.lock(t):
+                    if self.tables.get(t) is gt:
+                        await self.clients.broadcast(gt)
+        for t, n in heads.items():
+            gt = self.tables.get(t)
+            if gt is not None and len(gt.log) < n:
+                self.want_catch_up(t)
+
 
     async def advance(self, gt: GameTable, always_broadcast: bool = True) -> None:
         """Take the server's due actions (:meth:`_advance`); when a run of them is already going on at this table (waiting
@@ -237,7 +435,7 @@ class TableRunner:
         what was stored is kept, nothing else), the table's clients are told (:meth:`_failed`) and they are tried again by
         themselves a little later (:meth:`_retry`): nothing is raised."""
         tid = gt.row.id
-        if self.advancing.get(tid) is gt:
+        if self.advancing.get(tid) is gt or not (self.in_charge(tid) or self._forced_due(gt)):  # the lease's holder takes them
             if always_broadcast:
                 await self.clients.broadcast(gt)
             return
@@ -251,6 +449,24 @@ class TableRunner:
         finally:
             if not handed and self.advancing.get(tid) is gt:
                 del self.advancing[tid]
+        if isinstance(failed, IntegrityError) and self.holder is not None:
+            # another process stored first (its lease, or a client's action there): gt was forgotten; the table is
+            # read anew and shown, and its due actions taken if still in charge (a second refusal in a row waits)
+            again = await self.fetch(tid)
+            if again is not None:
+                if self.advancing.get(tid) is None:
+                    self.advancing[tid] = again
+                    try:
+                        handed = await self._advance(again, True, background=True)
+                    except Exception as e:  # noqa: BLE001 - told and tried again later
+                        failed = e
+                    else:
+                        failed = None
+                    finally:
+                        if not handed and self.advancing.get(tid) is again:
+                            del self.advancing[tid]
+                else:
+                    failed = None
         if failed is not None:
             await self._failed(tid, failed)
 
@@ -271,6 +487,9 @@ class TableRunner:
                 del self.advancing[tid]
             if self.runs.get(tid) is asyncio.current_task():
                 del self.runs[tid]
+        if isinstance(failed, IntegrityError) and self.holder is not None:
+            self.want_catch_up(tid, always=True)  # another process stored first: read anew, shown, taken on if in charge
+            return
         if failed is not None:
             await self._failed(tid, failed)
 
@@ -373,8 +592,13 @@ class TableRunner:
                 self.failures.pop(tid, None)  # stored again: a next failure waits the shortest time
 
         # when storing fails the table is replayed from the database on next use: memory never runs ahead of it
+        # not in charge (another process holds the lease): only the actions the rules force where everyone knows them,
+        # which any process takes at once (a state waiting for one is never shown; the key refuses a second copy)
+        forced_only = not self.in_charge(tid)
         try:
             while True:
+                if forced_only and not self._forced_due(gt):
+                    break
                 if gt.waiting_start and not any(s.kind == HUMAN for s in gt.seats) and not gt.match.over:
                     if gt.released:
                         await flush()
@@ -425,8 +649,15 @@ class TableRunner:
         self.clocks.sync(gt)  # a person's turn now: the clock runs from the state shown
         if always_broadcast or len(gt.log) != first:
             await self.clients.broadcast(gt)
-        self.review_match(gt, asked=False)  # a match just ended: its review is computed in the background (queued once)
+        if not forced_only:  # a match just ended: its review is computed in the background (queued once, by the holder)
+            self.review_match(gt, asked=False)
         return False
+
+    @staticmethod
+    def _forced_due(gt: GameTable) -> bool:
+        """Whether the next action is one the rules force where everyone can know it (no decision: whoever takes it)."""
+        m = gt.match
+        return not m.over and not gt.waiting_start and m.publicly_forced_action() is not None
 
     async def _think(self, table_id: str, decide: Callable[[], Action], slow: bool, until: float) -> Action:
         """A paced decision: ``decide()`` (:meth:`GameTable.next_machine_decision`; in a worker thread when ``slow``),
@@ -457,13 +688,13 @@ class TableRunner:
         now = time.time()
         for tid, gt in list(self.tables.items()):
             t = gt.row.away_timeout
-            if t < 0 or gt.match.over or gt.released == 0:
+            if t < 0 or gt.match.over or gt.released == 0 or not self.in_charge(tid):
                 continue
             online = self.clients.online(tid)
             for s in gt.seats:
                 if s.kind != HUMAN or s.seat in online or s.seat in gt.away or s.seat in gt.left:
                     continue
-                if now - self.clients.last_seen.get((tid, s.seat), now) >= t:
+                if now - self.clients.seen_last(tid, s.seat, now) >= t:
                     async with self.lock(tid):
                         if self.tables.get(tid) is not gt or s.seat in self.clients.online(tid) or s.seat in gt.away:
                             continue
@@ -475,4 +706,4 @@ class TableRunner:
 
     def background_tasks(self) -> list[asyncio.Task[None]]:
         """The paced runs and pending retries going on (to be cancelled at shutdown: what they stored is kept)."""
-        return [*self.runs.values(), *self.retries.values(), *self.clocks.tasks()]
+        return [*self.runs.values(), *self.retries.values(), *self.clocks.tasks(), *self.syncing.values()]

@@ -21,7 +21,12 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 __all__ = ["metadata", "tables_t", "seats_t", "log_t", "reviews_t", "accounts_t", "sessions_t", "login_failures_t", "ratings_t",
-           "rating_history_t", "rated_t", "Store", "LogEntry", "SeatRow", "TableRow", "default_db_url"]
+           "rating_history_t", "rated_t", "leases_t", "presence_t", "Store", "LogEntry", "SeatRow", "TableRow", "Presence",
+           "default_db_url", "CHANNEL"]
+
+# the PostgreSQL channel of the many-process mode: ``L <table id> <log length>`` (entries stored), ``P <table id>`` (a seat
+# taken or renamed, a client came or went), ``R <table id>`` (a lease given up): NOTIFYed in the transaction of the change
+CHANNEL = "sm_table"
 
 metadata = sa.MetaData()
 
@@ -138,6 +143,40 @@ rated_t = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
 )
 
+# which process runs a table's computers (and clocks) now (migration 0006_multiproc): taken when free or expired, renewed by its holder
+leases_t = sa.Table(
+    "sm_leases", metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("holder", sa.String(64), nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+)
+
+# each process's connected clients per seat (migration 0006_multiproc): a seat is online when some live process has one
+presence_t = sa.Table(
+    "sm_presence", metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("holder", sa.String(64), primary_key=True),
+    sa.Column("conns", sa.Integer, nullable=False),
+    sa.Column("seen", sa.Float, nullable=False),
+)
+
+# the database's clock (epoch seconds): leases and presence are compared on one clock whatever the machines' clocks say
+_DB_NOW: sa.ColumnElement[float] = sa.literal_column("extract(epoch from clock_timestamp())::float8", type_=sa.Float)
+
+
+@dataclass(frozen=True)
+class Presence:
+    """One process's clients at one seat: the table, the seat, the process (``holder``), how many clients (``conns``),
+    when that was last confirmed (``seen``) and the database's time of the read (``now``), epoch seconds."""
+
+    table_id: str
+    seat: int
+    holder: str
+    conns: int
+    seen: float
+    now: float
+
 
 @dataclass(frozen=True)
 class TableRow:
@@ -207,21 +246,25 @@ class Store:
 
     Args:
         url: an SQLAlchemy URL (``sqlite:///path`` or ``postgresql+psycopg://...``).
+        pool: PostgreSQL: the most connections open at once (3/5 kept open, the rest opened when needed).
 
     Raises:
         ValueError: for a URL SQLAlchemy cannot use (the URL quoted, password hidden).
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, pool: int = 40) -> None:
         try:
             sqlite = url.startswith("sqlite")
             if sqlite:
                 self.engine: Engine = sa.create_engine(url, connect_args={"check_same_thread": False})
             else:
-                self.engine = sa.create_engine(url, pool_pre_ping=True, pool_size=24, max_overflow=16)
+                kept = max(1, pool * 3 // 5)
+                self.engine = sa.create_engine(url, pool_pre_ping=True, pool_size=kept, max_overflow=max(0, pool - kept))
         except Exception as e:  # noqa: BLE001 - any parse/driver error becomes one clear message
             raise ValueError(f"cannot use the database URL {_hide(url)!r}: {e}") from None
         self.url = url
+        # PostgreSQL: every change is announced on :data:`CHANNEL` in its own transaction (the many-process mode listens)
+        self.notify = self.engine.dialect.name == "postgresql"
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
 
@@ -234,6 +277,8 @@ class Store:
         cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
         cfg.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
         with self.engine.begin() as conn:
+            if self.notify:  # processes started together: one migrates, the others wait for it and find it done
+                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(2025003504)")
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
 
@@ -244,6 +289,15 @@ class Store:
             return
         with self.engine.connect() as c:
             c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+
+    def ping(self) -> None:
+        """Read from the database once (``SELECT 1``).
+
+        Raises:
+            SQLAlchemyError: when it cannot be read.
+        """
+        with self.engine.connect() as c:
+            c.exec_driver_sql("SELECT 1")
 
     def dispose(self) -> None:
         """Close the connection pool."""
@@ -269,6 +323,7 @@ class Store:
         with self.engine.begin() as c:
             c.execute(log_t.insert().values(table_id=table_id, idx=idx, kind=kind, seat=seat,
                                             data=json.dumps(data, separators=(",", ":")), created=time.time()))
+            self._notify(c, f"L {table_id} {idx + 1}")
 
     def append_many(self, table_id: str, entries: list[tuple[int, str, int | None, dict[str, Any]]]) -> None:
         """Append several log entries ``(idx, kind, seat, data)`` in one transaction (all or none)."""
@@ -279,6 +334,12 @@ class Store:
             c.execute(log_t.insert(), [{"table_id": table_id, "idx": i, "kind": k, "seat": s,
                                         "data": json.dumps(d, separators=(",", ":")), "created": now}
                                        for i, k, s, d in entries])
+            self._notify(c, f"L {table_id} {entries[-1][0] + 1}")
+
+    def _notify(self, c: sa.Connection, payload: str) -> None:
+        """PostgreSQL: NOTIFY ``payload`` on :data:`CHANNEL`, delivered when (and only if) ``c``'s transaction commits."""
+        if self.notify:
+            c.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
 
     def claim_seat(self, table_id: str, seat: int, name: str | None) -> tuple[bool, SeatRow]:
         """Take a seat not yet taken (an invitation's first join), naming it ``name`` (``None``: the name is kept): one
@@ -294,6 +355,8 @@ class Store:
         with self.engine.begin() as c:
             won = c.execute(seats_t.update().where(*where, seats_t.c.claimed == sa.false()).values(**values)).rowcount == 1
             r = c.execute(sa.select(seats_t).where(*where)).first()
+            if won:
+                self._notify(c, f"P {table_id}")
         if r is None:
             raise LookupError(f"table {table_id!r} has no seat {seat}")
         return won, _seat_row(r)
@@ -305,13 +368,17 @@ class Store:
             other = c.execute(sa.select(seats_t.c.seat).where(seats_t.c.table_id == table_id, seats_t.c.account_id == account_id)).first()
             if other is not None:
                 return False
-            return c.execute(seats_t.update().where(seats_t.c.table_id == table_id, seats_t.c.seat == seat,
-                                                    seats_t.c.account_id.is_(None)).values(account_id=account_id)).rowcount == 1
+            bound = c.execute(seats_t.update().where(seats_t.c.table_id == table_id, seats_t.c.seat == seat,
+                                                     seats_t.c.account_id.is_(None)).values(account_id=account_id)).rowcount == 1
+            if bound:  # many processes: the others read the seats again (the account rates the match wherever it ends)
+                self._notify(c, f"P {table_id}")
+            return bound
 
     def rename_seat(self, table_id: str, seat: int, name: str) -> None:
         """Set a seat's name (an invited friend names himself)."""
         with self.engine.begin() as c:
             c.execute(seats_t.update().where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(name=name))
+            self._notify(c, f"P {table_id}")
 
     def save_review(self, table_id: str, review: dict[str, Any]) -> None:
         """Store the review of a finished match (a second one for the same table replaces nothing: the first stays).
@@ -324,7 +391,94 @@ class Store:
                 c.execute(reviews_t.insert().values(table_id=table_id, data=json.dumps(review, separators=(",", ":")),
                                                     created=time.time()))
 
+    # ------------------------------------------------------------------ many processes (PostgreSQL)
+    def take_leases(self, holder: str, table_ids: list[str], ttl: float) -> set[str]:
+        """Take or renew the leases of ``table_ids`` for process ``holder`` until ``ttl`` seconds from now (the database's
+        clock), each only when it is free, expired or ``holder``'s already: one statement. Returns the ids held now.
+
+        Raises:
+            SQLAlchemyError: when the database refuses (nothing is taken).
+        """
+        if not table_ids:
+            return set()
+        from sqlalchemy.dialects.postgresql import insert
+
+        ins = insert(leases_t).values([{"table_id": t, "holder": holder, "expires": _DB_NOW + ttl} for t in sorted(set(table_ids))])
+        stmt = ins.on_conflict_do_update(
+            index_elements=[leases_t.c.table_id],
+            set_={"holder": ins.excluded.holder, "expires": _DB_NOW + ttl},
+            where=sa.or_(leases_t.c.expires < _DB_NOW, leases_t.c.holder == ins.excluded.holder),
+        ).returning(leases_t.c.table_id)
+        with self.engine.begin() as c:
+            return {str(r.table_id) for r in c.execute(stmt)}
+
+    def release_leases(self, holder: str, table_ids: list[str]) -> None:
+        """Give up ``holder``'s leases of ``table_ids`` (``R`` is NOTIFYed for each, so another process takes it at once)."""
+        if not table_ids:
+            return
+        with self.engine.begin() as c:
+            gone = c.execute(leases_t.delete().where(leases_t.c.holder == holder, leases_t.c.table_id.in_(table_ids))
+                             .returning(leases_t.c.table_id)).all()
+            for r in gone:
+                self._notify(c, f"R {r.table_id}")
+
+    def lease_holders(self, table_ids: list[str]) -> dict[str, tuple[str, float]]:
+        """``{table id: (holder, seconds left)}`` of the unexpired leases among ``table_ids`` (for tests and checks)."""
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(leases_t.c.table_id, leases_t.c.holder, (leases_t.c.expires - _DB_NOW).label("left"))
+                             .where(leases_t.c.table_id.in_(table_ids))).all()
+        return {str(r.table_id): (str(r.holder), float(r.left)) for r in rows if float(r.left) > 0}
+
+    def set_presence(self, table_id: str, holder: str, conns: dict[int, int]) -> None:
+        """Store how many clients process ``holder`` has at each seat of the table (seats missing: none), and NOTIFY ``P``."""
+        from sqlalchemy.dialects.postgresql import insert
+
+        with self.engine.begin() as c:
+            c.execute(presence_t.update().where(presence_t.c.table_id == table_id, presence_t.c.holder == holder,
+                                                presence_t.c.seat.not_in(list(conns)), presence_t.c.conns > 0)
+                      .values(conns=0, seen=_DB_NOW))
+            if conns:
+                ins = insert(presence_t).values([{"table_id": table_id, "seat": s, "holder": holder, "conns": n, "seen": _DB_NOW}
+                                                 for s, n in sorted(conns.items())])
+                c.execute(ins.on_conflict_do_update(index_elements=[presence_t.c.table_id, presence_t.c.seat, presence_t.c.holder],
+                                                    set_={"conns": ins.excluded.conns, "seen": _DB_NOW}))
+            self._notify(c, f"P {table_id}")
+
+    def heartbeat(self, holder: str) -> None:
+        """Process ``holder`` still has its clients: their presence rows are seen now."""
+        with self.engine.begin() as c:
+            c.execute(presence_t.update().where(presence_t.c.holder == holder, presence_t.c.conns > 0).values(seen=_DB_NOW))
+
+    def presence(self, table_ids: list[str]) -> list[Presence]:
+        """Every process's clients at the seats of ``table_ids``."""
+        if not table_ids:
+            return []
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(presence_t, _DB_NOW.label("now")).where(presence_t.c.table_id.in_(table_ids))).all()
+        return [Presence(str(r.table_id), int(r.seat), str(r.holder), int(r.conns), float(r.seen), float(r.now)) for r in rows]
+
+    def log_lengths(self, table_ids: list[str]) -> dict[str, int]:
+        """The number of stored log entries of each of ``table_ids`` (tables without any are left out)."""
+        if not table_ids:
+            return {}
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(log_t.c.table_id, sa.func.max(log_t.c.idx)).where(log_t.c.table_id.in_(table_ids))
+                             .group_by(log_t.c.table_id)).all()
+        return {str(r[0]): int(r[1]) + 1 for r in rows}
+
     # ------------------------------------------------------------------ reads
+    def entries_from(self, table_id: str, idx: int) -> list[LogEntry]:
+        """The table's log entries from ``idx`` on, in order (what another process stored since this one read up to ``idx``)."""
+        with self.engine.connect() as c:
+            return [LogEntry(r.idx, r.kind, r.seat, json.loads(r.data)) for r in
+                    c.execute(sa.select(log_t).where(log_t.c.table_id == table_id, log_t.c.idx >= idx).order_by(log_t.c.idx))]
+
+    def seats(self, table_id: str) -> list[SeatRow]:
+        """The table's seats by number (empty for an unknown id)."""
+        with self.engine.connect() as c:
+            return [SeatRow(r.seat, r.name, r.kind, r.token, bool(r.claimed)) for r in
+                    c.execute(sa.select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat))]
+
     def review(self, table_id: str) -> dict[str, Any] | None:
         """The stored review of a table's match, or ``None``."""
         with self.engine.connect() as c:

@@ -1,0 +1,121 @@
+"""Two table runners (as two processes would) on one PostgreSQL database, in one event loop and without the listening
+connection, so that each step is the test's: an action made on a copy behind the log is refused by the log's key and
+answered as stale once the copy has read what it missed; presence and seats stored by one are seen by the other; only
+the lease's holder plays the computers, but either takes a forced move; a lease is taken over once expired."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from _webhelp import connect, new_table, send  # noqa: E402
+
+from sergeant_major.web.hub import Hub  # noqa: E402
+from sergeant_major.web.runner import LEASE_TTL  # noqa: E402
+from sergeant_major.web.store import Store  # noqa: E402
+
+pytestmark = pytest.mark.postgres
+
+
+def _url() -> str:
+    url = os.environ.get("SM_TEST_POSTGRES_URL")
+    if not url:
+        pytest.skip("SM_TEST_POSTGRES_URL is not set (scripts/test starts PostgreSQL and sets it)")
+    pytest.importorskip("psycopg")
+    return url
+
+
+def _hubs() -> tuple[Hub, Hub]:
+    url = _url()
+    a, b = Store(url, pool=4), Store(url, pool=4)
+    a.migrate()
+    h1, h2 = Hub(a, 0.0), Hub(b, 0.0)
+    h1.holder, h2.holder = "test-one", "test-two"
+    return h1, h2
+
+
+def _act(st: dict[str, Any]) -> dict[str, Any]:
+    a = dict(st["view"]["legal"][0])
+    a.pop("seat")
+    return {"type": "act", "v": st["v"], "action": a}
+
+
+def test_stale_copy_refused_then_caught_up() -> None:
+    async def run() -> None:
+        h1, h2 = _hubs()
+        t = new_table(h1, "9-5-2", ["me", "friend", "heuristic"], seed=5)
+        tid = t["id"]
+        loop = asyncio.get_running_loop()
+        assert await h1.take_lease(tid) and not await h2.take_lease(tid)  # one holder
+        a, b = connect(h1, tid), connect(h2, tid)
+        await send(h1, a, {"type": "join", "token": t["seats"][0]["token"]})
+        await send(h2, b, {"type": "join", "token": t["seats"][1]["token"], "name": "Bea"})
+        # Bea's seat and presence, stored by the second, are seen by the first once it reads them (a P notice)
+        await h1.refresh(tid)
+        assert h1.tables[tid].seats[1].name == "Bea" and 1 in h1.online(tid)
+        await h2.refresh(tid)
+        assert 0 in h2.online(tid)
+        await send(h1, a, {"type": "start", "v": a.ws.last()["v"]})
+        assert a.ws.last()["waiting_start"] is False
+        # the second's copy is behind the log (no notice read): the next action stored there is refused by the key
+        g2 = h2.tables[tid]
+        behind = g2.version
+        assert behind < h1.tables[tid].version
+        # the first's player acts until it is Bea's turn; the second still sees the old version
+        while (st := a.ws.last())["view"]["to_act"] == 0:
+            await send(h1, a, _act(st))
+        stale_v = b.ws.last()["v"]
+        assert stale_v == behind
+        log_before = len(h1.store.table(tid)[2])
+        frames = len(b.ws.frames)
+        await send(h2, b, {"type": "start", "v": stale_v})  # any action: made on a version that is not the current one
+        got = b.ws.frames[frames:]
+        assert any('"code":"stale"' in f for f in got), got
+        assert len(h2.store.table(tid)[2]) == log_before  # nothing stored
+        assert h2.tables[tid].version == h1.tables[tid].version  # caught up from the log
+        # the second is not in charge; the first renews its lease (no tick here: by hand)
+        assert not h2.in_charge(tid) and await h1.take_lease(tid) and not await h2.take_lease(tid)
+        # a lease not renewed expires; then the other takes it
+        h1.held.clear()
+        with h1.store.engine.begin() as c:
+            c.exec_driver_sql("UPDATE sm_leases SET expires = expires - %s WHERE table_id = %s", (LEASE_TTL + 1, tid))
+        assert await h2.take_lease(tid) and h2.in_charge(tid)
+        assert h2.held[tid] > loop.time()
+        for h in (h1, h2):
+            h.store.dispose()
+
+    asyncio.run(run())
+
+
+def test_only_the_holder_plays_the_computers() -> None:
+    async def run() -> None:
+        h1, h2 = _hubs()
+        t = new_table(h1, "9-5-2", ["me", "heuristic", "heuristic"], seed=9)
+        tid = t["id"]
+        a = connect(h2, tid)  # the player on the second; a spectator on the first, which takes the lease at its join
+        s = connect(h1, tid)
+        await send(h1, s, {"type": "join"})
+        assert h1.in_charge(tid) and not await h2.take_lease(tid)
+        await h2.refresh(tid)
+        await send(h2, a, {"type": "join", "token": t["seats"][0]["token"]})
+        await send(h2, a, {"type": "start", "v": a.ws.last()["v"]})
+        st = a.ws.last()
+        log = h2.store.table(tid)[2]
+        # nothing but the start (and forced moves) stored by the second: the computers wait for the holder
+        assert all(e.kind == "start" or e.data.get("by") in ("forced", "human") for e in log)
+        assert st["view"]["to_act"] != 0 or st["view"]["legal"]
+        await h1.catch_up(tid)  # the holder hears of it (an L notice) and plays
+        log2 = h1.store.table(tid)[2]
+        if st["view"]["to_act"] != 0:
+            assert any(e.data.get("by") == "computer" for e in log2)
+            assert s.ws.last()["v"] > st["v"]  # and shows it
+        assert [e.idx for e in log2] == list(range(len(log2)))
+        for h in (h1, h2):
+            h.store.dispose()
+
+    asyncio.run(run())
