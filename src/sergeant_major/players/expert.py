@@ -54,6 +54,7 @@ from sergeant_major.core.deal import Deal, Phase
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.view import View, build_view
 from sergeant_major.players.heuristic import HeuristicPlayer
+from sergeant_major.players.inference import DEFAULT_MODEL, ChoiceModel, likelihood, pick_worlds
 from sergeant_major.search import Position, Solver
 from sergeant_major.search.determinization import Budget, ResampleError, resample
 from sergeant_major.search.jit import int_array, jit
@@ -80,6 +81,8 @@ PLAYOUTS_PLAY = 10
 """Play-outs per legal card per world when the deal is too long to solve (times ``think``)."""
 PLAYOUTS_PRE = 16
 """Play-outs per candidate per world for decisions before the play (times ``think``)."""
+OVERSAMPLE = 3
+"""With inference, worlds drawn per world searched: the likelihood keeps the search's worlds among them."""
 WORLD_STEPS = 5000
 """The work the worlds of one decision may cost :func:`~sergeant_major.search.determinization.resample`, in its
 :class:`~sergeant_major.search.determinization.Budget` steps per world asked (so times ``think`` too): a decision draws
@@ -302,10 +305,14 @@ def _apply_candidate(deal: Deal, cand: Action | tuple[Action, ...]) -> None:
 
 
 def evaluate_worlds(worlds: Sequence[Deal], ctx_view: View, candidates: Sequence[Action | tuple[Action, ...]],
-                    playouts: int, rng: random.Random) -> tuple[list[float], list[float]]:
+                    playouts: int, rng: random.Random,
+                    weights: Sequence[float] | None = None) -> tuple[list[float], list[float]]:
     """Mean utility and mean tricks of each candidate (an action, or a sequence of the seat's actions applied in
     turn) over ``worlds``, each continued by the heuristic up to the first lead and then played out
     ``playouts`` times. The worlds are not changed.
+
+    Args:
+        weights: one weight (> 0) per world for a weighted mean (how many times it was drawn); default equal.
 
     Returns:
         ``(utilities, tricks)``, one entry per candidate.
@@ -314,7 +321,8 @@ def evaluate_worlds(worlds: Sequence[Deal], ctx_view: View, candidates: Sequence
     seat = ctx.seat
     util = [0.0] * len(candidates)
     tricks = [0.0] * len(candidates)
-    for w in worlds:
+    for wi, w in enumerate(worlds):
+        weight = 1.0 if weights is None else weights[wi]
         wseed = rng.getrandbits(31)
         for i, cand in enumerate(candidates):
             d = w.clone()
@@ -326,14 +334,14 @@ def evaluate_worlds(worlds: Sequence[Deal], ctx_view: View, candidates: Sequence
                 t_list = _playout_tricks(Position.from_deal(d), seat, playouts, wseed)
             assert d.contract is not None
             table = ctx.table(d.targets[seat], d.contract is Contract.MINIMUM)
-            util[i] += sum(table[t] for t in t_list) / len(t_list)
-            tricks[i] += sum(t_list) / len(t_list)
-    k = max(1, len(worlds))
+            util[i] += weight * sum(table[t] for t in t_list) / len(t_list)
+            tricks[i] += weight * sum(t_list) / len(t_list)
+    k = max(1, len(worlds)) if weights is None else sum(weights)
     return [u / k for u in util], [t / k for t in tricks]
 
 
 def _play_values(worlds: Sequence[Deal], view: View, legal: Sequence[Play], solver: Solver, playouts: int,
-                 rng: random.Random) -> tuple[list[float], list[float], str]:
+                 rng: random.Random, weights: Sequence[float] | None = None) -> tuple[list[float], list[float], str]:
     """Mean utility and tricks of each legal card over the worlds (double-dummy when short, else play-outs)."""
     ctx = _Context(view)
     seat = view.seat
@@ -341,7 +349,8 @@ def _play_values(worlds: Sequence[Deal], view: View, legal: Sequence[Play], solv
     util = [0.0] * len(legal)
     tricks = [0.0] * len(legal)
     method = "playout"
-    for w in worlds:
+    for wi, w in enumerate(worlds):
+        weight = 1.0 if weights is None else weights[wi]
         pos = Position.from_deal(w)
         table = ctx.table(w.targets[seat], pos.misere)
         if sum(h.bit_count() for h in pos.hands) <= (DDS_CARDS if pos.n == 3 else DDS_CARDS_4):
@@ -349,15 +358,15 @@ def _play_values(worlds: Sequence[Deal], view: View, legal: Sequence[Play], solv
             sol = solver.solve(pos, seat)
             for c, v in sol.cards.items():
                 i = idx[c.id]
-                util[i] += table[v]
-                tricks[i] += v
+                util[i] += weight * table[v]
+                tricks[i] += weight * v
         else:
             seed = rng.getrandbits(31)
             for cid, i in idx.items():
                 ts = _playout_tricks(pos.play_unchecked(cid), seat, playouts, seed)
-                util[i] += sum(table[t] for t in ts) / len(ts)
-                tricks[i] += sum(ts) / len(ts)
-    k = max(1, len(worlds))
+                util[i] += weight * sum(table[t] for t in ts) / len(ts)
+                tricks[i] += weight * sum(ts) / len(ts)
+    k = max(1, len(worlds)) if weights is None else sum(weights)
     return [u / k for u in util], [t / k for t in tricks], method
 
 
@@ -427,11 +436,16 @@ class ExpertPlayer:
         ValueError: for ``think <= 0``.
     """
 
-    def __init__(self, name: str = "expert", think: float = 1.0, solver: Solver | None = None) -> None:
+    def __init__(self, name: str = "expert", think: float = 1.0, solver: Solver | None = None,
+                 model: ChoiceModel | None = DEFAULT_MODEL, oversample: int = OVERSAMPLE) -> None:
         if not think > 0:
             raise ValueError(f"think={think!r} must be > 0")
+        if oversample < 1:
+            raise ValueError(f"oversample={oversample!r} must be >= 1")
         self.name = name
         self.think = think
+        self.model = model
+        self.oversample = oversample
         self._solver = solver
         self.worlds_play = max(2, round(WORLDS_PLAY * think))
         self.worlds_pre = max(2, round(WORLDS_PRE * think))
@@ -457,8 +471,27 @@ class ExpertPlayer:
         """Up to ``count`` worlds drawn from ``view``, within one budget of ``WORLD_STEPS * count`` resample steps
         (a count, so the same ``rng`` gives the same worlds on any machine); fewer, possibly none, when the
         budget runs out or resample gives up."""
+        return self._worlds_within(view, count, WORLD_STEPS * count, rng)
+
+    def _weighted_worlds(self, view: View, count: int, rng: random.Random) -> tuple[list[Deal], list[float] | None]:
+        """The worlds to search and their weights (``None``: equal). Without a model, :meth:`_worlds`. With one,
+        ``count * oversample`` worlds are drawn (the same step budget), weighted by the :func:`likelihood` of the
+        other players' choices in each, and ``count`` of them kept by :func:`pick_worlds`; a world kept ``m``
+        times is searched once with weight ``m``."""
+        if self.model is None:
+            return self._worlds(view, count, rng), None
+        drawn = self._worlds_within(view, count * self.oversample, WORLD_STEPS * count, rng)
+        if not drawn:
+            return [], None
+        like = [likelihood(w, view, self.model) for w in drawn]
+        picked = pick_worlds(like, count, rng)
+        kept = sorted(set(picked))
+        return [drawn[i] for i in kept], [float(picked.count(i)) for i in kept]
+
+    def _worlds_within(self, view: View, count: int, steps: int, rng: random.Random) -> list[Deal]:
+        """Up to ``count`` worlds drawn from ``view`` within one :class:`Budget` of ``steps`` resample steps."""
         out: list[Deal] = []
-        self.last_budget = budget = Budget(WORLD_STEPS * count)
+        self.last_budget = budget = Budget(steps)
         while len(out) < count:
             try:
                 out.append(resample(view, rng, budget=budget))
@@ -503,11 +536,11 @@ class ExpertPlayer:
         return self._tie_break(view, best, random.Random(rng.getrandbits(32)))
 
     def _estimate_play(self, view: View, legal: list[Play], rng: random.Random, given: Sequence[Deal] | None) -> Estimate:
-        worlds = list(given) if given is not None else self._worlds(view, self.worlds_play, rng)
+        worlds, weights = (list(given), None) if given is not None else self._weighted_worlds(view, self.worlds_play, rng)
         if not worlds:
             a = _HEURISTIC.choose(view, rng)
             return Estimate(a, {a: 0.0}, {}, 0, "heuristic")
-        util, tricks, method = _play_values(worlds, view, legal, self.solver, self.playouts_play, rng)
+        util, tricks, method = _play_values(worlds, view, legal, self.solver, self.playouts_play, rng, weights)
         values: dict[Action, float] = dict(zip(legal, util, strict=True))
         trick_map: dict[Action, float] = dict(zip(legal, tricks, strict=True))
         return Estimate(self._pick(view, values, rng), values, trick_map, len(worlds), method)
@@ -533,11 +566,11 @@ class ExpertPlayer:
             cands = list(keys)
         if len(cands) == 1:
             return Estimate(keys[0], {keys[0]: 0.0}, {}, 0, "forced")
-        worlds = list(given) if given is not None else self._worlds(view, self.worlds_pre, rng)
+        worlds, weights = (list(given), None) if given is not None else self._weighted_worlds(view, self.worlds_pre, rng)
         if not worlds:
             a = _HEURISTIC.choose(view, rng)
             return Estimate(a, {a: 0.0}, {}, 0, "heuristic")
-        util, tricks = evaluate_worlds(worlds, view, cands, self.playouts_pre, rng)
+        util, tricks = evaluate_worlds(worlds, view, cands, self.playouts_pre, rng, weights)
         values: dict[Action, float] = {}
         trick_map: dict[Action, float] = {}
         set_of: dict[Action, tuple[Card, ...]] = {}
