@@ -29,6 +29,7 @@ from sergeant_major.players.inference import (
     choice_factors,
     likelihood,
     pick_worlds,
+    temper,
 )
 from sergeant_major.search.determinization import resample
 
@@ -253,3 +254,20 @@ def test_the_expert_plays_a_whole_deal_reproducibly() -> None:
         return list(m.deals[0].history) if m.deals else []
 
     assert play() == play()
+
+
+@settings(max_examples=200, deadline=None)
+@given(logs=st.lists(st.floats(-200.0, 0.0), min_size=1, max_size=60), share=st.floats(0.0, 1.0))
+def test_tempered_weights_keep_enough_worlds(logs: list[float], share: float) -> None:
+    """Weights in (0, 1], the likeliest world 1, the effective sample size at least what was asked (up to the
+    bisection's step), and the order of the worlds' likelihoods kept."""
+    min_ess = share * len(logs)
+    ws = temper(logs, min_ess)
+    assert len(ws) == len(logs) and all(0.0 < w <= 1.0 for w in ws) and max(ws) == 1.0
+    assert math.fsum(ws) ** 2 / math.fsum(w * w for w in ws) >= min_ess * 0.99 - 1e-9
+    for i in range(len(logs) - 1):  # a likelier world never weighs less
+        if logs[i] < logs[i + 1]:
+            assert ws[i] <= ws[i + 1]
+    if math.fsum(w * w for w in (math.exp(x - max(logs)) for x in logs)) ** -1 * math.fsum(
+            math.exp(x - max(logs)) for x in logs) ** 2 >= min_ess:
+        assert ws == [math.exp(x - max(logs)) for x in logs]  # enough worlds already: the likelihoods themselves

@@ -54,7 +54,7 @@ from sergeant_major.core.deal import Deal, Phase
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.view import View, build_view
 from sergeant_major.players.heuristic import HeuristicPlayer
-from sergeant_major.players.inference import DEFAULT_MODEL, ChoiceModel, likelihood, pick_worlds
+from sergeant_major.players.inference import DEFAULT_MODEL, ChoiceModel, log_likelihood, pick_worlds, temper
 from sergeant_major.search import Position, Solver
 from sergeant_major.search.determinization import Budget, ResampleError, resample
 from sergeant_major.search.jit import int_array, jit
@@ -83,6 +83,9 @@ PLAYOUTS_PRE = 16
 """Play-outs per candidate per world for decisions before the play (times ``think``)."""
 OVERSAMPLE = 3
 """With inference, worlds drawn per world searched: the likelihood keeps the search's worlds among them."""
+MIN_ESS = 0.5
+"""With inference, the weights of the drawn worlds are tempered (:func:`~sergeant_major.players.inference.temper`)
+to an effective sample size of at least this share of the worlds searched."""
 WORLD_STEPS = 5000
 """The work the worlds of one decision may cost :func:`~sergeant_major.search.determinization.resample`, in its
 :class:`~sergeant_major.search.determinization.Budget` steps per world asked (so times ``think`` too): a decision draws
@@ -475,15 +478,15 @@ class ExpertPlayer:
 
     def _weighted_worlds(self, view: View, count: int, rng: random.Random) -> tuple[list[Deal], list[float] | None]:
         """The worlds to search and their weights (``None``: equal). Without a model, :meth:`_worlds`. With one,
-        ``count * oversample`` worlds are drawn (the same step budget), weighted by the :func:`likelihood` of the
-        other players' choices in each, and ``count`` of them kept by :func:`pick_worlds`; a world kept ``m``
-        times is searched once with weight ``m``."""
+        ``count * oversample`` worlds are drawn (the same step budget), weighted by the likelihood of the other
+        players' choices in each (tempered to an effective sample size of ``MIN_ESS * count``), and ``count`` of
+        them kept by :func:`pick_worlds`; a world kept ``m`` times is searched once with weight ``m``."""
         if self.model is None:
             return self._worlds(view, count, rng), None
         drawn = self._worlds_within(view, count * self.oversample, WORLD_STEPS * count, rng)
         if not drawn:
             return [], None
-        like = [likelihood(w, view, self.model) for w in drawn]
+        like = temper([log_likelihood(w, view, self.model) for w in drawn], MIN_ESS * count)
         picked = pick_worlds(like, count, rng)
         kept = sorted(set(picked))
         return [drawn[i] for i in kept], [float(picked.count(i)) for i in kept]

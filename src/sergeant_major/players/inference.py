@@ -27,7 +27,8 @@ from sergeant_major.core.deal import Deal
 from sergeant_major.core.view import View, build_view
 from sergeant_major.players.heuristic import HeuristicPlayer, discard_card, play_card
 
-__all__ = ["ChoiceKind", "ChoiceModel", "ALL_KINDS", "DEFAULT_MODEL", "likelihood", "choice_factors", "pick_worlds"]
+__all__ = ["ChoiceKind", "ChoiceModel", "ALL_KINDS", "DEFAULT_MODEL", "likelihood", "log_likelihood", "choice_factors",
+           "temper", "pick_worlds"]
 
 
 class ChoiceKind(str, Enum):
@@ -145,6 +146,43 @@ def likelihood(world: Deal, view: View, model: ChoiceModel = DEFAULT_MODEL) -> f
     """The probability of the other seats' choices in ``world`` under ``model``: the product of
     :func:`choice_factors`, in ``(0, 1]`` (1 when they made no scored choice)."""
     return math.prod(f for _, f in choice_factors(world, view, model))
+
+
+def temper(log_weights: Sequence[float], min_ess: float) -> list[float]:
+    """Weights ``exp(beta * (l - max l))`` for the log-likelihoods ``log_weights``, with the largest ``beta`` in
+    ``[0, 1]`` (to 1/1000 by bisection) whose effective sample size ``(sum w)^2 / sum w^2`` is at least
+    ``min_ess``: a world the model finds unlikely counts less, but a wrong model (the other players do not play
+    like the heuristic) never leaves the search only one or two worlds. In ``(0, 1]``, the likeliest world 1.
+
+    Raises:
+        ValueError: when ``log_weights`` is empty.
+    """
+    if not log_weights:
+        raise ValueError("temper: no weights")
+    top = max(log_weights)
+    rel = [x - top for x in log_weights]
+
+    def weights(beta: float) -> list[float]:
+        return [math.exp(beta * x) for x in rel]
+
+    def ess(ws: list[float]) -> float:
+        return math.fsum(ws) ** 2 / math.fsum(w * w for w in ws)
+
+    if ess(weights(1.0)) >= min_ess:
+        return weights(1.0)
+    lo, hi = 0.0, 1.0
+    while hi - lo > 1e-3:
+        mid = (lo + hi) / 2
+        if ess(weights(mid)) >= min_ess:
+            lo = mid
+        else:
+            hi = mid
+    return weights(lo)
+
+
+def log_likelihood(world: Deal, view: View, model: ChoiceModel = DEFAULT_MODEL) -> float:
+    """The natural log of :func:`likelihood` (<= 0; a sum, so no product of many small factors underflows)."""
+    return math.fsum(math.log(f) for _, f in choice_factors(world, view, model))
 
 
 def pick_worlds(weights: Sequence[float], count: int, rng: random.Random) -> list[int]:
