@@ -22,6 +22,14 @@ How a candidate is evaluated in one world
       set is discarded. Gives and free returns are chosen among the lowest card of each suit and the
       heuristic's choice.
 
+Inference (reading the table)
+    With a :class:`~sergeant_major.players.inference.ChoiceModel` (the default, :data:`DEFAULT_MODEL`) a decision
+    draws :data:`OVERSAMPLE` times the worlds it searches, weighs each by the likelihood of the other seats'
+    choices in it under the heuristic's policy (:func:`~sergeant_major.players.inference.log_likelihood`), tempers
+    the weights to an effective sample size of :data:`MIN_ESS` times the worlds searched, and searches the worlds
+    drawn in proportion to them (:func:`~sergeant_major.players.inference.pick_worlds`), each once with the number
+    of times it was drawn as its weight. ``model=None`` (the level ``expert-uniform``) searches uniform worlds.
+
 Utility (match awareness)
     The value of a deal outcome for the seat is its score ``diff`` (over-tricks, or minus under-tricks) times
     ``1 + EXCHANGE_BONUS`` when there is a next deal with an exchange (an over-trick also wins a card exchange
@@ -63,7 +71,7 @@ from sergeant_major.search.kernels import playouts as _greedy_playouts
 from sergeant_major.search.solver import warm_up as solver_warm_up
 
 __all__ = ["ExpertPlayer", "Estimate", "utility_table", "evaluate_worlds", "WIN", "EXCHANGE_BONUS", "DDS_CARDS", "DDS_CARDS_4",
-           "WORLDS_PLAY", "WORLDS_PRE", "PLAYOUTS_PLAY", "PLAYOUTS_PRE", "WORLD_STEPS"]
+           "WORLDS_PLAY", "WORLDS_PRE", "PLAYOUTS_PLAY", "PLAYOUTS_PRE", "WORLD_STEPS", "OVERSAMPLE", "MIN_ESS"]
 
 WIN = 4.0
 """Utility of winning the match with this deal's outcome, in points (over-tricks)."""
@@ -434,9 +442,12 @@ class ExpertPlayer:
         name: the player's name.
         think: multiplies every count budget (worlds, play-outs); 1.0 is the level ``expert``. Must be > 0.
         solver: a double-dummy solver to use (default: one shared by the experts of the process).
+        model: how the other players are taken to choose, for weighing the worlds (module doc, "Inference");
+            ``None``: uniform worlds (the level ``expert-uniform``).
+        oversample: with a model, worlds drawn per world searched (>= 1).
 
     Raises:
-        ValueError: for ``think <= 0``.
+        ValueError: for ``think <= 0`` or ``oversample < 1``.
     """
 
     def __init__(self, name: str = "expert", think: float = 1.0, solver: Solver | None = None,
