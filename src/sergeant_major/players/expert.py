@@ -24,11 +24,11 @@ How a candidate is evaluated in one world
 
 Inference (reading the table)
     With a :class:`~sergeant_major.players.inference.ChoiceModel` (the default, :data:`DEFAULT_MODEL`) a decision
-    draws :data:`OVERSAMPLE` times the worlds it searches, weighs each by the likelihood of the other seats'
-    choices in it under the heuristic's policy (:func:`~sergeant_major.players.inference.log_likelihood`), tempers
-    the weights to an effective sample size of :data:`MIN_ESS` times the worlds searched, and searches the worlds
-    drawn in proportion to them (:func:`~sergeant_major.players.inference.pick_worlds`), each once with the number
-    of times it was drawn as its weight. ``model=None`` (the level ``expert-uniform``) searches uniform worlds.
+    draws :data:`OVERSAMPLE` times the worlds a uniform search takes, weighs each by the likelihood of the other
+    seats' choices in it under the heuristic's policy (:func:`~sergeant_major.players.inference.log_likelihood`),
+    tempers the weights to an effective sample size of at least :data:`MIN_ESS` times the uniform count, and
+    searches every world whose weight is at least :data:`WEIGHT_FLOOR` of the likeliest's, the means weighted.
+    ``model=None`` (the level ``expert-uniform``) searches uniform worlds.
 
 Utility (match awareness)
     The value of a deal outcome for the seat is its score ``diff`` (over-tricks, or minus under-tricks) times
@@ -71,7 +71,8 @@ from sergeant_major.search.kernels import playouts as _greedy_playouts
 from sergeant_major.search.solver import warm_up as solver_warm_up
 
 __all__ = ["ExpertPlayer", "Estimate", "utility_table", "evaluate_worlds", "WIN", "EXCHANGE_BONUS", "DDS_CARDS", "DDS_CARDS_4",
-           "WORLDS_PLAY", "WORLDS_PRE", "PLAYOUTS_PLAY", "PLAYOUTS_PRE", "WORLD_STEPS", "OVERSAMPLE", "MIN_ESS"]
+           "WORLDS_PLAY", "WORLDS_PRE", "PLAYOUTS_PLAY", "PLAYOUTS_PRE", "WORLD_STEPS", "OVERSAMPLE", "MIN_ESS",
+           "WEIGHT_FLOOR"]
 
 WIN = 4.0
 """Utility of winning the match with this deal's outcome, in points (over-tricks)."""
@@ -91,9 +92,13 @@ PLAYOUTS_PRE = 16
 """Play-outs per candidate per world for decisions before the play (times ``think``)."""
 OVERSAMPLE = 3
 """With inference, worlds drawn per world searched: the likelihood keeps the search's worlds among them."""
-MIN_ESS = 0.5
+MIN_ESS = 1.0
 """With inference, the weights of the drawn worlds are tempered (:func:`~sergeant_major.players.inference.temper`)
-to an effective sample size of at least this share of the worlds searched."""
+to an effective sample size of at least this share of the worlds a uniform search takes (``WORLDS_PLAY`` or
+``WORLDS_PRE``): never a noisier estimate than uniform worlds give."""
+WEIGHT_FLOOR = 0.01
+"""With inference, drawn worlds whose tempered weight is below this share of the likeliest world's are not searched
+(they would change the means by less than the play-outs' noise)."""
 WORLD_STEPS = 5000
 """The work the worlds of one decision may cost :func:`~sergeant_major.search.determinization.resample`, in its
 :class:`~sergeant_major.search.determinization.Budget` steps per world asked (so times ``think`` too): a decision draws
@@ -444,14 +449,19 @@ class ExpertPlayer:
         solver: a double-dummy solver to use (default: one shared by the experts of the process).
         model: how the other players are taken to choose, for weighing the worlds (module doc, "Inference");
             ``None``: uniform worlds (the level ``expert-uniform``).
-        oversample: with a model, worlds drawn per world searched (>= 1).
+        oversample: with a model, worlds drawn per world a uniform search takes (>= 1).
+        min_ess: with a model, the effective sample size the tempered weights keep, as a share of the worlds a
+            uniform search takes.
+        resample_worlds: with a model, search the uniform count of worlds drawn in proportion to the weights
+            instead of every drawn world with its weight.
 
     Raises:
         ValueError: for ``think <= 0`` or ``oversample < 1``.
     """
 
     def __init__(self, name: str = "expert", think: float = 1.0, solver: Solver | None = None,
-                 model: ChoiceModel | None = DEFAULT_MODEL, oversample: int = OVERSAMPLE) -> None:
+                 model: ChoiceModel | None = DEFAULT_MODEL, oversample: int = OVERSAMPLE, min_ess: float = MIN_ESS,
+                 resample_worlds: bool = False) -> None:
         if not think > 0:
             raise ValueError(f"think={think!r} must be > 0")
         if oversample < 1:
@@ -460,6 +470,8 @@ class ExpertPlayer:
         self.think = think
         self.model = model
         self.oversample = oversample
+        self.min_ess = min_ess
+        self.resample_worlds = resample_worlds
         self._solver = solver
         self.worlds_play = max(2, round(WORLDS_PLAY * think))
         self.worlds_pre = max(2, round(WORLDS_PRE * think))
@@ -489,15 +501,19 @@ class ExpertPlayer:
 
     def _weighted_worlds(self, view: View, count: int, rng: random.Random) -> tuple[list[Deal], list[float] | None]:
         """The worlds to search and their weights (``None``: equal). Without a model, :meth:`_worlds`. With one,
-        ``count * oversample`` worlds are drawn (the same step budget), weighted by the likelihood of the other
-        players' choices in each (tempered to an effective sample size of ``MIN_ESS * count``), and ``count`` of
-        them kept by :func:`pick_worlds`; a world kept ``m`` times is searched once with weight ``m``."""
+        ``count * oversample`` worlds are drawn (the same step budget) and weighted by the likelihood of the other
+        players' choices in each, tempered to an effective sample size of ``min_ess * count``; every world of
+        weight at least :data:`WEIGHT_FLOOR` is searched with its weight, or (``resample_worlds``) ``count`` of
+        them are drawn by :func:`pick_worlds` and a world drawn ``m`` times is searched once with weight ``m``."""
         if self.model is None:
             return self._worlds(view, count, rng), None
         drawn = self._worlds_within(view, count * self.oversample, WORLD_STEPS * count, rng)
         if not drawn:
             return [], None
-        like = temper([log_likelihood(w, view, self.model) for w in drawn], MIN_ESS * count)
+        like = temper([log_likelihood(w, view, self.model) for w in drawn], self.min_ess * count)
+        if not self.resample_worlds:  # every world that counts, with its weight
+            kept = [i for i, w in enumerate(like) if w >= WEIGHT_FLOOR]
+            return [drawn[i] for i in kept], [like[i] for i in kept]
         picked = pick_worlds(like, count, rng)
         kept = sorted(set(picked))
         return [drawn[i] for i in kept], [float(picked.count(i)) for i in kept]
