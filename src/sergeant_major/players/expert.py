@@ -90,8 +90,8 @@ PLAYOUTS_PLAY = 10
 """Play-outs per legal card per world when the deal is too long to solve (times ``think``)."""
 PLAYOUTS_PRE = 16
 """Play-outs per candidate per world for decisions before the play (times ``think``)."""
-OVERSAMPLE = 3
-"""With inference, worlds drawn per world searched: the likelihood keeps the search's worlds among them."""
+OVERSAMPLE = 2
+"""With inference, worlds drawn per world a uniform search takes: the likelihood weighs them."""
 MIN_ESS = 1.0
 """With inference, the weights of the drawn worlds are tempered (:func:`~sergeant_major.players.inference.temper`)
 to an effective sample size of at least this share of the worlds a uniform search takes (``WORLDS_PLAY`` or
