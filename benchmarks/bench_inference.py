@@ -2,10 +2,12 @@
 
 Plays tournament boards ``0..B-1`` of ``--seed`` (:func:`sergeant_major.eval.tournament.make_board`: deal 2 after a
 heuristic deal 1) with three ``--opponents`` players, and at every second card-play decision of seat 0 with a
-choice draws ``3 * --worlds`` worlds from seat 0's view (:func:`~sergeant_major.search.determinization.resample`).
-For each model it keeps ``--worlds`` of them (uniform: the first ones; a model: tempered likelihood weights and
-:func:`~sergeant_major.players.inference.pick_worlds`, as the expert does) and measures the share of the hidden
-cards (those of the other hands) that the kept worlds put in the hand that really holds them. Printed per model:
+choice draws ``3 * --worlds`` worlds from seat 0's view (:func:`~sergeant_major.search.determinization.resample`)
+and measures, for each way of choosing and weighing worlds, the share of the hidden cards (those of the other
+hands) that the worlds put in the hand that really holds them (a weighted mean over the worlds): uniform (the first
+``--worlds``), and with a :class:`~sergeant_major.players.inference.ChoiceModel` either the first ``k * --worlds``
+worlds weighted by the tempered likelihood (``weigh``, as the expert does with ``k = 2``) or ``--worlds`` of the
+``3 * --worlds`` drawn by :func:`~sergeant_major.players.inference.pick_worlds` (``resample``). Printed per way:
 that share and its gain over uniform worlds on the same views, with a 95% interval over views.
 
 Run: ``python benchmarks/bench_inference.py [--rules 9-5-2] [--opponents heuristic|expert-uniform] [--boards 6]
@@ -28,9 +30,11 @@ from sergeant_major.eval.tournament import _play_board, make_board
 from sergeant_major.players.inference import ChoiceModel, log_likelihood, pick_worlds, temper
 from sergeant_major.search.determinization import resample
 
-MODELS: list[tuple[str, ChoiceModel | None, float]] = [
-    ("uniform", None, 0.0),
-    *[(f"eps={eps} ess={ess}", ChoiceModel(eps), ess) for eps in (0.1, 0.3, 0.5) for ess in (0.25, 0.5, 1.0)],
+MODELS: list[tuple[str, ChoiceModel | None, float, int]] = [  # name, model, ESS share, k (0: resample from 3x)
+    ("uniform", None, 0.0, 0),
+    *[(f"weigh 2x eps={eps} ess={ess}", ChoiceModel(eps), ess, 2) for eps in (0.1, 0.3, 0.5) for ess in (0.5, 1.0)],
+    ("weigh 3x eps=0.3 ess=1.0", ChoiceModel(0.3), 1.0, 3),
+    *[(f"resample 3x eps=0.3 ess={ess}", ChoiceModel(0.3), ess, 0) for ess in (0.25, 0.5, 1.0)],
 ]
 
 
@@ -71,24 +75,29 @@ def main() -> None:
     a = ap.parse_args()
     rules = Rules.parse(a.rules)
     taken = views(rules, a.opponents, a.boards, a.seed)
-    scores: dict[str, list[float]] = {name: [] for name, _, _ in MODELS}
+    scores: dict[str, list[float]] = {name: [] for name, _, _, _ in MODELS}
     for true, view in taken:
         rng = random.Random(1)
         drawn = [resample(view, rng) for _ in range(3 * a.worlds)]
         acc = [accuracy(w, true) for w in drawn]
-        for name, model, ess in MODELS:
+        logs = {model: [log_likelihood(w, view, model) for w in drawn] for _, model, _, _ in MODELS if model}
+        for name, model, ess, k in MODELS:
             if model is None:
                 scores[name].append(statistics.fmean(acc[: a.worlds]))
-                continue
-            weights = temper([log_likelihood(w, view, model) for w in drawn], ess * a.worlds)
-            scores[name].append(statistics.fmean(acc[i] for i in pick_worlds(weights, a.worlds, random.Random(2))))
+            elif k:
+                weights = temper(logs[model][: k * a.worlds], ess * a.worlds)
+                scores[name].append(math.fsum(w * x for w, x in zip(weights, acc, strict=False)) / math.fsum(weights))
+            else:
+                weights = temper(logs[model], ess * a.worlds)
+                scores[name].append(statistics.fmean(acc[i] for i in pick_worlds(weights, a.worlds,
+                                                                                  random.Random(2))))
     print(f"{rules}: {a.opponents} players, boards 0-{a.boards - 1} of seed {a.seed}, {len(taken)} views, "
           f"{a.worlds} worlds kept of {3 * a.worlds}")
     base = scores["uniform"]
-    for name, _, _ in MODELS:
+    for name, _, _, _ in MODELS:
         gain = [x - y for x, y in zip(scores[name], base, strict=True)]
         half = 1.96 * statistics.stdev(gain) / math.sqrt(len(gain)) if len(gain) > 1 else 0.0
-        print(f"  {name:<22} hidden cards placed right {statistics.fmean(scores[name]):.3f}   "
+        print(f"  {name:<30} hidden cards placed right {statistics.fmean(scores[name]):.3f}   "
               f"gain {statistics.fmean(gain):+.3f} ± {half:.3f}")
 
 
