@@ -27,13 +27,17 @@ from sergeant_major.core.rules import Rules
 from sergeant_major.core.view import View, build_view
 from sergeant_major.eval.levels import make_player
 from sergeant_major.eval.tournament import _play_board, make_board
-from sergeant_major.players.inference import ChoiceModel, log_likelihood, pick_worlds, temper
+from sergeant_major.players.inference import ChoiceKind, ChoiceModel, log_likelihood, pick_worlds, temper
 from sergeant_major.search.determinization import resample
 
+_CARDS = frozenset({ChoiceKind.LEAD, ChoiceKind.FOLLOW, ChoiceKind.VOID})
 MODELS: list[tuple[str, ChoiceModel | None, float, int]] = [  # name, model, ESS share, k (0: resample from 3x)
     ("uniform", None, 0.0, 0),
     *[(f"weigh 2x eps={eps} ess={ess}", ChoiceModel(eps), ess, 2) for eps in (0.1, 0.3, 0.5) for ess in (0.5, 1.0)],
     ("weigh 3x eps=0.3 ess=1.0", ChoiceModel(0.3), 1.0, 3),
+    ("weigh 2x, before the play only", ChoiceModel(0.3, frozenset(ChoiceKind) - _CARDS), 1.0, 2),
+    ("weigh 2x, card play only", ChoiceModel(0.3, _CARDS), 1.0, 2),
+    ("weigh 2x, no void plays", ChoiceModel(0.3, frozenset(ChoiceKind) - {ChoiceKind.VOID}), 1.0, 2),
     *[(f"resample 3x eps=0.3 ess={ess}", ChoiceModel(0.3), ess, 0) for ess in (0.25, 0.5, 1.0)],
 ]
 
