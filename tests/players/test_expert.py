@@ -238,15 +238,16 @@ def test_the_players_registry_makes_its_own_levels_and_the_full_one_every_level(
     from sergeant_major import players
     from sergeant_major.core.errors import UnknownLevelError
 
-    assert players.LEVELS is LEVELS and list(players.MEASUREMENT_LEVELS) == ["oracle"]
-    assert list(MEASUREMENT_LEVELS) == ["oracle", "ismcts"] and sergeant_major.make_player is make_player
+    assert players.LEVELS is LEVELS and list(players.MEASUREMENT_LEVELS) == ["oracle", "expert-uniform"]
+    assert list(MEASUREMENT_LEVELS) == ["oracle", "expert-uniform", "ismcts"] and sergeant_major.make_player is make_player
     assert isinstance(players.make_player("oracle"), OraclePlayer)
     with pytest.raises(UnknownLevelError, match=r"^unknown player level 'ismcts' \(one of random, beginner, heuristic, "
-                                                r"expert; for measurement only: oracle\)$"):
+                                                r"expert; for measurement only: oracle, expert-uniform\)$"):
         players.make_player("ismcts")
     for make in (make_player, sergeant_major.make_player):
         with pytest.raises(UnknownLevelError, match=r"^unknown player level 'master' \(one of random, beginner, "
-                                                    r"heuristic, expert; for measurement only: oracle, ismcts\)$"):
+                                                    r"heuristic, expert; for measurement only: oracle, expert-uniform, "
+                                                    r"ismcts\)$"):
             make("master")
 
 

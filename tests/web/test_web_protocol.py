@@ -21,7 +21,9 @@ with warnings.catch_warnings():  # starlette's notice about httpx, not about thi
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient  # noqa: E402
 
-from sergeant_major.records import check_record, loads_record  # noqa: E402
+from sergeant_major.players import decision_rng  # noqa: E402
+from sergeant_major.players.expert import ExpertPlayer  # noqa: E402
+from sergeant_major.records import action_to_json, check_record, loads_record  # noqa: E402
 from sergeant_major.web.app import create_app  # noqa: E402
 from sergeant_major.web.connections import Conn  # noqa: E402
 from sergeant_major.web.protocol import MAX_MESSAGE  # noqa: E402
@@ -175,12 +177,14 @@ def test_practice_undo_and_hint(tmp_path: Path) -> None:
         await send(hub, c, {"type": "join", "token": t["seats"][0]["token"]})
         await send(hub, c, {"type": "start", "v": 0})
         gt = hub.tables[t["id"]]
-        # play until the human has played a card
+        # play until the human has played a card; each hint is the expert's choice (with inference) for the view
         while not gt.undo_count(0):
             st = c.ws.last()
+            m = gt.match
+            expected = ExpertPlayer().choose(m.view(0), decision_rng(m.seed, 0, m.deal.number, len(m.deal.history)))
             await send(hub, c, {"type": "hint"})
             h = c.ws.last("hint")
-            assert h is not None and h["action"] in st["view"]["legal"]
+            assert h is not None and h["action"] in st["view"]["legal"] and h["action"] == action_to_json(expected)
             a = dict(h["action"])
             a.pop("seat")
             await send(hub, c, {"type": "act", "v": st["v"], "action": a})

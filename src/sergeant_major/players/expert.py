@@ -22,6 +22,14 @@ How a candidate is evaluated in one world
       set is discarded. Gives and free returns are chosen among the lowest card of each suit and the
       heuristic's choice.
 
+Inference (reading the table)
+    With a :class:`~sergeant_major.players.inference.ChoiceModel` (the default, :data:`DEFAULT_MODEL`) a decision
+    draws :data:`OVERSAMPLE` times the worlds a uniform search takes, weighs each by the likelihood of the other
+    seats' choices in it under the heuristic's policy (:func:`~sergeant_major.players.inference.log_likelihood`),
+    tempers the weights to an effective sample size of at least :data:`MIN_ESS` times the uniform count, and
+    searches every world whose weight is at least :data:`WEIGHT_FLOOR` of the likeliest's, the means weighted.
+    ``model=None`` (the level ``expert-uniform``) searches uniform worlds.
+
 Utility (match awareness)
     The value of a deal outcome for the seat is its score ``diff`` (over-tricks, or minus under-tricks) times
     ``1 + EXCHANGE_BONUS`` when there is a next deal with an exchange (an over-trick also wins a card exchange
@@ -54,6 +62,7 @@ from sergeant_major.core.deal import Deal, Phase
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.view import View, build_view
 from sergeant_major.players.heuristic import HeuristicPlayer
+from sergeant_major.players.inference import DEFAULT_MODEL, ChoiceModel, log_likelihood, pick_worlds, temper
 from sergeant_major.search import Position, Solver
 from sergeant_major.search.determinization import Budget, ResampleError, resample
 from sergeant_major.search.jit import int_array, jit
@@ -63,7 +72,8 @@ from sergeant_major.search.solver import warm_up as solver_warm_up
 from sergeant_major.search.solver import warm_up_in_background
 
 __all__ = ["ExpertPlayer", "Estimate", "utility_table", "evaluate_worlds", "WIN", "EXCHANGE_BONUS", "DDS_CARDS", "DDS_CARDS_4",
-           "WORLDS_PLAY", "WORLDS_PRE", "PLAYOUTS_PLAY", "PLAYOUTS_PRE", "WORLD_STEPS"]
+           "WORLDS_PLAY", "WORLDS_PRE", "PLAYOUTS_PLAY", "PLAYOUTS_PRE", "WORLD_STEPS", "OVERSAMPLE", "MIN_ESS",
+           "WEIGHT_FLOOR"]
 
 WIN = 4.0
 """Utility of winning the match with this deal's outcome, in points (over-tricks)."""
@@ -81,6 +91,15 @@ PLAYOUTS_PLAY = 10
 """Play-outs per legal card per world when the deal is too long to solve (times ``think``)."""
 PLAYOUTS_PRE = 16
 """Play-outs per candidate per world for decisions before the play (times ``think``)."""
+OVERSAMPLE = 2
+"""With inference, worlds drawn per world a uniform search takes: the likelihood weighs them."""
+MIN_ESS = 1.0
+"""With inference, the weights of the drawn worlds are tempered (:func:`~sergeant_major.players.inference.temper`)
+to an effective sample size of at least this share of the worlds a uniform search takes (``WORLDS_PLAY`` or
+``WORLDS_PRE``): never a noisier estimate than uniform worlds give."""
+WEIGHT_FLOOR = 0.01
+"""With inference, drawn worlds whose tempered weight is below this share of the likeliest world's are not searched
+(they would change the means by less than the play-outs' noise)."""
 WORLD_STEPS = 5000
 """The work the worlds of one decision may cost :func:`~sergeant_major.search.determinization.resample`, in its
 :class:`~sergeant_major.search.determinization.Budget` steps per world asked (so times ``think`` too): a decision draws
@@ -306,10 +325,14 @@ def _apply_candidate(deal: Deal, cand: Action | tuple[Action, ...]) -> None:
 
 
 def evaluate_worlds(worlds: Sequence[Deal], ctx_view: View, candidates: Sequence[Action | tuple[Action, ...]],
-                    playouts: int, rng: random.Random) -> tuple[list[float], list[float]]:
+                    playouts: int, rng: random.Random,
+                    weights: Sequence[float] | None = None) -> tuple[list[float], list[float]]:
     """Mean utility and mean tricks of each candidate (an action, or a sequence of the seat's actions applied in
     turn) over ``worlds``, each continued by the heuristic up to the first lead and then played out
     ``playouts`` times. The worlds are not changed.
+
+    Args:
+        weights: one weight (> 0) per world for a weighted mean (how many times it was drawn); default equal.
 
     Returns:
         ``(utilities, tricks)``, one entry per candidate.
@@ -318,7 +341,8 @@ def evaluate_worlds(worlds: Sequence[Deal], ctx_view: View, candidates: Sequence
     seat = ctx.seat
     util = [0.0] * len(candidates)
     tricks = [0.0] * len(candidates)
-    for w in worlds:
+    for wi, w in enumerate(worlds):
+        weight = 1.0 if weights is None else weights[wi]
         wseed = rng.getrandbits(31)
         for i, cand in enumerate(candidates):
             d = w.clone()
@@ -330,14 +354,14 @@ def evaluate_worlds(worlds: Sequence[Deal], ctx_view: View, candidates: Sequence
                 t_list = _playout_tricks(Position.from_deal(d), seat, playouts, wseed)
             assert d.contract is not None
             table = ctx.table(d.targets[seat], d.contract is Contract.MINIMUM)
-            util[i] += sum(table[t] for t in t_list) / len(t_list)
-            tricks[i] += sum(t_list) / len(t_list)
-    k = max(1, len(worlds))
+            util[i] += weight * sum(table[t] for t in t_list) / len(t_list)
+            tricks[i] += weight * sum(t_list) / len(t_list)
+    k = max(1, len(worlds)) if weights is None else sum(weights)
     return [u / k for u in util], [t / k for t in tricks]
 
 
 def _play_values(worlds: Sequence[Deal], view: View, legal: Sequence[Play], solver: Solver, playouts: int,
-                 rng: random.Random) -> tuple[list[float], list[float], str]:
+                 rng: random.Random, weights: Sequence[float] | None = None) -> tuple[list[float], list[float], str]:
     """Mean utility and tricks of each legal card over the worlds (double-dummy when short, else play-outs)."""
     ctx = _Context(view)
     seat = view.seat
@@ -345,7 +369,8 @@ def _play_values(worlds: Sequence[Deal], view: View, legal: Sequence[Play], solv
     util = [0.0] * len(legal)
     tricks = [0.0] * len(legal)
     method = "playout"
-    for w in worlds:
+    for wi, w in enumerate(worlds):
+        weight = 1.0 if weights is None else weights[wi]
         pos = Position.from_deal(w)
         table = ctx.table(w.targets[seat], pos.misere)
         if sum(h.bit_count() for h in pos.hands) <= (DDS_CARDS if pos.n == 3 else DDS_CARDS_4):
@@ -353,15 +378,15 @@ def _play_values(worlds: Sequence[Deal], view: View, legal: Sequence[Play], solv
             sol = solver.solve(pos, seat)
             for c, v in sol.cards.items():
                 i = idx[c.id]
-                util[i] += table[v]
-                tricks[i] += v
+                util[i] += weight * table[v]
+                tricks[i] += weight * v
         else:
             seed = rng.getrandbits(31)
             for cid, i in idx.items():
                 ts = _playout_tricks(pos.play_unchecked(cid), seat, playouts, seed)
-                util[i] += sum(table[t] for t in ts) / len(ts)
-                tricks[i] += sum(ts) / len(ts)
-    k = max(1, len(worlds))
+                util[i] += weight * sum(table[t] for t in ts) / len(ts)
+                tricks[i] += weight * sum(ts) / len(ts)
+    k = max(1, len(worlds)) if weights is None else sum(weights)
     return [u / k for u in util], [t / k for t in tricks], method
 
 
@@ -426,16 +451,31 @@ class ExpertPlayer:
         name: the player's name.
         think: multiplies every count budget (worlds, play-outs); 1.0 is the level ``expert``. Must be > 0.
         solver: a double-dummy solver to use (default: one shared by the experts of the process).
+        model: how the other players are taken to choose, for weighing the worlds (module doc, "Inference");
+            ``None``: uniform worlds (the level ``expert-uniform``).
+        oversample: with a model, worlds drawn per world a uniform search takes (>= 1).
+        min_ess: with a model, the effective sample size the tempered weights keep, as a share of the worlds a
+            uniform search takes.
+        resample_worlds: with a model, search the uniform count of worlds drawn in proportion to the weights
+            instead of every drawn world with its weight.
 
     Raises:
-        ValueError: for ``think <= 0``.
+        ValueError: for ``think <= 0`` or ``oversample < 1``.
     """
 
-    def __init__(self, name: str = "expert", think: float = 1.0, solver: Solver | None = None) -> None:
+    def __init__(self, name: str = "expert", think: float = 1.0, solver: Solver | None = None,
+                 model: ChoiceModel | None = DEFAULT_MODEL, oversample: int = OVERSAMPLE, min_ess: float = MIN_ESS,
+                 resample_worlds: bool = False) -> None:
         if not think > 0:
             raise ValueError(f"think={think!r} must be > 0")
+        if oversample < 1:
+            raise ValueError(f"oversample={oversample!r} must be >= 1")
         self.name = name
         self.think = think
+        self.model = model
+        self.oversample = oversample
+        self.min_ess = min_ess
+        self.resample_worlds = resample_worlds
         self._solver = solver
         self.worlds_play = max(2, round(WORLDS_PLAY * think))
         self.worlds_pre = max(2, round(WORLDS_PRE * think))
@@ -461,8 +501,31 @@ class ExpertPlayer:
         """Up to ``count`` worlds drawn from ``view``, within one budget of ``WORLD_STEPS * count`` resample steps
         (a count, so the same ``rng`` gives the same worlds on any machine); fewer, possibly none, when the
         budget runs out or resample gives up."""
+        return self._worlds_within(view, count, WORLD_STEPS * count, rng)
+
+    def _weighted_worlds(self, view: View, count: int, rng: random.Random) -> tuple[list[Deal], list[float] | None]:
+        """The worlds to search and their weights (``None``: equal). Without a model, :meth:`_worlds`. With one,
+        ``count * oversample`` worlds are drawn (the same step budget) and weighted by the likelihood of the other
+        players' choices in each, tempered to an effective sample size of ``min_ess * count``; every world of
+        weight at least :data:`WEIGHT_FLOOR` is searched with its weight, or (``resample_worlds``) ``count`` of
+        them are drawn by :func:`pick_worlds` and a world drawn ``m`` times is searched once with weight ``m``."""
+        if self.model is None:
+            return self._worlds(view, count, rng), None
+        drawn = self._worlds_within(view, count * self.oversample, WORLD_STEPS * count, rng)
+        if not drawn:
+            return [], None
+        like = temper([log_likelihood(w, view, self.model) for w in drawn], self.min_ess * count)
+        if not self.resample_worlds:  # every world that counts, with its weight
+            kept = [i for i, w in enumerate(like) if w >= WEIGHT_FLOOR]
+            return [drawn[i] for i in kept], [like[i] for i in kept]
+        picked = pick_worlds(like, count, rng)
+        kept = sorted(set(picked))
+        return [drawn[i] for i in kept], [float(picked.count(i)) for i in kept]
+
+    def _worlds_within(self, view: View, count: int, steps: int, rng: random.Random) -> list[Deal]:
+        """Up to ``count`` worlds drawn from ``view`` within one :class:`Budget` of ``steps`` resample steps."""
         out: list[Deal] = []
-        self.last_budget = budget = Budget(WORLD_STEPS * count)
+        self.last_budget = budget = Budget(steps)
         while len(out) < count:
             try:
                 out.append(resample(view, rng, budget=budget))
@@ -507,11 +570,11 @@ class ExpertPlayer:
         return self._tie_break(view, best, random.Random(rng.getrandbits(32)))
 
     def _estimate_play(self, view: View, legal: list[Play], rng: random.Random, given: Sequence[Deal] | None) -> Estimate:
-        worlds = list(given) if given is not None else self._worlds(view, self.worlds_play, rng)
+        worlds, weights = (list(given), None) if given is not None else self._weighted_worlds(view, self.worlds_play, rng)
         if not worlds:
             a = _HEURISTIC.choose(view, rng)
             return Estimate(a, {a: 0.0}, {}, 0, "heuristic")
-        util, tricks, method = _play_values(worlds, view, legal, self.solver, self.playouts_play, rng)
+        util, tricks, method = _play_values(worlds, view, legal, self.solver, self.playouts_play, rng, weights)
         values: dict[Action, float] = dict(zip(legal, util, strict=True))
         trick_map: dict[Action, float] = dict(zip(legal, tricks, strict=True))
         return Estimate(self._pick(view, values, rng), values, trick_map, len(worlds), method)
@@ -537,11 +600,11 @@ class ExpertPlayer:
             cands = list(keys)
         if len(cands) == 1:
             return Estimate(keys[0], {keys[0]: 0.0}, {}, 0, "forced")
-        worlds = list(given) if given is not None else self._worlds(view, self.worlds_pre, rng)
+        worlds, weights = (list(given), None) if given is not None else self._weighted_worlds(view, self.worlds_pre, rng)
         if not worlds:
             a = _HEURISTIC.choose(view, rng)
             return Estimate(a, {a: 0.0}, {}, 0, "heuristic")
-        util, tricks = evaluate_worlds(worlds, view, cands, self.playouts_pre, rng)
+        util, tricks = evaluate_worlds(worlds, view, cands, self.playouts_pre, rng, weights)
         values: dict[Action, float] = {}
         trick_map: dict[Action, float] = {}
         set_of: dict[Action, tuple[Card, ...]] = {}

@@ -6,11 +6,11 @@ import random
 from collections.abc import Callable, Sequence
 
 from sergeant_major.core.actions import Action, AssignTargets, Contract, Discard, EndGive, Give, NameContract, Play, Return
-from sergeant_major.core.cards import SUIT_MASKS, Card, mask_of
+from sergeant_major.core.cards import FULL_DECK, SUIT_MASKS, Card, mask_of
 from sergeant_major.core.view import View
 from sergeant_major.players.protocol import check_decision
 
-__all__ = ["HeuristicPlayer", "beats"]
+__all__ = ["HeuristicPlayer", "beats", "play_card", "discard_card"]
 
 
 def _rank_value(c: Card) -> int:
@@ -78,17 +78,8 @@ class HeuristicPlayer:
         return best[1]
 
     def _discard(self, view: View, legal: list[Discard]) -> Action:
-        hand = [a.card for a in legal]
-        trump = view.trump
-        counts = {s: sum(1 for c in hand if c.suit == s) for s in range(4)}
-
-        def key(c: Card) -> tuple[int, int, int]:
-            # keep trumps and aces; empty the shortest side suits first (to make voids), lowest cards first
-            is_trump = 1 if c.suit == trump else 0
-            return (is_trump, 1 if c.rank == 12 else 0, counts[c.suit] * 16 + c.rank)
-
-        card = min(hand, key=key)
-        return next(a for a in legal if a.card is card)
+        cid = discard_card(mask_of(a.card for a in legal), view.trump)
+        return next(a for a in legal if a.card.id == cid)
 
     def _give(self, view: View, legal: list[Give]) -> Action:
         hand = view.hand
@@ -107,74 +98,12 @@ class HeuristicPlayer:
 
     # -------------------------------------------------------------- card play
     def _play(self, view: View, legal: list[Play]) -> Action:
-        cards = [a.card for a in legal]
-        trump = view.trump
-        mt = view.contract is Contract.MINIMUM
-        played = mask_of(view.played_cards()) | mask_of(view.hand)
-        unseen = ((1 << 52) - 1) & ~played
+        unseen = FULL_DECK & ~mask_of(view.played_cards()) & ~mask_of(view.hand)
         if view.discards:
             unseen &= ~mask_of(view.discards)
-
-        def is_top(c: Card) -> bool:
-            higher = SUIT_MASKS[c.suit] & ~((1 << (c.id + 1)) - 1)
-            return not (higher & unseen)
-
-        def pick(c: Card) -> Action:
-            return next(a for a in legal if a.card is c)
-
-        trick = view.trick
-        if not trick:
-            return pick(self._lead(view, cards, trump, mt, is_top, unseen))
-        led = trick[0][1].suit
-        win_seat, win_card = trick[0]
-        for s, c in trick[1:]:
-            if beats(c, win_card, trump):
-                win_seat, win_card = s, c
-        winners = [c for c in cards if beats(c, win_card, trump)]
-        last = len(trick) == view.players - 1
-        lowest = min(cards, key=lambda c: (c.suit == trump, c.rank))
-        if mt:  # duck: highest card that still loses, else lowest winner
-            losers = [c for c in cards if c not in winners]
-            if losers:
-                return pick(max(losers, key=lambda c: c.rank))
-            return pick(min(winners, key=lambda c: c.rank))
-        decl = view.declarer
-        me = view.seat
-        partner_winning = me != decl and win_seat != decl
-        if partner_winning:
-            # the declarer still to play after me can overtake; else my partner's card stands
-            decl_after = any(((view.leader + k) % view.players) == decl for k in range(len(trick) + 1, view.players))
-            if not decl_after or (win_card.suit == trump or is_top(win_card)):
-                return pick(lowest)
-        if winners:
-            cheap = min(winners, key=lambda c: (c.suit == trump, c.rank))
-            if last or is_top(cheap) or cheap.suit == trump and cheap.suit != led:
-                return pick(cheap)
-            top = [c for c in winners if is_top(c)]
-            if top:
-                return pick(min(top, key=lambda c: c.rank))
-        return pick(lowest)
-
-    @staticmethod
-    def _lead(view: View, cards: list[Card], trump: int, mt: bool,
-              is_top: Callable[[Card], bool], unseen: int) -> Card:
-        if mt:
-            return min(cards, key=lambda c: c.rank)
-        tops = [c for c in cards if is_top(c) and c.suit != trump]
-        me_decl = view.seat == view.declarer
-        my_trumps = [c for c in cards if c.suit == trump]
-        if me_decl and trump >= 0 and my_trumps and (unseen & SUIT_MASKS[trump]):
-            # draw trumps with a sure winner, or when long in them
-            top_tr = [c for c in my_trumps if is_top(c)]
-            if top_tr:
-                return max(top_tr, key=lambda c: c.rank)
-            if len(my_trumps) >= 5:
-                return min(my_trumps, key=lambda c: c.rank)
-        if tops:
-            return max(tops, key=lambda c: c.rank)
-        side = [c for c in cards if c.suit != trump] or cards
-        counts = {s: sum(1 for c in side if c.suit == s) for s in range(4)}
-        return min(side, key=lambda c: (-counts[c.suit], c.rank))
+        cid = play_card(mask_of(a.card for a in legal), [(s, c.id) for s, c in view.trick], view.leader, view.trump,
+                        view.contract is Contract.MINIMUM, unseen, view.declarer, view.seat, view.players)
+        return next(a for a in legal if a.card.id == cid)
 
 
 def beats(card: Card, best: Card, trump: int) -> bool:
@@ -184,3 +113,91 @@ def beats(card: Card, best: Card, trump: int) -> bool:
     if card.suit == best.suit:
         return card.rank > best.rank
     return card.suit == trump
+
+
+def play_card(legal: int, trick: Sequence[tuple[int, int]], leader: int, trump: int, minimum: bool, unseen: int,
+              declarer: int, seat: int, players: int) -> int:
+    """The heuristic's card, as a card id, from masks (what :meth:`HeuristicPlayer.choose` plays; the likelihood of
+    a play in :mod:`sergeant_major.players.inference` asks it for many sampled hands, so it builds no view).
+
+    Args:
+        legal: mask of the cards ``seat`` may play (not 0).
+        trick: the trick so far, ``(seat, card id)`` in play order; ``leader`` led it.
+        trump: the trump suit 0..3, or -1; ``minimum``: the contract is minimum tricks.
+        unseen: mask of the cards ``seat`` cannot see (not played, not in its hand, not its own discards).
+    """
+    ids = _ids(legal)
+
+    def is_top(c: int) -> bool:
+        return not (unseen & SUIT_MASKS[c // 13] & ~((1 << (c + 1)) - 1))
+
+    if not trick:
+        return _lead_card(ids, trump, minimum, unseen, is_top, seat == declarer)
+    led = trick[0][1] // 13
+    win_seat, win = trick[0]
+    for s, c in trick[1:]:
+        if c // 13 == win // 13 and c > win or c // 13 != win // 13 and c // 13 == trump:
+            win_seat, win = s, c
+    win_suit = win // 13
+    winners = [c for c in ids if (c > win if c // 13 == win_suit else c // 13 == trump)]
+    last = len(trick) == players - 1
+    lowest = min(ids, key=lambda c: (c // 13 == trump, c % 13))
+    if minimum:  # duck: highest card that still loses, else lowest winner
+        losers = [c for c in ids if c not in winners]
+        if losers:
+            return max(losers, key=lambda c: c % 13)
+        return min(winners, key=lambda c: c % 13)
+    if seat != declarer and win_seat != declarer:
+        # the declarer still to play after me can overtake; else my partner's card stands
+        decl_after = any((leader + k) % players == declarer for k in range(len(trick) + 1, players))
+        if not decl_after or win_suit == trump or is_top(win):
+            return lowest
+    if winners:
+        cheap = min(winners, key=lambda c: (c // 13 == trump, c % 13))
+        if last or is_top(cheap) or cheap // 13 == trump and trump != led:
+            return cheap
+        top = [c for c in winners if is_top(c)]
+        if top:
+            return min(top, key=lambda c: c % 13)
+    return lowest
+
+
+def _lead_card(ids: list[int], trump: int, minimum: bool, unseen: int, is_top: Callable[[int], bool],
+               declaring: bool) -> int:
+    if minimum:
+        return min(ids, key=lambda c: c % 13)
+    tops = [c for c in ids if c // 13 != trump and is_top(c)]
+    my_trumps = [c for c in ids if c // 13 == trump]
+    if declaring and trump >= 0 and my_trumps and unseen & SUIT_MASKS[trump]:
+        # draw trumps with a sure winner, or when long in them
+        top_tr = [c for c in my_trumps if is_top(c)]
+        if top_tr:
+            return max(top_tr, key=lambda c: c % 13)
+        if len(my_trumps) >= 5:
+            return min(my_trumps, key=lambda c: c % 13)
+    if tops:
+        return max(tops, key=lambda c: c % 13)
+    side = [c for c in ids if c // 13 != trump] or ids
+    counts = [0, 0, 0, 0]
+    for c in side:
+        counts[c // 13] += 1
+    return min(side, key=lambda c: (-counts[c // 13], c % 13))
+
+
+def discard_card(hand: int, trump: int) -> int:
+    """The heuristic's discard, as a card id, from the mask of the cards it may discard (its hand; not 0) and the
+    trump suit (0..3, or -1): it keeps trumps and aces and empties its shortest side suits first (to make voids),
+    lowest cards first."""
+    counts = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
+    return min(_ids(hand),
+               key=lambda c: (c // 13 == trump, c % 13 == 12, counts[c // 13] * 16 + c % 13))
+
+
+def _ids(mask: int) -> list[int]:
+    """The card ids of ``mask``, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

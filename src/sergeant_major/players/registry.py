@@ -30,6 +30,12 @@ def _expert() -> Player:
     return ExpertPlayer()
 
 
+def _expert_uniform() -> Player:
+    from sergeant_major.players.expert import ExpertPlayer
+
+    return ExpertPlayer(name="expert-uniform", model=None)
+
+
 def _oracle() -> Player:
     from sergeant_major.players.oracle import OraclePlayer
 
@@ -47,8 +53,10 @@ seen by the tournament too."""
 
 MEASUREMENT_LEVELS: dict[str, Callable[[], Player]] = {
     "oracle": _oracle,
+    "expert-uniform": _expert_uniform,
 }
-"""Levels of this package for measurement only, never offered in ``play``: ``oracle`` sees every card. The
+"""Levels of this package for measurement only, never offered in ``play``: ``oracle`` sees every card;
+``expert-uniform`` is the expert without inference (its worlds drawn uniformly from its view, as before issue 37). The
 tournament's :data:`sergeant_major.eval.levels.MEASUREMENT_LEVELS` adds ``ismcts``."""
 
 

@@ -17,7 +17,7 @@ from dataclasses import replace
 from sqlalchemy.exc import SQLAlchemyError
 
 from sergeant_major.core.errors import IllegalActionError
-from sergeant_major.players import HeuristicPlayer, decision_rng
+from sergeant_major.players import decision_rng
 from sergeant_major.records import action_to_json
 from sergeant_major.web.accounts import DELETED_NAME
 from sergeant_major.web.chat import CHAT_BURST, CHAT_WINDOW, chat_message, chat_phrase
@@ -372,11 +372,17 @@ class Hub(TableRunner):
         return True
 
     async def _hint(self, c: Conn, gt: GameTable) -> None:
-        """A practice table's ``hint``: the heuristic's choice on the sender's turn."""
+        """A practice table's ``hint``: the ``expert``'s choice on the sender's turn (searched in a thread: tens of
+        milliseconds, so the other tables go on meanwhile)."""
+        from sergeant_major.players.expert import ExpertPlayer  # loads the search: only when a hint is asked
+
         m = gt.match
         if c.seat is None or not gt.row.practice or m.over or m.to_act != c.seat or gt.waiting_start:
             await self.clients.send(c, error_message("no_hint", "hints are for your own turn at a practice table"))
             return
         deal = m.deal
-        a = HeuristicPlayer().choose(m.view(c.seat), decision_rng(m.seed, c.seat, deal.number, len(deal.history)))
-        await self.clients.send(c, hint_message(gt.version, a))
+        version = gt.version
+        view = m.view(c.seat)
+        a = await asyncio.to_thread(ExpertPlayer().choose, view,
+                                    decision_rng(m.seed, c.seat, deal.number, len(deal.history)))
+        await self.clients.send(c, hint_message(version, a))

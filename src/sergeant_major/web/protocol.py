@@ -63,7 +63,7 @@ def error_message(code: str, reason: str) -> dict[str, Any]:
 
 
 def hint_message(version: int, action: Action) -> dict[str, Any]:
-    """The ``hint`` message: the heuristic's choice at state version ``version``."""
+    """The ``hint`` message: the expert's choice at state version ``version``."""
     return {"type": "hint", "v": version, "action": action_to_json(action)}
 
 
@@ -170,7 +170,7 @@ class UndoMessage(ClientMessage):
 
 
 class HintMessage(ClientMessage):
-    """``hint``: practice: the heuristic's choice on the sender's turn."""
+    """``hint``: practice: the expert's choice on the sender's turn."""
 
     type: Literal["hint"]
 

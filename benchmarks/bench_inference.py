@@ -1,0 +1,109 @@
+"""How well the expert's worlds guess the hidden cards: uniform worlds against worlds weighed by inference.
+
+Plays tournament boards ``0..B-1`` of ``--seed`` (:func:`sergeant_major.eval.tournament.make_board`: deal 2 after a
+heuristic deal 1) with three ``--opponents`` players, and at every second card-play decision of seat 0 with a
+choice draws ``3 * --worlds`` worlds from seat 0's view (:func:`~sergeant_major.search.determinization.resample`)
+and measures, for each way of choosing and weighing worlds, the share of the hidden cards (those of the other
+hands) that the worlds put in the hand that really holds them (a weighted mean over the worlds): uniform (the first
+``--worlds``), and with a :class:`~sergeant_major.players.inference.ChoiceModel` either the first ``k * --worlds``
+worlds weighted by the tempered likelihood (``weigh``, as the expert does with ``k = 2``) or ``--worlds`` of the
+``3 * --worlds`` drawn by :func:`~sergeant_major.players.inference.pick_worlds` (``resample``). Printed per way:
+that share and its gain over uniform worlds on the same views, with a 95% interval over views.
+
+Run: ``python benchmarks/bench_inference.py [--rules 9-5-2] [--opponents heuristic|expert-uniform] [--boards 6]
+[--worlds 20] [--seed 77]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+
+from sergeant_major.core.actions import Play
+from sergeant_major.core.deal import Deal
+from sergeant_major.core.rules import Rules
+from sergeant_major.core.view import View, build_view
+from sergeant_major.eval.levels import make_player
+from sergeant_major.eval.tournament import _play_board, make_board
+from sergeant_major.players.inference import ChoiceKind, ChoiceModel, log_likelihood, pick_worlds, temper
+from sergeant_major.search.determinization import resample
+
+_CARDS = frozenset({ChoiceKind.LEAD, ChoiceKind.FOLLOW, ChoiceKind.VOID})
+MODELS: list[tuple[str, ChoiceModel | None, float, int]] = [  # name, model, ESS share, k (0: resample from 3x)
+    ("uniform", None, 0.0, 0),
+    *[(f"weigh 2x eps={eps} ess={ess}", ChoiceModel(eps), ess, 2) for eps in (0.1, 0.3, 0.5) for ess in (0.5, 1.0)],
+    ("weigh 3x eps=0.3 ess=1.0", ChoiceModel(0.3), 1.0, 3),
+    ("weigh 2x, before the play only", ChoiceModel(0.3, frozenset(ChoiceKind) - _CARDS), 1.0, 2),
+    ("weigh 2x, card play only", ChoiceModel(0.3, _CARDS), 1.0, 2),
+    ("weigh 2x, no void plays", ChoiceModel(0.3, frozenset(ChoiceKind) - {ChoiceKind.VOID}), 1.0, 2),
+    *[(f"resample 3x eps=0.3 ess={ess}", ChoiceModel(0.3), ess, 0) for ess in (0.25, 0.5, 1.0)],
+]
+
+
+def views(rules: Rules, opponents: str, boards: int, seed: int) -> list[tuple[Deal, View]]:
+    """(true deal, seat 0's view) at every second card-play decision of seat 0 with a choice."""
+    out: list[tuple[Deal, View]] = []
+    for b in range(boards):
+        deal = _play_board(rules, make_board(rules, seed, b), [make_player(opponents) for _ in range(rules.players)],
+                           None)
+        d = Deal(deal.rules, deal.dealer, deal.dealt, deal.kitty_dealt, deal.prev_diffs, deal.allowed_contracts,
+                 deal.number)
+        k = 0
+        for a in deal.history:
+            if isinstance(a, Play) and d.to_act == 0 and len(d.legal_actions()) > 1:
+                k += 1
+                if k % 2 == 0:
+                    out.append((d.clone(), build_view(d, 0, tuple("abcd"[: rules.players]), (0,) * rules.players, ())))
+            d.apply(a)
+    return out
+
+
+def accuracy(world: Deal, true: Deal) -> float:
+    """The share of the cards in the other seats' hands of ``true`` that ``world`` puts in the same hand."""
+    right = total = 0
+    for s in range(1, true.n):
+        total += true.hands[s].bit_count()
+        right += (true.hands[s] & world.hands[s]).bit_count()
+    return right / max(1, total)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rules", default="9-5-2")
+    ap.add_argument("--opponents", default="heuristic", help="the level playing every seat (heuristic, expert-uniform...)")
+    ap.add_argument("--boards", type=int, default=6)
+    ap.add_argument("--worlds", type=int, default=20, help="worlds kept per view (three times as many drawn)")
+    ap.add_argument("--seed", type=int, default=77)
+    a = ap.parse_args()
+    rules = Rules.parse(a.rules)
+    taken = views(rules, a.opponents, a.boards, a.seed)
+    scores: dict[str, list[float]] = {name: [] for name, _, _, _ in MODELS}
+    for true, view in taken:
+        rng = random.Random(1)
+        drawn = [resample(view, rng) for _ in range(3 * a.worlds)]
+        acc = [accuracy(w, true) for w in drawn]
+        logs = {model: [log_likelihood(w, view, model) for w in drawn] for _, model, _, _ in MODELS if model}
+        for name, model, ess, k in MODELS:
+            if model is None:
+                scores[name].append(statistics.fmean(acc[: a.worlds]))
+            elif k:
+                weights = temper(logs[model][: k * a.worlds], ess * a.worlds)
+                scores[name].append(math.fsum(w * x for w, x in zip(weights, acc, strict=False)) / math.fsum(weights))
+            else:
+                weights = temper(logs[model], ess * a.worlds)
+                scores[name].append(statistics.fmean(acc[i] for i in pick_worlds(weights, a.worlds,
+                                                                                  random.Random(2))))
+    print(f"{rules}: {a.opponents} players, boards 0-{a.boards - 1} of seed {a.seed}, {len(taken)} views, "
+          f"{a.worlds} worlds kept of {3 * a.worlds}")
+    base = scores["uniform"]
+    for name, _, _, _ in MODELS:
+        gain = [x - y for x, y in zip(scores[name], base, strict=True)]
+        half = 1.96 * statistics.stdev(gain) / math.sqrt(len(gain)) if len(gain) > 1 else 0.0
+        print(f"  {name:<30} hidden cards placed right {statistics.fmean(scores[name]):.3f}   "
+              f"gain {statistics.fmean(gain):+.3f} ± {half:.3f}")
+
+
+if __name__ == "__main__":
+    main()
