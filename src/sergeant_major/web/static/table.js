@@ -5,7 +5,7 @@ const TABLE = location.pathname.split("/").pop();
 // accepted by the server (it is saved only once the server seats us with it); trying: the token of the
 // join in flight that would replace ours (tryingName: the name sent with it)
 let token = null, invite = null, trying = null, tryingName = null, ws = null, S = null, sent = false, pendingName = null, retry = 0;
-let dlgKey = "", dismissed = "", pressedNext = -1, stepKey = "", tokenErr = "", gone = false;
+let dlgKey = "", dismissed = "", stepKey = "", tokenErr = "", gone = false;
 // undone: the hand when Undo was sent (the card taken back gets the focus once the state after it comes), else null
 let undone = null;
 // the hint asked for on this turn ({v, action}): shown in #hint, never as an error, until the state moves on
@@ -491,30 +491,17 @@ function renderDialog() {
       const startAttrs = empty.length ? { id: "btn-start", disabled: "", "aria-describedby": "start-wait" } : { id: "btn-start" };
       openDlg("start" + S.table.seats.map((s) => s.name + s.online).join(), html, you !== null ? [[t("start"), () => send({ type: "start" }), startAttrs]] : [closeBtn]);
     } else {
-      openDlg("next", resultHtml(), you !== null ? [[t("nextDeal"), () => { pressedNext = S.v; send({ type: "start" }); }, { id: "btn-next" }]] : [closeBtn]);
+      openDlg("next", resultHtml(), you !== null ? [[t("nextDeal"), () => send({ type: "start" }), { id: "btn-next" }]] : [closeBtn]);
     }
     return;
   }
-  // the result of a deal being read when another player started the next one: it stays, with Close for its button
-  // the new deal closes it by itself once its first trick is played (the felt is needed then)
-  const underWay = v.completed.length > 0;
-  if ($("dlg").open && dlgKey.startsWith("next:") && dlgKey !== "next:" + pressedNext && !underWay) { keepResult(); return; }
-  if ($("dlg").open && dlgKey.startsWith("kept:") && !underWay) return;
+  // a deal under way (started by this player or another): the previous result closes at once, the felt is needed;
+  // it stays in the score sheet (and in My games)
   if ($("dlg").open) closeDlg();
 }
 // the previous deal's result (S.prev, the deal just finished or, once the next one started, the one before it)
 function resultHtml() {
   return `<h2>${esc(t("result", { n: S.prev ? S.prev.number : S.view.deal - 1 }))}</h2>` + (S.prev ? resultTable(S.prev.result) : "");
-}
-// the result dialog kept open, with Close, after another player started the next deal; with body, written anew (a
-// language switch)
-function keepResult(body) {
-  dlgKey = "kept:" + S.v;
-  if (body) $("dlg-body").innerHTML = resultHtml();
-  const A = $("dlg-actions"); A.innerHTML = "";
-  const b = document.createElement("button"); b.type = "button"; b.id = "btn-close"; b.textContent = t("close");
-  b.onclick = closeDlg; A.appendChild(b);
-  if ($("dlg").contains(document.activeElement)) b.focus();
 }
 function scoreSheet() {
   const v = S.view, nm = names();
@@ -568,14 +555,12 @@ document.addEventListener("keydown", (ev) => {
     list[k].focus();
   } else if ((ev.key === "Enter" || ev.key === " ") && i >= 0) { ev.preventDefault(); cards[i].click(); }
 });
-// a language switch writes everything anew: an open dialog too (a result kept open stays so), a dialog closed stays closed
+// a language switch writes everything anew: an open dialog too, a dialog closed stays closed
 window.onSettings = () => { if (S && !gone) render(); };
 window.onLang = () => {
   if (gone) { noTable(); return; }
   if (!S) return;
-  const kept = $("dlg").open && dlgKey.startsWith("kept:");
   dlgKey = ""; stepKey = "";
-  if (kept) keepResult(true);
   render();
 };
 document.addEventListener("DOMContentLoaded", connect);
