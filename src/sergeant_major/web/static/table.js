@@ -164,7 +164,7 @@ function render() {
       `<span class="nw">${esc(t("total"))} <b class="total">${signed(v.totals[i])}</b></span></div>${left}</div>`;
     P.insertBefore(d, center);
   });
-  $("contract").innerHTML = `<span class="nw">${esc(t("deal"))} ${v.deal}</span> · <span class="nw">${esc(t("contract"))}: <b id="contract-text">${esc(contractText(v.contract))}</b></span>`;
+  $("contract").innerHTML = `<span class="nw">${esc(t("deal"))} ${v.deal}</span><span class="sep"> · </span><span class="nw">${esc(t("contract"))}: <b id="contract-text">${esc(contractText(v.contract))}</b></span>`;
   renderPiles();
   renderTrick();
   // hand: the cards that may be played, discarded, given or returned now are marked and chosen right here
@@ -218,12 +218,17 @@ function render() {
     }
     undone = null;
   }
-  // exchange info
-  const ex = v.exchange.filter((e) => e.card);
-  const exText = ex.map((e) => (e.giver === you ? "→ " + nm[e.receiver] : "← " + nm[e.giver]) + " " + cardText(e.card)).join(", ");
-  // the declarer's own discards (the state carries them to the declarer only) stay in sight, from the first one on
-  const dis = v.discards && v.discards.length ? t("yourDiscards") + ": " + v.discards.map(cardText).join(" ") : "";
-  $("exinfo").textContent = [exText, dis].filter((x) => x).join(" · ");
+  // the exchange (the cards given and received, by player) and the declarer's own discards (the state carries them to
+  // the declarer only; in sight from the first one on); by player
+  const groups = [], ex = v.exchange.filter((e) => e.card && (e.giver === you || e.receiver === you));
+  for (const [mineGave, key] of [[true, "gaveTo"], [false, "gotFrom"]]) {
+    const by = new Map();
+    for (const e of ex) if ((e.giver === you) === mineGave) { const o = mineGave ? e.receiver : e.giver; by.set(o, (by.get(o) || []).concat(e.card)); }
+    for (const [o, cs] of by) groups.push([t(key, { name: nm[o] }), cs]);
+  }
+  if (v.discards && v.discards.length) groups.push([t("yourDiscards"), v.discards]);
+  // a long name may wrap (between its words); the cards stay together, a separator after them
+  $("exinfo").innerHTML = groups.map(([label, cs], k) => `${esc(label)}: <span class="nw">${esc(cs.map(cardText).join(" "))}${k < groups.length - 1 ? " ·" : ""}</span>`).join(" ");
   // status
   let st = "";
   if (S.over) st = t("over") + ": " + t("wins", { names: S.end.winners.map((w) => nm[w]).join(", ") });
@@ -257,7 +262,8 @@ function seatPos(i) {
   return ["bottom", "left", "top", "right"][rel] || "top";
 }
 function initial(name) { const m = String(name).trim().match(/\p{L}|\p{N}/u); return m ? m[0].toUpperCase() : "?"; }
-function contractShort(c) { return c.length === 1 ? SUIT_SYM[c] : t(c); }
+// a contract in a narrow place (the contracts left, the score sheet): a suit's symbol, NT / MT (German KT / MS)
+function contractShort(c) { return c.length === 1 ? SUIT_SYM[c] : t(c + "s"); }
 const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 // face-down piles in the middle: the kitty while it lies there, the declarer's discards (their number is public: the
 // cards that are in no hand, no trick and not in the kitty)
@@ -508,8 +514,9 @@ function scoreSheet() {
   let h = `<table class="sheet" id="sheet"><tr><th>${esc(t("deal"))}</th>` + nm.map((n) => `<th>${esc(n)}</th>`).join("") + "</tr>";
   const tot = nm.map(() => 0);
   v.results.forEach((r, k) => { r.scores.forEach((x, i) => { tot[i] += x; });
-    h += `<tr><td>${k + 1} (${esc(contractText(r.contract))})</td>` + r.scores.map((x, i) => `<td>${r.tricks[i]}/${r.targets[i]}: ${signed(x)} = ${signed(tot[i])}</td>`).join("") + "</tr>"; });
-  return h + `<tr><th>${esc(t("total"))}</th>` + v.totals.map((x) => `<th>${signed(x)}</th>`).join("") + "</tr></table>";
+    h += `<tr><td title="${esc(contractText(r.contract))}">${k + 1} ${esc(contractShort(r.contract))}</td>` + r.scores.map((x, i) => `<td>${r.tricks[i]}/${r.targets[i]}: ${signed(x)} = ${signed(tot[i])}</td>`).join("") + "</tr>"; });
+  // the total row labelled Σ (a narrow first column: the players' columns get the room), its word for screen readers
+  return h + `<tr><th title="${esc(t("total"))}"><span aria-hidden="true">Σ</span><span class="ct">${esc(t("total"))}</span></th>` + v.totals.map((x) => `<th>${signed(x)}</th>`).join("") + "</tr></table>";
 }
 function info(html) { $("info-body").innerHTML = html; if (!$("info").open) $("info").showModal(); $("info-close").focus(); }
 // the hint of this state (in the page's language), gone once the turn passed (a new state: a card played, an undo);
