@@ -122,19 +122,25 @@ def test_a_finished_trick_stays_with_its_winner_marked(server: Server, browser: 
     ctx.close()
 
 
-def test_a_kept_result_closes_itself_once_the_new_deal_is_under_way(server: Server, browser: Any) -> None:
-    """Bea reads the result of deal 1 when Ann starts deal 2: it stays (with *Close*, over the felt, never over her
-    hand, so she can play meanwhile) and closes by itself once deal 2's first trick is played."""
+def test_the_result_closes_by_itself_when_the_new_deal_starts(server: Server, browser: Any) -> None:
+    """Bea reads the result of deal 1 (over the felt, never over her hand) when Ann starts deal 2: the new deal closes it
+    at once, before any card of deal 2 is played, and the result stays in her score sheet."""
     from _browserhelp import two_friends, until
 
     a, b, _tid = two_friends(server, browser, "9-5-2 to=20 instant-win=off deals=2")
     errs = page_errors(a) + page_errors(b)
     until([a, b], lambda: a.locator("#btn-next").is_visible() and b.locator("#btn-next").is_visible())
-    a.click("#btn-next")
-    b.locator("#contract", has_text="Deal 2").wait_for()
-    b.locator("#btn-close").wait_for()
     dlg, hand = b.locator("#dlg").bounding_box(), b.locator("#hand").bounding_box()
     assert dlg and hand and dlg["y"] + dlg["height"] <= hand["y"], (dlg, hand)  # the hand stays in sight
-    until([a, b], lambda: not b.evaluate("document.querySelector('#dlg').open"))
-    assert b.evaluate("S.view.deal === 2 && S.view.completed.length > 0")
+    assert "Result of deal 1" in b.inner_text("#dlg-body")
+    sheet = b.evaluate("S.prev.result.scores")
+    a.click("#btn-next")
+    b.locator("#contract", has_text="Deal 2").wait_for()
+    b.locator("#dlg").wait_for(state="hidden")
+    assert b.evaluate("S.view.deal === 2 && S.view.completed.length === 0")  # (only Ann and Bea could finish a trick)
+    b.click("#btn-scores")
+    row = b.locator("#sheet tr").nth(1)
+    assert [row.locator("td").nth(i + 1).inner_text().split(": ")[1].split(" =")[0] for i in range(3)] == \
+        [f"+{x}" if x > 0 else str(x) for x in sheet], (row.inner_text(), sheet)
+    b.click("#info-close")
     assert errs == []

@@ -17,7 +17,7 @@ const fs = require("fs");
 const src = fs.readFileSync(process.argv[1], "utf8");
 const pick = (name) => { const i = src.indexOf("function " + name + "("); const j = src.indexOf("\nfunction ", i + 1);
   const k = src.indexOf("\n//", i + 1); return src.slice(i, Math.min(j, k < 0 ? j : k)); };
-const esc = (x) => String(x), t = (k) => k, contractText = (c) => c;
+const esc = (x) => String(x), t = (k) => k, contractText = (c) => c, contractShort = (c) => c;
 let S = { view: { results: [], totals: [] } };
 const names = () => ["Ann", "Bo", "Cy"];
 eval(pick("signed") + pick("resultTable") + pick("scoreSheet"));

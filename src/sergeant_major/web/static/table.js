@@ -5,7 +5,7 @@ const TABLE = location.pathname.split("/").pop();
 // accepted by the server (it is saved only once the server seats us with it); trying: the token of the
 // join in flight that would replace ours (tryingName: the name sent with it)
 let token = null, invite = null, trying = null, tryingName = null, ws = null, S = null, sent = false, pendingName = null, retry = 0;
-let dlgKey = "", dismissed = "", pressedNext = -1, stepKey = "", tokenErr = "", gone = false;
+let dlgKey = "", dismissed = "", stepKey = "", tokenErr = "", gone = false;
 // undone: the hand when Undo was sent (the card taken back gets the focus once the state after it comes), else null
 let undone = null;
 // the hint asked for on this turn ({v, action}): shown in #hint, never as an error, until the state moves on
@@ -165,7 +165,7 @@ function render() {
       `<span class="nw">${esc(t("total"))} <b class="total">${signed(v.totals[i])}</b></span></div>${left}<div class="clk" aria-hidden="true"></div></div>`;
     P.insertBefore(d, center);
   });
-  $("contract").innerHTML = `<span class="nw">${esc(t("deal"))} ${v.deal}</span> · <span class="nw">${esc(t("contract"))}: <b id="contract-text">${esc(contractText(v.contract))}</b></span>`;
+  $("contract").innerHTML = `<span class="nw">${esc(t("deal"))} ${v.deal}</span><span class="sep"> · </span><span class="nw">${esc(t("contract"))}: <b id="contract-text">${esc(contractText(v.contract))}</b></span>`;
   renderPiles();
   renderTrick();
   // hand: the cards that may be played, discarded, given or returned now are marked and chosen right here
@@ -219,12 +219,17 @@ function render() {
     }
     undone = null;
   }
-  // exchange info
-  const ex = v.exchange.filter((e) => e.card);
-  const exText = ex.map((e) => (e.giver === you ? "→ " + nm[e.receiver] : "← " + nm[e.giver]) + " " + cardText(e.card)).join(", ");
-  // the declarer's own discards (the state carries them to the declarer only) stay in sight, from the first one on
-  const dis = v.discards && v.discards.length ? t("yourDiscards") + ": " + v.discards.map(cardText).join(" ") : "";
-  $("exinfo").textContent = [exText, dis].filter((x) => x).join(" · ");
+  // the exchange (the cards given and received, by player) and the declarer's own discards (the state carries them to
+  // the declarer only; in sight from the first one on); by player
+  const groups = [], ex = v.exchange.filter((e) => e.card && (e.giver === you || e.receiver === you));
+  for (const [mineGave, key] of [[true, "gaveTo"], [false, "gotFrom"]]) {
+    const by = new Map();
+    for (const e of ex) if ((e.giver === you) === mineGave) { const o = mineGave ? e.receiver : e.giver; by.set(o, (by.get(o) || []).concat(e.card)); }
+    for (const [o, cs] of by) groups.push([t(key, { name: nm[o] }), cs]);
+  }
+  if (v.discards && v.discards.length) groups.push([t("yourDiscards"), v.discards]);
+  // a long name may wrap (between its words); the cards stay together, a separator after them
+  $("exinfo").innerHTML = groups.map(([label, cs], k) => `${esc(label)}: <span class="nw">${esc(cs.map(cardText).join(" "))}${k < groups.length - 1 ? " ·" : ""}</span>`).join(" ");
   // status
   let st = "";
   if (S.over) st = t("over") + ": " + t("wins", { names: S.end.winners.map((w) => nm[w]).join(", ") });
@@ -268,7 +273,8 @@ function seatPos(i) {
   return ["bottom", "left", "top", "right"][rel] || "top";
 }
 function initial(name) { const m = String(name).trim().match(/\p{L}|\p{N}/u); return m ? m[0].toUpperCase() : "?"; }
-function contractShort(c) { return c.length === 1 ? SUIT_SYM[c] : t(c); }
+// a contract in a narrow place (the contracts left, the score sheet): a suit's symbol, NT / MT (German KT / MS)
+function contractShort(c) { return c.length === 1 ? SUIT_SYM[c] : t(c + "s"); }
 const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 // face-down piles in the middle: the kitty while it lies there, the declarer's discards (their number is public: the
 // cards that are in no hand, no trick and not in the kitty)
@@ -504,38 +510,26 @@ function renderDialog() {
       const startAttrs = empty.length ? { id: "btn-start", disabled: "", "aria-describedby": "start-wait" } : { id: "btn-start" };
       openDlg("start" + S.table.seats.map((s) => s.name + s.online).join(), html, you !== null ? [[t("start"), () => send({ type: "start" }), startAttrs]] : [closeBtn]);
     } else {
-      openDlg("next", resultHtml(), you !== null ? [[t("nextDeal"), () => { pressedNext = S.v; send({ type: "start" }); }, { id: "btn-next" }]] : [closeBtn]);
+      openDlg("next", resultHtml(), you !== null ? [[t("nextDeal"), () => send({ type: "start" }), { id: "btn-next" }]] : [closeBtn]);
     }
     return;
   }
-  // the result of a deal being read when another player started the next one: it stays, with Close for its button
-  // the new deal closes it by itself once its first trick is played (the felt is needed then)
-  const underWay = v.completed.length > 0;
-  if ($("dlg").open && dlgKey.startsWith("next:") && dlgKey !== "next:" + pressedNext && !underWay) { keepResult(); return; }
-  if ($("dlg").open && dlgKey.startsWith("kept:") && !underWay) return;
+  // a deal under way (started by this player or another): the previous result closes at once, the felt is needed;
+  // it stays in the score sheet (and in My games)
   if ($("dlg").open) closeDlg();
 }
 // the previous deal's result (S.prev, the deal just finished or, once the next one started, the one before it)
 function resultHtml() {
   return `<h2>${esc(t("result", { n: S.prev ? S.prev.number : S.view.deal - 1 }))}</h2>` + (S.prev ? resultTable(S.prev.result) : "");
 }
-// the result dialog kept open, with Close, after another player started the next deal; with body, written anew (a
-// language switch)
-function keepResult(body) {
-  dlgKey = "kept:" + S.v;
-  if (body) $("dlg-body").innerHTML = resultHtml();
-  const A = $("dlg-actions"); A.innerHTML = "";
-  const b = document.createElement("button"); b.type = "button"; b.id = "btn-close"; b.textContent = t("close");
-  b.onclick = closeDlg; A.appendChild(b);
-  if ($("dlg").contains(document.activeElement)) b.focus();
-}
 function scoreSheet() {
   const v = S.view, nm = names();
   let h = `<table class="sheet" id="sheet"><tr><th>${esc(t("deal"))}</th>` + nm.map((n) => `<th>${esc(n)}</th>`).join("") + "</tr>";
   const tot = nm.map(() => 0);
   v.results.forEach((r, k) => { r.scores.forEach((x, i) => { tot[i] += x; });
-    h += `<tr><td>${k + 1} (${esc(contractText(r.contract))})</td>` + r.scores.map((x, i) => `<td>${r.tricks[i]}/${r.targets[i]}: ${signed(x)} = ${signed(tot[i])}</td>`).join("") + "</tr>"; });
-  return h + `<tr><th>${esc(t("total"))}</th>` + v.totals.map((x) => `<th>${signed(x)}</th>`).join("") + "</tr></table>";
+    h += `<tr><td title="${esc(contractText(r.contract))}">${k + 1} ${esc(contractShort(r.contract))}</td>` + r.scores.map((x, i) => `<td>${r.tricks[i]}/${r.targets[i]}: ${signed(x)} = ${signed(tot[i])}</td>`).join("") + "</tr>"; });
+  // the total row labelled Σ (a narrow first column: the players' columns get the room), its word for screen readers
+  return h + `<tr><th title="${esc(t("total"))}"><span aria-hidden="true">Σ</span><span class="ct">${esc(t("total"))}</span></th>` + v.totals.map((x) => `<th>${signed(x)}</th>`).join("") + "</tr></table>";
 }
 function info(html) { $("info-body").innerHTML = html; if (!$("info").open) $("info").showModal(); $("info-close").focus(); }
 // the hint of this state (in the page's language), gone once the turn passed (a new state: a card played, an undo);
@@ -581,7 +575,7 @@ document.addEventListener("keydown", (ev) => {
     list[k].focus();
   } else if ((ev.key === "Enter" || ev.key === " ") && i >= 0) { ev.preventDefault(); cards[i].click(); }
 });
-// a language switch writes everything anew: an open dialog too (a result kept open stays so), a dialog closed stays closed
+// a language switch writes everything anew: an open dialog too, a dialog closed stays closed
 window.onSettings = () => { if (S && !gone) render(); };
 window.onLang = () => {
   renderPhrases();
@@ -589,9 +583,7 @@ window.onLang = () => {
   if (gone) { noTable(); return; }
   if (!S) return;
   freeNames();
-  const kept = $("dlg").open && dlgKey.startsWith("kept:");
   dlgKey = ""; stepKey = "";
-  if (kept) keepResult(true);
   render();
 };
 // a lobby table's seat nobody took yet is named in the page's language
