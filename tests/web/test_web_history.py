@@ -112,7 +112,6 @@ def test_record_and_replay_requests_do_not_hold_up_the_server(tmp_path: Path) ->
         await send(hub, c, {"type": "join", "token": None})  # the whole match is played
         assert hub.tables[t["id"]].match.over
         hub.drop(c)
-        hub.reload(t["id"])  # replayed from the database for each request
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as cl:
             async def other_work(ticks: list[int], done: asyncio.Event) -> None:
                 while not done.is_set():
@@ -120,6 +119,7 @@ def test_record_and_replay_requests_do_not_hold_up_the_server(tmp_path: Path) ->
                     await asyncio.sleep(0.001)
 
             for path in ("replay", "record"):
+                hub.reload(t["id"])  # replayed from the database for each request
                 ticks: list[int] = []
                 done = asyncio.Event()
                 w = asyncio.create_task(other_work(ticks, done))

@@ -118,7 +118,7 @@ def _refused(code: str, message: str, status: int = 400, **extra: Any) -> JSONRe
 
 
 def _rating_out(name: str, r: Rating) -> dict[str, Any]:
-    return {"name": name, "computer": r.computer, "rating": round(r.ordinal, 2), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
+    return {"name": name, "computer": r.computer, "rating": round(r.ordinal, 4), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
             "matches": r.matches, "wins": r.wins, "provisional": r.provisional}
 
 

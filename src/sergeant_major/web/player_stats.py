@@ -67,9 +67,9 @@ def player_stats(store: Store, account_id: int, name: str) -> dict[str, Any]:
     ratings = ratings_of(store, account_id)
     return {
         "name": name,
-        "ratings": {p: {"ordinal": round(r.ordinal, 2), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "matches": r.matches,
+        "ratings": {p: {"ordinal": round(r.ordinal, 4), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "matches": r.matches,
                         "wins": r.wins, "provisional": r.provisional} for p, r in ratings.items() if p in RATED_PRESETS},
-        "history": [{"preset": p, "table": t, "place": rank + 1, "ordinal": round(mu - 3 * sigma, 2), "time": when}
+        "history": [{"preset": p, "table": t, "place": rank + 1, "ordinal": round(mu - 3 * sigma, 4), "time": when}
                     for p, t, rank, mu, sigma, when in rating_history(store, account_id)],
         "matches": matches, "wins": wins, "in_play": in_play, "left": left,
         "roles": [{"role": k, "deals": int(v[0]), "mean_score": round(v[1] / v[0], 3)} for k, v in
