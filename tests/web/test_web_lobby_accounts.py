@@ -68,3 +68,24 @@ def test_quick_play_of_two_accounts_is_bound_shown_with_ratings_and_rated(tmp_pa
             await http.aclose()
 
     asyncio.run(run())
+
+
+def test_an_account_pressing_quick_play_or_join_again_gets_its_own_seat_back(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'lobby.sqlite3'}")
+    store.migrate()
+    app = create_app(store=store)
+
+    async def run() -> None:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as ann:
+            r = await ann.post("/api/account/register", json={"name": "ann", "password": "a good password"})
+            assert r.status_code == 200, r.text
+            form = {"name": "ann", "rules": "9-5-2", "wait": 120}
+            first = (await ann.post("/api/lobby/quick", json=form)).json()
+            again = (await ann.post("/api/lobby/quick", json=form)).json()
+            joined = (await ann.post("/api/lobby/join", json={**form, "table": first["id"]})).json()
+            assert again == {**first, "lobby_v": again["lobby_v"]} and joined["token"] == first["token"]
+            seats = next(t for t in (await ann.get("/api/lobby")).json()["tables"] if t["id"] == first["id"])["seats"]
+            assert [s["free"] for s in seats] == [False, True, True]  # not a second, unbound "ann 2" seat
+
+    asyncio.run(run())

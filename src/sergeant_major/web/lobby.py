@@ -261,6 +261,9 @@ class Lobby:
             TableRefused: ``table`` (no such waiting table, or no seat free any more); SQLAlchemyError: not stored."""
         tid = table_id or req.table or ""
         w = self.waiting.get(tid)
+        mine = self._held(w, account)
+        if mine is not None:  # an account holds one seat of a table: pressed twice, it gets that seat back
+            return mine
         if w is None or len(w.free()) <= w.joining:
             raise TableRefused("table", f"no table {quote(tid)} waits for players in the lobby (it started, or its seats "
                                         "were taken); nothing was changed")
@@ -279,6 +282,15 @@ class Lobby:
         v = self.changed()
         assert stored.token is not None
         return Seated(tid, seat, stored.token, v)
+
+    def _held(self, w: Waiting | None, account: int | None) -> Seated | None:
+        """The seat ``account`` holds already at the waiting table ``w`` (None: none, a guest, or no such table)."""
+        if w is None or account is None:
+            return None
+        for i, s in enumerate(w.seats):
+            if s.claimed and s.account == account and s.token is not None:
+                return Seated(w.row.id, i, s.token, self.version)
+        return None
 
     async def _claim(self, tid: str, w: Waiting, req: LobbyRequest, account: int | None) -> tuple[int, SeatRow]:
         """Take a free seat of ``w`` for ``req.name`` (its lock held); the players at the table are shown the new name.
@@ -324,6 +336,10 @@ class Lobby:
             rules = str(Rules.parse(req.rules or "9-5-2"))
         except (RulesError, SergeantMajorError) as e:
             raise TableRefused("rules", f"{e}; nothing was changed") from None
+        for w in self.waiting.values():
+            mine = self._held(w, account) if w.row.rules == rules else None
+            if mine is not None:
+                return mine
         for tid, w in list(self.waiting.items()):
             if w.row.rules == rules and len(w.free()) > w.joining:
                 try:
