@@ -89,3 +89,29 @@ def test_an_account_pressing_quick_play_or_join_again_gets_its_own_seat_back(tmp
             assert [s["free"] for s in seats] == [False, True, True]  # not a second, unbound "ann 2" seat
 
     asyncio.run(run())
+
+
+def test_the_lobby_says_whether_a_waiting_table_will_be_rated(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'lobby.sqlite3'}")
+    store.migrate()
+    app = create_app(store=store)
+
+    async def run() -> None:
+        transport = httpx.ASGITransport(app=app)
+        ann, guest = (httpx.AsyncClient(transport=transport, base_url="http://testserver") for _ in range(2))
+        assert (await ann.post("/api/account/register", json={"name": "ann", "password": "a good password"})).status_code == 200
+
+        async def rated(tid: str) -> bool:
+            return bool(next(t for t in (await guest.get("/api/lobby")).json()["tables"] if t["id"] == tid)["rated"])
+
+        form = {"name": "x", "rules": "9-5-2", "wait": 120}
+        a = (await ann.post("/api/lobby/quick", json=form)).json()
+        assert await rated(a["id"])  # an account, and computers or accounts to come
+        o = (await ann.post("/api/lobby/open", json={**form, "rules": "9-5-2 deals=1"})).json()
+        assert not await rated(o["id"])  # an option changed: not a preset
+        await guest.post("/api/lobby/join", json={**form, "name": "Gus", "table": a["id"]})
+        assert not await rated(a["id"])  # a guest seated
+        for http in (ann, guest):
+            await http.aclose()
+
+    asyncio.run(run())

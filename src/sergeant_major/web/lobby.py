@@ -19,6 +19,7 @@ import json
 import secrets
 import time
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Literal, Protocol
 
 from fastapi import WebSocket
@@ -30,6 +31,7 @@ from sergeant_major.core.rules import Rules
 from sergeant_major.players import LEVELS
 from sergeant_major.web.clocks import parse_clock
 from sergeant_major.web.protocol import TABLE_ID_RE, TableRefused, name_refusal, quote
+from sergeant_major.web.ratings import rated_preset
 from sergeant_major.web.runner import TableRunner
 from sergeant_major.web.store import SeatRow, TableRow
 from sergeant_major.web.tables import HUMAN, shown_seat
@@ -123,6 +125,18 @@ def lobby_request(body: Any, kind: Literal["open", "quick", "join"]) -> LobbyReq
     return req
 
 
+@lru_cache(maxsize=64)
+def _rules(text: str) -> Rules:
+    return Rules.parse(text)
+
+
+def _rated(w: Waiting) -> bool:
+    """Whether ``w``'s match will be rated if its free seats go to accounts or computers: no guest seated so far."""
+    level = w.row.fill_level or "heuristic"
+    seats = [(s.kind, s.account) if s.claimed else (level, None) for s in w.seats]
+    return rated_preset(_rules(w.row.rules), False, seats) is not None
+
+
 @dataclass(frozen=True)
 class Seated:
     """A seat taken in the lobby: the table, the seat (from 0), its token (the player's secret) and the lobby's version
@@ -189,7 +203,7 @@ class Lobby:
             r = w.row
             tables.append({
                 "id": r.id, "name": r.name, "rules": r.rules, "clock": [r.clock_turn, r.clock_reserve] if r.clock_turn else None,
-                "level": r.fill_level, "fill_at": r.fill_at, "free": len(w.free()),
+                "level": r.fill_level, "fill_at": r.fill_at, "free": len(w.free()), "rated": _rated(w),
                 "seats": [{"seat": s.seat, "name": None if not s.claimed else s.name, "free": not s.claimed,
                            "rating": self.ratings.lobby_rating(s.account, r.rules) if s.claimed else None}
                           for s in w.seats]})
