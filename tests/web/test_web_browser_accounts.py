@@ -184,4 +184,7 @@ def test_the_lobby_says_a_new_accounts_rating_is_provisional(server: Server, bro
     seat.locator(".tag", has_text="provisional").wait_for()
     assert seat.locator(".rating").get_attribute("title") == "rating 0 after 0 matches"
     check_page(page, "lobby with a provisional rating")
+    page.goto(server.url + "/players/Pia")  # no preset chosen on a player's page: it says what makes a match rated
+    page.locator("#no-rated", has_text="No rated match yet: a match is rated when").wait_for()
+    check_page(page, "player page, no rated match")
     ctx.close()
