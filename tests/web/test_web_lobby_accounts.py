@@ -115,3 +115,29 @@ def test_the_lobby_says_whether_a_waiting_table_will_be_rated(tmp_path: Path) ->
             await http.aclose()
 
     asyncio.run(run())
+
+
+def test_a_deleted_accounts_waiting_seat_is_nobodys_and_not_given_to_a_new_account(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'lobby.sqlite3'}")
+    store.migrate()
+    app = create_app(store=store)
+
+    async def run() -> None:
+        transport = httpx.ASGITransport(app=app)
+        old, new, guest = (httpx.AsyncClient(transport=transport, base_url="http://testserver") for _ in range(3))
+        account = {"name": "dan", "password": "a good password"}
+        assert (await old.post("/api/account/register", json=account)).status_code == 200
+        form = {"name": "x", "rules": "9-5-2", "wait": 120}
+        first = (await old.post("/api/lobby/quick", json=form)).json()
+        csrf = (await old.get("/api/account")).json()["csrf"]
+        r = await old.post("/api/account/delete", json={"password": account["password"]}, headers={"X-CSRF-Token": csrf})
+        assert r.status_code == 200, r.text
+        seat = next(t for t in (await guest.get("/api/lobby")).json()["tables"] if t["id"] == first["id"])["seats"][0]
+        assert seat["name"] == "deleted player" and seat["rating"] is None
+        assert (await new.post("/api/account/register", json=account)).status_code == 200  # the name is free again
+        again = (await new.post("/api/lobby/quick", json=form)).json()
+        assert again["token"] != first["token"] and again["seat"] == 1
+        for http in (old, new, guest):
+            await http.aclose()
+
+    asyncio.run(run())

@@ -29,6 +29,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sergeant_major.core.errors import RulesError, SergeantMajorError
 from sergeant_major.core.rules import Rules
 from sergeant_major.players import LEVELS
+from sergeant_major.web.accounts import DELETED_NAME
 from sergeant_major.web.clocks import parse_clock
 from sergeant_major.web.protocol import TABLE_ID_RE, TableRefused, name_refusal, quote
 from sergeant_major.web.ratings import rated_preset
@@ -238,6 +239,18 @@ class Lobby:
         """Forget a lobby client."""
         if ws in self.clients:
             self.clients.remove(ws)
+
+    def forget_account(self, account_id: int) -> None:
+        """A deleted account's seats at the waiting tables: named ``deleted player`` and bound to no account (as stored),
+        so its rating is no longer shown and a later account given the same id does not get them."""
+        hit = False
+        for w in self.waiting.values():
+            for i, s in enumerate(w.seats):
+                if s.account == account_id:
+                    w.seats[i] = replace(s, name=DELETED_NAME, account=None)
+                    hit = True
+        if hit:
+            self.changed()
 
     # ------------------------------------------------------------------ open, join, quick play
     async def open(self, req: LobbyRequest, account: int | None = None) -> Seated:
