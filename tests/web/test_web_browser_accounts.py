@@ -169,3 +169,22 @@ def test_account_and_leaderboard_pages_look_right_empty(server: Server, browser:
             page.click("#lang")
         assert "There is no player" in page.inner_text("main")
         ctx.close()
+
+
+def test_the_lobby_says_a_new_accounts_rating_is_provisional(server: Server, browser: Any) -> None:
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    register(page, server, "Pia")
+    page.goto(server.url + "/lobby")
+    page.select_option("#lwait", "120")
+    page.click("#btn-quick")
+    page.wait_for_url("**/t/**")
+    page.goto(server.url + "/lobby")
+    seat = page.locator(".lseat", has_text="Pia")
+    seat.locator(".tag", has_text="provisional").wait_for()
+    assert seat.locator(".rating").get_attribute("title") == "rating 0 after 0 matches"
+    check_page(page, "lobby with a provisional rating")
+    page.goto(server.url + "/players/Pia")  # no preset chosen on a player's page: it says what makes a match rated
+    page.locator("#no-rated", has_text="No rated match yet: a match is rated when").wait_for()
+    check_page(page, "player page, no rated match")
+    ctx.close()

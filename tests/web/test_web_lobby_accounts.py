@@ -68,3 +68,76 @@ def test_quick_play_of_two_accounts_is_bound_shown_with_ratings_and_rated(tmp_pa
             await http.aclose()
 
     asyncio.run(run())
+
+
+def test_an_account_pressing_quick_play_or_join_again_gets_its_own_seat_back(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'lobby.sqlite3'}")
+    store.migrate()
+    app = create_app(store=store)
+
+    async def run() -> None:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as ann:
+            r = await ann.post("/api/account/register", json={"name": "ann", "password": "a good password"})
+            assert r.status_code == 200, r.text
+            form = {"name": "ann", "rules": "9-5-2", "wait": 120}
+            first = (await ann.post("/api/lobby/quick", json=form)).json()
+            again = (await ann.post("/api/lobby/quick", json=form)).json()
+            joined = (await ann.post("/api/lobby/join", json={**form, "table": first["id"]})).json()
+            assert again == {**first, "lobby_v": again["lobby_v"]} and joined["token"] == first["token"]
+            seats = next(t for t in (await ann.get("/api/lobby")).json()["tables"] if t["id"] == first["id"])["seats"]
+            assert [s["free"] for s in seats] == [False, True, True]  # not a second, unbound "ann 2" seat
+
+    asyncio.run(run())
+
+
+def test_the_lobby_says_whether_a_waiting_table_will_be_rated(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'lobby.sqlite3'}")
+    store.migrate()
+    app = create_app(store=store)
+
+    async def run() -> None:
+        transport = httpx.ASGITransport(app=app)
+        ann, guest = (httpx.AsyncClient(transport=transport, base_url="http://testserver") for _ in range(2))
+        assert (await ann.post("/api/account/register", json={"name": "ann", "password": "a good password"})).status_code == 200
+
+        async def rated(tid: str) -> bool:
+            return bool(next(t for t in (await guest.get("/api/lobby")).json()["tables"] if t["id"] == tid)["rated"])
+
+        form = {"name": "x", "rules": "9-5-2", "wait": 120}
+        a = (await ann.post("/api/lobby/quick", json=form)).json()
+        assert await rated(a["id"])  # an account, and computers or accounts to come
+        o = (await ann.post("/api/lobby/open", json={**form, "rules": "9-5-2 deals=1"})).json()
+        assert not await rated(o["id"])  # an option changed: not a preset
+        await guest.post("/api/lobby/join", json={**form, "name": "Gus", "table": a["id"]})
+        assert not await rated(a["id"])  # a guest seated
+        for http in (ann, guest):
+            await http.aclose()
+
+    asyncio.run(run())
+
+
+def test_a_deleted_accounts_waiting_seat_is_nobodys_and_not_given_to_a_new_account(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'lobby.sqlite3'}")
+    store.migrate()
+    app = create_app(store=store)
+
+    async def run() -> None:
+        transport = httpx.ASGITransport(app=app)
+        old, new, guest = (httpx.AsyncClient(transport=transport, base_url="http://testserver") for _ in range(3))
+        account = {"name": "dan", "password": "a good password"}
+        assert (await old.post("/api/account/register", json=account)).status_code == 200
+        form = {"name": "x", "rules": "9-5-2", "wait": 120}
+        first = (await old.post("/api/lobby/quick", json=form)).json()
+        csrf = (await old.get("/api/account")).json()["csrf"]
+        r = await old.post("/api/account/delete", json={"password": account["password"]}, headers={"X-CSRF-Token": csrf})
+        assert r.status_code == 200, r.text
+        seat = next(t for t in (await guest.get("/api/lobby")).json()["tables"] if t["id"] == first["id"])["seats"][0]
+        assert seat["name"] == "deleted player" and seat["rating"] is None
+        assert (await new.post("/api/account/register", json=account)).status_code == 200  # the name is free again
+        again = (await new.post("/api/lobby/quick", json=form)).json()
+        assert again["token"] != first["token"] and again["seat"] == 1
+        for http in (old, new, guest):
+            await http.aclose()
+
+    asyncio.run(run())

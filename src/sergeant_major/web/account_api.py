@@ -274,6 +274,9 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
             gt = hub.tables.get(tid)
             if gt is not None:
                 hub.rename_deleted(gt, session.account_id)
+        lobby = getattr(request.app.state, "lobby", None)
+        if lobby is not None:  # the waiting tables' seats too (kept in the lobby's memory)
+            lobby.forget_account(session.account_id)
         return logged_out(JSONResponse({"name": None, "csrf": None}))
 
     @app.get("/api/leaderboard", response_model=LeaderboardOut, responses=responses)

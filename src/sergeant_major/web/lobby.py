@@ -20,6 +20,7 @@ import json
 import secrets
 import time
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Literal, Protocol
 
 from fastapi import WebSocket
@@ -29,8 +30,10 @@ from sqlalchemy.exc import SQLAlchemyError
 from sergeant_major.core.errors import RulesError, SergeantMajorError
 from sergeant_major.core.rules import Rules
 from sergeant_major.players import LEVELS
+from sergeant_major.web.accounts import DELETED_NAME
 from sergeant_major.web.clocks import parse_clock
 from sergeant_major.web.protocol import TABLE_ID_RE, TableRefused, name_refusal, quote
+from sergeant_major.web.ratings import rated_preset
 from sergeant_major.web.runner import TableRunner
 from sergeant_major.web.store import SeatRow, TableRow
 from sergeant_major.web.tables import HUMAN, shown_seat
@@ -122,6 +125,18 @@ def lobby_request(body: Any, kind: Literal["open", "quick", "join"]) -> LobbyReq
     if kind == "join" and (req.table is None or not TABLE_ID_RE.match(req.table)):
         raise TableRefused("table", f"\"table\" must be the id of a table in the lobby, not {quote(req.table)}")
     return req
+
+
+@lru_cache(maxsize=64)
+def _rules(text: str) -> Rules:
+    return Rules.parse(text)
+
+
+def _rated(w: Waiting) -> bool:
+    """Whether ``w``'s match will be rated if its free seats go to accounts or computers: no guest seated so far."""
+    level = w.row.fill_level or "heuristic"
+    seats = [(s.kind, s.account) if s.claimed else (level, None) for s in w.seats]
+    return rated_preset(_rules(w.row.rules), False, seats) is not None
 
 
 @dataclass(frozen=True)
@@ -223,7 +238,7 @@ class Lobby:
             r = w.row
             tables.append({
                 "id": r.id, "name": r.name, "rules": r.rules, "clock": [r.clock_turn, r.clock_reserve] if r.clock_turn else None,
-                "level": r.fill_level, "fill_at": r.fill_at, "free": len(w.free()),
+                "level": r.fill_level, "fill_at": r.fill_at, "free": len(w.free()), "rated": _rated(w),
                 "seats": [{"seat": s.seat, "name": None if not s.claimed else s.name, "free": not s.claimed,
                            "rating": self.ratings.lobby_rating(s.account, r.rules) if s.claimed else None}
                           for s in w.seats]})
@@ -258,6 +273,18 @@ class Lobby:
         """Forget a lobby client."""
         if ws in self.clients:
             self.clients.remove(ws)
+
+    def forget_account(self, account_id: int) -> None:
+        """A deleted account's seats at the waiting tables: named ``deleted player`` and bound to no account (as stored),
+        so its rating is no longer shown and a later account given the same id does not get them."""
+        hit = False
+        for w in self.waiting.values():
+            for i, s in enumerate(w.seats):
+                if s.account == account_id:
+                    w.seats[i] = replace(s, name=DELETED_NAME, account=None)
+                    hit = True
+        if hit:
+            self.changed()
 
     # ------------------------------------------------------------------ open, join, quick play
     async def open(self, req: LobbyRequest, account: int | None = None) -> Seated:
@@ -297,6 +324,9 @@ class Lobby:
         if tid not in self.waiting and TABLE_ID_RE.match(tid):
             await self.refresh()  # opened through another process sharing the database
         w = self.waiting.get(tid)
+        mine = self._held(w, account)
+        if mine is not None:  # an account holds one seat of a table: pressed twice, it gets that seat back
+            return mine
         if w is None or len(w.free()) <= w.joining:
             raise TableRefused("table", f"no table {quote(tid)} waits for players in the lobby (it started, or its seats "
                                         "were taken); nothing was changed")
@@ -315,6 +345,15 @@ class Lobby:
         v = self.changed()
         assert stored.token is not None
         return Seated(tid, seat, stored.token, v)
+
+    def _held(self, w: Waiting | None, account: int | None) -> Seated | None:
+        """The seat ``account`` holds already at the waiting table ``w`` (None: none, a guest, or no such table)."""
+        if w is None or account is None:
+            return None
+        for i, s in enumerate(w.seats):
+            if s.claimed and s.account == account and s.token is not None:
+                return Seated(w.row.id, i, s.token, self.version)
+        return None
 
     async def _claim(self, tid: str, w: Waiting, req: LobbyRequest, account: int | None) -> tuple[int, SeatRow]:
         """Take a free seat of ``w`` for ``req.name`` (its lock held); the players at the table are shown the new name.
@@ -360,6 +399,10 @@ class Lobby:
             rules = str(Rules.parse(req.rules or "9-5-2"))
         except (RulesError, SergeantMajorError) as e:
             raise TableRefused("rules", f"{e}; nothing was changed") from None
+        for w in self.waiting.values():
+            mine = self._held(w, account) if w.row.rules == rules else None
+            if mine is not None:
+                return mine
         for tid, w in list(self.waiting.items()):
             if w.row.rules == rules and len(w.free()) > w.joining:
                 try:

@@ -45,6 +45,13 @@ async function post(kind, table) {
     $("error").textContent = t("err_create_unreachable");
   } finally { busy = false; }
 }
+// a seated account's rating: the ordinal, with its matches in the title and a tag while provisional (first 10 matches)
+function seatRating(r) {
+  if (r === null || r === undefined || typeof r !== "object") return "";
+  const x = (Math.round(Number(r.ordinal) * 10) / 10).toLocaleString(LANG, { maximumFractionDigits: 1 });
+  return ` <span class="rating" title="${esc(t("seatRating", { r: x, n: r.matches }))}">${esc(x)}</span>` +
+    (r.provisional ? ` <span class="tag">${esc(t("seatProvisional"))}</span>` : "");
+}
 function render() {
   if (!L) return;
   const U = $("tables"); U.innerHTML = "";
@@ -53,12 +60,12 @@ function render() {
   for (const tb of L.tables) {
     const li = document.createElement("li"); li.className = "ltable"; li.dataset.table = tb.id;
     const seats = tb.seats.map((s) => s.free ? `<span class="lseat free">${esc(t("freeSeat"))}</span>`
-      : `<span class="lseat"><span class="lname" title="${esc(s.name)}">${esc(s.name)}</span>${s.rating === null || s.rating === undefined ? "" : ` <span class="rating">${esc(typeof s.rating === "object" ? String(s.rating.ordinal ?? "") : String(s.rating))}</span>`}</span>`).join(" ");
+      : `<span class="lseat"><span class="lname" title="${esc(s.name)}">${esc(s.name)}</span>${seatRating(s.rating)}</span>`).join(" ");
     const fill = tb.fill_at ? Math.max(0, Math.round(tb.fill_at - now)) : null;
     const rules = String(tb.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ");
     // the name and the rules each on a line of their own: no line starts with a separator
     li.innerHTML = `<div class="lhead"><b class="ltname" title="${esc(tb.name)}">${esc(tb.name)}</b></div><div class="lrules">${rules}</div>` +
-      `<div class="lmeta"><span class="nw">${esc(clockText(tb.clock))}</span> · <span class="nw">${esc(t("freeSeats", { n: tb.free }))}</span>` +
+      `<div class="lmeta"><span class="nw">${esc(t(tb.rated ? "rated" : "unrated"))}</span> · <span class="nw">${esc(clockText(tb.clock))}</span> · <span class="nw">${esc(t("freeSeats", { n: tb.free }))}</span>` +
       (fill !== null ? ` · <span class="nw fill" data-at="${tb.fill_at}">${esc(t("fillIn", { level: kindText(tb.level || "heuristic"), s: fill }))}</span>` : "") + `</div>` +
       `<div class="lseats">${seats}</div>`;
     const b = document.createElement("button"); b.type = "button"; b.className = "join"; b.textContent = t("joinTable");
