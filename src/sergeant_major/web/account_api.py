@@ -193,8 +193,8 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
         s = await session_of(accounts, request)
         return {"name": None, "csrf": None} if s is None else {"name": s.name, "csrf": s.csrf}
 
-    @app.post("/api/account/register", response_model=AccountOut, responses=responses)
-    async def register(request: Request) -> Response:
+    async def name_and_password(request: Request) -> dict[str, Any] | Response:
+        """The ``{"name", "password"}`` body of a same-site post, or the refusal (403 cross-site, 400 a bad body)."""
         why = cross_site(request)
         if why is not None:
             return _refused("cross_site", why, 403)
@@ -202,8 +202,13 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
         if isinstance(body, Response):
             return body
         bad = fields(body, ("name", "password"))
-        if bad is not None:
-            return bad
+        return body if bad is None else bad
+
+    @app.post("/api/account/register", response_model=AccountOut, responses=responses)
+    async def register(request: Request) -> Response:
+        body = await name_and_password(request)
+        if isinstance(body, Response):
+            return body
         try:
             aid = await asyncio.to_thread(accounts.register, body["name"], body["password"])
             session, token = await asyncio.to_thread(accounts.open_session, aid, body["name"])
@@ -215,15 +220,9 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
 
     @app.post("/api/account/login", response_model=AccountOut, responses=responses)
     async def login(request: Request) -> Response:
-        why = cross_site(request)
-        if why is not None:
-            return _refused("cross_site", why, 403)
-        body = await json_body(request)
+        body = await name_and_password(request)
         if isinstance(body, Response):
             return body
-        bad = fields(body, ("name", "password"))
-        if bad is not None:
-            return bad
         addr = request.client.host if request.client is not None else "unknown"
         try:
             session, token = await asyncio.to_thread(accounts.login, body["name"], body["password"], addr)
