@@ -101,3 +101,30 @@ def test_final_ranking_ties_a_shared_win() -> None:
     assert final_ranking(gt) == [1, 3, 1]  # type: ignore[arg-type]
     gt.left = {0}
     assert final_ranking(gt) == [3, 2, 1]  # type: ignore[arg-type]
+
+
+def test_when_every_person_has_gone_the_match_plays_to_its_end(tmp_path: Path) -> None:
+    """Bea leaves, then Ann leaves too: nobody would start the next deal, so the match would stay unfinished and Bea's
+    leaving would never count. The deals now start by themselves and the match ends, both leavers last."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2 deals=3", ["me", "friend", "heuristic"], seed=11)
+        tid = t["id"]
+        a, b = connect(hub, tid), connect(hub, tid)
+        await send(hub, a, {"type": "join", "token": t["seats"][0]["token"]})
+        await send(hub, b, {"type": "join", "token": t["seats"][1]["token"]})
+        await send(hub, a, {"type": "start", "v": a.ws.last()["v"]})
+        gt = hub.tables[tid]
+        await send(hub, b, {"type": "leave", "v": b.ws.last()["v"]})
+        assert not gt.everyone_gone
+        await send(hub, a, {"type": "leave", "v": a.ws.last()["v"]})
+        for _ in range(500):
+            if gt.match.over:
+                break
+            await asyncio.sleep(0.01)
+        assert gt.match.over and gt.match.deal.number == 3
+        ranks = final_ranking(gt)
+        assert ranks[2] == 1 and sorted(ranks[:2]) in ([2, 2], [2, 3])  # the computer first, the leavers after it
+        check_record(loads_record(dumps_record(gt.record())))
+
+    asyncio.run(run())

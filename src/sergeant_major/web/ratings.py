@@ -76,7 +76,7 @@ def preset_of(rules: Rules) -> str | None:
 
 def final_ranks(match: Match, left: Sequence[int] = ()) -> list[int]:
     """Each seat's place in a finished match, 0 best, equal places tied: the winners first (a shared win: all 0), then
-    the others by total, highest first; seats in ``left`` (left the match before its end) last, tied among themselves.
+    the others by total, highest first; seats in ``left`` (left the match before its end) last, by total among themselves.
 
     Raises:
         ValueError: when the match is not over.

@@ -599,11 +599,11 @@ class TableRunner:
             while True:
                 if forced_only and not self._forced_due(gt):
                     break
-                if gt.waiting_start and not any(s.kind == HUMAN for s in gt.seats) and not gt.match.over:
+                if gt.waiting_start and not gt.match.over and (gt.no_person or gt.everyone_gone):
                     if gt.released:
                         await flush()
                         await self.clients.broadcast(gt)
-                        if not self.clients.anyone_joined(gt.row.id):
+                        if gt.no_person and not self.clients.anyone_joined(gt.row.id):
                             break  # nobody watches: the next deal starts when a spectator joins
                         await asyncio.sleep(0)
                     entry: tuple[int, str, int | None, dict[str, Any]] = (len(gt.log), "start", None, {"deal": gt.match.deal.number})

@@ -150,6 +150,18 @@ class GameTable:
         """Whether the current deal waits for a ``start`` (the first deal, or the next deal after a result)."""
         return not self.match.over and self.match.deal.number > self.released
 
+    @property
+    def no_person(self) -> bool:
+        """Whether computers hold every seat (the table starts its deals itself)."""
+        return not any(s.kind == HUMAN for s in self.seats)
+
+    @property
+    def everyone_gone(self) -> bool:
+        """Whether, after deal 1 began, every person's seat was left or is held by a stand-in: the next deals start by
+        themselves and the match is played to its end (so a leaver cannot stop it, and ranks last)."""
+        people = [s.seat for s in self.seats if s.kind == HUMAN]
+        return bool(people) and self.released > 0 and all(p in self.left or p in self.away for p in people)
+
     def computer_of(self, seat: int) -> str | None:
         """The level playing ``seat`` now: its own level, the stand-in's for an away human, else ``None``."""
         kind = self.seats[seat].kind
