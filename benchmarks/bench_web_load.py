@@ -21,7 +21,7 @@ Reported: tables held (open websockets playing at the end), client actions per s
 second (every stored action: the client's, the computers', the forced ones and the deal starts), and
 p50/p90/p99/max action latency in milliseconds.
 
-With ``--quick N``: N players (guests: there are no accounts in this build) use *quick play* instead
+With ``--quick N``: N players (guests) use *quick play* instead
 (``POST /api/lobby/quick`` for ``--rules``, computers of ``heuristic`` level after ``--wait`` seconds), each joins the
 table it was given over a websocket, presses *start* until everyone is there, and plays its own seat (first legal
 action after ``--think``); when the match ends it uses quick play again. ``--watchers`` lobby pages
