@@ -128,3 +128,16 @@ def test_when_every_person_has_gone_the_match_plays_to_its_end(tmp_path: Path) -
         check_record(loads_record(dumps_record(gt.record())))
 
     asyncio.run(run())
+
+
+def test_a_person_left_alone_and_away_finds_the_next_deal_waiting(tmp_path: Path) -> None:
+    """Nobody left for good: a person whose seat a stand-in holds (away) is not 'gone', so the next deal waits for them."""
+    hub = make_hub(tmp_path)
+    t = new_table(hub, "9-5-2 deals=3", ["me", "friend", "heuristic"], seed=11)
+    gt = hub.load(t["id"])
+    assert gt is not None
+    gt.released = 1
+    gt.away = {0, 1}
+    assert not gt.everyone_gone
+    gt.left = {1}
+    assert gt.everyone_gone

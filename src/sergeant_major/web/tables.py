@@ -157,10 +157,12 @@ class GameTable:
 
     @property
     def everyone_gone(self) -> bool:
-        """Whether, after deal 1 began, every person's seat was left or is held by a stand-in: the next deals start by
-        themselves and the match is played to its end (so a leaver cannot stop it, and ranks last)."""
+        """Whether, after deal 1 began, someone left the match and every other person's seat is left too or held by a
+        stand-in: the next deals start by themselves and the match is played to its end (so a leaver cannot stop it, and
+        ranks last). A person merely away, with nobody gone for good, finds the next deal waiting on return."""
         people = [s.seat for s in self.seats if s.kind == HUMAN]
-        return bool(people) and self.released > 0 and all(p in self.left or p in self.away for p in people)
+        return (self.released > 0 and any(p in self.left for p in people)
+                and all(p in self.left or p in self.away for p in people))
 
     def computer_of(self, seat: int) -> str | None:
         """The level playing ``seat`` now: its own level, the stand-in's for an away human, else ``None``."""
