@@ -11,6 +11,8 @@ import subprocess
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -180,3 +182,19 @@ def port_open(port: int) -> bool:
 
 
 TOKEN_RE = re.compile(r"#token=(\S+)")
+
+
+@contextmanager
+def running_rig(delay: float) -> Iterator[Rig]:
+    """Three processes behind haproxy on a database of their own (``delay``: the computers' pacing), stopped and
+    dropped afterwards; skips without haproxy or PostgreSQL."""
+    haproxy_path()
+    db, drop = postgres_database()
+    r = Rig(db, 3, delay=delay)
+    try:
+        r.start()
+        yield r
+    finally:
+        r.stop()
+        drop()
+

@@ -18,7 +18,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright pac
 pytest.importorskip("fastapi")
 
 from _browserhelp import drive, page_errors, two_friends  # noqa: E402
-from _clusterhelp import Rig, haproxy_path, holders, log_check, postgres_database  # noqa: E402
+from _clusterhelp import Rig, holders, log_check, running_rig  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.slow]
 
@@ -29,15 +29,8 @@ WATCH_CONN = """() => { window.connTexts = []; new MutationObserver(() => window
 
 @pytest.fixture
 def rig() -> Iterator[Rig]:
-    haproxy_path()
-    db, drop = postgres_database()
-    r = Rig(db, 3, delay=0.2)
-    try:
-        r.start()
+    with running_rig(delay=0.2) as r:
         yield r
-    finally:
-        r.stop()
-        drop()
 
 
 def test_two_browsers_two_processes_whole_match(rig: Rig, browser: Any) -> None:

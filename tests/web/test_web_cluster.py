@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("websockets")
 
-from _clusterhelp import Rig, haproxy_path, holders, log_check, postgres_database  # noqa: E402
+from _clusterhelp import Rig, haproxy_path, holders, log_check, postgres_database, running_rig  # noqa: E402
 from _webhelp import connect as hub_connect  # noqa: E402
 from _webhelp import make_hub, new_table, send  # noqa: E402
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus  # noqa: E402
@@ -34,15 +34,8 @@ KINDS = ["me", "friend", "heuristic"]
 
 @pytest.fixture
 def rig() -> Iterator[Rig]:
-    haproxy_path()
-    db, drop = postgres_database()
-    r = Rig(db, 3, delay=0.4)
-    try:
-        r.start()
+    with running_rig(delay=0.4) as r:
         yield r
-    finally:
-        r.stop()
-        drop()
 
 
 def _first_legal(st: dict[str, Any]) -> dict[str, Any]:

@@ -23,7 +23,7 @@ import pytest
 pytest.importorskip("fastapi")
 websockets = pytest.importorskip("websockets")
 
-from _clusterhelp import Rig, haproxy_path, log_check, postgres_database  # noqa: E402
+from _clusterhelp import Rig, log_check, running_rig  # noqa: E402
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
@@ -34,15 +34,8 @@ EVERY = 10.0
 
 @pytest.fixture
 def rig() -> Iterator[Rig]:
-    haproxy_path()
-    db, drop = postgres_database()
-    r = Rig(db, 3, delay=0.2)
-    try:
-        r.start()
+    with running_rig(delay=0.2) as r:
         yield r
-    finally:
-        r.stop()
-        drop()
 
 
 def _create(url: str, i: int) -> tuple[str, str | None]:
