@@ -19,6 +19,9 @@ __all__ = ["HAVE_NUMBA", "FAST_BMI2", "jit", "compile_declared", "declared_signa
 F = TypeVar("F", bound=Callable[..., Any])
 
 _njit: Any = None
+# LLVM's -O2 searches as many nodes a second as numba's default -O3 and compiles about a fifth sooner
+# (docs/solver.md, "The first run"); NUMBA_OPT set by the user, or numba imported before this module, wins
+os.environ.setdefault("NUMBA_OPT", "2")
 if not os.environ.get("SERGEANT_MAJOR_NO_NUMBA"):
     try:
         import numba as _numba
