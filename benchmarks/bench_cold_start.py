@@ -9,7 +9,8 @@ Cases:
 * ``expert``: the ``expert`` player's first card of a 9-5-2 deal (its ``warm_up`` and one ``choose``);
 * ``import``: ``import sergeant_major.search.solver`` and ``warm_up()`` only (the compile alone).
 
-Each row: the command's wall time and its CPU time (its own process, without a background compile it started),
+Each row: the command's wall time and its CPU time (its process and the second compiling process it waits for
+(``warm_up``'s split compile), without a background compile it leaves running),
 ``bg s``: how long a background compile it left (the expert's search, see docs/solver.md) ran on after it exited
 (waited for before the next run), and the same command again with the cache that left (warm).
 

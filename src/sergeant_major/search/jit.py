@@ -13,12 +13,15 @@ import os
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-__all__ = ["HAVE_NUMBA", "FAST_BMI2", "jit", "int_array", "int_matrix", "prefetch", "popcount64", "low_bit", "high_bit",
+__all__ = ["HAVE_NUMBA", "FAST_BMI2", "jit", "compile_declared", "declared_signature", "int_array", "int_matrix", "prefetch", "popcount64", "low_bit", "high_bit",
            "pext64", "pdep64"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 _njit: Any = None
+# LLVM's -O2 searches as many nodes a second as numba's default -O3 and compiles about a fifth sooner
+# (docs/solver.md, "The first run"); NUMBA_OPT set by the user, or numba imported before this module, wins
+os.environ.setdefault("NUMBA_OPT", "2")
 if not os.environ.get("SERGEANT_MAJOR_NO_NUMBA"):
     try:
         import numba as _numba
@@ -66,6 +69,28 @@ def jit_nocache(f: F) -> F:
     if _njit is None:
         return f
     return cast(F, _njit(cache=False)(f))
+
+
+def declared_signature(kernel: Any) -> tuple[Any, ...]:
+    """The numba argument types a :func:`jit` kernel's annotations declare: ``int`` as int64, ``bool`` as boolean,
+    anything else as a 1-d int64 array (the kernels' conventions). Needs numba."""
+    import inspect
+
+    from numba.core import types
+
+    kinds = {"int": types.int64, "bool": types.boolean}
+    params = inspect.signature(kernel.py_func).parameters.values()
+    return tuple(kinds.get(str(p.annotation), types.int64[::1]) for p in params)
+
+
+def compile_declared(kernel: Any) -> bool:
+    """Compile a :func:`jit` kernel for :func:`declared_signature`, without calling it, so that numba's on-disk
+    cache holds it for another process (:func:`sergeant_major.search.solver.warm_up`). Returns False (and does
+    nothing) without numba."""
+    if _njit is None:
+        return False
+    kernel.compile(declared_signature(kernel))
+    return True
 
 
 def int_array(values: list[int] | int) -> Any:

@@ -9,7 +9,7 @@ Everything here works on plain integers and 1-d int64 arrays so that Numba can c
 * ``must_trump`` / ``must_over`` are the obligations of docs/rules.md reference options (0 or 1), with the same
   meaning as :meth:`sergeant_major.core.deal.Deal.legal_play_mask`.
 
-The double-dummy search (:func:`search`) is a zero-window ("can the maximising seat reach ``target``
+The double-dummy search (:func:`solve_bounds`) is a zero-window ("can the maximising seat reach ``target``
 more tricks?") alpha-beta search with a transposition table keyed by relative ranks, equivalent cards
 searched once, quick-trick bounds (also one trick ahead: :func:`seat_takes_trick`) and move ordering;
 :mod:`.dds` wraps it.
@@ -587,7 +587,7 @@ def drawn_tricks_of(hands: Any, n: int, p: int, mine: int, oth: int, trump: int)
 
 @jit_inline
 def start_bounds(hands: Any, n: int, leader: int, seat: int, trump: int, remaining: int, target: int) -> int:
-    """The trick-start bounds of :func:`search` (not in minimum tricks): ``1`` when a sure lower bound of the seat
+    """The trick-start bounds of :func:`solve_bounds` (not in minimum tricks): ``1`` when a sure lower bound of the seat
     reaches ``target``, ``0`` when an upper bound falls short of it, else ``-1``. The same tests as the trump
     count (:func:`trump_bounds`), the quick tricks (:func:`quick_tricks`), the drawn trumps (:func:`drawn_tricks`)
     and the seat's trumps over the others' with its masters (:func:`trump_bounds`' third count) make, computed only as far as needed (every count is a sound bound, so the
@@ -1338,13 +1338,19 @@ def killer_slot(remaining: int, target: int, leader: int) -> int:
 
 
 @jit_nonrt
-def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int, must_trump: int, must_over: int,
-           seat: int, misere: int, target0: int, remaining0: int,
-           tt: Any, tt_mask: int, moves: Any, frames: Any, tk: Any, stats: Any, shared: Any) -> bool:
-    """Can ``seat`` (against the others together) make ``target0`` more of the ``remaining0`` tricks
-    (with ``misere``: have them won by the others)? ``remaining0`` counts the trick in progress.
+def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int, must_trump: int, must_over: int,
+                 seat: int, misere: int, lo: int, hi: int, remaining0: int,
+                 tt: Any, tt_mask: int, moves: Any, frames: Any, tk: Any, stats: Any, shared: Any,
+                 out: Any, guess: int) -> None:
+    """Narrow ``lo..hi`` (the tricks ``seat``, against the others together, makes of the ``remaining0`` left,
+    the trick in progress counted; with ``misere``: has won by the others) by zero-window tests "can it make
+    ``target0`` more?" until equal or the node budget runs out (or ``shared[0]`` is set); ``out[0], out[1]``
+    receive the final bounds and ``out[2]`` the test to run next (the one cut short, when the budget ran out: a
+    timed search's next slice goes on from it). The tests step by one trick from ``guess`` (as MTD(f) does from
+    its first guess) while it stays inside the bounds, else bisect. The tests run in this one kernel, so that
+    numba compiles the search once (docs/solver.md, "The first run").
 
-    An iterative alpha-beta (explicit stack in ``frames``, ``FRAME`` words per depth) over the zero window
+    Each test is an iterative alpha-beta (explicit stack in ``frames``, ``FRAME`` words per depth) over the zero window
     ``target0``: ``tt`` (``tt_mask + 1`` buckets of ``TT_WAYS`` entries of ``TT_WORDS`` words: 3 key words
     (:func:`pos_key`) and the bounds word, a lower and an upper bound and check bits; a bucket is one cache
     line) is the
@@ -1374,6 +1380,8 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
     helper = stats[ST_HELPER]
     rot = stats[ST_ROT]
     cfg = (seat | (misere << 2) | ((trump + 1) << 3) | (must_trump << 6) | (must_over << 7)) << 54
+    g = guess
+    target0 = g if lo < g <= hi else (lo + hi + 1) // 2
     for i in range(tlen0):
         tk[i] = trick0[i]
     frames[F_TLEN] = tlen0
@@ -1390,9 +1398,9 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
     stats[ST_LIMD] = -1
     probe_min = stats[ST_PROBE]
     d = 0
-    entering = True
+    entering = lo < hi
     val = False
-    while True:
+    while lo < hi:
         if entering:
             b = d * FRAME
             tlen = frames[b + F_TLEN]
@@ -1535,7 +1543,20 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
                 continue
         # ---- a node at depth d is decided with value val: hand it to its parent
         if d == 0:
-            return val
+            if stats[ST_ABORT] != 0:
+                break
+            if val:
+                lo = target0
+                g = target0 + 1
+            else:
+                hi = target0 - 1
+                g = target0 - 1
+            target0 = g if lo < g <= hi else (lo + hi + 1) // 2
+            frames[F_TARGET] = target0
+            stats[ST_CAP] = stats[ST_BUDGET]
+            stats[ST_LIMD] = -1
+            entering = True
+            continue
         d -= 1
         b = d * FRAME
         to = frames[b + F_TO]
@@ -1584,31 +1605,14 @@ def search(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int
         if frames[b + F_IDX] >= 0:
             tt_store(tt, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
                      frames[b + F_CHK], frames[b + F_TARGET], frames[b + F_REM], val)
-
-
-@jit_nonrt
-def solve_bounds(hands: Any, n: int, trick: Any, tlen: int, leader: int, trump: int, must_trump: int, must_over: int,
-                 seat: int, misere: int, lo: int, hi: int, remaining: int,
-                 tt: Any, tt_mask: int, moves: Any, frames: Any, tk: Any, stats: Any, shared: Any,
-                 out: Any, guess: int) -> None:
-    """Narrow ``lo..hi`` (the maximiser's tricks among the remaining ones) by zero-window tests until equal
-    or the node budget runs out (or ``shared[0]`` is set, see :func:`search`); ``out[0], out[1]`` receive the
-    final bounds and ``out[2]`` the test to run next (the one cut short, when the budget ran out: a timed
-    search's next slice goes on from it instead of its first guess). The tests step by one trick from
-    ``guess`` (as MTD(f) does from its first guess) while it stays inside the bounds, else bisect."""
-    g = guess
-    while lo < hi:
-        t = g if lo < g <= hi else (lo + hi + 1) // 2
-        r = search(hands, n, trick, tlen, leader, trump, must_trump, must_over, seat, misere, t, remaining,
-                   tt, tt_mask, moves, frames, tk, stats, shared)
-        if stats[ST_ABORT] != 0:
-            break
-        if r:
-            lo = t
-            g = t + 1
-        else:
-            hi = t - 1
-            g = t - 1
     out[0] = lo
     out[1] = hi
     out[2] = g
+
+
+#: The kernels a second process compiles while this one compiles :func:`solve_bounds`
+#: (:func:`sergeant_major.search.solver.warm_up`): the search's helpers from the last it calls back to the first (this
+#: process types them from the first, and loads from numba's cache what the other has finished), with the play-outs.
+BACKGROUND_KERNELS = (tt_store, next_probe, push_child, killer_slot, etc_cut, gen_moves, tt_probe, playouts, start_bounds,
+                      seat_wins_out, seat_loses_out, seat_ducks_lead, tt_index, last_trick_winner, seat_takes_trick_bc,
+                      seat_ducks_out)

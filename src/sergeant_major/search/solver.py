@@ -748,6 +748,20 @@ _NO_LIMIT = 365.0 * 24 * 3600  # seconds: a time limit this long or longer is no
 
 _BACKGROUND: list[subprocess.Popen[bytes]] = []  # the process compiling the search for numba's on-disk cache, if any
 _WARM_CODE = "from sergeant_major.search.solver import warm_up; warm_up()"
+_HELPERS_CODE = ("from sergeant_major.search.jit import compile_declared\n"
+                 "from sergeant_major.search.kernels import BACKGROUND_KERNELS\n"
+                 "for k in BACKGROUND_KERNELS: compile_declared(k)")
+
+
+def _start(code: str) -> subprocess.Popen[bytes] | None:
+    """A Python process running ``code`` with this package importable, or None if none can be started."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # holds sergeant_major/
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p))
+    try:
+        return subprocess.Popen([sys.executable, "-c", code], env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:  # no way to start a process: the compile runs here
+        return None
 
 
 def kernels_cached() -> bool:
@@ -773,12 +787,8 @@ def warm_up_in_background() -> bool:
     on after this one exits, to finish the cache for the next run."""
     if not HAVE_NUMBA or _WARM or _BACKGROUND or kernels_cached():
         return False
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # holds sergeant_major/
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p))
-    try:
-        proc = subprocess.Popen([sys.executable, "-c", _WARM_CODE], env=env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    except OSError:  # no way to start a process: warm_up compiles here when the search is first needed
+    proc = _start(_WARM_CODE)
+    if proc is None:  # warm_up compiles here when the search is first needed
         return False
     _BACKGROUND.append(proc)
     return True
@@ -797,11 +807,15 @@ def warm_up() -> None:
         proc.wait()
     if not HAVE_NUMBA:
         return
+    helper = None if _BACKGROUND or kernels_cached() else _start(_HELPERS_CODE)
     # two tricks left in 9-5-2, hearts trump: enough to run the search, the guess and the play-outs
     tiny = Position.parse("9-5-2 | H | 0 | 6-5-3 | AK... / QJ... / T9... | -")
     solver = Solver(tt_bits=8)
     solver.solve(tiny, 0)
     solver.value(tiny, 1)
+    if helper is not None:  # what it has not finished, this process has compiled and cached
+        helper.kill()
+        helper.wait()
 
 
 _DEFAULT: list[Solver] = []
