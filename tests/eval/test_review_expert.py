@@ -25,25 +25,28 @@ def _validate(doc: dict[str, Any]) -> None:
 @pytest.mark.slow
 def test_expert_estimates_are_reproducible_and_fit_the_cards() -> None:
     """The expert's estimate of each card (from the player's view only) is the same on a second run with the same
-    seed, is >= 0, names legal cards as best and gives a forced card no cost; the seats' sums add up."""
+    seed (the deals in two threads, then in one), is >= 0, names legal cards as best and gives a forced card no
+    cost; the seats' sums add up."""
     from sergeant_major.eval.review import add_expert_estimates
 
     m = _match(seed=3)
-    deals = [len(m.deals)]
+    deals = [len(m.deals) - 1, len(m.deals)]
     runs = []
-    for _ in range(2):
+    for jobs in (2, 1):
         r = review_match(m, Solver(tt_bits=16), 0.02, table=False, deals=deals)
-        runs.append(add_expert_estimates(m, r, think=0.25, seed=7))
+        runs.append(add_expert_estimates(m, r, think=0.25, seed=7, jobs=jobs))
     # the double-dummy part may differ (its 0.02 s limit depends on the machine); the expert's counts do not
-    assert [p["expert"] for p in runs[0]["deals"][0]["plays"]] == [p["expert"] for p in runs[1]["deals"][0]["plays"]]
+    for d0, d1 in zip(runs[0]["deals"], runs[1]["deals"], strict=True):
+        assert [p["expert"] for p in d0["plays"]] == [p["expert"] for p in d1["plays"]]
     assert [st["expert_lost"] for st in runs[0]["seats"]] == [st["expert_lost"] for st in runs[1]["seats"]]
     r = runs[0]
     _validate(r)
     plays = r["deals"][0]["plays"]
     assert all(p["expert"]["cost"] is None or p["expert"]["cost"] >= 0 for p in plays)
     assert plays[-1]["expert"] == {"cost": 0.0, "best": [plays[-1]["card"]], "worlds": 0, "method": "forced"}
+    every = [p for d in r["deals"] for p in d["plays"]]
     for st in r["seats"]:
-        assert st["expert_lost"] == pytest.approx(sum(p["expert"]["cost"] or 0 for p in plays if p["seat"] == st["seat"]))
+        assert st["expert_lost"] == pytest.approx(sum(p["expert"]["cost"] or 0 for p in every if p["seat"] == st["seat"]))
     other = review_match(_match(seed=4), Solver(tt_bits=16), 0.02, table=False, deals=[1])
     with pytest.raises(ValueError, match="deal 1"):
         add_expert_estimates(m, other)

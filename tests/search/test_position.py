@@ -419,8 +419,8 @@ def test_cut_cards_are_narrowed_by_the_value() -> None:
 def _cut_short_solver(cell: Any, known: dict[int, tuple[int, int]] | None = None) -> Any:
     """A solver whose every value (a table cell) is ``cell`` for the seat asked, and whose ``solve`` is cut short:
     value 0..16 and each legal card's bounds 0..16 (nothing found in time) but those given in ``known`` (by card
-    id)."""
-    from sergeant_major.search import Solution, Solver
+    id); ``can_reach`` is cut short too (a review's test of a card)."""
+    from sergeant_major.search import Solution, Solver, SolverTimeout
 
     class CutShort(Solver):
         def value(self, p: Position, seat: int | None = None, *, time_limit: float | None = None) -> Solution:
@@ -430,6 +430,9 @@ def _cut_short_solver(cell: Any, known: dict[int, tuple[int, int]] | None = None
                   time_limit: float | None = None) -> Solution:
             bounds = {c: (known or {}).get(c.id, (0, 16)) for c in p.legal_cards()}
             return Solution(p.to_move, 0, 0, 16, False, {}, 0, False, bounds)
+
+        def can_reach(self, p: Position, seat: int, t: int, *, time_limit: float | None = None) -> bool:
+            raise SolverTimeout("cut short", 0, 16)
 
     return CutShort(tt_bits=8)
 

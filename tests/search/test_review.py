@@ -22,6 +22,7 @@ from sergeant_major.search import Position, Solver
 from sergeant_major.search.position import random_position
 from sergeant_major.search.review import (
     Mark,
+    card_review,
     dd_table,
     review_match,
     review_plays,
@@ -72,6 +73,25 @@ def test_review_costs_equal_brute_force(rules_t: str, contract: Contract | None)
             checked += 1
             pos = pos.play(cid)
     assert checked >= 6
+
+
+@pytest.mark.parametrize(("rules_t", "contract"), _KINDS, ids=[f"{r}-{c.code if c else 'drawn'}" for r, c in _KINDS])
+def test_card_review_agrees_with_every_cards_value(rules_t: str, contract: Contract | None) -> None:
+    """:func:`card_review` (the value, one test per group of cards, the played card's value when it is not best)
+    gives the value, the played card's value and the best cards that :meth:`Solver.solve` (every card's value)
+    gives, on random positions of 5 to 7 tricks left, in and out of a trick."""
+    rules = Rules.parse(rules_t)
+    rng = random.Random(f"card review {rules_t} {contract}")
+    solver = Solver(tt_bits=14)
+    for _ in range(5):
+        pos = random_position(rules, rng, rng.randint(5, 7), contract=contract, in_trick=rng.randrange(rules.players))
+        full = solver.solve(pos)
+        for c in pos.legal_cards():
+            got = card_review(pos, pos.to_move, c.id, solver, None)
+            assert (got.lower, got.upper) == (full.tricks, full.tricks), pos.text()
+            assert got.card_bounds[c] == (full.cards[c], full.cards[c]), (pos.text(), c)
+            assert got.best_cards() == full.best_cards(), (pos.text(), c)
+            assert set(got.card_bounds) == set(full.cards)
 
 
 def test_table_rows_add_up_to_the_deals_tricks() -> None:

@@ -11,14 +11,17 @@ review is the same on any machine.
 
 from __future__ import annotations
 
+import queue
 import random
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from sergeant_major.core.actions import Contract, Play
 from sergeant_major.core.match import Match
 from sergeant_major.players.expert import ExpertPlayer
-from sergeant_major.search.review import INACCURACY_TRICKS, Mark
+from sergeant_major.search.review import INACCURACY_TRICKS, Mark, table_jobs
+from sergeant_major.search.solver import Solver
 
 __all__ = ["add_expert_estimates", "expert_units", "EXPERT_THINK"]
 
@@ -32,18 +35,19 @@ def expert_units(review: dict[str, Any]) -> int:
 
 
 def add_expert_estimates(match: Match, review: dict[str, Any], think: float = EXPERT_THINK, seed: int = 0,
-                         progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+                         progress: Callable[[int], None] | None = None, jobs: int | None = None) -> dict[str, Any]:
     """Add to each play of ``review`` (``search.review.review_match``'s, of ``match``) the expert's estimate as
     ``"expert": {"cost", "best", "worlds", "method"}``: ``cost`` in mean tricks (>= 0, 2 decimals; ``None`` when no world could be drawn), ``best`` the
     cards of the highest mean, ``worlds`` the worlds sampled (0 for a forced card), ``method`` how a world was
     evaluated (``dds``, ``playout``, ``forced``); to each seat of a deal and of the match ``"expert_lost"``, the sum of
     its cards' expert costs. A card double-dummy best whose expert cost is at least ``INACCURACY_TRICKS`` is marked
-    ``inaccuracy``. Sets ``review["expert"] = {"think", "seed"}``. Returns ``review``.
+    ``inaccuracy``. Sets ``review["expert"] = {"think", "seed"}``. Returns ``review``. The deals are estimated in
+    ``jobs`` threads (default ``table_jobs()``), an expert with its own solver each; the estimates do not depend on
+    it.
 
     Raises:
-        ValueError: a review of another match (a card the replay does not reach).
+        ValueError: a review of another match (a card the replay does not reach), or ``jobs`` below 1.
     """
-    player = ExpertPlayer(think=think)
     reviewed = {d["deal"]: d for d in review["deals"]}
     originals = {d.number: d for d in match.deals}
 
@@ -51,12 +55,18 @@ def add_expert_estimates(match: Match, review: dict[str, Any], think: float = EX
         d = originals.get(number)
         return ([list(h) for h in d.dealt], list(d.kitty_dealt)) if d is not None else None
 
-    replay = Match(match.rules, match.seed, list(match.names), dealer=match.first_dealer, cards=source)
-    for original in match.deals:
-        target = reviewed.get(original.number)
+    def one_deal(index: int, player: ExpertPlayer) -> None:
+        """The estimates of the cards of the match's deal ``index`` (from 0): a replay of the deals before it, then
+        the expert at each of its cards."""
+        replay = Match(match.rules, match.seed, list(match.names), dealer=match.first_dealer, cards=source)
+        for before in match.deals[:index]:
+            for action in before.history:
+                replay.apply(action)
+        original = match.deals[index]
+        target = reviewed[original.number]
         k = 0  # the index of the next card in the review's plays
         for action in original.history:
-            if target is not None and isinstance(action, Play):
+            if isinstance(action, Play):
                 if k >= len(target["plays"]) or target["plays"][k]["card"] != str(action.card):
                     raise ValueError(f"deal {original.number}: the review's card {k + 1} is not {action.card}")
                 view = replay.view(action.seat)
@@ -70,6 +80,35 @@ def add_expert_estimates(match: Match, review: dict[str, Any], think: float = EX
                 if progress is not None:
                     progress(1)
             replay.apply(action)
+
+    indices = [i for i, d in enumerate(match.deals) if d.number in reviewed]
+    jobs = table_jobs() if jobs is None else jobs
+    if jobs < 1:
+        raise ValueError(f"jobs={jobs!r} must be at least 1")
+    if jobs == 1 or len(indices) <= 1:
+        player = ExpertPlayer(think=think)
+        for i in indices:
+            one_deal(i, player)
+    else:
+        # one expert (and solver) per thread; the estimates do not depend on which (no time limits, seeded draws)
+        free: queue.SimpleQueue[ExpertPlayer] = queue.SimpleQueue()
+        free.put(ExpertPlayer(think=think))
+        for _ in range(min(jobs, len(indices)) - 1):
+            free.put(ExpertPlayer(think=think, solver=Solver(tt_bits=19)))
+
+        def task(i: int) -> None:
+            player = free.get()
+            try:
+                one_deal(i, player)
+            finally:
+                free.put(player)
+
+        with ThreadPoolExecutor(max_workers=min(jobs, len(indices))) as ex:
+            try:
+                list(ex.map(task, indices))
+            except BaseException:
+                ex.shutdown(wait=True, cancel_futures=True)  # the deals not started never start
+                raise
     for d in review["deals"]:  # per seat: the tricks its cards cost by the expert's estimate
         for st in d["seats"]:
             st["expert_lost"] = round(sum(p["expert"]["cost"] or 0.0 for p in d["plays"]

@@ -26,15 +26,16 @@ from importlib import resources
 from typing import Any
 
 from sergeant_major.core.actions import AssignTargets, Contract
-from sergeant_major.core.cards import CARDS
+from sergeant_major.core.cards import CARDS, Card
 from sergeant_major.core.deal import Deal
 from sergeant_major.core.match import Match
 from sergeant_major.core.rules import minimum_ceilings
 from sergeant_major.search.position import Position, PositionError
-from sergeant_major.search.solver import Solution, Solver, warm_up
+from sergeant_major.search.solver import Solution, Solver, SolverTimeout, equivalent_groups, warm_up
 
-__all__ = ["Mark", "INACCURACY_TRICKS", "REVIEW_VERSION", "Progress", "table_jobs", "narrow_by_sum", "dd_table", "biggest_mistakes",
-           "card_cost", "play_start", "deal_targets", "deal_plays", "play_entry", "review_plays", "review_deal", "analyze_deal", "review_match", "review_units",
+__all__ = ["Mark", "INACCURACY_TRICKS", "REVIEW_VERSION", "Progress", "table_jobs", "narrow_by_sum", "dd_table",
+           "table_cells", "table_targets", "table_rows", "run_tasks", "biggest_mistakes",
+           "card_cost", "play_start", "deal_targets", "deal_plays", "play_entry", "review_plays", "card_review", "review_deal", "review_deals", "analyze_deal", "review_match", "review_units",
            "review_schema"]
 
 REVIEW_VERSION = 1
@@ -130,64 +131,109 @@ def dd_table(pos: Position, solver: Solver, time_limit: float | None, jobs: int 
         ValueError: ``jobs`` below 1, ``targets`` not one per seat, or a trick in progress (under another contract
             its cards need not be legal).
     """
+    targets = table_targets(pos, targets)
+    jobs = table_jobs() if jobs is None else jobs
+    if jobs < 1:
+        raise ValueError(f"jobs={jobs!r} must be at least 1")
+    cells_of = table_cells(pos)
+    sols: list[Solution | None] = [None] * len(cells_of)
+
+    def cell(k: int) -> Callable[[Solver], None]:
+        def run(sv: Solver) -> None:
+            sols[k] = sv.value(cells_of[k][0], cells_of[k][1], time_limit=time_limit)
+            _tick(progress)
+        return run
+
+    run_tasks([cell(k) for k in range(len(cells_of))], solver, jobs)
+    return table_rows(pos, [(sol.lower, sol.upper) for sol in sols if sol is not None], targets, allowed)
+
+
+def table_targets(pos: Position, targets: tuple[int, ...] | None) -> tuple[int, ...]:
+    """:func:`dd_table`'s ``targets`` checked, the rules' by role by default.
+
+    Raises:
+        ValueError: ``targets`` not one per seat, or a trick in progress (under another contract its cards need
+            not be legal).
+    """
     if pos.trick:
         raise ValueError(f"the table is of a position at a trick start, not with a trick in progress: {pos.text()!r}")
-    rules = pos.rules
     n = pos.n
     dealer = (pos.leader - 1) % n  # the eldest hand leads the first trick (seeds 000/004)
-    declarer = (dealer + rules.declarer_role) % n
     if targets is None:
-        targets = tuple(rules.targets[(s - dealer) % n] for s in range(n))
+        targets = tuple(pos.rules.targets[(s - dealer) % n] for s in range(n))
     elif len(targets) != n:
         raise ValueError(f"targets={targets!r}: give one per seat ({n})")
+    return tuple(targets)
+
+
+def table_cells(pos: Position) -> list[tuple[Position, int]]:
+    """The cells of :func:`dd_table`'s table in its rows' order: per contract of the rules, per seat, the position
+    under that contract and the seat."""
+    contracts = [c for c in Contract if c.value < 4 or pos.rules.has_nt_mt]
+    return [(Position(pos.rules, con, pos.to_move, pos.tricks, pos.hands, pos.trick), s)
+            for con in contracts for s in range(pos.n)]
+
+
+def run_tasks(tasks: list[Callable[[Solver], None]], solver: Solver, jobs: int) -> None:
+    """Run ``tasks`` (each given a solver to search with, one search at a time) in ``jobs`` threads, in their
+    order as threads come free: ``solver`` and ``jobs - 1`` more solvers of its size. The compiled search
+    releases the GIL; ``solver``'s helper threads are off meanwhile (the tasks fill the cores). With one job (or
+    task) they run in turn on ``solver`` with its helper threads. A task's exception (Ctrl-C too) interrupts
+    every solver's search and is raised once the threads have stopped."""
+    if jobs == 1 or len(tasks) <= 1:
+        for task in tasks:
+            task(solver)
+        return
+    warm_up()  # compile (or load) the kernels once, before the threads start
+    free: queue.SimpleQueue[Solver] = queue.SimpleQueue()
+    free.put(solver)
+    solvers = [solver] + [Solver(solver.tt_bits, solver.clock) for _ in range(min(jobs, len(tasks)) - 1)]
+    for sv in solvers[1:]:
+        free.put(sv)
+
+    def one(task: Callable[[Solver], None]) -> None:
+        sv = free.get()
+        try:
+            task(sv)
+        finally:
+            free.put(sv)
+
+    threads, solver.threads = solver.threads, 1  # the tasks fill the cores: no helper threads meanwhile
+    try:
+        with ThreadPoolExecutor(max_workers=min(jobs, len(tasks))) as ex:
+            try:
+                list(ex.map(one, tasks))
+            except BaseException:  # Ctrl-C: stop the tasks' searches, or leaving the pool waits for them
+                for sv in solvers:
+                    sv.interrupt()
+                ex.shutdown(wait=True, cancel_futures=True)  # the tasks not started never start
+                raise
+    finally:
+        solver.threads = threads
+        solver.resume()
+
+
+def table_rows(pos: Position, bounds: list[tuple[int, int]], targets: tuple[int, ...],
+               allowed: tuple[Contract, ...] | None) -> dict[str, Any]:
+    """:func:`dd_table`'s result from its cells' bounds ``(lo, hi)`` (:func:`table_cells`' order) and the targets
+    by seat.
+
+    Raises:
+        ValueError: ``allowed`` holds none of the rules' contracts.
+    """
+    rules = pos.rules
+    n = pos.n
+    dealer = (pos.leader - 1) % n
+    declarer = (dealer + rules.declarer_role) % n
     target = targets[declarer]
     # in minimum tricks the targets become ceilings (seed 003; rules.minimum_ceilings)
     ceiling = minimum_ceilings(tuple(targets))[declarer]
     contracts = [c for c in Contract if c.value < 4 or rules.has_nt_mt]
-    jobs = table_jobs() if jobs is None else jobs
-    if jobs < 1:
-        raise ValueError(f"jobs={jobs!r} must be at least 1")
-    cells_of = [(Position(rules, con, pos.to_move, pos.tricks, pos.hands, pos.trick), s)
-                for con in contracts for s in range(n)]
-    if jobs == 1 or len(cells_of) == 1:
-        sols = []
-        for p, s in cells_of:
-            sols.append(solver.value(p, s, time_limit=time_limit))
-            _tick(progress)
-    else:
-        warm_up()  # compile (or load) the kernels once, before the threads start
-        free: queue.SimpleQueue[Solver] = queue.SimpleQueue()
-        free.put(solver)
-        solvers = [solver] + [Solver(solver.tt_bits, solver.clock) for _ in range(min(jobs, len(cells_of)) - 1)]
-        for sv in solvers[1:]:
-            free.put(sv)
-
-        def one(cell: tuple[Position, int]) -> Solution:
-            sv = free.get()
-            try:
-                sol = sv.value(cell[0], cell[1], time_limit=time_limit)
-                _tick(progress)
-                return sol
-            finally:
-                free.put(sv)
-
-        threads, solver.threads = solver.threads, 1  # the cells fill the cores: no helper threads meanwhile
-        try:
-            with ThreadPoolExecutor(max_workers=min(jobs, len(cells_of))) as ex:
-                try:
-                    sols = list(ex.map(one, cells_of))
-                except BaseException:  # Ctrl-C: stop the cells' searches, or leaving the pool waits for them
-                    for sv in solvers:
-                        sv.interrupt()
-                    raise
-        finally:
-            solver.threads = threads
-            solver.resume()
     rows: list[dict[str, Any]] = []
     for k, con in enumerate(contracts):
         mt = con is Contract.MINIMUM
         # a cell cut short by the time limit is narrowed by the others (the values add up to at most the tricks)
-        cells = narrow_by_sum([[sol.lower, sol.upper] for sol in sols[k * n:(k + 1) * n]],
+        cells = narrow_by_sum([[lo, hi] for lo, hi in bounds[k * n:(k + 1) * n]],
                               sum(pos.tricks) + pos.remaining, mt)
         lo, hi = cells[declarer]
         diff = [ceiling - hi, ceiling - lo] if mt else [lo - target, hi - target]
@@ -290,9 +336,9 @@ def play_entry(misere: bool, trick: int, seat: int, cid: int, value: tuple[int, 
 def review_plays(start: Position, plays_seq: list[tuple[int, int, int]], solver: Solver, time_limit: float | None,
                  progress: Progress | None = None) -> tuple[list[dict[str, Any]], Solution | None]:
     """Each card of ``plays_seq`` (``(trick number, seat, card id)``, played in turn from ``start``) as
-    :func:`play_entry` gives it, from one solve per card for its player; and the first card's solve (``None``
-    without cards). The positions are solved from the last backwards, so the small ones fill the solver's table
-    that the big ones then use. ``progress`` is called once per card.
+    :func:`play_entry` gives it, from :func:`card_review` of each position for its player; and the first card's
+    (``None`` without cards). The positions are solved from the last backwards, so the small ones fill the solver's
+    table that the big ones then use. ``progress`` is called once per card.
 
     Raises:
         PositionError: a card that its player does not hold.
@@ -305,7 +351,7 @@ def review_plays(start: Position, plays_seq: list[tuple[int, int, int]], solver:
     for i in range(len(plays_seq) - 1, -1, -1):
         k, s, cid = plays_seq[i]
         pos = positions[i]
-        sol = solver.solve(pos, s, time_limit=time_limit)
+        sol = card_review(pos, s, cid, solver, time_limit)
         if i == 0:
             first_sol = sol
         pb = sol.card_bounds.get(CARDS[cid])
@@ -314,6 +360,55 @@ def review_plays(start: Position, plays_seq: list[tuple[int, int, int]], solver:
                               [str(b) for b in sol.best_cards()])
         _tick(progress)
     return plays, first_sol
+
+
+def card_review(pos: Position, seat: int, played: int, solver: Solver, time_limit: float | None) -> Solution:
+    """What a review needs of the position where ``seat`` plays card id ``played``: the seat's value, the played
+    card's value and which cards are best, with :meth:`Solver.solve`'s answer (``card_bounds`` for every legal
+    card; ``exact`` false as not every card's value is sought) in fewer searches: the value, then for each group of
+    equivalent cards one zero-window test "does it keep the value?" (a card that does has the value; one that does
+    not, at most the value less one - in minimum tricks at least one more), and the played card's exact value
+    only when it does not keep it. ``time_limit`` seconds hold for the position; if a search runs out of them the
+    position is solved as :meth:`Solver.solve` does (each card's value), within ``time_limit`` seconds more.
+    A seat with one group of cards (or not to move) gets :meth:`Solver.solve`'s answer at once."""
+    groups = equivalent_groups(pos) if seat == pos.to_move and not pos.over else []
+    if len(groups) <= 1:
+        return solver.solve(pos, seat, time_limit=time_limit)
+    n0 = solver.nodes
+    end = None if time_limit is None else solver.clock() + time_limit
+
+    def left() -> float | None:
+        return None if end is None else max(end - solver.clock(), 0.0)
+
+    base, top = pos.tricks[seat], pos.tricks[seat] + pos.remaining
+    whole = solver.value(pos, seat, time_limit=left())
+    if not whole.exact:
+        return solver.solve(pos, seat, time_limit=time_limit)
+    v = whole.tricks
+    worse = (v + 1, top) if pos.misere else (base, v - 1)  # a card that does not keep the value
+    bounds: dict[Card, tuple[int, int]] = {}
+    values: dict[Card, int] = {}
+    for group in groups:
+        child = pos.play_unchecked(group[0])
+        try:
+            keeps = solver.can_reach(child, seat, v, time_limit=left())
+            if keeps:
+                b = (v, v)
+            elif played in group:
+                sol = solver.value(child, seat, time_limit=left())
+                if not sol.exact:
+                    return solver.solve(pos, seat, time_limit=time_limit)
+                b = (sol.tricks, sol.tricks)
+            else:
+                b = worse
+        except SolverTimeout:
+            return solver.solve(pos, seat, time_limit=time_limit)
+        for c in group:
+            bounds[CARDS[c]] = b
+            if b[0] == b[1]:
+                values[CARDS[c]] = b[0]
+    return Solution(seat, v, v, v, False, values, solver.nodes - n0, pos.misere,
+                    dict(sorted(bounds.items(), key=lambda kv: kv[0].id)))
 
 
 def review_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bool = True,
@@ -334,38 +429,103 @@ def review_deal(deal: Deal, solver: Solver, time_limit: float | None, table: boo
     Raises:
         PositionError: the deal never reached the play.
     """
-    start = play_start(deal)
-    plays_seq = deal_plays(deal)
-    plays, first_sol = review_plays(start, plays_seq, solver, time_limit, progress)
+    return review_deals([deal], solver, time_limit, table=table, top=top, progress=progress)[0]
 
-    def entry(i: int, value: tuple[int, int], played: tuple[int, int], best: list[str]) -> dict[str, Any]:
-        k, s, cid = plays_seq[i]
-        return play_entry(start.misere, k, s, cid, value, played, best)
 
-    out: dict[str, Any] = {"deal": deal.number, "contract": start.contract.code, "declarer": deal.declarer,
-                           "start": start.text(), "plays": plays, "mistakes": []}
-    if table:
-        out["table"] = dd_table(start, solver, time_limit, targets=deal_targets(deal), allowed=deal.allowed_contracts,
-                                progress=progress)
-        if plays and first_sol is not None:  # the first card's position is the table's: its cell is a search of the same value
-            first = plays[0]
-            for row in out["table"]["rows"]:
-                if row["contract"] == start.contract.code:
-                    lo, hi = row["tricks"][first["seat"]]
-                    value = (max(first["value"][0], lo), min(first["value"][1], hi))
-                    if value[0] <= value[1]:
-                        best = dataclasses.replace(first_sol, lower=value[0], upper=value[1]).best_cards()
-                        plays[0] = entry(0, value, (first["played"][0], first["played"][1]), [str(b) for b in best])
-    out["mistakes"] = biggest_mistakes(plays, len(plays) if top is None else top)
-    taken = list(deal.result.tricks) if deal.result is not None else None
-    out["seats"] = [{"seat": s, "tricks": None if taken is None else taken[s],
-                     "lost": sum(p["cost_range"][0] for p in plays if p["seat"] == s),
-                     "lost_max": sum(p["cost_range"][1] for p in plays if p["seat"] == s),
-                     "mistakes": sum(1 for p in plays if p["seat"] == s and p["cost_range"][0] > 0),
-                     "cards": sum(1 for p in plays if p["seat"] == s)} for s in range(deal.n)]
-    if taken is not None:
-        out["tricks"] = taken
-    return out
+class _DealWork:
+    """A deal's review in the making: its start, cards, table cells (``table_cells``' order) and what the searches
+    found so far."""
+
+    def __init__(self, deal: Deal, table: bool) -> None:
+        self.deal = deal
+        self.start = play_start(deal)
+        self.seq = deal_plays(deal)
+        self.plays: list[dict[str, Any]] = []
+        self.first: Solution | None = None
+        self.cells_of = table_cells(self.start) if table else []
+        self.cells: list[tuple[int, int]] = [(0, 0)] * len(self.cells_of)
+
+    def chain(self, time_limit: float | None, progress: Progress | None) -> Callable[[Solver], None]:
+        """The task of the cards and then the table cells of the contract played, on one solver: the cards' searches
+        fill its table with the positions that those cells' searches meet. The first card's position is the
+        table's: its value is the leader's cell, not searched again when exact."""
+        def run(sv: Solver) -> None:
+            self.plays, self.first = review_plays(self.start, self.seq, sv, time_limit, progress)
+            for k, (p, s) in enumerate(self.cells_of):
+                if p.contract is not self.start.contract:
+                    continue
+                first = self.first
+                if first is not None and s == first.seat and first.lower == first.upper:
+                    self.cells[k] = (first.lower, first.upper)
+                else:
+                    sol = sv.value(p, s, time_limit=time_limit)
+                    self.cells[k] = (sol.lower, sol.upper)
+                _tick(progress)
+        return run
+
+    def cell(self, k: int, time_limit: float | None, progress: Progress | None) -> Callable[[Solver], None]:
+        """The task of table cell ``k``."""
+        def run(sv: Solver) -> None:
+            p, s = self.cells_of[k]
+            sol = sv.value(p, s, time_limit=time_limit)
+            self.cells[k] = (sol.lower, sol.upper)
+            _tick(progress)
+        return run
+
+    def result(self, top: int | None) -> dict[str, Any]:
+        """:func:`review_deal`'s result once the tasks have run."""
+        deal, start, plays_seq, plays, first_sol = self.deal, self.start, self.seq, self.plays, self.first
+
+        def entry(i: int, value: tuple[int, int], played: tuple[int, int], best: list[str]) -> dict[str, Any]:
+            k, s, cid = plays_seq[i]
+            return play_entry(start.misere, k, s, cid, value, played, best)
+
+        out: dict[str, Any] = {"deal": deal.number, "contract": start.contract.code, "declarer": deal.declarer,
+                               "start": start.text(), "plays": plays, "mistakes": []}
+        if self.cells_of:
+            out["table"] = table_rows(start, self.cells, table_targets(start, deal_targets(deal)), deal.allowed_contracts)
+            if plays and first_sol is not None:  # the first card's position is the table's: its cell is a search of the same value
+                first = plays[0]
+                for row in out["table"]["rows"]:
+                    if row["contract"] == start.contract.code:
+                        lo, hi = row["tricks"][first["seat"]]
+                        value = (max(first["value"][0], lo), min(first["value"][1], hi))
+                        if value[0] <= value[1]:
+                            best = dataclasses.replace(first_sol, lower=value[0], upper=value[1]).best_cards()
+                            plays[0] = entry(0, value, (first["played"][0], first["played"][1]), [str(b) for b in best])
+        out["mistakes"] = biggest_mistakes(plays, len(plays) if top is None else top)
+        taken = list(deal.result.tricks) if deal.result is not None else None
+        out["seats"] = [{"seat": s, "tricks": None if taken is None else taken[s],
+                         "lost": sum(p["cost_range"][0] for p in plays if p["seat"] == s),
+                         "lost_max": sum(p["cost_range"][1] for p in plays if p["seat"] == s),
+                         "mistakes": sum(1 for p in plays if p["seat"] == s and p["cost_range"][0] > 0),
+                         "cards": sum(1 for p in plays if p["seat"] == s)} for s in range(deal.n)]
+        if taken is not None:
+            out["tricks"] = taken
+        return out
+
+
+def review_deals(deals: list[Deal], solver: Solver, time_limit: float | None, table: bool = True,
+                 top: int | None = None, progress: Progress | None = None, jobs: int | None = None) -> list[dict[str, Any]]:
+    """:func:`review_deal` of each of ``deals``, their searches spread over ``jobs`` threads (default
+    :func:`table_jobs`; :func:`run_tasks`): per deal one task of its cards and then its table's cells of the contract
+    played (one solver: the cards' searches serve those cells), then every other cell a task of its own; the long
+    tasks (cards) first, so that the cells fill the cores to the end. The values do not depend on ``jobs``;
+    ``time_limit`` holds for each search (a card's position, a cell).
+
+    Raises:
+        PositionError: a deal that never reached the play.
+        ValueError: ``jobs`` below 1.
+    """
+    jobs = table_jobs() if jobs is None else jobs
+    if jobs < 1:
+        raise ValueError(f"jobs={jobs!r} must be at least 1")
+    works = [_DealWork(d, table) for d in deals]
+    tasks = [w.chain(time_limit, progress) for w in works]
+    tasks += [w.cell(k, time_limit, progress) for w in works for k, (p, _) in enumerate(w.cells_of)
+              if p.contract is not w.start.contract]
+    run_tasks(tasks, solver, jobs)
+    return [w.result(top) for w in works]
 
 
 def analyze_deal(deal: Deal, solver: Solver, time_limit: float | None, table: bool = True,
@@ -396,8 +556,9 @@ def review_match(match: Match, solver: Solver | None = None, time_limit: float |
                  progress: Progress | None = None) -> dict[str, Any]:
     """Double-dummy review of every deal of ``match`` that reached the play (``deals``: only those numbers, from 1).
 
-    ``solver`` defaults to a new :class:`Solver` with :func:`table_jobs` threads; ``time_limit`` seconds bound
-    each search (``None``: none). ``progress`` is called once per search (:func:`review_units` in all).
+    ``solver`` defaults to a new :class:`Solver` with :func:`table_jobs` threads; the searches of every deal are
+    spread over :func:`table_jobs` threads (:func:`review_deals`). ``time_limit`` seconds bound each search (a card's
+    position, a table cell; ``None``: none). ``progress`` is called once per search (:func:`review_units` in all).
 
     Returns:
         ``{"review": REVIEW_VERSION, "rules", "names", "time_limit", "deals": [review_deal's], "seats": [{"seat",
@@ -415,8 +576,8 @@ def review_match(match: Match, solver: Solver | None = None, time_limit: float |
     if solver is None:
         solver = Solver(threads=table_jobs())
     warm_up()
-    out_deals = [review_deal(d, solver, time_limit, table=table, progress=progress)
-                 for d in reviewable(match) if deals is None or d.number in deals]
+    out_deals = review_deals([d for d in reviewable(match) if deals is None or d.number in deals], solver, time_limit,
+                             table=table, progress=progress)
     names = list(names) if names is not None else list(match.names)
     seats = [{"seat": s, "name": names[s],
               **{k: sum(d["seats"][s][k] for d in out_deals) for k in ("lost", "lost_max", "mistakes", "cards")}}
