@@ -109,13 +109,16 @@ def test_cold_cache_compiles_in_the_background_with_the_same_answers(tmp_path: P
 
 SPLIT = """
 import json, sys
+from sergeant_major.players import expert
 from sergeant_major.search import Position, Solver
 from sergeant_major.search.jit import declared_signature
 from sergeant_major.search.kernels import BACKGROUND_KERNELS
 from sergeant_major.search.solver import warm_up
 warm_up()
+expert.warm_up()
 sol = Solver(tt_bits=12).solve(Position.parse(sys.argv[1]))
-undeclared = [k.py_func.__name__ for k in BACKGROUND_KERNELS if declared_signature(k) not in k.signatures]
+undeclared = [k.py_func.__name__ for k in (*expert.BACKGROUND_KERNELS, *BACKGROUND_KERNELS)
+              if declared_signature(k) not in k.signatures]
 print(json.dumps([undeclared, sol.tricks, sorted((str(c), v) for c, v in sol.cards.items())]))
 """
 
@@ -123,9 +126,9 @@ print(json.dumps([undeclared, sol.tricks, sorted((str(c), v) for c, v in sol.car
 @pytest.mark.slow
 @pytest.mark.skipif(not HAVE_NUMBA, reason="the split compile needs numba (the fast extra)")
 def test_cold_search_compiles_in_two_processes_with_the_same_answers(tmp_path: Path) -> None:
-    """With an empty numba cache ``warm_up`` compiles the search here and its helpers in a second process: each
-    helper that process compiles is declared with the argument types the search calls it with (else the work
-    would be lost), and the values are those of a warm process."""
+    """With an empty numba cache ``warm_up`` compiles the search here, and its helpers and the expert's kernels
+    (registered with ``compile_also``) in a second process: each kernel that process compiles is declared with the
+    argument types its callers use (else the work would be lost), and the values are those of a warm process."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     env.pop("SERGEANT_MAJOR_NO_NUMBA", None)
     cold = subprocess.run([sys.executable, "-c", SPLIT, TEXT], env=env, capture_output=True, text=True, timeout=1200)

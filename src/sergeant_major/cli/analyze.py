@@ -318,6 +318,8 @@ def _run_review(match: Match, names: list[str], deals: list[int] | None, time_li
     from sergeant_major.search.review import review_match, review_units, table_jobs
     from sergeant_major.search.solver import Solver
 
+    if expert:  # before the solver's warm-up: its second compiling process then compiles the expert's kernels too
+        import sergeant_major.players.expert  # noqa: F401
     _prepare(err, as_json)
     warming = _warm_expert_meanwhile() if expert else None
     solver = Solver(threads=table_jobs())

@@ -68,8 +68,8 @@ from sergeant_major.search.determinization import Budget, ResampleError, resampl
 from sergeant_major.search.jit import int_array, jit
 from sergeant_major.search.kernels import alloc, legal_mask, rng_next, winner_index
 from sergeant_major.search.kernels import playouts as _greedy_playouts
+from sergeant_major.search.solver import compile_also, warm_up_in_background
 from sergeant_major.search.solver import warm_up as solver_warm_up
-from sergeant_major.search.solver import warm_up_in_background
 
 __all__ = ["ExpertPlayer", "Estimate", "utility_table", "evaluate_worlds", "WIN", "EXCHANGE_BONUS", "DDS_CARDS", "DDS_CARDS_4",
            "WORLDS_PLAY", "WORLDS_PRE", "PLAYOUTS_PLAY", "PLAYOUTS_PRE", "WORLD_STEPS", "OVERSAMPLE", "MIN_ESS",
@@ -192,6 +192,12 @@ def _mt_playouts(hands0: Any, n: int, trick0: Any, tlen0: int, leader0: int, mus
                 tlen = 0
         for s in range(n):
             out[i * n + s] = won[s]
+
+
+#: The expert's own kernels, compiled beside the search by :func:`sergeant_major.search.solver.warm_up`'s second
+#: process (the greedy play-outs are the search layer's).
+BACKGROUND_KERNELS = (_mt_playouts,)
+compile_also(__name__, "BACKGROUND_KERNELS")
 
 
 def warm_up() -> None:

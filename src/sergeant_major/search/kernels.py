@@ -1612,7 +1612,7 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
 
 #: The kernels a second process compiles while this one compiles :func:`solve_bounds`
 #: (:func:`sergeant_major.search.solver.warm_up`): the search's helpers from the last it calls back to the first (this
-#: process types them from the first, and loads from numba's cache what the other has finished), with the play-outs.
-BACKGROUND_KERNELS = (tt_store, next_probe, push_child, killer_slot, etc_cut, gen_moves, tt_probe, playouts, start_bounds,
-                      seat_wins_out, seat_loses_out, seat_ducks_lead, tt_index, last_trick_winner, seat_takes_trick_bc,
-                      seat_ducks_out)
+#: process, which needs the play-outs first for its guess, types them from the first and loads from numba's cache
+#: what the other has finished).
+BACKGROUND_KERNELS = (tt_store, next_probe, push_child, killer_slot, etc_cut, gen_moves, tt_probe, start_bounds,
+                      seat_wins_out, seat_loses_out, seat_ducks_lead, tt_index, last_trick_winner)

@@ -747,18 +747,32 @@ _NO_LIMIT = 365.0 * 24 * 3600  # seconds: a time limit this long or longer is no
 
 
 _BACKGROUND: list[subprocess.Popen[bytes]] = []  # the process compiling the search for numba's on-disk cache, if any
-_WARM_CODE = "from sergeant_major.search.solver import warm_up; warm_up()"
-_HELPERS_CODE = ("from sergeant_major.search.jit import compile_declared\n"
+# niced: the process that started it plays on meanwhile (the expert's first cards)
+_WARM_CODE = "import os; os.nice(10); from sergeant_major.search.solver import warm_up; warm_up()"
+_HELPERS_CODE = ("import importlib, sys\n"
+                 "from sergeant_major.search.jit import compile_declared\n"
                  "from sergeant_major.search.kernels import BACKGROUND_KERNELS\n"
-                 "for k in BACKGROUND_KERNELS: compile_declared(k)")
+                 "also = [k for a in sys.argv[1:] for k in getattr(importlib.import_module(a.split(':')[0]), a.split(':')[1])]\n"
+                 "for k in [*also, *BACKGROUND_KERNELS]: compile_declared(k)")
+_ALSO: list[str] = []  # "module:name" of kernel tuples the second compiling process compiles first
 
 
-def _start(code: str) -> subprocess.Popen[bytes] | None:
-    """A Python process running ``code`` with this package importable, or None if none can be started."""
+def compile_also(module: str, name: str) -> None:
+    """Have :func:`warm_up`'s second compiling process compile first the :func:`~.jit.jit` kernels of the tuple
+    ``name`` in ``module`` (by their declared argument types, :func:`~.jit.compile_declared`): how a layer above
+    this one (the expert player) gets its kernels compiled beside the search without this layer importing it."""
+    entry = f"{module}:{name}"
+    if entry not in _ALSO:
+        _ALSO.append(entry)
+
+
+def _start(code: str, *args: str) -> subprocess.Popen[bytes] | None:
+    """A Python process running ``code`` (with ``args`` in its ``sys.argv[1:]``) with this package importable, or
+    None if none can be started."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # holds sergeant_major/
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p))
     try:
-        return subprocess.Popen([sys.executable, "-c", code], env=env, stdin=subprocess.DEVNULL,
+        return subprocess.Popen([sys.executable, "-c", code, *args], env=env, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except OSError:  # no way to start a process: the compile runs here
         return None
@@ -807,7 +821,7 @@ def warm_up() -> None:
         proc.wait()
     if not HAVE_NUMBA:
         return
-    helper = None if _BACKGROUND or kernels_cached() else _start(_HELPERS_CODE)
+    helper = None if _BACKGROUND or kernels_cached() else _start(_HELPERS_CODE, *_ALSO)
     # two tricks left in 9-5-2, hearts trump: enough to run the search, the guess and the play-outs
     tiny = Position.parse("9-5-2 | H | 0 | 6-5-3 | AK... / QJ... / T9... | -")
     solver = Solver(tt_bits=8)
