@@ -1196,7 +1196,10 @@ def _reference_moves(hands: list[int], n: int, trick: list[int], leader: int, tr
             seat_top, side_top = sv.bit_length() - 1, (pv & ~sv).bit_length() - 1
             for hb in heads(suit):
                 if misere:
-                    sc = 30 - hb if maxing else 30 + hb
+                    # the seat leads a card below another hand's lowest of the suit first, the highest first
+                    lows = [(hands[o] >> (13 * suit)) & LANE for o in range(n) if o != seat]
+                    mlo = max(((h & -h).bit_length() - 1 for h in lows if h), default=-1)
+                    sc = (50 + hb if hb < mlo else 30 - hb) if maxing else 30 + hb
                 elif not maxing:
                     if sv == 0 and suit != trump and seat_trumps != 0:
                         sc = 5 - (hb >> 2)
@@ -1236,8 +1239,10 @@ def _reference_moves(hands: list[int], n: int, trick: list[int], leader: int, tr
                     sc = 40 - hb
                 elif maxing == good_to:
                     sc = 70 + hb if maxing and not last else 70 - hb + (10 if last else 0) - (5 if ruffing else 0)
-                else:
-                    sc = 5 + hb
+                elif not maxing and seat_played:  # minimum tricks, the seat lost the trick: the highest first
+                    sc = 30 + hb
+                else:  # minimum tricks, a card that takes the trick: the seat's lowest with players after it
+                    sc = 5 - hb if maxing and not last else 5 + hb
             elif cur_good == maxing:
                 sc = 60 + hb if misere else 60 - hb
             else:
