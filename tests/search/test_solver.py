@@ -263,7 +263,7 @@ def test_a_timed_search_cut_short_brackets_the_value_from_both_sides() -> None:
     value, and a search with time enough is exact."""
     pos = random_position(Rules.parse("3-5-8"), random.Random(3), 12, contract=Contract.MINIMUM)
     exact = Solver(tt_bits=18).value(pos, pos.to_move)
-    assert exact.nodes > 1_000_000  # the limit below is half a million nodes
+    assert exact.nodes > 900_000  # well above the limit below, half a million nodes
     solver = Solver(tt_bits=18)
     solver.clock = lambda: solver.nodes * 1e-7
     got = solver.value(pos, pos.to_move, time_limit=0.05)
@@ -1245,6 +1245,11 @@ def _reference_moves(hands: list[int], n: int, trick: list[int], leader: int, tr
                     sc = 5 - hb if maxing and not last else 5 + hb
             elif cur_good == maxing:
                 sc = 60 + hb if misere else 60 - hb
+                if misere and maxing and suit != led:  # a discard from a suit the others can lead under it
+                    ov = (present & ~hands[seat]) >> (13 * suit) & LANE
+                    sv = hands[seat] >> (13 * suit) & LANE
+                    if ov and (ov & -ov) < (sv & -sv):
+                        sc += 13
             else:
                 sc = (30 + hb if misere else 30 - hb) - (10 if ruffing and not misere else 0)
             insert(13 * suit + hb, sc)

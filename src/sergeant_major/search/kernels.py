@@ -1097,7 +1097,13 @@ def gen_moves(hands: Any, n: int, tlen: int, leader: int, led: int, bc: int, ws:
             nm = emit_classes(moves, base, nm, v, above if btr else LANE, sh, (3 - suit) * 16, a1 + r1, s1, a0 + r0,
                               s0)
         else:  # a discard: it beats nothing
-            nm = emit_run(moves, base, nm, v, sh, a0 * 64 + (3 - suit) * 16, s0, 0)
+            bonus = 0
+            if mis and maxing:  # the seat sheds first from a suit where another hand holds a card under its lowest
+                sv = (hands[seat] >> sh) & LANE
+                ov = ((present & ~hands[seat]) >> sh) & LANE
+                if ov != 0 and (ov & -ov) < (sv & -sv):
+                    bonus = 13
+            nm = emit_run(moves, base, nm, v, sh, (a0 + bonus) * 64 + (3 - suit) * 16, s0, 0)
     return nm
 
 
