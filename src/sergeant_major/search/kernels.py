@@ -1014,7 +1014,23 @@ def gen_moves(hands: Any, n: int, tlen: int, leader: int, led: int, bc: int, ws:
                     ruff = sv == 0 and suit != trump and seat_trumps != 0
             tie = (3 - suit) * 16
             if mis:
-                nm = emit_run(moves, base, nm, v, sh, 30 * 64 + tie, -1 if maxing else 1, 0)
+                if maxing:
+                    # the seat leads: first the cards below another hand's lowest card of the suit (that hand
+                    # must follow higher: a sure loss), the highest first (shed it, keep the low ones), then the
+                    # rest, the lowest first
+                    mlo = 0
+                    for o in range(n):
+                        if o != seat:
+                            ov = (hands[o] >> sh) & LANE
+                            if ov != 0:
+                                lb = ov & -ov
+                                if lb > mlo:
+                                    mlo = lb
+                    under = (mlo - 1) if mlo != 0 else 0  # nobody else holds the suit: every lead wins
+                    nm = emit_run(moves, base, nm, v & under, sh, 50 * 64 + tie, 1, 0)
+                    nm = emit_run(moves, base, nm, v & ~under, sh, 30 * 64 + tie, -1, 0)
+                else:
+                    nm = emit_run(moves, base, nm, v, sh, 30 * 64 + tie, 1, 0)
             elif not maxing:
                 # the others lead: suits their side rules, which the seat must follow
                 if ruff:
@@ -1056,9 +1072,12 @@ def gen_moves(hands: Any, n: int, tlen: int, leader: int, led: int, bc: int, ws:
             a1 = 80 if last else 70  # the cheapest winner
             s1 = -1
             r1 = -5
+    elif not maxing and ((seat - leader) % n) < tlen:  # the seat has lost this trick already: shed the highest
+        a1 = 30
+        s1 = 1
     else:
         a1 = 5
-        s1 = 1
+        s1 = -1 if maxing and not last else 1  # the seat must win with players after it: its lowest winner
     a0 = 60 if on_good else 30
     s0 = 1 if mis else -1
     r0 = -10 if not on_good and not mis else 0
@@ -1078,7 +1097,13 @@ def gen_moves(hands: Any, n: int, tlen: int, leader: int, led: int, bc: int, ws:
             nm = emit_classes(moves, base, nm, v, above if btr else LANE, sh, (3 - suit) * 16, a1 + r1, s1, a0 + r0,
                               s0)
         else:  # a discard: it beats nothing
-            nm = emit_run(moves, base, nm, v, sh, a0 * 64 + (3 - suit) * 16, s0, 0)
+            bonus = 0
+            if mis and maxing:  # the seat sheds first from a suit where another hand holds a card under its lowest
+                sv = (hands[seat] >> sh) & LANE
+                ov = ((present & ~hands[seat]) >> sh) & LANE
+                if ov != 0 and (ov & -ov) < (sv & -sv):
+                    bonus = 13
+            nm = emit_run(moves, base, nm, v, sh, (a0 + bonus) * 64 + (3 - suit) * 16, s0, 0)
     return nm
 
 
