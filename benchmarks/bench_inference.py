@@ -20,6 +20,7 @@ import argparse
 import math
 import random
 import statistics
+from dataclasses import replace
 
 from sergeant_major.core.actions import Play
 from sergeant_major.core.deal import Deal
@@ -27,18 +28,17 @@ from sergeant_major.core.rules import Rules
 from sergeant_major.core.view import View, build_view
 from sergeant_major.eval.levels import make_player
 from sergeant_major.eval.tournament import _play_board, make_board
-from sergeant_major.players.inference import ChoiceKind, ChoiceModel, log_likelihood, pick_worlds, temper
+from sergeant_major.players.inference import DEFAULT_MODEL, FLAT_MODEL, ChoiceModel, log_likelihood, pick_worlds, temper
 from sergeant_major.search.determinization import resample
 
-_CARDS = frozenset({ChoiceKind.LEAD, ChoiceKind.FOLLOW, ChoiceKind.VOID})
 MODELS: list[tuple[str, ChoiceModel | None, float, int]] = [  # name, model, ESS share, k (0: resample from 3x)
     ("uniform", None, 0.0, 0),
-    *[(f"weigh 2x eps={eps} ess={ess}", ChoiceModel(eps), ess, 2) for eps in (0.1, 0.3, 0.5) for ess in (0.5, 1.0)],
-    ("weigh 3x eps=0.3 ess=1.0", ChoiceModel(0.3), 1.0, 3),
-    ("weigh 2x, before the play only", ChoiceModel(0.3, frozenset(ChoiceKind) - _CARDS), 1.0, 2),
-    ("weigh 2x, card play only", ChoiceModel(0.3, _CARDS), 1.0, 2),
-    ("weigh 2x, no void plays", ChoiceModel(0.3, frozenset(ChoiceKind) - {ChoiceKind.VOID}), 1.0, 2),
-    *[(f"resample 3x eps=0.3 ess={ess}", ChoiceModel(0.3), ess, 0) for ess in (0.25, 0.5, 1.0)],
+    ("flat eps=0.3, 2x, ess 1", FLAT_MODEL, 1.0, 2),
+    ("fitted, 2x, ess 1", replace(DEFAULT_MODEL, heuristic_share=0.0), 1.0, 2),
+    ("fitted+heuristic, 2x, ess 1", DEFAULT_MODEL, 1.0, 2),
+    ("fitted+heuristic, 2x, ess 0.5", DEFAULT_MODEL, 0.5, 2),
+    ("fitted+heuristic, 3x, ess 1", DEFAULT_MODEL, 1.0, 3),
+    ("flat eps=0.3, 2x, ess 0.5", FLAT_MODEL, 0.5, 2),
 ]
 
 
@@ -80,11 +80,18 @@ def main() -> None:
     rules = Rules.parse(a.rules)
     taken = views(rules, a.opponents, a.boards, a.seed)
     scores: dict[str, list[float]] = {name: [] for name, _, _, _ in MODELS}
+    surprise: dict[str, list[float]] = {name: [] for name, _, _, _ in MODELS}
     for true, view in taken:
         rng = random.Random(1)
         drawn = [resample(view, rng) for _ in range(3 * a.worlds)]
         acc = [accuracy(w, true) for w in drawn]
         logs = {model: [log_likelihood(w, view, model) for w in drawn] for _, model, _, _ in MODELS if model}
+        for name, model, _, _ in MODELS:
+            if model is not None:  # log of the true world's likelihood over the mean of the drawn worlds'
+                ls = logs[model]
+                top = max(ls)
+                surprise[name].append(log_likelihood(true, view, model) - top
+                                      - math.log(statistics.fmean(math.exp(x - top) for x in ls)))
         for name, model, ess, k in MODELS:
             if model is None:
                 scores[name].append(statistics.fmean(acc[: a.worlds]))
@@ -102,7 +109,8 @@ def main() -> None:
         gain = [x - y for x, y in zip(scores[name], base, strict=True)]
         half = 1.96 * statistics.stdev(gain) / math.sqrt(len(gain)) if len(gain) > 1 else 0.0
         print(f"  {name:<30} hidden cards placed right {statistics.fmean(scores[name]):.3f}   "
-              f"gain {statistics.fmean(gain):+.3f} ± {half:.3f}")
+              f"gain {statistics.fmean(gain):+.3f} ± {half:.3f}   "
+              f"true world log-lik over drawn {statistics.fmean(surprise[name]) if surprise[name] else 0.0:+.2f}")
 
 
 if __name__ == "__main__":

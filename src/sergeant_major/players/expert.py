@@ -93,10 +93,11 @@ PLAYOUTS_PRE = 16
 """Play-outs per candidate per world for decisions before the play (times ``think``)."""
 OVERSAMPLE = 2
 """With inference, worlds drawn per world a uniform search takes: the likelihood weighs them."""
-MIN_ESS = 1.0
+MIN_ESS = 0.5
 """With inference, the weights of the drawn worlds are tempered (:func:`~sergeant_major.players.inference.temper`)
 to an effective sample size of at least this share of the worlds a uniform search takes (``WORLDS_PLAY`` or
-``WORLDS_PRE``): never a noisier estimate than uniform worlds give."""
+``WORLDS_PRE``): never fewer than half the uniform count in effect (a likelier world counts more, and the fitted
+model says which are likelier well enough to trade some noise for it)."""
 WEIGHT_FLOOR = 0.01
 """With inference, drawn worlds whose tempered weight is below this share of the likeliest world's are not searched
 (they would change the means by less than the play-outs' noise)."""
