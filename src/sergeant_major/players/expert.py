@@ -25,7 +25,8 @@ How a candidate is evaluated in one world
 Inference (reading the table)
     With a :class:`~sergeant_major.players.inference.ChoiceModel` (the default, :data:`DEFAULT_MODEL`) a decision
     draws :data:`OVERSAMPLE` times the worlds a uniform search takes, weighs each by the likelihood of the other
-    seats' choices in it under the heuristic's policy (:func:`~sergeant_major.players.inference.log_likelihood`),
+    seats' choices in it under a model of how they play around the heuristic's policy, fitted to self-play
+    (:func:`~sergeant_major.players.inference.log_likelihood`),
     tempers the weights to an effective sample size of at least :data:`MIN_ESS` times the uniform count, and
     searches every world whose weight is at least :data:`WEIGHT_FLOOR` of the likeliest's, the means weighted.
     ``model=None`` (the level ``expert-uniform``) searches uniform worlds.

@@ -4,10 +4,12 @@ The ``expert`` draws worlds (whole deals, hidden history included) consistent wi
 other players would hardly have chosen what they chose - named hearts with two hearts, led a low spade holding the
 ace and king, ducked while holding the winner - is unlikely. :func:`likelihood` replays a world from the deal and
 scores every choice the other seats made in it (the contract or targets, gives and free returns, discards, leads,
-following suit and playing when void) under a :class:`ChoiceModel` of how they play: the ``heuristic`` player's
-choice gets probability ``1 - eps``, each other legal choice ``eps / (k - 1)`` (``k`` legal choices). Decisions
-without a choice (forced steps, a single legal card) and the viewing seat's own choices count 1. The expert then
-keeps worlds in proportion to this weight (:func:`pick_worlds`).
+following suit and playing when void) under a :class:`ChoiceModel` of how they play, built around the
+``heuristic`` player's choice: flat (its choice ``1 - eps``, each other legal choice ``eps / (k - 1)``, ``k`` legal
+choices), or, for :data:`DEFAULT_MODEL`, fitted to self-play of strong players (a softmax over groups of cards for
+the card play, an ``eps`` per kind of choice before it) and mixed per seat with a player that makes the heuristic's
+choices. Decisions without a choice (forced steps, a single legal card) and the viewing seat's own choices count 1.
+The expert weighs its worlds by this likelihood, tempered (:func:`temper`).
 
 Everything is a count and comes from the generator passed in: the same view and generator give the same worlds
 and weights on any machine.
