@@ -5,10 +5,12 @@ heuristic deal 1) with three ``--opponents`` players, and at every second card-p
 choice draws ``3 * --worlds`` worlds from seat 0's view (:func:`~sergeant_major.search.determinization.resample`)
 and measures, for each way of choosing and weighing worlds, the share of the hidden cards (those of the other
 hands) that the worlds put in the hand that really holds them (a weighted mean over the worlds): uniform (the first
-``--worlds``), and with a :class:`~sergeant_major.players.inference.ChoiceModel` either the first ``k * --worlds``
-worlds weighted by the tempered likelihood (``weigh``, as the expert does with ``k = 2``) or ``--worlds`` of the
-``3 * --worlds`` drawn by :func:`~sergeant_major.players.inference.pick_worlds` (``resample``). Printed per way:
-that share and its gain over uniform worlds on the same views, with a 95% interval over views.
+``--worlds``), and with a :class:`~sergeant_major.players.inference.ChoiceModel` (the first flat one,
+``FLAT_MODEL``; the fitted one alone; the fitted one mixed per seat with a heuristic player, ``DEFAULT_MODEL``, as
+the expert uses it) the first ``k * --worlds`` worlds weighted by the likelihood tempered to an effective sample
+size of ``ess * --worlds`` (the expert: ``k = 2``, ``ess = 0.5``). Printed per way: that share and its gain over
+uniform worlds on the same views, with a 95% interval over views, and how much likelier the model finds the true
+deal than the worlds drawn (the log of its likelihood over the mean likelihood of the ``3 * --worlds`` worlds).
 
 Run: ``python benchmarks/bench_inference.py [--rules 9-5-2] [--opponents heuristic|expert-uniform] [--boards 6]
 [--worlds 20] [--seed 77]``.
@@ -20,6 +22,7 @@ import argparse
 import math
 import random
 import statistics
+from dataclasses import replace
 
 from sergeant_major.core.actions import Play
 from sergeant_major.core.deal import Deal
@@ -27,18 +30,17 @@ from sergeant_major.core.rules import Rules
 from sergeant_major.core.view import View, build_view
 from sergeant_major.eval.levels import make_player
 from sergeant_major.eval.tournament import _play_board, make_board
-from sergeant_major.players.inference import ChoiceKind, ChoiceModel, log_likelihood, pick_worlds, temper
+from sergeant_major.players.inference import DEFAULT_MODEL, FLAT_MODEL, ChoiceModel, log_likelihood, temper
 from sergeant_major.search.determinization import resample
 
-_CARDS = frozenset({ChoiceKind.LEAD, ChoiceKind.FOLLOW, ChoiceKind.VOID})
-MODELS: list[tuple[str, ChoiceModel | None, float, int]] = [  # name, model, ESS share, k (0: resample from 3x)
+MODELS: list[tuple[str, ChoiceModel | None, float, int]] = [  # name, model, ESS share, k worlds drawn per kept
     ("uniform", None, 0.0, 0),
-    *[(f"weigh 2x eps={eps} ess={ess}", ChoiceModel(eps), ess, 2) for eps in (0.1, 0.3, 0.5) for ess in (0.5, 1.0)],
-    ("weigh 3x eps=0.3 ess=1.0", ChoiceModel(0.3), 1.0, 3),
-    ("weigh 2x, before the play only", ChoiceModel(0.3, frozenset(ChoiceKind) - _CARDS), 1.0, 2),
-    ("weigh 2x, card play only", ChoiceModel(0.3, _CARDS), 1.0, 2),
-    ("weigh 2x, no void plays", ChoiceModel(0.3, frozenset(ChoiceKind) - {ChoiceKind.VOID}), 1.0, 2),
-    *[(f"resample 3x eps=0.3 ess={ess}", ChoiceModel(0.3), ess, 0) for ess in (0.25, 0.5, 1.0)],
+    ("flat eps=0.3, 2x, ess 1", FLAT_MODEL, 1.0, 2),
+    ("fitted, 2x, ess 1", replace(DEFAULT_MODEL, heuristic_share=0.0), 1.0, 2),
+    ("fitted+heuristic, 2x, ess 1", DEFAULT_MODEL, 1.0, 2),
+    ("fitted+heuristic, 2x, ess 0.5", DEFAULT_MODEL, 0.5, 2),
+    ("fitted+heuristic, 3x, ess 1", DEFAULT_MODEL, 1.0, 3),
+    ("flat eps=0.3, 2x, ess 0.5", FLAT_MODEL, 0.5, 2),
 ]
 
 
@@ -80,29 +82,33 @@ def main() -> None:
     rules = Rules.parse(a.rules)
     taken = views(rules, a.opponents, a.boards, a.seed)
     scores: dict[str, list[float]] = {name: [] for name, _, _, _ in MODELS}
+    surprise: dict[str, list[float]] = {name: [] for name, _, _, _ in MODELS}
     for true, view in taken:
         rng = random.Random(1)
         drawn = [resample(view, rng) for _ in range(3 * a.worlds)]
         acc = [accuracy(w, true) for w in drawn]
         logs = {model: [log_likelihood(w, view, model) for w in drawn] for _, model, _, _ in MODELS if model}
+        for name, model, _, _ in MODELS:
+            if model is not None:  # log of the true world's likelihood over the mean of the drawn worlds'
+                ls = logs[model]
+                top = max(ls)
+                surprise[name].append(log_likelihood(true, view, model) - top
+                                      - math.log(statistics.fmean(math.exp(x - top) for x in ls)))
         for name, model, ess, k in MODELS:
             if model is None:
                 scores[name].append(statistics.fmean(acc[: a.worlds]))
-            elif k:
+            else:
                 weights = temper(logs[model][: k * a.worlds], ess * a.worlds)
                 scores[name].append(math.fsum(w * x for w, x in zip(weights, acc, strict=False)) / math.fsum(weights))
-            else:
-                weights = temper(logs[model], ess * a.worlds)
-                scores[name].append(statistics.fmean(acc[i] for i in pick_worlds(weights, a.worlds,
-                                                                                  random.Random(2))))
     print(f"{rules}: {a.opponents} players, boards 0-{a.boards - 1} of seed {a.seed}, {len(taken)} views, "
-          f"{a.worlds} worlds kept of {3 * a.worlds}")
+          f"{3 * a.worlds} worlds drawn")
     base = scores["uniform"]
     for name, _, _, _ in MODELS:
         gain = [x - y for x, y in zip(scores[name], base, strict=True)]
         half = 1.96 * statistics.stdev(gain) / math.sqrt(len(gain)) if len(gain) > 1 else 0.0
         print(f"  {name:<30} hidden cards placed right {statistics.fmean(scores[name]):.3f}   "
-              f"gain {statistics.fmean(gain):+.3f} ± {half:.3f}")
+              f"gain {statistics.fmean(gain):+.3f} ± {half:.3f}   "
+              f"true world log-lik over drawn {statistics.fmean(surprise[name]) if surprise[name] else 0.0:+.2f}")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,8 @@ How a candidate is evaluated in one world
 Inference (reading the table)
     With a :class:`~sergeant_major.players.inference.ChoiceModel` (the default, :data:`DEFAULT_MODEL`) a decision
     draws :data:`OVERSAMPLE` times the worlds a uniform search takes, weighs each by the likelihood of the other
-    seats' choices in it under the heuristic's policy (:func:`~sergeant_major.players.inference.log_likelihood`),
+    seats' choices in it under a model of how they play around the heuristic's policy, fitted to self-play
+    (:func:`~sergeant_major.players.inference.log_likelihood`),
     tempers the weights to an effective sample size of at least :data:`MIN_ESS` times the uniform count, and
     searches every world whose weight is at least :data:`WEIGHT_FLOOR` of the likeliest's, the means weighted.
     ``model=None`` (the level ``expert-uniform``) searches uniform worlds.
@@ -93,10 +94,11 @@ PLAYOUTS_PRE = 16
 """Play-outs per candidate per world for decisions before the play (times ``think``)."""
 OVERSAMPLE = 2
 """With inference, worlds drawn per world a uniform search takes: the likelihood weighs them."""
-MIN_ESS = 1.0
+MIN_ESS = 0.5
 """With inference, the weights of the drawn worlds are tempered (:func:`~sergeant_major.players.inference.temper`)
 to an effective sample size of at least this share of the worlds a uniform search takes (``WORLDS_PLAY`` or
-``WORLDS_PRE``): never a noisier estimate than uniform worlds give."""
+``WORLDS_PRE``): never fewer than half the uniform count in effect (a likelier world counts more, and the fitted
+model says which are likelier well enough to trade some noise for it)."""
 WEIGHT_FLOOR = 0.01
 """With inference, drawn worlds whose tempered weight is below this share of the likeliest world's are not searched
 (they would change the means by less than the play-outs' noise)."""
