@@ -20,10 +20,9 @@ from pydantic import BaseModel, Field
 from sqlalchemy.exc import SQLAlchemyError
 
 from sergeant_major.web.accounts import SESSION_COOKIE, SESSION_SECONDS, AccountRefused, AccountStore, Session, Throttled
-from sergeant_major.web.bodies import request_body
+from sergeant_major.web.bodies import request_json
 from sergeant_major.web.hub import Hub
 from sergeant_major.web.player_stats import player_stats
-from sergeant_major.web.protocol import not_json_reason, read_json
 from sergeant_major.web.ratings import COMPUTER_RATINGS, RATED_PRESETS, Rating, leaderboard
 
 __all__ = ["add_account_routes", "cross_site", "session_of", "AccountOut", "ErrorOut", "LeaderboardOut", "PlayerOut"]
@@ -128,13 +127,9 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
     responses: dict[int | str, dict[str, Any]] = {c: {"model": ErrorOut} for c in (400, 401, 403, 404, 413, 429, 503)}
 
     async def json_body(request: Request) -> dict[str, Any] | Response:
-        raw = await request_body(request)
-        if isinstance(raw, Response):
-            return raw
-        try:
-            body = read_json(raw)
-        except ValueError as e:
-            return _refused("json", f"the request body is not JSON{not_json_reason(e)}")
+        body = await request_json(request)
+        if isinstance(body, Response):
+            return body
         if not isinstance(body, dict):
             return _refused("body", f"the request body must be a JSON object, not {str(body)[:60]!r}")
         return body
@@ -164,7 +159,11 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
         return resp
 
     async def checked_session(request: Request) -> Session | Response:
-        """The session of a logged-in post: refused without one, or without its CSRF token."""
+        """The session of a logged-in same-site post: refused cross-site (403), without a session (401), or without
+        its CSRF token (403)."""
+        why = cross_site(request)
+        if why is not None:
+            return _refused("cross_site", why, 403)
         session = await session_of(accounts, request)
         if session is None:
             return _refused("not_logged_in", "you are not logged in: nothing was changed", 401)
@@ -237,9 +236,6 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
 
     @app.post("/api/account/logout", response_model=AccountOut, responses=responses)
     async def logout(request: Request) -> Response:
-        why = cross_site(request)
-        if why is not None:
-            return _refused("cross_site", why, 403)
         session = await checked_session(request)
         if isinstance(session, Response):
             return session
@@ -251,9 +247,6 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
 
     @app.post("/api/account/delete", response_model=AccountOut, responses=responses)
     async def delete(request: Request) -> Response:
-        why = cross_site(request)
-        if why is not None:
-            return _refused("cross_site", why, 403)
         session = await checked_session(request)
         if isinstance(session, Response):
             return session

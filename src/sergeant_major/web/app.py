@@ -26,7 +26,7 @@ from sergeant_major.players import LEVELS
 from sergeant_major.records import dumps_record
 from sergeant_major.web.account_api import add_account_routes, cross_site, session_of
 from sergeant_major.web.accounts import SESSION_COOKIE, AccountStore
-from sergeant_major.web.bodies import request_body as _body
+from sergeant_major.web.bodies import request_json
 from sergeant_major.web.chat import CHAT_PHRASES
 from sergeant_major.web.clocks import CLOCK_CHOICES
 from sergeant_major.web.cluster import Cluster
@@ -40,7 +40,6 @@ from sergeant_major.web.protocol import (
     error_message,
     history_tokens,
     new_table_json,
-    not_json_reason,
     parse_new_table,
     quote,
     read_json,
@@ -196,13 +195,9 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
     async def lobby_form(request: Request, kind: str) -> Response:
         """``POST /api/lobby/open``, ``/quick`` or ``/join``: the seat taken (``id``, ``seat``, ``token``, ``url``,
         ``lobby_v``), or 400 with the refusal (``error`` quoting the bad input, ``code``), 503 when not stored."""
-        raw_body = await _body(request)
-        if isinstance(raw_body, Response):
-            return raw_body
-        try:
-            body = read_json(raw_body)
-        except ValueError as e:
-            return JSONResponse({"error": f"the request body is not JSON{not_json_reason(e)}", "code": "json"}, status_code=400)
+        body = await request_json(request)
+        if isinstance(body, Response):
+            return body
         # logged in: the seat is the account's, under its name (rated, history on any device); cross-site: a guest's
         session = None if cross_site(request) is not None else await session_of(accounts, request)
         if session is not None and isinstance(body, dict):
@@ -261,13 +256,9 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
 
     @app.post("/api/tables")
     async def create(request: Request) -> Response:
-        raw_body = await _body(request)
-        if isinstance(raw_body, Response):
-            return raw_body
-        try:
-            body = read_json(raw_body)
-        except ValueError as e:
-            return JSONResponse({"error": f"the request body is not JSON{not_json_reason(e)}", "code": "json"}, status_code=400)
+        body = await request_json(request)
+        if isinstance(body, Response):
+            return body
         # a logged-in creator's seat is bound to the account; a cross-site request makes a guest's table
         session = None if cross_site(request) is not None else await session_of(accounts, request)
         try:
@@ -284,13 +275,9 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
 
     @app.post("/api/history")
     async def history(request: Request) -> Response:
-        raw_body = await _body(request)
-        if isinstance(raw_body, Response):
-            return raw_body
-        try:
-            body = read_json(raw_body)
-        except ValueError as e:
-            return JSONResponse({"error": f"the request body is not JSON{not_json_reason(e)}; send {{\"tokens\": [...]}}"}, status_code=400)
+        body = await request_json(request, '; send {"tokens": [...]}')
+        if isinstance(body, Response):
+            return body
         try:
             tokens = history_tokens(body)
         except ValueError as e:
