@@ -8,6 +8,7 @@ decisions), cited in each docstring. Seats: with dealer 0, seat 1 is the eldest 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -29,6 +30,7 @@ from sergeant_major.core.cards import CARDS, Card, Suit, mask_of, parse_cards
 from sergeant_major.core.deal import Deal, Phase, exchange_rounds
 from sergeant_major.core.errors import IllegalActionError, RulesError
 from sergeant_major.core.match import Match
+from sergeant_major.core.rule_options import ContractSet, Declarer, KittyProcedure, Scoring
 from sergeant_major.core.rules import OPTIONS, PRESETS, Rules, minimum_ceilings
 from sergeant_major.players import HeuristicPlayer, Player, RandomPlayer, drive
 
@@ -256,6 +258,23 @@ def test_every_option_value_round_trips() -> None:
                 assert r.options_dict()[o.key] == v or o.key == "deals"
                 checked += 1
     assert checked > 150
+
+
+def test_word_options_are_kinds_and_a_bad_word_is_refused_quoted() -> None:
+    """Each option of a few words holds its enum member, whether parsed, built or replaced; a word not among its
+    values is refused, quoted, and a valid rule set is left as it was."""
+    r = Rules.parse("3-5-8")
+    assert r.declarer is Declarer.ELDEST and r.contracts is ContractSet.SUITS_NT_MT
+    assert Rules.parse("9-5-2 kitty=none").kitty is KittyProcedure.NONE
+    built = Rules(kitty="none", targets=(9, 5, 3))  # type: ignore[arg-type]
+    assert built.kitty is KittyProcedure.NONE and built == Rules.parse("9-5-2 kitty=none")
+    assert dataclasses.replace(r, scoring="chips").scoring is Scoring.CHIPS  # type: ignore[arg-type]
+    assert str(Rules.parse("8-5-3 trump=before-exchange")) == "8-5-3 trump=before-exchange"
+    for field, bad in (("kitty", "no-kitty"), ("scoring", 3), ("traditional", None)):
+        with pytest.raises(RulesError) as e:
+            dataclasses.replace(r, **{field: bad})
+        assert repr(bad) in str(e.value)
+    assert r == Rules.parse("3-5-8")
 
 
 def test_option_table_covers_every_field() -> None:

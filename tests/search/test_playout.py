@@ -12,13 +12,11 @@ import sys
 import pytest
 
 from sergeant_major import Contract, Rules
-from sergeant_major.core.actions import NameContract
 from sergeant_major.core.deal import Deal, Phase
-from sergeant_major.core.match import deal_cards
 from sergeant_major.search import Position, PositionError
 from sergeant_major.search.kernels import legal_mask, winner_index
 from sergeant_major.search.playout import mean_tricks, playouts, random_deal_playouts
-from sergeant_major.search.position import random_position
+from sergeant_major.search.position import random_play_start, random_position
 
 VARIANTS = [
     ("9-5-2", None),
@@ -46,18 +44,8 @@ def test_kernel_agrees_with_engine(rules_text: str, contract: Contract | None) -
 
 
 def _play_deal(rules: Rules, rng: random.Random, contract: Contract | None) -> Deal:
-
-    dealer = rng.randrange(rules.players)
-    hands, kitty = deal_cards(rules, rng.randrange(1 << 30), 1, dealer)
-    deal = Deal(rules, dealer, hands, kitty)
-    while deal.phase is not Phase.PLAY:
-        fa = deal.forced_action()
-        if fa is None:
-            acts = deal.legal_actions()
-            if contract is not None and deal.phase is Phase.CONTRACT:
-                acts = [a for a in acts if isinstance(a, NameContract) and a.contract is contract] or acts
-            fa = rng.choice(acts)
-        deal.apply(fa)
+    """A random deal played to its end on the engine, checking the kernel's legal cards and trick winners."""
+    deal = random_play_start(rules, rng, contract=contract)
     mt, mo = int(rules.must_trump), int(rules.must_overtrump)
     while deal.phase is Phase.PLAY:
         trick = tuple([c for _, c in deal.trick] + [0] * (4 - len(deal.trick)))

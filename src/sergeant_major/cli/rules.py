@@ -23,6 +23,7 @@ from rich.text import Text
 
 from sergeant_major.cli.app import app
 from sergeant_major.core.errors import RulesError
+from sergeant_major.core.rule_options import Declarer, Traditional
 from sergeant_major.core.rules import DEFAULT_PRESET, OPTIONS, PRESETS, Rules, deal_order
 
 __all__ = ["rules_command", "presets_table", "presets_listing", "options_table", "options_listing"]
@@ -32,7 +33,7 @@ def _short_end(r: Rules) -> str:
     parts: list[str] = []
     if r.instant_win is not None:
         parts.append(f"{r.instant_win}+ tricks wins at once")
-    if r.traditional != "off":
+    if r.traditional is not Traditional.OFF:
         parts.append(f"traditional ({r.traditional})")
     if r.target_total is not None:
         parts.append(f"a total reaches {r.target_total}")
@@ -51,7 +52,7 @@ def presets_table() -> Table:
     for name in PRESETS:
         r = Rules.preset(name)
         contracts = "S H D C NT MT" if r.has_nt_mt else "4 suits"
-        decl = "E (playmaker)" if r.declarer == "eldest" else "D"
+        decl = "E (playmaker)" if r.declarer is Declarer.ELDEST else "D"
         label = name + (" (default)" if name == DEFAULT_PRESET else "")
         order = " > ".join(deal_order(r, short=True))
         t.add_row(label, "/".join(map(str, r.targets)), decl, contracts, order, _short_end(r), _SOURCES_SHORT[name])
@@ -68,7 +69,7 @@ def presets_listing() -> Group:
         head = Text()
         head.append(name, style="bold cyan")
         head.append((" (default)" if name == DEFAULT_PRESET else "") + f": targets D/E/M {'/'.join(map(str, r.targets))}, "
-                    f"declarer {'E (playmaker)' if r.declarer == 'eldest' else 'D'}, "
+                    f"declarer {'E (playmaker)' if r.declarer is Declarer.ELDEST else 'D'}, "
                     f"contracts {'S H D C NT MT' if r.has_nt_mt else '4 suits'}")
         parts.append(head)
         body = Text(f"Before the play (from deal 2): {' > '.join(deal_order(r, short=True))}. Game ends: {_short_end(r)}.")

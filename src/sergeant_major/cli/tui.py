@@ -31,6 +31,7 @@ from sergeant_major.core.actions import (
 from sergeant_major.core.cards import Card, Suit, parse_card, sort_hand
 from sergeant_major.core.deal import Deal, DealResult, Phase, Trick, role_name
 from sergeant_major.core.errors import CardParseError, SergeantMajorError
+from sergeant_major.core.rule_options import ExchangeCount
 from sergeant_major.core.rules import PRESETS, Rules
 from sergeant_major.core.safetext import quote
 from sergeant_major.core.steps import exchange_rounds
@@ -243,7 +244,7 @@ def decision_help(view: View) -> str:
     if isinstance(first, (Give, EndGive)):
         to = first.to
         k = _gives_left(view, to)
-        up_to = "up to " if view.rules.exchange_count == "at-most" else ""
+        up_to = "up to " if view.rules.exchange_count is ExchangeCount.AT_MOST else ""
         done = "; type done to stop" if isinstance(view.legal[-1], EndGive) else ""
         return f"You are up: give {up_to}{k} card{'s' if k != 1 else ''} to {names[to]} (one at a time, or several){done}."
     if isinstance(first, Return):
@@ -610,7 +611,7 @@ def exchange_plan(rules: Rules, diffs: tuple[int, ...], next_dealer: int, names:
     n = len(diffs)
     coming = tuple(rules.targets[(s - next_dealer) % n] for s in range(n))
     out: list[str] = []
-    up_to = "up to " if rules.exchange_count == "at-most" else ""  # exchange-count=at-most: the giver may give fewer
+    up_to = "up to " if rules.exchange_count is ExchangeCount.AT_MOST else ""  # exchange-count=at-most: the giver may give fewer
     for up, parts in exchange_rounds(rules, diffs, coming):
         for d, k in parts:
             out.append(f"{names[up]} (up {diffs[up]}) {_verb(names[up], 'give', 'gives')} {up_to}{k} card{'s' if k != 1 else ''} "

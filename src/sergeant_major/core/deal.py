@@ -39,6 +39,7 @@ from sergeant_major.core.actions import (
 )
 from sergeant_major.core.cards import CARDS, SUIT_MASKS, Card, Suit, cards_of, format_cards, ids_of, sort_hand
 from sergeant_major.core.errors import IllegalActionError
+from sergeant_major.core.rule_options import ExchangeCount, GiveRule, KittyProcedure, ReturnRule, Scoring, TrumpReturn
 from sergeant_major.core.rules import Rules, minimum_ceilings
 from sergeant_major.core.steps import Step, exchange_rounds, step_plan
 
@@ -275,7 +276,7 @@ def _check_deal(r: Rules, dealt: tuple[tuple[Card, ...], ...], kitty_dealt: tupl
             if c.id in seen:
                 raise IllegalActionError(f"card {c} is dealt twice", "deal")
             seen.add(c.id)
-    if r.kitty == "none" and every & 1:
+    if r.kitty is KittyProcedure.NONE and every & 1:
         raise IllegalActionError("with kitty=none the 2C is removed from the deck (seed 002)", "deal")
     return masks
 
@@ -469,7 +470,7 @@ class Deal:
             if k == _RETURN and not self._to_return.get((seat, other)):
                 st.pop()
                 continue
-            if k == _GIVE and self.rules.exchange_count == "at-most" and not self.hands[seat]:
+            if k == _GIVE and self.rules.exchange_count is ExchangeCount.AT_MOST and not self.hands[seat]:
                 st.pop()
                 continue
             break
@@ -528,7 +529,7 @@ class Deal:
                 return _acts_of(_DISCARD_MEMO, _DISCARD_ROWS, seat, h)
         if k == _GIVE:
             acts = _pick_acts(_GIVE_ROWS[seat][other], self._give_mask(seat))
-            if self.rules.exchange_count == "at-most":
+            if self.rules.exchange_count is ExchangeCount.AT_MOST:
                 acts.append(_END_GIVE_CACHE[seat][other])
             return acts
         if k == _RETURN:
@@ -561,7 +562,7 @@ class Deal:
             m = self._return_mask(seat, other)
             if m & (m - 1) == 0:
                 return Return(seat, CARDS[m.bit_length() - 1], other)
-        if k == _GIVE and self.rules.give == "lowest" and self.rules.exchange_count == "exact":
+        if k == _GIVE and self.rules.give is GiveRule.LOWEST and self.rules.exchange_count is ExchangeCount.EXACT:
             m = self._give_mask(seat)
             return Give(seat, CARDS[m.bit_length() - 1], other)
         return None
@@ -573,13 +574,13 @@ class Deal:
         other seat, by whose decision comes next, whether trumps were given. There every return is left to the
         returner (a one-card choice when forced). Drivers that show the turn order to seats that may not see the
         exchanged cards (the research environments, the OpenSpiel game, the web server) use this."""
-        if self.rules.trump_return == "free" and self.trump >= 0 and self._steps and self._steps[-1][0] == _RETURN:
+        if self.rules.trump_return is TrumpReturn.FREE and self.trump >= 0 and self._steps and self._steps[-1][0] == _RETURN:
             return None
         return self.forced_action()
 
     def _give_mask(self, seat: int) -> int:
         h = self.hands[seat]
-        if self.rules.give == "chosen":
+        if self.rules.give is GiveRule.CHOSEN:
             return h
         # his lowest card: lowest rank; ties: a non-trump before a trump, then clubs < diamonds < hearts < spades
         best = min(ids_of(h), key=lambda c: _rank_key_high(c, self.trump))
@@ -589,7 +590,7 @@ class Deal:
         """Which card received is answered next: the oldest, except that with ``trump-return=free`` the cards
         of other suits are answered before the trumps, so a free return can never take away the card of a
         suit still owed a return (seed 003: "Dies gilt aber nicht für Trumpfkarten")."""
-        if self.rules.trump_return == "free" and self.trump >= 0:
+        if self.rules.trump_return is TrumpReturn.FREE and self.trump >= 0:
             for i, cid in enumerate(queue):
                 if cid // 13 != self.trump:
                     return i
@@ -601,7 +602,7 @@ class Deal:
         trump (``trump-return=free``) may not take them. With trump named mid-exchange (9-2-5) two up players'
         gives are all received before any return, so without this a free answer to the first could take the
         only card of a suit owed to the second. ``0`` with ``return=overall`` (any card can be the highest)."""
-        if self.rules.return_rule == "overall":
+        if self.rules.return_rule is ReturnRule.OVERALL:
             return 0
         owed = 0
         h = self.hands[seat]
@@ -629,13 +630,13 @@ class Deal:
         if not queue:
             return 0
         r = self.rules
-        if r.trump_return == "free":
+        if r.trump_return is TrumpReturn.FREE:
             suit = queue[self._receipt_index(queue)] // 13
             if suit == self.trump:
                 return h & ~self._owed_mask(seat)  # seed 003: "does not apply to trump cards"
         else:
             suit = queue[0] // 13  # the oldest card received
-        if r.return_rule == "overall":
+        if r.return_rule is ReturnRule.OVERALL:
             best = max(ids_of(h), key=lambda c: _rank_key_high(c, self.trump))
             return 1 << best
         same = h & SUIT_MASKS[suit]
@@ -761,7 +762,7 @@ class Deal:
             if action.to != other:
                 raise IllegalActionError(f"{_desc(action)} is refused: this card goes to seat {other}, not seat {action.to}", "exchange")
             if isinstance(action, EndGive):
-                if self.rules.exchange_count != "at-most":
+                if self.rules.exchange_count is not ExchangeCount.AT_MOST:
                     raise IllegalActionError("every over-trick gives exactly one card (exchange-count=exact, seeds 000/004)", "exchange count")
                 return
             c = action.card
@@ -775,13 +776,13 @@ class Deal:
                 if not m >> c.id & 1:
                     queue = self._to_return[(action.seat, action.to)]
                     rec = CARDS[queue[self._receipt_index(queue)]]
-                    if self.rules.trump_return == "free" and rec.suit == self.trump:
+                    if self.rules.trump_return is TrumpReturn.FREE and rec.suit == self.trump:
                         owed = format_cards(cards_of(self._owed_mask(action.seat)))
                         raise IllegalActionError(
                             f"for the trump {rec} received you may return any card but those still owed for the other "
                             f"suits received ({owed}), not {c} (docs/rules.md reference decision 1)", "return highest")
                     must = format_cards(cards_of(m))
-                    what = "highest card" if self.rules.return_rule == "overall" else f"highest {rec.suit.word[:-1]}"
+                    what = "highest card" if self.rules.return_rule is ReturnRule.OVERALL else f"highest {rec.suit.word[:-1]}"
                     raise IllegalActionError(
                         f"for the {rec} received you must return your {what} ({must}), not {c} (docs/rules.md reference decision 1)", "return highest")
             return
@@ -926,7 +927,7 @@ class Deal:
             diffs = tuple(map(operator.sub, targets, tricks))
         else:
             diffs = tuple(map(operator.sub, tricks, targets))
-        if self.rules.scoring == "chips":
+        if self.rules.scoring is Scoring.CHIPS:
             ups = [d for d in diffs if d > 0]
             n_down = sum(1 for d in diffs if d < 0)
             scores = tuple(d * n_down if d > 0 else (-sum(ups) if d < 0 else 0) for d in diffs)

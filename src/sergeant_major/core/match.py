@@ -19,6 +19,7 @@ from sergeant_major.core.actions import Action, Contract
 from sergeant_major.core.cards import Card
 from sergeant_major.core.deal import Deal, DealResult, contracts_for
 from sergeant_major.core.errors import IllegalActionError
+from sergeant_major.core.rule_options import KittyProcedure, Traditional
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import name_problem
 from sergeant_major.core.view import View, build_view
@@ -103,7 +104,7 @@ def shuffled_deck(rules: Rules, seed: int, number: int) -> list[int]:
     Returns:
         52 card ids (51 with ``kitty=none``), each once.
     """
-    deck = list(range(1, 52)) if rules.kitty == "none" else list(range(52))
+    deck = list(range(1, 52)) if rules.kitty is KittyProcedure.NONE else list(range(52))
     key = f"sergeant-major/{seed}/{number}"
     if _SHUFFLE_LOOP_IS_RANDOMS:
         _shuffle_loop(key, deck)
@@ -308,13 +309,13 @@ class Match:
                 s = big[0]
                 return MatchEnd((s,), f"{names[s]} took {res.tricks[s]} tricks in one deal ({r.instant_win}+ wins at once)",
                                 EndKind.INSTANT, (("tricks", res.tricks[s]), ("limit", r.instant_win)))
-        if r.traditional != "off" and deal.number >= n:
+        if r.traditional is not Traditional.OFF and deal.number >= n:
             # 002: the game ends when the deal has gone round the table once AND a dealer made (strict: beat)
             # his target; the first such dealer wins, found at the end of the first rotation, else later.
-            verb = "beat" if r.traditional == "strict" else "made"
+            verb = "beat" if r.traditional is Traditional.STRICT else "made"
             for i, (past, pres) in enumerate(zip(self.deals, self.results, strict=True)):
                 d = past.dealer
-                if pres.diffs[d] > 0 or (r.traditional == "on" and pres.diffs[d] == 0):
+                if pres.diffs[d] > 0 or (r.traditional is Traditional.ON and pres.diffs[d] == 0):
                     their = "your" if names[d].strip().casefold() == "you" else "his"  # the terminal's person is You
                     return MatchEnd((d,), f"{names[d]} {verb} {their} target as dealer of deal {i + 1}, the first dealer to do so "
                                           "once the deal had gone round the table (traditional end)",

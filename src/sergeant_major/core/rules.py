@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextvars
 import dataclasses
+import enum
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -35,13 +36,33 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from sergeant_major.core.errors import RulesError
+from sergeant_major.core.rule_options import (
+    ContractSet,
+    Declarer,
+    ExchangeCount,
+    GiveRule,
+    KittyProcedure,
+    KittyTiming,
+    ReturnRule,
+    Scoring,
+    Traditional,
+    TrumpReturn,
+    TrumpTiming,
+    TwoUp,
+)
 from sergeant_major.core.steps import Step, step_plan
 
-__all__ = ["Rules", "PRESETS", "PRESET_SOURCES", "OPTIONS", "Option", "DEFAULT_PRESET", "minimum_ceilings", "default_targets"]
+__all__ = ["Rules", "PRESETS", "PRESET_SOURCES", "OPTIONS", "Option", "DEFAULT_PRESET", "minimum_ceilings", "default_targets",
+           "Declarer", "ContractSet", "KittyProcedure", "KittyTiming", "GiveRule", "ReturnRule", "TrumpReturn", "ExchangeCount",
+           "TwoUp", "TrumpTiming", "Scoring", "Traditional"]
 
 DEFAULT_PRESET: Final = "9-5-2"
 
-KITTY_PROCEDURES: Final = ("take-then-discard", "discard-then-take", "see-then-trump", "blind-trump", "none")
+def _values(kind: type[enum.StrEnum]) -> tuple[str, ...]:
+    return tuple(k.value for k in kind)
+
+
+KITTY_PROCEDURES: Final = _values(KittyProcedure)
 
 
 @dataclass(frozen=True)
@@ -62,9 +83,9 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "targets by seat role: dealer, eldest hand, third hand (fourth hand)", "000, 004, 002, 003"),
     Option("unbalanced-targets", "unbalanced_targets", ("off", "on"),
            "allow targets that do not add up to the tricks; scores then do not sum to 0", "002; docs/rules.md reference decision 5"),
-    Option("declarer", "declarer", ("dealer", "eldest"),
+    Option("declarer", "declarer", _values(Declarer),
            "who names trump (or the contract) and uses the kitty: the dealer, or the eldest hand (3-5-8 playmaker)", "000, 004; 003"),
-    Option("contracts", "contracts", ("suits", "suits-nt-mt"),
+    Option("contracts", "contracts", _values(ContractSet),
            "what may be named: one of the four trump suits; or also no-trump (NT) and minimum tricks (MT)", "000, 004; 003"),
     Option("contract-once", "contract_once", ("off", "on"),
            "each player chooses each of the six contracts exactly once (needs deals = 6 x players)", "003; docs/rules.md reference presets, notes on 3-5-8"),
@@ -75,23 +96,23 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "(name trump, discard 4 blind, take the kitty), see-then-trump (look at and take the kitty, then name trump, "
            "discard 4), blind-trump (trump named before the kitty is seen, even when the kitty comes before the exchange), "
            "none (51 cards without the 2C, 17 each, no kitty)", "004, 002"),
-    Option("kitty-timing", "kitty_timing", ("after-exchange", "before-exchange"),
+    Option("kitty-timing", "kitty_timing", _values(KittyTiming),
            "whether the declarer takes the kitty and discards after the exchange or before it", "000, 004 (Variants: reversed targets)"),
     Option("exchange", "exchange", ("on", "off"),
            "the exchange of cards from the second deal on, by the previous deal's over- and under-tricks", "000, 004, 002"),
-    Option("give", "give", ("chosen", "lowest"),
+    Option("give", "give", _values(GiveRule),
            "what the up player gives: any cards he chooses, or his lowest cards", "004 (chosen); 002 (lowest)"),
-    Option("return", "return_rule", ("suit", "overall"),
+    Option("return", "return_rule", _values(ReturnRule),
            "what the down player returns: his highest card of the suit received (it may be the card received), "
            "or his highest cards overall", "004 (suit); 002 (overall); docs/rules.md reference decision 1"),
-    Option("trump-return", "trump_return", ("highest", "free"),
+    Option("trump-return", "trump_return", _values(TrumpReturn),
            "a trump received is answered like any card (highest), or by any card the receiver likes (free)", "003"),
-    Option("exchange-count", "exchange_count", ("exact", "at-most"),
+    Option("exchange-count", "exchange_count", _values(ExchangeCount),
            "exactly one card per over-trick, or at most that many (the up player may stop early)", "004"),
-    Option("two-up", "two_up", ("higher-target", "most-up"),
+    Option("two-up", "two_up", _values(TwoUp),
            "with two players up, who exchanges first: the higher target in the coming deal, or the most up",
            "004, 003 (higher-target); docs/rules.md reference decision 2"),
-    Option("trump", "trump_timing", ("after-exchange", "before-exchange", "mid-exchange"),
+    Option("trump", "trump_timing", _values(TrumpTiming),
            "when trump is named: after the exchange; before it (by the coming declarer); or between the gives and the returns",
            "000, 004; 002, 003; 004 (reversed targets)"),
     Option("must-trump", "must_trump", ("off", "on"), "void in the suit led, a player must trump if he can", "003"),
@@ -101,7 +122,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "online 8-5-3 rooms (docs/rules.md reference options)"),
     Option("dealer-assigns-targets", "dealer_assigns", ("off", "on"),
            "before each deal the dealer assigns the preset's targets to the seats (double dealer right)", "002"),
-    Option("scoring", "scoring", ("running", "counters", "chips"),
+    Option("scoring", "scoring", _values(Scoring),
            "running: +1 per over-trick, -1 per under-trick; counters: each down player pays one counter per under-trick, "
            "each up player receives one per over-trick; chips: each over-trick earns one chip from every player who was down",
            "000, 004; 004 (8-5-3); 002"),
@@ -112,7 +133,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "the game ends when a total reaches +bound or -bound; the highest total wins", "004 (Variants: reversed targets)"),
     Option("deals", "deals", ("off", "9", "12", "18", "N"),
            "a fixed number of deals; the highest total wins, equal totals share the win", "000 (Feste Länge), 002, 003"),
-    Option("traditional", "traditional", ("off", "on", "strict"),
+    Option("traditional", "traditional", _values(Traditional),
            "once the deal has gone round the table, the first dealer who made (strict: beat) his target wins", "002"),
 )
 _BY_KEY: Final = {o.key: o for o in OPTIONS}
@@ -134,30 +155,42 @@ class Rules:
     players: int = 3
     targets: tuple[int, ...] = (9, 5, 2)
     unbalanced_targets: bool = False
-    declarer: str = "dealer"
-    contracts: str = "suits"
+    declarer: Declarer = Declarer.DEALER
+    contracts: ContractSet = ContractSet.SUITS
     contract_once: bool = False
     contract_after: int = 0
-    kitty: str = "take-then-discard"
-    kitty_timing: str = "after-exchange"
+    kitty: KittyProcedure = KittyProcedure.TAKE_THEN_DISCARD
+    kitty_timing: KittyTiming = KittyTiming.AFTER_EXCHANGE
     exchange: bool = True
-    give: str = "chosen"
-    return_rule: str = "suit"
-    trump_return: str = "highest"
-    exchange_count: str = "exact"
-    two_up: str = "higher-target"
-    trump_timing: str = "after-exchange"
+    give: GiveRule = GiveRule.CHOSEN
+    return_rule: ReturnRule = ReturnRule.SUIT
+    trump_return: TrumpReturn = TrumpReturn.HIGHEST
+    exchange_count: ExchangeCount = ExchangeCount.EXACT
+    two_up: TwoUp = TwoUp.HIGHER_TARGET
+    trump_timing: TrumpTiming = TrumpTiming.AFTER_EXCHANGE
     must_trump: bool = False
     must_overtrump: bool = False
     dealer_assigns: bool = False
-    scoring: str = "running"
+    scoring: Scoring = Scoring.RUNNING
     target_total: int | None = 10
     instant_win: int | None = 12
     bound: int | None = None
     deals: int | None = None
-    traditional: str = "off"
+    traditional: Traditional = Traditional.OFF
 
     def __post_init__(self) -> None:
+        for field, kind in _ENUM_FIELDS.items():
+            value = getattr(self, field)
+            if not isinstance(value, kind):
+                # a plain text (dataclasses.replace, a caller's keyword) becomes its enum member; anything else is refused
+                try:
+                    member = kind(value) if isinstance(value, str) else None
+                except ValueError:
+                    member = None
+                if member is None:
+                    opt = next(o for o in OPTIONS if o.field == field)
+                    raise RulesError(f"rules {self.name!r}: {opt.key}={value!r} is not one of {', '.join(opt.values)}")
+                object.__setattr__(self, field, member)
         self._validate()
 
     # ------------------------------------------------------------------ derived
@@ -166,7 +199,7 @@ class Rules:
         """Tricks per deal: 16 (3 players with kitty), 17 (3 players, no kitty), 12 (4 players)."""
         if self.players == 4:
             return 12
-        return 17 if self.kitty == "none" else 16
+        return 17 if self.kitty is KittyProcedure.NONE else 16
 
     @property
     def hand_size(self) -> int:
@@ -176,17 +209,17 @@ class Rules:
     @property
     def kitty_size(self) -> int:
         """Cards in the kitty: 4, or 0 with ``kitty=none``."""
-        return 0 if self.kitty == "none" else 4
+        return 0 if self.kitty is KittyProcedure.NONE else 4
 
     @property
     def declarer_role(self) -> int:
         """Role index of the declarer: 0 (dealer) or 1 (eldest, the 3-5-8 playmaker)."""
-        return 0 if self.declarer == "dealer" else 1
+        return 0 if self.declarer is Declarer.DEALER else 1
 
     @property
     def has_nt_mt(self) -> bool:
         """Whether no-trump and minimum-tricks contracts exist (seed 003)."""
-        return self.contracts == "suits-nt-mt"
+        return self.contracts is ContractSet.SUITS_NT_MT
 
     # ------------------------------------------------------------------ validation
     def _validate(self) -> None:
@@ -205,33 +238,28 @@ class Rules:
                 f"targets {'-'.join(map(str, self.targets))} add up to {sum(self.targets)}, not the {self.tricks} tricks; "
                 "set unbalanced-targets=on to play them anyway (docs/rules.md reference decision 5)"
             )
-        for key in ("declarer", "contracts", "kitty", "kitty_timing", "give", "return_rule", "trump_return",
-                    "exchange_count", "two_up", "trump_timing", "scoring", "traditional"):
-            opt = next(o for o in OPTIONS if o.field == key)
-            if getattr(self, key) not in opt.values:
-                raise bad(f"{opt.key}={getattr(self, key)!r} is not one of {', '.join(opt.values)}")
-        if self.players == 4 and self.kitty == "none":
+        if self.players == 4 and self.kitty is KittyProcedure.NONE:
             raise bad("kitty=none removes one card for 3 players (51 cards); with 4 players it makes no sense")
         if self.contract_after not in (0,) and not 1 <= self.contract_after <= self.hand_size:
             raise bad(f"contract-after={self.contract_after} outside 0..{self.hand_size}")
-        if self.contract_after and self.trump_timing != "before-exchange":
+        if self.contract_after and self.trump_timing is not TrumpTiming.BEFORE_EXCHANGE:
             raise bad("contract-after needs trump=before-exchange (the contract is chosen before the rest is dealt)")
-        if self.contract_after and self.kitty == "see-then-trump":
+        if self.contract_after and self.kitty is KittyProcedure.SEE_THEN_TRUMP:
             raise bad("contract-after and kitty=see-then-trump contradict each other")
-        if self.trump_return == "free" and self.trump_timing == "after-exchange":
+        if self.trump_return is TrumpReturn.FREE and self.trump_timing is TrumpTiming.AFTER_EXCHANGE:
             raise bad("trump-return=free needs trump named before the returns (trump=before-exchange or mid-exchange)")
-        if self.trump_timing == "mid-exchange" and self.kitty_timing != "before-exchange" and self.kitty != "none":
+        if self.trump_timing is TrumpTiming.MID_EXCHANGE and self.kitty_timing is not KittyTiming.BEFORE_EXCHANGE and self.kitty is not KittyProcedure.NONE:
             raise bad("trump=mid-exchange needs kitty-timing=before-exchange (seeds 000/004, reversed targets)")
-        if self.kitty == "blind-trump" and self.kitty_timing == "before-exchange" and self.trump_timing != "before-exchange":
+        if self.kitty is KittyProcedure.BLIND_TRUMP and self.kitty_timing is KittyTiming.BEFORE_EXCHANGE and self.trump_timing is not TrumpTiming.BEFORE_EXCHANGE:
             raise bad("kitty=blind-trump names trump before the kitty, but kitty-timing=before-exchange takes the kitty before trump is named")
-        if self.kitty == "see-then-trump" and self.trump_timing == "before-exchange" and self.kitty_timing == "after-exchange":
+        if self.kitty is KittyProcedure.SEE_THEN_TRUMP and self.trump_timing is TrumpTiming.BEFORE_EXCHANGE and self.kitty_timing is KittyTiming.AFTER_EXCHANGE:
             raise bad("kitty=see-then-trump needs the kitty before trump, but trump=before-exchange names it before the kitty is taken")
         if self.contract_once:
             if not self.has_nt_mt:
                 raise bad("contract-once needs contracts=suits-nt-mt (six contracts)")
             if self.deals != 6 * self.players:
                 raise bad(f"contract-once needs deals={6 * self.players} (each player declares 6 times)")
-        if self.declarer == "eldest" and self.dealer_assigns:
+        if self.declarer is Declarer.ELDEST and self.dealer_assigns:
             raise bad("dealer-assigns-targets with declarer=eldest is not described by any rules text")
         if self.target_total is not None and self.target_total <= 0:
             raise bad(f"to={self.target_total} must be positive")
@@ -243,7 +271,7 @@ class Rules:
             raise bad(f"instant-win={self.instant_win} outside {self.tricks // 2 + 1}..{self.tricks} "
                       "(more than half the tricks, so that only one player can reach it)")
         if (self.target_total is None and self.instant_win is None and self.bound is None
-                and self.deals is None and self.traditional == "off"):
+                and self.deals is None and self.traditional is Traditional.OFF):
             raise bad("no game end is set (to, instant-win, bound, deals or traditional): the game would never end")
         if _CHECK_REACHABLE_END.get():
             why = self.unreachable_end()
@@ -267,7 +295,7 @@ class Rules:
         totals drift down, so no total may ever reach it. ``bound``, ``deals`` and ``traditional`` always count.
         The message quotes the rules and names the end options to add.
         """
-        if self.bound is not None or self.deals is not None or self.traditional != "off":
+        if self.bound is not None or self.deals is not None or self.traditional is not Traditional.OFF:
             return None
         reasons: list[str] = []
         if self.instant_win is not None:
@@ -395,7 +423,7 @@ class Rules:
         "Scoring": "the three scores of a deal always add up to 0" holds only for balanced targets).
         Chips always add up to 0: every chip won is paid by a down player (002 chip variant).
         """
-        if self.scoring == "chips":
+        if self.scoring is Scoring.CHIPS:
             return 0
         s = self.tricks - sum(self.targets)
         return -s if minimum else s
@@ -460,7 +488,7 @@ def _convert(opt: Option, value: str) -> Any:
         return int(value)
     if value not in opt.values:
         raise RulesError(f"{opt.key}={value!r} is not one of {', '.join(opt.values)}")
-    return value
+    return _ENUM_FIELDS[f](value)
 
 
 def minimum_ceilings(targets: tuple[int, ...]) -> tuple[int, ...]:
@@ -479,7 +507,7 @@ def minimum_ceilings(targets: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def default_targets(preset: str, players: int, kitty: str) -> tuple[int, ...]:
+def default_targets(preset: str, players: int, kitty: KittyProcedure) -> tuple[int, ...]:
     """The balanced targets of ``preset`` for ``players`` and ``kitty`` (docs/rules.md reference decision 5): the preset's own
     with 3 players and a kitty; 9-5-3 in the preset's order for 17 tricks (no kitty); 5-3-2-2 for 4 players.
 
@@ -489,10 +517,17 @@ def default_targets(preset: str, players: int, kitty: str) -> tuple[int, ...]:
     base: tuple[int, ...] = PRESETS[preset]["targets"]
     if players == 4:
         return (5, 3, 2, 2)
-    if kitty == "none":
+    if kitty is KittyProcedure.NONE:
         return _NO_KITTY_TARGETS.get(base, (9, 5, 3))
     return base
 
+
+_ENUM_FIELDS: Final[dict[str, type[enum.StrEnum]]] = {
+    "declarer": Declarer, "contracts": ContractSet, "kitty": KittyProcedure, "kitty_timing": KittyTiming, "give": GiveRule,
+    "return_rule": ReturnRule, "trump_return": TrumpReturn, "exchange_count": ExchangeCount, "two_up": TwoUp,
+    "trump_timing": TrumpTiming, "scoring": Scoring, "traditional": Traditional,
+}
+"""The options whose values are a kind: each field's enum."""
 
 _FIELD_DEFAULTS: Final[dict[str, Any]] = {f.name: f.default for f in dataclasses.fields(Rules)}
 
@@ -500,17 +535,17 @@ _NO_KITTY_TARGETS: Final[dict[tuple[int, ...], tuple[int, ...]]] = {(9, 5, 2): (
 
 PRESETS: Final[dict[str, dict[str, Any]]] = {
     # 000/004: the Canadian 9-5-2. docs/rules.md: trump named -> D takes kitty -> D discards 4; to 10; 12+ wins.
-    "9-5-2": dict(targets=(9, 5, 2), kitty="take-then-discard", scoring="running", target_total=10, instant_win=12),
+    "9-5-2": dict(targets=(9, 5, 2), kitty=KittyProcedure.TAKE_THEN_DISCARD, scoring=Scoring.RUNNING, target_total=10, instant_win=12),
     # 004 Variants / 002: the British original; discard first, then the kitty; counters; ends at 12+ tricks.
-    "8-5-3": dict(targets=(8, 5, 3), kitty="discard-then-take", scoring="counters", target_total=None, instant_win=12),
+    "8-5-3": dict(targets=(8, 5, 3), kitty=KittyProcedure.DISCARD_THEN_TAKE, scoring=Scoring.COUNTERS, target_total=None, instant_win=12),
     # 000/004 Variants, reversed targets: kitty and discard before the exchange; gives, trump, returns; +-15.
-    "9-2-5": dict(targets=(9, 2, 5), kitty="take-then-discard", kitty_timing="before-exchange",
-                  trump_timing="mid-exchange", scoring="running", target_total=None, instant_win=None, bound=15),
+    "9-2-5": dict(targets=(9, 2, 5), kitty=KittyProcedure.TAKE_THEN_DISCARD, kitty_timing=KittyTiming.BEFORE_EXCHANGE,
+                  trump_timing=TrumpTiming.MID_EXCHANGE, scoring=Scoring.RUNNING, target_total=None, instant_win=None, bound=15),
     # 003 (online): playmaker E chooses after 6 cards; six contracts once each over 18 deals; must trump;
     # a trump received may be answered with any card.
-    "3-5-8": dict(targets=(3, 8, 5), declarer="eldest", contracts="suits-nt-mt", contract_once=True, contract_after=6,
-                  kitty="take-then-discard", trump_timing="before-exchange", must_trump=True, trump_return="free",
-                  two_up="higher-target", scoring="running", target_total=None, instant_win=None, deals=18),
+    "3-5-8": dict(targets=(3, 8, 5), declarer=Declarer.ELDEST, contracts=ContractSet.SUITS_NT_MT, contract_once=True, contract_after=6,
+                  kitty=KittyProcedure.TAKE_THEN_DISCARD, trump_timing=TrumpTiming.BEFORE_EXCHANGE, must_trump=True, trump_return=TrumpReturn.FREE,
+                  two_up=TwoUp.HIGHER_TARGET, scoring=Scoring.RUNNING, target_total=None, instant_win=None, deals=18),
 }
 
 PRESET_SOURCES: Final[dict[str, str]] = {
@@ -538,7 +573,7 @@ def deal_order(r: Rules, plan: list[Step] | None = None, exchange: bool = True, 
                 continue
             parts.append(f"{who}discards 4" + ("" if short else " face down"))
         elif k == Step.KITTY:
-            parts.append(f"{who}{'looks at and ' if r.kitty == 'see-then-trump' and not short else ''}takes the kitty")
+            parts.append(f"{who}{'looks at and ' if r.kitty is KittyProcedure.SEE_THEN_TRUMP and not short else ''}takes the kitty")
         elif k == Step.CONTRACT:
             parts.append(f"{who}{'chooses the contract' if r.has_nt_mt else 'names trump'}")
         elif k == Step.ASSIGN:
@@ -559,7 +594,7 @@ def _explain(r: Rules) -> list[str]:
     out.append(f"Rules {str(r)!r}: preset {r.name}, {src}." if src else f"Rules {str(r)!r}.")
     if r.players == 4:
         out.append("4 players, 52 cards: 12 each and a 4-card kitty; 12 tricks a deal (seed 002, 4 players).")
-    elif r.kitty == "none":
+    elif r.kitty is KittyProcedure.NONE:
         out.append("3 players, 51 cards (the 2C is removed): 17 each, no kitty; 17 tricks a deal (seed 002, Strikt 51).")
     else:
         out.append("3 players, 52 cards: 16 each and a 4-card kitty; 16 tricks a deal (seeds 000/004 Setup).")
@@ -572,7 +607,7 @@ def _explain(r: Rules) -> list[str]:
     out.append("The deal passes to the left (to the eldest hand) after every deal; the targets move with it (docs/rules.md reference decision 7).")
     if r.dealer_assigns:
         out.append("Before each deal the dealer assigns these targets to the seats as he likes (double dealer right, seed 002).")
-    decl = _ROLE_WORDS[r.declarer_role] + (" (the playmaker)" if r.declarer == "eldest" else "")
+    decl = _ROLE_WORDS[r.declarer_role] + (" (the playmaker)" if r.declarer is Declarer.ELDEST else "")
     if r.has_nt_mt:
         out.append(f"The {decl} chooses the contract: spades, hearts, diamonds, clubs, no-trump (NT) or minimum tricks (MT) (seed 003).")
     else:
@@ -601,24 +636,24 @@ def _explain(r: Rules) -> list[str]:
             out.append(f"Order of a deal with an exchange: {later}.")
     else:
         out.append(f"Order of a deal: {first}.")
-    if r.kitty == "blind-trump":
+    if r.kitty is KittyProcedure.BLIND_TRUMP:
         out.append("Blind kitty: trump is named before the kitty is seen (seed 002 Blinder Skat).")
-    if r.kitty != "none":
+    if r.kitty is not KittyProcedure.NONE:
         out.append("Nobody else sees the kitty or the discards; discards may hold trumps and never count as tricks (docs/rules.md reference decision 4).")
 
     if not r.exchange:
         out.append("No exchange: every deal stands alone (seed 002, Kein Tausch).")
     else:
-        count = "exactly one card" if r.exchange_count == "exact" else "at most one card (he may stop early)"
-        what = "cards he chooses" if r.give == "chosen" else "his lowest cards"
+        count = "exactly one card" if r.exchange_count is ExchangeCount.EXACT else "at most one card (he may stop early)"
+        what = "cards he chooses" if r.give is GiveRule.CHOSEN else "his lowest cards"
         back = ("his highest card of the suit received; if that is the card just received, it goes back (docs/rules.md reference decision 1)"
-                if r.return_rule == "suit" else "his highest card overall")
+                if r.return_rule is ReturnRule.SUIT else "his highest card overall")
         out.append(f"Exchange, from the second deal on: each player who was up in the previous deal gives {count} per over-trick "
                    f"({what}) face down to the players who were down; for each card received the down player returns {back}. "
                    "A player who made his target exactly takes no part (seeds 000/004 Exchanging cards).")
-        if r.trump_return == "free":
+        if r.trump_return is TrumpReturn.FREE:
             out.append("A trump received need not be answered with the highest trump: any card may go back (seed 003).")
-        first_up = ("the one with the higher target in the coming deal" if r.two_up == "higher-target" else "the one most up")
+        first_up = ("the one with the higher target in the coming deal" if r.two_up is TwoUp.HIGHER_TARGET else "the one most up")
         if Step.GIVES in step_plan(r, True):  # trump named between the gives and the returns (9-2-5)
             order = (f"every up player gives before any card comes back; with two players up, {first_up} gives first "
                      "and is answered first")
@@ -650,9 +685,9 @@ def _explain(r: Rules) -> list[str]:
                    "(also when trumps are led). Void in the suit led and unable to beat it, you discard a side card and play a "
                    "lower trump only when you hold nothing else" + (" (with must-trump: any trump)." if r.must_trump else "."))
 
-    if r.scoring == "running":
+    if r.scoring is Scoring.RUNNING:
         out.append("Scoring: +1 per over-trick, -1 per under-trick, 0 for the target exactly; running totals (seeds 000/004 Scoring).")
-    elif r.scoring == "counters":
+    elif r.scoring is Scoring.COUNTERS:
         out.append("Scoring in counters: each down player pays one counter per under-trick, each up player receives one per "
                    "over-trick (seed 004, 8-5-3).")
     else:
@@ -673,8 +708,8 @@ def _explain(r: Rules) -> list[str]:
         beats = ", and beats a total reaching the target in the same deal" if r.target_total is not None else ""
         ends.append(f"taking {r.instant_win} or more tricks in one deal wins at once{not_mt}{beats} "
                     "(seeds 000/004; docs/rules.md reference decision 6)")
-    if r.traditional != "off":
-        verb = "beat (strict: took more than)" if r.traditional == "strict" else "made (took at least)"
+    if r.traditional is not Traditional.OFF:
+        verb = "beat (strict: took more than)" if r.traditional is Traditional.STRICT else "made (took at least)"
         ends.append(f"once the deal has gone round the table, the first dealer who {verb} his target wins (seed 002, traditional)")
     if r.target_total is not None:
         ends.append(f"the first total to reach {r.target_total} wins; two there in the same deal: the higher wins, "

@@ -15,6 +15,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Protocol
 
+from sergeant_major.core.rule_options import KittyTiming, TrumpTiming, TwoUp
+
 __all__ = ["Step", "StepRules", "step_plan", "exchange_rounds"]
 
 
@@ -80,20 +82,20 @@ def step_plan(rules: StepRules, exchange: bool) -> list[Step]:
     ks = _kitty_steps(rules)
     ci = ks.index(Step.CONTRACT)
     pre: list[Step] = [Step.ASSIGN] if rules.dealer_assigns else []
-    if rules.kitty_timing == "before-exchange" and rules.trump_timing == "before-exchange":
+    if rules.kitty_timing is KittyTiming.BEFORE_EXCHANGE and rules.trump_timing is TrumpTiming.BEFORE_EXCHANGE:
         return pre + ks + ([Step.EXCHANGE] if exchange else [])
-    if rules.kitty_timing == "before-exchange" and not exchange:
+    if rules.kitty_timing is KittyTiming.BEFORE_EXCHANGE and not exchange:
         return pre + [s for s in ks if s != Step.CONTRACT] + [Step.CONTRACT]
     if not exchange:
         return pre + ks
-    if rules.kitty_timing == "before-exchange":
+    if rules.kitty_timing is KittyTiming.BEFORE_EXCHANGE:
         kitty_part = [s for s in ks if s != Step.CONTRACT]
-        if rules.trump_timing == "mid-exchange":
+        if rules.trump_timing is TrumpTiming.MID_EXCHANGE:
             return pre + kitty_part + [Step.GIVES, Step.CONTRACT, Step.RETURNS]
         return pre + kitty_part + [Step.EXCHANGE, Step.CONTRACT]
-    if rules.trump_timing == "before-exchange":
+    if rules.trump_timing is TrumpTiming.BEFORE_EXCHANGE:
         return pre + ks[: ci + 1] + [Step.EXCHANGE] + ks[ci + 1:]
-    if rules.trump_timing == "mid-exchange":  # only with kitty=none (validated)
+    if rules.trump_timing is TrumpTiming.MID_EXCHANGE:  # only with kitty=none (validated)
         return pre + [Step.GIVES, Step.CONTRACT, Step.RETURNS]
     return pre + [Step.EXCHANGE] + ks
 
@@ -110,7 +112,7 @@ def exchange_rounds(rules: StepRules, diffs: tuple[int, ...], targets: tuple[int
     n = len(diffs)
     ups = [s for s in range(n) if diffs[s] > 0]
     downs = [s for s in range(n) if diffs[s] < 0]
-    if rules.two_up == "most-up":
+    if rules.two_up is TwoUp.MOST_UP:
         ups.sort(key=lambda s: (-diffs[s], -targets[s], s))
     else:
         ups.sort(key=lambda s: (-targets[s], -diffs[s], s))

@@ -44,6 +44,7 @@ from sergeant_major.core.cards import CARDS
 from sergeant_major.core.deal import Deal
 from sergeant_major.core.errors import SergeantMajorError, install_hint
 from sergeant_major.core.match import Match
+from sergeant_major.core.rule_options import KittyProcedure
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.seeding import check_rng
 from sergeant_major.core.view import View
@@ -98,7 +99,7 @@ def _game(rules_text: str) -> Any:
 
 
 def _placeholder_deal(rules: Rules, dealer: int, number: int) -> Deal:
-    deck = list(range(1, 52)) if rules.kitty == "none" else list(range(52))
+    deck = list(range(1, 52)) if rules.kitty is KittyProcedure.NONE else list(range(52))
     hs = rules.hand_size
     hands = [[CARDS[c] for c in deck[s * hs:(s + 1) * hs]] for s in range(rules.players)]
     return Deal(rules, dealer, hands, [CARDS[c] for c in deck[rules.players * hs:]], None, None, number)

@@ -51,6 +51,7 @@ import random
 from typing import Any
 
 from sergeant_major.core.errors import SergeantMajorError, install_hint
+from sergeant_major.core.rule_options import KittyProcedure
 
 try:
     import numpy as np
@@ -216,7 +217,7 @@ class _Placeholder:
 
     def __call__(self, number: int, dealer: int) -> tuple[list[list[Card]], list[Card]]:
         rules = self.rules
-        deck = list(range(1, 52)) if rules.kitty == "none" else list(range(52))
+        deck = list(range(1, 52)) if rules.kitty is KittyProcedure.NONE else list(range(52))
         hs = rules.hand_size
         hands = [[CARDS[c] for c in deck[s * hs:(s + 1) * hs]] for s in range(rules.players)]
         return hands, [CARDS[c] for c in deck[rules.players * hs:]]
@@ -231,7 +232,7 @@ class SergeantMajorState(pyspiel.State):  # type: ignore[misc]
             return
         self._rules = game.rules
         self._cap = game.deals
-        self._deck = tuple(range(1, 52)) if game.rules.kitty == "none" else tuple(range(52))
+        self._deck = tuple(range(1, 52)) if game.rules.kitty is KittyProcedure.NONE else tuple(range(52))
         self._match: Match = SearchMatch(game.rules, 0, dealer=0, cards=_Placeholder(game.rules))
         self._dealing: list[int] | None = []
         self._rewards = [0.0] * game.rules.players

@@ -14,6 +14,7 @@ from sergeant_major.core.actions import Action, Discard, Give, Play, Return
 from sergeant_major.core.cards import CARDS, SUIT_MASKS, Card, mask_of
 from sergeant_major.core.deal import Deal
 from sergeant_major.core.errors import IllegalActionError
+from sergeant_major.core.rule_options import GiveRule, ReturnRule, TrumpReturn
 from sergeant_major.core.view import build_view
 from sergeant_major.search.determinization_budget import Budget
 from sergeant_major.search.determinization_plan import (
@@ -149,7 +150,7 @@ def complete_history(plan: Plan, world: list[int], thresholds: dict[int, int], r
                 continue
             if chosen[index] >= 0:
                 card = chosen[index]
-            elif not plan.lowest_rounds and plan.view.rules.return_rule == "suit":
+            elif not plan.lowest_rounds and plan.view.rules.return_rule is ReturnRule.SUIT:
                 # the unseen returns from here back, chosen together with backtracking (_walk_returns)
                 run = [index]
                 while run[-1] > 0 and slots[run[-1] - 1].kind is RETURN and chosen[run[-1] - 1] < 0:
@@ -188,7 +189,7 @@ def complete_history(plan: Plan, world: list[int], thresholds: dict[int, int], r
             hands[down] &= ~(1 << card)
             hands[up] |= 1 << card
             if (
-                rules.give == "lowest"
+                rules.give is GiveRule.LOWEST
                 and min(card_ids(hands[up]), key=lambda candidate: overall_order(candidate, slot.trump)) != card
             ):
                 return None  # not his lowest card then
@@ -480,7 +481,7 @@ def _plan_round(
         trump = next(
             (slots[i].trump for i in round_slots if slots[i].kind is RETURN and slots[i].seat == down), gives_trump
         )
-        if rules.return_rule == "overall":
+        if rules.return_rule is ReturnRule.OVERALL:
             top = max(card_ids(hands[down]), key=lambda card: overall_order(card, trump), default=-1)
             top_order = overall_order(top, trump) if top >= 0 else (-1, -1, -1)
             room[down, -1] = sum(1 for card in card_ids(hands[up]) if overall_order(card, trump) > top_order)
@@ -490,8 +491,8 @@ def _plan_round(
                 room[down, suit] = sum(1 for card in card_ids(hands[up] & SUIT_MASKS[suit]) if card > highest)
     capped = None
     downs = {slots[i].to for i in gives}
-    if rules.trump_return != "free" and len(downs) == 1 and all(chosen[i] < 0 for i in round_slots):
-        capped = _capped_gives(candidates, gives, room, downs.pop(), rules.return_rule == "overall")
+    if rules.trump_return is not TrumpReturn.FREE and len(downs) == 1 and all(chosen[i] < 0 for i in round_slots):
+        capped = _capped_gives(candidates, gives, room, downs.pop(), rules.return_rule is ReturnRule.OVERALL)
         if capped is None:
             return False
     for _ in range(PLAN_TRIES):
@@ -640,15 +641,15 @@ def _try_round(
         if not queue:
             return None
         position = 0
-        if rules.trump_return == "free" and slot.trump >= 0:
+        if rules.trump_return is TrumpReturn.FREE and slot.trump >= 0:
             position = next((index for index, card in enumerate(queue) if card // 13 != slot.trump), 0)
         answers[i] = queue.pop(position)
     # a quick check before the walk: each down player holds fewer cards of a suit than the up player above his
     room_used: dict[tuple[int, int], int] = {}
     for i, answered in answers.items():
         slot = slots[i]
-        if chosen[i] < 0 and not (rules.trump_return == "free" and slot.trump >= 0 and answered // 13 == slot.trump):
-            key = (slot.seat, -1 if rules.return_rule == "overall" else answered // 13)
+        if chosen[i] < 0 and not (rules.trump_return is TrumpReturn.FREE and slot.trump >= 0 and answered // 13 == slot.trump):
+            key = (slot.seat, -1 if rules.return_rule is ReturnRule.OVERALL else answered // 13)
             room_used[key] = room_used.get(key, 0) + 1
             if room_used[key] > room.get(key, 0):
                 return None
@@ -674,7 +675,7 @@ def _try_round(
         down, answered, trump = slot.seat, answers[i], slot.trump
         if chosen[i] >= 0:
             continue
-        if rules.trump_return == "free" and trump >= 0 and answered // 13 == trump:
+        if rules.trump_return is TrumpReturn.FREE and trump >= 0 and answered // 13 == trump:
             free_options = [
                 card
                 for card in card_ids(hands_now[up])
@@ -694,7 +695,7 @@ def _try_round(
     for down, forced_returns in forced.items():
         forced_returns.reverse()  # in the order of time
         trump = slots[forced_returns[0]].trump
-        if rules.return_rule == "overall":
+        if rules.return_rule is ReturnRule.OVERALL:
             top = max(card_ids(hands_now[down]), key=lambda card: overall_order(card, trump), default=-1)
             top_order = overall_order(top, trump) if top >= 0 else (-1, -1, -1)
             classes = {-1: forced_returns}

@@ -27,6 +27,7 @@ from sergeant_major.core.actions import (
 )
 from sergeant_major.core.cards import CARDS, FULL_DECK, SUIT_MASKS, mask_of
 from sergeant_major.core.deal import Deal, Phase
+from sergeant_major.core.rule_options import ExchangeCount, GiveRule, KittyProcedure, ReturnRule, TrumpReturn
 from sergeant_major.core.rules import Rules, minimum_ceilings
 from sergeant_major.core.view import View
 from sergeant_major.search.determinization_budget import ResampleError
@@ -161,7 +162,7 @@ def prepare_plan(view: View) -> Plan:
     played = 0
     for _, card in plays:
         played |= 1 << card
-    deck = FULL_DECK & ~1 if rules.kitty == "none" else FULL_DECK
+    deck = FULL_DECK & ~1 if rules.kitty is KittyProcedure.NONE else FULL_DECK
     own_rest_hidden = bool(rules.contract_after) and view.contract is None
     own_cards = mask_of(view.hand)
     known_out = (deck ^ FULL_DECK) | (mask_of(view.discards) if view.discards is not None else 0)
@@ -184,12 +185,12 @@ def prepare_plan(view: View) -> Plan:
     # be a trump received with the card, which then stays; with return=suit only the free trump itself can
     # stay, so it counts only when the seen returns rule out trumps (a return made before the trump was known).
     late_most: dict[int, int] = {}
-    free_trump_return = rules.trump_return == "free"
+    free_trump_return = rules.trump_return is TrumpReturn.FREE
     for returner, first in first_seen_return.items():
         later = slots[first + 1:]
         late_most[returner] = (
             sum(1 for x in later if free_trump_return and x.kind is GIVE and x.to == returner
-                and (rules.return_rule == "overall"
+                and (rules.return_rule is ReturnRule.OVERALL
                      or (x.trump >= 0 and above_seen_return[returner] & SUIT_MASKS[x.trump] != 0)))
             + sum(rules.kitty_size for x in later if x.kind is TAKE_KITTY and x.seat == returner))
     # give=lowest (seed 002 house variant; deal.py _give_mask): each card an up player gave was his lowest
@@ -197,7 +198,7 @@ def prepare_plan(view: View) -> Plan:
     # that he holds after his gives (now, or played since) reached him later: a return or the kitty.
     lowest_rounds: dict[int, list[int]] = {}
     up_late_most: dict[int, int] = {}
-    if rules.give == "lowest":
+    if rules.give is GiveRule.LOWEST:
         for slot in slots:
             if slot.kind is GIVE and slot.seat != viewer:
                 lowest_rounds.setdefault(slot.seat, [])
@@ -211,7 +212,7 @@ def prepare_plan(view: View) -> Plan:
     # return=overall: a down player's unseen returns to another seat were his highest cards then, so he kept
     # nothing above the lowest of them (his threshold); a card above it that he holds came later (the kitty)
     overall_downs: dict[int, tuple[int, int, int]] = {}  # seat -> (returns, at most late, trump then)
-    if rules.return_rule == "overall" and rules.trump_return != "free":
+    if rules.return_rule is ReturnRule.OVERALL and rules.trump_return is not TrumpReturn.FREE:
         for index, slot in enumerate(slots):
             down = slot.seat
             if (slot.kind is not RETURN or slot.card >= 0 or down == viewer or down in above_seen_return
@@ -647,7 +648,7 @@ def _public_slots(view: View) -> tuple[list[Slot], list[int], int]:
     play, in order. Returns the slots, every seat's hand size at the stop and the kitty cards left."""
     rules = view.rules
     players = view.players
-    deck = list(range(1, 52)) if rules.kitty == "none" else list(range(52))
+    deck = list(range(1, 52)) if rules.kitty is KittyProcedure.NONE else list(range(52))
     hand_size = rules.hand_size
     hands = [[CARDS[deck[seat * hand_size + k]] for k in range(hand_size)] for seat in range(players)]
     kitty = [CARDS[card] for card in deck[players * hand_size :]]
@@ -703,7 +704,7 @@ def _public_slots(view: View) -> tuple[list[Slot], list[int], int]:
                     slots.append(Slot(GIVE, up, down, card.id if card is not None else -1, trump=trump))
                     next_entry += 1
                     taken = next(candidate for candidate in legal if isinstance(candidate, Give))
-                elif (up, down) in view.ended_gives and rules.exchange_count == "at-most":
+                elif (up, down) in view.ended_gives and rules.exchange_count is ExchangeCount.AT_MOST:
                     taken = EndGive(up, down)
                     slots.append(Slot(END_GIVE, up, down, action=taken))
                 else:
@@ -868,14 +869,14 @@ def find_return_checks(rules: Rules, slots: list[Slot]) -> list[tuple[int, int, 
     provided nothing reached him after his first return to ``up``; and it is in the up player's hand or played by
     him, provided he passed nothing on since. Only exchanges the viewer saw none of qualify."""
     out: list[tuple[int, int, int]] = []
-    if rules.return_rule == "suit":
+    if rules.return_rule is ReturnRule.SUIT:
         exchanges = {(slot.seat, slot.to) for slot in slots if slot.kind is RETURN}
         for down, up in sorted(exchanges):
             returns = [i for i, slot in enumerate(slots) if slot.kind is RETURN and slot.seat == down and slot.to == up]
             gives = [i for i, slot in enumerate(slots) if slot.kind is GIVE and slot.seat == up and slot.to == down]
             if any(slots[i].card >= 0 for i in returns + gives):
                 continue
-            if rules.trump_return == "free" and any(slots[i].trump >= 0 for i in returns):
+            if rules.trump_return is TrumpReturn.FREE and any(slots[i].trump >= 0 for i in returns):
                 continue
             first = returns[0]
             later = slots[first + 1 :]

@@ -23,9 +23,12 @@ import operator
 import random
 from dataclasses import dataclass
 
-from sergeant_major.core.actions import Contract
+from sergeant_major.core.actions import Contract, NameContract
 from sergeant_major.core.cards import CARDS, RANK_CHARS, Card, cards_of, parse_card, parse_cards
+from sergeant_major.core.deal import Deal, Phase
 from sergeant_major.core.errors import CardParseError, RulesError, SergeantMajorError
+from sergeant_major.core.match import deal_cards
+from sergeant_major.core.rule_options import KittyProcedure
 from sergeant_major.core.rules import Rules
 
 __all__ = ["Position", "PositionError", "format_hand", "parse_hand", "trick_winner"]
@@ -146,7 +149,7 @@ class Position:
             if seen >> c & 1:
                 raise PositionError(f"{CARDS[c]} is both in the trick and held (or played twice)")
             seen |= 1 << c
-        if self.rules.kitty == "none" and seen & 1:  # card id 0
+        if self.rules.kitty is KittyProcedure.NONE and seen & 1:  # card id 0
             raise PositionError(f"2C: with kitty=none the 2C is removed from the deck (seed 002), so no hand holds it "
                                 f"and it is never played (rules {str(self.rules)!r})")
         if any(t < 0 for t in self.tricks):
@@ -308,7 +311,6 @@ class Position:
         Raises:
             PositionError: when the deal has not reached the play.
         """
-        from sergeant_major.core.deal import Deal, Phase
 
         if not isinstance(deal, Deal):
             raise PositionError(f"{deal!r} is not a Deal")
@@ -386,6 +388,23 @@ def trick_winner(trick: tuple[int, ...] | list[int], trump: int) -> int:
     return best
 
 
+def random_play_start(rules: Rules, rng: random.Random, *, contract: Contract | None = None) -> Deal:
+    """A random first deal under ``rules`` at its first card: the kitty, discards and ``contract`` (default: a
+    random allowed one) chosen at random among the legal actions. For tests and benchmarks."""
+    dealer = rng.randrange(rules.players)
+    hands, kitty = deal_cards(rules, rng.randrange(1 << 30), 1, dealer)
+    deal = Deal(rules, dealer, hands, kitty)
+    while deal.phase is not Phase.PLAY:
+        action = deal.forced_action()
+        if action is None:
+            acts = deal.legal_actions()
+            if contract is not None and deal.phase is Phase.CONTRACT:
+                acts = [a for a in acts if isinstance(a, NameContract) and a.contract is contract] or acts
+            action = rng.choice(acts)
+        deal.apply(action)
+    return deal
+
+
 def random_position(rules: Rules, rng: random.Random, tricks_left: int, *, contract: Contract | None = None,
                     in_trick: int = 0) -> Position:
     """A random position of a first deal under ``rules``: the kitty and discards done at random, the
@@ -395,23 +414,9 @@ def random_position(rules: Rules, rng: random.Random, tricks_left: int, *, contr
     Raises:
         PositionError: when ``tricks_left`` is outside ``1..rules.tricks`` or ``in_trick`` outside ``0..players-1``.
     """
-    from sergeant_major.core.actions import NameContract
-    from sergeant_major.core.deal import Deal, Phase
-    from sergeant_major.core.match import deal_cards
-
     if not 1 <= tricks_left <= rules.tricks or not 0 <= in_trick < rules.players:
         raise PositionError(f"tricks_left={tricks_left} / in_trick={in_trick} outside 1..{rules.tricks} / 0..{rules.players - 1}")
-    dealer = rng.randrange(rules.players)
-    hands, kitty = deal_cards(rules, rng.randrange(1 << 30), 1, dealer)
-    deal = Deal(rules, dealer, hands, kitty)
-    while deal.phase is not Phase.PLAY:
-        fa = deal.forced_action()
-        if fa is None:
-            acts = deal.legal_actions()
-            if contract is not None and deal.phase is Phase.CONTRACT:
-                acts = [a for a in acts if isinstance(a, NameContract) and a.contract is contract] or acts
-            fa = rng.choice(acts)
-        deal.apply(fa)
+    deal = random_play_start(rules, rng, contract=contract)
     stop = (rules.tricks - tricks_left) * rules.players + in_trick
     for _ in range(stop):
         m = deal.legal_play_mask()

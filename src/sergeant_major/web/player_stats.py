@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from sergeant_major.core.deal import ROLE_NAMES
+from sergeant_major.core.rule_options import ContractSet
 from sergeant_major.web.ratings import RATED_PRESETS, final_ranks, preset_of, rating_history, ratings_of
 from sergeant_major.web.store import Store
 from sergeant_major.web.tables import GameTable
@@ -53,7 +54,7 @@ def player_stats(store: Store, account_id: int, name: str) -> dict[str, Any]:
             if d.dealer == seat:
                 dealer[0] += 1
                 dealer[1] += r.tricks[seat] >= r.targets[seat]
-            if gt.rules.contracts == "suits-nt-mt" and d.declarer == seat:
+            if gt.rules.contracts is ContractSet.SUITS_NT_MT and d.declarer == seat:
                 code = r.contract.code
                 ca = contracts.setdefault(code, [0, 0, 0.0])
                 ca[0] += 1
