@@ -34,7 +34,7 @@ from sergeant_major.core.view import View
 from sergeant_major.players import LEVELS, HeuristicPlayer, decision_rng, make_player
 from sergeant_major.records import action_from_json, action_to_json, match_to_record
 from sergeant_major.web.ratings import final_ranks
-from sergeant_major.web.store import LogEntry, SeatRow, TableRow
+from sergeant_major.web.store import ClockSeat, LogEntry, SeatRow, TableRow
 
 __all__ = ["GameTable", "view_json", "end_json", "shown_seat", "history_game", "replay_steps", "final_ranking", "HUMAN",
            "STANDIN_LEVEL", "CLOCK"]
@@ -66,6 +66,7 @@ class GameTable:
         left: seats whose human left the match before its end (a computer plays them to the end).
         clock: the turn clock shown in the state messages (set by :class:`~sergeant_major.web.clocks.Clocks`): ``seat``
             to decide, ``turn`` seconds per decision, each seat's ``reserve`` left (seconds) and ``deadline`` (epoch s).
+        clock_seats: the turn clocks stored in the database when the table was read (the runner's clock starts from them).
     """
 
     row: TableRow
@@ -81,6 +82,7 @@ class GameTable:
     left: set[int] = field(default_factory=set)
     leavings: list[dict[str, Any]] = field(default_factory=list)
     clock: dict[str, Any] | None = None
+    clock_seats: list[ClockSeat] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         # a name stored before names were checked may hold control characters: shown escaped, never raw
