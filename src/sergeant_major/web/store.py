@@ -90,6 +90,8 @@ accounts_t = sa.Table(
     sa.Column("name_key", sa.String(40), nullable=False, unique=True),
     sa.Column("password_hash", sa.String(255), nullable=False),
     sa.Column("created", sa.Float, nullable=False),
+    # SQLite: AUTOINCREMENT (migration 0008_account_ids), so a deleted account's id is never given to a new one
+    sqlite_autoincrement=True,
 )
 
 # a logged-in browser: the SHA-256 of its cookie's token (the token itself is never stored) and its CSRF token
@@ -303,6 +305,8 @@ class Store:
                 conn.exec_driver_sql("SELECT pg_advisory_xact_lock(2025003504)")
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
+        if not self.notify:  # SQLite: a migration may turn the foreign keys off on its connection; new ones turn them on
+            self.engine.dispose()
 
     def checkpoint(self) -> None:
         """SQLite: copy the write-ahead log into the database file (``PRAGMA wal_checkpoint(PASSIVE)``),
