@@ -33,7 +33,7 @@ from sergeant_major.core.safetext import name_problem, visible
 from sergeant_major.core.view import View
 from sergeant_major.players import LEVELS, HeuristicPlayer, decision_rng, make_player
 from sergeant_major.records import action_from_json, action_to_json, match_to_record
-from sergeant_major.web.ratings import final_ranks
+from sergeant_major.web.ratings import final_ranks, rated_if_filled
 from sergeant_major.web.store import ClockSeat, LogEntry, SeatRow, TableRow
 
 __all__ = ["GameTable", "view_json", "end_json", "shown_seat", "history_game", "replay_steps", "final_ranking", "HUMAN",
@@ -172,6 +172,13 @@ class GameTable:
         if kind != HUMAN:
             return kind
         return STANDIN_LEVEL if seat in self.away or seat in self.left else None
+
+    def rated(self) -> bool:
+        """Whether the match is rated, or will be if its free seats (a person's seat nobody took yet, bound to no account)
+        go to accounts or computers: :func:`~sergeant_major.web.ratings.rated_if_filled`, the rule the lobby shows and,
+        at the end, :func:`~sergeant_major.web.ratings.rated_preset` applies to the seats as taken."""
+        seats = [(s.kind, s.account, s.kind == HUMAN and not s.claimed and s.account is None) for s in self.seats]
+        return rated_if_filled(self.rules, self.row.practice, seats, self.row.fill_level) is not None
 
     def person_to_decide(self) -> int | None:
         """The seat whose person must decide now (the turn clock runs for it), or ``None``: no deal in play, an action
@@ -313,6 +320,7 @@ class GameTable:
                            "left": s.seat in self.left, "free": self.row.public and s.kind == HUMAN and not s.claimed}
                           for s in self.seats],
                 "public": self.row.public,
+                "rated": self.rated(),  # rated, or will be if the free seats go to accounts or computers
                 # when computers take the free seats of a lobby table (epoch s; null: never, or none is free)
                 "fill_in": None if self.row.fill_at is None or not any(s.kind == HUMAN and not s.claimed for s in self.seats)
                 else max(0.0, round(self.row.fill_at - time.time(), 1)),
