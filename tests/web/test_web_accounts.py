@@ -227,6 +227,36 @@ def test_deleting_an_account_removes_its_data_and_renames_its_seats(app: Any, st
         register(c, "liam")
 
 
+def _account_id(store: Store, name: str) -> int:
+    with store.engine.connect() as conn:
+        return int(conn.execute(sa.select(accounts_t.c.id).where(accounts_t.c.name == name)).scalar_one())
+
+
+def test_a_deleted_account_s_id_and_seats_go_to_no_new_account(app: Any, store: Store) -> None:
+    """SQLite gives a new row the largest id plus one unless the table is AUTOINCREMENT: the newest account deleted, the
+    next one registered would get its id, and whatever still held that id (a browser of the deleted account with a table
+    open, binding the seat it joins) would be the new person's: history, ratings."""
+    with client(app) as olga, client(app) as phone, client(app) as laptop:
+        register(olga, "olga")
+        me = register(phone, "mia")
+        mia = _account_id(store, "mia")
+        assert laptop.post("/api/account/login", json={"name": "mia", "password": PASSWORD}).status_code == 200
+        out = olga.post("/api/tables", json={"rules": "9-5-2", "seats": VS_COMPUTERS}).json()
+        token = out["seats"][1]["invite"].split("#token=")[1]
+        with laptop.websocket_connect(f"/ws/{out['id']}") as ws:  # Mia's laptop has Olga's table open, logged in
+            r = phone.post("/api/account/delete", json={"password": PASSWORD}, headers={"X-CSRF-Token": me["csrf"]})
+            assert r.status_code == 200
+            register(phone, "noah")
+            assert _account_id(store, "noah") != mia  # the newest account's id was given again before
+            ws.send_text(json.dumps({"type": "join", "token": token}))  # then the laptop takes the invitation
+            while json.loads(ws.receive_text())["type"] != "state":
+                pass
+        assert phone.post("/api/history", json={"tokens": []}).json()["games"] == []  # not Noah's table
+        with store.engine.connect() as conn:
+            bound = conn.execute(sa.select(seats_t.c.account_id).where(seats_t.c.table_id == out["id"], seats_t.c.seat == 1)).scalar()
+        assert bound is None  # nor bound to the deleted account: a guest's seat
+
+
 def test_no_password_or_token_reaches_a_log_line(app: Any, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
     with client(app) as c:

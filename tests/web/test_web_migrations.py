@@ -42,3 +42,41 @@ def test_0004_upgrades_a_0003_database_keeping_its_seats(tmp_path: Path) -> None
     assert got is not None and got[1][0].name == "Ann" and got[1][0].account is None
     with store.engine.connect() as conn:
         assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == ScriptDirectory.from_config(cfg).get_current_head()
+
+
+def test_0008_makes_account_ids_never_given_twice_keeping_the_accounts_and_what_refers_to_them(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'ids.sqlite3'}")
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(store_module.__file__).with_name("migrations")))
+    with store.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0007_clocks")
+        for i, name in ((1, "ann"), (2, "ben")):
+            conn.execute(sa.text(f"INSERT INTO sm_accounts VALUES ({i}, '{name}', '{name}', 'h', 0.0)"))
+        conn.execute(sa.text("INSERT INTO sm_sessions VALUES ('th', 2, 'csrf', 0.0, 9e9)"))
+        conn.execute(sa.text("INSERT INTO sm_ratings VALUES (2, '9-5-2', 25.0, 8.3, 1, 0, 0.0)"))
+    store.migrate()
+
+    def new_account(name: str) -> int:
+        with store.engine.begin() as conn:
+            return int(conn.execute(sa.text(f"INSERT INTO sm_accounts (name, name_key, password_hash, created) "
+                                            f"VALUES ('{name}', '{name}', 'h', 0.0) RETURNING id")).scalar_one())
+
+    with store.engine.begin() as conn:
+        assert conn.execute(sa.text("SELECT id, name FROM sm_accounts ORDER BY id")).all() == [(1, "ann"), (2, "ben")]
+        assert conn.execute(sa.text("SELECT account_id FROM sm_sessions")).scalar() == 2
+        assert conn.execute(sa.text("SELECT account_id FROM sm_ratings")).scalar() == 2
+        assert conn.execute(sa.text("PRAGMA foreign_key_check")).all() == []
+        assert conn.execute(sa.text("PRAGMA foreign_keys")).scalar() == 1  # on again for the store's connections
+        conn.execute(sa.text("DELETE FROM sm_sessions"))
+        conn.execute(sa.text("DELETE FROM sm_ratings"))
+        conn.execute(sa.text("DELETE FROM sm_accounts WHERE id = 2"))
+    assert new_account("cat") == 3  # not 2 again (before 0008: 2)
+    with store.engine.begin() as conn:
+        conn.execute(sa.text("DELETE FROM sm_accounts WHERE id = 3"))
+    assert new_account("dan") == 4
+    with store.engine.begin() as conn:  # and back: the accounts kept
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0007_clocks")
+    with store.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT id FROM sm_accounts ORDER BY id")).scalars().all() == [1, 4]

@@ -26,10 +26,13 @@ from sergeant_major.web.ratings import (  # noqa: E402
     leaderboard,
     preset_of,
     rate_match,
+    rated_if_filled,
     rated_preset,
     rating_history,
     rating_of,
 )
+from sergeant_major.web.store import SeatRow, TableRow  # noqa: E402
+from sergeant_major.web.tables import GameTable  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("fast_argon2")  # the server's own parameters: test_web_accounts.py
 
@@ -50,6 +53,30 @@ def test_rated_needs_every_seat_an_account_or_a_computer() -> None:
     assert rated_preset(rules, True, [("human", 1), ("random", None), ("expert", None)]) is None  # practice
     assert rated_preset(rules, False, [("random", None), ("random", None), ("expert", None)]) is None  # no account
     assert rated_preset(Rules.parse("8-5-3 to=20"), False, [("human", 1), ("human", 2), ("expert", None)]) is None
+
+
+# (kind, account, claimed) per seat, practice, rules, fill level: what the table page shows and what the end rates
+SEATINGS: list[tuple[list[tuple[str, int | None, bool]], bool, str, str | None, bool]] = [
+    ([("human", 1, True), ("human", 2, True), ("heuristic", None, True)], False, "9-5-2", None, True),
+    ([("human", 1, True), ("human", None, True), ("heuristic", None, True)], False, "9-5-2", None, False),  # a guest
+    ([("human", 1, False), ("human", None, False), ("heuristic", None, True)], False, "9-5-2", None, True),  # open invitation
+    ([("human", None, True), ("human", None, False), ("heuristic", None, True)], False, "9-5-2", None, False),  # no account
+    ([("human", 1, True), ("heuristic", None, True), ("expert", None, True)], True, "9-5-2", None, False),  # practice
+    ([("human", 1, True), ("human", 2, True), ("heuristic", None, True)], False, "9-5-2 to=20", None, False),  # not a preset
+    ([("human", 1, True), ("human", None, False), ("human", None, False)], False, "8-5-3", "random", True),  # lobby, to fill
+]
+
+
+@pytest.mark.parametrize(("seats", "practice", "rules", "fill", "rated"), SEATINGS)
+def test_the_table_page_shows_the_rule_that_rates_the_match(seats: list[tuple[str, int | None, bool]], practice: bool,
+                                                           rules: str, fill: str | None, rated: bool) -> None:
+    row = TableRow("t1", "T", rules, 1, practice, -1, 0.0, fill is not None, 0, 0, fill, None)
+    gt = GameTable(row, [SeatRow(i, f"P{i}", k, f"tok{i}" if k == "human" else None, c, a) for i, (k, a, c) in enumerate(seats)])
+    assert gt.rated() is rated and gt.state_message(None, set())["table"]["rated"] is rated
+    assert (rated_if_filled(Rules.parse(rules), practice, [(k, a, k == "human" and not c and a is None) for k, a, c in seats],
+                            fill) is not None) is rated
+    if all(c for _k, _a, c in seats):  # every seat taken: exactly the rule that rates the match at its end
+        assert (rated_preset(Rules.parse(rules), practice, [(k, a) for k, a, _c in seats]) is not None) is rated
 
 
 def test_final_ranks_winners_first_a_shared_win_ties_then_totals_then_who_left() -> None:

@@ -266,6 +266,10 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
             gt = hub.tables.get(tid)
             if gt is not None:
                 hub.rename_deleted(gt, session.account_id)
+        for conns in hub.clients.conns.values():  # its browsers' open tables: a join there binds no seat to it any more
+            for conn in conns:
+                if conn.account == session.account_id:
+                    conn.account = None
         lobby = getattr(request.app.state, "lobby", None)
         if lobby is not None:  # the waiting tables' seats too (kept in the lobby's memory)
             lobby.forget_account(session.account_id)

@@ -44,7 +44,7 @@ from sergeant_major.web.protocol import (
     quote,
     read_json,
 )
-from sergeant_major.web.ratings import LobbyRatings
+from sergeant_major.web.ratings import LobbyRatings, was_rated
 from sergeant_major.web.review import ReviewJobs
 from sergeant_major.web.store import Store, default_db_url
 from sergeant_major.web.tables import GameTable, end_json, history_game, replay_steps
@@ -327,8 +327,10 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         gt = finished(table_id)
         if isinstance(gt, Response):
             return gt
-        return JSONResponse({"names": [s.name for s in gt.seats], "rules": str(gt.rules), "steps": replay_steps(gt),
-                             "end": end_json(gt.match.end) if gt.match.end else None})
+        # rated: as stored when its ratings were written (a deleted account since changes nothing), else the rule's answer
+        rated = was_rated(store, table_id) or gt.rated()
+        return JSONResponse({"names": [s.name for s in gt.seats], "rules": str(gt.rules), "practice": gt.row.practice,
+                             "rated": rated, "steps": replay_steps(gt), "end": end_json(gt.match.end) if gt.match.end else None})
 
     @app.get("/api/tables/{table_id}/review")
     def review(table_id: str) -> Response:

@@ -280,8 +280,7 @@ class Hub(TableRunner):
             m.deal.verify(action)
         except IllegalActionError as e:
             raise Refusal("illegal", f"{e} [rule: {e.rule}]") from None
-        self.clocks.decided(gt, c.seat)
-        await self.append(gt, "act", c.seat, {"action": action_to_json(action), "by": HUMAN})
+        await self.append(gt, "act", c.seat, {"action": action_to_json(action), "by": HUMAN}, clock=self.clocks.decided(gt, c.seat))
         return True
 
     async def _leave(self, c: Conn, gt: GameTable) -> bool:

@@ -33,7 +33,7 @@ from sergeant_major.players import LEVELS
 from sergeant_major.web.accounts import DELETED_NAME
 from sergeant_major.web.clocks import parse_clock
 from sergeant_major.web.protocol import TABLE_ID_RE, TableRefused, name_refusal, quote
-from sergeant_major.web.ratings import rated_preset
+from sergeant_major.web.ratings import rated_if_filled
 from sergeant_major.web.runner import TableRunner
 from sergeant_major.web.store import SeatRow, TableRow
 from sergeant_major.web.tables import HUMAN, shown_seat
@@ -134,9 +134,8 @@ def _rules(text: str) -> Rules:
 
 def _rated(w: Waiting) -> bool:
     """Whether ``w``'s match will be rated if its free seats go to accounts or computers: no guest seated so far."""
-    level = w.row.fill_level or "heuristic"
-    seats = [(s.kind, s.account) if s.claimed else (level, None) for s in w.seats]
-    return rated_preset(_rules(w.row.rules), False, seats) is not None
+    seats = [(s.kind, s.account, not s.claimed) for s in w.seats]
+    return rated_if_filled(_rules(w.row.rules), False, seats, w.row.fill_level) is not None
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import sqlalchemy as sa
@@ -24,7 +25,7 @@ from sergeant_major.core.rules import Rules
 from sergeant_major.web.store import Store, accounts_t, rated_t, rating_history_t, ratings_t
 
 __all__ = ["LobbyRatings", "MODEL", "Rating", "COMPUTER_RATINGS", "PROVISIONAL_MATCHES", "RATED_PRESETS", "preset_of", "final_ranks",
-           "rated_preset", "rate_match", "rating_of", "ratings_of", "leaderboard", "rating_history", "new_ratings"]
+           "rated_preset", "rated_if_filled", "was_rated", "rate_match", "rating_of", "ratings_of", "leaderboard", "rating_history", "new_ratings"]
 
 MODEL = PlackettLuce()  # mu 25, sigma 25/3, beta 25/6: openskill's defaults
 PROVISIONAL_MATCHES = 10  # a rating is provisional for its first 10 matches
@@ -66,8 +67,9 @@ class Rating:
 DEFAULT = Rating(MODEL.mu, MODEL.sigma)
 
 
+@lru_cache(maxsize=256)
 def preset_of(rules: Rules) -> str | None:
-    """The preset whose rules ``rules`` are exactly (no option changed), or ``None``."""
+    """The preset whose rules ``rules`` are exactly (no option changed), or ``None`` (remembered: every state asks)."""
     for name in RATED_PRESETS:
         if Rules.preset(name) == rules:
             return name
@@ -102,6 +104,22 @@ def rated_preset(rules: Rules, practice: bool, seats: Sequence[tuple[str, int | 
     if any(a is None and k not in COMPUTER_RATINGS[preset] for k, a in seats):
         return None  # a guest's seat (or a level without a rating)
     return preset
+
+
+def rated_if_filled(rules: Rules, practice: bool, seats: Sequence[tuple[str, int | None, bool]],
+                    fill_level: str | None = None) -> str | None:
+    """The preset a match is rated in if its free seats go to accounts or computers, or ``None``: what the lobby, the
+    table page and the replay show. It is :func:`rated_preset`'s rule (the one that rates a match at its end), each free
+    seat counted as a computer of ``fill_level`` (``heuristic`` when not set). ``seats``: ``(kind, account id, free)``
+    each; a free seat is a person's seat nobody took yet (an invitation not yet opened, a lobby table's open seat)."""
+    level = fill_level or "heuristic"
+    return rated_preset(rules, practice, [(level, None) if free else (kind, account) for kind, account, free in seats])
+
+
+def was_rated(store: Store, table_id: str) -> bool:
+    """Whether the table's finished match was rated (its row in ``sm_rated``, written with the ratings)."""
+    with store.engine.connect() as c:
+        return c.execute(sa.select(rated_t.c.table_id).where(rated_t.c.table_id == table_id)).first() is not None
 
 
 def new_ratings(before: Sequence[Rating], ranks: Sequence[int]) -> list[tuple[float, float]]:

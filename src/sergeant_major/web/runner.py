@@ -32,7 +32,7 @@ from sergeant_major.web.connections import Connections
 from sergeant_major.web.protocol import TABLE_ID_RE, error_message
 from sergeant_major.web.ratings import final_ranks, rate_match, rated_preset
 from sergeant_major.web.review import ReviewJobs
-from sergeant_major.web.store import LogEntry, SeatRow, Store, TableRow
+from sergeant_major.web.store import ClockSeat, LogEntry, Store
 from sergeant_major.web.tables import CLOCK, HUMAN, GameTable, shown_seat
 
 __all__ = ["TableRunner", "MAX_SERVER_FAILURES", "LogConflict", "LEASE_TTL", "PRESENCE_TTL"]
@@ -104,9 +104,9 @@ class TableRunner:
                     or not self.in_charge(table_id)):  # many processes: only the lease holder's clock decides
                 return
             action = gt.stand_in_decision()
-            hold = self.clocks.timed_out(gt, seat)
+            spent, hold = self.clocks.timed_out(gt, seat)
             try:
-                await self.append(gt, "act", seat, {"action": action_to_json(action), "by": CLOCK})
+                await self.append(gt, "act", seat, {"action": action_to_json(action), "by": CLOCK}, clock=spent)
                 if hold and not gt.match.over and seat not in gt.away:
                     await self.append(gt, "away", seat, {"clock": True})
             except SQLAlchemyError as e:
@@ -160,7 +160,11 @@ class TableRunner:
             return gt
         if not TABLE_ID_RE.match(table_id):
             return None
-        return self._install(table_id, self.store.table(table_id))
+        got = self._replay(table_id)
+        if got is None:
+            return None
+        old = self.tables.get(table_id)  # loaded meanwhile
+        return old if old is not None else self._install_table(got)
 
     async def fetch(self, table_id: str) -> GameTable | None:
         """The table (loaded from the store and replayed on first use), or ``None`` for an unknown id (or one that is not
@@ -193,11 +197,7 @@ class TableRunner:
         while True:
             self.installed.discard(table_id)
 
-            def read() -> GameTable | None:
-                got = self.store.table(table_id)
-                return None if got is None else GameTable(*got)
-
-            new = await asyncio.to_thread(read)
+            new = await asyncio.to_thread(self._replay, table_id)
             gt = self.tables.get(table_id)
             if gt is not None:
                 return gt
@@ -208,13 +208,16 @@ class TableRunner:
                 self.installed.discard(table_id)
                 return gt
 
-    def _install(self, table_id: str, got: tuple[TableRow, list[SeatRow], list[LogEntry]] | None) -> GameTable | None:
-        """The table read from the store (``got``: :meth:`Store.table`'s answer) made the loaded one, unless one was loaded
-        meanwhile (that one is kept and returned); ``None`` for an unknown id."""
+    def _replay(self, table_id: str) -> GameTable | None:
+        """The table read from the store and replayed, with its stored turn clocks (``None``: unknown id). It reads the
+        database on the calling thread (a worker thread's, but in :meth:`load`)."""
+        got = self.store.table(table_id)
         if got is None:
             return None
-        gt = self.tables.get(table_id)  # loaded meanwhile
-        return gt if gt is not None else self._install_table(GameTable(*got))
+        gt = GameTable(*got)
+        if gt.row.clock_turn:
+            gt.clock_seats = self.store.clock_seats(table_id)
+        return gt
 
     def _install_table(self, gt: GameTable) -> GameTable:
         """Make ``gt`` (just replayed from the store) the loaded copy of its table, unless one is loaded (that one is kept
@@ -241,33 +244,45 @@ class TableRunner:
     def replayed(self, table_id: str) -> GameTable | None:
         """The table replayed from the store and kept nowhere (``None``: unknown): it reads only the database, so a
         worker thread may call it."""
-        got = self.store.table(table_id)
-        return None if got is None else GameTable(*got)
+        return self._replay(table_id)
 
     # ------------------------------------------------------------------ changes (call with the lock held)
-    async def append(self, gt: GameTable, kind: str, seat: int | None, data: dict[str, Any]) -> None:
-        """Store the next log entry (committed, in a worker thread so other tables go on meanwhile), then
-        apply it to ``gt``. Call with the table's lock held.
+    async def append(self, gt: GameTable, kind: str, seat: int | None, data: dict[str, Any],
+                     clock: ClockSeat | None = None) -> None:
+        """Store the next log entry (committed, in a worker thread so other tables go on meanwhile), with ``clock`` (a
+        seat's turn clock as that decision leaves it) in the same transaction, then apply both to ``gt``. Call with
+        the table's lock held.
 
         Raises:
             SQLAlchemyError: when the database refuses; nothing is applied then.
         """
         idx = len(gt.log)
         try:
-            await asyncio.to_thread(self.store.append, gt.row.id, idx, kind, seat, data)
+            await asyncio.to_thread(self.store.append, gt.row.id, idx, kind, seat, data, clock)
         except IntegrityError:
             if self.holder is None or not await self.read_new(gt):
                 raise
             raise LogConflict(f"entry {idx} of table {gt.row.id} was stored by another process first") from None
-        gt.apply_entry(LogEntry(idx, kind, seat, data))
+        gt.apply_entry(LogEntry(idx, kind, seat, data, time.time()))
+        if clock is not None:
+            self.clocks.stored(gt, clock)
         self.clocks.sync(gt)
 
     async def read_new(self, gt: GameTable) -> int:
-        """Apply to ``gt`` the entries stored since its last one (by another process); how many. Call with the lock held."""
-        new = await asyncio.to_thread(self.store.entries_from, gt.row.id, len(gt.log))
+        """Apply to ``gt`` the entries stored since its last one (by another process), with the turn clocks stored with
+        them; how many. Call with the lock held."""
+        tid = gt.row.id
+
+        def read() -> tuple[list[LogEntry], list[ClockSeat]]:
+            new = self.store.entries_from(tid, len(gt.log))
+            return new, (self.store.clock_seats(tid) if new and gt.row.clock_turn else [])
+
+        new, stored = await asyncio.to_thread(read)
         for e in new:
             if e.idx == len(gt.log):
                 gt.apply_entry(e)
+        if stored:
+            self.clocks.read_back(gt, stored)
         return len(new)
 
     # ------------------------------------------------------------------ many processes (see :mod:`.cluster`)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 __all__ = ["metadata", "tables_t", "seats_t", "log_t", "reviews_t", "accounts_t", "sessions_t", "login_failures_t", "ratings_t",
-           "rating_history_t", "rated_t", "leases_t", "presence_t", "Store", "LogEntry", "SeatRow", "TableRow", "Presence",
+           "rating_history_t", "rated_t", "leases_t", "presence_t", "clocks_t", "Store", "ClockSeat", "LogEntry", "SeatRow", "TableRow", "Presence",
            "default_db_url", "CHANNEL"]
 
 # the PostgreSQL channel of the many-process mode: ``L <table id> <log length>`` (entries stored), ``P <table id>`` (a seat
@@ -90,6 +90,8 @@ accounts_t = sa.Table(
     sa.Column("name_key", sa.String(40), nullable=False, unique=True),
     sa.Column("password_hash", sa.String(255), nullable=False),
     sa.Column("created", sa.Float, nullable=False),
+    # SQLite: AUTOINCREMENT (migration 0008_account_ids), so a deleted account's id is never given to a new one
+    sqlite_autoincrement=True,
 )
 
 # a logged-in browser: the SHA-256 of its cookie's token (the token itself is never stored) and its CSRF token
@@ -161,6 +163,17 @@ presence_t = sa.Table(
     sa.Column("seen", sa.Float, nullable=False),
 )
 
+# each seat's turn clock (migration 0007_clocks): the reserve left (seconds) and the timeouts in a row, written with the
+# decision that changed them (a seat without a row has its table's whole reserve and no timeout)
+clocks_t = sa.Table(
+    "sm_clocks", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("sm_tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("reserve", sa.Float, nullable=False),
+    sa.Column("streak", sa.Integer, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+
 # the database's clock (epoch seconds): leases and presence are compared on one clock whatever the machines' clocks say
 _DB_NOW: sa.ColumnElement[float] = sa.literal_column("extract(epoch from clock_timestamp())::float8", type_=sa.Float)
 
@@ -213,12 +226,23 @@ class SeatRow:
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One log entry: ``idx`` from 0, ``kind`` (``start``, ``act``, ``undo``, ``away``, ``back``), the seat, JSON data."""
+    """One log entry: ``idx`` from 0, ``kind`` (``start``, ``act``, ``undo``, ``away``, ``back``), the seat, JSON data, and
+    when it was stored (epoch s; 0: not read from the database)."""
 
     idx: int
     kind: str
     seat: int | None
     data: dict[str, Any]
+    created: float = field(default=0.0, compare=False)  # the same entry read back or kept in memory compares equal
+
+
+@dataclass(frozen=True)
+class ClockSeat:
+    """One seat's turn clock as stored: its ``reserve`` left (seconds) and its timeouts in a row (``streak``)."""
+
+    seat: int
+    reserve: float
+    streak: int
 
 
 def default_db_url() -> str:
@@ -281,6 +305,8 @@ class Store:
                 conn.exec_driver_sql("SELECT pg_advisory_xact_lock(2025003504)")
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
+        if not self.notify:  # SQLite: a migration may turn the foreign keys off on its connection; new ones turn them on
+            self.engine.dispose()
 
     def checkpoint(self) -> None:
         """SQLite: copy the write-ahead log into the database file (``PRAGMA wal_checkpoint(PASSIVE)``),
@@ -314,15 +340,23 @@ class Store:
             c.execute(seats_t.insert(), [{"table_id": row.id, "seat": s.seat, "name": s.name, "kind": s.kind,
                                           "token": s.token, "claimed": s.claimed, "account_id": s.account} for s in seats])
 
-    def append(self, table_id: str, idx: int, kind: str, seat: int | None, data: dict[str, Any]) -> None:
-        """Append log entry ``idx`` (committed when this returns).
+    def append(self, table_id: str, idx: int, kind: str, seat: int | None, data: dict[str, Any],
+               clock: ClockSeat | None = None) -> None:
+        """Append log entry ``idx`` (committed when this returns), and with ``clock`` that seat's turn clock as the
+        entry (a decision) leaves it, in the same transaction: a restart finds both or neither.
 
         Raises:
             sqlalchemy.exc.IntegrityError: when entry ``idx`` exists already (a second server wrote it).
         """
+        now = time.time()
         with self.engine.begin() as c:
             c.execute(log_t.insert().values(table_id=table_id, idx=idx, kind=kind, seat=seat,
-                                            data=json.dumps(data, separators=(",", ":")), created=time.time()))
+                                            data=json.dumps(data, separators=(",", ":")), created=now))
+            if clock is not None:  # delete and insert: one way on SQLite and PostgreSQL alike
+                where = (clocks_t.c.table_id == table_id, clocks_t.c.seat == clock.seat)
+                c.execute(clocks_t.delete().where(*where))
+                c.execute(clocks_t.insert().values(table_id=table_id, seat=clock.seat, reserve=clock.reserve,
+                                                   streak=clock.streak, updated=now))
             self._notify(c, f"L {table_id} {idx + 1}")
 
     def append_many(self, table_id: str, entries: list[tuple[int, str, int | None, dict[str, Any]]]) -> None:
@@ -470,8 +504,14 @@ class Store:
     def entries_from(self, table_id: str, idx: int) -> list[LogEntry]:
         """The table's log entries from ``idx`` on, in order (what another process stored since this one read up to ``idx``)."""
         with self.engine.connect() as c:
-            return [LogEntry(r.idx, r.kind, r.seat, json.loads(r.data)) for r in
+            return [LogEntry(r.idx, r.kind, r.seat, json.loads(r.data), float(r.created)) for r in
                     c.execute(sa.select(log_t).where(log_t.c.table_id == table_id, log_t.c.idx >= idx).order_by(log_t.c.idx))]
+
+    def clock_seats(self, table_id: str) -> list[ClockSeat]:
+        """The table's stored turn clocks by seat (seats never timed yet are missing)."""
+        with self.engine.connect() as c:
+            return [ClockSeat(int(r.seat), float(r.reserve), int(r.streak)) for r in
+                    c.execute(sa.select(clocks_t).where(clocks_t.c.table_id == table_id).order_by(clocks_t.c.seat))]
 
     def seats(self, table_id: str) -> list[SeatRow]:
         """The table's seats by number (empty for an unknown id)."""
@@ -496,7 +536,7 @@ class Store:
                 return None
             seats = [_seat_row(r) for r in
                      c.execute(sa.select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat))]
-            log = [LogEntry(r.idx, r.kind, r.seat, json.loads(r.data)) for r in
+            log = [LogEntry(r.idx, r.kind, r.seat, json.loads(r.data), float(r.created)) for r in
                    c.execute(sa.select(log_t).where(log_t.c.table_id == table_id).order_by(log_t.c.idx))]
         return _table_row(t), seats, log
 

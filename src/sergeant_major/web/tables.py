@@ -33,8 +33,8 @@ from sergeant_major.core.safetext import name_problem, visible
 from sergeant_major.core.view import View
 from sergeant_major.players import LEVELS, HeuristicPlayer, decision_rng, make_player
 from sergeant_major.records import action_from_json, action_to_json, match_to_record
-from sergeant_major.web.ratings import final_ranks
-from sergeant_major.web.store import LogEntry, SeatRow, TableRow
+from sergeant_major.web.ratings import final_ranks, rated_if_filled
+from sergeant_major.web.store import ClockSeat, LogEntry, SeatRow, TableRow
 
 __all__ = ["GameTable", "view_json", "end_json", "shown_seat", "history_game", "replay_steps", "final_ranking", "HUMAN",
            "STANDIN_LEVEL", "CLOCK"]
@@ -66,6 +66,7 @@ class GameTable:
         left: seats whose human left the match before its end (a computer plays them to the end).
         clock: the turn clock shown in the state messages (set by :class:`~sergeant_major.web.clocks.Clocks`): ``seat``
             to decide, ``turn`` seconds per decision, each seat's ``reserve`` left (seconds) and ``deadline`` (epoch s).
+        clock_seats: the turn clocks stored in the database when the table was read (the runner's clock starts from them).
     """
 
     row: TableRow
@@ -81,6 +82,7 @@ class GameTable:
     left: set[int] = field(default_factory=set)
     leavings: list[dict[str, Any]] = field(default_factory=list)
     clock: dict[str, Any] | None = None
+    clock_seats: list[ClockSeat] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         # a name stored before names were checked may hold control characters: shown escaped, never raw
@@ -170,6 +172,13 @@ class GameTable:
         if kind != HUMAN:
             return kind
         return STANDIN_LEVEL if seat in self.away or seat in self.left else None
+
+    def rated(self) -> bool:
+        """Whether the match is rated, or will be if its free seats (a person's seat nobody took yet, bound to no account)
+        go to accounts or computers: :func:`~sergeant_major.web.ratings.rated_if_filled`, the rule the lobby shows and,
+        at the end, :func:`~sergeant_major.web.ratings.rated_preset` applies to the seats as taken."""
+        seats = [(s.kind, s.account, s.kind == HUMAN and not s.claimed and s.account is None) for s in self.seats]
+        return rated_if_filled(self.rules, self.row.practice, seats, self.row.fill_level) is not None
 
     def person_to_decide(self) -> int | None:
         """The seat whose person must decide now (the turn clock runs for it), or ``None``: no deal in play, an action
@@ -311,6 +320,7 @@ class GameTable:
                            "left": s.seat in self.left, "free": self.row.public and s.kind == HUMAN and not s.claimed}
                           for s in self.seats],
                 "public": self.row.public,
+                "rated": self.rated(),  # rated, or will be if the free seats go to accounts or computers
                 # when computers take the free seats of a lobby table (epoch s; null: never, or none is free)
                 "fill_in": None if self.row.fill_at is None or not any(s.kind == HUMAN and not s.claimed for s in self.seats)
                 else max(0.0, round(self.row.fill_at - time.time(), 1)),

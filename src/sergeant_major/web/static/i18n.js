@@ -58,7 +58,7 @@ const STRINGS = {
     quickHelp: "Quick play takes a free seat at a table of these rules (and options) waiting for players, or opens one; a table you open waits for other players, and the computers take the seats still free after the wait chosen.",
     noWaiting: "No table is waiting for players right now: open one, or use quick play.", needName: "Type your name first.",
     seconds: "{n} s", minutes: "{n} min", atOnce: "at once", clockOff: "no clock", clockIs: "{turn} per turn + {reserve} reserve",
-    freeSeat: "free seat", freeSeatN: "Free seat {n}", fillSeats: "Computers take the free seats in {s} s.", clockBadge: "{s} s left", freeSeats: "free seats: {n}", seatRating: "rating {r} after {n} matches", seatProvisional: "provisional", rated: "rated", unrated: "unrated", fillIn: "{level} in {s} s", joinTable: "Join",
+    freeSeat: "free seat", freeSeatN: "Free seat {n}", fillSeats: "Computers take the free seats in {s} s.", clockBadge: "{s} s left", freeSeats: "free seats: {n}", seatRating: "rating {r} after {n} matches", seatProvisional: "provisional", rated: "rated", unrated: "unrated", ratedTip: "Rated: the result changes the players' ratings (the rules are a preset's, and every seat is an account or a computer).", unratedTip: "Unrated: no rating changes (the rules are not a preset's, it is a practice table, or a guest without an account plays).", fillIn: "{level} in {s} s", joinTable: "Join",
     err_lobby_table: "That table is not waiting for players any more (it started, or its seats were taken); nothing was changed.",
     err_lobby_rules: "Those rules are refused: an option is unknown or has a wrong value (all options: sergeant-major rules); nothing was changed.",
     err_lobby_seat_name: "Your name is refused: 1 to 40 characters, no control characters; nothing was changed.",
@@ -155,7 +155,7 @@ const STRINGS = {
     quickHelp: "Schnell spielen nimmt einen freien Platz an einem wartenden Tisch mit diesen Regeln (und Optionen) oder eröffnet einen; ein eröffneter Tisch wartet auf Mitspieler, und nach der gewählten Wartezeit nehmen Computer die noch freien Plätze.",
     noWaiting: "Gerade wartet kein Tisch auf Mitspieler: eröffne einen oder spiele schnell.", needName: "Gib zuerst deinen Namen ein.",
     seconds: "{n} s", minutes: "{n} min", atOnce: "sofort", clockOff: "ohne Uhr", clockIs: "{turn} pro Zug + {reserve} Reserve",
-    freeSeat: "freier Platz", freeSeatN: "Freier Platz {n}", fillSeats: "In {s} s nehmen Computer die freien Plätze.", clockBadge: "noch {s} s", freeSeats: "freie Plätze: {n}", seatRating: "Wertung {r} nach {n} Partien", seatProvisional: "vorläufig", rated: "gewertet", unrated: "ungewertet", fillIn: "{level} in {s} s", joinTable: "Beitreten",
+    freeSeat: "freier Platz", freeSeatN: "Freier Platz {n}", fillSeats: "In {s} s nehmen Computer die freien Plätze.", clockBadge: "noch {s} s", freeSeats: "freie Plätze: {n}", seatRating: "Wertung {r} nach {n} Partien", seatProvisional: "vorläufig", rated: "gewertet", unrated: "ungewertet", ratedTip: "Gewertet: das Ergebnis ändert die Wertungen der Spieler (die Regeln sind die einer Vorgabe, und jeder Platz ist ein Konto oder ein Computer).", unratedTip: "Ungewertet: keine Wertung ändert sich (die Regeln sind keine Vorgabe, es ist ein Übungstisch, oder ein Gast ohne Konto spielt).", fillIn: "{level} in {s} s", joinTable: "Beitreten",
     err_lobby_table: "Dieser Tisch wartet nicht mehr auf Mitspieler (er hat begonnen, oder die Plätze sind vergeben); nichts wurde geändert.",
     err_lobby_rules: "Diese Regeln werden abgelehnt: eine Option ist unbekannt oder hat einen falschen Wert (alle Optionen: sergeant-major rules); nichts wurde geändert.",
     err_lobby_seat_name: "Dein Name wird abgelehnt: 1 bis 40 Zeichen, ohne Steuerzeichen; nichts wurde geändert.",
@@ -319,5 +319,10 @@ function saveToken(table, token) {
   m[table] = token; localStorage.setItem("sm-tokens", JSON.stringify(m));
 }
 function esc(s) { const d = document.createElement("span"); d.textContent = String(s); return d.innerHTML; }
+// whether a match is rated (the server's rule, web/ratings.py): a badge whose title says what that means
+function ratedBadge(rated) {
+  const k = rated ? "rated" : "unrated";
+  return `<span id="rated" class="rated-badge ${k}" title="${esc(t(k + "Tip"))}">${esc(t(k))}</span>`;
+}
 applySettings();
 document.addEventListener("DOMContentLoaded", () => { applyI18n(); langButton(); });

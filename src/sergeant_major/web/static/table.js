@@ -139,7 +139,7 @@ function render() {
   const v = S.view, nm = names(), you = S.you;
   // the rules' options each kept whole (9-5-2, instant-win=off: never broken at a hyphen)
   $("tname").innerHTML = esc(S.table.name) + " · " + String(S.table.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ") +
-    (S.table.practice ? " · " + esc(t("practice")) : "");
+    (S.table.practice ? " · " + esc(t("practice")) : "") + " " + ratedBadge(S.table.rated);
   document.title = S.table.name + " · Sergeant Major";
   $("tokerr").textContent = tokenErr;
   // players around the table: you at the bottom, the others in playing order to the left, across, to the right
