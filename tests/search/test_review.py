@@ -14,6 +14,7 @@ from test_solver import brute_values
 from typer.testing import CliRunner
 
 import sergeant_major.cli.analyze  # noqa: F401 - registers the review and analyze commands on the app
+import sergeant_major.search.review as review_module
 from sergeant_major import Contract, HeuristicPlayer, Match, RandomPlayer, Rules, drive
 from sergeant_major.cli.app import app
 from sergeant_major.core.cards import CARDS
@@ -151,6 +152,36 @@ def test_review_of_a_match_validates_and_sums_up() -> None:
         _validate(bad)
     with pytest.raises(ValueError, match="deals 1.."):
         review_match(m, deals=[len(m.deals) + 1])
+
+
+def test_the_searches_run_in_the_jobs_asked_for_on_twins_of_the_solver() -> None:
+    """``review_match(..., jobs=N)`` spreads the searches over N solvers: the caller's and twins with its knobs; the
+    values are those of one job; ``jobs`` below 1 is refused, quoted."""
+    m = _match()
+    deals = [1]
+    seen: dict[int, tuple[int, int, int]] = {}
+    original = review_module.run_tasks
+
+    def spy(tasks: list[Any], solver: Solver, jobs: int) -> None:
+        def wrap(task: Any) -> Any:
+            def run(sv: Solver) -> None:
+                seen[id(sv)] = (sv.etc_min, sv.probe_first, jobs)
+                task(sv)
+            return run
+        original([wrap(t) for t in tasks], solver, jobs)
+
+    solver = Solver(tt_bits=16)
+    solver.etc_min, solver.probe_first = 4, 5_000
+    one = review_match(m, Solver(tt_bits=16), None, table=True, deals=deals, jobs=1)
+    review_module.run_tasks = spy
+    try:
+        two = review_match(m, solver, None, table=True, deals=deals, jobs=2)
+    finally:
+        review_module.run_tasks = original
+    assert len(seen) == 2 and set(seen.values()) == {(4, 5_000, 2)}
+    assert two == one
+    with pytest.raises(ValueError, match="jobs=0"):
+        review_match(m, jobs=0)
 
 
 def _record(tmp_path: Path) -> Path:

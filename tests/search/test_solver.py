@@ -13,6 +13,7 @@ import random
 import re
 import subprocess
 import sys
+import time
 import types
 import zlib
 from functools import cache
@@ -315,6 +316,18 @@ def test_clear_keeps_the_knobs() -> None:
         (3, 2, 1.1, 0.7, False)
     assert solver.value(pos, 0) == first
     assert solver.nodes > 0  # searched again: the table was emptied
+
+
+def test_a_twin_has_the_knobs_and_an_empty_table_of_its_own() -> None:
+    """``Solver.twin()``: the table size, clock and knobs of the solver, one thread, nothing learnt; the same values."""
+    pos = random_position(Rules.parse("9-5-2"), random.Random(5), 7)
+    solver = Solver(tt_bits=12, clock=time.process_time, threads=2)
+    solver.probe_min, solver.etc_min, solver.guess_shade, solver.guess = 3, 2, 1.1, False
+    first = solver.value(pos, 0)
+    twin = solver.twin()
+    assert (twin.tt_bits, twin.clock, twin.threads, twin.nodes) == (12, time.process_time, 1, 0)
+    assert (twin.probe_min, twin.etc_min, twin.guess_shade, twin.guess) == (3, 2, 1.1, False)
+    assert twin.value(pos, 0) == first and twin.nodes > 0
 
 
 @pytest.mark.slow

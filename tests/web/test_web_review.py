@@ -61,3 +61,17 @@ def test_a_finished_match_is_reviewed_in_the_background_and_stored(tmp_path: Pat
     assert client.get(f"/api/tables/{comp['id']}/review").status_code == 403
     assert client.get("/api/tables/nosuchtable/review").status_code == 404
     jobs.shutdown()
+
+
+def test_the_review_leaves_a_core_to_the_tables_unless_told(tmp_path: Path) -> None:
+    """The background review runs in the cores less one (at least 1), or in ``review_jobs`` threads; fewer than 1
+    is refused, quoted."""
+    from sergeant_major.search.review import table_jobs
+    from sergeant_major.web.review import ReviewJobs, review_jobs
+
+    db = f"sqlite:///{tmp_path / 'j.sqlite3'}"
+    assert review_jobs() == max(1, table_jobs() - 1)
+    assert create_app(db).state.hub.reviews.jobs == review_jobs()
+    assert create_app(db, review_jobs=3).state.hub.reviews.jobs == 3
+    with pytest.raises(ValueError, match="jobs=0"):
+        ReviewJobs(create_app(db).state.hub.store, 0)

@@ -134,6 +134,9 @@ def serve(
     db_pool: int = typer.Option(40, "--db-pool", parser=parse_whole_number,
                                 help="PostgreSQL: at most this many database connections of this process, its listening one "
                                      "aside (2..1000; many processes on one database: their sum under its max_connections)"),
+    review_jobs: int = typer.Option(0, "--review-jobs", parser=parse_whole_number,
+                                    help="threads for the background review of finished matches (1..64; default 0: "
+                                         "the CPU cores less one, so that the tables' computers keep a core)"),
 ) -> None:
     """Play in the browser: start the web app and print its address."""
     try:
@@ -154,6 +157,9 @@ def serve(
     if not 0 <= delay <= 10:
         typer.echo(f"error: --delay {delay} is outside 0..10 seconds", err=True)
         raise typer.Exit(2)
+    if not 0 <= review_jobs <= 64:
+        typer.echo(f"error: --review-jobs {review_jobs} is outside 1..64 (0: the cores less one)", err=True)
+        raise typer.Exit(2)
     url = db or default_db_url()
     try:
         if not 2 <= db_pool <= 1000:
@@ -167,7 +173,7 @@ def serve(
         typer.echo(f"error: cannot open the database {url.split('@')[-1]!r}: {str(e).splitlines()[0] if str(e) else type(e).__name__}",
                    err=True)
         raise typer.Exit(2) from None
-    web = create_app(store=store, delay=delay)
+    web = create_app(store=store, delay=delay, review_jobs=review_jobs or None)
     # no per-message deflate: state messages are a few KB, and compressing them was the largest CPU cost.
     # Frames up to 1 MiB reach the app, which refuses those over MAX_MESSAGE with a too_large error.
     config = uvicorn.Config(web, host=host, port=port, log_level="critical", ws_max_size=1 << 20, ws_per_message_deflate=False)

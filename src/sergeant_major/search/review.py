@@ -187,7 +187,7 @@ def run_tasks(tasks: list[Callable[[Solver], None]], solver: Solver, jobs: int) 
     warm_up()  # compile (or load) the kernels once, before the threads start
     free: queue.SimpleQueue[Solver] = queue.SimpleQueue()
     free.put(solver)
-    solvers = [solver] + [Solver(solver.tt_bits, solver.clock) for _ in range(min(jobs, len(tasks)) - 1)]
+    solvers = [solver] + [solver.twin() for _ in range(min(jobs, len(tasks)) - 1)]
     for sv in solvers[1:]:
         free.put(sv)
 
@@ -553,11 +553,11 @@ def review_units(match: Match, table: bool = True, deals: list[int] | None = Non
 
 def review_match(match: Match, solver: Solver | None = None, time_limit: float | None = 5.0, table: bool = True,
                  names: list[str] | None = None, deals: list[int] | None = None,
-                 progress: Progress | None = None) -> dict[str, Any]:
+                 progress: Progress | None = None, jobs: int | None = None) -> dict[str, Any]:
     """Double-dummy review of every deal of ``match`` that reached the play (``deals``: only those numbers, from 1).
 
-    ``solver`` defaults to a new :class:`Solver` with :func:`table_jobs` threads; the searches of every deal are
-    spread over :func:`table_jobs` threads (:func:`review_deals`). ``time_limit`` seconds bound each search (a card's
+    ``solver`` defaults to a new :class:`Solver` with ``jobs`` threads; the searches of every deal are spread over
+    ``jobs`` threads (:func:`review_deals`; default :func:`table_jobs`). ``time_limit`` seconds bound each search (a card's
     position, a table cell; ``None``: none). ``progress`` is called once per search (:func:`review_units` in all).
 
     Returns:
@@ -566,18 +566,21 @@ def review_match(match: Match, solver: Solver | None = None, time_limit: float |
         validates against :func:`review_schema`.
 
     Raises:
-        ValueError: a deal number in ``deals`` that the match does not have.
+        ValueError: a deal number in ``deals`` that the match does not have, or ``jobs`` below 1.
     """
     n = match.rules.players
+    jobs = table_jobs() if jobs is None else jobs
+    if jobs < 1:
+        raise ValueError(f"jobs={jobs!r} must be at least 1")
     if deals is not None:
         bad = [k for k in deals if not 1 <= k <= len(match.deals)]
         if bad:
             raise ValueError(f"deals={bad!r}: the match has deals 1..{len(match.deals)}")
     if solver is None:
-        solver = Solver(threads=table_jobs())
+        solver = Solver(threads=jobs)
     warm_up()
     out_deals = review_deals([d for d in reviewable(match) if deals is None or d.number in deals], solver, time_limit,
-                             table=table, progress=progress)
+                             table=table, progress=progress, jobs=jobs)
     names = list(names) if names is not None else list(match.names)
     seats = [{"seat": s, "name": names[s],
               **{k: sum(d["seats"][s][k] for d in out_deals) for k in ("lost", "lost_max", "mistakes", "cards")}}

@@ -61,6 +61,7 @@ __all__ = ["Solver", "Solution", "SolverTimeout", "solve", "can_reach", "card_va
 
 #: The solver's integer knobs (attributes of :class:`Solver`): each an int in 1..2**62, checked at every search.
 KNOBS = ("parallel_min", "helper_min", "etc_min", "probe_min", "probe_first", "probe_others")
+_SETTINGS = ("guess", "guess_shade", "guess_shade_mt", *KNOBS)  # what clear() keeps and twin() copies
 
 
 class SolverTimeout(TimeoutError):
@@ -218,10 +219,18 @@ class Solver:
         """Forget everything learnt: empties the transposition table and the killer leads, and resets the
         counters (``nodes`` ...) and the node rate learnt for time limits. The knobs (``guess``,
         ``guess_shade``, ``guess_shade_mt`` and those of :data:`KNOBS`) keep the values they were given."""
-        knobs = {k: getattr(self, k) for k in ("guess", "guess_shade", "guess_shade_mt", *KNOBS)}
+        knobs = {k: getattr(self, k) for k in _SETTINGS}
         self.__init__(self.tt_bits, self.clock, self.threads)  # type: ignore[misc]
         for k, v in knobs.items():
             setattr(self, k, v)
+
+    def twin(self) -> Solver:
+        """A new solver with this one's table size, clock and knobs (its own empty table, one thread): for a
+        search that runs beside this one's (:func:`sergeant_major.search.review.run_tasks`)."""
+        other = Solver(self.tt_bits, self.clock)
+        for k in _SETTINGS:
+            setattr(other, k, getattr(self, k))
+        return other
 
     def _check_knobs(self) -> None:
         """Raise ``ValueError`` (quoting it) for a knob of :data:`KNOBS` that is not an int in 1..2**62 (numpy's

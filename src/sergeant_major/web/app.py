@@ -73,7 +73,7 @@ def create_table(store: Store, body: Any, account: int | None = None) -> dict[st
 
 
 def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | None = None, check_every: float = 1.0,
-               cluster: bool | None = None) -> FastAPI:
+               cluster: bool | None = None, review_jobs: int | None = None) -> FastAPI:
     """The web app.
 
     Args:
@@ -83,12 +83,17 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         check_every: seconds between checks for absent players (stand-ins).
         cluster: run as one of many processes on the database (:mod:`.cluster`); default: on PostgreSQL, so that any
             number of processes may share it.
+        review_jobs: threads a finished match's background review runs in (default: the cores less one,
+            :func:`sergeant_major.web.review.review_jobs`).
+
+    Raises:
+        ValueError: ``review_jobs`` below 1.
     """
     if store is None:
         store = Store(db_url or default_db_url())
         store.migrate()
     hub = Hub(store, delay)
-    hub.reviews = ReviewJobs(store)
+    hub.reviews = ReviewJobs(store, review_jobs)
     lobby = Lobby(hub, ratings=LobbyRatings(store))
     many = store.notify if cluster is None else cluster
     if many and not store.notify:

@@ -18,10 +18,18 @@ from sergeant_major.core.match import Match
 from sergeant_major.core.rules import Rules
 from sergeant_major.web.store import Store
 
-__all__ = ["ReviewJobs", "TIME_LIMIT"]
+__all__ = ["ReviewJobs", "TIME_LIMIT", "review_jobs"]
 
 TIME_LIMIT = 2.0
 """Seconds per search of a review made by the server (a value cut short shows as a range)."""
+
+
+def review_jobs() -> int:
+    """The server's default threads for a review: ``review``'s (the cores, at most 4; 1 without numba) less one,
+    kept for the live tables' computer players; at least 1."""
+    from sergeant_major.search.review import table_jobs
+
+    return max(1, table_jobs() - 1)
 
 
 class _Stopped(Exception):
@@ -34,9 +42,17 @@ class ReviewJobs:
 
     Args:
         store: where finished reviews are kept (and read from).
+        jobs: threads a review's searches run in (default :func:`review_jobs`: the cores but one, so that the
+            tables' computer players keep a core).
+
+    Raises:
+        ValueError: ``jobs`` below 1.
     """
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, jobs: int | None = None) -> None:
+        self.jobs = review_jobs() if jobs is None else jobs
+        if isinstance(self.jobs, bool) or not isinstance(self.jobs, int) or self.jobs < 1:
+            raise ValueError(f"review jobs={jobs!r}: give a whole number of threads, 1 or more")
         self.store = store
         self._jobs: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
@@ -93,7 +109,7 @@ class ReviewJobs:
             cards = sum(len(d.completed) * d.n + len(d.trick) for d in match.deals)
             self._set(table_id, status="running", total=review_units(match) + cards)
             warm_up()
-            solver = Solver(tt_bits=20)
+            solver = Solver(tt_bits=20, threads=self.jobs)
             self._solvers[:] = [solver]
             if self._closed:
                 return
@@ -104,8 +120,8 @@ class ReviewJobs:
                 with self._lock:
                     self._jobs[table_id]["done"] += k
 
-            review = review_match(match, solver, TIME_LIMIT, names=names, progress=tick)
-            add_expert_estimates(match, review, progress=tick)
+            review = review_match(match, solver, TIME_LIMIT, names=names, progress=tick, jobs=self.jobs)
+            add_expert_estimates(match, review, progress=tick, jobs=self.jobs)
             self.store.save_review(table_id, review)
             self._set(table_id, status="ready")
         except (_Stopped, KeyboardInterrupt):  # shutdown (the solver interrupted raises KeyboardInterrupt)
