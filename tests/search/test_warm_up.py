@@ -112,12 +112,12 @@ import json, sys
 from sergeant_major.players import expert
 from sergeant_major.search import Position, Solver
 from sergeant_major.search.jit import declared_signature
-from sergeant_major.search.kernels import BACKGROUND_KERNELS
+from sergeant_major.search.kernels import WARM_UP_KERNELS
 from sergeant_major.search.solver import warm_up
 warm_up()
 expert.warm_up()
 sol = Solver(tt_bits=12).solve(Position.parse(sys.argv[1]))
-undeclared = [k.py_func.__name__ for k in (*expert.BACKGROUND_KERNELS, *BACKGROUND_KERNELS)
+undeclared = [k.py_func.__name__ for k in (*expert.BACKGROUND_KERNELS, *WARM_UP_KERNELS)
               if declared_signature(k) not in k.signatures]
 print(json.dumps([undeclared, sol.tricks, sorted((str(c), v) for c, v in sol.cards.items())]))
 """

@@ -10,10 +10,10 @@ intrinsics (bit counts, ``pext``) cannot run outside compiled code.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 
-__all__ = ["HAVE_NUMBA", "FAST_BMI2", "jit", "compile_declared", "declared_signature", "int_array", "int_matrix", "prefetch", "popcount64", "low_bit", "high_bit",
+__all__ = ["HAVE_NUMBA", "FAST_BMI2", "jit", "compile_declared", "compile_claimed", "declared_signature", "int_array", "int_matrix", "prefetch", "popcount64", "low_bit", "high_bit",
            "pext64", "pdep64"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -91,6 +91,18 @@ def compile_declared(kernel: Any) -> bool:
         return False
     kernel.compile(declared_signature(kernel))
     return True
+
+
+def compile_claimed(kernels: Sequence[Any], folder: str) -> None:
+    """:func:`compile_declared` each of ``kernels`` in turn that no other process has claimed: a kernel is claimed by
+    creating the file of its name in ``folder`` (atomically), so two processes going through the same kernels in
+    opposite orders share them out without compiling one twice."""
+    for k in kernels:
+        try:
+            os.close(os.open(os.path.join(folder, k.py_func.__name__), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            continue
+        compile_declared(k)
 
 
 def int_array(values: list[int] | int) -> Any:

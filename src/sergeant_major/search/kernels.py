@@ -1635,9 +1635,10 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
     out[2] = g
 
 
-#: The kernels a second process compiles while this one compiles :func:`solve_bounds`
-#: (:func:`sergeant_major.search.solver.warm_up`): the search's helpers from the last it calls back to the first (this
-#: process, which needs the play-outs first for its guess, types them from the first and loads from numba's cache
-#: what the other has finished).
-BACKGROUND_KERNELS = (tt_store, next_probe, push_child, killer_slot, etc_cut, gen_moves, tt_probe, start_bounds,
-                      seat_wins_out, seat_loses_out, seat_ducks_lead, tt_index, last_trick_winner)
+#: The kernels :func:`sergeant_major.search.solver.warm_up` compiles before :func:`solve_bounds` with an empty numba
+#: cache, shared between two processes: this one takes them from the first (the play-outs of the search's first
+#: guess), a second process from the last (the largest), each the next one the other has not claimed; then this one
+#: compiles :func:`solve_bounds`, loading the other's from numba's on-disk cache.
+WARM_UP_KERNELS = (playouts, seat_takes_trick_bc, seat_ducks_out, seat_loses_out, seat_ducks_lead, seat_wins_out,
+                   seat_ducks_trick_bc, last_trick_winner, tt_index, killer_slot, next_probe, push_child, tt_store,
+                   tt_probe, etc_cut, start_bounds, gen_moves)

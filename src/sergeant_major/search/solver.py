@@ -20,8 +20,10 @@ import math
 import numbers
 import operator
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -29,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sergeant_major.core.cards import CARDS, Card
-from sergeant_major.search.jit import HAVE_NUMBA, int_array
+from sergeant_major.search.jit import HAVE_NUMBA, compile_claimed, int_array
 from sergeant_major.search.kernels import (
     ETC_MIN,
     FRAME,
@@ -52,6 +54,7 @@ from sergeant_major.search.kernels import (
     ST_TTHITS,
     TT_WAYS,
     TT_WORDS,
+    WARM_UP_KERNELS,
     solve_bounds,
 )
 from sergeant_major.search.playout import playouts
@@ -750,10 +753,14 @@ _BACKGROUND: list[subprocess.Popen[bytes]] = []  # the process compiling the sea
 # niced: the process that started it plays on meanwhile (the expert's first cards)
 _WARM_CODE = "import os; os.nice(10); from sergeant_major.search.solver import warm_up; warm_up()"
 _HELPERS_CODE = ("import importlib, sys\n"
-                 "from sergeant_major.search.jit import compile_declared\n"
-                 "from sergeant_major.search.kernels import BACKGROUND_KERNELS\n"
-                 "also = [k for a in sys.argv[1:] for k in getattr(importlib.import_module(a.split(':')[0]), a.split(':')[1])]\n"
-                 "for k in [*also, *BACKGROUND_KERNELS]: compile_declared(k)")
+                 "from sergeant_major.search.jit import compile_claimed, compile_declared\n"
+                 "from sergeant_major.search.kernels import WARM_UP_KERNELS\n"
+                 "compile_claimed(WARM_UP_KERNELS[::-1], sys.argv[1])\n"
+                 "print('ready', flush=True)\n"
+                 "for a in sys.argv[2:]:\n"
+                 "    for k in getattr(importlib.import_module(a.split(':')[0]), a.split(':')[1]): compile_declared(k)")
+_READY_WAIT = 60.0  # seconds warm_up waits at most for the second process's share before compiling it itself
+_COMPILING: list[subprocess.Popen[bytes]] = []  # warm_up's second process, compiling the kernels of compile_also
 _ALSO: list[str] = []  # "module:name" of kernel tuples the second compiling process compiles first
 
 
@@ -766,16 +773,37 @@ def compile_also(module: str, name: str) -> None:
         _ALSO.append(entry)
 
 
-def _start(code: str, *args: str) -> subprocess.Popen[bytes] | None:
+def wait_for_compile_also() -> None:
+    """Wait until :func:`warm_up`'s second process has compiled the kernels registered with :func:`compile_also`
+    (it does after the search's share, while this process compiles the search), so that this process loads them
+    from numba's on-disk cache instead of compiling them too. Returns at once when no such process runs."""
+    while _COMPILING:
+        _COMPILING[0].wait()
+        _COMPILING.pop(0)
+
+
+def _start(code: str, *args: str, stdout: int = subprocess.DEVNULL) -> subprocess.Popen[bytes] | None:
     """A Python process running ``code`` (with ``args`` in its ``sys.argv[1:]``) with this package importable, or
-    None if none can be started."""
+    None if none can be started. ``stdout``: where its output goes (``subprocess.PIPE`` to read it)."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # holds sergeant_major/
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p))
     try:
         return subprocess.Popen([sys.executable, "-c", code, *args], env=env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                stdout=stdout, stderr=subprocess.DEVNULL)
     except OSError:  # no way to start a process: the compile runs here
         return None
+
+
+def _ready(proc: subprocess.Popen[bytes], timeout: float) -> bool:
+    """Wait at most ``timeout`` seconds for ``proc`` (:data:`_HELPERS_CODE`) to say it has compiled its share;
+    False if it did not (it failed, or is too slow)."""
+    said: list[bytes] = []
+    stdout = proc.stdout
+    assert stdout is not None
+    reader = threading.Thread(target=lambda: said.append(stdout.readline()), name="sm-compile-ready", daemon=True)
+    reader.start()
+    reader.join(timeout)
+    return bool(said) and said[0].strip() == b"ready"
 
 
 def kernels_cached() -> bool:
@@ -821,15 +849,26 @@ def warm_up() -> None:
         proc.wait()
     if not HAVE_NUMBA:
         return
-    helper = None if _BACKGROUND or kernels_cached() else _start(_HELPERS_CODE, *_ALSO)
     # two tricks left in 9-5-2, hearts trump: enough to run the search, the guess and the play-outs
     tiny = Position.parse("9-5-2 | H | 0 | 6-5-3 | AK... / QJ... / T9... | -")
+    helper = None
+    if not _BACKGROUND and not kernels_cached():
+        claims = tempfile.mkdtemp(prefix="sm-compile-")
+        helper = _start(_HELPERS_CODE, claims, *_ALSO, stdout=subprocess.PIPE)
+        if helper is not None:  # the kernels shared out with it, then its share from the cache: none compiled twice
+            tiny.legal_mask()  # the legal cards of a Position (its own specialization), before sharing out the rest
+            compile_claimed(WARM_UP_KERNELS, claims)
+            ready = _ready(helper, _READY_WAIT)
+        shutil.rmtree(claims, ignore_errors=True)
     solver = Solver(tt_bits=8)
     solver.solve(tiny, 0)
     solver.value(tiny, 1)
-    if helper is not None:  # what it has not finished, this process has compiled and cached
-        helper.kill()
-        helper.wait()
+    if helper is not None:
+        if ready:  # it compiles on the kernels of compile_also (the expert's), for this process to load
+            _COMPILING.append(helper)
+        else:  # what it has not finished, this process has compiled and cached
+            helper.kill()
+            helper.wait()
 
 
 _DEFAULT: list[Solver] = []
