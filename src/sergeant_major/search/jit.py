@@ -102,6 +102,8 @@ def compile_claimed(kernels: Sequence[Any], folder: str) -> None:
             os.close(os.open(os.path.join(folder, k.py_func.__name__), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
         except FileExistsError:
             continue
+        except FileNotFoundError:  # the folder is gone: the other process has claimed (and compiled) them all
+            return
         compile_declared(k)
 
 

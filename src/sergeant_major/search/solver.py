@@ -60,7 +60,8 @@ from sergeant_major.search.kernels import (
 from sergeant_major.search.playout import playouts
 from sergeant_major.search.position import Position, PositionError
 
-__all__ = ["Solver", "Solution", "SolverTimeout", "solve", "can_reach", "card_values", "default_solver", "warm_up"]
+__all__ = ["Solver", "Solution", "SolverTimeout", "solve", "can_reach", "card_values", "default_solver", "warm_up",
+           "start_warm_up"]
 
 #: The solver's integer knobs (attributes of :class:`Solver`): each an int in 1..2**62, checked at every search.
 KNOBS = ("parallel_min", "helper_min", "etc_min", "probe_min", "probe_first", "probe_others")
@@ -752,13 +753,19 @@ _NO_LIMIT = 365.0 * 24 * 3600  # seconds: a time limit this long or longer is no
 _BACKGROUND: list[subprocess.Popen[bytes]] = []  # the process compiling the search for numba's on-disk cache, if any
 # niced: the process that started it plays on meanwhile (the expert's first cards)
 _WARM_CODE = "import os; os.nice(10); from sergeant_major.search.solver import warm_up; warm_up()"
-_HELPERS_CODE = ("import importlib, sys\n"
+# the second compiling process: its share of WARM_UP_KERNELS (sys.argv[1] the folder of claims), then the search
+# if this process asks for it on stdin (start_warm_up), then the kernels of compile_also named in sys.argv[2:]
+_HELPERS_CODE = ("import importlib, shutil, sys\n"
                  "from sergeant_major.search.jit import compile_claimed, compile_declared\n"
-                 "from sergeant_major.search.kernels import WARM_UP_KERNELS\n"
+                 "from sergeant_major.search.kernels import WARM_UP_KERNELS, solve_bounds\n"
                  "compile_claimed(WARM_UP_KERNELS[::-1], sys.argv[1])\n"
                  "print('ready', flush=True)\n"
+                 "if sys.stdin.readline().strip() == 'search':\n"
+                 "    shutil.rmtree(sys.argv[1], ignore_errors=True)\n"
+                 "    compile_declared(solve_bounds)\n"
                  "for a in sys.argv[2:]:\n"
                  "    for k in getattr(importlib.import_module(a.split(':')[0]), a.split(':')[1]): compile_declared(k)")
+_TINY = "9-5-2 | H | 0 | 6-5-3 | AK... / QJ... / T9... | -"  # two tricks left: runs the search, guess and play-outs
 _READY_WAIT = 60.0  # seconds warm_up waits at most for the second process's share before compiling it itself
 _COMPILING: list[subprocess.Popen[bytes]] = []  # warm_up's second process, compiling the kernels of compile_also
 _ALSO: list[str] = []  # "module:name" of kernel tuples the second compiling process compiles first
@@ -782,16 +789,46 @@ def wait_for_compile_also() -> None:
         _COMPILING.pop(0)
 
 
-def _start(code: str, *args: str, stdout: int = subprocess.DEVNULL) -> subprocess.Popen[bytes] | None:
+def _start(code: str, *args: str, pipes: bool = False) -> subprocess.Popen[bytes] | None:
     """A Python process running ``code`` (with ``args`` in its ``sys.argv[1:]``) with this package importable, or
-    None if none can be started. ``stdout``: where its output goes (``subprocess.PIPE`` to read it)."""
+    None if none can be started. ``pipes``: its stdin and stdout are pipes to this process (else closed)."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # holds sergeant_major/
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p))
+    pipe = subprocess.PIPE if pipes else subprocess.DEVNULL
     try:
-        return subprocess.Popen([sys.executable, "-c", code, *args], env=env, stdin=subprocess.DEVNULL,
-                                stdout=stdout, stderr=subprocess.DEVNULL)
+        return subprocess.Popen([sys.executable, "-c", code, *args], env=env, stdin=pipe, stdout=pipe,
+                                stderr=subprocess.DEVNULL)
     except OSError:  # no way to start a process: the compile runs here
         return None
+
+
+def _tell(proc: subprocess.Popen[bytes], what: str) -> None:
+    """Send :data:`_HELPERS_CODE`'s process its next step (``search`` or nothing) and close its input."""
+    stdin = proc.stdin
+    assert stdin is not None
+    try:
+        stdin.write(what.encode() + b"\n")
+        stdin.close()
+    except OSError:  # it has died: whatever it has not cached is compiled here when needed
+        pass
+
+
+def _share_out(search_there: bool) -> tuple[subprocess.Popen[bytes] | None, str]:
+    """With an empty numba cache, start the second compiling process (:data:`_HELPERS_CODE`) and compile this
+    process's share of :data:`~.kernels.WARM_UP_KERNELS` (first the kernels of :func:`compile_also` if
+    ``search_there``: that process then compiles only the search's). Returns the process (None when the cache
+    holds the search, or no process starts) and the folder of claims."""
+    if _BACKGROUND or kernels_cached():
+        return None, ""
+    claims = tempfile.mkdtemp(prefix="sm-compile-")
+    proc = _start(_HELPERS_CODE, claims, *([] if search_there else _ALSO), pipes=True)
+    if proc is None:
+        shutil.rmtree(claims, ignore_errors=True)
+        return None, ""
+    Position.parse(_TINY).legal_mask()  # the legal cards of a Position (its own specialization)
+    also = [k for a in _ALSO for k in getattr(sys.modules[a.split(":")[0]], a.split(":")[1])] if search_there else []
+    compile_claimed([*also, *WARM_UP_KERNELS], claims)
+    return proc, claims
 
 
 def _ready(proc: subprocess.Popen[bytes], timeout: float) -> bool:
@@ -849,26 +886,38 @@ def warm_up() -> None:
         proc.wait()
     if not HAVE_NUMBA:
         return
-    # two tricks left in 9-5-2, hearts trump: enough to run the search, the guess and the play-outs
-    tiny = Position.parse("9-5-2 | H | 0 | 6-5-3 | AK... / QJ... / T9... | -")
-    helper = None
-    if not _BACKGROUND and not kernels_cached():
-        claims = tempfile.mkdtemp(prefix="sm-compile-")
-        helper = _start(_HELPERS_CODE, claims, *_ALSO, stdout=subprocess.PIPE)
-        if helper is not None:  # the kernels shared out with it, then its share from the cache: none compiled twice
-            tiny.legal_mask()  # the legal cards of a Position (its own specialization), before sharing out the rest
-            compile_claimed(WARM_UP_KERNELS, claims)
-            ready = _ready(helper, _READY_WAIT)
+    helper, claims = _share_out(False)
+    ready = helper is not None and _ready(helper, _READY_WAIT)
+    if helper is not None:
         shutil.rmtree(claims, ignore_errors=True)
+        if ready:  # it compiles on the kernels of compile_also (the expert's), for this process to load
+            _tell(helper, "")
+            _COMPILING.append(helper)
+        else:  # what it has not finished, this process compiles and caches
+            helper.kill()
+            helper.wait()
+    tiny = Position.parse(_TINY)
     solver = Solver(tt_bits=8)
     solver.solve(tiny, 0)
     solver.value(tiny, 1)
-    if helper is not None:
-        if ready:  # it compiles on the kernels of compile_also (the expert's), for this process to load
-            _COMPILING.append(helper)
-        else:  # what it has not finished, this process has compiled and cached
-            helper.kill()
-            helper.wait()
+
+
+def start_warm_up() -> None:
+    """Begin :func:`warm_up` and return before the search is compiled, for a caller with other work first (a
+    review's expert estimates, which need the play-outs): with an empty numba cache, this process compiles the
+    play-outs, the kernels of :func:`compile_also` and its share of the search's helpers, and the second process
+    its share and then the search; the first search (its :func:`warm_up`) waits for that process and loads the
+    search from numba's on-disk cache. Otherwise the same as :func:`warm_up`."""
+    if _WARM or not HAVE_NUMBA:
+        return
+    for proc in _BACKGROUND:
+        proc.wait()
+    helper, _ = _share_out(True)
+    if helper is None:
+        warm_up()
+        return
+    _tell(helper, "search")  # it removes the claims once it has finished its share
+    _BACKGROUND.append(helper)
 
 
 _DEFAULT: list[Solver] = []
