@@ -35,6 +35,30 @@ if not os.environ.get("SERGEANT_MAJOR_NO_NUMBA"):
 HAVE_NUMBA: bool = _njit is not None
 
 
+def _once_per_type(dispatcher: Any) -> Any:
+    """Have ``dispatcher`` compiled once per argument types when another kernel calls it, not once per constant
+    value passed (numba types a constant argument as its literal value). A call that types only with the literal
+    values is compiled for them, as numba does."""
+    import importlib
+
+    errors: Any = importlib.import_module("numba.core.errors")
+    unliteral: Any = importlib.import_module("numba.core.types").unliteral
+    typed = dispatcher.get_call_template
+
+    def get_call_template(args: Any, kws: Any) -> Any:
+        plain = tuple(unliteral(a) for a in args)
+        plain_kws = {k: unliteral(v) for k, v in kws.items()}
+        if plain == tuple(args) and plain_kws == kws:
+            return typed(args, kws)
+        try:
+            return typed(plain, plain_kws)
+        except errors.TypingError:
+            return typed(args, kws)
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
 def jit(f: F) -> F:
     """Compile ``f`` with ``numba.njit(cache=True, nogil=True)`` if numba is available, else return it unchanged.
 
@@ -62,6 +86,17 @@ def jit_inline(f: F) -> F:
     if _njit is None:
         return f
     return cast(F, _njit(cache=True, nogil=True, forceinline=True, _nrt=False)(f))
+
+
+def jit_inline_per_type(f: F) -> F:
+    """As :func:`jit_inline`, compiled once per argument types when another kernel calls it, not once per constant
+    value passed (numba types a constant argument as its literal value; the move generator calls its helpers with a
+    dozen such combinations). LLVM inlines the body into the caller and folds the constants there all the same
+    (the same nodes, as many a second), and the search's first compile takes about a sixth less CPU
+    (docs/solver.md, "The first run")."""
+    if _njit is None:
+        return f
+    return cast(F, _once_per_type(_njit(cache=True, nogil=True, forceinline=True, _nrt=False)(f)))
 
 
 def jit_nocache(f: F) -> F:

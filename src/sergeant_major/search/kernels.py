@@ -26,6 +26,7 @@ from sergeant_major.search.jit import (
     int_array,
     jit,
     jit_inline,
+    jit_inline_per_type,
     jit_nonrt,
     low_bit,
     pdep64,
@@ -924,7 +925,7 @@ def seat_ducks_out(hands: Any, n: int, tk: Any, tb: int, tlen: int, seat: int) -
     return ok
 
 
-@jit_inline
+@jit_inline_per_type
 def insert_move(moves: Any, base: int, nm: int, c: int, sc: int) -> int:
     """Insert card ``c`` with sort key ``sc`` into the ``nm`` moves at ``moves[base:]`` (pairs card, key; the
     highest key first, a new card after the ones with as high a key); return the new count."""
@@ -1107,7 +1108,7 @@ def gen_moves(hands: Any, n: int, tlen: int, leader: int, led: int, bc: int, ws:
     return nm
 
 
-@jit_inline
+@jit_inline_per_type
 def emit_run(moves: Any, base: int, nm: int, v: int, sh: int, k0: int, s: int, q: int) -> int:
     """Insert the cards ``sh + r`` for the ranks ``r`` in ``v`` with the keys ``k0 + 64 * s * (r >> q) + r`` (a score
     ``s * (r >> q)`` above the one in ``k0``, ties to the higher rank) into the ``nm`` moves at ``moves[base:]``
@@ -1126,7 +1127,7 @@ def emit_run(moves: Any, base: int, nm: int, v: int, sh: int, k0: int, s: int, q
     return nm
 
 
-@jit_inline
+@jit_inline_per_type
 def emit_classes(moves: Any, base: int, nm: int, v: int, win: int, sh: int, tie: int, a1: int, s1: int, a0: int,
                  s0: int) -> int:
     """:func:`emit_run` for the cards of ``v`` in ``win`` (score ``a1 + s1 * rank``) and the others (``a0 + s0 *

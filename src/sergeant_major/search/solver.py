@@ -815,9 +815,9 @@ def _tell(proc: subprocess.Popen[bytes], what: str) -> None:
 
 def _share_out(search_there: bool) -> tuple[subprocess.Popen[bytes] | None, str]:
     """With an empty numba cache, start the second compiling process (:data:`_HELPERS_CODE`) and compile this
-    process's share of :data:`~.kernels.WARM_UP_KERNELS` (first the kernels of :func:`compile_also` if
-    ``search_there``: that process then compiles only the search's). Returns the process (None when the cache
-    holds the search, or no process starts) and the folder of claims."""
+    process's share of :data:`~.kernels.WARM_UP_KERNELS`; that process compiles the kernels of :func:`compile_also`
+    after its share unless ``search_there`` (then they compile where first used). Returns the process (None when
+    the cache holds the search, or no process starts) and the folder of claims."""
     if _BACKGROUND or kernels_cached():
         return None, ""
     claims = tempfile.mkdtemp(prefix="sm-compile-")
@@ -826,8 +826,7 @@ def _share_out(search_there: bool) -> tuple[subprocess.Popen[bytes] | None, str]
         shutil.rmtree(claims, ignore_errors=True)
         return None, ""
     Position.parse(_TINY).legal_mask()  # the legal cards of a Position (its own specialization)
-    also = [k for a in _ALSO for k in getattr(sys.modules[a.split(":")[0]], a.split(":")[1])] if search_there else []
-    compile_claimed([*also, *WARM_UP_KERNELS], claims)
+    compile_claimed(WARM_UP_KERNELS, claims)
     return proc, claims
 
 
@@ -905,9 +904,10 @@ def warm_up() -> None:
 def start_warm_up() -> None:
     """Begin :func:`warm_up` and return before the search is compiled, for a caller with other work first (a
     review's expert estimates, which need the play-outs): with an empty numba cache, this process compiles the
-    play-outs, the kernels of :func:`compile_also` and its share of the search's helpers, and the second process
-    its share and then the search; the first search (its :func:`warm_up`) waits for that process and loads the
-    search from numba's on-disk cache. Otherwise the same as :func:`warm_up`."""
+    play-outs and its share of the search's helpers, and the second process its share and then the search; the
+    first search (its :func:`warm_up`) waits for that process and loads the search from numba's on-disk cache. The
+    kernels of :func:`compile_also` compile where first used (the expert's minimum-tricks play-outs: only for a
+    minimum-tricks deal). Otherwise the same as :func:`warm_up`."""
     if _WARM or not HAVE_NUMBA:
         return
     for proc in _BACKGROUND:
