@@ -876,8 +876,9 @@ def warm_up() -> None:
     """Compile the search kernels (numba) by solving a tiny position once per process, so that the
     compilation (seconds with a cold numba cache) is not charged to a caller's time limit. Called by
     :class:`Solver` before a timed search starts; a no-op after the first call and without numba. If
-    :func:`warm_up_in_background` started a compile, waits for it first and then loads its cache (or compiles
-    here, if that process failed)."""
+    :func:`warm_up_in_background` or :func:`start_warm_up` started a compile, waits for it first and then loads
+    its cache (or compiles here, if that process failed). With an empty cache, shares the kernels out with a
+    second process (docs/solver.md, "The first run")."""
     if _WARM:
         return
     _WARM.append(True)
