@@ -768,13 +768,14 @@ _HELPERS_CODE = ("import importlib, shutil, sys\n"
 _TINY = "9-5-2 | H | 0 | 6-5-3 | AK... / QJ... / T9... | -"  # two tricks left: runs the search, guess and play-outs
 _READY_WAIT = 60.0  # seconds warm_up waits at most for the second process's share before compiling it itself
 _COMPILING: list[subprocess.Popen[bytes]] = []  # warm_up's second process, compiling the kernels of compile_also
-_ALSO: list[str] = []  # "module:name" of kernel tuples the second compiling process compiles first
+_ALSO: list[str] = []  # "module:name" of kernel tuples the second compiling process compiles after its share
 
 
 def compile_also(module: str, name: str) -> None:
-    """Have :func:`warm_up`'s second compiling process compile first the :func:`~.jit.jit` kernels of the tuple
-    ``name`` in ``module`` (by their declared argument types, :func:`~.jit.compile_declared`): how a layer above
-    this one (the expert player) gets its kernels compiled beside the search without this layer importing it."""
+    """Have :func:`warm_up`'s second compiling process compile, after its share of the search's kernels, the
+    :func:`~.jit.jit` kernels of the tuple ``name`` in ``module`` (by their declared argument types,
+    :func:`~.jit.compile_declared`): how a layer above this one (the expert player) gets its kernels compiled beside
+    the search without this layer importing it."""
     entry = f"{module}:{name}"
     if entry not in _ALSO:
         _ALSO.append(entry)
