@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import jsonschema
 import pytest
 
 from sergeant_major import HeuristicPlayer, Match, RandomPlayer, Rules, drive
+from sergeant_major.core.actions import Play
 from sergeant_major.search import Solver
 from sergeant_major.search.review import review_match, review_schema
 
@@ -50,3 +52,23 @@ def test_expert_estimates_are_reproducible_and_fit_the_cards() -> None:
     other = review_match(_match(seed=4), Solver(tt_bits=16), 0.02, table=False, deals=[1])
     with pytest.raises(ValueError, match="deal 1"):
         add_expert_estimates(m, other)
+
+
+def test_estimates_made_before_the_review_are_those_made_after() -> None:
+    """``expert_estimates`` needs no review (``review`` makes them while the search compiles): given to
+    ``add_expert_estimates`` they give the review what it computes itself, and a review of another match is
+    refused."""
+    from sergeant_major.eval.review import add_expert_estimates, expert_estimates
+
+    m = _match(seed=3)
+    last = len(m.deals)
+    before = expert_estimates(m, [last], think=0.1, seed=5, jobs=1)
+    assert list(before) == [last]
+    assert [card for card, _ in before[last]] == [str(a.card) for a in m.deals[-1].history if isinstance(a, Play)]
+    r1 = review_match(m, Solver(tt_bits=14), 0.05, table=False, deals=[last])
+    r2 = copy.deepcopy(r1)
+    assert add_expert_estimates(m, r1, think=0.1, seed=5, estimates=before) == \
+        add_expert_estimates(m, r2, think=0.1, seed=5, jobs=1)
+    other = review_match(_match(seed=4), Solver(tt_bits=14), 0.05, table=False, deals=[1])
+    with pytest.raises(ValueError, match="deal 1"):
+        add_expert_estimates(m, other, estimates=expert_estimates(m, [1], think=0.1, seed=5, jobs=1))

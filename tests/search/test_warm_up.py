@@ -112,12 +112,12 @@ import json, sys
 from sergeant_major.players import expert
 from sergeant_major.search import Position, Solver
 from sergeant_major.search.jit import declared_signature
-from sergeant_major.search.kernels import BACKGROUND_KERNELS
+from sergeant_major.search.kernels import WARM_UP_KERNELS
 from sergeant_major.search.solver import warm_up
 warm_up()
 expert.warm_up()
 sol = Solver(tt_bits=12).solve(Position.parse(sys.argv[1]))
-undeclared = [k.py_func.__name__ for k in (*expert.BACKGROUND_KERNELS, *BACKGROUND_KERNELS)
+undeclared = [k.py_func.__name__ for k in (*expert.BACKGROUND_KERNELS, *WARM_UP_KERNELS)
               if declared_signature(k) not in k.signatures]
 print(json.dumps([undeclared, sol.tricks, sorted((str(c), v) for c, v in sol.cards.items())]))
 """
@@ -135,6 +135,58 @@ def test_cold_search_compiles_in_two_processes_with_the_same_answers(tmp_path: P
     assert cold.returncode == 0, cold.stderr
     undeclared, tricks, cards = json.loads(cold.stdout)
     assert undeclared == []
+    here = Solver(tt_bits=12).solve(Position.parse(TEXT))
+    assert tricks == here.tricks == 7
+    assert cards == sorted([str(k), v] for k, v in here.cards.items())
+
+
+def test_claimed_kernels_are_compiled_by_one_process_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``compile_claimed`` compiles only the kernels no other process has claimed (a file of its name in the
+    folder), claims those it compiles, and stops when the folder is gone (the other process has finished them)."""
+    from types import SimpleNamespace
+
+    from sergeant_major.search import jit
+
+    compiled: list[str] = []
+
+    def compile_declared(kernel: SimpleNamespace) -> bool:
+        compiled.append(kernel.py_func.__name__)
+        return True
+
+    monkeypatch.setattr(jit, "compile_declared", compile_declared)
+    kernels = [SimpleNamespace(py_func=SimpleNamespace(__name__=n)) for n in ("first", "taken", "last")]
+    (tmp_path / "taken").touch()
+    jit.compile_claimed(kernels, str(tmp_path))
+    assert compiled == ["first", "last"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["first", "last", "taken"]
+    jit.compile_claimed(kernels[::-1], str(tmp_path))  # the other process, from the other end: all claimed
+    assert compiled == ["first", "last"]
+    jit.compile_claimed(kernels, str(tmp_path / "gone"))
+    assert compiled == ["first", "last"]
+
+
+STARTED = """
+import json, sys
+from sergeant_major.search import Position, Solver
+from sergeant_major.search import solver as s
+s.start_warm_up()
+started = [p.poll() is None for p in s._BACKGROUND]
+sol = Solver(tt_bits=12).solve(Position.parse(sys.argv[1]))
+print(json.dumps([started, sol.tricks, sorted((str(c), v) for c, v in sol.cards.items())]))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAVE_NUMBA, reason="the split compile needs numba (the fast extra)")
+def test_start_warm_up_leaves_the_search_to_the_second_process(tmp_path: Path) -> None:
+    """With an empty numba cache ``start_warm_up`` (a review's) returns while the second process compiles the
+    search; the first search waits for it, loads its cache and gives the values of a warm process."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("SERGEANT_MAJOR_NO_NUMBA", None)
+    cold = subprocess.run([sys.executable, "-c", STARTED, TEXT], env=env, capture_output=True, text=True, timeout=1200)
+    assert cold.returncode == 0, cold.stderr
+    started, tricks, cards = json.loads(cold.stdout)
+    assert started == [True]
     here = Solver(tt_bits=12).solve(Position.parse(TEXT))
     assert tricks == here.tricks == 7
     assert cards == sorted([str(k), v] for k, v in here.cards.items())

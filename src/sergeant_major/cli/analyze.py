@@ -226,47 +226,22 @@ def _print_review(out: Console, r: dict[str, Any]) -> None:
 _SECONDS = number_parser(lambda x: 0 < x < math.inf, "a positive, finite number of seconds")  # also refuses NaN
 
 
-def _prepare(err: Console, as_json: bool) -> None:
+def _prepare(err: Console, as_json: bool, expert_first: bool = False) -> None:
     """Compile (or load) the kernels once the input is known good: tens of seconds with a cold numba cache,
     under a second after. Said rather than a silent wait (on a pipe only when it takes over a second). Without
-    numba, a note says the searches are slow (only then: a refused input gets its error alone)."""
+    numba, a note says the searches are slow (only then: a refused input gets its error alone). ``expert_first``:
+    return once the play-outs are ready (:func:`~sergeant_major.search.solver.start_warm_up`), the search compiling
+    on in another process while the expert estimates the cards."""
     from sergeant_major.search.jit import HAVE_NUMBA
-    from sergeant_major.search.solver import warm_up
+    from sergeant_major.search.solver import start_warm_up, warm_up
 
     if HAVE_NUMBA:
-        prepare_with_status(err, "Preparing the double-dummy solver (compiled on first use, then cached)...", warm_up)
+        prepare_with_status(err, "Preparing the double-dummy solver (compiled on first use, then cached)...",
+                            start_warm_up if expert_first else warm_up)
     elif not as_json:
         err.print(Text("note: numba is not available (not installed - " + install_hint("fast") + " - or switched "
                        "off by SERGEANT_MAJOR_NO_NUMBA), so the searches run in pure Python, about 90 times slower (docs/solver.md); "
                        "values the time limit cuts short show as lo..hi"))
-
-
-def _warm_expert_meanwhile() -> Callable[[], None]:
-    """Compile (or load) the expert's play-out kernels in a thread while the double-dummy review runs (its compiled
-    searches release the GIL, so the two overlap: a first review waits for one compile, not two in turn). Returns
-    the function that waits for it and raises what it raised."""
-    import threading
-
-    from sergeant_major.players.expert import warm_up as warm_up_expert
-
-    failed: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            warm_up_expert()
-        except BaseException as e:  # noqa: BLE001 - handed to the waiter
-            failed.append(e)
-
-    th = threading.Thread(target=run, name="sm-warm-expert", daemon=True)
-    th.start()
-
-    def wait() -> None:
-        while th.is_alive():
-            th.join(0.1)  # short joins: Ctrl-C stays prompt
-        if failed:
-            raise failed[0]
-
-    return wait
 
 
 def _load_record(target: str, game: int | None, spoilers: bool, err: Console,
@@ -318,24 +293,25 @@ def _run_review(match: Match, names: list[str], deals: list[int] | None, time_li
     from sergeant_major.search.review import review_match, review_units, table_jobs
     from sergeant_major.search.solver import Solver
 
-    if expert:  # before the solver's warm-up: its second compiling process then compiles the expert's kernels too
+    if expert:  # before the solver's warm-up, which then compiles the expert's kernels too
         import sergeant_major.players.expert  # noqa: F401
-    _prepare(err, as_json)
-    warming = _warm_expert_meanwhile() if expert else None
+    # the expert's estimates first: they need only the play-outs for most cards, while the search compiles
+    _prepare(err, as_json, expert_first=expert)
     solver = Solver(threads=table_jobs())
     total = review_units(match, table=table, deals=deals)
     cards = sum(len(d.completed) * d.n + len(d.trick) for d in match.deals if deals is None or d.number in deals)
     with Progress(TextColumn("Reviewing"), BarColumn(), MofNCompleteColumn(), TextColumn("searches"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task("review", total=total + (cards if expert else 0))
+        estimates = None
+        if expert:
+            from sergeant_major.eval.review import add_expert_estimates, expert_estimates
+
+            estimates = expert_estimates(match, deals, progress=lambda k: bar.advance(task, k))
         r = review_match(match, solver, time_limit, table=table, names=names, deals=deals,
                          progress=lambda k: bar.advance(task, k))
-        if expert:
-            from sergeant_major.eval.review import add_expert_estimates
-
-            if warming is not None:
-                warming()
-            add_expert_estimates(match, r, progress=lambda k: bar.advance(task, k))
+        if estimates is not None:
+            add_expert_estimates(match, r, estimates=estimates)
     if as_json:
         out.print_json(json.dumps(r))
     else:

@@ -69,7 +69,7 @@ from sergeant_major.search.determinization import Budget, ResampleError, resampl
 from sergeant_major.search.jit import int_array, jit
 from sergeant_major.search.kernels import alloc, legal_mask, rng_next, winner_index
 from sergeant_major.search.kernels import playouts as _greedy_playouts
-from sergeant_major.search.solver import compile_also, warm_up_in_background
+from sergeant_major.search.solver import compile_also, wait_for_compile_also, warm_up_in_background
 from sergeant_major.search.solver import warm_up as solver_warm_up
 
 __all__ = ["ExpertPlayer", "Estimate", "utility_table", "evaluate_worlds", "WIN", "EXCHANGE_BONUS", "DDS_CARDS", "DDS_CARDS_4",
@@ -211,6 +211,7 @@ def warm_up() -> None:
     for that process if it is still at work. Without numba it only runs the tiny play-outs."""
     if not warm_up_in_background():
         solver_warm_up()
+    wait_for_compile_also()  # the search's second compiling process may be compiling _mt_playouts: load, not compile twice
     _playout_tricks(Position.parse("9-5-2 | H | 0 | 6-5-3 | AK... / QJ... / T9... | -"), 0, 2, 1)
     _playout_tricks(Position.parse("3-5-8 | MT | 0 | 6-5-3 | AK... / QJ... / T9... | -"), 0, 2, 1)
 

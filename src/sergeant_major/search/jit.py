@@ -10,10 +10,10 @@ intrinsics (bit counts, ``pext``) cannot run outside compiled code.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 
-__all__ = ["HAVE_NUMBA", "FAST_BMI2", "jit", "compile_declared", "declared_signature", "int_array", "int_matrix", "prefetch", "popcount64", "low_bit", "high_bit",
+__all__ = ["HAVE_NUMBA", "FAST_BMI2", "jit", "compile_declared", "compile_claimed", "declared_signature", "int_array", "int_matrix", "prefetch", "popcount64", "low_bit", "high_bit",
            "pext64", "pdep64"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -33,6 +33,30 @@ if not os.environ.get("SERGEANT_MAJOR_NO_NUMBA"):
             _njit = None
 
 HAVE_NUMBA: bool = _njit is not None
+
+
+def _once_per_type(dispatcher: Any) -> Any:
+    """Have ``dispatcher`` compiled once per argument types when another kernel calls it, not once per constant
+    value passed (numba types a constant argument as its literal value). A call that types only with the literal
+    values is compiled for them, as numba does."""
+    import importlib
+
+    errors: Any = importlib.import_module("numba.core.errors")
+    unliteral: Any = importlib.import_module("numba.core.types").unliteral
+    typed = dispatcher.get_call_template
+
+    def get_call_template(args: Any, kws: Any) -> Any:
+        plain = tuple(unliteral(a) for a in args)
+        plain_kws = {k: unliteral(v) for k, v in kws.items()}
+        if plain == tuple(args) and plain_kws == kws:
+            return typed(args, kws)
+        try:
+            return typed(plain, plain_kws)
+        except errors.TypingError:
+            return typed(args, kws)
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
 
 
 def jit(f: F) -> F:
@@ -64,6 +88,17 @@ def jit_inline(f: F) -> F:
     return cast(F, _njit(cache=True, nogil=True, forceinline=True, _nrt=False)(f))
 
 
+def jit_inline_per_type(f: F) -> F:
+    """As :func:`jit_inline`, compiled once per argument types when another kernel calls it, not once per constant
+    value passed (numba types a constant argument as its literal value; the move generator calls its helpers with a
+    dozen such combinations). LLVM inlines the body into the caller and folds the constants there all the same
+    (the same nodes, as many a second), and the search's first compile takes about a sixth less CPU
+    (docs/solver.md, "The first run")."""
+    if _njit is None:
+        return f
+    return cast(F, _once_per_type(_njit(cache=True, nogil=True, forceinline=True, _nrt=False)(f)))
+
+
 def jit_nocache(f: F) -> F:
     """As :func:`jit` without the on-disk cache (numba's cache of self-recursive functions can crash on load)."""
     if _njit is None:
@@ -91,6 +126,20 @@ def compile_declared(kernel: Any) -> bool:
         return False
     kernel.compile(declared_signature(kernel))
     return True
+
+
+def compile_claimed(kernels: Sequence[Any], folder: str) -> None:
+    """:func:`compile_declared` each of ``kernels`` in turn that no other process has claimed: a kernel is claimed by
+    creating the file of its name in ``folder`` (atomically), so two processes going through the same kernels in
+    opposite orders share them out without compiling one twice."""
+    for k in kernels:
+        try:
+            os.close(os.open(os.path.join(folder, k.py_func.__name__), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            continue
+        except FileNotFoundError:  # the folder is gone: the other process has claimed (and compiled) them all
+            return
+        compile_declared(k)
 
 
 def int_array(values: list[int] | int) -> Any:

@@ -26,6 +26,7 @@ from sergeant_major.search.jit import (
     int_array,
     jit,
     jit_inline,
+    jit_inline_per_type,
     jit_nonrt,
     low_bit,
     pdep64,
@@ -924,7 +925,7 @@ def seat_ducks_out(hands: Any, n: int, tk: Any, tb: int, tlen: int, seat: int) -
     return ok
 
 
-@jit_inline
+@jit_inline_per_type
 def insert_move(moves: Any, base: int, nm: int, c: int, sc: int) -> int:
     """Insert card ``c`` with sort key ``sc`` into the ``nm`` moves at ``moves[base:]`` (pairs card, key; the
     highest key first, a new card after the ones with as high a key); return the new count."""
@@ -1107,7 +1108,7 @@ def gen_moves(hands: Any, n: int, tlen: int, leader: int, led: int, bc: int, ws:
     return nm
 
 
-@jit_inline
+@jit_inline_per_type
 def emit_run(moves: Any, base: int, nm: int, v: int, sh: int, k0: int, s: int, q: int) -> int:
     """Insert the cards ``sh + r`` for the ranks ``r`` in ``v`` with the keys ``k0 + 64 * s * (r >> q) + r`` (a score
     ``s * (r >> q)`` above the one in ``k0``, ties to the higher rank) into the ``nm`` moves at ``moves[base:]``
@@ -1126,7 +1127,7 @@ def emit_run(moves: Any, base: int, nm: int, v: int, sh: int, k0: int, s: int, q
     return nm
 
 
-@jit_inline
+@jit_inline_per_type
 def emit_classes(moves: Any, base: int, nm: int, v: int, win: int, sh: int, tie: int, a1: int, s1: int, a0: int,
                  s0: int) -> int:
     """:func:`emit_run` for the cards of ``v`` in ``win`` (score ``a1 + s1 * rank``) and the others (``a0 + s0 *
@@ -1635,9 +1636,10 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
     out[2] = g
 
 
-#: The kernels a second process compiles while this one compiles :func:`solve_bounds`
-#: (:func:`sergeant_major.search.solver.warm_up`): the search's helpers from the last it calls back to the first (this
-#: process, which needs the play-outs first for its guess, types them from the first and loads from numba's cache
-#: what the other has finished).
-BACKGROUND_KERNELS = (tt_store, next_probe, push_child, killer_slot, etc_cut, gen_moves, tt_probe, start_bounds,
-                      seat_wins_out, seat_loses_out, seat_ducks_lead, tt_index, last_trick_winner)
+#: The kernels :func:`sergeant_major.search.solver.warm_up` compiles before :func:`solve_bounds` with an empty numba
+#: cache, shared between two processes: this one takes them from the first (the play-outs of the search's first
+#: guess), a second process from the last (the largest), each the next one the other has not claimed; then this one
+#: compiles :func:`solve_bounds`, loading the other's from numba's on-disk cache.
+WARM_UP_KERNELS = (playouts, seat_takes_trick_bc, seat_ducks_out, seat_loses_out, seat_ducks_lead, seat_wins_out,
+                   seat_ducks_trick_bc, last_trick_winner, tt_index, killer_slot, next_probe, push_child, tt_store,
+                   tt_probe, etc_cut, start_bounds, gen_moves)

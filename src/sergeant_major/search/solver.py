@@ -20,8 +20,10 @@ import math
 import numbers
 import operator
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -29,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sergeant_major.core.cards import CARDS, Card
-from sergeant_major.search.jit import HAVE_NUMBA, int_array
+from sergeant_major.search.jit import HAVE_NUMBA, compile_claimed, int_array
 from sergeant_major.search.kernels import (
     ETC_MIN,
     FRAME,
@@ -52,12 +54,14 @@ from sergeant_major.search.kernels import (
     ST_TTHITS,
     TT_WAYS,
     TT_WORDS,
+    WARM_UP_KERNELS,
     solve_bounds,
 )
 from sergeant_major.search.playout import playouts
 from sergeant_major.search.position import Position, PositionError
 
-__all__ = ["Solver", "Solution", "SolverTimeout", "solve", "can_reach", "card_values", "default_solver", "warm_up"]
+__all__ = ["Solver", "Solution", "SolverTimeout", "solve", "can_reach", "card_values", "default_solver", "warm_up",
+           "start_warm_up"]
 
 #: The solver's integer knobs (attributes of :class:`Solver`): each an int in 1..2**62, checked at every search.
 KNOBS = ("parallel_min", "helper_min", "etc_min", "probe_min", "probe_first", "probe_others")
@@ -758,33 +762,94 @@ _NO_LIMIT = 365.0 * 24 * 3600  # seconds: a time limit this long or longer is no
 _BACKGROUND: list[subprocess.Popen[bytes]] = []  # the process compiling the search for numba's on-disk cache, if any
 # niced: the process that started it plays on meanwhile (the expert's first cards)
 _WARM_CODE = "import os; os.nice(10); from sergeant_major.search.solver import warm_up; warm_up()"
-_HELPERS_CODE = ("import importlib, sys\n"
-                 "from sergeant_major.search.jit import compile_declared\n"
-                 "from sergeant_major.search.kernels import BACKGROUND_KERNELS\n"
-                 "also = [k for a in sys.argv[1:] for k in getattr(importlib.import_module(a.split(':')[0]), a.split(':')[1])]\n"
-                 "for k in [*also, *BACKGROUND_KERNELS]: compile_declared(k)")
-_ALSO: list[str] = []  # "module:name" of kernel tuples the second compiling process compiles first
+# the second compiling process: its share of WARM_UP_KERNELS (sys.argv[1] the folder of claims), then the search
+# if this process asks for it on stdin (start_warm_up), then the kernels of compile_also named in sys.argv[2:]
+_HELPERS_CODE = ("import importlib, shutil, sys\n"
+                 "from sergeant_major.search.jit import compile_claimed, compile_declared\n"
+                 "from sergeant_major.search.kernels import WARM_UP_KERNELS, solve_bounds\n"
+                 "compile_claimed(WARM_UP_KERNELS[::-1], sys.argv[1])\n"
+                 "print('ready', flush=True)\n"
+                 "if sys.stdin.readline().strip() == 'search':\n"
+                 "    shutil.rmtree(sys.argv[1], ignore_errors=True)\n"
+                 "    compile_declared(solve_bounds)\n"
+                 "for a in sys.argv[2:]:\n"
+                 "    for k in getattr(importlib.import_module(a.split(':')[0]), a.split(':')[1]): compile_declared(k)")
+_TINY = "9-5-2 | H | 0 | 6-5-3 | AK... / QJ... / T9... | -"  # two tricks left: runs the search, guess and play-outs
+_READY_WAIT = 60.0  # seconds warm_up waits at most for the second process's share before compiling it itself
+_COMPILING: list[subprocess.Popen[bytes]] = []  # warm_up's second process, compiling the kernels of compile_also
+_ALSO: list[str] = []  # "module:name" of kernel tuples the second compiling process compiles after its share
 
 
 def compile_also(module: str, name: str) -> None:
-    """Have :func:`warm_up`'s second compiling process compile first the :func:`~.jit.jit` kernels of the tuple
-    ``name`` in ``module`` (by their declared argument types, :func:`~.jit.compile_declared`): how a layer above
-    this one (the expert player) gets its kernels compiled beside the search without this layer importing it."""
+    """Have :func:`warm_up`'s second compiling process compile, after its share of the search's kernels, the
+    :func:`~.jit.jit` kernels of the tuple ``name`` in ``module`` (by their declared argument types,
+    :func:`~.jit.compile_declared`): how a layer above this one (the expert player) gets its kernels compiled beside
+    the search without this layer importing it."""
     entry = f"{module}:{name}"
     if entry not in _ALSO:
         _ALSO.append(entry)
 
 
-def _start(code: str, *args: str) -> subprocess.Popen[bytes] | None:
+def wait_for_compile_also() -> None:
+    """Wait until :func:`warm_up`'s second process has compiled the kernels registered with :func:`compile_also`
+    (it does after the search's share, while this process compiles the search), so that this process loads them
+    from numba's on-disk cache instead of compiling them too. Returns at once when no such process runs."""
+    while _COMPILING:
+        _COMPILING[0].wait()
+        _COMPILING.pop(0)
+
+
+def _start(code: str, *args: str, pipes: bool = False) -> subprocess.Popen[bytes] | None:
     """A Python process running ``code`` (with ``args`` in its ``sys.argv[1:]``) with this package importable, or
-    None if none can be started."""
+    None if none can be started. ``pipes``: its stdin and stdout are pipes to this process (else closed)."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # holds sergeant_major/
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p))
+    pipe = subprocess.PIPE if pipes else subprocess.DEVNULL
     try:
-        return subprocess.Popen([sys.executable, "-c", code, *args], env=env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return subprocess.Popen([sys.executable, "-c", code, *args], env=env, stdin=pipe, stdout=pipe,
+                                stderr=subprocess.DEVNULL)
     except OSError:  # no way to start a process: the compile runs here
         return None
+
+
+def _tell(proc: subprocess.Popen[bytes], what: str) -> None:
+    """Send :data:`_HELPERS_CODE`'s process its next step (``search`` or nothing) and close its input."""
+    stdin = proc.stdin
+    assert stdin is not None
+    try:
+        stdin.write(what.encode() + b"\n")
+        stdin.close()
+    except OSError:  # it has died: whatever it has not cached is compiled here when needed
+        pass
+
+
+def _share_out(search_there: bool) -> tuple[subprocess.Popen[bytes] | None, str]:
+    """With an empty numba cache, start the second compiling process (:data:`_HELPERS_CODE`) and compile this
+    process's share of :data:`~.kernels.WARM_UP_KERNELS`; that process compiles the kernels of :func:`compile_also`
+    after its share unless ``search_there`` (then they compile where first used). Returns the process (None when
+    the cache holds the search, or no process starts) and the folder of claims."""
+    if _BACKGROUND or kernels_cached():
+        return None, ""
+    claims = tempfile.mkdtemp(prefix="sm-compile-")
+    proc = _start(_HELPERS_CODE, claims, *([] if search_there else _ALSO), pipes=True)
+    if proc is None:
+        shutil.rmtree(claims, ignore_errors=True)
+        return None, ""
+    Position.parse(_TINY).legal_mask()  # the legal cards of a Position (its own specialization)
+    compile_claimed(WARM_UP_KERNELS, claims)
+    return proc, claims
+
+
+def _ready(proc: subprocess.Popen[bytes], timeout: float) -> bool:
+    """Wait at most ``timeout`` seconds for ``proc`` (:data:`_HELPERS_CODE`) to say it has compiled its share;
+    False if it did not (it failed, or is too slow)."""
+    said: list[bytes] = []
+    stdout = proc.stdout
+    assert stdout is not None
+    reader = threading.Thread(target=lambda: said.append(stdout.readline()), name="sm-compile-ready", daemon=True)
+    reader.start()
+    reader.join(timeout)
+    return bool(said) and said[0].strip() == b"ready"
 
 
 def kernels_cached() -> bool:
@@ -821,8 +886,9 @@ def warm_up() -> None:
     """Compile the search kernels (numba) by solving a tiny position once per process, so that the
     compilation (seconds with a cold numba cache) is not charged to a caller's time limit. Called by
     :class:`Solver` before a timed search starts; a no-op after the first call and without numba. If
-    :func:`warm_up_in_background` started a compile, waits for it first and then loads its cache (or compiles
-    here, if that process failed)."""
+    :func:`warm_up_in_background` or :func:`start_warm_up` started a compile, waits for it first and then loads
+    its cache (or compiles here, if that process failed). With an empty cache, shares the kernels out with a
+    second process (docs/solver.md, "The first run")."""
     if _WARM:
         return
     _WARM.append(True)
@@ -830,15 +896,39 @@ def warm_up() -> None:
         proc.wait()
     if not HAVE_NUMBA:
         return
-    helper = None if _BACKGROUND or kernels_cached() else _start(_HELPERS_CODE, *_ALSO)
-    # two tricks left in 9-5-2, hearts trump: enough to run the search, the guess and the play-outs
-    tiny = Position.parse("9-5-2 | H | 0 | 6-5-3 | AK... / QJ... / T9... | -")
+    helper, claims = _share_out(False)
+    ready = helper is not None and _ready(helper, _READY_WAIT)
+    if helper is not None:
+        shutil.rmtree(claims, ignore_errors=True)
+        if ready:  # it compiles on the kernels of compile_also (the expert's), for this process to load
+            _tell(helper, "")
+            _COMPILING.append(helper)
+        else:  # what it has not finished, this process compiles and caches
+            helper.kill()
+            helper.wait()
+    tiny = Position.parse(_TINY)
     solver = Solver(tt_bits=8)
     solver.solve(tiny, 0)
     solver.value(tiny, 1)
-    if helper is not None:  # what it has not finished, this process has compiled and cached
-        helper.kill()
-        helper.wait()
+
+
+def start_warm_up() -> None:
+    """Begin :func:`warm_up` and return before the search is compiled, for a caller with other work first (a
+    review's expert estimates, which need the play-outs): with an empty numba cache, this process compiles the
+    play-outs and its share of the search's helpers, and the second process its share and then the search; the
+    first search (its :func:`warm_up`) waits for that process and loads the search from numba's on-disk cache. The
+    kernels of :func:`compile_also` compile where first used (the expert's minimum-tricks play-outs: only for a
+    minimum-tricks deal). Otherwise the same as :func:`warm_up`."""
+    if _WARM or not HAVE_NUMBA:
+        return
+    for proc in _BACKGROUND:
+        proc.wait()
+    helper, _ = _share_out(True)
+    if helper is None:
+        warm_up()
+        return
+    _tell(helper, "search")  # it removes the claims once it has finished its share
+    _BACKGROUND.append(helper)
 
 
 _DEFAULT: list[Solver] = []
