@@ -28,13 +28,19 @@ def test_the_migrations_make_the_declared_schema(tmp_path: Path) -> None:
     assert diff == []
 
 
-def test_0004_upgrades_a_0003_database_keeping_its_seats(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'old.sqlite3'}")
+def _at_revision(conn: sa.Connection, revision: str) -> Config:
+    """Migrate the database on ``conn`` only up to ``revision``, as an older server left it; the config."""
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(store_module.__file__).with_name("migrations")))
+    cfg.attributes["connection"] = conn
+    command.upgrade(cfg, revision)
+    return cfg
+
+
+def test_0004_upgrades_a_0003_database_keeping_its_seats(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'old.sqlite3'}")
     with store.engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0003")
+        cfg = _at_revision(conn, "0003")
         conn.execute(sa.text("INSERT INTO sm_tables VALUES ('t1', 'T', '9-5-2', 1, 0, 60, 0.0)"))
         conn.execute(sa.text("INSERT INTO sm_seats (table_id, seat, name, kind, token, claimed) VALUES ('t1', 0, 'Ann', 'human', 'tok', 1)"))
     store.migrate()
@@ -46,11 +52,8 @@ def test_0004_upgrades_a_0003_database_keeping_its_seats(tmp_path: Path) -> None
 
 def test_0008_makes_account_ids_never_given_twice_keeping_the_accounts_and_what_refers_to_them(tmp_path: Path) -> None:
     store = Store(f"sqlite:///{tmp_path / 'ids.sqlite3'}")
-    cfg = Config()
-    cfg.set_main_option("script_location", str(Path(store_module.__file__).with_name("migrations")))
     with store.engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0007_clocks")
+        cfg = _at_revision(conn, "0007_clocks")
         for i, name in ((1, "ann"), (2, "ben")):
             conn.execute(sa.text(f"INSERT INTO sm_accounts VALUES ({i}, '{name}', '{name}', 'h', 0.0)"))
         conn.execute(sa.text("INSERT INTO sm_sessions VALUES ('th', 2, 'csrf', 0.0, 9e9)"))
