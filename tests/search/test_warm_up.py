@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -190,3 +191,29 @@ def test_start_warm_up_leaves_the_search_to_the_second_process(tmp_path: Path) -
     here = Solver(tt_bits=12).solve(Position.parse(TEXT))
     assert tricks == here.tricks == 7
     assert cards == sorted([str(k), v] for k, v in here.cards.items())
+
+
+QUITS_WHILE_COMPILING = """
+import os, threading, time
+from sergeant_major.search.solver import warm_up
+threading.Thread(target=warm_up, daemon=True).start()
+time.sleep(2.0)
+os._exit(0)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAVE_NUMBA, reason="the split compile runs only with numba")
+def test_a_process_that_quits_while_compiling_leaves_no_claims_behind(tmp_path: Path) -> None:
+    """A program that ends during the first compile (a player quitting at the first prompt) leaves no folder of
+    claims in the temporary folder: the second compiling process removes it once its input closes."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), TMPDIR=str(temp))
+    env.pop("SERGEANT_MAJOR_NO_NUMBA", None)
+    quit_early = subprocess.run([sys.executable, "-c", QUITS_WHILE_COMPILING], env=env, timeout=600)
+    assert quit_early.returncode == 0
+    deadline = time.monotonic() + 300  # the second process finishes its share, then reads the end of its input
+    while list(temp.glob("sm-compile-*")) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not list(temp.glob("sm-compile-*"))

@@ -97,6 +97,8 @@ def _one_line_usage_error(e: Any) -> None:
     simulate --help')``, like the commands' own errors, instead of the usage text and a boxed panel. The exit status
     stays click's (2). ``e`` is a click exception of typer's own copy of click (``format_message()``, ``ctx``)."""
     ctx = getattr(e, "ctx", None)
+    if not e.format_message():  # no command given: click has printed the help, which says it all
+        return
     usage = any(k.__name__ == "UsageError" for k in type(e).__mro__)
     hint = f" (see '{ctx.command_path} --help')" if usage and ctx is not None else ""
     typer.echo(f"error: {e.format_message()}{hint}", err=True)

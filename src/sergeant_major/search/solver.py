@@ -762,15 +762,19 @@ _NO_LIMIT = 365.0 * 24 * 3600  # seconds: a time limit this long or longer is no
 _BACKGROUND: list[subprocess.Popen[bytes]] = []  # the process compiling the search for numba's on-disk cache, if any
 # niced: the process that started it plays on meanwhile (the expert's first cards)
 _WARM_CODE = "import os; os.nice(10); from sergeant_major.search.solver import warm_up; warm_up()"
-# the second compiling process: its share of WARM_UP_KERNELS (sys.argv[1] the folder of claims), then the search
-# if this process asks for it on stdin (start_warm_up), then the kernels of compile_also named in sys.argv[2:]
+# the second compiling process: its share of WARM_UP_KERNELS (sys.argv[1] the folder of claims, which it removes once
+# this process has said its next step or ended), then the search if this process asks for it on stdin (start_warm_up),
+# then the kernels of compile_also named in sys.argv[2:]
 _HELPERS_CODE = ("import importlib, shutil, sys\n"
                  "from sergeant_major.search.jit import compile_claimed, compile_declared\n"
                  "from sergeant_major.search.kernels import WARM_UP_KERNELS, solve_bounds\n"
-                 "compile_claimed(WARM_UP_KERNELS[::-1], sys.argv[1])\n"
-                 "print('ready', flush=True)\n"
-                 "if sys.stdin.readline().strip() == 'search':\n"
+                 "try:\n"
+                 "    compile_claimed(WARM_UP_KERNELS[::-1], sys.argv[1])\n"
+                 "    print('ready', flush=True)\n"  # this process gone: a broken pipe, and the end below
+                 "    step = sys.stdin.readline().strip()\n"
+                 "finally:\n"
                  "    shutil.rmtree(sys.argv[1], ignore_errors=True)\n"
+                 "if step == 'search':\n"
                  "    compile_declared(solve_bounds)\n"
                  "for a in sys.argv[2:]:\n"
                  "    for k in getattr(importlib.import_module(a.split(':')[0]), a.split(':')[1]): compile_declared(k)")
