@@ -118,7 +118,9 @@ class Player:
             return
         try:
             if st["waiting_start"]:
-                if self.seat == 0:
+                # as the browser's Start button: deal 1 only once this process shows every person at the table
+                waiting = st["view"]["deal"] == 1 and any(s["kind"] == "human" and not s["online"] for s in st["table"]["seats"])
+                if self.seat == 0 and not waiting:
                     self.ws.send(json.dumps({"type": "start", "v": st["v"]}))
                     self.sent_v = st["v"]
             elif st["view"]["legal"]:
