@@ -74,3 +74,28 @@ def test_closed_terminal_saves(tmp_path: Path) -> None:
     assert len(files) == 1
     m = check_record(read_record(files[0]))
     assert m.deal.contract is not None and m.deal.contract.code == "H"
+
+
+def test_closed_terminal_window_saves_and_exits(tmp_path: Path) -> None:
+    """The terminal window closed (the pty's master end gone, writes fail): the match is saved and the process ends."""
+    child = _start(tmp_path)
+    child.send("H\r")
+    child.expect("Discard 4 cards")
+    os.close(child.child_fd)  # the kernel hangs the terminal up: SIGHUP, and every later write fails
+    deadline = time.monotonic() + 60
+    pid = child.pid
+    ended = False
+    while time.monotonic() < deadline:
+        done, _status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            ended = True
+            break
+        time.sleep(0.1)
+    if not ended:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    assert ended, "the process was still running 60 s after its terminal was closed"
+    files = list((tmp_path / "saves").glob("*.json"))
+    assert len(files) == 1
+    m = check_record(read_record(files[0]))
+    assert m.deal.contract is not None and m.deal.contract.code == "H"

@@ -14,6 +14,7 @@ import contextlib
 import io
 import queue
 import signal
+import sys
 import threading
 import time
 from pathlib import Path
@@ -647,6 +648,33 @@ def _contract_words(view: View) -> str:
     return f"{c.word} ({by})"
 
 
+class _HangupSafeStream:
+    """The stream Textual writes the screen to, dropping writes once the terminal is gone (its window closed):
+    Textual's writer thread dies on the first failed write, and every later write would then wait forever."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.gone = False
+
+    def write(self, text: str) -> int:
+        if not self.gone:
+            try:
+                return int(self.stream.write(text))
+            except OSError:
+                self.gone = True
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.gone:
+            try:
+                self.stream.flush()
+            except OSError:
+                self.gone = True
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
 def run_table(app: TableApp) -> int:
     """Run ``app`` in the terminal and then say where the match was saved. SIGTERM and SIGHUP (a closed
     terminal) save and leave as Ctrl-Q does. Returns the exit code (0)."""
@@ -660,9 +688,13 @@ def run_table(app: TableApp) -> int:
             sig = getattr(signal, name, None)
             if sig is not None:
                 previous[sig] = signal.signal(sig, leave)
+    screen_stream = sys.__stderr__
+    if screen_stream is not None:  # Textual's driver takes sys.__stderr__ as the screen when the app starts
+        setattr(sys, "__stderr__", _HangupSafeStream(screen_stream))  # noqa: B010 - typeshed calls it Final
     try:
         app.run()
     finally:
+        setattr(sys, "__stderr__", screen_stream)  # noqa: B010
         app.game.leave_requested = True
         app.game.lines.put("quit")
         if app.worker is not None:
