@@ -224,4 +224,9 @@ def test_review_command_refuses_bad_input(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "error:" in r.stderr
     r = runner.invoke(app, ["review", str(tmp_path / "nope.json")])
     assert r.exit_code == 2 and "nope.json" in r.stderr
+    rec = json.loads(path.read_text())
+    rec["totals"] = [t + 1 for t in rec["totals"]]  # a damaged record: totals that the play does not give
+    path.write_text(json.dumps(rec))
+    r = runner.invoke(app, ["review", str(path), "--deal", "1", "-t", "0.05"])
+    assert r.exit_code == 2 and "the record gives totals" in r.stderr and r.stdout == "", r.output
 

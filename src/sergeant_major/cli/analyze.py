@@ -253,13 +253,13 @@ def _load_record(target: str, game: int | None, spoilers: bool, err: Console,
         typer.Exit: 2 for a file that is no record (nor a position, where one is taken), or a match still played.
     """
     from sergeant_major.cli.records import record_error_text, refuse_unfinished
-    from sergeant_major.records import RecordCountError, match_from_record, read_record
+    from sergeant_major.records import RecordCountError, check_record, read_record
     from sergeant_major.search.position import Position
 
     path = Path(target)
     try:
         rec = read_record(path, game)
-        match = match_from_record(rec)
+        match = check_record(rec)  # a record whose results or totals are not the rules' own is damaged
     except RecordCountError as e:
         err.print(Text(f"error: {record_error_text(path, e, game)}"))
         raise typer.Exit(2) from None
