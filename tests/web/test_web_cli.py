@@ -30,7 +30,7 @@ def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
     (["--port", "70000"], "70000"),
     (["--delay", "-1"], "-1"),
     (["--db-pool", "1"], "--db-pool 1 is outside 2..1000"),
-    (["--review-jobs", "65"], "--review-jobs 65 is outside 1..64"),
+    (["--review-jobs", "65"], "--review-jobs 65 is outside 0..64"),
     (["--host", ""], "--host '' is empty"),  # it served at 'http://:PORT/' (every interface)
 ])
 def test_bad_arguments(args: list[str], words: str) -> None:

@@ -127,7 +127,7 @@ def listen_problem(host: str, port: int) -> str:
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", help="address to listen on"),
-    port: int = typer.Option(8000, parser=parse_whole_number, help="TCP port (1..65535; 0 picks a free one)"),
+    port: int = typer.Option(8000, parser=parse_whole_number, help="TCP port (0..65535; 0 picks a free one)"),
     db: str = typer.Option("", help="database URL: default an SQLite file in the user data directory; "
                                     "postgresql+psycopg://user:password@host/dbname for PostgreSQL"),
     delay: float = typer.Option(0.6, parser=number_parser(lambda x: 0 <= x <= 10, "a number of seconds in 0..10"), help="seconds a computer player waits before each decision (0..10)"),
@@ -135,7 +135,7 @@ def serve(
                                 help="PostgreSQL: at most this many database connections of this process, its listening one "
                                      "aside (2..1000; many processes on one database: their sum under its max_connections)"),
     review_jobs: int = typer.Option(0, "--review-jobs", parser=parse_whole_number,
-                                    help="threads for the background review of finished matches (1..64; default 0: "
+                                    help="threads for the background review of finished matches (0..64; 0, the default: "
                                          "the CPU cores less one, so that the tables' computers keep a core)"),
 ) -> None:
     """Play in the browser: start the web app and print its address."""
@@ -158,7 +158,7 @@ def serve(
         typer.echo(f"error: --delay {delay} is outside 0..10 seconds", err=True)
         raise typer.Exit(2)
     if not 0 <= review_jobs <= 64:
-        typer.echo(f"error: --review-jobs {review_jobs} is outside 1..64 (0: the cores less one)", err=True)
+        typer.echo(f"error: --review-jobs {review_jobs} is outside 0..64 (0: the cores less one)", err=True)
         raise typer.Exit(2)
     url = db or default_db_url()
     try:
