@@ -282,6 +282,35 @@ def test_the_deal_log_breaks_its_lines_again_when_the_terminal_narrows(tmp_path:
     asyncio.run(go())
 
 
+def test_a_terminal_too_small_for_the_table_asks_for_a_larger_one(tmp_path: Path) -> None:
+    """Under 64x20 the table (cut at 50x14: the trick, the hand's last cards) gives way to a line naming the size it
+    needs; made larger again, the table is back and the typed line plays."""
+    app = _app(tmp_path, "9-5-2", 5)  # seed 5: you deal and name trump
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            note = app.query_one("#too-small")
+            assert not note.display and app.query_one("#main").display
+            await pilot.resize_terminal(50, 14)
+            await pilot.pause()
+            assert note.display and not app.query_one("#main").display and not app.query_one("#hand").display
+            assert "at least 64x20; this one is 50x14" in str(note.render())
+            await pilot.resize_terminal(64, 19)
+            await pilot.pause()
+            assert note.display and "this one is 64x19" in str(note.render())
+            await pilot.resize_terminal(64, 20)
+            await pilot.pause()
+            assert not note.display and app.query_one("#main").display
+            since = app.asks
+            await pilot.press("h", "enter")
+            await ready(pilot, app, since)
+            assert app.game.match.deal.contract is not None and app.game.match.deal.contract.code == "H"
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
 def test_no_color_makes_the_table_monochrome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     app = _app(tmp_path, "9-5-2", 5)

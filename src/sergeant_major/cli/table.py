@@ -334,7 +334,12 @@ class TableApp(App[None]):
     #what { height: auto; padding: 0 1; }
     #message { height: auto; padding: 0 1; color: $error; }
     #line { height: 1; border: none; padding: 0 1; }
+    #too-small { display: none; height: 1fr; padding: 1 2; content-align: center middle; text-style: bold; }
+    TableApp.too-small #too-small { display: block; }
+    TableApp.too-small #top, TableApp.too-small #main, TableApp.too-small #me, TableApp.too-small #hand,
+    TableApp.too-small #what, TableApp.too-small #message, TableApp.too-small #line { display: none; }
     """
+    MIN_SIZE = (64, 20)  # columns, rows: a 20-card hand in one line, the trick with all three seats
     BINDINGS = [
         Binding("f1", "help", "Help"),
         Binding("f2", "hint", "Hint"),
@@ -379,6 +384,7 @@ class TableApp(App[None]):
         yield Static(id="what")
         yield Static(id="message")
         yield CardInput(id="line", placeholder="type a card (QS, 10h, Q♠) or use ← → and Enter")
+        yield Static(id="too-small")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -403,6 +409,19 @@ class TableApp(App[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#log", DealLog).set_class(event.size.width < 100 and self.game.match.rules.players == 4, "narrow")
+        self.fit_terminal(event.size.width, event.size.height)
+
+    def fit_terminal(self, width: int, height: int) -> None:
+        """Show the table, or in a terminal under :data:`MIN_SIZE` only a line asking for a larger one."""
+        need_w, need_h = self.MIN_SIZE
+        small = width < need_w or height < need_h
+        was_small = self.has_class("too-small")
+        self.query_one("#too-small", Static).update(
+            f"The table needs a terminal of at least {need_w}x{need_h}; this one is {width}x{height}.\n"
+            "Make the window larger (Ctrl-Q saves and quits).")
+        self.set_class(small, "too-small")
+        if was_small and not small:
+            self.query_one("#line", CardInput).focus()
 
     def log_width(self) -> int:
         return max(30, self.query_one("#log", DealLog).size.width - 2)
