@@ -1043,7 +1043,8 @@ def test_replay_and_analyze_refuse_a_match_still_played_by_a_person(tmp_path: Pa
 def test_a_finished_match_whose_record_gives_no_end_is_not_called_still_played(tmp_path: Path) -> None:
     """A person's finished match with ``"end": null`` (hand-edited): ``play --resume`` refused it as over ("replay it
     instead") and ``replay``/``analyze`` refused it as a match still being played ("finish it first (play --resume)"),
-    each sending the player to the other. Nothing is left to play, so replay shows it, and names the missing end."""
+    each sending the player to the other. Nothing is left to play, so replay and analyze show it, and name the missing
+    end (status 1)."""
     from typer.testing import CliRunner
 
     from sergeant_major.cli.app import app, register_commands
@@ -1067,7 +1068,8 @@ def test_a_finished_match_whose_record_gives_no_end_is_not_called_still_played(t
     assert res.exit_code == 1 and "still being played" not in res.output, res.output
     assert "Totals" in res.stdout and "the record gives no end, but the match ended" in res.stderr, res.output
     res = runner.invoke(app, ["analyze", str(save), "--deal", str(len(m.deals)), "-t", "0.2", "--no-table"])
-    assert res.exit_code == 0 and "still being played" not in res.output, res.output
+    assert res.exit_code == 1 and "still being played" not in res.output, res.output  # reviewed, then the fault named
+    assert res.stdout and "the record gives no end, but the match ended" in res.stderr, res.output
 
 
 @pytest.mark.parametrize("edit", ["totals", "scores"])

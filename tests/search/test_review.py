@@ -216,7 +216,8 @@ def test_review_command_text_and_json(tmp_path: Path) -> None:
 
 
 def test_review_command_refuses_bad_input(tmp_path: Path) -> None:
-    """A deal the match does not have, a position text and a missing file: status 2, the input quoted."""
+    """A deal the match does not have, a position text and a missing file: status 2, the input quoted; a record whose
+    totals the play does not give: reviewed from its actions, then the difference named, status 1 (as replay)."""
     path = _record(tmp_path)
     r = runner.invoke(app, ["review", str(path), "--deal", "99"])
     assert r.exit_code == 2 and "--deal 99" in r.stderr and "has deals 1.." in r.stderr
@@ -227,6 +228,7 @@ def test_review_command_refuses_bad_input(tmp_path: Path) -> None:
     rec = json.loads(path.read_text())
     rec["totals"] = [t + 1 for t in rec["totals"]]  # a damaged record: totals that the play does not give
     path.write_text(json.dumps(rec))
-    r = runner.invoke(app, ["review", str(path), "--deal", "1", "-t", "0.05"])
-    assert r.exit_code == 2 and "the record gives totals" in r.stderr and r.stdout == "", r.output
+    r = runner.invoke(app, ["review", str(path), "--deal", "1", "-t", "0.05", "--no-table", "--no-expert", "--json"])
+    assert r.exit_code == 1 and "the record gives totals" in r.stderr and "a damaged record" in r.stderr, r.output
+    _validate(json.loads(r.stdout))  # reviewed from its actions, as replay shows it, then the fault named
 

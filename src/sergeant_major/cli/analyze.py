@@ -245,21 +245,22 @@ def _prepare(err: Console, as_json: bool, expert_first: bool = False) -> None:
 
 
 def _load_record(target: str, game: int | None, spoilers: bool, err: Console,
-                 on_position: Callable[[Position], None] | None) -> tuple[Match, list[str]] | None:
-    """The match of the record file ``target`` and its players' names; a file holding a position text goes to
+                 on_position: Callable[[Position], None] | None) -> tuple[Match, list[str], str | None] | None:
+    """The match of the record file ``target`` rebuilt from its actions, its players' names, and what ``check``
+    finds wrong with its results, totals or end (``None``: nothing); a file holding a position text goes to
     ``on_position`` (then ``None`` is returned; without it such a file is an error).
 
     Raises:
         typer.Exit: 2 for a file that is no record (nor a position, where one is taken), or a match still played.
     """
     from sergeant_major.cli.records import record_error_text, refuse_unfinished
-    from sergeant_major.records import RecordCountError, check_record, read_record
+    from sergeant_major.records import RecordCheckError, RecordCountError, check_record, match_from_record, read_record
     from sergeant_major.search.position import Position
 
     path = Path(target)
     try:
         rec = read_record(path, game)
-        match = check_record(rec)  # a record whose results or totals are not the rules' own is damaged
+        match = match_from_record(rec)
     except RecordCountError as e:
         err.print(Text(f"error: {record_error_text(path, e, game)}"))
         raise typer.Exit(2) from None
@@ -281,7 +282,23 @@ def _load_record(target: str, game: int | None, spoilers: bool, err: Console,
         on_position(in_file)
         return None
     refuse_unfinished(rec, path, game, spoilers, err, over=match.over)
-    return match, list(match.names)
+    fault = None
+    try:
+        check_record(rec)
+    except RecordCheckError as e:  # the play is legal but a recorded result, total or end is not the rules' own
+        fault = str(e)
+    return match, list(match.names), fault
+
+
+def _say_fault(target: str, fault: str | None, err: Console) -> None:
+    """After a review of a damaged record: name what ``check`` finds and exit 1, as ``replay`` does.
+
+    Raises:
+        typer.Exit: 1 when ``fault`` is given.
+    """
+    if fault is not None:
+        err.print(Text(f"error: {target}: {fault}: a damaged record; the review above is of its actions"))
+        raise typer.Exit(1)
 
 
 def _run_review(match: Match, names: list[str], deals: list[int] | None, time_limit: float, table: bool,
@@ -351,9 +368,10 @@ def review(
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     loaded = _load_record(target, game, spoilers, err, None)
     assert loaded is not None  # without on_position a record or an exit
-    match, names = loaded
+    match, names, fault = loaded
     _check_deal(deal, match, target, game, err)
     _run_review(match, names, None if deal is None else [deal], time_limit, table, as_json, out, err, expert)
+    _say_fault(target, fault, err)
 
 
 @app.command()
@@ -417,10 +435,11 @@ def analyze(
     loaded = _load_record(target, game, spoilers, err, position)
     if loaded is None:  # the file held a position text, analysed
         return
-    match, names = loaded
+    match, names, fault = loaded
     _check_deal(deal, match, target, game, err)
     if deal is None:
         _run_review(match, names, None, time_limit, table, as_json, out, err, expert)
+        _say_fault(target, fault, err)
         return
     _prepare(err, as_json)
     try:
@@ -433,3 +452,4 @@ def analyze(
         out.print_json(json.dumps(a))
     else:
         _print_deal(out, a, names)
+    _say_fault(target, fault, err)
