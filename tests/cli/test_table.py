@@ -17,6 +17,7 @@ from sergeant_major.cli import tui  # noqa: E402
 from sergeant_major.cli.settings import Settings  # noqa: E402
 from sergeant_major.cli.table import CardInput, DealLog, TableApp  # noqa: E402
 from sergeant_major.core.actions import Discard, EndGive, Give, NameContract, Play, Return  # noqa: E402
+from sergeant_major.core.deal import Phase  # noqa: E402
 from sergeant_major.core.match import Match  # noqa: E402
 from sergeant_major.core.rules import Rules  # noqa: E402
 from sergeant_major.records import check_record, read_record  # noqa: E402
@@ -228,6 +229,33 @@ def test_refused_card_is_said_and_changes_nothing(tmp_path: Path) -> None:
 
     asyncio.run(go())
 
+
+
+@pytest.mark.parametrize("size", [(80, 24), (64, 20)])
+def test_a_long_refusal_is_shown_whole_under_the_hand(tmp_path: Path, size: tuple[int, int]) -> None:
+    """A refusal longer than a line shows under the hand from the quoted input to its end, not its last piece."""
+    m = Match(Rules.parse("9-5-2"), 3, ["You", "Bob", "Cleo"])  # seed 3: Cleo deals, the first decision is a lead
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=size) as pilot:
+            await ready(pilot, app)
+            assert app.view is not None and app.view.phase is Phase.PLAY
+            before = len(app.game.match.deal.history)
+            await pilot.press(*"hello world", "enter")
+            message = app.query_one("#message")
+            for _ in range(200):
+                await pilot.pause(0.01)
+                if "e.g." in str(message.render()):
+                    break
+            text = str(message.render())
+            assert text.startswith("Refused") and "'hello world'" in text and text.endswith("lists the commands)")
+            assert message.region.height >= len(text) // size[0] + 1  # every line of it on the screen
+            assert app.query_one("#line").region.y >= message.region.bottom  # nothing drawn over it
+            assert len(app.game.match.deal.history) == before
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
 
 
 def test_a_card_typed_before_the_turn_is_kept_for_it(tmp_path: Path) -> None:

@@ -66,6 +66,11 @@ class TableGame(Game):
         line = text if isinstance(text, Text) else Text(text, style=style)
         self._post(self.app.add_log, line, style)
 
+    def refuse(self, text: str) -> None:
+        # one line: the deal log and the message under the hand break it at their own widths, and the message
+        # would otherwise keep only the last piece, without the input it quotes
+        self.say(text, style="bold red")
+
     def show_decision(self, view: View) -> None:
         self._post(self.app.show_view, view, True)
 
