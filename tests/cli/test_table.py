@@ -258,6 +258,30 @@ def test_a_long_refusal_is_shown_whole_under_the_hand(tmp_path: Path, size: tupl
     asyncio.run(go())
 
 
+@pytest.mark.parametrize("size", [(80, 24), (64, 20)])
+def test_help_panel_breaks_its_paragraphs_between_words_with_their_indent(tmp_path: Path,
+                                                                          size: tuple[int, int]) -> None:
+    """F1's panel fits the terminal: no word of a paragraph falls alone to the heading's column."""
+    app = _app(tmp_path, "9-5-2", 5)
+
+    async def go() -> None:
+        async with app.run_test(size=size) as pilot:
+            await ready(pilot, app)
+            await pilot.press("f1")
+            await pilot.pause(0.2)
+            body = app.screen.query_one("#panel-body")
+            lines = [strip.text for strip in body.render_lines(body.region.reset_offset)]
+            inner = [x.strip("│╭╮╰╯─").rstrip() for x in lines]
+            inner = [x[2:] for x in inner if x.strip()]  # the panel's padding
+            headings = {"How to play", "Keys"}
+            assert {x for x in inner if not x.startswith("  ")} == headings, inner
+            assert any("quit." in x for x in inner)  # the last line is on the screen too
+            await pilot.press("escape")
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
 def test_a_card_typed_before_the_turn_is_kept_for_it(tmp_path: Path) -> None:
     """A card typed and entered while the others play is not lost: it stays in the line, and Enter plays it."""
     m = Match(Rules.parse("9-5-2"), 5, ["You", "Bob", "Cleo"])

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
+from rich.padding import Padding
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -302,17 +303,28 @@ class Panel(ModalScreen[None]):
             app.send(_CONTINUE)
 
 
-HELP = """How to play
-  Type a card and Enter: QS, 10h, Q♠ (several for a discard or a give: 2c 3d)
-  Or, with nothing typed: Left/Right move along your hand, Enter plays the card
-  under the cursor; click a card to play it. Discards and gives: Space or a
-  click selects cards, Enter gives or discards the cards selected.
-  Trump, contract, targets: type them (S, spades, NT, MT; a number), or
-  Left/Right to step through the choices and Enter.
-Keys
-  F1 help   F2 hint   F3 last trick   F4 score sheet   F5 save
-  F6 forced cards on/off   Ctrl-Q or Ctrl-C save and quit
-The commands of line mode work too: hint, last, scores, save, forced, quit."""
+HELP: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("How to play", (
+        "Type a card and Enter: QS, 10h, Q♠ (several for a discard or a give: 2c 3d).",
+        "Or, with nothing typed: Left/Right move along your hand, Enter plays the card under the cursor; click a "
+        "card to play it. Discards and gives: Space or a click selects cards, Enter gives or discards them.",
+        "Trump, contract, targets: type them (S, spades, NT, MT; a number), or Left/Right to step through the "
+        "choices and Enter.")),
+    ("Keys", (
+        "F1 help   F2 hint   F3 last trick   F4 score sheet",
+        "F5 save   F6 forced cards on/off",
+        "Ctrl-Q or Ctrl-C save and quit",
+        "Or type the commands: hint, last, scores, save, forced, quit.")),
+)
+
+
+def help_body() -> Group:
+    """The help panel: each heading, then its paragraphs indented by two, broken between words at any width."""
+    parts: list[RenderableType] = []
+    for heading, paragraphs in HELP:
+        parts.append(Text(heading, style="bold"))
+        parts.extend(Padding(Text(x), (0, 0, 0, 2)) for x in paragraphs)
+    return Group(*parts)
 
 
 class TableApp(App[None]):
@@ -629,7 +641,7 @@ class TableApp(App[None]):
             self.query_one("#message", Static).update(Text(f"'{cmd}' waits for your turn.", style="bold"))
 
     def action_help(self) -> None:
-        self.push_screen(Panel("help", Text(HELP)))
+        self.push_screen(Panel("help", help_body()))
 
     def action_hint(self) -> None:
         if self.waiting:
