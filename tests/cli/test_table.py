@@ -334,6 +334,25 @@ def test_the_deal_log_breaks_its_lines_again_when_the_terminal_narrows(tmp_path:
     asyncio.run(go())
 
 
+def test_the_deal_log_of_four_players_at_the_smallest_table_fits_its_width(tmp_path: Path) -> None:
+    """At 64x20 with four players the log (30% of the width: 19 columns) was narrower than the 20 columns its lines
+    were broken at, so each line was cut at the border ('Bob e', 'Cleo t')."""
+    app = _app(tmp_path, "9-5-2 players=4", 5, players=4)
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            await ready(pilot, app)
+            await pilot.pause()
+            log = app.query_one("#log", DealLog)
+            width = log.scrollable_content_region.width
+            assert all(len(strip.text.rstrip()) <= width for strip in log.lines), width
+            words = " ".join(strip.text.strip() for strip in log.lines)
+            assert "Targets: You dealer 5, Bob eldest 3, Cleo third 2, Dan fourth 2" in words
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
 def test_a_terminal_too_small_for_the_table_asks_for_a_larger_one(tmp_path: Path) -> None:
     """Under 64x20 the table (cut at 50x14: the trick, the hand's last cards) gives way to a line naming the size it
     needs; made larger again, the table is back and the typed line plays."""

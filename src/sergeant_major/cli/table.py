@@ -251,7 +251,8 @@ class DealLog(RichLog):
     """The deal log: a :class:`RichLog` that breaks its lines again when its width changes (a resized terminal)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(wrap=True, markup=False, highlight=False, min_width=20, **kwargs)
+        # lines are broken at the log's width down to 12 columns (20 cut them in the four players' log at 64x20)
+        super().__init__(wrap=True, markup=False, highlight=False, min_width=12, **kwargs)
         self.texts: list[Text] = []
         self.drawn_width = 0
 
