@@ -353,6 +353,26 @@ def test_the_deal_log_of_four_players_at_the_smallest_table_fits_its_width(tmp_p
     asyncio.run(go())
 
 
+def test_the_trick_shows_every_seat_at_the_smallest_table_of_358(tmp_path: Path) -> None:
+    """At 64x20 in 3-5-8 the seat panels (the contracts left, the playmaker) take 9 rows, and the trick (at least 7
+    rows) ran under your hand: your own place in the trick was never on the screen. It now keeps to the rows left,
+    without its blank rows."""
+    app = _app(tmp_path, "3-5-8", 5)  # seed 5: Bob leads, Cleo follows, you are to play
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            await ready(pilot, app)
+            await pilot.pause()
+            trick, main = app.query_one("#trick"), app.query_one("#main")
+            assert trick.region.bottom <= main.region.bottom, (trick.region, main.region)
+            shown = str(trick.render()).splitlines()
+            assert len(shown) <= trick.content_region.height
+            assert any("Bob" in x and "Cleo" in x for x in shown) and any("You" in x for x in shown), shown
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
 def test_a_terminal_too_small_for_the_table_asks_for_a_larger_one(tmp_path: Path) -> None:
     """Under 64x20 the table (cut at 50x14: the trick, the hand's last cards) gives way to a line naming the size it
     needs; made larger again, the table is back and the typed line plays."""

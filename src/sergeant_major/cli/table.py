@@ -210,7 +210,11 @@ class TrickWidget(Static):
     def render(self) -> RenderableType:
         if self.view is None:
             return Text()
-        return trick_lines(self.view, max(20, self.size.width - 2))
+        text = trick_lines(self.view, max(20, self.size.width - 2))
+        lines = text.split("\n")
+        if len(lines) > self.size.height:  # a short table (3-5-8's tall seat panels at 64x20): no blank rows
+            text = Text("\n").join(line for line in lines if line.plain.strip())
+        return text
 
     def show(self, view: View) -> None:
         self.view = view
@@ -340,7 +344,7 @@ class TableApp(App[None]):
     #seats { height: auto; }
     .seat { width: 1fr; height: auto; min-height: 6; border: round $secondary; padding: 0 1; }
     .seat.to-act { border: heavy $accent; }
-    #trick { width: 1fr; height: 1fr; min-height: 7; padding: 0 1; content-align: center middle; }
+    #trick { width: 1fr; height: 1fr; min-height: 3; padding: 0 1; content-align: center middle; }
     #log { width: 40%; border: round $secondary; }
     #log.narrow { width: 30%; }
     #me { height: 1; padding: 0 1; }
