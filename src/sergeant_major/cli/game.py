@@ -10,14 +10,13 @@ mode; :class:`sergeant_major.cli.table.TableGame` overrides them for the full-sc
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
 import tempfile
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
@@ -34,61 +33,10 @@ from sergeant_major.core.view import View
 from sergeant_major.players import Player, decision_rng, make_player
 from sergeant_major.records import write_record
 
-__all__ = ["Game", "LeaveGame", "SaveLock", "match_over_lines", "exchange_lines", "HUMAN"]
+__all__ = ["Game", "LeaveGame", "match_over_lines", "exchange_lines", "HUMAN"]
 
 HUMAN = 0
 """The human's seat."""
-
-class SaveLock:
-    """The claim of one ``play`` process on the save it writes: an exclusive lock on a hidden ``.NAME.lock`` file
-    beside it (released by the system when the process ends, however it ends), so a second ``play --resume`` of
-    the same file is refused instead of the two overwriting each other's moves. No lock where the system has no
-    ``flock`` (Windows)."""
-
-    def __init__(self) -> None:
-        self.file: IO[str] | None = None
-        self.path: Path | None = None
-
-    def acquire(self, save: Path) -> None:
-        """Claim ``save`` for this process.
-
-        Raises:
-            SergeantMajorError: another process holds it; quotes the file and that process's id.
-        """
-        try:
-            import fcntl
-        except ImportError:
-            return
-        lock_path = save.with_name(f".{save.name}.lock")
-        try:
-            f = open(lock_path, "a+", encoding="utf-8")  # noqa: SIM115 (held open while the match is played)
-        except OSError:
-            return  # a folder that cannot be written: the save says so, quoting it
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            f.seek(0)
-            holder = f.read().strip()
-            f.close()
-            by = f" (process {holder})" if holder.isdigit() else ""
-            raise SergeantMajorError(f"{str(save)!r} is being played by another sergeant-major play{by}: go on "
-                                     "there, or leave it (Ctrl-Q) and resume it here") from None
-        f.seek(0)
-        f.truncate()
-        f.write(str(os.getpid()))
-        f.flush()
-        self.file, self.path = f, lock_path
-
-    def release(self) -> None:
-        """Give the claim up and remove the lock file (nothing when none is held)."""
-        if self.file is None:
-            return
-        if self.path is not None:
-            with contextlib.suppress(OSError):
-                self.path.unlink()
-        self.file.close()
-        self.file = None
-
 
 def _leave_on_signals(game: Game) -> dict[int, Any]:
     """Handle Ctrl-C (SIGINT), SIGTERM and SIGHUP as ``quit``: at the prompt by raising :class:`LeaveGame` at once,

@@ -31,7 +31,8 @@ from rich.console import Console
 
 from sergeant_major.cli import tui
 from sergeant_major.cli.app import app, parse_path, parse_seed, parse_whole_number, prepare_with_status
-from sergeant_major.cli.game import HUMAN, Game, SaveLock
+from sergeant_major.cli.filelock import FileLock
+from sergeant_major.cli.game import HUMAN, Game
 from sergeant_major.cli.records import record_error_text
 from sergeant_major.cli.settings import load_settings, save_settings
 from sergeant_major.core.errors import SergeantMajorError
@@ -226,13 +227,18 @@ def play(
         game_: Game = table_app.game
     else:
         game_ = Game(match, kinds, path, console, ask=line_editing_input(), new_file=new_file, settings=settings)
-    lock = SaveLock()
+    lock = FileLock()
+
+    def busy(by: str) -> str:
+        return (f"{str(game_.save_path)!r} is being played by another sergeant-major play{by}: go on there, or leave "
+                "it (Ctrl-Q) and resume it here")
+
     try:
         if not new_file:  # the file resumed: claimed before it is written over
-            lock.acquire(path)
+            lock.acquire(path, busy)
         game_.save()  # before any play: a save folder or file that cannot be written is said now, not at the end
         if new_file:
-            lock.acquire(game_.save_path)
+            lock.acquire(game_.save_path, busy)
     except SergeantMajorError as e:
         lock.release()
         raise _fail(str(e)) from None
