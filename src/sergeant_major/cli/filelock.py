@@ -40,11 +40,14 @@ class FileLock:
             return  # a folder that cannot be written: the file's own writing says so, quoting it
         try:
             fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        except BlockingIOError:
             f.seek(0)
             holder = f.read().strip()
             f.close()
             raise SergeantMajorError(busy(f" (process {holder})" if holder.isdigit() else "")) from None
+        except OSError:  # a file system without locks (ENOLCK): not claimed, as on Windows
+            f.close()
+            return
         f.seek(0)
         f.truncate()
         f.write(str(os.getpid()))
