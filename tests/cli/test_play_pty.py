@@ -339,3 +339,28 @@ def test_arrow_keys_edit_the_line_typed(env: dict[str, str], tmp_path: Path) -> 
     child.expect(PROMPT)
     child.sendline("quit")
     _saved_path(child)
+
+
+def test_a_second_play_of_a_save_being_played_is_refused(env: dict[str, str], tmp_path: Path) -> None:
+    """Two ``play --resume`` of one save overwrote each other's moves (the last to save won); the second is now
+    refused in one line quoting the file and the process playing it, and the file is left as it was."""
+    saves = tmp_path / "saves"
+    first = spawn(["play", "--seed", "2", "--save-dir", str(saves)], env)
+    assert next_screen(first) is not None
+    save = next(saves.glob("*.json"))
+    before = save.read_bytes()
+    second = spawn(["play", "--resume", str(save)], env)
+    second.expect(pexpect.EOF)
+    second.close()
+    out = _clean(second.before)
+    assert second.exitstatus == 2, out
+    assert f"error: {str(save)!r} is being played by another sergeant-major play (process {first.pid})" in out
+    assert save.read_bytes() == before
+    first.sendline("quit")
+    _saved_path(first)
+    # once the first has left, the save is free again
+    again = spawn(["play", "--resume", str(save)], env)
+    assert next_screen(again) is not None
+    again.sendline("quit")
+    assert _saved_path(again) == save
+    assert not list(saves.glob(".*.lock"))

@@ -1074,3 +1074,28 @@ def test_the_screen_header_of_rules_named_by_hand() -> None:
     m = Match(r, 3, ["You", "Bob", "Cleo"])
     head = _render(m.view(0)).splitlines()[0]
     assert head.startswith("-- Deal 1 -- 9-5-2 (house rules) -- "), head
+
+
+def test_a_file_system_without_locks_leaves_the_save_unclaimed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """flock failing for want of locks (ENOLCK, some network file systems) is not another process playing the save:
+    the save is played unclaimed, as where the system has no flock; a lock held elsewhere is still refused."""
+    import errno
+    import fcntl
+
+    from sergeant_major.cli.filelock import FileLock
+    from sergeant_major.core.errors import SergeantMajorError
+
+    save = tmp_path / "m.json"
+    held = FileLock()
+    held.acquire(save, lambda by: f"busy{by}")
+    with pytest.raises(SergeantMajorError, match=r"^busy \(process \d+\)$"):
+        FileLock().acquire(save, lambda by: f"busy{by}")
+    held.release()
+
+    def no_locks(fd: object, op: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    lock = FileLock()
+    lock.acquire(save, lambda by: f"busy{by}")
+    assert lock.file is None

@@ -17,6 +17,7 @@ from sergeant_major.cli import tui  # noqa: E402
 from sergeant_major.cli.settings import Settings  # noqa: E402
 from sergeant_major.cli.table import CardInput, DealLog, TableApp  # noqa: E402
 from sergeant_major.core.actions import Discard, EndGive, Give, NameContract, Play, Return  # noqa: E402
+from sergeant_major.core.deal import Phase  # noqa: E402
 from sergeant_major.core.match import Match  # noqa: E402
 from sergeant_major.core.rules import Rules  # noqa: E402
 from sergeant_major.records import check_record, read_record  # noqa: E402
@@ -230,6 +231,57 @@ def test_refused_card_is_said_and_changes_nothing(tmp_path: Path) -> None:
 
 
 
+@pytest.mark.parametrize("size", [(80, 24), (64, 20)])
+def test_a_long_refusal_is_shown_whole_under_the_hand(tmp_path: Path, size: tuple[int, int]) -> None:
+    """A refusal longer than a line shows under the hand from the quoted input to its end, not its last piece."""
+    m = Match(Rules.parse("9-5-2"), 3, ["You", "Bob", "Cleo"])  # seed 3: Cleo deals, the first decision is a lead
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=size) as pilot:
+            await ready(pilot, app)
+            assert app.view is not None and app.view.phase is Phase.PLAY
+            before = len(app.game.match.deal.history)
+            await pilot.press(*"hello world", "enter")
+            message = app.query_one("#message")
+            for _ in range(200):
+                await pilot.pause(0.01)
+                if "e.g." in str(message.render()):
+                    break
+            text = str(message.render())
+            assert text.startswith("Refused") and "'hello world'" in text and text.endswith("lists the commands)")
+            assert message.region.height >= len(text) // size[0] + 1  # every line of it on the screen
+            assert app.query_one("#line").region.y >= message.region.bottom  # nothing drawn over it
+            assert len(app.game.match.deal.history) == before
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (64, 20)])
+def test_help_panel_breaks_its_paragraphs_between_words_with_their_indent(tmp_path: Path,
+                                                                          size: tuple[int, int]) -> None:
+    """F1's panel fits the terminal: no word of a paragraph falls alone to the heading's column."""
+    app = _app(tmp_path, "9-5-2", 5)
+
+    async def go() -> None:
+        async with app.run_test(size=size) as pilot:
+            await ready(pilot, app)
+            await pilot.press("f1")
+            await pilot.pause(0.2)
+            body = app.screen.query_one("#panel-body")
+            lines = [strip.text for strip in body.render_lines(body.region.reset_offset)]
+            inner = [x.strip("│╭╮╰╯─").rstrip() for x in lines]
+            inner = [x[2:] for x in inner if x.strip()]  # the panel's padding
+            headings = {"How to play", "Keys"}
+            assert {x for x in inner if not x.startswith("  ")} == headings, inner
+            assert any("quit." in x for x in inner)  # the last line is on the screen too
+            await pilot.press("escape")
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
 def test_a_card_typed_before_the_turn_is_kept_for_it(tmp_path: Path) -> None:
     """A card typed and entered while the others play is not lost: it stays in the line, and Enter plays it."""
     m = Match(Rules.parse("9-5-2"), 5, ["You", "Bob", "Cleo"])
@@ -277,6 +329,45 @@ def test_the_deal_log_breaks_its_lines_again_when_the_terminal_narrows(tmp_path:
             assert all(len(strip.text.rstrip()) <= width for strip in log.lines), width
             words = " ".join(strip.text.strip() for strip in log.lines)
             assert long.strip() in words  # broken at spaces only: joined again, the words are whole
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def test_the_deal_log_of_four_players_at_the_smallest_table_fits_its_width(tmp_path: Path) -> None:
+    """At 64x20 with four players the log (30% of the width: 19 columns) was narrower than the 20 columns its lines
+    were broken at, so each line was cut at the border ('Bob e', 'Cleo t')."""
+    app = _app(tmp_path, "9-5-2 players=4", 5, players=4)
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            await ready(pilot, app)
+            await pilot.pause()
+            log = app.query_one("#log", DealLog)
+            width = log.scrollable_content_region.width
+            assert all(len(strip.text.rstrip()) <= width for strip in log.lines), width
+            words = " ".join(strip.text.strip() for strip in log.lines)
+            assert "Targets: You dealer 5, Bob eldest 3, Cleo third 2, Dan fourth 2" in words
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def test_the_trick_shows_every_seat_at_the_smallest_table_of_358(tmp_path: Path) -> None:
+    """At 64x20 in 3-5-8 the seat panels (the contracts left, the playmaker) take 9 rows, and the trick (at least 7
+    rows) ran under your hand: your own place in the trick was never on the screen. It now keeps to the rows left,
+    without its blank rows."""
+    app = _app(tmp_path, "3-5-8", 5)  # seed 5: Bob leads, Cleo follows, you are to play
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            await ready(pilot, app)
+            await pilot.pause()
+            trick, main = app.query_one("#trick"), app.query_one("#main")
+            assert trick.region.bottom <= main.region.bottom, (trick.region, main.region)
+            shown = str(trick.render()).splitlines()
+            assert len(shown) <= trick.content_region.height
+            assert any("Bob" in x and "Cleo" in x for x in shown) and any("You" in x for x in shown), shown
             await quit_table(pilot, app)
 
     asyncio.run(go())

@@ -135,3 +135,32 @@ def test_the_replay_shows_the_review_once_computed(server: Server, browser: Any,
             shutil.copy(tmp_path / n, os.path.join(os.environ["SM_SHOTS"], n))
     assert errs == []
     ctx.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_replay_trick_lies_inside_its_panel(server: Server, browser: Any, width: int) -> None:
+    """The repro: at 390 px the replay's trick took the table page's box (3.6 cards wide, a fixed height), so three
+    cards with their players' names wrapped, and the third hung out of the panel over the hands below."""
+    out = create_table(server, [{"kind": "computer", "level": "random"}] * 3, rules="9-5-2 deals=1")
+    tid = out["id"]
+    ctx = browser.new_context(viewport={"width": width, "height": 844})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/t/" + tid)
+    page.wait_for_function("S && S.over", timeout=30000)
+    page.goto(server.url + "/replay/" + tid)
+    page.locator("#step-text", has_text="1/").wait_for()
+    # the step of a trick's third card: the trick is complete (shown as the last one)
+    third = page.evaluate("R.steps.findIndex((s) => s.action && s.action.play && !s.trick.length && s.last)")
+    assert third > 0
+    page.evaluate("(k) => go(k)", third)
+    page.locator("#trick .played").nth(2).wait_for()
+    panel = page.locator("#trick").evaluate("(t) => t.parentElement.getBoundingClientRect().toJSON()")
+    for box in page.locator("#trick .played").evaluate_all("(ps) => ps.map((p) => p.getBoundingClientRect().toJSON())"):
+        assert panel["top"] <= box["top"] and box["bottom"] <= panel["bottom"], (box, panel)
+        assert panel["left"] <= box["left"] and box["right"] <= panel["right"], (box, panel)
+    tops = {round(b["top"]) for b in page.locator("#trick .played").evaluate_all(
+        "(ps) => ps.map((p) => p.getBoundingClientRect().toJSON())")}
+    assert len(tops) == 1  # the three in one row
+    assert errs == []
+    ctx.close()

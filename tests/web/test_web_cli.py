@@ -40,6 +40,34 @@ def test_bad_arguments(args: list[str], words: str) -> None:
 
 
 @pytest.mark.slow
+def test_a_second_serve_of_one_sqlite_file_is_refused(tmp_path: Path) -> None:
+    """Each process keeps its tables in memory, so two on one SQLite file played the same tables apart, each saving
+    over the other's moves; the second is refused in one line naming the file and the process serving it."""
+    db = tmp_path / "one.sqlite3"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    p = subprocess.Popen([EXE, "serve", "--port", "0", "--db", f"sqlite:///{db}"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert p.stdout is not None and "served at" in p.stdout.readline()
+        second = _run("--port", "0", "--db", f"sqlite:///{db}", env=env)
+        assert second.returncode == 2, second.stderr
+        assert second.stdout == "" and second.stderr.count("\n") == 1, second.stderr
+        assert second.stderr.startswith(f"error: the database {str(db)!r} is served by another sergeant-major serve "
+                                        f"(process {p.pid}): "), second.stderr
+    finally:
+        p.terminate()
+        p.wait(10)
+    again = subprocess.Popen([EXE, "serve", "--port", "0", "--db", f"sqlite:///{db}"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=env)
+    try:  # once the first has stopped, the file is free again
+        assert again.stdout is not None and "served at" in again.stdout.readline()
+    finally:
+        again.terminate()
+        again.wait(10)
+    assert not list(tmp_path.glob(".*.lock"))
+
+
+@pytest.mark.slow
 def test_default_database_and_address(tmp_path: Path) -> None:
     port = free_port()
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "PYTHONUNBUFFERED": "1"}
@@ -49,7 +77,8 @@ def test_default_database_and_address(tmp_path: Path) -> None:
         line = p.stdout.readline()
         assert f"http://127.0.0.1:{port}/" in line
         assert (tmp_path / "sergeant-major" / "web.sqlite3").exists()
-        busy = _run("--port", str(port), env=env)
+        # another database: the default one is claimed by the first server (test_a_second_serve_of_one_sqlite_file...)
+        busy = _run("--port", str(port), "--db", f"sqlite:///{tmp_path / 'other.sqlite3'}", env=env)
         # status 2, as for the other refusals (it was 1, the status of a record that breaks the rules), naming the port
         assert busy.returncode == 2, busy.stderr
         assert busy.stderr == (f"error: cannot listen on 127.0.0.1:{port}: port {port} is in use (another program listens "

@@ -121,6 +121,11 @@ class Game:
         self._flush()
         self.emit(text, style)
 
+    def refuse(self, text: str) -> None:
+        """Say why a line was refused (line mode: broken between words, which an 80-column terminal would not do)."""
+        for part in tui.wrap_note(text, self.console.width - 1, indent=""):
+            self.say(part, style="bold red")
+
     def emit(self, text: str | Text, style: str = "") -> None:
         """Put one line on the screen (line mode: print it)."""
         if isinstance(text, str):
@@ -416,9 +421,7 @@ class Game:
             try:
                 actions = self.build_actions(view, line)
             except SergeantMajorError as e:
-                # broken between words: the terminal would cut a long refusal mid-word at 80 columns
-                for part in tui.wrap_note(tui.refusal(line, e), self.console.width - 1, indent=""):
-                    self.say(part, style="bold red")
+                self.refuse(tui.refusal(line, e))
                 continue
             for a in actions:
                 self._apply(a)

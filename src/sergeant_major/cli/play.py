@@ -24,13 +24,14 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from sergeant_major.cli import tui
 from sergeant_major.cli.app import app, parse_path, parse_seed, parse_whole_number, prepare_with_status
+from sergeant_major.cli.filelock import FileLock
 from sergeant_major.cli.game import HUMAN, Game
 from sergeant_major.cli.records import record_error_text
 from sergeant_major.cli.settings import load_settings, save_settings
@@ -40,6 +41,9 @@ from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import has_visible, name_problem, quote, visible
 from sergeant_major.players import LEVELS
 from sergeant_major.records import RecordCountError, check_record, read_record, read_records
+
+if TYPE_CHECKING:
+    from sergeant_major.cli.table import TableApp
 
 __all__ = ["play", "default_save_dir", "save_name", "Game"]
 
@@ -223,10 +227,29 @@ def play(
         game_: Game = table_app.game
     else:
         game_ = Game(match, kinds, path, console, ask=line_editing_input(), new_file=new_file, settings=settings)
+    lock = FileLock()
+
+    def busy(by: str) -> str:
+        return (f"{str(game_.save_path)!r} is being played by another sergeant-major play{by}: go on there, or leave "
+                "it (Ctrl-Q) and resume it here")
+
     try:
+        if not new_file:  # the file resumed: claimed before it is written over
+            lock.acquire(path, busy)
         game_.save()  # before any play: a save folder or file that cannot be written is said now, not at the end
+        if new_file:
+            lock.acquire(game_.save_path, busy)
     except SergeantMajorError as e:
+        lock.release()
         raise _fail(str(e)) from None
+    try:
+        _run(console, game_, table_app, kinds, intro)
+    finally:
+        lock.release()
+
+
+def _run(console: Console, game_: Game, table_app: TableApp | None, kinds: list[str], intro: list[str]) -> None:
+    """Say the intro, prepare the expert players, and play the match (its save claimed); exits with its status."""
     for line in intro:
         console.print(line, highlight=False, markup=False)
     if "expert" in kinds:

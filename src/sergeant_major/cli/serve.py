@@ -9,11 +9,17 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from sergeant_major.cli.app import app, number_parser, parse_whole_number, say_if_slow
-from sergeant_major.core.errors import install_hint
+from sergeant_major.cli.filelock import FileLock
+from sergeant_major.core.errors import SergeantMajorError, install_hint
+
+if TYPE_CHECKING:
+    from sergeant_major.web.store import Store
 
 
 def ready_line(elapsed: float) -> str:
@@ -139,10 +145,10 @@ def serve(
                                          "the CPU cores less one, so that the tables' computers keep a core)"),
 ) -> None:
     """Play in the browser: start the web app and print its address."""
-    try:
-        import uvicorn
+    try:  # the web extra: said in one line when missing
+        import uvicorn  # noqa: F401
 
-        from sergeant_major.web.app import create_app
+        from sergeant_major.web.app import create_app  # noqa: F401
         from sergeant_major.web.store import Store, default_db_url
     except ModuleNotFoundError as e:
         typer.echo(f"error: serve needs the web extra ({e.name} is missing): {install_hint('web')}", err=True)
@@ -173,6 +179,31 @@ def serve(
         typer.echo(f"error: cannot open the database {url.split('@')[-1]!r}: {str(e).splitlines()[0] if str(e) else type(e).__name__}",
                    err=True)
         raise typer.Exit(2) from None
+    lock = FileLock()
+    db_file = store.engine.url.database if store.engine.dialect.name == "sqlite" else None
+    if db_file and db_file != ":memory:" and not db_file.startswith("file:"):
+        try:  # each process keeps its tables in memory: two on one SQLite file would play the same tables apart
+            lock.acquire(Path(db_file), lambda by: f"the database {db_file!r} is served by another sergeant-major "
+                         f"serve{by}: stop that one first, or give --db another file (many processes share a "
+                         "PostgreSQL database, docs/web.md)")
+        except SergeantMajorError as e:
+            store.engine.dispose()
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(2) from None
+    try:
+        _serve(store, url, host, port, delay, review_jobs, lock.release)
+    finally:
+        lock.release()
+
+
+def _serve(store: Store, url: str, host: str, port: int, delay: float, review_jobs: int,
+           stopped: Callable[[], None]) -> None:
+    """Run the web app on ``store`` until Ctrl-C or SIGTERM, then call ``stopped`` (before uvicorn raises the
+    signal again, which ends the process); a failure to listen exits with status 2."""
+    import uvicorn
+
+    from sergeant_major.web.app import create_app
+
     web = create_app(store=store, delay=delay, review_jobs=review_jobs or None)
     # no per-message deflate: state messages are a few KB, and compressing them was the largest CPU cost.
     # Frames up to 1 MiB reach the app, which refuses those over MAX_MESSAGE with a too_large error.
@@ -198,6 +229,7 @@ def serve(
             warm_in_background(_warm_expert, typer.echo, _notice_after(), warn=lambda m: typer.echo(m, err=True))
             await server.main_loop()
             await server.shutdown()
+            stopped()
 
     failed: list[bool] = []
     import importlib.util

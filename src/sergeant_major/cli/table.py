@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
+from rich.padding import Padding
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -65,6 +66,11 @@ class TableGame(Game):
     def emit(self, text: str | Text, style: str = "") -> None:
         line = text if isinstance(text, Text) else Text(text, style=style)
         self._post(self.app.add_log, line, style)
+
+    def refuse(self, text: str) -> None:
+        # one line: the deal log and the message under the hand break it at their own widths, and the message
+        # would otherwise keep only the last piece, without the input it quotes
+        self.say(text, style="bold red")
 
     def show_decision(self, view: View) -> None:
         self._post(self.app.show_view, view, True)
@@ -204,7 +210,11 @@ class TrickWidget(Static):
     def render(self) -> RenderableType:
         if self.view is None:
             return Text()
-        return trick_lines(self.view, max(20, self.size.width - 2))
+        text = trick_lines(self.view, max(20, self.size.width - 2))
+        lines = text.split("\n")
+        if len(lines) > self.size.height:  # a short table (3-5-8's tall seat panels at 64x20): no blank rows
+            text = Text("\n").join(line for line in lines if line.plain.strip())
+        return text
 
     def show(self, view: View) -> None:
         self.view = view
@@ -245,7 +255,8 @@ class DealLog(RichLog):
     """The deal log: a :class:`RichLog` that breaks its lines again when its width changes (a resized terminal)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(wrap=True, markup=False, highlight=False, min_width=20, **kwargs)
+        # lines are broken at the log's width down to 12 columns (20 cut them in the four players' log at 64x20)
+        super().__init__(wrap=True, markup=False, highlight=False, min_width=12, **kwargs)
         self.texts: list[Text] = []
         self.drawn_width = 0
 
@@ -297,17 +308,28 @@ class Panel(ModalScreen[None]):
             app.send(_CONTINUE)
 
 
-HELP = """How to play
-  Type a card and Enter: QS, 10h, Q♠ (several for a discard or a give: 2c 3d)
-  Or, with nothing typed: Left/Right move along your hand, Enter plays the card
-  under the cursor; click a card to play it. Discards and gives: Space or a
-  click selects cards, Enter gives or discards the cards selected.
-  Trump, contract, targets: type them (S, spades, NT, MT; a number), or
-  Left/Right to step through the choices and Enter.
-Keys
-  F1 help   F2 hint   F3 last trick   F4 score sheet   F5 save
-  F6 forced cards on/off   Ctrl-Q or Ctrl-C save and quit
-The commands of line mode work too: hint, last, scores, save, forced, quit."""
+HELP: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("How to play", (
+        "Type a card and Enter: QS, 10h, Q♠ (several for a discard or a give: 2c 3d).",
+        "Or, with nothing typed: Left/Right move along your hand, Enter plays the card under the cursor; click a "
+        "card to play it. Discards and gives: Space or a click selects cards, Enter gives or discards them.",
+        "Trump, contract, targets: type them (S, spades, NT, MT; a number), or Left/Right to step through the "
+        "choices and Enter.")),
+    ("Keys", (
+        "F1 help   F2 hint   F3 last trick   F4 score sheet",
+        "F5 save   F6 forced cards on/off",
+        "Ctrl-Q or Ctrl-C save and quit",
+        "Or type the commands: hint, last, scores, save, forced, quit.")),
+)
+
+
+def help_body() -> Group:
+    """The help panel: each heading, then its paragraphs indented by two, broken between words at any width."""
+    parts: list[RenderableType] = []
+    for heading, paragraphs in HELP:
+        parts.append(Text(heading, style="bold"))
+        parts.extend(Padding(Text(x), (0, 0, 0, 2)) for x in paragraphs)
+    return Group(*parts)
 
 
 class TableApp(App[None]):
@@ -322,7 +344,7 @@ class TableApp(App[None]):
     #seats { height: auto; }
     .seat { width: 1fr; height: auto; min-height: 6; border: round $secondary; padding: 0 1; }
     .seat.to-act { border: heavy $accent; }
-    #trick { width: 1fr; height: 1fr; min-height: 7; padding: 0 1; content-align: center middle; }
+    #trick { width: 1fr; height: 1fr; min-height: 3; padding: 0 1; content-align: center middle; }
     #log { width: 40%; border: round $secondary; }
     #log.narrow { width: 30%; }
     #me { height: 1; padding: 0 1; }
@@ -624,7 +646,7 @@ class TableApp(App[None]):
             self.query_one("#message", Static).update(Text(f"'{cmd}' waits for your turn.", style="bold"))
 
     def action_help(self) -> None:
-        self.push_screen(Panel("help", Text(HELP)))
+        self.push_screen(Panel("help", help_body()))
 
     def action_hint(self) -> None:
         if self.waiting:
