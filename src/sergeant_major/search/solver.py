@@ -44,6 +44,7 @@ from sergeant_major.search.kernels import (
     ST_ETC,
     ST_ETCCUTS,
     ST_HELPER,
+    ST_KILLERS,
     ST_NODES,
     ST_PFIRST,
     ST_POTHER,
@@ -207,6 +208,7 @@ class Solver:
         self.probe_first = PROBE_FIRST
         self.probe_others = PROBE_OTHERS
         self._rate = 0.0  # search nodes per clock second, learnt by timed searches
+        self._killers_of: tuple[int, ...] = ()  # (trump, misere, seat) of the searches the killer leads come from
 
     def interrupt(self) -> None:
         """Make the search this solver runs in another thread return soon (within about 1,024 nodes) with the
@@ -348,6 +350,12 @@ class Solver:
         ``learn`` the node rate of a slice of at least 10,000 nodes (and 10 ms unless cut short) is learnt for the
         budgets of timed slices."""
         stats = self._stats
+        kind = (pos.trump, int(pos.misere), seat)
+        if kind != self._killers_of:  # leads that cut under another trump or for another seat mislead the ordering
+            for st in [stats] + [helper[3] for helper in self._helpers]:
+                for i in range(ST_KILLERS, ST_TAKES):
+                    st[i] = 0
+            self._killers_of = kind
         out = int_array(3)
         stats[ST_NODES] = 0
         stats[ST_ABORT] = 0
