@@ -764,6 +764,8 @@ def equivalent_groups(pos: Position) -> list[list[int]]:
 
 
 _WARM: list[bool] = []
+# held by the thread warming up: another thread's warm_up waits until the search is loaded (its time limits start then)
+_WARM_LOCK = threading.RLock()
 _NO_LIMIT = 365.0 * 24 * 3600  # seconds: a time limit this long or longer is no limit (a deadline past it overflows)
 
 
@@ -900,7 +902,14 @@ def warm_up() -> None:
     :class:`Solver` before a timed search starts; a no-op after the first call and without numba. If
     :func:`warm_up_in_background` or :func:`start_warm_up` started a compile, waits for it first and then loads
     its cache (or compiles here, if that process failed). With an empty cache, shares the kernels out with a
-    second process (docs/solver.md, "The first run")."""
+    second process (docs/solver.md, "The first run"). Thread-safe: a call while another thread warms up returns
+    when that one has finished."""
+    with _WARM_LOCK:
+        _warm_up()
+
+
+def _warm_up() -> None:
+    """:func:`warm_up`'s work, under its lock (a call from the thread warming up, through the tiny search, returns)."""
     if _WARM:
         return
     _WARM.append(True)
