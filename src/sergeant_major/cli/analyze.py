@@ -303,7 +303,9 @@ def _run_review(match: Match, names: list[str], deals: list[int] | None, time_li
         import sergeant_major.players.expert  # noqa: F401
     # the expert's estimates begin at once: they need only the play-outs for most cards, while the search compiles
     _prepare(err, as_json, expert_first=expert)
-    solver = Solver(threads=table_jobs())
+    # beside the expert's thread a search gets no helper threads: they would compete with it for the cores and
+    # burn time while descheduled (the review's own tasks still run in table_jobs() threads)
+    solver = Solver(threads=1 if expert else table_jobs())
     total = review_units(match, table=table, deals=deals)
     cards = sum(len(d.completed) * d.n + len(d.trick) for d in match.deals if deals is None or d.number in deals)
     with Progress(TextColumn("Reviewing"), BarColumn(), MofNCompleteColumn(), TextColumn("searches"),
