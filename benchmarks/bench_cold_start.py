@@ -5,7 +5,9 @@ cache that first run left (warm), each in its own subprocess.
 Cases:
 
 * ``analyze``: ``sergeant-major analyze POSITION --no-table -t 5`` on a 9-5-2 deal at the opening lead;
-* ``review``: ``sergeant-major review FILE --deal 1 --no-table`` of a recorded 9-5-2 match (seed 11);
+* ``review``: ``sergeant-major review FILE --deal 1 --no-table --json`` of a recorded 9-5-2 match (seed 11);
+* ``table``: ``sergeant-major review FILE --deal 1``, the form a user types (the double-dummy table per contract
+  too, text to a pipe), of the same record;
 * ``expert``: the ``expert`` player's first card of a 9-5-2 deal (its ``warm_up`` and one ``choose``);
 * ``import``: ``import sergeant_major.search.solver`` and ``warm_up()`` only (the compile alone).
 
@@ -14,7 +16,7 @@ Each row: the command's wall time and its CPU time (its process and the second c
 ``bg s``: how long a background compile it left (the expert's search, see docs/solver.md) ran on after it exited
 (waited for before the next run), and the same command again with the cache that left (warm).
 
-Run: ``python benchmarks/bench_cold_start.py [--cases analyze review expert import] [--repeats 1]``. Prints
+Run: ``python benchmarks/bench_cold_start.py [--cases analyze review table expert import] [--repeats 1]``. Prints
 a table and one JSON line at the end. Never run from a test: the figures depend on the machine and its load.
 """
 
@@ -71,6 +73,8 @@ def command(case: str, rec: Path) -> list[str]:
         return [*cli, "analyze", POSITION, "--no-table", "-t", "5"]
     if case == "review":
         return [*cli, "review", str(rec), "--deal", "1", "--no-table", "--json"]
+    if case == "table":
+        return [*cli, "review", str(rec), "--deal", "1"]
     if case == "expert":
         return [sys.executable, "-c", EXPERT]
     return [sys.executable, "-c", IMPORT]
@@ -107,8 +111,8 @@ def run(case: str, rec: Path, cache: str) -> tuple[float, float, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cases", nargs="+", default=["import", "analyze", "review", "expert"],
-                    choices=["import", "analyze", "review", "expert"])
+    ap.add_argument("--cases", nargs="+", default=["import", "analyze", "review", "table", "expert"],
+                    choices=["import", "analyze", "review", "table", "expert"])
     ap.add_argument("--repeats", type=int, default=1, help="cold runs per case (each with a new empty cache)")
     args = ap.parse_args()
     out: dict[str, dict[str, list[float]]] = {}

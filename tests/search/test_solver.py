@@ -1301,3 +1301,21 @@ def test_move_order_is_the_scored_order(kind: tuple[str, Contract | None]) -> No
             assert [int(moves[2 * j]) for j in range(nm)] == want, (repr(pos), seat)
             compared += 1
     assert compared >= 300
+
+
+def test_killer_leads_of_another_trump_or_seat_do_not_carry_over() -> None:
+    """A solver's killer leads (learnt by its searches, kept for the next) are forgotten when a search is under
+    another trump or for another seat: there a lead that cut misorders the cards (a table's cell after one of
+    another contract searched up to three times the nodes). So such a search visits the nodes it would on a
+    fresh solver, and finds the same value."""
+    clubs = Position.parse("9-5-2 | C | 0 | 4-0-1 | KJ8.AK.Q87543. / A762..9.QJ9543 / QT9.4.K62.T876 | -")
+    hearts = Position(clubs.rules, Contract.HEARTS, clubs.to_move, clubs.tricks, clubs.hands, clubs.trick)
+    fresh = Solver(tt_bits=16)
+    value = fresh.value(clubs, 0)
+    for before, seat in ((hearts, 1), (clubs, 1)):
+        solver = Solver(tt_bits=16)
+        solver.value(before, seat)
+        n0 = solver.nodes
+        again = solver.value(clubs, 0)
+        assert (again.lower, again.upper, again.exact) == (value.lower, value.upper, True)
+        assert solver.nodes - n0 == fresh.nodes

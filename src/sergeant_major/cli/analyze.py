@@ -24,7 +24,9 @@ import contextlib
 import dataclasses
 import json
 import math
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -226,6 +228,10 @@ def _print_review(out: Console, r: dict[str, Any]) -> None:
 _SECONDS = number_parser(lambda x: 0 < x < math.inf, "a positive, finite number of seconds")  # also refuses NaN
 
 
+class _Stopped(Exception):
+    """Raised in the expert's estimates when the double-dummy review beside them has failed."""
+
+
 def _prepare(err: Console, as_json: bool, expert_first: bool = False) -> None:
     """Compile (or load) the kernels once the input is known good: tens of seconds with a cold numba cache,
     under a second after. Said rather than a silent wait (on a pipe only when it takes over a second). Without
@@ -312,23 +318,43 @@ def _run_review(match: Match, names: list[str], deals: list[int] | None, time_li
 
     if expert:  # before the solver's warm-up, which then compiles the expert's kernels too
         import sergeant_major.players.expert  # noqa: F401
-    # the expert's estimates first: they need only the play-outs for most cards, while the search compiles
+    # the expert's estimates begin at once: they need only the play-outs for most cards, while the search compiles
     _prepare(err, as_json, expert_first=expert)
-    solver = Solver(threads=table_jobs())
+    # beside the expert's thread a search gets no helper threads: they would compete with it for the cores and
+    # burn time while descheduled (the review's own tasks still run in table_jobs() threads)
+    solver = Solver(threads=1 if expert else table_jobs())
     total = review_units(match, table=table, deals=deals)
     cards = sum(len(d.completed) * d.n + len(d.trick) for d in match.deals if deals is None or d.number in deals)
     with Progress(TextColumn("Reviewing"), BarColumn(), MofNCompleteColumn(), TextColumn("searches"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task("review", total=total + (cards if expert else 0))
-        estimates = None
-        if expert:
+
+        def double_dummy() -> dict[str, Any]:
+            return review_match(match, solver, time_limit, table=table, names=names, deals=deals,
+                                progress=lambda k: bar.advance(task, k))
+
+        if not expert:
+            r = double_dummy()
+        else:
             from sergeant_major.eval.review import add_expert_estimates, expert_estimates
 
-            estimates = expert_estimates(match, deals, progress=lambda k: bar.advance(task, k))
-        r = review_match(match, solver, time_limit, table=table, names=names, deals=deals,
-                         progress=lambda k: bar.advance(task, k))
-        if estimates is not None:
-            add_expert_estimates(match, r, estimates=estimates)
+            stop = threading.Event()
+
+            def tick(k: int) -> None:
+                if stop.is_set():  # the review failed or was interrupted: no more estimates
+                    raise _Stopped
+                bar.advance(task, k)
+
+            # the expert's estimates in a thread beside the double-dummy review (docs/solver.md, "the cold start"):
+            # they need mostly play-outs, ready before the search, and the table's searches fill the other core
+            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sm-expert") as pool:
+                pending = pool.submit(expert_estimates, match, deals, progress=tick)
+                try:
+                    r = double_dummy()
+                except BaseException:
+                    stop.set()  # leaving the pool waits for the card being estimated, not the rest
+                    raise
+                add_expert_estimates(match, r, estimates=pending.result())
     if as_json:
         out.print_json(json.dumps(r))
     else:

@@ -44,6 +44,7 @@ from sergeant_major.search.kernels import (
     ST_ETC,
     ST_ETCCUTS,
     ST_HELPER,
+    ST_KILLERS,
     ST_NODES,
     ST_PFIRST,
     ST_POTHER,
@@ -207,6 +208,7 @@ class Solver:
         self.probe_first = PROBE_FIRST
         self.probe_others = PROBE_OTHERS
         self._rate = 0.0  # search nodes per clock second, learnt by timed searches
+        self._killers_of: tuple[int, ...] = ()  # (trump, misere, seat) of the searches the killer leads come from
 
     def interrupt(self) -> None:
         """Make the search this solver runs in another thread return soon (within about 1,024 nodes) with the
@@ -348,6 +350,12 @@ class Solver:
         ``learn`` the node rate of a slice of at least 10,000 nodes (and 10 ms unless cut short) is learnt for the
         budgets of timed slices."""
         stats = self._stats
+        kind = (pos.trump, int(pos.misere), seat)
+        if kind != self._killers_of:  # leads that cut under another trump or for another seat mislead the ordering
+            for st in [stats] + [helper[3] for helper in self._helpers]:
+                for i in range(ST_KILLERS, ST_TAKES):
+                    st[i] = 0
+            self._killers_of = kind
         out = int_array(3)
         stats[ST_NODES] = 0
         stats[ST_ABORT] = 0
@@ -756,6 +764,8 @@ def equivalent_groups(pos: Position) -> list[list[int]]:
 
 
 _WARM: list[bool] = []
+# held by the thread warming up: another thread's warm_up waits until the search is loaded (its time limits start then)
+_WARM_LOCK = threading.RLock()
 _NO_LIMIT = 365.0 * 24 * 3600  # seconds: a time limit this long or longer is no limit (a deadline past it overflows)
 
 
@@ -892,7 +902,14 @@ def warm_up() -> None:
     :class:`Solver` before a timed search starts; a no-op after the first call and without numba. If
     :func:`warm_up_in_background` or :func:`start_warm_up` started a compile, waits for it first and then loads
     its cache (or compiles here, if that process failed). With an empty cache, shares the kernels out with a
-    second process (docs/solver.md, "The first run")."""
+    second process (docs/solver.md, "The first run"). Thread-safe: a call while another thread warms up returns
+    when that one has finished."""
+    with _WARM_LOCK:
+        _warm_up()
+
+
+def _warm_up() -> None:
+    """:func:`warm_up`'s work, under its lock (a call from the thread warming up, through the tiny search, returns)."""
     if _WARM:
         return
     _WARM.append(True)
