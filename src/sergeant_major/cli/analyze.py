@@ -259,7 +259,7 @@ def _load_record(target: str, game: int | None, spoilers: bool, err: Console,
     Raises:
         typer.Exit: 2 for a file that is no record (nor a position, where one is taken), or a match still played.
     """
-    from sergeant_major.cli.records import record_error_text, refuse_unfinished
+    from sergeant_major.cli.records import located, record_error_text, refuse_unfinished
     from sergeant_major.records import RecordCheckError, RecordCountError, check_record, match_from_record, read_record
     from sergeant_major.search.position import Position
 
@@ -283,7 +283,7 @@ def _load_record(target: str, game: int | None, spoilers: bool, err: Console,
                 except SergeantMajorError as pe:
                     nor = f"; nor is it a position text: {pe}" if "|" in text else ""
         if in_file is None or on_position is None:
-            err.print(Text(f"error: {target}: {e}{nor}"))
+            err.print(Text(f"error: {located(target, str(e))}{nor}"))
             raise typer.Exit(2) from None
         on_position(in_file)
         return None

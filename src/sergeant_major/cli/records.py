@@ -39,7 +39,7 @@ from sergeant_major.records import (
     replay_record,
 )
 
-__all__ = ["replay", "check", "load_record", "record_error_text", "GAME_HELP"]
+__all__ = ["replay", "check", "load_record", "record_error_text", "located", "GAME_HELP"]
 
 GAME_HELP = "For a JSON Lines file of several records (simulate --out): which record, from 1."
 
@@ -58,7 +58,13 @@ def record_error_text(path: Path, e: RecordError, game: int | None) -> str:
             return (f"{path} holds {e.count} records (JSON Lines, one match a line); choose one with --game N "
                     f"(1..{e.count})")
         return f"--game {game}: {e}"
-    return f"{path}: {e}"
+    return located(path, str(e))
+
+
+def located(path: Path | str, message: str) -> str:
+    """``message`` about the file ``path``, led by its name unless it already quotes it (``'cannot read the record
+    'x.json': ...'``), so the name is said once."""
+    return message if repr(str(path)) in message else f"{path}: {message}"
 
 
 def load_record(path: Path, game: int | None, err: Console) -> dict[str, Any]:
