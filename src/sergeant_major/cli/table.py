@@ -336,6 +336,7 @@ class TableApp(App[None]):
     """The full-screen table. ``start_game`` builds the :class:`TableGame` and runs its loop in a worker thread."""
 
     TITLE = "Sergeant Major"
+    ENABLE_COMMAND_PALETTE = False  # Textual's palette (themes, screenshots) is no game command; its ^p cut the footer
     CSS = """
     Screen { layout: vertical; }
     #top { height: 1; padding: 0 1; background: $boost; text-style: bold; }
