@@ -153,6 +153,19 @@ def test_suit_parse_emoji_and_white_symbols() -> None:
     assert Contract.parse("♧\ufe0f") is Contract.CLUBS
 
 
+def test_full_width_letters_and_digits_are_cards_and_suits() -> None:
+    """East Asian input methods type full-width letters and digits ('ＱＳ' was refused as "'Ｓ' is not a suit")."""
+    from sergeant_major.core.actions import Contract
+
+    assert str(parse_card("ＱＳ")) == "QS" and str(parse_card("１０ｈ")) == "TH" and str(parse_card("Ａ♠")) == "AS"
+    assert parse_cards("ＱＳ，２Ｃ") == parse_cards("QS 2C")
+    assert Suit.parse("Ｓ") is Suit.SPADES and Suit.parse("ｈｅａｒｔｓ") is Suit.HEARTS and Contract.parse("Ｄ") is Contract.DIAMONDS
+    with pytest.raises(CardParseError, match="'ＱＸ' is not a card"):
+        parse_card("ＱＸ")  # refused quoting what was typed
+    with pytest.raises(CardParseError, match="'ＱＸ' is not a card"):
+        parse_cards("ＱＳ，ＱＸ")
+
+
 @pytest.mark.parametrize(("text", "shown"), [
     ("Q♥\ufe0f\ufe0f", "U+FE0F VARIATION SELECTOR-16"),  # one selector is the symbol's; a second is not a suit
     ("Q\u200b", "U+200B ZERO WIDTH SPACE"),

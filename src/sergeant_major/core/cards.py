@@ -47,9 +47,16 @@ _PLAIN_SYMBOL: Final = dict(zip(WHITE_SUIT_SYMBOLS, SUIT_SYMBOLS, strict=True))
 _VARIATION_SELECTORS: Final = "\ufe0e\ufe0f"  # text / emoji presentation of the symbol before it
 
 
+def _half_width(text: str) -> str:
+    """``text`` with the full-width forms of ASCII (U+FF01..U+FF5E: ``'ＱＳ，２Ｃ'``) made ASCII."""
+    return "".join(chr(ord(ch) - 0xFEE0) if "\uff01" <= ch <= "\uff5e" else ch for ch in text)
+
+
 def _plain_symbols(text: str) -> str:
-    """``text`` with white suit symbols made black and one variation selector (U+FE0E or U+FE0F) right after a
-    suit symbol dropped: ``'Q♡️'`` -> ``'Q♥'``. Anything else is kept, to be refused with its place named."""
+    """``text`` with full-width letters and digits made ASCII (``'ＱＳ'``, as East Asian input methods type it), white
+    suit symbols made black and one variation selector (U+FE0E or U+FE0F) right after a suit symbol dropped:
+    ``'Q♡️'`` -> ``'Q♥'``. Anything else is kept, to be refused with its place named."""
+    text = _half_width(text)
     if not any(ch in _VARIATION_SELECTORS or ch in _PLAIN_SYMBOL for ch in text):
         return text
     out: list[str] = []
@@ -208,7 +215,7 @@ def parse_cards(text: str, *, german: bool = False) -> list[Card]:
     Raises:
         CardParseError: quoting the first word that is not a card.
     """
-    words = text.replace(",", " ").split()
+    words = text.replace(",", " ").replace("\uff0c", " ").split()  # a comma, full-width too
     return [parse_card(w, german=german) for w in words]
 
 
