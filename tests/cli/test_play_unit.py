@@ -1099,3 +1099,45 @@ def test_a_file_system_without_locks_leaves_the_save_unclaimed(tmp_path: Path, m
     lock = FileLock()
     lock.acquire(save, lambda by: f"busy{by}")
     assert lock.file is None
+
+
+@pytest.mark.parametrize(("rules", "seed"), [("9-5-2", 3), ("9-5-2", 4), ("8-5-3", 7), ("3-5-8", 2)])
+def test_a_resumed_deal_is_told_as_it_was_played(tmp_path: Path, rules: str, seed: int) -> None:
+    """Resuming a save in the middle of a deal tells that deal so far first: every line is one the player was told
+    while playing it (the same words, no card more: not the kitty or discards of another declarer)."""
+    import copy
+    import json
+
+    m = Match(Rules.parse(rules), seed, ["You", "Bob", "Cleo"])
+    kinds = ["human", "heuristic", "heuristic"]
+    asked = {"n": 0}
+
+    def first_legal(_prompt: str) -> str:
+        asked["n"] += 1
+        if asked["n"] > 10:
+            return "quit"
+        return tui.legal_tokens(m.view(0))[0]
+
+    console, out = _console()
+    game = Game(m, kinds, tmp_path / "m.json", console, ask=first_legal)
+    game.run()
+    def facts(lines: list[str]) -> set[str]:  # your discards one by one: typed one at a time, told at once
+        found = (re.match(r"^(You \(\w+\) discard)((?: [0-9TJQKA]+[SHDC])+)$", x) for x in lines)
+        return {f"{g[1]} {c}" for g in found if g for c in g[2].split()} | {x for x in lines if " discard " not in x}
+
+    live = facts([line.strip() for line in out.getvalue().splitlines() if line.strip()])
+    rec = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))
+    resumed = match_from_record(rec)
+    assert len(resumed.deal.history) > 4
+    at_start = copy.deepcopy(rec)
+    at_start["deals"][-1]["actions"] = []
+    console2, out2 = _console()
+    again = Game(resumed, kinds, tmp_path / "m.json", console2, ask=lambda _p: "quit", new_file=False,
+                 deal_start=match_from_record(at_start))
+    again.run()
+    told = out2.getvalue().split("Match saved to")[0]
+    story = [line.strip() for line in told.split("=== Deal 1")[1].splitlines()[1:] if line.strip()]
+    story = story[:next((i for i, x in enumerate(story) if x.startswith("-- Deal")), len(story))]  # then the status
+    assert any(" plays " in x or " lead" in x for x in story) or any("trump" in x for x in story), story
+    assert len(story) >= 3 and facts(story) <= live, facts(story) - live
+    assert again.match.deal.history == resumed.deal.history  # telling it changed nothing

@@ -98,8 +98,10 @@ class Game:
 
     def __init__(self, match: Match, kinds: list[str], save_path: Path, console: Console,
                  ask: Callable[[str], str] | None = None, new_file: bool = True,
-                 settings: Settings | None = None) -> None:
+                 settings: Settings | None = None, deal_start: Match | None = None) -> None:
         self.match = match
+        # a resumed match: the same match at the start of its current deal, whose actions so far are told first
+        self.deal_start = deal_start
         self.kinds = kinds
         self.players: list[Player | None] = [None if k == "human" else make_player(k) for k in kinds]
         self.save_path = save_path
@@ -217,8 +219,25 @@ class Game:
             for sig, handler in previous.items():
                 signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
 
+    def _tell_deal_so_far(self) -> None:
+        """Say what happened in the current deal before it was resumed, in the words (and with the cards) the live
+        game said, by applying its actions to :attr:`deal_start`; nothing if they do not apply."""
+        start, self.deal_start = self.deal_start, None
+        if start is None or start.deal.number != self.match.deal.number:
+            return
+        real, self.match = self.match, start
+        try:
+            self._announce_deal()
+            for action in real.deal.history:
+                self._apply(action)
+        except SergeantMajorError:
+            pass  # the live match is untouched; at worst its story is told in part
+        finally:
+            self.match = real
+
     def _run(self) -> int:
         m = self.match
+        self._tell_deal_so_far()
         try:
             while not m.over:
                 if self.leave_requested:

@@ -18,6 +18,7 @@ position gives the same moves. The finished match's record is saved too.
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 import random
 import sys
@@ -40,7 +41,7 @@ from sergeant_major.core.match import Match
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import has_visible, name_problem, quote, visible
 from sergeant_major.players import LEVELS
-from sergeant_major.records import RecordCountError, check_record, read_record, read_records
+from sergeant_major.records import RecordCountError, check_record, match_from_record, read_record, read_records
 
 if TYPE_CHECKING:
     from sergeant_major.cli.table import TableApp
@@ -106,6 +107,7 @@ def play(
     """Play a whole match in the terminal against computer players (you are seat 0)."""
     console = Console(highlight=False)
     intro: list[str] = []  # said once the save file is known to be writable (else the one line is the error)
+    deal_start: Match | None = None  # resuming: the match at the start of its current deal
     out_dir = save_dir if save_dir is not None else default_save_dir()
     if resume is not None:
         try:
@@ -155,6 +157,10 @@ def play(
         # is with --save-dir (it was ignored: the match went on being saved over the file resumed)
         new_file = json_lines or save_dir is not None
         path = out_dir / save_name(match.seed) if new_file else resume
+        if len(rec["deals"]) == match.deal.number and match.deal.history:  # told again in the deal log
+            at_start = copy.deepcopy(rec)
+            at_start["deals"][-1]["actions"] = []
+            deal_start = match_from_record(at_start)
     else:
         if game is not None:
             raise _fail("--game picks a record of the --resume file; give --resume FILE too")
@@ -223,10 +229,12 @@ def play(
         intro = [("Type a card (QS, 10h, Q♠) or move with the arrow keys and press Enter; F1 for help, Ctrl-Q to save "
                   "and leave.") if x.startswith("Type a card") else x for x in intro]
 
-        table_app = TableApp(match, kinds, path, new_file=new_file, settings=settings, delay=0.4, intro=intro)
+        table_app = TableApp(match, kinds, path, new_file=new_file, settings=settings, delay=0.4, intro=intro,
+                             deal_start=deal_start)
         game_: Game = table_app.game
     else:
-        game_ = Game(match, kinds, path, console, ask=line_editing_input(), new_file=new_file, settings=settings)
+        game_ = Game(match, kinds, path, console, ask=line_editing_input(), new_file=new_file, settings=settings,
+                     deal_start=deal_start)
     lock = FileLock()
 
     def busy(by: str) -> str:

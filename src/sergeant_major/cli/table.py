@@ -49,9 +49,9 @@ class TableGame(Game):
     """:class:`Game` with its output sent to a :class:`TableApp` and its lines read from it (a worker thread)."""
 
     def __init__(self, app: TableApp, match: Match, kinds: list[str], save_path: Path, new_file: bool = True,
-                 settings: Settings | None = None, delay: float = 0.0) -> None:
+                 settings: Settings | None = None, delay: float = 0.0, deal_start: Match | None = None) -> None:
         super().__init__(match, kinds, save_path, Console(file=io.StringIO(), width=100),
-                         ask=self._ask, new_file=new_file, settings=settings)
+                         ask=self._ask, new_file=new_file, settings=settings, deal_start=deal_start)
         self.app = app
         self.lines: queue.Queue[str] = queue.Queue()
         self.delay = delay
@@ -375,9 +375,11 @@ class TableApp(App[None]):
     ]
 
     def __init__(self, match: Match, kinds: list[str], save_path: Path, new_file: bool = True,
-                 settings: Settings | None = None, delay: float = 0.0, intro: list[str] | None = None) -> None:
+                 settings: Settings | None = None, delay: float = 0.0, intro: list[str] | None = None,
+                 deal_start: Match | None = None) -> None:
         super().__init__()
-        self.game = TableGame(self, match, kinds, save_path, new_file=new_file, settings=settings, delay=delay)
+        self.game = TableGame(self, match, kinds, save_path, new_file=new_file, settings=settings, delay=delay,
+                              deal_start=deal_start)
         self.view: View | None = None
         self.waiting = False  # the worker waits for a line of the human
         self.cursor = 0
