@@ -387,6 +387,9 @@ def test_a_terminal_too_small_for_the_table_asks_for_a_larger_one(tmp_path: Path
             await pilot.pause()
             assert note.display and not app.query_one("#main").display and not app.query_one("#hand").display
             assert "at least 64x20; this one is 50x14" in str(note.render())
+            await pilot.press("f1", "f4")  # no panel over the line that asks for room
+            await pilot.pause()
+            assert len(app.screen_stack) == 1 and note.display
             await pilot.resize_terminal(64, 19)
             await pilot.pause()
             assert note.display and "this one is 64x19" in str(note.render())

@@ -445,8 +445,14 @@ class TableApp(App[None]):
             f"The table needs a terminal of at least {need_w}x{need_h}; this one is {width}x{height}.\n"
             "Make the window larger (Ctrl-Q saves and quits).")
         self.set_class(small, "too-small")
+        if was_small != small:
+            self.refresh_bindings()
         if was_small and not small:
             self.query_one("#line", CardInput).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Only quitting while the terminal is too small for the table (a panel would hide the line saying so)."""
+        return action == "quit_game" or not self.has_class("too-small")
 
     def log_width(self) -> int:
         return max(30, self.query_one("#log", DealLog).size.width - 2)
