@@ -353,6 +353,26 @@ def test_the_deal_log_of_four_players_at_the_smallest_table_fits_its_width(tmp_p
     asyncio.run(go())
 
 
+def test_the_top_line_keeps_the_contract_in_a_narrow_terminal(tmp_path: Path) -> None:
+    """At 64x20 with four players the top line was cut before the contract ('... · trump not'): the game is then
+    named by its targets only; at 120 columns in full."""
+    app = _app(tmp_path, "9-5-2 players=4", 5, players=4)
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            await ready(pilot, app)
+            await pilot.pause()
+            top = str(app.query_one("#top").render())
+            assert top == "Deal 1 · 5-3-2-2 · to 10 · trump not named yet", top
+            await pilot.resize_terminal(120, 30)
+            await pilot.pause()
+            top = str(app.query_one("#top").render())
+            assert top == "Deal 1 · 5-3-2-2 (9-5-2 rules, 4 players) · to 10 · trump not named yet", top
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
 def test_the_trick_shows_every_seat_at_the_smallest_table_of_358(tmp_path: Path) -> None:
     """At 64x20 in 3-5-8 the seat panels (the contracts left, the playmaker) take 9 rows, and the trick (at least 7
     rows) ran under your hand: your own place in the trick was never on the screen. It now keeps to the rows left,

@@ -435,6 +435,23 @@ class TableApp(App[None]):
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#log", DealLog).set_class(event.size.width < 100 and self.game.match.rules.players == 4, "narrow")
         self.fit_terminal(event.size.width, event.size.height)
+        self.draw_top(event.size.width)
+
+    def draw_top(self, width: int | None = None) -> None:
+        """The top line for :attr:`view`: the deal, the game, how the match ends and the contract; in a narrow
+        terminal the game by its targets only (``5-3-2-2``, not ``5-3-2-2 (9-5-2 rules, 4 players)``), so the
+        contract stays on screen. ``width``: the terminal's columns (default: the app's, before a resize event)."""
+        view = self.view
+        if view is None:
+            return
+        r = view.rules
+        end = f"to {r.target_total}" if r.target_total else (f"±{r.bound}" if r.bound else (f"{r.deals} deals" if r.deals else ""))
+        room = (self.size.width if width is None else width) - 2  # the line's padding
+        for title in (tui.game_title(r), "-".join(map(str, r.targets))):
+            line = f"Deal {view.deal_number} · {title}" + (f" · {end}" if end else "") + " · " + _contract_words(view)
+            if len(line) <= room:
+                break
+        self.query_one("#top", Static).update(Text(line))
 
     def fit_terminal(self, width: int, height: int) -> None:
         """Show the table, or in a terminal under :data:`MIN_SIZE` only a line asking for a larger one."""
@@ -469,10 +486,7 @@ class TableApp(App[None]):
         if decide:
             self.selected = set()
             self.query_one("#message", Static).update("")
-        r = view.rules
-        end = f"to {r.target_total}" if r.target_total else (f"±{r.bound}" if r.bound else (f"{r.deals} deals" if r.deals else ""))
-        self.query_one("#top", Static).update(Text(f"Deal {view.deal_number} · {tui.game_title(r)}"
-                                                   + (f" · {end}" if end else "") + " · " + _contract_words(view)))
+        self.draw_top()
         n = view.players
         seats = {"left": (view.seat + 1) % n, "right": (view.seat - 1) % n}
         if n == 4:
