@@ -425,6 +425,58 @@ def test_a_terminal_too_small_for_the_table_asks_for_a_larger_one(tmp_path: Path
     asyncio.run(go())
 
 
+def test_a_result_panel_waits_while_the_terminal_is_too_small(tmp_path: Path) -> None:
+    """A deal's result panel, pushed while the terminal was under 64x20, covered the line asking for a larger one, and
+    a key on it went on to the next deal: it now waits, hidden, until the table fits, as does one open when the
+    terminal shrinks; Enter on the line that asks for room goes on to nothing."""
+    from sergeant_major.cli.table import Panel
+
+    app = _app(tmp_path, "9-5-2", 5)  # seed 5: you deal and name trump
+
+    def panels() -> list[str]:
+        return [s.kind for s in app.screen_stack if isinstance(s, Panel)]
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            seen: dict[str, int] = {}
+            since = -1
+            while True:  # to your last choice of the first deal (the last card plays itself)
+                assert await ready(pilot, app, since) == "decide"
+                since = app.asks
+                view = app.view
+                assert view is not None
+                if isinstance(view.legal[0], Play) and len(view.hand) == 2:
+                    break
+                await decide(pilot, app, seen, False)
+            note = app.query_one("#too-small")
+            await pilot.resize_terminal(50, 14)
+            await pilot.pause()
+            app.send(str(view.legal[0].card))  # as Enter on the line would; the deal ends while the terminal is small
+            assert await ready(pilot, app, since) == "result"
+            await pilot.pause()
+            assert panels() == [] and note.display, panels()
+            at_result = app.asks
+            await pilot.press("enter", "x")
+            await pilot.pause(0.2)
+            assert app.panel == "result" and app.game.lines.empty() and app.asks == at_result
+            await pilot.resize_terminal(64, 20)
+            await pilot.pause()
+            assert panels() == ["result"] and not note.display
+            await pilot.resize_terminal(63, 20)  # an open panel gives way too, and comes back
+            await pilot.pause()
+            assert panels() == [] and note.display
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            assert panels() == ["result"]
+            since = app.asks
+            await pilot.press("enter")
+            assert await ready(pilot, app, since) == "decide" and app.view is not None and app.view.deal_number == 2
+            assert panels() == []
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
 def test_no_color_makes_the_table_monochrome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     app = _app(tmp_path, "9-5-2", 5)

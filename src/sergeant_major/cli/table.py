@@ -386,6 +386,7 @@ class TableApp(App[None]):
         self.selected: set[int] = set()
         self.intro = intro or []
         self.panel: str | None = None
+        self.hidden_panels: list[tuple[str, RenderableType]] = []  # panels waiting, bottom first, for a table that fits
         self.worker: threading.Thread | None = None
         self.error: BaseException | None = None
         self.updates = 0  # screens drawn for a view (the benchmark waits on it)
@@ -454,7 +455,8 @@ class TableApp(App[None]):
         self.query_one("#top", Static).update(Text(line))
 
     def fit_terminal(self, width: int, height: int) -> None:
-        """Show the table, or in a terminal under :data:`MIN_SIZE` only a line asking for a larger one."""
+        """Show the table, or in a terminal under :data:`MIN_SIZE` only a line asking for a larger one; the panels
+        over the table are then put aside (:attr:`hidden_panels`), to be shown again when the terminal fits."""
         need_w, need_h = self.MIN_SIZE
         small = width < need_w or height < need_h
         was_small = self.has_class("too-small")
@@ -464,8 +466,15 @@ class TableApp(App[None]):
         self.set_class(small, "too-small")
         if was_small != small:
             self.refresh_bindings()
+        if small and not was_small:  # panels give way to the line asking for room, and keys no longer reach them
+            while isinstance(self.screen, Panel):
+                self.hidden_panels.insert(0, (self.screen.kind, self.screen.body))
+                self.pop_screen()
         if was_small and not small:
             self.query_one("#line", CardInput).focus()
+            for kind, body in self.hidden_panels:
+                self.push_screen(Panel(kind, body))
+            self.hidden_panels.clear()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Only quitting while the terminal is too small for the table (a panel would hide the line saying so)."""
@@ -579,7 +588,10 @@ class TableApp(App[None]):
     def show_panel(self, kind: str, body: RenderableType) -> None:
         self.asks += 1
         self.panel = kind
-        self.push_screen(Panel(kind, body))
+        if self.has_class("too-small"):  # shown when the terminal is large enough again (fit_terminal)
+            self.hidden_panels.append((kind, body))
+        else:
+            self.push_screen(Panel(kind, body))
 
     # ---------------------------------------------------------------- to the worker
     def send(self, line: str) -> None:
