@@ -192,16 +192,41 @@ def test_real_command_version() -> None:
     assert r.returncode == 0 and r.stdout == f"sergeant-major {__version__}\n", r.stdout
 
 
-@pytest.mark.parametrize("command", [["simulate", "-n", "1", "-w", "1"], ["tournament", "-n", "1", "-w", "1"], ["play"]])
-def test_a_seed_of_too_many_digits_is_one_line(command: list[str]) -> None:
-    """A seed longer than int() converts (4300 digits) was a ValueError traceback (status 1) in every command."""
-    digits = "9" * (sys.get_int_max_str_digits() + 1)
-    res = runner.invoke(app, [*command, "--seed", digits], env=WIDE)
+SEEDED = [["simulate", "-n", "1", "-w", "1"], ["tournament", "-n", "1", "-w", "1"], ["play"]]
+
+
+@pytest.mark.parametrize("command", SEEDED)
+@pytest.mark.parametrize(("seed", "shown"), [
+    ("-5", "'-5'"),  # play took it (its save 'match--5-...'), while a web table refuses a negative seed
+    ("-0", "'-0'"),
+    (str(2**62), f"'{2**62}'"),
+    pytest.param("9" * (sys.get_int_max_str_digits() + 1),  # longer than int() converts: it was a ValueError traceback
+                 f"'99999999999999999999'... ({sys.get_int_max_str_digits() + 1} characters)", id="more-digits-than-int"),
+])
+def test_a_seed_outside_the_webs_range_is_refused_alike_by_every_command(command: list[str], seed: str, shown: str,
+                                                                         tmp_path: Path) -> None:
+    """Every ``--seed`` takes what a web table takes (protocol ``NewTableRequest.seed``), in the same words."""
+    res = runner.invoke(app, [*command, "--seed", seed, *(["--save-dir", str(tmp_path)] if command == ["play"] else [])],
+                        env=WIDE, input="quit\n")
     assert res.exit_code == 2, res.output
     assert isinstance(res.exception, SystemExit), res.exception
-    line = _message_line(res.output, "--seed '99999999999999999999'...")
-    assert line == (f"error: --seed '99999999999999999999'... has too many digits "
-                    f"({len(digits)}; at most {sys.get_int_max_str_digits()})"), line
+    line = _message_line(res.output, f"--seed {shown}")
+    assert line == f"error: --seed {shown} is not a non-negative integer below 2**62 (digits 0-9)", line
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", SEEDED)
+def test_help_states_the_seeds_range(command: list[str]) -> None:
+    r = runner.invoke(app, [command[0], "--help"], env={"COLUMNS": "300"})
+    assert r.exit_code == 0, r.output
+    line = next(ln for ln in r.output.splitlines() if "--seed" in ln)
+    assert "a non-negative integer below 2**62" in line, line
+
+
+def test_the_largest_seed_is_taken() -> None:
+    res = runner.invoke(app, ["simulate", "-n", "1", "-w", "1", "--seed", str(2**62 - 1), "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["seed"] == 2**62 - 1
 
 
 def test_help_shows_no_type_for_a_flag() -> None:

@@ -816,17 +816,20 @@ def test_a_long_word_is_quoted_by_its_start(line: str, tmp_path: Path) -> None:
     assert not any(isinstance(a, Discard) for a in m.deal.history)
 
 
-def test_a_long_seed_still_saves(tmp_path: Path) -> None:
-    """The repro: ``play --seed`` with 300 digits (a seed the option takes) stopped at once with "File name too long":
-    the save file's name held the whole seed. Now the name holds its first 40 digits and the record the seed."""
+def test_the_largest_seed_saves_and_a_longer_one_is_refused(tmp_path: Path) -> None:
+    """``play --seed`` with 300 digits stopped at once with "File name too long"; seeds are now below 2**62 as at a web
+    table (19 digits at most, whole in the save's name), and a longer one is refused before anything is written."""
     from sergeant_major.cli.app import app
 
-    seed = "7" * 300
+    seed = str(2**62 - 1)
     res = _runner().invoke(app, ["play", "--seed", seed, "--save-dir", str(tmp_path / "s")], input="quit\n")
     assert res.exit_code == 0, res.output
     (saved,) = (tmp_path / "s").glob("match-*.json")
-    assert saved.name.startswith(f"match-{'7' * 40}-") and len(saved.name) < 80
+    assert saved.name.startswith(f"match-{seed}-") and len(saved.name) < 80
     assert read_record(saved)["seed"] == int(seed)
+    res = _runner().invoke(app, ["play", "--seed", "7" * 300, "--save-dir", str(tmp_path / "t")], input="quit\n")
+    assert res.exit_code == 2 and "is not a non-negative integer below 2**62" in res.stderr, res.output
+    assert not (tmp_path / "t").exists()
 
 
 def test_a_word_at_a_card_prompt_is_not_taken_apart() -> None:

@@ -106,7 +106,7 @@ async def play_through(app: TableApp, size: tuple[int, int] = (120, 40), prefer_
                     buf = io.StringIO()
                     Console(file=buf, width=120).print(app.screen.body)  # type: ignore[attr-defined]
                     screen_text = buf.getvalue()
-                    assert "at most" in screen_text
+                    assert "At most" in screen_text  # the targets' column: ceilings
                     seen["mt_result"] = 1
                 await pilot.press("enter")
                 continue
@@ -420,6 +420,130 @@ def test_a_terminal_too_small_for_the_table_asks_for_a_larger_one(tmp_path: Path
             await pilot.press("h", "enter")
             await ready(pilot, app, since)
             assert app.game.match.deal.contract is not None and app.game.match.deal.contract.code == "H"
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def test_a_result_panel_waits_while_the_terminal_is_too_small(tmp_path: Path) -> None:
+    """A deal's result panel, pushed while the terminal was under 64x20, covered the line asking for a larger one, and
+    a key on it went on to the next deal: it now waits, hidden, until the table fits, as does one open when the
+    terminal shrinks; Enter on the line that asks for room goes on to nothing."""
+    from sergeant_major.cli.table import Panel
+
+    app = _app(tmp_path, "9-5-2", 5)  # seed 5: you deal and name trump
+
+    def panels() -> list[str]:
+        return [s.kind for s in app.screen_stack if isinstance(s, Panel)]
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            seen: dict[str, int] = {}
+            since = -1
+            while True:  # to your last choice of the first deal (the last card plays itself)
+                assert await ready(pilot, app, since) == "decide"
+                since = app.asks
+                view = app.view
+                assert view is not None
+                if isinstance(view.legal[0], Play) and len(view.hand) == 2:
+                    break
+                await decide(pilot, app, seen, False)
+            note = app.query_one("#too-small")
+            await pilot.resize_terminal(50, 14)
+            await pilot.pause()
+            app.send(str(view.legal[0].card))  # as Enter on the line would; the deal ends while the terminal is small
+            assert await ready(pilot, app, since) == "result"
+            await pilot.pause()
+            assert panels() == [] and note.display, panels()
+            at_result = app.asks
+            await pilot.press("enter", "x")
+            await pilot.pause(0.2)
+            assert app.panel == "result" and app.game.lines.empty() and app.asks == at_result
+            await pilot.resize_terminal(64, 20)
+            await pilot.pause()
+            assert panels() == ["result"] and not note.display
+            await pilot.resize_terminal(63, 20)  # an open panel gives way too, and comes back
+            await pilot.pause()
+            assert panels() == [] and note.display
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            assert panels() == ["result"]
+            since = app.asks
+            await pilot.press("enter")
+            assert await ready(pilot, app, since) == "decide" and app.view is not None and app.view.deal_number == 2
+            assert panels() == []
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def _358_minimum_tricks(m: Match) -> None:
+    """3-5-8, seed 3: you are the playmaker and name minimum tricks (ceilings of 3, 5 and 8)."""
+    from sergeant_major.core.actions import Contract
+    from sergeant_major.players import HeuristicPlayer, decision_rng
+
+    p = HeuristicPlayer()
+    while m.to_act != 0 or m.forced_action() is not None:
+        f = m.forced_action()
+        m.apply(f if f is not None else p.choose(m.view(m.to_act), decision_rng(m.seed, m.to_act, 1, len(m.deal.history))))
+    m.apply(NameContract(0, Contract.MINIMUM))
+
+
+def _to_the_last_card(m: Match) -> None:
+    from sergeant_major.players import HeuristicPlayer, decision_rng
+
+    p = HeuristicPlayer()
+    while not (m.to_act == 0 and m.deal.hands[0].bit_count() == 1):
+        f = m.forced_action()
+        m.apply(f if f is not None else p.choose(m.view(m.to_act), decision_rng(m.seed, m.to_act, 1, len(m.deal.history))))
+
+
+@pytest.mark.parametrize("prepare", [None, _358_minimum_tricks], ids=["contract", "minimum-tricks"])
+def test_your_line_keeps_the_contracts_left_at_the_smallest_size(tmp_path: Path, prepare: object) -> None:
+    """At 64x20 in 3-5-8 your line ran past the terminal's edge and lost ``MT`` from the contracts you have left; it
+    now gives up your role (the deal log names it) before anything of the contracts or the scores."""
+    m = Match(Rules.parse("3-5-8"), 3, ["You", "Bob", "Cleo"])
+    if callable(prepare):
+        prepare(m)
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            await ready(pilot, app)
+            me = app.query_one("#me")
+            text = str(me.render())
+            left = "C D H S NT MT" if prepare is None else "C D H S NT"  # minimum tricks named: used up
+            assert text.endswith(f"tricks 0 · total 0 · left {left}") and len(text) <= me.content_size.width, text
+            assert ("at most 3" in text) == (prepare is not None), text
+            await pilot.resize_terminal(120, 30)  # wide enough: the role is back
+            await pilot.pause()
+            assert str(me.render()).startswith("You · eldest, playmaker · "), str(me.render())
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def test_a_minimum_tricks_result_keeps_each_ceiling_on_its_row_at_the_smallest_size(tmp_path: Path) -> None:
+    """The result panel of a minimum-tricks deal at 64x20 broke each target into 'at most' and '3' on two lines; its
+    column is now headed 'At most' and holds the number."""
+    m = Match(Rules.parse("3-5-8"), 3, ["You", "Bob", "Cleo"])
+    _358_minimum_tricks(m)
+    _to_the_last_card(m)
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            assert await ready(pilot, app) == "result"
+            await pilot.pause()
+            body = app.screen.query_one("#panel-body")
+            buf = io.StringIO()
+            Console(file=buf, width=body.content_size.width, color_system=None).print(app.screen.body)  # type: ignore[attr-defined]
+            rows = buf.getvalue().splitlines()
+            header = next(r for r in rows if "Player" in r)
+            assert header.split() == ["Player", "Role", "At", "most", "Tricks", "Diff", "Score", "Total"], rows
+            for name, ceiling in (("You", 3), ("Bob", 5), ("Cleo", 8)):
+                (row,) = [r.split() for r in rows if r.split()[:2] == [name, {"You": "eldest", "Bob": "third"}.get(name, "dealer")]]
+                assert row[2] == str(ceiling) and len(row) == 7, rows
             await quit_table(pilot, app)
 
     asyncio.run(go())

@@ -1,6 +1,6 @@
 """Snapshots of the full-screen table (pytest-textual-snapshot) at 80x24 and 120x40 for each phase of a deal:
 naming trump, discarding (cards selected), the play, four players, the 3-5-8 contract, a minimum-tricks deal, the
-result panel and the help.
+result panel (of a minimum-tricks deal too) and the help; the 3-5-8 ones also at the smallest size, 64x20.
 ``pytest --snapshot-update`` writes the baselines (tests/cli/__snapshots__/); look at them before committing."""
 
 from __future__ import annotations
@@ -86,7 +86,9 @@ PHASES: dict[str, tuple[str, int, Any, tuple[str, ...]]] = {
     "help": ("9-5-2", 5, None, ("f1",)),
     "minimum_tricks": ("3-5-8", 3, _mt, ()),
     "result": ("9-5-2", 5, _last_card, ()),
+    "result_minimum_tricks": ("3-5-8", 3, lambda m: (_mt(m), _last_card(m)), ()),
 }
+SMALLEST = (64, 20)  # TableApp.MIN_SIZE: 3-5-8's tall seat panels, your line and the result panel at their tightest
 
 
 @pytest.mark.slow
@@ -96,3 +98,11 @@ def test_phase_snapshot(snap_compare: Any, phase: str, size: tuple[int, int], tm
     rules, seed, prepare, keys = PHASES[phase]
     app = _app(rules, seed, tmp_path, prepare)
     assert snap_compare(app, run_before=_keys(*keys), terminal_size=size)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("phase", ["contract_358", "minimum_tricks", "result_minimum_tricks"])
+def test_phase_snapshot_at_the_smallest_size(snap_compare: Any, phase: str, tmp_path: Path) -> None:
+    rules, seed, prepare, keys = PHASES[phase]
+    app = _app(rules, seed, tmp_path, prepare)
+    assert snap_compare(app, run_before=_keys(*keys), terminal_size=SMALLEST)

@@ -166,6 +166,15 @@ def test_full_width_letters_and_digits_are_cards_and_suits() -> None:
         parse_cards("ＱＳ，ＱＸ")
 
 
+def test_ascii_text_is_read_without_being_rebuilt() -> None:
+    """Reading full-width input must not cost the ASCII text every parse gets: it comes back as the same object."""
+    from sergeant_major.core.cards import _half_width
+
+    text = "QS 2C, 10H"
+    assert _half_width(text) is text
+    assert _half_width("ＱＳ，２Ｃ") == "QS,2C" and _half_width("Q♥") == "Q♥"
+
+
 @pytest.mark.parametrize(("text", "shown"), [
     ("Q♥\ufe0f\ufe0f", "U+FE0F VARIATION SELECTOR-16"),  # one selector is the symbol's; a second is not a suit
     ("Q\u200b", "U+200B ZERO WIDTH SPACE"),

@@ -233,14 +233,16 @@ def test_cli_bad_input_one_line_exit_2(args: list[str], quoted: str) -> None:
 
 
 def test_cli_seed_is_plain_digits_and_a_refused_one_writes_nothing(tmp_path: Path) -> None:
-    """``--seed`` takes ASCII digits with an optional minus sign (as ``play``), not int()'s ``+5`` or ``1_000``; a
-    refused seed leaves ``--out`` unwritten."""
+    """``--seed`` takes ASCII digits (as ``play``), not int()'s ``+5`` or ``1_000``, nor a negative seed; a refused
+    seed leaves ``--out`` unwritten."""
     out = tmp_path / "r.jsonl"
     res = runner.invoke(app, ["simulate", "-n", "1", "-w", "1", "--seed", "1_000", "--out", str(out)])
     assert res.exit_code == 2 and "'1_000'" in res.stderr and not out.exists() and list(tmp_path.iterdir()) == []
-    res = runner.invoke(app, ["simulate", "-n", "1", "-w", "1", "--seed", "-3", "--json"])
+    res = runner.invoke(app, ["simulate", "-n", "1", "-w", "1", "--seed", "-3", "--out", str(out)])
+    assert res.exit_code == 2 and "'-3'" in res.stderr and not out.exists()  # the web's range: 0 <= seed < 2**62
+    res = runner.invoke(app, ["simulate", "-n", "1", "-w", "1", "--seed", "3", "--json"])
     assert res.exit_code == 0, res.output
-    assert json.loads(res.stdout)["seed"] == -3
+    assert json.loads(res.stdout)["seed"] == 3
 
 @pytest.mark.slow
 def test_real_command_writes_records(tmp_path: Path) -> None:

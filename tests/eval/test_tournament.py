@@ -345,14 +345,16 @@ def test_command_bad_input_is_one_line_and_exit_2(args: list[str], quoted: str) 
 
 
 def test_command_seed_is_plain_digits_and_a_refused_one_writes_nothing(tmp_path: Path) -> None:
-    """``--seed`` takes ASCII digits with an optional minus sign (as ``play``), not int()'s ``+5`` or ``1_000``; a
-    refused seed leaves the ``--json`` file uncreated."""
+    """``--seed`` takes ASCII digits (as ``play``), not int()'s ``+5`` or ``1_000``, nor a negative seed; a refused
+    seed leaves the ``--json`` file uncreated."""
     out = tmp_path / "t.json"
     r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--seed", "+5", "--json", str(out)])
     assert r.exit_code == 2 and "'+5'" in r.stderr and not out.exists()
-    r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--seed", "-3", "--json", "-"])
+    r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--seed", "-3", "--json", str(out)])
+    assert r.exit_code == 2 and "'-3'" in r.stderr and not out.exists()  # the web's range: 0 <= seed < 2**62
+    r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--seed", "3", "--json", "-"])
     assert r.exit_code == 0, r.output
-    assert json.loads(r.stdout)["seed"] == -3
+    assert json.loads(r.stdout)["seed"] == 3
 
 @pytest.mark.parametrize("stop", [KeyboardInterrupt, SergeantMajorError("a player failed")])
 def test_a_stopped_run_leaves_the_json_file_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

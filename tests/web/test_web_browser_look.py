@@ -63,10 +63,19 @@ _BROKEN_WORDS = """() => {
   return bad.slice(0, 10);
 }"""
 
+# the table's dialog (waiting, result, match end) lies within the felt: never over the hand and the buttons below it
+# (docs/web.md); its box and the felt's, when it is open and differs
+_DIALOG_OUT_OF_FELT = """() => {
+  const d = document.getElementById("dlg"), f = document.getElementById("felt");
+  if (!d || !f || !d.open) return null;
+  const a = d.getBoundingClientRect(), b = f.getBoundingClientRect(), box = (r) => [r.left, r.top, r.right, r.bottom].map(Math.round);
+  return a.left >= b.left - 1 && a.top >= b.top - 1 && a.right <= b.right + 1 && a.bottom <= b.bottom + 1 ? null : [box(a), box(b)];
+}"""
+
 
 def check_page(page: Any, what: str) -> None:
-    """No element wider than the screen, no word broken inside, no serious or critical axe-core violation. With
-    ``SM_LOOK_SHOTS=DIR`` the page's screenshot is saved there too (to look at)."""
+    """No element wider than the screen, no word broken inside, the table's dialog within the felt, no serious or
+    critical axe-core violation. With ``SM_LOOK_SHOTS=DIR`` the page's screenshot is saved there too (to look at)."""
     if os.environ.get("SM_LOOK_SHOTS"):
         w = page.viewport_size["width"]
         page.screenshot(path=str(Path(os.environ["SM_LOOK_SHOTS"]) / f"{w}-{what.replace(', ', '+').replace(' ', '-')}.png"))
@@ -74,6 +83,8 @@ def check_page(page: Any, what: str) -> None:
     assert not wide, (what, wide)
     broken = page.evaluate(_BROKEN_WORDS)
     assert not broken, (what, broken)
+    out = page.evaluate(_DIALOG_OUT_OF_FELT)
+    assert out is None, (what, "the dialog [left, top, right, bottom] is not within the felt", out)
     page.evaluate(AXE_JS)
     res = page.evaluate("axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations)")
     bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in res if v["impact"] in ("serious", "critical")]

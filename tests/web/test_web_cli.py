@@ -67,6 +67,27 @@ def test_a_second_serve_of_one_sqlite_file_is_refused(tmp_path: Path) -> None:
     assert not list(tmp_path.glob(".*.lock"))
 
 
+def test_a_second_serve_is_refused_before_it_touches_the_database(tmp_path: Path) -> None:
+    """The file is claimed before the migration: a second ``serve`` of a file another one holds upgraded its schema
+    (possibly while the first wrote), and only then was refused. Here the claim is held and the file must stay unmade."""
+    from typer.testing import CliRunner
+
+    from sergeant_major.cli.app import app, register_commands
+    from sergeant_major.cli.filelock import FileLock
+
+    register_commands()
+    db = tmp_path / "held.sqlite3"
+    held = FileLock()
+    held.acquire(db, lambda by: f"held{by}")
+    try:
+        res = CliRunner().invoke(app, ["serve", "--port", "0", "--db", f"sqlite:///{db}"])
+    finally:
+        held.release()
+    assert res.exit_code == 2, res.output
+    assert res.stderr.startswith(f"error: the database {str(db)!r} is served by another sergeant-major serve"), res.stderr
+    assert not db.exists() and not list(tmp_path.glob("held.sqlite3*"))
+
+
 @pytest.mark.slow
 def test_default_database_and_address(tmp_path: Path) -> None:
     port = free_port()

@@ -145,21 +145,26 @@ _NUMBER = re.compile(_SPACE + r"(.*?)" + _SPACE, re.DOTALL)
 """The text of a number for :func:`parse_number` without the white space around it (group 1)."""
 
 
+SEED_LIMIT = 2**62
+"""Every ``--seed`` is below this, as a web table's seed (``sergeant_major.web.protocol.NewTableRequest``)."""
+SEED_RANGE = "a non-negative integer below 2**62"
+"""The words of ``--help`` and of a refused ``--seed``: those of a refused seed at a web table."""
+
+
 def parse_seed(text: str) -> int:
-    """The seed a ``--seed`` option's text names: ASCII digits 0-9, with a minus sign for a negative seed; not
-    ``int()``'s other forms (``+5``, ``1_000``, `` 7 ``, other scripts' digits), which records and summaries would
-    show as other text than the one given.
+    """The seed a ``--seed`` option's text names: ASCII digits 0-9 naming a number below :data:`SEED_LIMIT`, the
+    web's range; not ``int()``'s other forms (``+5``, ``1_000``, `` 7 ``, other scripts' digits), which records
+    and summaries would show as other text than the one given, nor a negative seed.
 
     Raises:
-        SergeantMajorError: quoting ``text``.
+        SergeantMajorError: quoting ``text`` (its first 20 characters when longer).
     """
-    if re.fullmatch(r"-?[0-9]+", text) is None:
-        raise SergeantMajorError(f"--seed {text!r} is not an integer (digits 0-9)")
-    try:
-        return int(text)
-    except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits())
-        raise SergeantMajorError(f"--seed {text[:20]!r}... has too many digits ({len(text.lstrip('-'))}; at most "
-                                 f"{sys.get_int_max_str_digits()})") from None
+    if re.fullmatch(r"[0-9]+", text) is not None and len(text.lstrip("0")) <= len(str(SEED_LIMIT)):
+        seed = int(text.lstrip("0") or "0")  # leading zeros count in int()'s digit limit
+        if seed < SEED_LIMIT:
+            return seed
+    shown = quote(text) if len(text) <= 24 else f"{quote(text[:20])}... ({len(text)} characters)"
+    raise SergeantMajorError(f"--seed {shown} is not {SEED_RANGE} (digits 0-9)")
 
 
 def parse_whole_number(value: str | int) -> int:

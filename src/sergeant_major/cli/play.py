@@ -31,7 +31,7 @@ import typer
 from rich.console import Console
 
 from sergeant_major.cli import tui
-from sergeant_major.cli.app import app, parse_path, parse_seed, parse_whole_number, prepare_with_status
+from sergeant_major.cli.app import SEED_RANGE, app, parse_path, parse_seed, parse_whole_number, prepare_with_status
 from sergeant_major.cli.filelock import FileLock
 from sergeant_major.cli.game import HUMAN, Game
 from sergeant_major.cli.records import record_error_text
@@ -90,7 +90,7 @@ def _fail(msg: str) -> typer.Exit:
 @app.command()
 def play(
     rules: Annotated[str, typer.Option("--rules", help='Preset and options, e.g. "8-5-3 must-trump=on".')] = "9-5-2",
-    seed: Annotated[str | None, typer.Option("--seed", help="Match seed, an integer (default: random, printed).")] = None,
+    seed: Annotated[str | None, typer.Option("--seed", help=f"Match seed, {SEED_RANGE} (default: random, printed).")] = None,
     to: Annotated[str | None, typer.Option("--to", help="Target total that ends the match: a whole number (the rules texts use 10 or 20) or off.")] = None,
     opponents: Annotated[str, typer.Option("--opponents", help=f"Computer levels, one or one per opponent: LEVEL,LEVEL ({', '.join(LEVELS)}).")]
     = "heuristic",

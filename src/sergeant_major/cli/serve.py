@@ -170,14 +170,9 @@ def serve(
     try:
         if not 2 <= db_pool <= 1000:
             raise ValueError(f"--db-pool {db_pool} is outside 2..1000")
-        store = Store(url, pool=db_pool)
-        store.migrate()
+        store = Store(url, pool=db_pool)  # no connection yet: the file is claimed before anything reads or writes it
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
-    except Exception as e:  # noqa: BLE001 - an unreachable or refusing server: one line, no traceback
-        typer.echo(f"error: cannot open the database {url.split('@')[-1]!r}: {str(e).splitlines()[0] if str(e) else type(e).__name__}",
-                   err=True)
         raise typer.Exit(2) from None
     lock = FileLock()
     db_file = store.engine.url.database if store.engine.dialect.name == "sqlite" else None
@@ -190,6 +185,17 @@ def serve(
             store.engine.dispose()
             typer.echo(f"error: {e}", err=True)
             raise typer.Exit(2) from None
+    try:
+        store.migrate()
+    except Exception as e:  # noqa: BLE001 - an unreachable or refusing server: one line, no traceback
+        lock.release()
+        store.engine.dispose()
+        if isinstance(e, ValueError):
+            typer.echo(f"error: {e}", err=True)
+        else:
+            typer.echo(f"error: cannot open the database {url.split('@')[-1]!r}: "
+                       f"{str(e).splitlines()[0] if str(e) else type(e).__name__}", err=True)
+        raise typer.Exit(2) from None
     try:
         _serve(store, url, host, port, delay, review_jobs, lock.release)
     finally:

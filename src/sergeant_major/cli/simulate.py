@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from sergeant_major.cli.app import app, count, parse_path, parse_seed, parse_whole_number, stop_on_signals
+from sergeant_major.cli.app import SEED_RANGE, app, count, parse_path, parse_seed, parse_whole_number, stop_on_signals
 from sergeant_major.core.deal import ROLE_NAMES
 from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.rules import Rules
@@ -44,7 +44,7 @@ def simulate_command(
                                        help="Player levels by slot, comma separated (random, beginner, heuristic, expert); they rotate through the "
                                             "seats. Default: heuristic and a random player in every other seat of the rules."),
     rules: str = typer.Option("9-5-2", "--rules", "-r", help="Rules string, e.g. '8-5-3 must-trump=on'."),
-    seed_text: str = typer.Option("0", "--seed", "-s", help="Simulation seed, an integer: the same seed gives the same result."),
+    seed_text: str = typer.Option("0", "--seed", "-s", help=f"Simulation seed, {SEED_RANGE}: the same seed gives the same result."),
     workers: int = typer.Option(0, "--workers", "-w", parser=parse_whole_number, help="Processes to use (0: one per core). The result does not depend on it."),
     out: Path | None = typer.Option(None, "--out", "-o", parser=parse_path, help="Write every match's record to this JSON Lines file (one record a line)."),  # noqa: B008
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON instead of a table."),

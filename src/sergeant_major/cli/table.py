@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
@@ -39,7 +40,7 @@ from sergeant_major.core.deal import DealResult, Phase
 from sergeant_major.core.match import Match
 from sergeant_major.core.view import View
 
-__all__ = ["TableApp", "TableGame", "CardInput", "run_table", "card_label", "seat_text", "trick_lines"]
+__all__ = ["TableApp", "TableGame", "CardInput", "run_table", "card_label", "me_text", "seat_text", "trick_lines"]
 
 _RED = (Suit.HEARTS, Suit.DIAMONDS)
 _CONTINUE = "\x00continue"  # what a key on a result panel sends to the worker
@@ -153,6 +154,33 @@ def seat_text(view: View, s: int) -> Text:
     if left:
         out.append(f"\nleft {left}")
     return out
+
+
+def me_text(view: View, width: int) -> Text:
+    """Your line under the table: name, role, target (``at most N`` in minimum tricks), tricks, total and the 3-5-8
+    contracts left, in ``width`` cells. Too narrow for it (3-5-8 at 64 columns), the role goes first (the deal log
+    names it), then the word ``target`` before ``at most N``, then the name is cut: the scores and the contracts
+    left stay whole."""
+    target = None if view.phase is Phase.ASSIGN else tui.target_text(view.targets[view.seat], view.contract)
+    left = tui.contracts_left_text(view, view.seat)
+
+    def tail(role: bool, labelled: bool) -> str:
+        parts = [tui.role_text(view.players, view.seat, view.dealer, view.declarer)] if role else []
+        if target is not None:
+            parts.append(f"target {target}" if labelled or not tui.is_minimum(view.contract) else target)
+        parts += [f"tricks {view.tricks_won[view.seat]}", f"total {tui.signed(view.totals[view.seat])}"]
+        if left:
+            parts.append(f"left {left}")
+        return " · " + " · ".join(parts)
+
+    name = Text(view.names[view.seat])
+    for rest in (tail(True, True), tail(False, True), tail(False, False)):
+        if name.cell_len + cell_len(rest) <= width:
+            break
+    else:
+        name.truncate(max(1, width - cell_len(rest)), overflow="ellipsis")
+    name.stylize("bold")  # the name only: a span over the text so far
+    return name.append(rest)
 
 
 def trick_lines(view: View, width: int) -> Text:
@@ -386,6 +414,7 @@ class TableApp(App[None]):
         self.selected: set[int] = set()
         self.intro = intro or []
         self.panel: str | None = None
+        self.hidden_panels: list[tuple[str, RenderableType]] = []  # panels waiting, bottom first, for a table that fits
         self.worker: threading.Thread | None = None
         self.error: BaseException | None = None
         self.updates = 0  # screens drawn for a view (the benchmark waits on it)
@@ -436,6 +465,7 @@ class TableApp(App[None]):
         self.query_one("#log", DealLog).set_class(event.size.width < 100 and self.game.match.rules.players == 4, "narrow")
         self.fit_terminal(event.size.width, event.size.height)
         self.draw_top(event.size.width)
+        self.draw_me(event.size.width)
 
     def draw_top(self, width: int | None = None) -> None:
         """The top line for :attr:`view`: the deal, the game, how the match ends and the contract; in a narrow
@@ -453,8 +483,14 @@ class TableApp(App[None]):
                 break
         self.query_one("#top", Static).update(Text(line))
 
+    def draw_me(self, width: int | None = None) -> None:
+        """Your line under the table for :attr:`view` (:func:`me_text`), for ``width`` columns (default: the app's)."""
+        if self.view is not None:
+            self.query_one("#me", Static).update(me_text(self.view, (self.size.width if width is None else width) - 2))
+
     def fit_terminal(self, width: int, height: int) -> None:
-        """Show the table, or in a terminal under :data:`MIN_SIZE` only a line asking for a larger one."""
+        """Show the table, or in a terminal under :data:`MIN_SIZE` only a line asking for a larger one; the panels
+        over the table are then put aside (:attr:`hidden_panels`), to be shown again when the terminal fits."""
         need_w, need_h = self.MIN_SIZE
         small = width < need_w or height < need_h
         was_small = self.has_class("too-small")
@@ -464,8 +500,15 @@ class TableApp(App[None]):
         self.set_class(small, "too-small")
         if was_small != small:
             self.refresh_bindings()
+        if small and not was_small:  # panels give way to the line asking for room, and keys no longer reach them
+            while isinstance(self.screen, Panel):
+                self.hidden_panels.insert(0, (self.screen.kind, self.screen.body))
+                self.pop_screen()
         if was_small and not small:
             self.query_one("#line", CardInput).focus()
+            for kind, body in self.hidden_panels:
+                self.push_screen(Panel(kind, body))
+            self.hidden_panels.clear()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Only quitting while the terminal is too small for the table (a panel would hide the line saying so)."""
@@ -498,16 +541,7 @@ class TableApp(App[None]):
             w.update(seat_text(view, s))
             w.set_class(view.to_act == s, "to-act")
         self.query_one("#trick", TrickWidget).show(view)
-        me = Text()
-        me.append(view.names[view.seat], style="bold")
-        me.append(f" · {tui.role_text(n, view.seat, view.dealer, view.declarer)}")
-        if view.phase is not Phase.ASSIGN:
-            me.append(f" · target {tui.target_text(view.targets[view.seat], view.contract)}")
-        me.append(f" · tricks {view.tricks_won[view.seat]} · total {tui.signed(view.totals[view.seat])}")
-        left = tui.contracts_left_text(view, view.seat)
-        if left:
-            me.append(f" · left {left}")
-        self.query_one("#me", Static).update(me)
+        self.draw_me()
         self._draw_hand()
         what = Text()
         if tui.is_minimum(view.contract):
@@ -579,7 +613,10 @@ class TableApp(App[None]):
     def show_panel(self, kind: str, body: RenderableType) -> None:
         self.asks += 1
         self.panel = kind
-        self.push_screen(Panel(kind, body))
+        if self.has_class("too-small"):  # shown when the terminal is large enough again (fit_terminal)
+            self.hidden_panels.append((kind, body))
+        else:
+            self.push_screen(Panel(kind, body))
 
     # ---------------------------------------------------------------- to the worker
     def send(self, line: str) -> None:

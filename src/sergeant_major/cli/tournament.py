@@ -22,7 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from sergeant_major.cli.app import app, count, parse_seed, parse_whole_number, stop_on_signals
+from sergeant_major.cli.app import SEED_RANGE, app, count, parse_seed, parse_whole_number, stop_on_signals
 from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import quote, visible
@@ -52,7 +52,7 @@ def tournament_command(
     duplicate: bool = typer.Option(True, "--duplicate/--no-duplicate",
                                    help="Same cards in every arrangement (default). --no-duplicate only shows what duplicate saves."),
     rules: str = typer.Option("9-5-2", "--rules", "-r", help="Rules string, e.g. '3-5-8' or '8-5-3 must-trump=on'."),
-    seed_text: str = typer.Option("0", "--seed", "-s", help="Tournament seed, an integer: the same seed gives the same result."),
+    seed_text: str = typer.Option("0", "--seed", "-s", help=f"Tournament seed, {SEED_RANGE}: the same seed gives the same result."),
     workers: int = typer.Option(0, "--workers", "-w", parser=parse_whole_number, help="Processes to use (0: one per core). The result does not depend on it."),
     matches: int = typer.Option(0, "--matches", "-m", parser=parse_whole_number, help="Also play this many seeded whole matches in every arrangement, for win rates."),
     first_deals: bool = typer.Option(False, "--first-deals",

@@ -620,15 +620,17 @@ def exchange_plan(rules: Rules, diffs: tuple[int, ...], next_dealer: int, names:
 
 
 def deal_summary(res: DealResult, number: int, totals: Sequence[int], names: tuple[str, ...], dealer: int) -> Table:
-    """The table after a deal: target, tricks, over/under, score and running total per player."""
+    """The table after a deal: target, tricks, over/under, score and running total per player. In minimum tricks the
+    targets' column is headed ``At most`` over the bare numbers (``at most 3`` in each row broke in two at 64 columns)."""
     t = Table(title=f"Deal {number} scored ({res.contract.word})", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
               title_justify="left")
-    for col, just in (("Player", "left"), ("Role", "left"), ("Target", "right"), ("Tricks", "right"),
+    minimum = is_minimum(res.contract)
+    for col, just in (("Player", "left"), ("Role", "left"), ("At most" if minimum else "Target", "right"), ("Tricks", "right"),
                       ("Diff", "right"), ("Score", "right"), ("Total", "right")):
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     n = len(names)
     for s in range(n):
-        t.add_row(Text(names[s]), role_name((s - dealer) % n), target_text(res.targets[s], res.contract), str(res.tricks[s]),
+        t.add_row(Text(names[s]), role_name((s - dealer) % n), str(res.targets[s]), str(res.tricks[s]),
                   _signed(res.diffs[s]),
                   _signed(res.scores[s]), _signed(totals[s]))
     return t

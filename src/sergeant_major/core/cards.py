@@ -48,7 +48,9 @@ _VARIATION_SELECTORS: Final = "\ufe0e\ufe0f"  # text / emoji presentation of the
 
 
 def _half_width(text: str) -> str:
-    """``text`` with the full-width forms of ASCII (U+FF01..U+FF5E: ``'ＱＳ，２Ｃ'``) made ASCII."""
+    """``text`` with the full-width forms of ASCII (U+FF01..U+FF5E: ``'ＱＳ，２Ｃ'``) made ASCII; ASCII ``text`` itself."""
+    if text.isascii():  # nearly every text parsed: not rebuilt character by character
+        return text
     return "".join(chr(ord(ch) - 0xFEE0) if "\uff01" <= ch <= "\uff5e" else ch for ch in text)
 
 

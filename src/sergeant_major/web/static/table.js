@@ -474,7 +474,7 @@ function openDlg(key, html, buttons) {
     if (attrs) for (const a in attrs) b.setAttribute(a, attrs[a]);
     b.onclick = fn; A.appendChild(b);
   }
-  // the end of the match (no hand left to keep in sight, a long score sheet) takes the middle of the screen
+  // the end of the match (no hand left to keep in sight, a long score sheet): the felt grows to hold it (app.css)
   d.classList.toggle("big", key === "over");
   if (!d.open) d.show();
   const f = A.querySelector("button"); if (f) f.focus();
