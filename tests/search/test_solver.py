@@ -32,6 +32,7 @@ from sergeant_major.search.kernels import (
     PEXT6,
     PEXT7,
     drawn_tricks,
+    exit_cycles,
     key_hash,
     kills,
     pos_key,
@@ -40,6 +41,7 @@ from sergeant_major.search.kernels import (
     seat_ducks_lead,
     seat_ducks_out,
     seat_ducks_trick,
+    seat_exit_losses,
     seat_loses_out,
     seat_takes_trick,
     seat_wins_out,
@@ -733,6 +735,47 @@ def test_seat_wins_or_loses_out_holds(rules_t: str) -> None:
             refused[on_lead] += 1
     assert min(loses) >= 10 and wins >= 10 and min(refused) >= 10, (loses, wins, refused)
 
+
+
+@pytest.mark.parametrize("rules_t", ["3-5-8", "3-5-8 players=4 deals=24", "9-5-2 contracts=suits-nt-mt"])
+def test_exit_losses_hold(rules_t: str) -> None:
+    """``seat_exit_losses``, which decides a minimum-tricks trick start where the seat's exits lose the tricks
+    asked: where it says the seat surely loses ``k`` of the tricks left, the fewest tricks the seat can hold itself
+    to (brute force) leave at least ``k`` to the others, on lead and not. It must say so often, and 2 or more
+    sometimes (with three players; four hands of at most 4 cards seldom allow 2)."""
+    rules = Rules.parse(rules_t)
+    rng = random.Random(zlib.crc32(rules_t.encode()) % 983)
+    said = [0, 0]
+    two = 0
+    for _ in range(200 if not LONG else 4000):
+        pos = random_position(rules, rng, rng.randint(2, 4 if rules.players == 4 else 5), contract=Contract.MINIMUM)
+        assert pos.misere and pos.trump < 0
+        seat = rng.randrange(pos.n)
+        hands = int_array(list(pos.hands) + [0] * (4 - pos.n))
+        k = int(seat_exit_losses(hands, pos.n, pos.leader, seat, pos.remaining))
+        assert 0 <= k <= pos.remaining
+        if k:
+            fewest = brute_values(pos, seat)[0] - pos.tricks[seat]
+            assert pos.remaining - fewest >= k, (repr(pos), seat, k, fewest)
+            said[int(seat == pos.leader)] += 1
+            two += k >= 2
+    assert min(said) >= 10 and two >= (rules.players == 3), (said, two)
+
+
+def test_exit_losses_count_the_cycles() -> None:
+    """Seat 0 holds the 2 and 3 of spades under seat 1's five spades: each time the others make it win a trick,
+    it leads a low spade and seat 1 must take it, so it loses at least two of the five tricks when another player
+    leads, and when it leads itself (one exit at once, one more cycle of the four tricks left); with its 3 of
+    spades gone, one exit and so one trick fewer. The brute force agrees."""
+    pos = Position.parse("3-5-8 | MT | 1 | 4-4-3 | 32.AK.A. / AKQJT... / 9854.Q.. | -")
+    hands = int_array(list(pos.hands) + [0])
+    assert seat_exit_losses(hands, 3, 1, 0, 5) == 2
+    assert seat_exit_losses(hands, 3, 0, 0, 5) == 2
+    assert exit_cycles(hands, 3, 0, 0, 5) == 2
+    assert exit_cycles(hands, 3, 0, 1, 4) == 1
+    assert pos.remaining - (brute_values(pos, 0)[0] - pos.tricks[0]) >= 2
+    fewer = Position.parse("3-5-8 | MT | 1 | 4-4-3 | 2.AK.AK. / AKQJT... / 9854.Q.. | -")
+    assert seat_exit_losses(int_array(list(fewer.hands) + [0]), 3, 1, 0, 5) == 1
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rules_t", ["3-5-8", "3-5-8 players=4 deals=24", "9-5-2 contracts=suits-nt-mt"])

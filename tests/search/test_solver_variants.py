@@ -1,7 +1,7 @@
 """The solver on positions that differ only in who holds a few low cards (issue 5).
 
 A transposition table that generalises over cards (relative ranks today; "winning ranks" tried, see
-docs/solver.md "Measured") must answer a position only when the cards it ignores cannot change the result.
+benchmarks/results/solver-history.md) must answer a position only when the cards it ignores cannot change the result.
 The hardest cases for that are positions that share a table with a close variant: the same hands except that
 two of the lowest cards of a suit changed owners (same suit lengths). Each is solved after the original with
 one solver, and every value and every card's value is checked against the brute force of tests/search/test_solver.py.

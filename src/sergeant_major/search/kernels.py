@@ -54,7 +54,8 @@ else:
 ST_NODES, ST_BUDGET, ST_ABORT, ST_TTHITS, ST_ETC, ST_ETCCUTS, ST_HELPER, ST_ROT = 0, 1, 2, 3, 4, 5, 6, 7
 # killer leads: stats[killer_slot(tricks left, target, leader)] = 1 + the last lead that cut there
 ST_KILLERS = 8
-# nodes decided by seat_takes_trick, seat_ducks_trick, seat_ducks_lead, seat_loses_out or seat_wins_out
+# nodes decided by seat_takes_trick, seat_ducks_trick, seat_ducks_lead, seat_loses_out, seat_wins_out or
+# seat_exit_losses
 ST_TAKES = ST_KILLERS + 4 * 18 * 4
 # probing (see search): the node count at which the innermost probe aborts, the depth of the node that set it
 # (-1: none, the count is the budget), and the knobs (tricks left from which nodes probe, the two budgets)
@@ -816,6 +817,54 @@ def seat_ducks_lead(hands: Any, n: int, leader: int, seat: int) -> bool:
 
 
 @jit
+def exit_cycles(hands: Any, n: int, seat: int, spent: int, tricks: int) -> int:
+    """No-trump: how many of ``tricks`` tricks, led by the other players, the seat surely loses by its exits, after
+    ``spent`` (0 or 1) of its exit cards and of the other hand's cards of the suit are used up (-1: no exit).
+
+    An exit is a card of suit X below every X card another hand H holds: led, H must follow above it. With ``a``
+    such cards and ``b`` X cards in H, the seat ducks where it can, wins with any other card when it must, and
+    on lead plays an exit. It wins a trick with an exit card only if H no longer holds X, and between two exits
+    H plays at most two X cards (one to the trick the seat won, one over the exit), so each trick won is followed
+    by a trick lost while exits last: it loses ``min(a, b // 2, tricks // 2)`` at least. A trick it ducks
+    meanwhile uses up at most one of ``a`` and one of ``b`` and is a loss itself. The best suit and hand count.
+    Seeds 000/004 "Playing the tricks" (follow suit; the highest card of the suit led wins), seed 003
+    (minimum-tricks deals: no trump).
+
+    Args: ``hands`` (length >= ``n``; bit ``13 * suit + rank``), ``n`` 3 or 4 players, ``seat`` 0..n-1,
+    ``tricks`` >= 0. Returns: -1..``tricks // 2`` (``test_exit_losses_hold``)."""
+    h = hands[seat]
+    best = -1
+    for suit in range(4):
+        m = (h >> (13 * suit)) & LANE
+        if m == 0:
+            continue
+        for p in range(n):
+            if p == seat:
+                continue
+            o = (hands[p] >> (13 * suit)) & LANE
+            if o == 0:
+                continue
+            a = int(popcount64(m & ((1 << int(low_bit(o))) - 1)))
+            if a == 0:
+                continue
+            k = min(a - spent, (int(popcount64(o)) - spent) // 2, tricks // 2)
+            if k > best:
+                best = k
+    return best
+
+
+@jit
+def seat_exit_losses(hands: Any, n: int, leader: int, seat: int, remaining: int) -> int:
+    """No-trump, at a trick start: how many of the ``remaining`` tricks the seat surely loses by its exits
+    (:func:`exit_cycles`; in minimum tricks a lower bound on the tricks the others take). On lead, it plays an
+    exit at once and loses that trick, then the others lead. Args as :func:`exit_cycles`, ``leader`` 0..n-1,
+    ``remaining`` >= 1. Returns: 0..``remaining`` (``test_exit_losses_hold``)."""
+    if leader != seat:
+        return max(exit_cycles(hands, n, seat, 0, remaining), 0)
+    k = exit_cycles(hands, n, seat, 1, remaining - 1)
+    return k + 1 if k >= 0 else 0
+
+@jit
 def _under_in_order(m: int, u: int) -> bool:
     """The i-th lowest bit of ``m`` is below the i-th lowest of ``u``, for i up to the fewer of their bits."""
     while m != 0 and u != 0:
@@ -1482,7 +1531,7 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
                         if mis:
                             # minimum tricks: needing one more trick taken by the others, the seat surely loses this
                             # one; or it surely loses every trick left (the target is not above them); or, on
-                            # lead, it surely wins them all (the target is at least 1)
+                            # lead, it surely wins them all (the target is at least 1); or its exits lose enough
                             if trump < 0:
                                 if target <= 1 and seat_ducks_lead(hands, n, leader, seat):
                                     stats[ST_TAKES] += 1
@@ -1504,6 +1553,11 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
                                     decided = 1
                                 elif (bw >> 8) < target:
                                     decided = 0
+                        if decided < 0 and mis and trump < 0 and target <= seat_exit_losses(hands, n, leader, seat,
+                                                                                             remaining):
+                            # the seat's exits lose enough (after the table: the count costs more than a look-up)
+                            stats[ST_TAKES] += 1
+                            decided = 1
             if decided >= 0:
                 val = decided == 1
                 entering = False
@@ -1641,5 +1695,5 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
 #: guess), a second process from the last (the largest), each the next one the other has not claimed; then this one
 #: compiles :func:`solve_bounds`, loading the other's from numba's on-disk cache.
 WARM_UP_KERNELS = (playouts, seat_takes_trick_bc, seat_ducks_out, seat_loses_out, seat_ducks_lead, seat_wins_out,
-                   seat_ducks_trick_bc, last_trick_winner, tt_index, killer_slot, next_probe, push_child, tt_store,
+                   exit_cycles, seat_exit_losses, seat_ducks_trick_bc, last_trick_winner, tt_index, killer_slot, next_probe, push_child, tt_store,
                    tt_probe, etc_cut, start_bounds, gen_moves)
