@@ -127,3 +127,19 @@ def test_the_lobby_fits_and_passes_axe(server: Server, browser: Any, size: tuple
     page.click("#btn-leave")
     check_page(page, f"table with chat and leave {lang}")
     page.context.close()
+
+
+def test_the_waiting_dialog_calls_a_free_seat_free_not_away(server: Server, browser: Any) -> None:
+    """The repro: at a lobby table waiting for players, the dialog listed the seat nobody took yet as "Free seat 2:
+    away", as if someone had sat there and gone. Now "free seat" (German "freier Platz"), as on the seat itself."""
+    ann = _lobby_page(browser, server, "Ann", size=(390, 844))
+    errs = page_errors(ann)
+    _quick(ann, "deals=1 to=11", "120")
+    seats = ann.locator("#seatlist li")
+    seats.first.wait_for()
+    assert seats.nth(0).inner_text() == "Ann: online"
+    assert seats.nth(1).inner_text() == "Free seat 2: free seat"
+    ann.click("#lang")
+    ann.locator("#seatlist li", has_text="Freier Platz 2: freier Platz").wait_for()
+    assert errs == []
+    ann.context.close()
