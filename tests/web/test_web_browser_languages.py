@@ -177,3 +177,24 @@ def test_the_german_replay_writes_the_review_figures_and_the_slider_in_german(se
     assert page.get_attribute("#slider", "aria-label") == "Schritt"
     assert errs == []
     ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_leaderboard_of_no_rated_preset_says_so_and_offers_the_presets(server: Server, browser: Any, lang: str) -> None:
+    """The repro: /leaderboard?preset=bogus showed the server's English "there is no rated preset 'bogus' ..." also on the
+    German page, no preset to go to, and an empty *Computers* panel. Now the page's language, the presets as links."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    ctx.add_init_script(f"localStorage.setItem('sm-lang', '{lang}')")
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/leaderboard?preset=<b>bogus</b>")
+    said = {"en": "There is no rated preset “<b>bogus</b>”: choose one of these.",
+            "de": "Es gibt keine gewertete Vorgabe „<b>bogus</b>“: wähle eine von diesen."}[lang]
+    page.locator("#no-preset", has_text=said).wait_for()
+    assert page.locator("#presets a.preset").all_inner_texts() == ["9-5-2", "8-5-3", "9-2-5", "3-5-8"]
+    assert not page.locator("#computers-panel").is_visible()
+    page.click("#presets a.preset >> nth=3")
+    page.locator("#lb-players", has_text={"en": "No rated matches", "de": "Noch keine gewerteten"}[lang]).wait_for()
+    assert page.locator("#computers-panel").is_visible() and "preset=3-5-8" in page.url
+    assert errs == []
+    ctx.close()
