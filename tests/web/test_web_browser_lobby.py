@@ -143,3 +143,29 @@ def test_the_waiting_dialog_calls_a_free_seat_free_not_away(server: Server, brow
     ann.locator("#seatlist li", has_text="Freier Platz 2: freier Platz").wait_for()
     assert errs == []
     ann.context.close()
+
+
+def test_the_waiting_dialog_says_who_left_before_the_start(server: Server, browser: Any) -> None:
+    """The repro: Ann opened a lobby table and left the match before deal 1; Bea, joining, read "Ann: away", as if Ann
+    might come back (the seat on the felt said "left the match"). Now the dialog says so too."""
+    ann = _lobby_page(browser, server, "Ann", size=(390, 844))
+    errs = page_errors(ann)
+    ann.fill("#lopts", "deals=1 to=12")
+    ann.select_option("#lclock", "0+0")
+    ann.select_option("#lwait", "120")
+    ann.click("#btn-open")
+    ann.wait_for_url("**/t/**")
+    tid = ann.url.split("/t/")[1]
+    ann.locator("#seatlist li").first.wait_for()
+    ann.click("#btn-leave")
+    ann.click("#btn-leave-yes")
+    ann.locator("#status", has_text="You are watching").wait_for()
+    bea = _lobby_page(browser, server, "Bea")
+    bea_errs = page_errors(bea)
+    bea.locator(f".ltable[data-table='{tid}'] button.join").click()
+    bea.wait_for_url("**/t/**")
+    bea.locator("#seatlist li", has_text="Bea: online").wait_for()
+    assert bea.locator("#seatlist li").nth(0).inner_text() == "Ann: left the match"
+    assert errs == [] and bea_errs == []
+    ann.context.close()
+    bea.context.close()

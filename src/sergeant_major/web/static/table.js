@@ -504,7 +504,7 @@ function renderDialog() {
       // deal 1 waits until every person's seat is taken (the server refuses a start before: empty_seat)
       // (a lobby table's: its free seats only; a seated player gone is stood in for after the table's timeout)
       const empty = S.table.seats.filter((s) => s.kind === "human" && !s.online && (!S.table.public || s.free)).map((s) => s.name);
-      const html = `<h2>${esc(t("waiting"))}</h2><ul id="seatlist">` + S.table.seats.map((s) => `<li>${esc(s.name)}: ${esc(s.kind === "human" ? (s.free ? t("freeSeat") : s.online ? t("online") : t("offline")) : kindText(s.kind))}</li>`).join("") + "</ul>" +
+      const html = `<h2>${esc(t("waiting"))}</h2><ul id="seatlist">` + S.table.seats.map((s) => `<li>${esc(s.name)}: ${esc(s.kind === "human" ? (s.free ? t("freeSeat") : s.left ? t("leftRole") : s.online ? t("online") : t("offline")) : kindText(s.kind))}</li>`).join("") + "</ul>" +
         (empty.length ? `<p id="start-wait">${esc(t("waitSeats", { names: empty.join(", ") }))}</p>` : "") +
         (S.table.fill_in !== null && S.table.fill_in !== undefined ? `<p id="fill-in"></p>` : "");
       const startAttrs = empty.length ? { id: "btn-start", disabled: "", "aria-describedby": "start-wait" } : { id: "btn-start" };
