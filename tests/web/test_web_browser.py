@@ -137,7 +137,6 @@ def test_my_games_cuts_long_names_and_fits_the_screen(server: Server, browser: A
     with 60 scrolled sideways on a phone and on a desktop (each seat's line is kept whole). Now the names are cut with an
     ellipsis, their full text in the tooltip."""
     import httpx
-
     from test_web_browser_look import check_page
 
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})

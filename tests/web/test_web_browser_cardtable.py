@@ -172,3 +172,33 @@ def test_your_seat_keeps_clear_of_the_piles(server: Server, browser: Any, width:
     assert nm[2] <= seat[2], (nm, seat)  # the name is cut inside the seat
     assert errs == []
     ctx.close()
+
+
+def test_the_last_trick_cuts_long_names_and_keeps_the_winner_mark(server: Server, browser: Any) -> None:
+    """The repro: with names of 40 characters (as the lobby allows) the *Last trick* dialog on a phone was 527 px wide
+    inside its 371: it scrolled sideways, each name clipped at the edge. Now
+    the names are cut with an ellipsis (the full name in the tooltip) and the ✓ follows the winner's name."""
+    import httpx
+
+    names = ["M" * 40, "N" * 40, "O" * 40]
+    out = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2", "seed": 3, "seats": [
+        {"kind": "me", "name": names[0]}, {"kind": "computer", "level": "heuristic", "name": names[1]},
+        {"kind": "computer", "level": "random", "name": names[2]}]}).json()
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/")
+    page.evaluate("([t, k]) => saveToken(t, k)", [out["id"], out["seats"][0]["token"]])
+    page.goto(server.url + "/t/" + out["id"])
+    page.click("#btn-start")
+    page.locator("#hand button.legal").first.click()  # seed 3: Ann leads the first trick
+    page.wait_for_function("S.view.completed.length >= 1")
+    page.click("#btn-last")
+    page.locator("#last-trick .played").first.wait_for()
+    width, inner = page.evaluate("[document.getElementById('info').scrollWidth, document.getElementById('info').clientWidth]")
+    assert width <= inner, (width, inner)
+    winner = page.evaluate("S.view.completed[0].winner")
+    label = page.locator("#last-trick .plabel", has=page.locator(f".pname[title='{names[winner]}']"))
+    assert label.inner_text().endswith("✓")
+    assert errs == []
+    ctx.close()

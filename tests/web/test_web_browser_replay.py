@@ -164,3 +164,30 @@ def test_the_replay_trick_lies_inside_its_panel(server: Server, browser: Any, wi
     assert len(tops) == 1  # the three in one row
     assert errs == []
     ctx.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_replay_cuts_long_names_and_fits_the_screen(server: Server, browser: Any, width: int) -> None:
+    """The repro: the replay of a match whose players have names of 40 characters (as the lobby and the home page allow)
+    scrolled sideways on a phone (621 px of 390): the names under the trick's cards, above each hand and in the
+    discards' label were kept whole. Now they are cut with an ellipsis, the full name in the tooltip."""
+    import httpx
+
+    names = ["M" * 40, "N" * 40, "Anna Maria Magdalena Theresa von Hohenz"]
+    out = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2 deals=1", "seed": 2, "seats": [
+        {"kind": "computer", "level": "random", "name": n} for n in names]}).json()
+    ctx = browser.new_context(viewport={"width": width, "height": 800})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/t/" + out["id"])  # a table of computers plays once watched
+    page.locator("#end-title").wait_for()
+    page.goto(server.url + "/replay/" + out["id"])
+    page.locator("#hands .hand").first.wait_for()
+    steps = page.evaluate("R.steps.length")
+    for k in (5, steps // 2, steps - 1):  # the kitty, a trick with the discards, the last trick
+        page.evaluate("(k) => go(k)", k)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, k
+    assert page.locator(f"#hands .who[title='{names[0]}']").count() == 1
+    assert page.locator(f"#trick .pname[title='{names[0]}']").count() == 1
+    assert errs == []
+    ctx.close()

@@ -556,7 +556,10 @@ $("btn-scores").onclick = () => S && info(`<h2>${esc(t("scores"))}</h2>` + score
 $("btn-last").onclick = () => {
   if (!S) return; const v = S.view; let lt = v.completed.length ? v.completed[v.completed.length - 1] : (S.prev ? S.prev.last_trick : null);
   const d = document.createElement("div"); d.id = "last-trick";
-  if (lt) lt.cards.forEach(([s, c]) => { const p = document.createElement("span"); p.className = "played"; p.appendChild(cardEl(c)); p.appendChild(document.createTextNode(" " + names()[s] + (s === lt.winner ? " ✓ " : " "))); d.appendChild(p); });
+  // a long name is cut with an ellipsis (its full text in the tooltip), the winner's ✓ kept in sight
+  if (lt) lt.cards.forEach(([s, c]) => { const p = document.createElement("span"); p.className = "played"; p.appendChild(cardEl(c));
+    const l = document.createElement("span"), w = document.createElement("span"); l.className = "plabel"; w.className = "pname"; w.textContent = names()[s]; w.title = names()[s];
+    l.appendChild(w); if (s === lt.winner) l.appendChild(document.createTextNode(" ✓")); p.appendChild(l); d.appendChild(p); });
   info(`<h2>${esc(t("lastTrick"))}</h2>` + d.outerHTML);
 };
 $("btn-hint").onclick = () => { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "hint" })); };
