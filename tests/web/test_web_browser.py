@@ -154,3 +154,25 @@ def test_my_games_cuts_long_names_and_fits_the_screen(server: Server, browser: A
     assert row.locator(f"[title='{seat}']").count() == 1 and row.locator(f"[title='{table}']").count() == 1
     assert errs == []
     ctx.close()
+
+
+def test_a_double_click_on_create_makes_one_table(server: Server, browser: Any) -> None:
+    """The repro: a double click on *Create* (a table with an invited friend) sent two requests and made two tables: the
+    page showed the second's invitation, the first waited for a friend for ever and stayed in *My games*. Now one."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = page_errors(page)
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/api/tables") else None)
+    page.goto(server.url + "/")
+    page.select_option("#seats .seatrow[data-seat='1'] .kind", "friend")
+    page.dblclick("#create-btn")
+    page.locator("#invites a.invite").first.wait_for()
+    page.wait_for_timeout(500)
+    assert len(posts) == 1, posts
+    assert page.locator("#invites a.invite").count() == 1
+    page.click("#create-btn")  # a later press makes another table, as before
+    page.wait_for_function("(old) => document.querySelector('#go').getAttribute('href') !== old", arg=page.get_attribute("#go", "href"))
+    assert len(posts) == 2
+    assert errs == []
+    ctx.close()
