@@ -188,3 +188,24 @@ def test_the_lobby_says_a_new_accounts_rating_is_provisional(server: Server, bro
     page.locator("#no-rated", has_text="No rated match yet: a match is rated when").wait_for()
     check_page(page, "player page, no rated match")
     ctx.close()
+
+
+def test_a_double_click_on_register_logs_in_without_a_refusal(server: Server, browser: Any) -> None:
+    """The repro: a double click on *Register* sent two requests; the first made the account and logged in, the second
+    was refused, and the page said "the user name 'Dora' is taken ... choose another" above "Logged in as Dora". Now
+    the second press is ignored while the first is under way: one request, no refusal shown."""
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    errs = page_errors(page)
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    page.goto(server.url + "/account")
+    page.fill("#reg-name", "Dora")
+    page.fill("#reg-password", PASSWORD)
+    page.dblclick("#register-btn")
+    page.locator("#who", has_text="Dora").wait_for()
+    page.wait_for_timeout(500)
+    assert [p.rsplit("/", 1)[1] for p in posts] == ["register"]
+    assert page.inner_text("#acc-error") == ""
+    assert errs == []
+    ctx.close()
