@@ -191,3 +191,43 @@ def test_the_replay_cuts_long_names_and_fits_the_screen(server: Server, browser:
     assert page.locator(f"#trick .pname[title='{names[0]}']").count() == 1
     assert errs == []
     ctx.close()
+
+
+def test_a_tap_on_a_cards_mark_says_its_review_under_the_trick(server: Server, browser: Any) -> None:
+    """The repro: on a touch screen (no hover) only the card of the step shown had its review in words under the trick;
+    a tap on the mark of another card of the trick did nothing, so its cost and best cards could not be read. Now a tap
+    (or Enter on the focused mark) writes that card's review there (the review is a stored one, given to the page)."""
+    import json
+
+    import httpx
+
+    out = create_table(server, [{"kind": "computer", "level": "random"}] * 3, "9-5-2 deals=1")
+    tid = out["id"]
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/t/" + tid)  # a table of computers plays once watched
+    page.locator("#end-title").wait_for()
+    steps = httpx.get(f"{server.url}/api/tables/{tid}/replay").json()["steps"]
+    k = next(j for j, s in enumerate(steps) if len(s["trick"]) == 2)  # the second card of a trick played
+    first, last = steps[k]["trick"]
+    plays = [{"card": c, "seat": s, "mark": "mistake" if c == first[1] else "best", "cost_range": [1, 1] if c == first[1] else [0, 0],
+              "expert": None, "best": [last[1]] if c == first[1] else [c]} for s, c in steps[k]["trick"]]
+    row = {"seat": 0, "mistakes": 1, "lost": 1, "lost_max": 1, "expert_lost": None}
+    review = {"expert": False, "seats": [row], "deals": [{"deal": 1, "plays": plays, "seats": [row]}]}
+    page.route(f"**/api/tables/{tid}/review", lambda r: r.fulfill(status=200, content_type="application/json",
+                                                                     body=json.dumps({"review": review})))
+    page.goto(server.url + "/replay/" + tid)
+    page.locator("#review-summary table").first.wait_for()
+    page.evaluate("(k) => go(k)", k)
+    first_text = page.evaluate("(c) => cardText(c)", first[1])
+    assert f"played {first_text}" not in page.inner_text("#review-card")  # the step's card: the trick's second
+    page.locator("#trick .mark").first.tap()
+    said = page.inner_text("#review-card")
+    assert f"played {first_text}: mistake" in said and "best: " + page.evaluate("(c) => cardText(c)", last[1]) in said, said
+    page.evaluate("(k) => go(k)", k)
+    page.locator("#trick .mark").first.focus()
+    page.keyboard.press("Enter")
+    assert f"played {first_text}: mistake" in page.inner_text("#review-card")
+    assert errs == []
+    ctx.close()
