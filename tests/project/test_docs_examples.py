@@ -1,5 +1,6 @@
 """The Python examples of docs/research.md run as written. The ISMCTS one used a ``state`` that no example made
-(``NameError: name 'state' is not defined``); it now makes one after the OpenSpiel example's ``game``."""
+(``NameError: name 'state' is not defined``); it now makes one after the OpenSpiel example's ``game``. A whole game of
+ISMCTS bots is shown too: OpenSpiel's ``evaluate_bots`` and ``MCTSBot`` both fail on the game, unexplained before."""
 
 from __future__ import annotations
 
@@ -16,11 +17,11 @@ def _blocks() -> list[str]:
     return re.findall(r"```python\n(.*?)```", text, re.S)
 
 
-def test_research_md_has_its_four_examples() -> None:
+def test_research_md_has_its_five_examples() -> None:
     blocks = _blocks()
-    assert len(blocks) == 4, [b.splitlines()[0] for b in blocks]
+    assert len(blocks) == 5, [b.splitlines()[0] for b in blocks]
     assert "sergeant_major.research.envs import env" in blocks[0] and "SingleSeatEnv" in blocks[1]
-    assert "pyspiel.load_game" in blocks[2] and "ISMCTSBot" in blocks[3]
+    assert "pyspiel.load_game" in blocks[2] and "ISMCTSBot" in blocks[3] and "is_terminal" in blocks[4]
 
 
 @pytest.mark.parametrize("i", [0, 1])
@@ -39,3 +40,15 @@ def test_research_md_openspiel_examples_run_one_after_the_other() -> None:
     exec(compile(blocks[3], "docs/research.md example 4", "exec"), scope)
     state = scope["state"]
     assert scope["action"] in state.legal_actions()  # type: ignore[attr-defined]
+
+
+def test_research_md_whole_game_of_ismcts_bots_runs_to_the_end() -> None:
+    """The fifth example plays the third example's ``game`` (one deal of ``8-5-3 kitty=see-then-trump``) to its end."""
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("open_spiel.python.algorithms.ismcts")
+    blocks = _blocks()
+    scope: dict[str, object] = {}
+    exec(compile(blocks[2], "docs/research.md example 3", "exec"), scope)
+    exec(compile(blocks[4], "docs/research.md example 5", "exec"), scope)
+    state = scope["state"]
+    assert state.is_terminal() and len(state.returns()) == 3  # type: ignore[attr-defined]

@@ -129,3 +129,50 @@ def test_practice_undo_and_hint(server: Server, browser: Any) -> None:
     page.locator(f"#hand button.legal[data-card='{card}']").wait_for()
     assert not errs, errs
     ctx.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+def test_my_games_cuts_long_names_and_fits_the_screen(server: Server, browser: Any, size: tuple[int, int]) -> None:
+    """The repro: *My games* with a seat named with 40 characters (as the lobby and the home page allow) and a table named
+    with 60 scrolled sideways on a phone and on a desktop (each seat's line is kept whole). Now the names are cut with an
+    ellipsis, their full text in the tooltip."""
+    import httpx
+    from test_web_browser_look import check_page
+
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/")
+    seat, table = "M" * 40, "W" * 60
+    out = httpx.post(server.url + "/api/tables", json={"name": table, "rules": "9-5-2", "seats": [
+        {"kind": "me", "name": seat}, {"kind": "computer", "level": "heuristic"}, {"kind": "computer", "level": "random"}]}).json()
+    page.evaluate("([t, k]) => saveToken(t, k)", [out["id"], out["seats"][0]["token"]])
+    page.goto(server.url + "/history")
+    row = page.locator(f"tr.game[data-id='{out['id']}']")
+    row.wait_for()
+    check_page(page, "history, long names")
+    assert row.locator(f"[title='{seat}']").count() == 1 and row.locator(f"[title='{table}']").count() == 1
+    assert errs == []
+    ctx.close()
+
+
+def test_a_double_click_on_create_makes_one_table(server: Server, browser: Any) -> None:
+    """The repro: a double click on *Create* (a table with an invited friend) sent two requests and made two tables: the
+    page showed the second's invitation, the first waited for a friend for ever and stayed in *My games*. Now one."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = page_errors(page)
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/api/tables") else None)
+    page.goto(server.url + "/")
+    page.select_option("#seats .seatrow[data-seat='1'] .kind", "friend")
+    page.dblclick("#create-btn")
+    page.locator("#invites a.invite").first.wait_for()
+    page.wait_for_timeout(500)
+    assert len(posts) == 1, posts
+    assert page.locator("#invites a.invite").count() == 1
+    page.click("#create-btn")  # a later press makes another table, as before
+    page.wait_for_function("(old) => document.querySelector('#go').getAttribute('href') !== old", arg=page.get_attribute("#go", "href"))
+    assert len(posts) == 2
+    assert errs == []
+    ctx.close()

@@ -188,3 +188,48 @@ def test_the_lobby_says_a_new_accounts_rating_is_provisional(server: Server, bro
     page.locator("#no-rated", has_text="No rated match yet: a match is rated when").wait_for()
     check_page(page, "player page, no rated match")
     ctx.close()
+
+
+def test_a_double_click_on_register_logs_in_without_a_refusal(server: Server, browser: Any) -> None:
+    """The repro: a double click on *Register* sent two requests; the first made the account and logged in, the second
+    was refused, and the page said "the user name 'Dora' is taken ... choose another" above "Logged in as Dora". Now
+    the second press is ignored while the first is under way: one request, no refusal shown."""
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    errs = page_errors(page)
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    page.goto(server.url + "/account")
+    page.fill("#reg-name", "Dora")
+    page.fill("#reg-password", PASSWORD)
+    page.dblclick("#register-btn")
+    page.locator("#who", has_text="Dora").wait_for()
+    page.wait_for_timeout(500)
+    assert [p.rsplit("/", 1)[1] for p in posts] == ["register"]
+    assert page.inner_text("#acc-error") == ""
+    assert errs == []
+    ctx.close()
+
+
+def test_a_players_page_cuts_long_names_in_recent_matches(server: Server, browser: Any) -> None:
+    """The repro: a player's *Recent matches* listing a table named with 60 characters and a seat with 40 (as the home
+    page allows) was 506 px wide on a 390 px phone. Now the names are cut with an ellipsis, the full text in the tooltip."""
+    from _browserhelp import until
+
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    errs = page_errors(page)
+    register(page, server, "Eddie")
+    table, seat = "W" * 60, "N" * 40
+    tid = page.evaluate("""async ([table, seat]) => { const r = await fetch('/api/tables', {method: 'POST', headers:
+      {'Content-Type': 'application/json'}, body: JSON.stringify({name: table, rules: '9-5-2 deals=1', seats: [{kind: 'me', name: 'Eddie'},
+      {kind: 'computer', level: 'random', name: seat}, {kind: 'computer', level: 'random'}]})});
+      const o = await r.json(); saveToken(o.id, o.seats[0].token); return o.id; }""", [table, seat])
+    page.goto(server.url + "/t/" + tid)
+    until([page], lambda: page.locator("#end-title").is_visible(), limit=240)
+    page.goto(server.url + "/players/Eddie")
+    page.locator("#recent tr").first.wait_for()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.locator(f"#recent [title='{table}']").count() == 1 and page.locator(f"#recent [title='{seat}']").count() == 1
+    assert errs == []
+    ctx.close()

@@ -143,3 +143,58 @@ def test_the_german_home_page_writes_a_table_refused_in_german(server: Server, b
     page.wait_for_url("**/t/*")  # all computers and me: straight to the table, the refusal gone
     assert errs == []
     ctx.close()
+
+
+def test_the_german_replay_writes_the_review_figures_and_the_slider_in_german(server: Server, browser: Any) -> None:
+    """The repro: the German replay wrote the review's expert figures with a decimal point ("0.15", "8.79") and named its
+    slider "step". Now "0,15" and "Schritt" (the review is a stored one, given to the page as the server sends it)."""
+    import json
+
+    import httpx
+
+    out = create_table(server, [{"kind": "computer", "level": "random"}] * 3, "9-5-2 deals=1")
+    tid = out["id"]
+    ctx = browser.new_context()
+    ctx.add_init_script("localStorage.setItem('sm-lang', 'de')")
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/t/" + tid)  # a table of computers plays once watched
+    page.locator("#end-title").wait_for()
+    steps = httpx.get(f"{server.url}/api/tables/{tid}/replay").json()["steps"]
+    k, step = next((j, s) for j, s in enumerate(steps) if s["action"] and s["action"].get("play"))
+    row = {"seat": 0, "mistakes": 1, "lost": 1, "lost_max": 1, "expert_lost": 0.15}
+    play = {"card": step["action"]["play"], "seat": step["action"]["seat"], "mark": "mistake", "cost_range": [1, 1],
+            "expert": {"cost": 1.5}, "best": [step["action"]["play"]]}
+    review = {"expert": True, "seats": [row], "deals": [{"deal": 1, "plays": [play], "seats": [row]}]}
+    page.route(f"**/api/tables/{tid}/review", lambda r: r.fulfill(status=200, content_type="application/json",
+                                                                     body=json.dumps({"review": review})))
+    page.goto(server.url + "/replay/" + tid)
+    page.locator("#review-summary table").first.wait_for()
+    page.evaluate("(k) => go(k)", k)
+    assert "1,50 nach dem, was" in page.inner_text("#review-card")
+    assert page.locator("#review-summary td", has_text="0,15").count() == 2
+    assert "0.15" not in page.inner_text("#review-summary")
+    assert page.get_attribute("#slider", "aria-label") == "Schritt"
+    assert errs == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_leaderboard_of_no_rated_preset_says_so_and_offers_the_presets(server: Server, browser: Any, lang: str) -> None:
+    """The repro: /leaderboard?preset=bogus showed the server's English "there is no rated preset 'bogus' ..." also on the
+    German page, no preset to go to, and an empty *Computers* panel. Now the page's language, the presets as links."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    ctx.add_init_script(f"localStorage.setItem('sm-lang', '{lang}')")
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/leaderboard?preset=<b>bogus</b>")
+    said = {"en": "There is no rated preset “<b>bogus</b>”: choose one of these.",
+            "de": "Es gibt keine gewertete Vorgabe „<b>bogus</b>“: wähle eine von diesen."}[lang]
+    page.locator("#no-preset", has_text=said).wait_for()
+    assert page.locator("#presets a.preset").all_inner_texts() == ["9-5-2", "8-5-3", "9-2-5", "3-5-8"]
+    assert not page.locator("#computers-panel").is_visible()
+    page.click("#presets a.preset >> nth=3")
+    page.locator("#lb-players", has_text={"en": "No rated matches", "de": "Noch keine gewerteten"}[lang]).wait_for()
+    assert page.locator("#computers-panel").is_visible() and "preset=3-5-8" in page.url
+    assert errs == []
+    ctx.close()

@@ -127,3 +127,62 @@ def test_the_lobby_fits_and_passes_axe(server: Server, browser: Any, size: tuple
     page.click("#btn-leave")
     check_page(page, f"table with chat and leave {lang}")
     page.context.close()
+
+
+def test_the_waiting_dialog_calls_a_free_seat_free_not_away(server: Server, browser: Any) -> None:
+    """The repro: at a lobby table waiting for players, the dialog listed the seat nobody took yet as "Free seat 2:
+    away", as if someone had sat there and gone. Now "free seat" (German "freier Platz"), as on the seat itself."""
+    ann = _lobby_page(browser, server, "Ann", size=(390, 844))
+    errs = page_errors(ann)
+    _quick(ann, "deals=1 to=11", "120")
+    seats = ann.locator("#seatlist li")
+    seats.first.wait_for()
+    assert seats.nth(0).inner_text() == "Ann: online"
+    assert seats.nth(1).inner_text() == "Free seat 2: free seat"
+    ann.click("#lang")
+    ann.locator("#seatlist li", has_text="Freier Platz 2: freier Platz").wait_for()
+    assert errs == []
+    ann.context.close()
+
+
+def test_the_waiting_dialog_says_who_left_before_the_start(server: Server, browser: Any) -> None:
+    """The repro: Ann opened a lobby table and left the match before deal 1; Bea, joining, read "Ann: away", as if Ann
+    might come back (the seat on the felt said "left the match"). Now the dialog says so too."""
+    ann = _lobby_page(browser, server, "Ann", size=(390, 844))
+    errs = page_errors(ann)
+    ann.fill("#lopts", "deals=1 to=12")
+    ann.select_option("#lclock", "0+0")
+    ann.select_option("#lwait", "120")
+    ann.click("#btn-open")
+    ann.wait_for_url("**/t/**")
+    tid = ann.url.split("/t/")[1]
+    ann.locator("#seatlist li").first.wait_for()
+    ann.click("#btn-leave")
+    ann.click("#btn-leave-yes")
+    ann.locator("#status", has_text="You are watching").wait_for()
+    bea = _lobby_page(browser, server, "Bea")
+    bea_errs = page_errors(bea)
+    bea.locator(f".ltable[data-table='{tid}'] button.join").click()
+    bea.wait_for_url("**/t/**")
+    bea.locator("#seatlist li", has_text="Bea: online").wait_for()
+    assert bea.locator("#seatlist li").nth(0).inner_text() == "Ann: left the match"
+    assert errs == [] and bea_errs == []
+    ann.context.close()
+    bea.context.close()
+
+
+@pytest.mark.parametrize(("lang", "title"), [("en", "Jörg's table"), ("de", "Tisch von Jörg")])
+def test_a_table_opened_in_the_lobby_is_named_in_the_pages_language(server: Server, browser: Any, lang: str, title: str) -> None:
+    """The repro: a table opened from the German lobby was named "Jörg's table", the server's English default. Now the
+    page names it in its language, as the home page names its tables ("Tisch")."""
+    page = _lobby_page(browser, server, "Jörg", lang=lang, size=(390, 844))
+    errs = page_errors(page)
+    page.fill("#lopts", "deals=1 to=13")
+    page.select_option("#lwait", "120")
+    page.click("#btn-open")
+    page.wait_for_url("**/t/**")
+    page.locator("#tname", has_text=title).wait_for()
+    tid = page.url.split("/t/")[1]
+    assert [t["name"] for t in http_json(server, "/api/lobby")[1]["tables"] if t["id"] == tid] == [title]
+    assert errs == []
+    page.context.close()

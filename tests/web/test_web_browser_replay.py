@@ -164,3 +164,70 @@ def test_the_replay_trick_lies_inside_its_panel(server: Server, browser: Any, wi
     assert len(tops) == 1  # the three in one row
     assert errs == []
     ctx.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_replay_cuts_long_names_and_fits_the_screen(server: Server, browser: Any, width: int) -> None:
+    """The repro: the replay of a match whose players have names of 40 characters (as the lobby and the home page allow)
+    scrolled sideways on a phone (621 px of 390): the names under the trick's cards, above each hand and in the
+    discards' label were kept whole. Now they are cut with an ellipsis, the full name in the tooltip."""
+    import httpx
+
+    names = ["M" * 40, "N" * 40, "Anna Maria Magdalena Theresa von Hohenz"]
+    out = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2 deals=1", "seed": 2, "seats": [
+        {"kind": "computer", "level": "random", "name": n} for n in names]}).json()
+    ctx = browser.new_context(viewport={"width": width, "height": 800})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/t/" + out["id"])  # a table of computers plays once watched
+    page.locator("#end-title").wait_for()
+    page.goto(server.url + "/replay/" + out["id"])
+    page.locator("#hands .hand").first.wait_for()
+    steps = page.evaluate("R.steps.length")
+    for k in (5, steps // 2, steps - 1):  # the kitty, a trick with the discards, the last trick
+        page.evaluate("(k) => go(k)", k)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, k
+    assert page.locator(f"#hands .who[title='{names[0]}']").count() == 1
+    assert page.locator(f"#trick .pname[title='{names[0]}']").count() == 1
+    assert errs == []
+    ctx.close()
+
+
+def test_a_tap_on_a_cards_mark_says_its_review_under_the_trick(server: Server, browser: Any) -> None:
+    """The repro: on a touch screen (no hover) only the card of the step shown had its review in words under the trick;
+    a tap on the mark of another card of the trick did nothing, so its cost and best cards could not be read. Now a tap
+    (or Enter on the focused mark) writes that card's review there (the review is a stored one, given to the page)."""
+    import json
+
+    import httpx
+
+    out = create_table(server, [{"kind": "computer", "level": "random"}] * 3, "9-5-2 deals=1")
+    tid = out["id"]
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/t/" + tid)  # a table of computers plays once watched
+    page.locator("#end-title").wait_for()
+    steps = httpx.get(f"{server.url}/api/tables/{tid}/replay").json()["steps"]
+    k = next(j for j, s in enumerate(steps) if len(s["trick"]) == 2)  # the second card of a trick played
+    first, last = steps[k]["trick"]
+    plays = [{"card": c, "seat": s, "mark": "mistake" if c == first[1] else "best", "cost_range": [1, 1] if c == first[1] else [0, 0],
+              "expert": None, "best": [last[1]] if c == first[1] else [c]} for s, c in steps[k]["trick"]]
+    row = {"seat": 0, "mistakes": 1, "lost": 1, "lost_max": 1, "expert_lost": None}
+    review = {"expert": False, "seats": [row], "deals": [{"deal": 1, "plays": plays, "seats": [row]}]}
+    page.route(f"**/api/tables/{tid}/review", lambda r: r.fulfill(status=200, content_type="application/json",
+                                                                     body=json.dumps({"review": review})))
+    page.goto(server.url + "/replay/" + tid)
+    page.locator("#review-summary table").first.wait_for()
+    page.evaluate("(k) => go(k)", k)
+    first_text = page.evaluate("(c) => cardText(c)", first[1])
+    assert f"played {first_text}" not in page.inner_text("#review-card")  # the step's card: the trick's second
+    page.locator("#trick .mark").first.tap()
+    said = page.inner_text("#review-card")
+    assert f"played {first_text}: mistake" in said and "best: " + page.evaluate("(c) => cardText(c)", last[1]) in said, said
+    page.evaluate("(k) => go(k)", k)
+    page.locator("#trick .mark").first.focus()
+    page.keyboard.press("Enter")
+    assert f"played {first_text}: mistake" in page.inner_text("#review-card")
+    assert errs == []
+    ctx.close()

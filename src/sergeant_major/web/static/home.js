@@ -51,8 +51,15 @@ async function init() {
     else document.getElementById("error").textContent = t("badInvite", { text: u.length > 80 ? u.slice(0, 80) + "…" : u });
   });
 }
+// one table per press: a second click (a double click) while the first is under way makes no second table
+let creating = false;
 async function create(ev) {
   ev.preventDefault();
+  if (creating) return;
+  creating = true;
+  try { await createTable(); } finally { creating = false; }
+}
+async function createTable() {
   let friends = 0, mes = 0;
   const seats = Array.from(document.querySelectorAll("#seats .seatrow")).map((d, i) => {
     const k = d.querySelector(".kind").value;

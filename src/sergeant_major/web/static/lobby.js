@@ -21,6 +21,8 @@ function form(kind, table) {
   const name = $("lname").value.trim();
   const body = { name, clock_turn: turn, clock_reserve: reserve, level: $("llevel").value, wait: Number($("lwait").value) };
   if (kind !== "join") body.rules = ($("lpreset").value + " " + $("lopts").value.trim()).trim();
+  // a table opened here is named in the page's language ("Ann's table", "Tisch von Ann"), as the home page names its own
+  if (kind !== "join") body.table_name = t("defLobbyTable", { name }).slice(0, 60);
   if (kind === "join") body.table = table;
   return body;
 }

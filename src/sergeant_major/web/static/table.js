@@ -504,7 +504,7 @@ function renderDialog() {
       // deal 1 waits until every person's seat is taken (the server refuses a start before: empty_seat)
       // (a lobby table's: its free seats only; a seated player gone is stood in for after the table's timeout)
       const empty = S.table.seats.filter((s) => s.kind === "human" && !s.online && (!S.table.public || s.free)).map((s) => s.name);
-      const html = `<h2>${esc(t("waiting"))}</h2><ul id="seatlist">` + S.table.seats.map((s) => `<li>${esc(s.name)}: ${esc(s.kind === "human" ? (s.online ? t("online") : t("offline")) : kindText(s.kind))}</li>`).join("") + "</ul>" +
+      const html = `<h2>${esc(t("waiting"))}</h2><ul id="seatlist">` + S.table.seats.map((s) => `<li>${esc(s.name)}: ${esc(s.kind === "human" ? (s.free ? t("freeSeat") : s.left ? t("leftRole") : s.online ? t("online") : t("offline")) : kindText(s.kind))}</li>`).join("") + "</ul>" +
         (empty.length ? `<p id="start-wait">${esc(t("waitSeats", { names: empty.join(", ") }))}</p>` : "") +
         (S.table.fill_in !== null && S.table.fill_in !== undefined ? `<p id="fill-in"></p>` : "");
       const startAttrs = empty.length ? { id: "btn-start", disabled: "", "aria-describedby": "start-wait" } : { id: "btn-start" };
@@ -556,7 +556,10 @@ $("btn-scores").onclick = () => S && info(`<h2>${esc(t("scores"))}</h2>` + score
 $("btn-last").onclick = () => {
   if (!S) return; const v = S.view; let lt = v.completed.length ? v.completed[v.completed.length - 1] : (S.prev ? S.prev.last_trick : null);
   const d = document.createElement("div"); d.id = "last-trick";
-  if (lt) lt.cards.forEach(([s, c]) => { const p = document.createElement("span"); p.className = "played"; p.appendChild(cardEl(c)); p.appendChild(document.createTextNode(" " + names()[s] + (s === lt.winner ? " ✓ " : " "))); d.appendChild(p); });
+  // a long name is cut with an ellipsis (its full text in the tooltip), the winner's ✓ kept in sight
+  if (lt) lt.cards.forEach(([s, c]) => { const p = document.createElement("span"); p.className = "played"; p.appendChild(cardEl(c));
+    const l = document.createElement("span"), w = document.createElement("span"); l.className = "plabel"; w.className = "pname"; w.textContent = names()[s]; w.title = names()[s];
+    l.appendChild(w); if (s === lt.winner) l.appendChild(document.createTextNode(" ✓")); p.appendChild(l); d.appendChild(p); });
   info(`<h2>${esc(t("lastTrick"))}</h2>` + d.outerHTML);
 };
 $("btn-hint").onclick = () => { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "hint" })); };
