@@ -1425,8 +1425,8 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
 
     Each test is an iterative alpha-beta (explicit stack in ``frames``, ``FRAME`` words per depth) over the zero window
     ``target0``: ``tt`` (``tt_mask + 1`` buckets of ``TT_WAYS`` entries of ``TT_WORDS`` words: 3 key words
-    (:func:`pos_key`) and the bounds word, a lower and an upper bound and check bits; a bucket is one cache
-    line) is the
+    (:func:`pos_key`) and the bounds word, a lower and an upper bound, check bits and the generation of the
+    search that stored it, ``stats[ST_GEN]``, see :func:`tt_store`; a bucket is one cache line) is the
     transposition table of trick-start positions keyed by relative ranks and the solver's configuration; at
     a trick start the trump and quick-trick bounds, then the table may decide the node (the table's line is
     prefetched while the bounds are computed); in the middle of a trick the seat has not played to,
