@@ -1185,10 +1185,10 @@ def tt_probe(tt: Any, idx: int, k0: int, k1: int, k2: int, chk: int) -> int:
     """The bounds word (``lower | upper << 8``) of the entry with key ``k0, k1, k2`` (check bits ``chk``, see
     :func:`tt_index`) in bucket ``idx``, ``-1`` if the bucket does not hold it.
 
-    An entry is its three key words and ``lower | upper << 8 | chk << 16 | generation << GEN_SHIFT``. Threads sharing the table write
-    entries word by word, so one may be torn: words from two stores. Words of two stores of the same key are
-    each valid for it; an entry mixed from two different keys matches neither of them nor the mixed key, as the
-    check bits (a 35-bit hash of the whole key) must agree too - except for a hash collision.
+    An entry is its three key words and ``lower | upper << 8 | chk << 16 | generation << GEN_SHIFT``. Threads
+    sharing the table write entries word by word, so one may be torn: words from two stores. Words of two stores
+    of the same key are each valid for it; an entry mixed from two different keys matches neither of them nor the
+    mixed key, as the check bits (a 35-bit hash of the whole key) must agree too - except for a hash collision.
     """
     b = idx * (TT_WORDS * TT_WAYS)
     if tt[b] == k0 and tt[b + 1] == k1 and tt[b + 2] == k2 and ((tt[b + 3] >> 16) & CHK_MASK) == chk:
