@@ -21,8 +21,8 @@ import time
 from sergeant_major import HeuristicPlayer, Match, Rules, drive
 from sergeant_major.eval.review import add_expert_estimates
 from sergeant_major.players.expert import warm_up as warm_up_expert
-from sergeant_major.search import HAVE_NUMBA, Solver
-from sergeant_major.search.review import review_match, review_units, table_jobs
+from sergeant_major.search import HAVE_NUMBA
+from sergeant_major.search.review import review_match, review_solver, review_units, table_jobs
 from sergeant_major.search.solver import warm_up
 
 
@@ -45,7 +45,7 @@ def main() -> None:
         m = Match(Rules.parse(args.rules), seed=args.seed + k)
         drive(m, [HeuristicPlayer(), HeuristicPlayer(), HeuristicPlayer()])
         t0, c0 = time.perf_counter(), time.process_time()
-        r = review_match(m, Solver(threads=table_jobs()), args.limit, table=not args.no_table)
+        r = review_match(m, review_solver(table_jobs()), args.limit, table=not args.no_table)
         dd = time.perf_counter() - t0
         if args.expert:
             add_expert_estimates(m, r)

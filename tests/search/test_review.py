@@ -19,15 +19,17 @@ from sergeant_major import Contract, HeuristicPlayer, Match, RandomPlayer, Rules
 from sergeant_major.cli.app import app
 from sergeant_major.core.cards import CARDS
 from sergeant_major.core.rules import PRESETS
-from sergeant_major.search import Position, Solver
+from sergeant_major.search import HAVE_NUMBA, Position, Solver
 from sergeant_major.search.position import random_position
 from sergeant_major.search.review import (
+    REVIEW_TT_BITS,
     Mark,
     card_review,
     dd_table,
     review_match,
     review_plays,
     review_schema,
+    review_solver,
     review_units,
 )
 
@@ -152,6 +154,16 @@ def test_review_of_a_match_validates_and_sums_up() -> None:
         _validate(bad)
     with pytest.raises(ValueError, match="deals 1.."):
         review_match(m, deals=[len(m.deals) + 1])
+
+
+def test_a_reviews_solvers_have_the_larger_table() -> None:
+    """``review_solver`` (the review's and the table's solvers: the CLI's, and ``review_match``'s default) has
+    ``2**REVIEW_TT_BITS`` entries with numba, more than a default ``Solver``, and so do its twins for the other
+    threads; without numba (pure Python) a default solver's."""
+    sv = review_solver(2)
+    bits = REVIEW_TT_BITS if HAVE_NUMBA else Solver().tt_bits
+    assert (sv.tt_bits, sv.threads) == (bits, 2) and REVIEW_TT_BITS > Solver().tt_bits
+    assert sv.twin().tt_bits == bits
 
 
 def test_the_searches_run_in_the_jobs_asked_for_on_twins_of_the_solver() -> None:

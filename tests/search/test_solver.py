@@ -47,8 +47,10 @@ from sergeant_major.search.kernels import (
     seat_wins_out,
     start_bounds,
     trump_bounds,
+    trumps_reach,
     tt_probe,
     tt_store,
+    winner_index,
 )
 from sergeant_major.search.position import random_position
 from sergeant_major.search.solver import KNOBS, equivalent_groups
@@ -411,7 +413,7 @@ def test_torn_table_entry_matches_no_key() -> None:
 
     def entry(k: tuple[int, int, int], target: int, result: bool) -> list[int]:
         tt = int_array(4 * 8)
-        tt_store(tt, 1, *k, chk(k), target, 9, result)
+        tt_store(tt, 1, *k, chk(k), target, 9, result, 0)
         return [int(x) for x in tt[8:12]]
 
     ea, eb = entry(a, 4, True), entry(b, 4, True)  # the same bounds word: lower bound 4 of 9 tricks
@@ -429,13 +431,47 @@ def test_torn_table_entry_matches_no_key() -> None:
     e1 = entry(a, 4, True)
     t2 = int_array(4 * 8)
     t2[8:12] = int_array(e1)
-    tt_store(t2, 1, *a, chk(a), 7, 9, False)
+    tt_store(t2, 1, *a, chk(a), 7, 9, False, 0)
     e2 = [int(x) for x in t2[8:12]]
     for mask in range(16):
         t2[8:12] = int_array([e2[i] if mask >> i & 1 else e1[i] for i in range(4)])
         assert tt_probe(t2, 1, *a, chk(a)) in (4 | (9 << 8), 4 | (6 << 8))
     with pytest.raises(ValueError, match="threads=0"):
         Solver(threads=0)
+
+
+def test_table_keeps_the_position_with_more_cards_in_a_full_bucket() -> None:
+    """In a search, a new position with fewer cards in play than the bucket's first entry takes the second slot, so
+    an entry of a big subtree is not pushed out by small ones; one with as many cards or more goes first and moves
+    the first entry second (the old second is dropped). An entry of an earlier search (generation) gives way as an
+    empty slot would, so that each search fills the table as a fresh one."""
+    def key(cards: int, low: int) -> tuple[int, int, int]:  # suit lengths: k1 holds suits 0 and 1, k2 suits 2 and 3
+        a, b = min(cards, 13), max(cards - 13, 0)
+        return (5 << 52 | low, a << 52 | 999, b << 52)
+
+    def chk(k: tuple[int, int, int]) -> int:
+        return int(key_hash(*k)) >> CHK_SHIFT
+
+    def store(k: tuple[int, int, int], target: int, left: int, result: bool, gen: int) -> None:
+        tt_store(tt, 1, *k, chk(k), target, left, result, gen)
+
+    def probe(k: tuple[int, int, int]) -> int:
+        return int(tt_probe(tt, 1, *k, chk(k)))
+
+    deep, small1, small2, big = key(24, 1), key(12, 2), key(12, 3), key(27, 4)
+    tt = int_array(4 * 8)
+    store(deep, 3, 8, True, 7)
+    store(small1, 1, 4, True, 7)
+    store(small2, 1, 4, False, 7)
+    assert probe(deep) == 3 | (8 << 8)
+    assert probe(small1) == -1  # the second slot is the one replaced
+    assert probe(small2) == 0 | (0 << 8)
+    store(big, 2, 9, False, 7)
+    assert probe(big) == 0 | (1 << 8) and probe(deep) == 3 | (8 << 8) and probe(small2) == -1
+    store(small1, 1, 4, True, 8)  # the next search: the entries of the last one give way
+    assert probe(small1) == 1 | (4 << 8) and probe(big) == 0 | (1 << 8) and probe(deep) == -1
+    store(deep, 3, 8, True, 8)
+    assert probe(deep) == 3 | (8 << 8) and probe(small1) == 1 | (4 << 8) and probe(big) == -1
 
 
 def test_table_key_matches_a_plain_renumbering() -> None:
@@ -646,6 +682,42 @@ def test_seat_takes_trick_holds(rules_t: str) -> None:
         fired_one += 1
         fired_more += max(says) >= 2
     assert fired_one >= 40 and fired_more >= 10, (fired_one, fired_more)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules_t", ["9-5-2", "8-5-3 must-overtrump=on must-trump=on", "8-5-3 must-overtrump=on",
+                                     "9-5-2 players=4", "3-5-8"])
+def test_trumps_reach_holds(rules_t: str) -> None:
+    """``trumps_reach``, which decides a node in the middle of a trick by the seat's trump counts: where it says the
+    seat makes ``t`` more tricks (this one included), the brute force agrees - for every ``t``, the seat having played
+    to the trick or still to play (then as the player to move under must-overtrump, as the search asks). It must
+    say so often for both, or the check proves nothing."""
+    rules = Rules.parse(rules_t)
+    rng = random.Random(zlib.crc32(rules_t.encode()) % 953)
+    fired = [0, 0]
+    for _ in range(500 if not LONG else 5000):
+        left = rng.randint(2, 4 if rules.players == 4 else 5)
+        pos = random_position(rules, rng, left, in_trick=rng.randint(1, rules.players - 1))
+        if pos.misere or pos.trump < 0:
+            continue
+        n, tlen = pos.n, len(pos.trick)
+        seat = (pos.leader + rng.randrange(n)) % n
+        played = (seat - pos.leader) % n < tlen
+        if not played and pos.rules.must_overtrump and (seat - pos.leader) % n != tlen:
+            continue  # the search asks only for the seat to move then
+        hands = int_array(list(pos.hands) + [0] * (4 - n))
+        tk = int_array(list(pos.trick) + [0] * (4 - tlen))
+        bc = tk[winner_index(tk, tlen, pos.trump)]
+        says = [t for t in range(1, pos.remaining + 1)
+                if trumps_reach(hands, n, seat, pos.trump, t, int(pos.rules.must_trump), int(pos.rules.must_overtrump),
+                                pos.trick[0] // 13, bc, played)]
+        assert list(hands[:n]) == list(pos.hands)  # left as it was
+        if not says:
+            continue
+        v = brute_values(pos, seat)[0] - pos.tricks[seat]  # tricks to come, this one included
+        assert max(says) <= v, (repr(pos), seat, played, says, v)
+        fired[played] += 1
+    assert min(fired) >= 20, fired
 
 
 @pytest.mark.slow

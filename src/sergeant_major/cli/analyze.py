@@ -313,8 +313,7 @@ def _run_review(match: Match, names: list[str], deals: list[int] | None, time_li
     ``expert`` each card also gets the expert's estimate from what its player could see."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from sergeant_major.search.review import review_match, review_units, table_jobs
-    from sergeant_major.search.solver import Solver
+    from sergeant_major.search.review import review_match, review_solver, review_units, table_jobs
 
     if expert:  # before the solver's warm-up, which then compiles the expert's kernels too
         import sergeant_major.players.expert  # noqa: F401
@@ -322,7 +321,7 @@ def _run_review(match: Match, names: list[str], deals: list[int] | None, time_li
     _prepare(err, as_json, expert_first=expert)
     # beside the expert's thread a search gets no helper threads: they would compete with it for the cores and
     # burn time while descheduled (the review's own tasks still run in table_jobs() threads)
-    solver = Solver(threads=1 if expert else table_jobs())
+    solver = review_solver(1 if expert else table_jobs())
     total = review_units(match, table=table, deals=deals)
     cards = sum(len(d.completed) * d.n + len(d.trick) for d in match.deals if deals is None or d.number in deals)
     with Progress(TextColumn("Reviewing"), BarColumn(), MofNCompleteColumn(), TextColumn("searches"),
@@ -414,8 +413,7 @@ def analyze(
 ) -> None:
     """Double-dummy analysis: a match reviewed (as review), one deal of it, or a position."""
     from sergeant_major.search.position import Position, PositionError
-    from sergeant_major.search.review import analyze_deal, table_jobs
-    from sergeant_major.search.solver import Solver
+    from sergeant_major.search.review import analyze_deal, review_solver, table_jobs
 
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -434,7 +432,7 @@ def analyze(
     def position(pos: Position) -> None:
         refuse_record_options()
         _prepare(err, as_json)
-        a = analyze_position(pos, Solver(threads=table_jobs()), time_limit, table=table)
+        a = analyze_position(pos, review_solver(table_jobs()), time_limit, table=table)
         if as_json:
             out.print_json(json.dumps(a))
         else:
@@ -469,7 +467,7 @@ def analyze(
         return
     _prepare(err, as_json)
     try:
-        a = analyze_deal(match.deals[deal - 1], Solver(threads=table_jobs()), time_limit, table=table)
+        a = analyze_deal(match.deals[deal - 1], review_solver(table_jobs()), time_limit, table=table)
     except PositionError as e:
         err.print(Text(f"error: {target}, deal {deal}: {e}"))
         raise typer.Exit(2) from None

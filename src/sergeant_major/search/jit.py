@@ -147,12 +147,13 @@ def int_array(values: list[int] | int) -> Any:
 
     ``values`` is either the contents or a length (zeros).
     """
-    vals = [0] * values if isinstance(values, int) else list(values)
     if HAVE_NUMBA:
         import numpy as np
 
-        return np.array(vals, dtype=np.int64)
-    return vals
+        if isinstance(values, int):  # zeros without a list of them first (a solver's table: 8 M words and more)
+            return np.zeros(values, dtype=np.int64)
+        return np.array(list(values), dtype=np.int64)
+    return [0] * values if isinstance(values, int) else list(values)
 
 
 def int_matrix(rows: int, cols: int) -> Any:

@@ -54,14 +54,18 @@ else:
 ST_NODES, ST_BUDGET, ST_ABORT, ST_TTHITS, ST_ETC, ST_ETCCUTS, ST_HELPER, ST_ROT = 0, 1, 2, 3, 4, 5, 6, 7
 # killer leads: stats[killer_slot(tricks left, target, leader)] = 1 + the last lead that cut there
 ST_KILLERS = 8
-# nodes decided by seat_takes_trick, seat_ducks_trick, seat_ducks_lead, seat_loses_out, seat_wins_out or
-# seat_exit_losses
+# nodes decided by seat_takes_trick, trumps_reach, seat_ducks_trick, seat_ducks_lead, seat_loses_out, seat_wins_out
+# or seat_exit_losses
 ST_TAKES = ST_KILLERS + 4 * 18 * 4
 # probing (see search): the node count at which the innermost probe aborts, the depth of the node that set it
 # (-1: none, the count is the budget), and the knobs (tricks left from which nodes probe, the two budgets)
 ST_CAP, ST_LIMD, ST_PROBE, ST_PFIRST, ST_POTHER = ST_TAKES + 1, ST_TAKES + 2, ST_TAKES + 3, ST_TAKES + 4, ST_TAKES + 5
-ST_SIZE = ST_TAKES + 6
+# the search's generation (Solver counts its searches): a table entry of an earlier one gives way first
+ST_GEN = ST_TAKES + 6
+ST_SIZE = ST_TAKES + 7
 CHK_SHIFT = 21  # an entry's check bits: its key's hash (tt_index) from this bit up, 35 bits
+CHK_MASK = (1 << 35) - 1
+GEN_SHIFT, GEN_MASK = 52, (1 << 11) - 1  # an entry's generation: bits 52..62 of its bounds word
 PROBE_MIN, PROBE_FIRST, PROBE_OTHERS = 12, 20_000, 1_000  # defaults of stats[ST_PROBE], [ST_PFIRST], [ST_POTHER]
 ETC_MIN = 10  # default of stats[ST_ETC]: enhanced transposition cutoffs at trick ends with this many tricks left or more
 TT_WORDS = 4  # words per entry: 3 key words, the bounds (lower | upper << 8)
@@ -756,6 +760,38 @@ def seat_takes_trick_bc(hands: Any, n: int, tlen: int, leader: int, seat: int, t
 
 
 @jit_inline
+def trumps_reach(hands: Any, n: int, seat: int, trump: int, target: int, must_trump: int, must_over: int, led: int,
+                 bc: int, played: bool) -> bool:
+    """In the middle of a trick in a trump contract: does ``seat`` surely make ``target`` more tricks (this one
+    included) by the trump counts of :func:`trump_bounds` alone, whatever is played to this trick?
+
+    ``played``: the seat has played to this trick; then from the next trick start its trumps are those it holds now
+    and the others' trumps a part of theirs now (cards only leave the hands), so its trump count (its trumps less
+    the most of them the others' trumps can beat one each) and its trumps over the others' with its side masters
+    (``sure_vs_lead``, when it holds more trumps than they together; a master stays one) can only be larger
+    there. Otherwise (``led`` the suit led, ``bc`` the card winning the trick so far): the seat plays a legal card
+    that is not a trump if it holds one (its trumps are kept), else its lowest legal trump, and its trump count
+    with the trumps left is counted the same way. Seeds 000/004 "Playing the tricks". ``hands`` is not written."""
+    h = hands[seat]
+    sh = 13 * trump
+    mt = (h >> sh) & LANE
+    if mt == 0:
+        return False
+    oth = (hands[0] | hands[1] | hands[2] | hands[3]) & ~h
+    ot = (oth >> sh) & LANE
+    if not played:
+        legal = legal_after(h, led, bc, trump, must_trump, must_over)
+        if legal & ~(LANE << sh) == 0:
+            mt &= ~(1 << int(low_bit((legal >> sh) & LANE)))
+    if int(popcount64(mt)) - kills(ot, mt) >= target:
+        return True
+    if not played:
+        return False
+    excess = int(popcount64(mt)) - int(popcount64(ot))
+    return excess > 0 and excess + masters_of(h, oth, trump) >= target
+
+
+@jit_inline
 def seat_ducks_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, seat: int, trump: int, must_trump: int,
                      must_over: int) -> bool:
     """In the middle of a trick the seat has not played to yet (the trick so far ``tk[tb:tb + tlen]``,
@@ -1198,39 +1234,50 @@ def tt_probe(tt: Any, idx: int, k0: int, k1: int, k2: int, chk: int) -> int:
     """The bounds word (``lower | upper << 8``) of the entry with key ``k0, k1, k2`` (check bits ``chk``, see
     :func:`tt_index`) in bucket ``idx``, ``-1`` if the bucket does not hold it.
 
-    An entry is its three key words and ``lower | upper << 8 | chk << 16``. Threads sharing the table write
-    entries word by word, so one may be torn: words from two stores. Words of two stores of the same key are
-    each valid for it; an entry mixed from two different keys matches neither of them nor the mixed key, as the
-    check bits (a 35-bit hash of the whole key) must agree too - except for a hash collision.
+    An entry is its three key words and ``lower | upper << 8 | chk << 16 | generation << GEN_SHIFT``. Threads
+    sharing the table write entries word by word, so one may be torn: words from two stores. Words of two stores
+    of the same key are each valid for it; an entry mixed from two different keys matches neither of them nor the
+    mixed key, as the check bits (a 35-bit hash of the whole key) must agree too - except for a hash collision.
     """
     b = idx * (TT_WORDS * TT_WAYS)
-    if tt[b] == k0 and tt[b + 1] == k1 and tt[b + 2] == k2 and (tt[b + 3] >> 16) == chk:
+    if tt[b] == k0 and tt[b + 1] == k1 and tt[b + 2] == k2 and ((tt[b + 3] >> 16) & CHK_MASK) == chk:
         return int(tt[b + 3] & 0xFFFF)
-    if tt[b + 4] == k0 and tt[b + 5] == k1 and tt[b + 6] == k2 and (tt[b + 7] >> 16) == chk:
+    if tt[b + 4] == k0 and tt[b + 5] == k1 and tt[b + 6] == k2 and ((tt[b + 7] >> 16) & CHK_MASK) == chk:
         return int(tt[b + 7] & 0xFFFF)
     return -1
 
 
+@jit_inline
+def key_cards(k1: int, k2: int) -> int:
+    """The cards in play in the position of table key words ``k1, k2`` (:func:`pos_key`: the suit lengths)."""
+    return ((k1 >> 52) & 15) + ((k1 >> 56) & 15) + ((k2 >> 52) & 15) + ((k2 >> 56) & 15)
+
+
 @jit
 def tt_store(tt: Any, idx: int, k0: int, k1: int, k2: int, chk: int, target: int, remaining: int,
-             result: bool) -> None:
+             result: bool, gen: int) -> None:
     """Record in bucket ``idx`` that the maximiser can (``result``) or cannot reach ``target`` in the position
-    with key ``k0, k1, k2`` (check bits ``chk``). A new key goes first in the bucket, the entry it displaces
-    second (the older second one is dropped). The entry is written whole (:func:`tt_probe`)."""
+    with key ``k0, k1, k2`` (check bits ``chk``), in the search of generation ``gen`` (0..``GEN_MASK``). A new key
+    goes first in the bucket, the entry there moving second (the older second one is dropped), unless the first
+    entry is of this generation and of a position with more cards in play (a bigger subtree to search again):
+    then the new key takes the second place. The entry is written whole (:func:`tt_probe`)."""
     b = idx * (TT_WORDS * TT_WAYS)
     w0 = tt[b + 3]
-    if tt[b] == k0 and tt[b + 1] == k1 and tt[b + 2] == k2 and (w0 >> 16) == chk:
+    if tt[b] == k0 and tt[b + 1] == k1 and tt[b + 2] == k2 and ((w0 >> 16) & CHK_MASK) == chk:
         e = b
         w = w0 & 0xFFFF
-    elif tt[b + 4] == k0 and tt[b + 5] == k1 and tt[b + 6] == k2 and (tt[b + 7] >> 16) == chk:
+    elif tt[b + 4] == k0 and tt[b + 5] == k1 and tt[b + 6] == k2 and ((tt[b + 7] >> 16) & CHK_MASK) == chk:
         e = b + 4
         w = tt[b + 7] & 0xFFFF
-    else:
+    elif (w0 >> GEN_SHIFT) != gen or key_cards(k1, k2) >= key_cards(tt[b + 1], tt[b + 2]):
         tt[b + 4] = tt[b]
         tt[b + 5] = tt[b + 1]
         tt[b + 6] = tt[b + 2]
         tt[b + 7] = w0
         e = b
+        w = remaining << 8
+    else:
+        e = b + 4
         w = remaining << 8
     lo = w & 0xFF
     hi = w >> 8
@@ -1242,7 +1289,7 @@ def tt_store(tt: Any, idx: int, k0: int, k1: int, k2: int, chk: int, target: int
     tt[e] = k0
     tt[e + 1] = k1
     tt[e + 2] = k2
-    tt[e + 3] = lo | (hi << 8) | (chk << 16)
+    tt[e + 3] = lo | (hi << 8) | (chk << 16) | (gen << GEN_SHIFT)
 
 
 @jit_inline
@@ -1427,12 +1474,13 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
 
     Each test is an iterative alpha-beta (explicit stack in ``frames``, ``FRAME`` words per depth) over the zero window
     ``target0``: ``tt`` (``tt_mask + 1`` buckets of ``TT_WAYS`` entries of ``TT_WORDS`` words: 3 key words
-    (:func:`pos_key`) and the bounds word, a lower and an upper bound and check bits; a bucket is one cache
-    line) is the
+    (:func:`pos_key`) and the bounds word, a lower and an upper bound, check bits and the generation of the
+    search that stored it, ``stats[ST_GEN]``, see :func:`tt_store`; a bucket is one cache line) is the
     transposition table of trick-start positions keyed by relative ranks and the solver's configuration; at
     a trick start the trump and quick-trick bounds, then the table may decide the node (the table's line is
     prefetched while the bounds are computed); in the middle of a trick the seat has not played to,
-    :func:`seat_takes_trick` (:func:`seat_ducks_trick` in minimum tricks) may;
+    :func:`seat_takes_trick` or :func:`trumps_reach` (:func:`seat_ducks_trick` in minimum tricks) may, and
+    :func:`trumps_reach` in one it has played to;
     ``moves`` holds ``MOVES_PER_DEPTH`` slots per depth, ``tk`` 4 slots per trick; ``stats`` counts nodes
     and carries the node budget and the abort flag. ``hands`` is restored on return (also on abort).
 
@@ -1454,6 +1502,7 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
     etc_min = stats[ST_ETC]
     helper = stats[ST_HELPER]
     rot = stats[ST_ROT]
+    gen = stats[ST_GEN]
     cfg = (seat | (misere << 2) | ((trump + 1) << 3) | (must_trump << 6) | (must_over << 7)) << 54
     g = guess
     target0 = g if lo < g <= hi else (lo + hi + 1) // 2
@@ -1521,6 +1570,15 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
                                                  frames[b + F_LED], frames[b + F_BC]):
                             stats[ST_TAKES] += 1
                             decided = 1
+                        elif trump >= 0 and trumps_reach(hands, n, seat, trump, target, must_trump, must_over,
+                                                         frames[b + F_LED], frames[b + F_BC], False):
+                            stats[ST_TAKES] += 1
+                            decided = 1
+                    elif not mis and trump >= 0 and sp < tlen and \
+                            trumps_reach(hands, n, seat, trump, target, must_trump, must_over, 0, 0, True):
+                        # the seat has played to this trick: its trump counts after it hold already
+                        stats[ST_TAKES] += 1
+                        decided = 1
                 else:
                     if remaining == 1:
                         w = last_trick_winner(hands, n, leader, trump)
@@ -1684,7 +1742,7 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
                 moves[d * MOVES_PER_DEPTH + 2 * frames[b + F_J]] + 1
         if frames[b + F_IDX] >= 0:
             tt_store(tt, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
-                     frames[b + F_CHK], frames[b + F_TARGET], frames[b + F_REM], val)
+                     frames[b + F_CHK], frames[b + F_TARGET], frames[b + F_REM], val, gen)
     out[0] = lo
     out[1] = hi
     out[2] = g

@@ -33,7 +33,7 @@ from sergeant_major.core.rules import minimum_ceilings
 from sergeant_major.search.position import Position, PositionError
 from sergeant_major.search.solver import Solution, Solver, SolverTimeout, equivalent_groups, warm_up
 
-__all__ = ["Mark", "INACCURACY_TRICKS", "REVIEW_VERSION", "Progress", "table_jobs", "narrow_by_sum", "dd_table",
+__all__ = ["Mark", "INACCURACY_TRICKS", "REVIEW_VERSION", "REVIEW_TT_BITS", "Progress", "review_solver", "table_jobs", "narrow_by_sum", "dd_table",
            "table_cells", "table_targets", "table_rows", "run_tasks", "biggest_mistakes",
            "card_cost", "play_start", "deal_targets", "deal_plays", "play_entry", "review_plays", "card_review", "review_deal", "review_deals", "analyze_deal", "review_match", "review_units",
            "review_schema"]
@@ -71,6 +71,20 @@ def table_jobs() -> int:
     from sergeant_major.search.jit import HAVE_NUMBA
 
     return max(1, min(os.cpu_count() or 1, 4)) if HAVE_NUMBA else 1
+
+
+REVIEW_TT_BITS = 22
+"""The table size of a review's solvers (:func:`review_solver`): ``2**22`` entries, 128 MB each. A table cell is a
+whole-deal search of tens of millions of nodes at worst, where the default's half as many entries thrash."""
+
+
+def review_solver(threads: int = 1) -> Solver:
+    """A solver for a review or a double-dummy table (:func:`review_match`, :func:`dd_table`): ``2**REVIEW_TT_BITS``
+    table entries with numba (its twins for the other threads get as many; without numba a default solver's),
+    ``threads`` search threads (1..64)."""
+    from sergeant_major.search.jit import HAVE_NUMBA
+
+    return Solver(tt_bits=REVIEW_TT_BITS if HAVE_NUMBA else None, threads=threads)
 
 
 def narrow_by_sum(cells: list[list[int]], total: int, misere: bool) -> list[list[int]]:
@@ -556,7 +570,7 @@ def review_match(match: Match, solver: Solver | None = None, time_limit: float |
                  progress: Progress | None = None, jobs: int | None = None) -> dict[str, Any]:
     """Double-dummy review of every deal of ``match`` that reached the play (``deals``: only those numbers, from 1).
 
-    ``solver`` defaults to a new :class:`Solver` with ``jobs`` threads; the searches of every deal are spread over
+    ``solver`` defaults to :func:`review_solver` with ``jobs`` threads; the searches of every deal are spread over
     ``jobs`` threads (:func:`review_deals`; default :func:`table_jobs`). ``time_limit`` seconds bound each search (a card's
     position, a table cell; ``None``: none). ``progress`` is called once per search (:func:`review_units` in all).
 
@@ -577,7 +591,7 @@ def review_match(match: Match, solver: Solver | None = None, time_limit: float |
         if bad:
             raise ValueError(f"deals={bad!r}: the match has deals 1..{len(match.deals)}")
     if solver is None:
-        solver = Solver(threads=jobs)
+        solver = review_solver(jobs)
     warm_up()
     out_deals = review_deals([d for d in reviewable(match) if deals is None or d.number in deals], solver, time_limit,
                              table=table, progress=progress, jobs=jobs)

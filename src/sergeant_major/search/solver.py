@@ -35,6 +35,7 @@ from sergeant_major.search.jit import HAVE_NUMBA, compile_claimed, int_array
 from sergeant_major.search.kernels import (
     ETC_MIN,
     FRAME,
+    GEN_MASK,
     MOVES_PER_DEPTH,
     PROBE_FIRST,
     PROBE_MIN,
@@ -43,6 +44,7 @@ from sergeant_major.search.kernels import (
     ST_BUDGET,
     ST_ETC,
     ST_ETCCUTS,
+    ST_GEN,
     ST_HELPER,
     ST_KILLERS,
     ST_NODES,
@@ -153,7 +155,8 @@ class Solver:
     defaults 10 and 8), ``tt_hits`` (of the main thread)
     (table look-ups that found their position), ``etc_cuts`` (enhanced transposition cutoffs), ``take_cuts``
     (of the main thread: nodes in the middle of a trick decided because the seat surely takes the trick and then
-    has enough sure tricks, :func:`._kernels.seat_takes_trick`; in minimum tricks, because it can play under
+    has enough sure tricks, :func:`._kernels.seat_takes_trick`, or its trump counts make the tricks it needs,
+    :func:`._kernels.trumps_reach`; in minimum tricks, because it can play under
     the trick's winner when it needs one more trick taken by the others, the trick starts where it surely
     loses the trick, :func:`._kernels.seat_ducks_lead`, and the nodes where it surely loses or wins every trick
     left, :func:`._kernels.seat_loses_out`, :func:`._kernels.seat_ducks_out`, :func:`._kernels.seat_wins_out`,
@@ -210,6 +213,7 @@ class Solver:
         self.probe_others = PROBE_OTHERS
         self._rate = 0.0  # search nodes per clock second, learnt by timed searches
         self._killers_of: tuple[int, ...] = ()  # (trump, misere, seat) of the searches the killer leads come from
+        self._gen = 0  # the generation of the search: table entries of earlier ones give way first
 
     def interrupt(self) -> None:
         """Make the search this solver runs in another thread return soon (within about 1,024 nodes) with the
@@ -277,6 +281,7 @@ class Solver:
         self._check_knobs()
         hands = int_array(list(pos.hands) + [0] * (4 - pos.n))
         trick = int_array(list(pos.trick) + [0] * (4 - len(pos.trick)))
+        self._gen = (self._gen + 1) & GEN_MASK
         if guess is None:
             guess = self._guess(pos, seat, lo, hi) if self.guess else -1
         # a timed search spends its first half on the tests from the guess, then brackets (``mid``: None when
@@ -365,6 +370,7 @@ class Solver:
         stats[ST_TAKES] = 0
         stats[ST_BUDGET] = budget
         stats[ST_ETC] = self.etc_min
+        stats[ST_GEN] = self._gen
         self._set_probing(stats)
         t0 = self._now()
         args = (pos.n, len(pos.trick), pos.leader, pos.trump, int(pos.rules.must_trump),
@@ -441,6 +447,7 @@ class Solver:
             stats[ST_ABORT] = 0
             stats[ST_BUDGET] = 1 << 62  # stopped by the main thread through the shared flag
             stats[ST_ETC] = self.etc_min
+            stats[ST_GEN] = self._gen
             self._set_probing(stats)
             stats[ST_HELPER] = self.helper_min
             stats[ST_ROT] = k + 1
