@@ -31,24 +31,25 @@ def test_research_md_environment_examples_run(i: int) -> None:
     exec(compile(_blocks()[i], f"docs/research.md example {i + 1}", "exec"), {})
 
 
-def test_research_md_openspiel_examples_run_one_after_the_other() -> None:
+def _after_the_openspiel_game(k: int) -> dict[str, object]:
+    """The names docs/research.md's third example (the OpenSpiel ``game``) and then its example ``k`` define."""
     pytest.importorskip("pyspiel")
     pytest.importorskip("open_spiel.python.algorithms.ismcts")
     blocks = _blocks()
     scope: dict[str, object] = {}
     exec(compile(blocks[2], "docs/research.md example 3", "exec"), scope)
-    exec(compile(blocks[3], "docs/research.md example 4", "exec"), scope)
+    exec(compile(blocks[k - 1], f"docs/research.md example {k}", "exec"), scope)
+    return scope
+
+
+def test_research_md_openspiel_examples_run_one_after_the_other() -> None:
+    scope = _after_the_openspiel_game(4)
     state = scope["state"]
     assert scope["action"] in state.legal_actions()  # type: ignore[attr-defined]
 
 
 def test_research_md_whole_game_of_ismcts_bots_runs_to_the_end() -> None:
     """The fifth example plays the third example's ``game`` (one deal of ``8-5-3 kitty=see-then-trump``) to its end."""
-    pytest.importorskip("pyspiel")
-    pytest.importorskip("open_spiel.python.algorithms.ismcts")
-    blocks = _blocks()
-    scope: dict[str, object] = {}
-    exec(compile(blocks[2], "docs/research.md example 3", "exec"), scope)
-    exec(compile(blocks[4], "docs/research.md example 5", "exec"), scope)
+    scope = _after_the_openspiel_game(5)
     state = scope["state"]
     assert state.is_terminal() and len(state.returns()) == 3  # type: ignore[attr-defined]

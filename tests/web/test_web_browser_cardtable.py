@@ -146,23 +146,31 @@ def test_the_result_closes_by_itself_when_the_new_deal_starts(server: Server, br
     assert errs == []
 
 
-@pytest.mark.parametrize("width", [360, 390, 768, 1280])
-@pytest.mark.parametrize("name", ["Ann", "W" * 40])
-def test_your_seat_keeps_clear_of_the_piles(server: Server, browser: Any, width: int, name: str) -> None:
-    """The repro: on a phone the face-down piles (the kitty, the declarer's discards) in the felt's bottom left corner lay
-    over your seat - its avatar under the discards with a long name (40 characters, as the lobby allows), the pile's
-    label under the seat's edge with "Ann" at 360 px. Now the seat keeps clear of them at every width, its name cut."""
+def _seed_3_table(server: Server, browser: Any, seats: list[dict[str, str]], width: int,
+                  height: int) -> tuple[Any, Any, list[str]]:
+    """A 9-5-2 table of seed 3 with ``seats`` (the first one "me"), opened and started in a new browser context of
+    ``width`` x ``height``: the context, its page and the page's errors."""
     import httpx
 
-    out = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2", "seed": 3, "seats": [
-        {"kind": "me", "name": name}, {"kind": "computer", "level": "heuristic"}, {"kind": "computer", "level": "random"}]}).json()
-    ctx = browser.new_context(viewport={"width": width, "height": 800})
+    out = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2", "seed": 3, "seats": seats}).json()
+    ctx = browser.new_context(viewport={"width": width, "height": height})
     page = ctx.new_page()
     errs = page_errors(page)
     page.goto(server.url + "/")
     page.evaluate("([t, k]) => saveToken(t, k)", [out["id"], out["seats"][0]["token"]])
     page.goto(server.url + "/t/" + out["id"])
     page.click("#btn-start")
+    return ctx, page, errs
+
+
+@pytest.mark.parametrize("width", [360, 390, 768, 1280])
+@pytest.mark.parametrize("name", ["Ann", "W" * 40])
+def test_your_seat_keeps_clear_of_the_piles(server: Server, browser: Any, width: int, name: str) -> None:
+    """The repro: on a phone the face-down piles (the kitty, the declarer's discards) in the felt's bottom left corner lay
+    over your seat - its avatar under the discards with a long name (40 characters, as the lobby allows), the pile's
+    label under the seat's edge with "Ann" at 360 px. Now the seat keeps clear of them at every width, its name cut."""
+    ctx, page, errs = _seed_3_table(server, browser, [{"kind": "me", "name": name}, {"kind": "computer", "level": "heuristic"},
+                                                      {"kind": "computer", "level": "random"}], width, 800)
     # seed 3: a computer deals, names trump and discards; its discards lie there while the deal is played
     page.locator("#piles .pile", has_text="Discards").wait_for()
     page.locator("#hand button.legal").first.wait_for()
@@ -178,19 +186,10 @@ def test_the_last_trick_cuts_long_names_and_keeps_the_winner_mark(server: Server
     """The repro: with names of 40 characters (as the lobby allows) the *Last trick* dialog on a phone was 527 px wide
     inside its 371: it scrolled sideways, each name clipped at the edge. Now
     the names are cut with an ellipsis (the full name in the tooltip) and the ✓ follows the winner's name."""
-    import httpx
-
     names = ["M" * 40, "N" * 40, "O" * 40]
-    out = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2", "seed": 3, "seats": [
-        {"kind": "me", "name": names[0]}, {"kind": "computer", "level": "heuristic", "name": names[1]},
-        {"kind": "computer", "level": "random", "name": names[2]}]}).json()
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    page = ctx.new_page()
-    errs = page_errors(page)
-    page.goto(server.url + "/")
-    page.evaluate("([t, k]) => saveToken(t, k)", [out["id"], out["seats"][0]["token"]])
-    page.goto(server.url + "/t/" + out["id"])
-    page.click("#btn-start")
+    ctx, page, errs = _seed_3_table(server, browser, [{"kind": "me", "name": names[0]},
+                                                      {"kind": "computer", "level": "heuristic", "name": names[1]},
+                                                      {"kind": "computer", "level": "random", "name": names[2]}], 390, 844)
     page.locator("#hand button.legal").first.click()  # seed 3: Ann leads the first trick
     page.wait_for_function("S.view.completed.length >= 1")
     page.click("#btn-last")

@@ -870,15 +870,13 @@ def exit_cycles(hands: Any, n: int, seat: int, spent: int, tricks: int) -> int:
     ``tricks`` >= 0. Returns: -1..``tricks // 2`` (``test_exit_losses_hold``)."""
     h = hands[seat]
     best = -1
-    for suit in range(4):
-        m = (h >> (13 * suit)) & LANE
-        if m == 0:
+    for p in range(n):
+        if p == seat:
             continue
-        for p in range(n):
-            if p == seat:
-                continue
+        for suit in range(4):
+            m = (h >> (13 * suit)) & LANE
             o = (hands[p] >> (13 * suit)) & LANE
-            if o == 0:
+            if m == 0 or o == 0:
                 continue
             a = int(popcount64(m & ((1 << int(low_bit(o))) - 1)))
             if a == 0:
