@@ -32,6 +32,7 @@ def _app(tmp: Path) -> FastAPI:
 def test_the_schema_lists_the_account_routes(tmp_path: Path) -> None:
     paths = _app(tmp_path).openapi()["paths"]
     for p in ("/api/account", "/api/account/register", "/api/account/login", "/api/account/logout", "/api/account/delete",
+              "/api/account/password",
               "/api/leaderboard", "/api/players/{name}"):
         assert p in paths, p
 

@@ -2,7 +2,7 @@
 
 Cross-site requests: every state-changing post here is refused (HTTP 403, nothing changed) when the browser says it
 comes from another site (``Sec-Fetch-Site: cross-site`` or ``same-site``, or an ``Origin`` whose host is not this
-server's); the posts of a logged-in browser (log out, delete) also need the session's CSRF token in the
+server's); the posts of a logged-in browser (log out, change the password, delete) also need the session's CSRF token in the
 ``X-CSRF-Token`` header (given by ``GET /api/account`` to the site's own pages only: a JSON answer other sites cannot read).
 """
 
@@ -244,6 +244,30 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
         except SQLAlchemyError as e:
             return _refused("storage", f"the session could not be ended ({type(e).__name__})", 503)
         return logged_out(JSONResponse({"name": None, "csrf": None}))
+
+    @app.post("/api/account/password", response_model=AccountOut, responses=responses)
+    async def change_password(request: Request) -> Response:
+        session = await checked_session(request)
+        if isinstance(session, Response):
+            return session
+        body = await json_body(request)
+        if isinstance(body, Response):
+            return body
+        bad = fields(body, ("current", "new"))
+        if bad is not None:
+            return bad
+        addr = request.client.host if request.client is not None else "unknown"
+        try:
+            await asyncio.to_thread(accounts.change_password, session.account_id, body["current"], body["new"], addr,
+                                    request.cookies.get(SESSION_COOKIE, ""))
+        except Throttled as e:
+            return JSONResponse({"error": str(e), "code": "throttled", "retry_after": e.wait}, status_code=429,
+                                headers={"Retry-After": str(e.wait)})
+        except AccountRefused as e:
+            return _refused(e.code, str(e), 401 if e.code == "current_password" else 400)
+        except SQLAlchemyError as e:
+            return _refused("storage", f"the password could not be changed ({type(e).__name__}); nothing was changed", 503)
+        return JSONResponse({"name": session.name, "csrf": session.csrf})
 
     @app.post("/api/account/delete", response_model=AccountOut, responses=responses)
     async def delete(request: Request) -> Response:

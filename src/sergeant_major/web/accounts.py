@@ -1,5 +1,5 @@
-"""Accounts: register, log in and out, delete; server-side sessions and the login throttle (see ``docs/web.md``,
-*Accounts and ratings*).
+"""Accounts: register, log in and out, change the password, delete; server-side sessions and the login throttle (see
+``docs/web.md``, *Accounts and ratings*).
 
 Passwords are hashed with Argon2id (``pwdlib``'s recommended parameters) and never stored, logged or sent back; a
 session's cookie holds a random token whose SHA-256 alone is stored (table ``sm_sessions``), with a CSRF token of its
@@ -57,7 +57,7 @@ def _dummy_hash() -> str:
 
 class AccountRefused(ValueError):
     """A refused account request: ``code`` for the page (``name``, ``password``, ``name_taken``, ``login``,
-    ``body``), the message quoting the bad input (never a password: its length only)."""
+    ``current_password``, ``body``), the message quoting the bad input (never a password: its length only)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -208,6 +208,36 @@ class AccountStore:
         """End a session (its row is deleted)."""
         with self.engine.begin() as c:
             c.execute(sessions_t.delete().where(sessions_t.c.token_hash == token_hash(token)))
+
+    def change_password(self, account_id: int, current: object, new: object, addr: str, keep_token: str) -> None:
+        """Check an account's current password and store the Argon2id hash of ``new``; every session of the account but
+        the one of ``keep_token`` ends. A wrong current password counts as a failed login (the same throttle).
+
+        Raises:
+            AccountRefused: ``body`` for a password that is not a text, ``password`` for a new one that does not fit
+                (as when registering), ``current_password`` for a wrong current one; nothing is changed then.
+            Throttled: too many failed logins for the account's name or from ``addr`` (checked before the password is).
+        """
+        if not isinstance(current, str):
+            raise AccountRefused("body", f"the current password must be a text, not a {type(current).__name__}")
+        why = password_refusal(new)
+        if why is not None:
+            raise AccountRefused("password", f"the new {why[4:]}; the password was not changed")
+        assert isinstance(new, str)
+        with self.engine.connect() as c:
+            r = c.execute(sa.select(accounts_t.c.name, accounts_t.c.password_hash).where(accounts_t.c.id == account_id)).first()
+        if r is None:
+            raise AccountRefused("current_password", "the account is gone: the password was not changed")
+        self.throttle_wait(str(r.name), addr)
+        if not HASHER.verify(current[:MAX_PASSWORD], r.password_hash):
+            self._failed(str(r.name), addr)
+            raise AccountRefused("current_password", "the current password is wrong: the password was not changed")
+        hashed = HASHER.hash(new)
+        with self.engine.begin() as c:  # the other sessions end with the old password: a thief's stolen cookie too
+            c.execute(accounts_t.update().where(accounts_t.c.id == account_id).values(password_hash=hashed))
+            c.execute(sessions_t.delete().where(sessions_t.c.account_id == account_id,
+                                                sessions_t.c.token_hash != token_hash(keep_token)))
+            c.execute(login_failures_t.delete().where(login_failures_t.c.key == f"name:{str(r.name).casefold()[:60]}"))
 
     def account_id(self, name: str) -> tuple[int, str] | None:
         """``(id, name as registered)`` of the account called ``name`` (letter case aside), or ``None``."""

@@ -7,6 +7,8 @@ Object.assign(STRINGS.en, {
   confirmPassword: "Your password, to confirm", loggedInAs: "Logged in as {name}", myPage: "My player page",
   guestNote: "Without an account you still play as a guest, by invitation link. With one, your tables, history and ratings follow you to any device.",
   nameRule: "3 to 20 letters or digits (. _ - inside)", passwordRule: "8 to 128 characters",
+  changePassword: "Change password", currentPassword: "Current password", newPassword: "New password", changePasswordBtn: "Change password",
+  passwordChanged: "Your password is changed. Your other devices are logged out; this one stays logged in.",
   rating: "Rating", matchesN: "Matches", winsN: "Wins", provisional: "provisional", player: "Player", place: "Place",
   computers: "Computers (fixed ratings)", noRated: "No rated matches yet in this preset.", noRatedPlayer: "No rated match yet: a match is rated when every seat is an account or a computer and its rules are a preset's.",
   ratingOverTime: "Rating over time", byRole: "Mean score per deal by role", role: "Role", dealsN: "Deals", meanScore: "Mean score",
@@ -20,6 +22,7 @@ Object.assign(STRINGS.en, {
   err_acc_password: "The password does not fit: use 8 to 128 characters (for a deletion: it is wrong).",
   err_acc_name_taken: "The user name “{name}” is taken: choose another.",
   err_acc_login: "No account has the user name “{name}” with this password.",
+  err_acc_current_password: "The current password is wrong: the password was not changed.",
   err_acc_throttled: "Too many failed logins: try again in {s} s.",
   err_acc_other: "Refused: {reason}", err_acc_unreachable: "The server cannot be reached; nothing was changed.",
 });
@@ -30,6 +33,8 @@ Object.assign(STRINGS.de, {
   confirmPassword: "Dein Passwort zur Bestätigung", loggedInAs: "Angemeldet als {name}", myPage: "Meine Spielerseite",
   guestNote: "Ohne Konto spielst du weiter als Gast über Einladungslinks. Mit Konto folgen dir Tische, Verlauf und Wertungen auf jedes Gerät.",
   nameRule: "3 bis 20 Buchstaben oder Ziffern (. _ - innen)", passwordRule: "8 bis 128 Zeichen",
+  changePassword: "Passwort ändern", currentPassword: "Bisheriges Passwort", newPassword: "Neues Passwort", changePasswordBtn: "Passwort ändern",
+  passwordChanged: "Dein Passwort ist geändert. Deine anderen Geräte sind abgemeldet; dieses bleibt angemeldet.",
   rating: "Wertung", matchesN: "Partien", winsN: "Siege", provisional: "vorläufig", player: "Spieler", place: "Platz",
   computers: "Computer (feste Wertungen)", noRated: "Noch keine gewerteten Partien mit diesen Regeln.", noRatedPlayer: "Noch keine gewertete Partie: gewertet wird eine Partie, wenn jeder Platz ein Konto oder ein Computer ist und ihre Regeln die einer Vorgabe sind.",
   ratingOverTime: "Wertung im Verlauf", byRole: "Mittlere Punkte pro Spiel nach Rolle", role: "Rolle", dealsN: "Spiele", meanScore: "Mittel",
@@ -43,6 +48,7 @@ Object.assign(STRINGS.de, {
   err_acc_password: "Das Passwort passt nicht: 8 bis 128 Zeichen (beim Löschen: es ist falsch).",
   err_acc_name_taken: "Der Benutzername „{name}“ ist vergeben: wähle einen anderen.",
   err_acc_login: "Kein Konto hat den Benutzernamen „{name}“ mit diesem Passwort.",
+  err_acc_current_password: "Das bisherige Passwort ist falsch: das Passwort wurde nicht geändert.",
   err_acc_throttled: "Zu viele fehlgeschlagene Anmeldungen: versuche es in {s} s wieder.",
   err_acc_other: "Abgelehnt: {reason}", err_acc_unreachable: "Der Server ist nicht erreichbar; nichts wurde geändert.",
 });

@@ -1,0 +1,92 @@
+"""Changing the password on the account page in headless Debian Chromium: a wrong current password is said next to the
+form (in German on the German page), a double click sends one request, the page says the password is changed, another
+browser of the account is logged out, and the new password logs in; the page looks right (no element wider than the
+screen, no word broken inside, no serious axe violation) at 390x844 and 1280x800, in English and German."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from conftest import CHROMIUM
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (CI installs Debian's chromium: apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing (the test extra)")
+pytest.importorskip("axe_playwright_python", reason="axe-playwright-python is missing (the test extra)")
+pytest.importorskip("fastapi")
+
+from _browserhelp import page_errors  # noqa: E402
+from _webhelp import Server  # noqa: E402
+from test_web_browser_look import check_page  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+OLD, NEW = "a good password", "a better password 2"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def register(page: Any, server: Server, name: str) -> None:
+    page.goto(server.url + "/account")
+    page.fill("#reg-name", name)
+    page.fill("#reg-password", OLD)
+    page.click("#register-btn")
+    page.locator("#who", has_text=name).wait_for()
+
+
+def test_a_player_changes_the_password_and_logs_in_with_the_new_one(server: Server, browser: Any) -> None:
+    ctx, other_ctx = browser.new_context(viewport=PHONE), browser.new_context(viewport=DESKTOP)
+    page, other = ctx.new_page(), other_ctx.new_page()
+    errs = page_errors(page) + page_errors(other)
+    register(page, server, "Wanda")
+    other.goto(server.url + "/account")  # the same account on another device
+    other.fill("#login-name", "Wanda")
+    other.fill("#login-password", OLD)
+    other.click("#login-btn")
+    other.locator("#who", has_text="Wanda").wait_for()
+
+    # a wrong current password: said next to the form, in German on the German page; nothing changed
+    page.click("#lang")
+    page.fill("#pw-current", "not the password")
+    page.fill("#pw-new", NEW)
+    page.click("#password-btn")
+    page.locator("#pw-error", has_text="Das bisherige Passwort ist falsch").wait_for()
+    assert page.inner_text("#acc-error") == "" and page.inner_text("#pw-done") == ""
+    check_page(page, "account password refused german")
+    page.click("#lang")
+
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url.rsplit("/", 1)[1]) if r.method == "POST" else None)
+    page.fill("#pw-current", OLD)
+    page.fill("#pw-new", NEW)
+    page.dblclick("#password-btn")
+    page.locator("#pw-done", has_text="Your password is changed").wait_for()
+    page.wait_for_timeout(500)
+    assert posts == ["password"]  # the double click sent one request
+    assert page.inner_text("#pw-error") == "" and page.input_value("#pw-current") == page.input_value("#pw-new") == ""
+    check_page(page, "account password changed")
+    page.click("#lang")  # the message follows a language switch
+    page.locator("#pw-done", has_text="Dein Passwort ist geändert").wait_for()
+    check_page(page, "account password changed german")
+    page.click("#lang")
+    page.reload()
+    page.locator("#who", has_text="Wanda").wait_for()  # this browser stays logged in
+
+    other.reload()  # the other device's session ended
+    other.locator("#login-form").wait_for(state="visible")
+    other.fill("#login-name", "Wanda")
+    other.fill("#login-password", OLD)
+    other.click("#login-btn")
+    other.locator("#acc-error", has_text="no account has the user name 'Wanda' with this password").wait_for()
+    other.fill("#login-password", NEW)
+    other.click("#login-btn")
+    other.locator("#who", has_text="Wanda").wait_for()
+    for p in (page, other):
+        check_page(p, f"account logged in {p.viewport_size['width']}")
+        p.click("#lang")
+        check_page(p, f"account logged in {p.viewport_size['width']} german")
+    assert not errs, errs
+    ctx.close()
+    other_ctx.close()
