@@ -1,4 +1,5 @@
-"""The Python examples of docs/research.md run as written. The ISMCTS one used a ``state`` that no example made
+"""The Python examples of docs/research.md run as written, and every ``python`` block of the docs is Python (a list of
+signatures in docs/records.md was fenced as Python: a SyntaxError for whoever ran it). The ISMCTS one used a ``state`` that no example made
 (``NameError: name 'state' is not defined``); it now makes one after the OpenSpiel example's ``game``. A whole game of
 ISMCTS bots is shown too: OpenSpiel's ``evaluate_bots`` and ``MCTSBot`` both fail on the game, unexplained before."""
 
@@ -53,3 +54,16 @@ def test_research_md_whole_game_of_ismcts_bots_runs_to_the_end() -> None:
     scope = _after_the_openspiel_game(5)
     state = scope["state"]
     assert state.is_terminal() and len(state.returns()) == 3  # type: ignore[attr-defined]
+
+
+def test_every_python_block_of_the_docs_compiles() -> None:
+    """A block fenced ``python`` is valid Python (signatures and other sketches are fenced ``text``)."""
+    docs = sorted((ROOT / "docs").rglob("*.md")) + [ROOT / "README.md"]
+    bad = []
+    for path in docs:
+        for i, block in enumerate(re.findall(r"```python\n(.*?)```", path.read_text(encoding="utf-8"), re.S)):
+            try:
+                compile(block, f"{path.relative_to(ROOT)} python block {i + 1}", "exec")
+            except SyntaxError as e:
+                bad.append(str(e))
+    assert not bad, bad

@@ -227,6 +227,17 @@ def test_deleting_an_account_removes_its_data_and_renames_its_seats(app: Any, st
         register(c, "liam")
 
 
+def test_the_leaderboard_page_of_an_unknown_preset_is_404(app: Any) -> None:
+    """The repro: ``/leaderboard?preset=bogus`` answered HTTP 200 while ``/players/nobody`` answered 404. Now 404 too
+    (the page still says the preset is unknown and offers the presets); 200 with no preset or a rated one."""
+    with client(app) as c:
+        for path in ("/leaderboard?preset=bogus", "/leaderboard?preset=", "/leaderboard?preset=9-5-2%20to=5"):
+            r = c.get(path)
+            assert r.status_code == 404 and "no-preset" in r.text, path
+        for path in ("/leaderboard", "/leaderboard?preset=9-5-2", "/leaderboard?preset=3-5-8"):
+            assert c.get(path).status_code == 200, path
+
+
 def _account_id(store: Store, name: str) -> int:
     with store.engine.connect() as conn:
         return int(conn.execute(sa.select(accounts_t.c.id).where(accounts_t.c.name == name)).scalar_one())

@@ -129,6 +129,36 @@ def test_the_lobby_fits_and_passes_axe(server: Server, browser: Any, size: tuple
     page.context.close()
 
 
+@pytest.mark.parametrize(("lang", "want"), [("en", "Random 2"), ("de", "Zufall 2")])
+def test_computers_that_fill_a_lobby_table_are_named_in_the_pages_language(server: Server, browser: Any, lang: str,
+                                                                            want: str) -> None:
+    """The repro: on the German lobby, Quick play with the wait "at once" filled the seats with "Random 2", "Random 3"
+    at a table named "Tisch von Jörg". Now "Zufall 2"."""
+    page = _lobby_page(browser, server, "Jörg", lang, (390, 844))
+    _quick(page, "deals=1", "0")
+    page.wait_for_function("document.querySelectorAll('#players .player').length === 3")
+    page.locator("#players", has_text=want).wait_for()
+    assert page.locator("#players .player .nm").all_inner_texts()[1:] == [want, want[:-1] + "3"]
+    page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "want"), [("en", 'at most 4 phrases in 10 s; "Nice trick" was not sent'),
+                                          ("de", "„Schöner Stich“ wurde nicht gesendet")])
+def test_a_chat_flood_names_the_phrase_as_the_player_saw_it(server: Server, browser: Any, lang: str, want: str) -> None:
+    """The repro: five quick phrases within 10 s read `"nice_trick" was not sent` (the phrase's id); now its text in
+    the page's language."""
+    page = _lobby_page(browser, server, "Ann", lang, (390, 844))
+    page.click("#btn-open")
+    page.wait_for_url("**/t/**")
+    page.wait_for_selector("#players .player")
+    page.click("#btn-chat")
+    for _ in range(5):
+        page.click("#phrases button[data-phrase='nice_trick']")
+    page.wait_for_function("document.querySelector('#error').innerText !== ''")
+    assert want in page.inner_text("#error") and "nice_trick" not in page.inner_text("#error")
+    page.context.close()
+
+
 def test_the_waiting_dialog_calls_a_free_seat_free_not_away(server: Server, browser: Any) -> None:
     """The repro: at a lobby table waiting for players, the dialog listed the seat nobody took yet as "Free seat 2:
     away", as if someone had sat there and gone. Now "free seat" (German "freier Platz"), as on the seat itself."""

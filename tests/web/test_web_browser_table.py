@@ -302,3 +302,28 @@ def test_the_contract_step_says_trump_only_when_every_choice_is_a_trump(server: 
         assert page.locator("#stepbar button.step.hinted").count() == 1
         assert not errs, errs
         ctx.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+def test_a_long_table_name_is_cut_in_the_header(server: Server, browser: Any, size: tuple[int, int]) -> None:
+    """The repro: a table named with 60 letters and no space took five lines of the header on a 390 px phone. Now the
+    name is cut with an ellipsis (its full text in the tooltip): the name takes one line of the header's title."""
+    name = "Abcdefghij" * 6
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    tid = str(page.evaluate("""async (name) => {
+      const r = await fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(
+        {name, rules: '9-5-2', seats: [{kind: 'me'}, {kind: 'computer', level: 'random'}, {kind: 'computer', level: 'random'}]})});
+      const o = await r.json(); saveToken(o.id, o.seats[0].token); return o.id; }""", name))
+    page.goto(server.url + "/t/" + tid)
+    page.wait_for_selector("#players .player")
+    if os.environ.get("SM_LOOK_SHOTS"):
+        page.screenshot(path=str(Path(os.environ["SM_LOOK_SHOTS"]) / f"{size[0]}-long-table-name.png"))
+    lines = page.evaluate("""(sel) => { const h = document.querySelector('#tname'), l = parseFloat(getComputedStyle(h).lineHeight);
+      return [h.getBoundingClientRect().height / l, document.querySelector(sel).getBoundingClientRect().height / l]; }""", "#tname .cut")
+    assert lines[0] < 3.5 and lines[1] < 1.5, lines  # the name on one line (then the rules and the badge)
+    cut = page.locator("#tname .cut")
+    assert cut.get_attribute("title") == name and cut.inner_text() == name
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    ctx.close()

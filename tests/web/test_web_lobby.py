@@ -51,6 +51,29 @@ def test_quick_play_seats_two_people_at_one_table_and_computers_fill_the_rest(tm
         assert c["id"] != a["id"] and c["seat"] == 0
 
 
+def test_the_computers_are_named_in_the_language_of_whom_they_came_for(tmp_path: Path) -> None:
+    """The repro: a quick play "at once" on the German lobby filled the seats with "Random 2", "Random 3" (the server's
+    English) at a table named "Tisch von Jörg". The form now gives the levels' names in its language: the computers
+    that come when it sets their time are named with them; kept in the record (the table's level stays ``random``)."""
+    with _client(tmp_path) as cl:
+        de = {"random": "Zufall", "heuristic": "Heuristik"}
+        a = cl.post("/api/lobby/quick", json={"name": "Ann", "rules": "9-5-2", "wait": 60, "level": "random"}).json()
+        b = cl.post("/api/lobby/quick", json={"name": "Jörg", "rules": "9-5-2", "wait": 0, "level_names": de}).json()
+        assert b["id"] == a["id"]
+        c = cl.post("/api/lobby/quick", json={"name": "Jörg", "rules": "8-5-3", "wait": 0, "level": "random",
+                                              "level_names": de}).json()
+        for tid, want in ((a["id"], ["Ann", "Jörg", "Zufall 3"]), (c["id"], ["Jörg", "Zufall 2", "Zufall 3"])):
+            with cl.websocket_connect(f"/ws/{tid}") as ws:
+                ws.send_text(json.dumps({"type": "join", "token": None}))
+                seats = json.loads(ws.receive_text())["table"]["seats"]
+            assert [s["name"] for s in seats] == want and seats[-1]["kind"] == "random"
+        # no names given (an older page, a script): the server's English
+        d = cl.post("/api/lobby/open", json={"name": "Cy", "rules": "9-2-5", "wait": 0, "level": "heuristic"}).json()
+        with cl.websocket_connect(f"/ws/{d['id']}") as ws:
+            ws.send_text(json.dumps({"type": "join", "token": None}))
+            assert [s["name"] for s in json.loads(ws.receive_text())["table"]["seats"]] == ["Cy", "Heuristic 2", "Heuristic 3"]
+
+
 def test_invitation_tables_stay_out_of_the_lobby(tmp_path: Path) -> None:
     with _client(tmp_path) as cl:
         r = cl.post("/api/tables", json={"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer"}]})
@@ -86,6 +109,9 @@ BAD_FORMS: list[tuple[str, Any, str, str]] = [
     ("open", {"name": "Ann", "level": "grandmaster"}, "level", "grandmaster"),
     ("open", {"name": "Ann", "colour": "red"}, "body", "colour"),
     ("open", ["Ann"], "body", '["Ann"]'),
+    ("open", {"name": "Ann", "level_names": {"grandmaster": "Großmeister"}}, "level", "grandmaster"),
+    ("open", {"name": "Ann", "level_names": {"random": "Zu\u202efall"}}, "level", "Zu"),
+    ("open", {"name": "Ann", "level_names": ["Zufall"]}, "level", '["Zufall"]'),
     ("join", {"name": "Ann", "table": "../etc"}, "table", "../etc"),
     ("join", {"name": "Ann"}, "table", "null"),
 ]

@@ -177,8 +177,11 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
         return page("account.html")
 
     @app.get("/leaderboard", include_in_schema=False)
-    async def leaderboard_page() -> FileResponse:
-        return page("leaderboard.html")
+    async def leaderboard_page(preset: str | None = None) -> FileResponse:
+        resp = page("leaderboard.html")
+        if preset is not None and preset not in RATED_PRESETS:
+            resp.status_code = 404  # the page itself says so and offers the presets, from its API call
+        return resp
 
     @app.get("/players/{name}", include_in_schema=False)
     async def player_page(name: str) -> FileResponse:

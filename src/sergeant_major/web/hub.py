@@ -20,7 +20,7 @@ from sergeant_major.core.errors import IllegalActionError
 from sergeant_major.players import decision_rng
 from sergeant_major.records import action_to_json
 from sergeant_major.web.accounts import DELETED_NAME
-from sergeant_major.web.chat import CHAT_BURST, CHAT_WINDOW, chat_message, chat_phrase
+from sergeant_major.web.chat import CHAT_BURST, CHAT_PHRASES, CHAT_WINDOW, chat_message, chat_phrase
 from sergeant_major.web.connections import Conn
 from sergeant_major.web.protocol import (
     PONG,
@@ -330,8 +330,9 @@ class Hub(TableRunner):
             await self.clients.send(c, error_message("not_seated", f"only a seated player may chat; {quote(raw)} was not sent"))
             return
         if not c.chat.allow():
+            # the phrase as the player saw it (its id is for the page: ``id``, written in its language)
             await self.clients.send(c, error_message("chat_flood", f"at most {CHAT_BURST} phrases in {CHAT_WINDOW:g} s; "
-                                                                   f"{quote(raw)} was not sent"))
+                                                                   f"{quote(CHAT_PHRASES[phrase])} was not sent") | {"id": phrase})
             return
         await self.clients.tell_joined(c.table, chat_message(c.seat, gt.seats[c.seat].name, phrase))
 

@@ -66,7 +66,9 @@ class LobbyRequest(BaseModel):
     """The body of ``POST /api/lobby/open``, ``/api/lobby/quick`` and ``/api/lobby/join``: the player's ``name``; to open
     (or quick play): the ``rules`` (a preset and options), the table's ``clock_turn`` and ``clock_reserve``
     seconds, and the computer ``level`` that takes the free seats after ``wait`` seconds (0..:data:`MAX_WAIT`); to join:
-    the ``table`` id (and ``wait`` too: the computers then come no later than that)."""
+    the ``table`` id (and ``wait`` too: the computers then come no later than that). ``level_names``: each level's name
+    in the page's language (``{"random": "Zufall"}``) for the computers that fill the table when this form sets their
+    time (``Zufall 3``; else ``Random 3``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
@@ -78,6 +80,7 @@ class LobbyRequest(BaseModel):
     clock_reserve: int = 0
     level: str = "heuristic"
     wait: int = Field(default=30, ge=0, le=MAX_WAIT)
+    level_names: dict[str, str] | None = Field(default=None, max_length=8)
 
 
 _FIELDS_SAID = {
@@ -89,6 +92,7 @@ _FIELDS_SAID = {
     "clock_reserve": "\"clock_reserve\" must be whole seconds",
     "level": "\"level\" must be a computer level",
     "wait": f"\"wait\" must be whole seconds 0..{MAX_WAIT}",
+    "level_names": "\"level_names\" must map computer levels to names of 1 to 30 characters",
 }
 
 
@@ -107,7 +111,8 @@ def lobby_request(body: Any, kind: Literal["open", "quick", "join"]) -> LobbyReq
     except ValidationError as e:
         first = e.errors()[0]
         f = str(first["loc"][0]) if first["loc"] else "body"
-        code = {"name": "seat_name", "table_name": "table_name", "clock_turn": "clock", "clock_reserve": "clock"}.get(f, f)
+        code = {"name": "seat_name", "table_name": "table_name", "clock_turn": "clock", "clock_reserve": "clock",
+                "level_names": "level"}.get(f, f)
         raise TableRefused(code if code in _FIELDS_SAID or code in ("seat_name", "clock") else "body",
                            f"{_FIELDS_SAID.get(f, 'the form')}, not {quote(body.get(f))}; nothing was changed") from None
     for what, text in (("your name", req.name), ("the table name", req.table_name)):
@@ -116,6 +121,10 @@ def lobby_request(body: Any, kind: Literal["open", "quick", "join"]) -> LobbyReq
             raise TableRefused("seat_name" if what == "your name" else "table_name", f"{refused}; nothing was changed")
     if not req.name.strip():
         raise TableRefused("seat_name", f"your name {quote(req.name)} is only spaces; nothing was changed")
+    for level, said in (req.level_names or {}).items():
+        if level not in LEVELS or not 1 <= len(said.strip()) <= 30 or name_refusal("a level's name", said) is not None:
+            raise TableRefused("level", f"{_FIELDS_SAID['level_names']} (levels: {', '.join(LEVELS)}), not {quote(level)}: "
+                                        f"{quote(said)}; nothing was changed")
     if req.level not in LEVELS:
         raise TableRefused("level", f"unknown computer level {quote(req.level)} (one of {', '.join(LEVELS)}); nothing was changed")
     try:
@@ -160,6 +169,7 @@ class Waiting:
     row: TableRow
     seats: list[SeatRow]
     joining: int = 0  # joins going on (their seat not stored yet)
+    level_names: dict[str, str] = field(default_factory=dict)  # of the form that set the fill's time (kept in memory only)
 
     def free(self) -> list[int]:
         """The seats nobody took yet."""
@@ -305,7 +315,7 @@ class Lobby:
         seats = [SeatRow(i, req.name.strip() if i == 0 else FREE_NAME.format(n=i + 1), HUMAN, secrets.token_urlsafe(16), i == 0,
                          account if i == 0 else None) for i in range(rules.players)]
         await asyncio.to_thread(self.runner.store.create_table, row, seats)
-        self.waiting[tid] = Waiting(row, seats)
+        self.waiting[tid] = Waiting(row, seats, level_names=dict(req.level_names or {}))
         v = self.changed()
         self._schedule(tid)
         token = seats[0].token
@@ -381,6 +391,7 @@ class Lobby:
         if w.free() and fill_at != w.row.fill_at:
             await asyncio.to_thread(self.runner.store.set_fill, tid, w.row.fill_level or req.level, fill_at)
             w.row = replace(w.row, fill_at=fill_at, fill_level=w.row.fill_level or req.level)
+            w.level_names = dict(req.level_names or {})  # the computers named in the language of whom they come for
             if gt is not None:
                 gt.row = replace(gt.row, fill_at=fill_at, fill_level=w.row.fill_level)
         if gt is not None:
@@ -437,8 +448,9 @@ class Lobby:
             self._schedule(tid)
 
     async def fill(self, tid: str) -> list[int]:
-        """Computers of the table's level take its free seats now (named by level and seat: ``Heuristic 3``), its players
-        are shown the table anew, and it leaves the lobby; the seats filled.
+        """Computers of the table's level take its free seats now (named by level and seat: ``Heuristic 3``, the level's
+        name as the form that set this time gave it: ``Heuristik 3``), its players are shown the table anew, and it
+        leaves the lobby; the seats filled.
 
         Raises:
             SQLAlchemyError: when the database refuses (nothing is changed)."""
@@ -450,7 +462,7 @@ class Lobby:
             taken = {s.name.casefold() for s in w.seats if s.claimed}
             names = {}
             for seat in w.free():
-                name = f"{level.capitalize()} {seat + 1}"
+                name = f"{w.level_names.get(level, '').strip() or level.capitalize()} {seat + 1}"
                 while name.casefold() in taken:
                     name += "'"
                 names[seat] = name

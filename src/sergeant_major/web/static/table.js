@@ -72,7 +72,7 @@ function connect() {
       }
       // the name given with an invitation refused (a control character): ask again, the invitation kept
       const badName = trying && (m.code === "bad_message" || m.code === "name_taken");
-      $("error").textContent = badName && LANG !== "en" ? t(m.code === "name_taken" ? "err_name_taken" : "err_bad_name", { name: JSON.stringify(tryingName || "") }) : refusalText(m);
+      $("error").textContent = badName && LANG !== "en" ? t(m.code === "name_taken" ? "err_name_taken" : "err_bad_name", { name: JSON.stringify(tryingName || "") }) : refusalText(m, m.code === "chat_flood" && STRINGS.en["chat_" + m.id] ? { phrase: t("chat_" + m.id) } : undefined);
       $("error").title = m.reason;
       if (badName) { invite = trying; trying = null; pendingName = true; askName(); }
     } else if (m.type === "chat") { showChat(m);
@@ -137,8 +137,9 @@ function fromKittyCount() { return document.querySelectorAll("#hand button.card.
 function cardOf(a) { return a.play || a.discard || a.give || a.return || null; }
 function render() {
   const v = S.view, nm = names(), you = S.you;
-  // the rules' options each kept whole (9-5-2, instant-win=off: never broken at a hyphen)
-  $("tname").innerHTML = esc(S.table.name) + " · " + String(S.table.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ") +
+  // the rules' options each kept whole (9-5-2, instant-win=off: never broken at a hyphen); a long table name (up to 60
+  // characters, maybe no space) is cut with an ellipsis, its full text in the tooltip
+  $("tname").innerHTML = `<span class="nw"><span class="cut" title="${esc(S.table.name)}">${esc(S.table.name)}</span> ·</span> ` + String(S.table.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ") +
     (S.table.practice ? " · " + esc(t("practice")) : "") + " " + ratedBadge(S.table.rated);
   document.title = S.table.name + " · Sergeant Major";
   $("tokerr").textContent = tokenErr;
