@@ -161,3 +161,13 @@ def open_page(browser: Any, server: Server, tid: str, token: str | None = None, 
         page.evaluate("([tid, tok]) => saveToken(tid, tok)", [tid, token])
     page.goto(server.url + (invite or "/t/" + tid))
     return ctx, page
+
+
+def register_in_page(page: Any, url: str, name: str, password: str) -> None:
+    """Register the account ``name`` on the server at ``url`` through its account page, as a person does, and wait
+    until the page says who is logged in."""
+    page.goto(url + "/account")
+    page.fill("#reg-name", name)
+    page.fill("#reg-password", password)
+    page.click("#register-btn")
+    page.locator("#who", has_text=name).wait_for()

@@ -1,10 +1,12 @@
 """Fixtures of the browser tests (test_web_browser*.py): a real ``sergeant-major serve`` with a database file of
-its own, and one headless Debian Chromium; module-scoped, so each test module gets its own of both."""
+its own, and one headless Debian Chromium; module-scoped, so each test module gets its own of both. For the account
+tests run in-process: a migrated SQLite ``store`` and the ``app`` on it, and cheap Argon2 parameters."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -46,3 +48,22 @@ def fast_argon2(monkeypatch: pytest.MonkeyPatch) -> None:
     from sergeant_major.web import accounts
 
     monkeypatch.setattr(accounts, "HASHER", PasswordHash((Argon2Hasher(time_cost=1, memory_cost=8192, parallelism=1),)))
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Any]:
+    """A migrated SQLite store of the web server's, in the test's own folder (a module may define its own)."""
+    from sergeant_major.web.store import Store
+
+    s = Store(f"sqlite:///{tmp_path / 'a.sqlite3'}")
+    s.migrate()
+    yield s
+    s.dispose()
+
+
+@pytest.fixture
+def app(store: Any) -> Any:
+    """The web server's application on :func:`store`, run in-process (``fastapi.testclient.TestClient``)."""
+    from sergeant_major.web.app import create_app
+
+    return create_app(store=store)

@@ -5,8 +5,6 @@ no CSRF token) changing nothing; wrong current passwords throttled like failed l
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,25 +15,11 @@ import sqlalchemy as sa  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from sergeant_major.web.accounts import MAX_FAILURES  # noqa: E402
-from sergeant_major.web.app import create_app  # noqa: E402
 from sergeant_major.web.store import Store, accounts_t, sessions_t  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("fast_argon2")  # the server's own parameters: test_web_accounts.py
 
 OLD, NEW = "correct horse 42", "battery staple 7"
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(f"sqlite:///{tmp_path / 'p.sqlite3'}")
-    s.migrate()
-    yield s
-    s.dispose()
-
-
-@pytest.fixture
-def app(store: Store) -> Any:
-    return create_app(store=store)
 
 
 def login(c: TestClient, name: str, password: str) -> Any:

@@ -6,8 +6,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,26 +16,12 @@ import sqlalchemy as sa  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from sergeant_major.web.accounts import DELETED_NAME  # noqa: E402
-from sergeant_major.web.app import create_app  # noqa: E402
 from sergeant_major.web.store import Store, accounts_t, seats_t, sessions_t  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("fast_argon2")  # cheap Argon2 parameters; the server's own: the first test
 
 PASSWORD = "correct horse 42"
 VS_COMPUTERS = [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}]
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store(f"sqlite:///{tmp_path / 'a.sqlite3'}")
-    s.migrate()
-    yield s
-    s.dispose()
-
-
-@pytest.fixture
-def app(store: Store) -> Any:
-    return create_app(store=store)
 
 
 def client(app: Any, https: bool = False) -> TestClient:

@@ -17,7 +17,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright pac
 pytest.importorskip("axe_playwright_python", reason="axe-playwright-python is missing (the test extra)")
 pytest.importorskip("fastapi")
 
-from _browserhelp import page_errors  # noqa: E402
+from _browserhelp import page_errors, register_in_page  # noqa: E402
 from _webhelp import Server  # noqa: E402
 from test_web_browser_look import check_page  # noqa: E402
 
@@ -29,11 +29,7 @@ DESKTOP = {"width": 1280, "height": 800}
 
 
 def register(page: Any, server: Server, name: str) -> None:
-    page.goto(server.url + "/account")
-    page.fill("#reg-name", name)
-    page.fill("#reg-password", OLD)
-    page.click("#register-btn")
-    page.locator("#who", has_text=name).wait_for()
+    register_in_page(page, server.url, name, OLD)
 
 
 def test_a_player_changes_the_password_and_logs_in_with_the_new_one(server: Server, browser: Any) -> None:

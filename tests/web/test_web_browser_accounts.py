@@ -19,7 +19,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright pac
 pytest.importorskip("axe_playwright_python", reason="axe-playwright-python is missing (the test extra)")
 pytest.importorskip("fastapi")
 
-from _browserhelp import drive, page_errors  # noqa: E402
+from _browserhelp import drive, page_errors, register_in_page  # noqa: E402
 from _webhelp import Server  # noqa: E402
 from openskill.models import PlackettLuce  # noqa: E402
 from test_web_browser_look import check_page  # noqa: E402
@@ -37,11 +37,7 @@ DESKTOP = {"width": 1280, "height": 800}
 
 
 def register(page: Any, server: Server, name: str) -> None:
-    page.goto(server.url + "/account")
-    page.fill("#reg-name", name)
-    page.fill("#reg-password", PASSWORD)
-    page.click("#register-btn")
-    page.locator("#who", has_text=name).wait_for()
+    register_in_page(page, server.url, name, PASSWORD)
 
 
 def login(page: Any, server: Server, name: str, password: str) -> Any:

@@ -172,6 +172,23 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
             return _refused("csrf", "the form's CSRF token is missing or wrong (reload the page): nothing was changed", 403)
         return session
 
+    def throttled(e: Throttled) -> JSONResponse:
+        """HTTP 429 for too many failed logins, with the seconds to wait (``retry_after``, ``Retry-After``)."""
+        return JSONResponse({"error": str(e), "code": "throttled", "retry_after": e.wait}, status_code=429,
+                            headers={"Retry-After": str(e.wait)})
+
+    async def session_and_body(request: Request, allowed: tuple[str, ...]) -> tuple[Session, dict[str, Any]] | Response:
+        """The session of a logged-in same-site post (:func:`checked_session`) and its JSON object with only the
+        fields ``allowed``, or the refusal."""
+        session = await checked_session(request)
+        if isinstance(session, Response):
+            return session
+        body = await json_body(request)
+        if isinstance(body, Response):
+            return body
+        bad = fields(body, allowed)
+        return (session, body) if bad is None else bad
+
     @app.get("/account", include_in_schema=False)
     async def account_page() -> FileResponse:
         return page("account.html")
@@ -229,8 +246,7 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
         try:
             session, token = await asyncio.to_thread(accounts.login, body["name"], body["password"], addr)
         except Throttled as e:
-            return JSONResponse({"error": str(e), "code": "throttled", "retry_after": e.wait}, status_code=429,
-                                headers={"Retry-After": str(e.wait)})
+            return throttled(e)
         except AccountRefused as e:
             return _refused(e.code, str(e), 401 if e.code == "login" else 400)
         except SQLAlchemyError as e:
@@ -250,22 +266,16 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
 
     @app.post("/api/account/password", response_model=AccountOut, responses=responses)
     async def change_password(request: Request) -> Response:
-        session = await checked_session(request)
-        if isinstance(session, Response):
-            return session
-        body = await json_body(request)
-        if isinstance(body, Response):
-            return body
-        bad = fields(body, ("current", "new"))
-        if bad is not None:
-            return bad
+        got = await session_and_body(request, ("current", "new"))
+        if isinstance(got, Response):
+            return got
+        session, body = got
         addr = request.client.host if request.client is not None else "unknown"
         try:
             await asyncio.to_thread(accounts.change_password, session.account_id, body["current"], body["new"], addr,
                                     request.cookies.get(SESSION_COOKIE, ""))
         except Throttled as e:
-            return JSONResponse({"error": str(e), "code": "throttled", "retry_after": e.wait}, status_code=429,
-                                headers={"Retry-After": str(e.wait)})
+            return throttled(e)
         except AccountRefused as e:
             return _refused(e.code, str(e), 401 if e.code == "current_password" else 400)
         except SQLAlchemyError as e:
@@ -274,15 +284,10 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
 
     @app.post("/api/account/delete", response_model=AccountOut, responses=responses)
     async def delete(request: Request) -> Response:
-        session = await checked_session(request)
-        if isinstance(session, Response):
-            return session
-        body = await json_body(request)
-        if isinstance(body, Response):
-            return body
-        bad = fields(body, ("password",))
-        if bad is not None:
-            return bad
+        got = await session_and_body(request, ("password",))
+        if isinstance(got, Response):
+            return got
+        session, body = got
         try:
             tids = await asyncio.to_thread(accounts.delete, session.account_id, body["password"])
         except AccountRefused as e:
