@@ -235,7 +235,7 @@ def test_lobby_and_chat_carry_no_hidden_card(tmp_path: Path) -> None:
         lobby = Lobby(hub)
         listener = FakeWS()
         await lobby.add(listener)  # type: ignore[arg-type]
-        form = {"name": "Ann", "rules": "9-5-2", "wait": 120, "clock_turn": 60, "clock_reserve": 60, "level": "random"}
+        form = {"name": "Ann", "rules": "9-5-2 to=10", "wait": 120, "clock_turn": 60, "clock_reserve": 60, "level": "random"}
         a = await lobby.quick(lobby_request(form, "quick"))
         b = await lobby.quick(lobby_request({**form, "name": "Bea", "wait": 0}, "quick"))
         assert a.table == b.table
