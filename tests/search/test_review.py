@@ -244,3 +244,25 @@ def test_review_command_refuses_bad_input(tmp_path: Path) -> None:
     assert r.exit_code == 1 and "the record gives totals" in r.stderr and "a damaged record" in r.stderr, r.output
     _validate(json.loads(r.stdout))  # reviewed from its actions, as replay shows it, then the fault named
 
+
+
+def test_analyze_json_of_a_deal_and_of_a_position_validates(tmp_path: Path) -> None:
+    """Every ``--json`` of ``analyze`` validates against the shipped schema, as ``review``'s does: one deal of a
+    record (with its players' names), a position at the opening lead (with its table) and one later in the play."""
+    path = _record(tmp_path)
+    r = runner.invoke(app, ["analyze", str(path), "--deal", "1", "--json", "--no-table", "-t", "0.05"])
+    assert r.exit_code == 0, r.output
+    deal = json.loads(r.stdout)
+    _validate(deal)
+    assert deal["deal"] == 1 and deal["names"] == ["Ann", "Ben", "Cat"]
+    opening = "9-5-2 | S | 1 | 0-0-0 | AKJT972..AQ64.AQJ42 / Q843.T843.K532.9873 / 65.AQJ95.JT987.KT65 | -"
+    later = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"
+    for text in (opening, later):
+        r = runner.invoke(app, ["analyze", text, "--json", "-t", "0.05"])
+        assert r.exit_code == 0, r.output
+        doc = json.loads(r.stdout)
+        _validate(doc)
+        assert doc["position"] == text and ("table" in doc) == (text == opening)
+    deal["names"] = "Ann"  # the schema is no rubber stamp
+    with pytest.raises(jsonschema.ValidationError):
+        _validate(deal)

@@ -13,7 +13,7 @@ The review itself is :mod:`sergeant_major.search.review`; this module reads the 
 paranoid (the player against the others together; in minimum tricks the fewest tricks the player can hold itself
 to). ``--time-limit`` bounds each search (the numba kernels are compiled before the clock starts); a value the
 limit cut short shows as a range ``lo..hi`` and no legal card is ever left out. ``--json`` prints the same as
-JSON for tools (``review_schema.json``).
+JSON for tools: a review, a deal's or a position's analysis all validate against ``review_schema.json``.
 
 Exit codes: 0 success; 2 an argument that is neither a readable record nor a position, or a bad option.
 """
@@ -407,7 +407,7 @@ def analyze(
     game: Annotated[int | None, _GAME_OPT] = None,
     time_limit: Annotated[float, _TIME_OPT] = 5.0,
     table: Annotated[bool, typer.Option("--table/--no-table", help="The double-dummy table (of a recorded deal, or of a position at its opening lead).")] = True,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (review_schema.json) instead of tables.")] = False,
     expert: Annotated[bool, _EXPERT_OPT] = True,
     spoilers: Annotated[bool, _SPOILERS_OPT] = False,
 ) -> None:

@@ -604,7 +604,8 @@ def review_match(match: Match, solver: Solver | None = None, time_limit: float |
 
 
 def review_schema() -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of :func:`review_match`'s result, shipped as ``review_schema.json``."""
+    """The JSON Schema (draft 2020-12) of :func:`review_match`'s result, shipped as ``review_schema.json``; it also
+    takes ``analyze --json``'s deal (:func:`analyze_deal` with ``names``) and position analyses."""
     text = resources.files("sergeant_major.search").joinpath("review_schema.json").read_text(encoding="utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema
