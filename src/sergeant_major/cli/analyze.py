@@ -465,12 +465,18 @@ def analyze(
         _run_review(match, names, None, time_limit, table, as_json, out, err, expert)
         _say_fault(target, fault, err)
         return
+    if expert:  # before the warm-up, which then compiles the expert's kernels too
+        import sergeant_major.players.expert  # noqa: F401
     _prepare(err, as_json)
     try:
         a = analyze_deal(match.deals[deal - 1], review_solver(table_jobs()), time_limit, table=table)
     except PositionError as e:
         err.print(Text(f"error: {target}, deal {deal}: {e}"))
         raise typer.Exit(2) from None
+    if expert:  # the deal's cards as review --deal N estimates them (the match's seats are review's only)
+        from sergeant_major.eval.review import add_expert_estimates
+
+        add_expert_estimates(match, {"deals": [a], "seats": []})
     a["names"] = names
     if as_json:
         out.print_json(json.dumps(a))
