@@ -266,3 +266,17 @@ def test_analyze_json_of_a_deal_and_of_a_position_validates(tmp_path: Path) -> N
     deal["names"] = "Ann"  # the schema is no rubber stamp
     with pytest.raises(jsonschema.ValidationError):
         _validate(deal)
+
+
+def test_review_of_a_position_text_names_analyze(tmp_path: Path) -> None:
+    """``review`` given a position text, or a file holding one, says it is no record and which command analyses it
+    (it said 'No such file or directory', or 'not valid JSON')."""
+    text = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"
+    r = runner.invoke(app, ["review", text])
+    assert r.exit_code == 2 and f"{text!r} is a position text, not a game record" in r.stderr, r.output
+    assert "sergeant-major analyze '9-5-2 | H" in r.stderr
+    path = tmp_path / "pos.txt"
+    path.write_text(text + "\n", encoding="utf-8")
+    r = runner.invoke(app, ["review", str(path)])
+    assert r.exit_code == 2 and f"{str(path)!r} holds a position text" in r.stderr, r.output
+    assert "Traceback" not in r.output

@@ -24,6 +24,7 @@ import contextlib
 import dataclasses
 import json
 import math
+import shlex
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -389,10 +390,22 @@ def review(
     spoilers: Annotated[bool, _SPOILERS_OPT] = False,
 ) -> None:
     """Review a match double dummy: every deal's table, what each card cost, each player's mistakes."""
+    from sergeant_major.search.position import Position
+
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
-    loaded = _load_record(target, game, spoilers, err, None)
-    assert loaded is not None  # without on_position a record or an exit
+
+    def not_a_record(_: Position) -> None:
+        """A position text (given, or in the file) has no match to review: say which command analyses it."""
+        err.print(Text(f"error: {target!r} {'holds' if Path(target).is_file() else 'is'} a position text, not a "
+                       f"game record; analyze it: sergeant-major analyze {shlex.quote(target)}"))
+        raise typer.Exit(2)
+
+    if "|" in target and not Path(target).exists():
+        with contextlib.suppress(SergeantMajorError):
+            not_a_record(Position.parse(target))
+    loaded = _load_record(target, game, spoilers, err, not_a_record)
+    assert loaded is not None  # a record, or an exit
     match, names, fault = loaded
     _check_deal(deal, match, target, game, err)
     _run_review(match, names, None if deal is None else [deal], time_limit, table, as_json, out, err, expert)
