@@ -280,3 +280,16 @@ def test_review_of_a_position_text_names_analyze(tmp_path: Path) -> None:
     r = runner.invoke(app, ["review", str(path)])
     assert r.exit_code == 2 and f"{str(path)!r} holds a position text" in r.stderr, r.output
     assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize(("rules_t", "contract"), [("8-5-3 players=4 deals=2", "S"), ("3-5-8", "MT")])
+def test_open_tricks_of_a_row_cut_short_are_never_negative(rules_t: str, contract: str) -> None:
+    """Cells cut short whose upper bounds add up to more than the tricks gave a row ``Open -3..7``: the values add
+    up to at most the tricks (minimum tricks: at least), so the open tricks are 0 at least."""
+    rules = Rules.parse(rules_t)
+    pos = random_position(rules, random.Random(5), tricks_left=rules.tricks, contract=Contract.parse(contract))
+    n, total = pos.n, pos.remaining
+    wide = [(0, total)] * (len(review_module.table_cells(pos)))  # every cell cut short at once: nothing known
+    t = review_module.table_rows(pos, wide, tuple(range(n)), None)
+    for row in t["rows"]:
+        assert 0 == row["open"][0] <= row["open"][1], row

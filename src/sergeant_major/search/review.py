@@ -255,6 +255,7 @@ def table_rows(pos: Position, bounds: list[tuple[int, int]], targets: tuple[int,
         # the tricks the sure counts leave to the play (minimum tricks: how far the ceilings exceed the tricks)
         spread = sorted([total - sum(c[1] for c in cells), total - sum(c[0] for c in cells)])
         open_ = [-spread[1], -spread[0]] if mt else spread
+        open_[0] = max(0, open_[0])  # the values add up to at most the tricks (minimum tricks: at least): never < 0
         rows.append({"contract": con.code, "word": con.word, "tricks": cells, "open": open_, "diff": diff,
                      "target": ceiling if mt else target, "allowed": allowed is None or con in allowed})
     best = max((r for r in rows if r["allowed"]), key=lambda r: (r["diff"][0], r["diff"][1]), default=None)
