@@ -749,3 +749,18 @@ def test_library_tournament_takes_rules_and_levels_as_text() -> None:
     text = tournament("3-5-8", "heuristic,random,random", 1, seed=4)
     parsed = tournament(Rules.parse("3-5-8"), ["heuristic", "random", "random"], 1, seed=4)
     assert text.to_json() | {"seconds": 0} == parsed.to_json() | {"seconds": 0}
+
+
+def test_merge_names_a_file_of_game_records_one_a_line(tmp_path: Path) -> None:
+    """``--merge`` given the JSON Lines of ``simulate --out`` (two records or more) said ``not JSON (line 2 column 1:
+    Extra data)``; it now says the file holds game records."""
+    from sergeant_major.eval.simulate import simulate_iter
+
+    lines = [line for _, line in simulate_iter(Rules.parse("9-5-2"), ["heuristic", "random", "random"], 2, records=True)]
+    path = tmp_path / "records.jsonl"
+    path.write_text("\n" + "\n".join(str(line) for line in lines) + "\n", encoding="utf-8")
+    r = runner.invoke(app, ["tournament", "--merge", str(path)])
+    assert r.exit_code == 2 and "it holds game records, one a line (simulate --out" in r.stderr, r.output
+    path.write_text('{"levels": [1]}\n{"levels": [2]}\n', encoding="utf-8")  # JSON Lines of something else
+    r = runner.invoke(app, ["tournament", "--merge", str(path)])
+    assert r.exit_code == 2 and "not JSON (line 2 column 1: Extra data)" in r.stderr, r.output

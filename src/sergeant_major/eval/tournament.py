@@ -769,6 +769,23 @@ def merge_json(docs: Sequence[Any], names: Sequence[str] | None = None) -> Tourn
     return summarize(rules, levels, seed, bs, ms, duplicate, first_deals)
 
 
+def _first_line_is_a_record(data: bytes) -> bool:
+    """Whether the first non-blank line of ``data`` is a JSON object of the game record format."""
+    start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    end = len(data)
+    while start < len(data):  # line by line, not the whole file (up to a gigabyte) at once
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        if data[start:end].strip():
+            break
+        start = end + 1
+    try:
+        doc = json.loads(data[start:end].decode("utf-8", errors="replace"))
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(doc, dict) and doc.get("format") == RECORD_FORMAT
+
+
 def read_result_file(path: str) -> Any:
     """The parsed JSON of the ``--merge`` file ``path``: a regular file of at most :data:`MAX_RESULT_FILE` bytes,
     UTF-8 JSON (not yet checked: :func:`merge_json` does).
@@ -802,6 +819,9 @@ def read_result_file(path: str) -> Any:
     except UnicodeDecodeError as e:
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: not UTF-8 text (byte {e.start})") from None
     except json.JSONDecodeError as e:
+        if _first_line_is_a_record(data):  # simulate --out's JSON Lines: it was "not JSON (... Extra data)"
+            raise SergeantMajorError(f"{name}: {RESULT_FILE}: it holds game records, one a line (simulate --out; "
+                                     "sergeant-major check reads them)") from None
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: not JSON (line {e.lineno} column {e.colno}: {e.msg})") from None
     except ValueError:  # a number of more digits than int() converts (json's only other ValueError)
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: a number of more than {sys.get_int_max_str_digits()} "
