@@ -255,6 +255,18 @@ def test_single_seat_errors() -> None:
         e.step(0)
 
 
+
+def test_single_seat_takes_a_numpy_seat_as_its_int() -> None:
+    """A seat drawn with NumPy (``rng.integers(3)``) was refused (``seat=np.int64(1) is not a seat 0..2``), though a
+    NumPy seed is taken: it plays the seat of that number; a NumPy bool or float is still refused."""
+    a, b = SingleSeatEnv(seat=np.int64(1)), SingleSeatEnv(seat=1)
+    assert a.seat == 1 and type(a.seat) is int
+    assert a.reset(seed=4)[0]["observation"].tolist() == b.reset(seed=4)[0]["observation"].tolist()
+    for bad in (np.bool_(True), np.float64(1.0)):
+        with pytest.raises(SergeantMajorError, match="is not a seat 0..2"):
+            SingleSeatEnv(seat=bad)
+
+
 # ------------------------------------------------------------------------------------------ bad input
 def test_a_non_integer_action_is_refused_and_changes_nothing() -> None:
     e = raw_env("9-5-2")
