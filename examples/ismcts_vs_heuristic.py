@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections.abc import Callable
 
 import numpy as np
 import pyspiel
@@ -55,12 +56,30 @@ def play_deal(game: pyspiel.Game, bot_seat: int, simulations: int, seed: int) ->
     return list(state.returns())
 
 
+MAX_SEED = 4_000_000  # deal d of seed s seeds NumPy's generator with s * 1000 + d, which must stay below 2**32
+MAX_DEALS = 100_000
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number ``low..high``; anything else is refused quoting it (exit 2, no traceback)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number {low}..{high}")
+        return value
+    return parse
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="9-5-2", help="rules string form, e.g. '8-5-3 kitty=see-then-trump'")
-    parser.add_argument("--deals", type=int, default=6)
-    parser.add_argument("--simulations", type=int, default=100, help="ISMCTS simulations per decision")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--deals", type=whole_number(1, MAX_DEALS), default=6, help="deals to play (default 6)")
+    parser.add_argument("--simulations", type=whole_number(1, 10**9), default=100,
+                        help="ISMCTS simulations per decision (default 100)")
+    parser.add_argument("--seed", type=whole_number(0, MAX_SEED), default=1, help="the run's seed (default 1)")
     args = parser.parse_args(argv)
     try:
         game = pyspiel.load_game(openspiel_game.GAME_NAME, {"rules": args.rules, "deals": 1})

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -72,3 +74,28 @@ def test_estimates_made_before_the_review_are_those_made_after() -> None:
     other = review_match(_match(seed=4), Solver(tt_bits=14), 0.05, table=False, deals=[1])
     with pytest.raises(ValueError, match="deal 1"):
         add_expert_estimates(m, other, estimates=expert_estimates(m, [1], think=0.1, seed=5, jobs=1))
+
+
+def test_analyze_one_deal_carries_the_experts_estimates(tmp_path: Path) -> None:
+    """``analyze FILE --deal N`` gives each card the expert's estimate, as ``review FILE --deal N`` does (it took
+    ``--expert``, on by default, and left the estimates out); ``--no-expert`` leaves them out."""
+    from typer.testing import CliRunner
+
+    import sergeant_major.cli.analyze  # noqa: F401 - registers the analyze command on the app
+    from sergeant_major.cli.app import app
+    from sergeant_major.eval.review import expert_estimates
+    from sergeant_major.records import write_record
+
+    m = _match(seed=3)
+    path = tmp_path / "m.json"
+    write_record(m, path, ["heuristic", "random", "random"])
+    runner = CliRunner()
+    r = runner.invoke(app, ["analyze", str(path), "--deal", "1", "--json", "--no-table", "-t", "0.02"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    _validate(doc)
+    assert [(p["card"], p["expert"]) for p in doc["plays"]] == expert_estimates(m, [1])[1]
+    assert all("expert_lost" in st for st in doc["seats"])
+    r = runner.invoke(app, ["analyze", str(path), "--deal", "1", "--json", "--no-table", "--no-expert", "-t", "0.02"])
+    assert r.exit_code == 0, r.output
+    assert not any("expert" in p for p in json.loads(r.stdout)["plays"])

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -469,3 +471,20 @@ def test_simulate_refuses_more_games_than_one_run_plays(games: str, monkeypatch:
     shown = str(int(games))[:20]
     assert res.stderr.startswith(f"error: --games {shown}") and f"at most {sim.MAX_GAMES} games" in res.stderr, res.stderr
     assert res.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(("kwargs", "quoted"), [
+    ({"seed": -1}, "seed=-1"), ({"seed": 1.5}, "seed=1.5"), ({"seed": True}, "seed=True"), ({"seed": 2**62}, "seed="),
+    ({"games": True}, "games=True"), ({"workers": 1.0}, "workers=1.0"), ({"rules": None}, "rules=None"),
+])
+def test_library_simulate_refuses_a_bad_seed_or_count_quoting_it(kwargs: dict[str, Any], quoted: str) -> None:
+    """A seed is hashed as its text: ``1.5`` or ``-1`` played matches of their own, ``True`` others than ``1``;
+    ``games=True`` was one game. Each is refused quoting it, as ``simulate --seed`` does."""
+    args: dict[str, Any] = {"rules": Rules.parse("9-5-2"), "levels": LEVELS, "games": 1}
+    with pytest.raises(SergeantMajorError, match=re.escape(quoted)):
+        simulate(**{**args, **kwargs})
+
+
+def test_library_simulate_takes_rules_and_levels_as_text() -> None:
+    """``simulate("8-5-3", "heuristic,random,random", ...)`` is the run of the parsed rules and the list of levels."""
+    assert simulate("8-5-3", "heuristic,random,random", 2, seed=5) == simulate(Rules.parse("8-5-3"), list(LEVELS), 2, seed=5)

@@ -728,3 +728,39 @@ def test_the_summary_title_and_notes_wrap_at_the_terminal_not_the_table(tmp_path
     assert any(ln.startswith("score/deal, over/deal: means per deal ± 95% CI over boards (a board's mean over its "
                              "arrangements is the unit)") for ln in lines), r.stdout
     assert any(ln.endswith(f"; JSON written to {out}") and " s on 1 local process" in ln for ln in lines), r.stdout
+
+
+@pytest.mark.parametrize(("kwargs", "quoted"), [
+    ({"seed": -1}, "seed=-1"), ({"seed": 1.5}, "seed=1.5"), ({"seed": True}, "seed=True"), ({"seed": 2**62}, "seed="),
+    ({"seed": "3"}, "seed='3'"), ({"boards": True}, "deals=True"), ({"matches": 1.0}, "matches=1.0"),
+    ({"rules": 952}, "rules=952"),
+])
+def test_library_tournament_refuses_a_bad_seed_or_count_quoting_it(kwargs: dict[str, Any], quoted: str) -> None:
+    """A seed is hashed as its text: ``1.5`` or ``-1`` played a tournament of its own (whose JSON its schema refuses),
+    ``True`` another than ``1``; ``True`` was one board. Each is refused quoting it, as the command line does."""
+    args: dict[str, Any] = {"rules": Rules.parse("9-5-2"), "levels": ["heuristic", "random", "random"], "boards": 1}
+    with pytest.raises(SergeantMajorError, match=re.escape(quoted)):
+        tournament(**{**args, **kwargs})
+
+
+def test_library_tournament_takes_rules_and_levels_as_text() -> None:
+    """``tournament("3-5-8", "heuristic,random,random", ...)`` is the run of the parsed rules and the list of levels
+    (a rules string raised AttributeError, a levels string was read letter by letter)."""
+    text = tournament("3-5-8", "heuristic,random,random", 1, seed=4)
+    parsed = tournament(Rules.parse("3-5-8"), ["heuristic", "random", "random"], 1, seed=4)
+    assert text.to_json() | {"seconds": 0} == parsed.to_json() | {"seconds": 0}
+
+
+def test_merge_names_a_file_of_game_records_one_a_line(tmp_path: Path) -> None:
+    """``--merge`` given the JSON Lines of ``simulate --out`` (two records or more) said ``not JSON (line 2 column 1:
+    Extra data)``; it now says the file holds game records."""
+    from sergeant_major.eval.simulate import simulate_iter
+
+    lines = [line for _, line in simulate_iter(Rules.parse("9-5-2"), ["heuristic", "random", "random"], 2, records=True)]
+    path = tmp_path / "records.jsonl"
+    path.write_text("\n" + "\n".join(str(line) for line in lines) + "\n", encoding="utf-8")
+    r = runner.invoke(app, ["tournament", "--merge", str(path)])
+    assert r.exit_code == 2 and "it holds game records, one a line (simulate --out" in r.stderr, r.output
+    path.write_text('{"levels": [1]}\n{"levels": [2]}\n', encoding="utf-8")  # JSON Lines of something else
+    r = runner.invoke(app, ["tournament", "--merge", str(path)])
+    assert r.exit_code == 2 and "not JSON (line 2 column 1: Extra data)" in r.stderr, r.output

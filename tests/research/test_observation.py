@@ -281,3 +281,19 @@ def test_a_non_view_or_an_action_without_its_deal_is_refused_quoting_it() -> Non
         action_id(AssignTargets(0, (9, 5, 2)))
     with pytest.raises(SergeantMajorError, match="'QS' is not an action"):
         action_id("QS")  # type: ignore[arg-type]
+
+
+def test_sizes_take_a_rules_string_and_refuse_what_is_no_rules() -> None:
+    """``observation_size("9-5-2")`` (the environments take rules as text) raised AttributeError; it is now the size
+    of the parsed rules, and a value that is no rules is refused quoting it."""
+    from sergeant_major.core.errors import RulesError, SergeantMajorError
+
+    for text in ("9-5-2", "3-5-8", "9-5-2 players=4"):
+        rules = Rules.parse(text)
+        assert observation_size(text) == observation_size(rules)
+        assert information_state_size(text) == information_state_size(rules)
+        assert layout_table(text, info=True) == layout_table(rules, info=True)
+    with pytest.raises(RulesError, match="'9-5-3'"):
+        observation_size("9-5-3")
+    with pytest.raises(SergeantMajorError, match="information_state_size takes rules .*, not 5$"):
+        information_state_size(5)  # type: ignore[arg-type]

@@ -21,6 +21,7 @@ pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
+from sergeant_major.core.deal import role_name  # noqa: E402
 from sergeant_major.core.errors import IllegalActionError, RulesError, SergeantMajorError  # noqa: E402
 from sergeant_major.core.match import Match  # noqa: E402
 from sergeant_major.core.rules import Rules  # noqa: E402
@@ -204,6 +205,8 @@ def test_render_shows_only_the_agent_to_act() -> None:
     text = e.render()
     assert isinstance(text, str) and OBSERVATION_VERSION in text
     seat = int(e.agent_selection[-1])
+    # the heading says whose view follows, in words ("... player_1 (eldest) to see" read as a chore)
+    assert text.splitlines()[0].endswith(f", as {e.agent_selection} ({role_name(e.match.deal.role(seat))}) sees it")
     other = (seat + 1) % 3
     hidden = [str(c) for c in e.match.deal.hand(other)]
     hand_line = next(line for line in text.splitlines() if line.startswith("hand:"))
@@ -250,6 +253,18 @@ def test_single_seat_errors() -> None:
     assert term and reward == -16.0 and info["illegal_action"] == bad
     with pytest.raises(SergeantMajorError, match="reset"):
         e.step(0)
+
+
+
+def test_single_seat_takes_a_numpy_seat_as_its_int() -> None:
+    """A seat drawn with NumPy (``rng.integers(3)``) was refused (``seat=np.int64(1) is not a seat 0..2``), though a
+    NumPy seed is taken: it plays the seat of that number; a NumPy bool or float is still refused."""
+    a, b = SingleSeatEnv(seat=np.int64(1)), SingleSeatEnv(seat=1)
+    assert a.seat == 1 and type(a.seat) is int
+    assert a.reset(seed=4)[0]["observation"].tolist() == b.reset(seed=4)[0]["observation"].tolist()
+    for bad in (np.bool_(True), np.float64(1.0)):
+        with pytest.raises(SergeantMajorError, match="is not a seat 0..2"):
+            SingleSeatEnv(seat=bad)
 
 
 # ------------------------------------------------------------------------------------------ bad input

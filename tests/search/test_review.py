@@ -244,3 +244,52 @@ def test_review_command_refuses_bad_input(tmp_path: Path) -> None:
     assert r.exit_code == 1 and "the record gives totals" in r.stderr and "a damaged record" in r.stderr, r.output
     _validate(json.loads(r.stdout))  # reviewed from its actions, as replay shows it, then the fault named
 
+
+
+def test_analyze_json_of_a_deal_and_of_a_position_validates(tmp_path: Path) -> None:
+    """Every ``--json`` of ``analyze`` validates against the shipped schema, as ``review``'s does: one deal of a
+    record (with its players' names), a position at the opening lead (with its table) and one later in the play."""
+    path = _record(tmp_path)
+    r = runner.invoke(app, ["analyze", str(path), "--deal", "1", "--json", "--no-table", "-t", "0.05"])
+    assert r.exit_code == 0, r.output
+    deal = json.loads(r.stdout)
+    _validate(deal)
+    assert deal["deal"] == 1 and deal["names"] == ["Ann", "Ben", "Cat"]
+    opening = "9-5-2 | S | 1 | 0-0-0 | AKJT972..AQ64.AQJ42 / Q843.T843.K532.9873 / 65.AQJ95.JT987.KT65 | -"
+    later = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"
+    for text in (opening, later):
+        r = runner.invoke(app, ["analyze", text, "--json", "-t", "0.05"])
+        assert r.exit_code == 0, r.output
+        doc = json.loads(r.stdout)
+        _validate(doc)
+        assert doc["position"] == text and ("table" in doc) == (text == opening)
+    deal["names"] = "Ann"  # the schema is no rubber stamp
+    with pytest.raises(jsonschema.ValidationError):
+        _validate(deal)
+
+
+def test_review_of_a_position_text_names_analyze(tmp_path: Path) -> None:
+    """``review`` given a position text, or a file holding one, says it is no record and which command analyses it
+    (it said 'No such file or directory', or 'not valid JSON')."""
+    text = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"
+    r = runner.invoke(app, ["review", text])
+    assert r.exit_code == 2 and f"{text!r} is a position text, not a game record" in r.stderr, r.output
+    assert "sergeant-major analyze '9-5-2 | H" in r.stderr
+    path = tmp_path / "pos.txt"
+    path.write_text(text + "\n", encoding="utf-8")
+    r = runner.invoke(app, ["review", str(path)])
+    assert r.exit_code == 2 and f"{str(path)!r} holds a position text" in r.stderr, r.output
+    assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize(("rules_t", "contract"), [("8-5-3 players=4 deals=2", "S"), ("3-5-8", "MT")])
+def test_open_tricks_of_a_row_cut_short_are_never_negative(rules_t: str, contract: str) -> None:
+    """Cells cut short whose upper bounds add up to more than the tricks gave a row ``Open -3..7``: the values add
+    up to at most the tricks (minimum tricks: at least), so the open tricks are 0 at least."""
+    rules = Rules.parse(rules_t)
+    pos = random_position(rules, random.Random(5), tricks_left=rules.tricks, contract=Contract.parse(contract))
+    n, total = pos.n, pos.remaining
+    wide = [(0, total)] * (len(review_module.table_cells(pos)))  # every cell cut short at once: nothing known
+    t = review_module.table_rows(pos, wide, tuple(range(n)), None)
+    for row in t["rows"]:
+        assert 0 == row["open"][0] <= row["open"][1], row

@@ -13,7 +13,7 @@ The review itself is :mod:`sergeant_major.search.review`; this module reads the 
 paranoid (the player against the others together; in minimum tricks the fewest tricks the player can hold itself
 to). ``--time-limit`` bounds each search (the numba kernels are compiled before the clock starts); a value the
 limit cut short shows as a range ``lo..hi`` and no legal card is ever left out. ``--json`` prints the same as
-JSON for tools (``review_schema.json``).
+JSON for tools: a review, a deal's or a position's analysis all validate against ``review_schema.json``.
 
 Exit codes: 0 success; 2 an argument that is neither a readable record nor a position, or a bad option.
 """
@@ -24,6 +24,7 @@ import contextlib
 import dataclasses
 import json
 import math
+import shlex
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -389,10 +390,22 @@ def review(
     spoilers: Annotated[bool, _SPOILERS_OPT] = False,
 ) -> None:
     """Review a match double dummy: every deal's table, what each card cost, each player's mistakes."""
+    from sergeant_major.search.position import Position
+
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
-    loaded = _load_record(target, game, spoilers, err, None)
-    assert loaded is not None  # without on_position a record or an exit
+
+    def not_a_record(_: Position) -> None:
+        """A position text (given, or in the file) has no match to review: say which command analyses it."""
+        err.print(Text(f"error: {target!r} {'holds' if Path(target).is_file() else 'is'} a position text, not a "
+                       f"game record; analyze it: sergeant-major analyze {shlex.quote(target)}"))
+        raise typer.Exit(2)
+
+    if "|" in target and not Path(target).exists():
+        with contextlib.suppress(SergeantMajorError):
+            not_a_record(Position.parse(target))
+    loaded = _load_record(target, game, spoilers, err, not_a_record)
+    assert loaded is not None  # a record, or an exit
     match, names, fault = loaded
     _check_deal(deal, match, target, game, err)
     _run_review(match, names, None if deal is None else [deal], time_limit, table, as_json, out, err, expert)
@@ -407,7 +420,7 @@ def analyze(
     game: Annotated[int | None, _GAME_OPT] = None,
     time_limit: Annotated[float, _TIME_OPT] = 5.0,
     table: Annotated[bool, typer.Option("--table/--no-table", help="The double-dummy table (of a recorded deal, or of a position at its opening lead).")] = True,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (review_schema.json) instead of tables.")] = False,
     expert: Annotated[bool, _EXPERT_OPT] = True,
     spoilers: Annotated[bool, _SPOILERS_OPT] = False,
 ) -> None:
@@ -465,12 +478,18 @@ def analyze(
         _run_review(match, names, None, time_limit, table, as_json, out, err, expert)
         _say_fault(target, fault, err)
         return
+    if expert:  # before the warm-up, which then compiles the expert's kernels too
+        import sergeant_major.players.expert  # noqa: F401
     _prepare(err, as_json)
     try:
         a = analyze_deal(match.deals[deal - 1], review_solver(table_jobs()), time_limit, table=table)
     except PositionError as e:
         err.print(Text(f"error: {target}, deal {deal}: {e}"))
         raise typer.Exit(2) from None
+    if expert:  # the deal's cards as review --deal N estimates them (the match's seats are review's only)
+        from sergeant_major.eval.review import add_expert_estimates
+
+        add_expert_estimates(match, {"deals": [a], "seats": []})
     a["names"] = names
     if as_json:
         out.print_json(json.dumps(a))

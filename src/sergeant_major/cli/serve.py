@@ -247,8 +247,8 @@ def _serve(store: Store, url: str, host: str, port: int, delay: float, review_jo
             uvloop.run(main())
         else:
             asyncio.run(main())
-    except KeyboardInterrupt:
-        pass
+    except KeyboardInterrupt:  # Ctrl-C: status 130 as every command (README), SIGTERM ends it with 143
+        raise typer.Exit(130) from None
     except SystemExit:  # uvicorn exits when it cannot bind
         failed.append(True)
     if failed:  # a refusal like a bad --port or --db: status 2 (README, docs/web.md)

@@ -6,11 +6,15 @@ Every random choice in the package (a player's decision, a determinization's wor
 
 from __future__ import annotations
 
+import operator
 import random
 
 from sergeant_major.core.errors import SergeantMajorError
 
-__all__ = ["check_rng"]
+__all__ = ["SEED_LIMIT", "check_rng", "check_seed", "check_whole"]
+
+SEED_LIMIT = 2**62
+"""Seeds of simulations, tournaments and web tables are whole numbers ``0 <= seed < SEED_LIMIT``."""
 
 _SHOWN_CHARACTERS = 60
 """A bad generator's ``repr`` is quoted up to this many characters."""
@@ -30,3 +34,45 @@ def check_rng(rng: object, who: str) -> None:
         text = repr(rng)
         shown = text if len(text) <= _SHOWN_CHARACTERS else text[:_SHOWN_CHARACTERS - 3] + "..."
         raise SergeantMajorError(f"{who}: rng={shown} is not a random.Random (give random.Random(seed))")
+
+
+def _whole(value: object) -> int | None:
+    """``value`` as an ``int`` when it is a whole number (an ``int`` or a NumPy integer, not a ``bool``), else ``None``."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def check_seed(seed: object, who: str) -> int:
+    """``seed`` as an ``int`` when it is a whole number ``0 <= seed < SEED_LIMIT``.
+
+    A seed is hashed as its text, so ``1.5``, ``True`` (not ``1``) or ``-1`` gave silent results of their own.
+
+    Raises:
+        SergeantMajorError: ``"<who>: seed=<repr> is not a whole number from 0 below 2**62"``.
+    """
+    value = _whole(seed)
+    if value is None or not 0 <= value < SEED_LIMIT:
+        raise SergeantMajorError(f"{who}: seed={_shown(seed)} is not a whole number from 0 below 2**62")
+    return value
+
+
+def check_whole(value: object, name: str, who: str) -> int:
+    """``value`` as an ``int`` when it is a whole number (a count of boards, games, workers...; its range is the
+    caller's to check): ``True`` or ``2.0`` were taken as counts.
+
+    Raises:
+        SergeantMajorError: ``"<who>: <name>=<repr> is not a whole number"``.
+    """
+    whole = _whole(value)
+    if whole is None:
+        raise SergeantMajorError(f"{who}: {name}={_shown(value)} is not a whole number")
+    return whole
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= _SHOWN_CHARACTERS else text[:_SHOWN_CHARACTERS - 3] + "..."

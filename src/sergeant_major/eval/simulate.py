@@ -53,6 +53,8 @@ from sergeant_major.core.deal import ROLE_NAMES
 from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.match import Match
 from sergeant_major.core.rules import Rules
+from sergeant_major.core.safetext import visible
+from sergeant_major.core.seeding import check_seed, check_whole
 from sergeant_major.eval.stats import cluster_ratio_ci, share_interval
 from sergeant_major.eval.workers import worker_pool
 from sergeant_major.players import LEVELS, drive, make_player
@@ -339,7 +341,20 @@ def _chunks(games: int, workers: int) -> int:
     return max(1, min(32, games // (workers * 8)))
 
 
-def simulate_iter(rules: Rules, levels: Sequence[str], games: int, seed: int = 0, workers: int = 1,
+def _inputs(rules: Rules | str, levels: str | Sequence[str], seed: int) -> tuple[Rules, tuple[str, ...], int]:
+    """The rules (a rules string is parsed), the levels (``'a,b,c'`` or a list) and the seed of a simulation, checked.
+
+    Raises:
+        SergeantMajorError: quoting bad rules, levels or a seed that is not a whole number ``0 <= seed < 2**62``.
+    """
+    if isinstance(rules, str):
+        rules = Rules.parse(rules)
+    elif not isinstance(rules, Rules):
+        raise SergeantMajorError(f"simulate: rules={visible(repr(rules))[:60]} is not a Rules nor a rules string")
+    return rules, parse_levels(levels if isinstance(levels, str) else list(levels), rules.players), check_seed(seed, "simulate")
+
+
+def simulate_iter(rules: Rules | str, levels: str | Sequence[str], games: int, seed: int = 0, workers: int = 1,
                   records: bool = False, first: int = 0) -> Generator[tuple[GameOutcome, str | None], None, None]:
     """Play games ``first .. first+games-1`` and yield ``(outcome, record line or None)`` in game order.
 
@@ -347,9 +362,12 @@ def simulate_iter(rules: Rules, levels: Sequence[str], games: int, seed: int = 0
     ``workers > 1`` spreads the games over that many processes (chunks, results merged in game order).
 
     Raises:
-        SergeantMajorError: bad levels, ``games < 1`` or ``workers < 1``.
+        SergeantMajorError: bad rules, levels or seed, counts that are not whole numbers, ``games < 1`` or
+            ``workers < 1``.
     """
-    lv = parse_levels(list(levels), rules.players)
+    rules, lv, seed = _inputs(rules, levels, seed)
+    for name, value in (("games", games), ("workers", workers), ("first", first)):
+        check_whole(value, name, "simulate")
     if games < 1:
         raise SergeantMajorError(f"games={games}: play at least 1 game")
     if workers < 1:
@@ -366,22 +384,25 @@ def simulate_iter(rules: Rules, levels: Sequence[str], games: int, seed: int = 0
         yield from pool.imap(work, range(first, first + games), chunksize=_chunks(games, workers))
 
 
-def simulate(rules: Rules, levels: Sequence[str], games: int, seed: int = 0, workers: int = 1,
+def simulate(rules: Rules | str, levels: str | Sequence[str], games: int, seed: int = 0, workers: int = 1,
              progress: Progress | None = None) -> SimulationSummary:
     """Play ``games`` whole matches between computer players and summarize them by player slot.
 
     Args:
-        rules: the rules in force.
-        levels: player levels by slot (``["heuristic", "random", "random"]``), one per seat; they rotate
-            through the seats (module doc).
+        rules: the rules in force, or their string form (``"3-5-8"``).
+        levels: player levels by slot (``["heuristic", "random", "random"]`` or ``"heuristic,random,random"``), one
+            per seat; they rotate through the seats (module doc).
         games: number of matches (>= 1).
-        seed: the simulation seed; game ``g`` uses match seed ``game_seed(seed, g)``.
+        seed: the simulation seed, a whole number ``0 <= seed < 2**62``; game ``g`` uses match seed
+            ``game_seed(seed, g)``.
         workers: processes to use (>= 1); the result does not depend on it.
         progress: optional ``progress(done, total)`` callback.
 
     Raises:
-        SergeantMajorError: bad levels, ``games < 1`` or ``workers < 1``.
+        SergeantMajorError: bad rules, levels or seed, counts that are not whole numbers, ``games < 1`` or
+            ``workers < 1``.
     """
+    rules, levels, seed = _inputs(rules, levels, seed)
     outcomes: list[GameOutcome] = []
     for outcome, _ in simulate_iter(rules, levels, games, seed, workers):
         outcomes.append(outcome)

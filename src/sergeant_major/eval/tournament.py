@@ -85,6 +85,7 @@ from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.match import Match, deal_cards
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import quote, visible
+from sergeant_major.core.seeding import check_seed, check_whole
 from sergeant_major.core.view import View, build_view
 from sergeant_major.eval.levels import LEVELS, MEASUREMENT_LEVELS, make_player
 from sergeant_major.eval.stats import Estimate, mean_ci, share_ci
@@ -768,6 +769,23 @@ def merge_json(docs: Sequence[Any], names: Sequence[str] | None = None) -> Tourn
     return summarize(rules, levels, seed, bs, ms, duplicate, first_deals)
 
 
+def _first_line_is_a_record(data: bytes) -> bool:
+    """Whether the first non-blank line of ``data`` is a JSON object of the game record format."""
+    start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    end = len(data)
+    while start < len(data):  # line by line, not the whole file (up to a gigabyte) at once
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        if data[start:end].strip():
+            break
+        start = end + 1
+    try:
+        doc = json.loads(data[start:end].decode("utf-8", errors="replace"))
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(doc, dict) and doc.get("format") == RECORD_FORMAT
+
+
 def read_result_file(path: str) -> Any:
     """The parsed JSON of the ``--merge`` file ``path``: a regular file of at most :data:`MAX_RESULT_FILE` bytes,
     UTF-8 JSON (not yet checked: :func:`merge_json` does).
@@ -801,6 +819,9 @@ def read_result_file(path: str) -> Any:
     except UnicodeDecodeError as e:
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: not UTF-8 text (byte {e.start})") from None
     except json.JSONDecodeError as e:
+        if _first_line_is_a_record(data):  # simulate --out's JSON Lines: it was "not JSON (... Extra data)"
+            raise SergeantMajorError(f"{name}: {RESULT_FILE}: it holds game records, one a line (simulate --out; "
+                                     "sergeant-major check reads them)") from None
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: not JSON (line {e.lineno} column {e.colno}: {e.msg})") from None
     except ValueError:  # a number of more digits than int() converts (json's only other ValueError)
         raise SergeantMajorError(f"{name}: {RESULT_FILE}: a number of more than {sys.get_int_max_str_digits()} "
@@ -819,9 +840,24 @@ def read_result_file(path: str) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------- runner
+def _inputs(rules: Rules | str, levels: str | Sequence[str], seed: int) -> tuple[Rules, tuple[str, ...], int]:
+    """The rules (a rules string is parsed), the levels (``'a,b,c'`` or a list) and the seed of a tournament, checked.
+
+    Raises:
+        SergeantMajorError: quoting bad rules, levels or a seed that is not a whole number ``0 <= seed < 2**62``.
+    """
+    if isinstance(rules, str):
+        rules = Rules.parse(rules)
+    elif not isinstance(rules, Rules):
+        raise SergeantMajorError(f"tournament: rules={visible(repr(rules))[:60]} is not a Rules nor a rules string")
+    return rules, parse_players(levels if isinstance(levels, str) else list(levels), rules.players), check_seed(seed, "tournament")
+
+
 def _check(rules: Rules, levels: Sequence[str], boards: int, matches: int, workers: int,
            first_board: int = 0, cluster: bool = False) -> tuple[str, ...]:
     lv = parse_players(list(levels), rules.players)
+    for name, value in (("deals", boards), ("matches", matches), ("workers", workers), ("first_board", first_board)):
+        check_whole(value, name, "tournament")
     if boards < 0 or matches < 0:
         raise SergeantMajorError(f"deals={boards}, matches={matches}: neither may be negative")
     if first_board < 0:
@@ -835,7 +871,7 @@ def _check(rules: Rules, levels: Sequence[str], boards: int, matches: int, worke
     return lv
 
 
-def tournament_iter(rules: Rules, levels: Sequence[str], boards: int, seed: int = 0, workers: int | None = None, matches: int = 0,
+def tournament_iter(rules: Rules | str, levels: str | Sequence[str], boards: int, seed: int = 0, workers: int | None = None, matches: int = 0,
                     first_deals: bool = False, duplicate: bool = True, first_board: int = 0,
                     memo: bool = True, ray_address: str | None = None,
                     started: Callable[[str, int], None] | None = None) -> Generator[BoardOutcome | MatchOutcome, None, None]:
@@ -850,6 +886,7 @@ def tournament_iter(rules: Rules, levels: Sequence[str], boards: int, seed: int 
     """
     if workers is None:
         workers = 0 if ray_address is not None else 1
+    rules, levels, seed = _inputs(rules, levels, seed)
     lv = _check(rules, levels, boards, matches, workers, first_board, ray_address is not None)
     jobs = [("board", i) for i in range(first_board, first_board + boards)] + [("match", i) for i in range(matches)]
     work = functools.partial(_task, rules, lv, seed, first_deals, duplicate, memo)
@@ -869,16 +906,17 @@ def tournament_iter(rules: Rules, levels: Sequence[str], boards: int, seed: int 
         yield from pool.imap(work, jobs, chunksize=max(1, min(16, len(jobs) // (workers * 8))))
 
 
-def tournament(rules: Rules, levels: Sequence[str], boards: int, seed: int = 0, workers: int | None = None, matches: int = 0,
+def tournament(rules: Rules | str, levels: str | Sequence[str], boards: int, seed: int = 0, workers: int | None = None, matches: int = 0,
                first_deals: bool = False, duplicate: bool = True, progress: Progress | None = None, first_board: int = 0,
                memo: bool = True, ray_address: str | None = None) -> TournamentResult:
     """A duplicate tournament between computer players.
 
     Args:
-        rules: the rules in force (any preset or option set).
-        levels: player levels by slot, one per seat, from :data:`~sergeant_major.players.LEVELS`.
+        rules: the rules in force (any preset or option set), or their string form (``"3-5-8"``).
+        levels: player levels by slot, one per seat, from :data:`~sergeant_major.players.LEVELS` (a list, or
+            ``"expert,heuristic,heuristic"``).
         boards: boards (deals) to play, each in all ``n!`` seat arrangements (>= 0).
-        seed: the tournament seed; the same seed gives the same result.
+        seed: the tournament seed, a whole number ``0 <= seed < 2**62``; the same seed gives the same result.
         workers: processes to use (>= 1; ``None``: 1); the result does not depend on it. With ``ray_address``:
             at most this many processes on the cluster (``None`` or 0: one per CPU of the cluster).
         matches: seeded whole matches to play, each in every arrangement, for win rates (>= 0).
@@ -895,10 +933,11 @@ def tournament(rules: Rules, levels: Sequence[str], boards: int, seed: int = 0, 
             extra; :mod:`sergeant_major.eval.cluster`).
 
     Raises:
-        SergeantMajorError: bad levels, negative counts, nothing to play, ``workers < 1`` (``< 0`` on a
-            cluster), a player returning an illegal action; with ``ray_address``: ray not installed, no cluster
-            answering there.
+        SergeantMajorError: bad rules, levels or seed, counts that are not whole numbers or negative, nothing to
+            play, ``workers < 1`` (``< 0`` on a cluster), a player returning an illegal action; with
+            ``ray_address``: ray not installed, no cluster answering there.
     """
+    rules, levels, seed = _inputs(rules, levels, seed)
     bs: list[BoardOutcome] = []
     ms: list[MatchOutcome] = []
     total = boards + matches

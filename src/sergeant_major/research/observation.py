@@ -39,6 +39,7 @@ from sergeant_major.core.cards import Card, format_cards
 from sergeant_major.core.deal import ExchangeKind, Phase
 from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.rules import Rules
+from sergeant_major.core.safetext import visible
 from sergeant_major.core.view import View
 
 __all__ = [
@@ -173,15 +174,36 @@ def information_state_layout(rules: Rules) -> tuple[tuple[str, int, int, str], .
     return tuple(out)
 
 
-def observation_size(rules: Rules) -> int:
-    """Length of :func:`encode_observation` under ``rules`` (660 for the 3-player presets, 792 with 4 players)."""
-    last = observation_layout(rules)[-1]
+def _as_rules(rules: Rules | str, who: str) -> Rules:
+    """``rules``, or the rules its string form names (as ``env(rules=...)`` takes them).
+
+    Raises:
+        RulesError: quoting a bad rules string; SergeantMajorError: quoting anything else than rules.
+    """
+    if isinstance(rules, str):
+        return Rules.parse(rules)
+    if not isinstance(rules, Rules):
+        raise SergeantMajorError(f"{who} takes rules (Rules.parse('9-5-2') or '9-5-2'), not {visible(repr(rules))[:60]}")
+    return rules
+
+
+def observation_size(rules: Rules | str) -> int:
+    """Length of :func:`encode_observation` under ``rules`` (660 for the 3-player presets, 792 with 4 players).
+
+    Raises:
+        SergeantMajorError: quoting ``rules`` that are neither :class:`Rules` nor a valid rules string.
+    """
+    last = observation_layout(_as_rules(rules, "observation_size"))[-1]
     return last[1] + last[2]
 
 
-def information_state_size(rules: Rules) -> int:
-    """Length of :func:`encode_information_state` under ``rules``."""
-    last = information_state_layout(rules)[-1]
+def information_state_size(rules: Rules | str) -> int:
+    """Length of :func:`encode_information_state` under ``rules``.
+
+    Raises:
+        SergeantMajorError: quoting ``rules`` that are neither :class:`Rules` nor a valid rules string.
+    """
+    last = information_state_layout(_as_rules(rules, "information_state_size"))[-1]
     return last[1] + last[2]
 
 
@@ -191,12 +213,12 @@ def layout_hash() -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def layout_table(rules: Rules | None = None, info: bool = False) -> str:
+def layout_table(rules: Rules | str | None = None, info: bool = False) -> str:
     """The layout as a Markdown table (block, offset, size, formula, meaning) under ``rules`` (default 9-5-2).
 
     ``docs/research.md`` holds these tables for the observation and the information state.
     """
-    r = rules or Rules.preset()
+    r = Rules.preset() if rules is None else _as_rules(rules, "layout_table")
     blocks = INFO_BLOCKS if info else OBS_BLOCKS
     rows = information_state_layout(r) if info else observation_layout(r)
     lines = ["| block | offset | size | formula | meaning |", "|---|---|---|---|---|"]

@@ -255,6 +255,7 @@ def table_rows(pos: Position, bounds: list[tuple[int, int]], targets: tuple[int,
         # the tricks the sure counts leave to the play (minimum tricks: how far the ceilings exceed the tricks)
         spread = sorted([total - sum(c[1] for c in cells), total - sum(c[0] for c in cells)])
         open_ = [-spread[1], -spread[0]] if mt else spread
+        open_[0] = max(0, open_[0])  # the values add up to at most the tricks (minimum tricks: at least): never < 0
         rows.append({"contract": con.code, "word": con.word, "tricks": cells, "open": open_, "diff": diff,
                      "target": ceiling if mt else target, "allowed": allowed is None or con in allowed})
     best = max((r for r in rows if r["allowed"]), key=lambda r: (r["diff"][0], r["diff"][1]), default=None)
@@ -604,7 +605,8 @@ def review_match(match: Match, solver: Solver | None = None, time_limit: float |
 
 
 def review_schema() -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of :func:`review_match`'s result, shipped as ``review_schema.json``."""
+    """The JSON Schema (draft 2020-12) of :func:`review_match`'s result, shipped as ``review_schema.json``; it also
+    takes ``analyze --json``'s deal (:func:`analyze_deal` with ``names``) and position analyses."""
     text = resources.files("sergeant_major.search").joinpath("review_schema.json").read_text(encoding="utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema

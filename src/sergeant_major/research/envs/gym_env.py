@@ -64,6 +64,8 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
                  **options: Any) -> None:
         self.rules = make_rules(rules, options)
         n = self.rules.players
+        if isinstance(seat, np.integer):  # a seat drawn with NumPy (rng.integers) is a seat too, as a NumPy seed is
+            seat = int(seat)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise SergeantMajorError(f"seat={seat!r} is not a seat 0..{n - 1}")
         if isinstance(opponents, str):

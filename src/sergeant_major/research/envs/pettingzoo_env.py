@@ -222,7 +222,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         seat = self._seat[self.agent_selection]
         d = self._table.deal
         head = (f"{ENV_NAME} {self.rules}: deal {d.number}, dealer player_{d.dealer}, "
-                f"player_{seat} ({role_name(d.role(seat))}) to see")
+                f"as player_{seat} ({role_name(d.role(seat))}) sees it")
         text = head + "\n" + observation_string(self._table.view(seat))
         if self.render_mode == "human":
             print(text)
