@@ -732,7 +732,8 @@ def test_the_summary_title_and_notes_wrap_at_the_terminal_not_the_table(tmp_path
 
 @pytest.mark.parametrize(("kwargs", "quoted"), [
     ({"seed": -1}, "seed=-1"), ({"seed": 1.5}, "seed=1.5"), ({"seed": True}, "seed=True"), ({"seed": 2**62}, "seed="),
-    ({"seed": "3"}, "seed='3'"), ({"boards": True}, "deals=True"), ({"matches": 1.0}, "matches=1.0"),
+    ({"seed": "3"}, "seed='3'"), ({"boards": True}, "boards=True"), ({"boards": -1}, "boards=-1"), ({"matches": 1.0}, "matches=1.0"),
+    ({"boards": 0}, "boards=0 and matches=0"),
     ({"rules": 952}, "rules=952"),
 ])
 def test_library_tournament_refuses_a_bad_seed_or_count_quoting_it(kwargs: dict[str, Any], quoted: str) -> None:

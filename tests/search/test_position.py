@@ -297,6 +297,18 @@ def test_analyze_position_refuses_record_options() -> None:
     assert r.exit_code == 0, r.output
 
 
+
+def test_analyze_position_refuses_the_experts_estimates() -> None:
+    """The expert's estimates are of a record's cards, from what each player could see: ``analyze POSITION --expert``
+    silently showed none. It is refused; ``--no-expert``, and the default, analyse the position."""
+    pos = "9-5-2 | H | 2 | 2-4-4 | 42..JT98. / ..AQ.AJ94 / 53.T4..T3 | -"
+    r = runner.invoke(app, ["analyze", pos, "--expert"])
+    assert r.exit_code == 2 and "--expert" in r.output and "is a position, not a record file" in r.output, r.output
+    assert "Value" not in r.output
+    for flags in (["--no-expert"], []):
+        r = runner.invoke(app, ["analyze", pos, "--json", *flags])
+        assert r.exit_code == 0 and json.loads(r.stdout)["value"] is not None, r.output
+
 def _opening_text() -> str:
     """A 16-trick opening position whose table solves fast: seat 0 holds every top card."""
     return "9-5-2 | S | 1 | 0-0-0 | AKQJT98765432.AKQ.. / .JT98765432.AKQJT9. / ..8765432.AKQJT9876 | -"

@@ -421,7 +421,9 @@ def analyze(
     time_limit: Annotated[float, _TIME_OPT] = 5.0,
     table: Annotated[bool, typer.Option("--table/--no-table", help="The double-dummy table (of a recorded deal, or of a position at its opening lead).")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (review_schema.json) instead of tables.")] = False,
-    expert: Annotated[bool, _EXPERT_OPT] = True,
+    expert_opt: Annotated[bool | None, typer.Option("--expert/--no-expert", help="Also the expert's estimate of each "
+                                                     "card of a record from what its player could see (sampled worlds, "
+                                                     "a fixed seed; on by default).")] = None,
     spoilers: Annotated[bool, _SPOILERS_OPT] = False,
 ) -> None:
     """Double-dummy analysis: a match reviewed (as review), one deal of it, or a position."""
@@ -442,8 +444,14 @@ def analyze(
                            "(--deal and --game pick a deal of a record)"))
             raise typer.Exit(2)
 
+    expert = expert_opt is not False  # on unless --no-expert: a record's cards
+
     def position(pos: Position) -> None:
         refuse_record_options()
+        if expert_opt:  # a position has every hand known and no history: no player's view to estimate from
+            err.print(Text(f"error: --expert: {target!r} is a position, not a record file (the expert's estimates are "
+                           "of a record's cards, from what each player could see)"))
+            raise typer.Exit(2)
         _prepare(err, as_json)
         a = analyze_position(pos, review_solver(table_jobs()), time_limit, table=table)
         if as_json:

@@ -856,14 +856,14 @@ def _inputs(rules: Rules | str, levels: str | Sequence[str], seed: int) -> tuple
 def _check(rules: Rules, levels: Sequence[str], boards: int, matches: int, workers: int,
            first_board: int = 0, cluster: bool = False) -> tuple[str, ...]:
     lv = parse_players(list(levels), rules.players)
-    for name, value in (("deals", boards), ("matches", matches), ("workers", workers), ("first_board", first_board)):
+    for name, value in (("boards", boards), ("matches", matches), ("workers", workers), ("first_board", first_board)):
         check_whole(value, name, "tournament")
     if boards < 0 or matches < 0:
-        raise SergeantMajorError(f"deals={boards}, matches={matches}: neither may be negative")
+        raise SergeantMajorError(f"boards={boards}, matches={matches}: neither may be negative")
     if first_board < 0:
         raise SergeantMajorError(f"first_board={first_board}: may not be negative")
     if boards == 0 and matches == 0:
-        raise SergeantMajorError("deals=0 and matches=0: play at least one deal or one match")
+        raise SergeantMajorError("boards=0 and matches=0: play at least one board or one match")
     if cluster and workers < 0:
         raise SergeantMajorError(f"workers={workers}: use 0 (one per CPU of the cluster) or more")
     if not cluster and workers < 1:
