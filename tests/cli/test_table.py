@@ -47,6 +47,17 @@ async def ready(pilot, app: TableApp, since: int = -1, timeout: float = 60.0) ->
     raise AssertionError("the table asked nothing within the timeout")
 
 
+def screen_rows(app: TableApp) -> list[str]:
+    """The terminal's rows as the player sees them (what Textual's compositor draws, every layer)."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def shown_in(app: TableApp, selector: str) -> list[str]:
+    """The rows of the screen inside the content region of the widget ``selector``, right spaces stripped."""
+    r = app.query_one(selector).content_region
+    return [row[r.x:r.right].rstrip() for row in screen_rows(app)[r.y:r.bottom]]
+
+
 async def quit_table(pilot, app: TableApp) -> None:  # type: ignore[no-untyped-def]
     """Ctrl-Q, then wait (at most 5 s) for the game's worker to save and end."""
     await pilot.press("ctrl+q")
@@ -587,6 +598,33 @@ def test_arrows_step_through_the_trump_suits(tmp_path: Path) -> None:
             await pilot.press("enter")
             await ready(pilot, app, since)
             assert app.game.match.deal.contract is not None and app.game.match.deal.contract.code == "S"
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("size", [(64, 20), (80, 24)], ids=["64x20", "80x24"])
+def test_each_seat_panel_line_stays_on_one_row_in_minimum_tricks(tmp_path: Path, size: tuple[int, int]) -> None:
+    """At 64x20 in a 3-5-8 minimum-tricks deal Bob's panel broke 'target at most' and '5' onto two rows (and 'left C D H
+    S NT' and 'MT'): each line now fits its panel, in a shorter form where it must ('at most 5', 'left CDHS NT MT')."""
+    import re
+
+    m = Match(Rules.parse("3-5-8"), 3, ["You", "Bob", "Cleo"])
+    _358_minimum_tricks(m)  # you are the playmaker: Bob (left) has a ceiling of 5, Cleo (right) 8
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=size) as pilot:
+            await ready(pilot, app)
+            await pilot.pause()
+            for selector, role, ceiling in (("#left", "third", 5), ("#right", "dealer", 8)):
+                rows = [x.strip() for x in shown_in(app, selector)]
+                assert rows[0] == role and len([x for x in rows if x]) == 5, rows
+                assert re.fullmatch(f"(target )?at most {ceiling}", rows[1]), rows
+                assert rows[2:4] == ["tricks 0", "total 0"], rows
+                assert rows[4] in ("left C D H S NT MT", "left CDHS NT MT"), rows
+            if size == (80, 24):  # room enough: the long forms
+                assert shown_in(app, "#left")[1].strip() == "target at most 5"
             await quit_table(pilot, app)
 
     asyncio.run(go())

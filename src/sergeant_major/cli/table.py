@@ -142,17 +142,27 @@ def card_label(card: Card) -> Text:
     return Text(f"{rank}{Suit(card.suit).symbol}", style="bold red" if card.suit in _RED else "bold")
 
 
-def seat_text(view: View, s: int) -> Text:
-    """A player's panel: role, target (``at most N`` in minimum tricks), tricks, total, 3-5-8 contracts left."""
+def seat_text(view: View, s: int, width: int | None = None) -> Text:
+    """A player's panel: role, target (``at most N`` in minimum tricks), tricks, total, 3-5-8 contracts left.
+
+    ``width``: the panel's columns (``None``: no limit). A line that would not fit takes its short form rather than
+    break in two: ``at most 5`` for ``target at most 5`` and ``left CDHS NT MT`` for ``left C D H S NT MT`` (the 3-5-8
+    panels at 64 columns)."""
+
+    def fit(line: str, short: str) -> str:
+        return line if width is None or cell_len(line) <= width else short
+
     out = Text()
     out.append(tui.role_text(view.players, s, view.dealer, view.declarer) + "\n")
     target = "?" if view.phase is Phase.ASSIGN else tui.target_text(view.targets[s], view.contract)
-    out.append(f"target {target}\n")
+    out.append(fit(f"target {target}", target if tui.is_minimum(view.contract) else f"target {target}") + "\n")
     out.append(f"tricks {view.tricks_won[s]}\n")
     out.append(f"total {tui.signed(view.totals[s])}")
     left = tui.contracts_left_text(view, s)
     if left:
-        out.append(f"\nleft {left}")
+        codes = left.split()
+        suits = "".join(c for c in codes if len(c) == 1)  # the suits' one-letter codes joined: CDHS
+        out.append("\n" + fit(f"left {left}", " ".join(["left"] + ([suits] if suits else []) + [c for c in codes if len(c) > 1])))
     return out
 
 
@@ -247,6 +257,28 @@ class TrickWidget(Static):
     def show(self, view: View) -> None:
         self.view = view
         self.refresh()
+
+
+class SeatWidget(Static):
+    """Another player's panel (:func:`seat_text`), drawn for its own width (so a resize redraws it)."""
+
+    view: View | None = None
+    seat = 0
+
+    def render(self) -> RenderableType:
+        if self.view is None:
+            return Text()
+        return seat_text(self.view, self.seat, self.size.width or None)
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        # measured for the width the layout offers, not the width drawn last (the short forms change the height)
+        if self.view is None or not width:
+            return 0
+        return len(seat_text(self.view, self.seat, width).wrap(self.app.console, width))
+
+    def show(self, view: View, seat: int) -> None:
+        self.view, self.seat = view, seat
+        self.refresh(layout=True)
 
 
 class CardWidget(Static):
@@ -373,9 +405,9 @@ class TableApp(App[None]):
     #seats { height: auto; }
     .seat { width: 1fr; height: auto; min-height: 6; border: round $secondary; padding: 0 1; }
     .seat.to-act { border: heavy $accent; }
+    TableApp.slim .seat { padding: 0; }
     #trick { width: 1fr; height: 1fr; min-height: 3; padding: 0 1; content-align: center middle; }
     #log { width: 40%; border: round $secondary; }
-    #log.narrow { width: 30%; }
     #me { height: 1; padding: 0 1; }
     #hand { height: 2; padding: 0 1; }
     .card { width: auto; height: 2; margin-right: 1; text-style: dim; }
@@ -391,6 +423,7 @@ class TableApp(App[None]):
     TableApp.too-small #what, TableApp.too-small #message, TableApp.too-small #line { display: none; }
     """
     MIN_SIZE = (64, 20)  # columns, rows: a 20-card hand in one line, the trick with all three seats
+    SLIM_WIDTH = 72  # under this many columns the seat panels lose their padding ('eldest, playmaker' on one line)
     BINDINGS = [
         Binding("f1", "help", "Help"),
         Binding("f2", "hint", "Hint"),
@@ -427,10 +460,10 @@ class TableApp(App[None]):
         with Horizontal(id="main"):
             with Vertical(id="table"):
                 with Horizontal(id="seats"):  # in seat order from your left: left, across (four players), right
-                    yield Static(id="left", classes="seat")
+                    yield SeatWidget(id="left", classes="seat")
                     if self.game.match.rules.players == 4:
-                        yield Static(id="across", classes="seat")
-                    yield Static(id="right", classes="seat")
+                        yield SeatWidget(id="across", classes="seat")
+                    yield SeatWidget(id="right", classes="seat")
                 yield TrickWidget(id="trick")
             yield DealLog(id="log")
         yield Static(id="me")
@@ -462,10 +495,18 @@ class TableApp(App[None]):
                 self.call_from_thread(self.exit)
 
     def on_resize(self, event: events.Resize) -> None:
-        self.query_one("#log", DealLog).set_class(event.size.width < 100 and self.game.match.rules.players == 4, "narrow")
+        self.query_one("#log", DealLog).styles.width = self.log_columns(event.size.width)
+        self.set_class(event.size.width < self.SLIM_WIDTH, "slim")
         self.fit_terminal(event.size.width, event.size.height)
         self.draw_top(event.size.width)
         self.draw_me(event.size.width)
+
+    def log_columns(self, width: int) -> int:
+        """The deal log's columns in a terminal ``width`` wide: 40% (30% for four players under 100 columns), give or
+        less a column or two so that the seat panels beside it are equally wide (and say the same in the same words)."""
+        n = self.game.match.rules.players
+        log = int(width * (0.3 if n == 4 and width < 100 else 0.4))
+        return log - (width - log) % (n - 1)  # the table's columns the panels could not share equally go to them
 
     def draw_top(self, width: int | None = None) -> None:
         """The top line for :attr:`view`: the deal, the game, how the match ends and the contract; in a narrow
@@ -535,10 +576,10 @@ class TableApp(App[None]):
         if n == 4:
             seats["across"] = (view.seat + 2) % n
         for wid, s in seats.items():
-            w = self.query_one(f"#{wid}", Static)
+            w = self.query_one(f"#{wid}", SeatWidget)
             w.border_title = ("◆ " if view.to_act == s else "") + view.names[s]  # ◆: whose turn it is
             w.border_subtitle = f"{view.hand_sizes[s]} cards"
-            w.update(seat_text(view, s))
+            w.show(view, s)
             w.set_class(view.to_act == s, "to-act")
         self.query_one("#trick", TrickWidget).show(view)
         self.draw_me()
