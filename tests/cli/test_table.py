@@ -628,3 +628,100 @@ def test_each_seat_panel_line_stays_on_one_row_in_minimum_tricks(tmp_path: Path,
             await quit_table(pilot, app)
 
     asyncio.run(go())
+
+
+def _trick_at(rules: str, seed: int, contract: str | None, cards_before_you: int, yours: bool) -> tuple[Match, object]:
+    """A match (the heuristic playing every seat, whoever names the contract naming ``contract``) at the first trick where
+    ``cards_before_you`` cards were played before your turn, and the view of your seat with your card added to it
+    when ``yours`` (``None`` otherwise)."""
+    from sergeant_major.core.actions import Contract
+    from sergeant_major.players import HeuristicPlayer, decision_rng
+
+    p = HeuristicPlayer()
+    m = Match(Rules.parse(rules), seed, ["You", "Bob", "Cleo", "Dan"][:Rules.parse(rules).players])
+    while True:
+        f = m.forced_action()
+        if f is not None:
+            m.apply(f)
+            continue
+        s = m.to_act
+        assert s is not None and m.deal.number == 1, "no such trick in deal 1"
+        legal = m.deal.legal_actions()
+        if s == 0 and m.deal.phase is Phase.PLAY and len(m.deal.trick) == cards_before_you:
+            break
+        a = p.choose(m.view(s), decision_rng(m.seed, s, 1, len(m.deal.history)))
+        if contract is not None and isinstance(a, NameContract):
+            a = next(x for x in legal if isinstance(x, NameContract) and x.contract is Contract.parse(contract))
+        m.apply(a)
+    if not yours:
+        return m, None
+    after = Match(Rules.parse(rules), seed, list(m.names))
+    for a in m.deal.history:
+        after.apply(a)
+    after.apply(p.choose(after.view(0), decision_rng(after.seed, 0, 1, len(after.deal.history))))
+    return m, after.view(0)
+
+
+@pytest.mark.parametrize(("rules", "seed", "contract"), [
+    *(("3-5-8", 5, c) for c in ("S", "H", "D", "C", "NT", "MT")),
+    ("9-5-2", 5, None), ("8-5-3", 5, None), ("9-2-5", 5, None), ("9-5-2 players=4", 5, None)], ids=lambda x: str(x))
+def test_every_card_of_the_trick_is_in_view_at_the_smallest_size(tmp_path: Path, rules: str, seed: int,
+                                                                 contract: str | None) -> None:
+    """At 64x20 in a minimum-tricks deal the trick had one row (3-5-8's seat panels, the note under the hand broken in
+    two and an empty row under it): your own card was off the screen. Every card of the trick in progress is now in
+    view, with two cards before your turn, with your own card played, and under a refusal of three rows."""
+    players = Rules.parse(rules).players
+    m, mine = _trick_at(rules, seed, contract, players - 1, False)
+    _, with_yours = _trick_at(rules, seed, contract, 1, True)
+    app = TableApp(m, ["human"] + ["heuristic"] * (players - 1), tmp_path / "m.json", settings=Settings())
+
+    def cards_in_view(view: object) -> None:
+        from sergeant_major.cli.table import card_label
+        trick, main = app.query_one("#trick"), app.query_one("#main")
+        assert trick.region.y >= main.region.y and trick.region.bottom <= main.region.bottom, (trick.region, main.region)
+        rows = " ".join(shown_in(app, "#trick"))
+        for seat, card in view.trick:  # type: ignore[attr-defined]
+            assert f"{m.names[seat]} {card_label(card).plain}" in rows, (rows, view.trick)  # type: ignore[attr-defined]
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            assert await ready(pilot, app) == "decide"
+            await pilot.pause()
+            assert app.view is not None and len(app.view.trick) == players - 1
+            cards_in_view(app.view)
+            await pilot.press(*"hello world", "enter")  # a refusal of three rows under the hand
+            for _ in range(200):
+                await pilot.pause(0.01)
+                if "e.g." in str(app.query_one("#message").render()):
+                    break
+            await pilot.pause()
+            assert app.query_one("#message").region.height >= 2
+            cards_in_view(app.view)
+            app.show_view(with_yours, False)  # type: ignore[arg-type]  # as after your card, the others to play
+            await pilot.pause()
+            assert any(seat == 0 for seat, _ in with_yours.trick)  # type: ignore[attr-defined]
+            cards_in_view(with_yours)
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def test_a_trick_too_tall_for_its_rows_is_drawn_on_one_row(tmp_path: Path) -> None:
+    """With a single row for the trick (a long refusal under the hand in a short terminal) the trick is drawn on one
+    row in the order the seats play, from the leader: every card stays in view."""
+    from sergeant_major.cli.table import trick_row
+
+    _, view = _trick_at("3-5-8", 5, "MT", 1, True)  # Cleo led, you followed, Bob is to play
+    assert trick_row(view, 60).plain == "▸Cleo 2♥  You 4♥  Bob ·"  # type: ignore[arg-type]
+    app = _app(tmp_path, "3-5-8", 5)
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            await ready(pilot, app)
+            app.show_view(view, False)  # type: ignore[arg-type]
+            app.query_one("#trick").styles.height = 1  # as when the rows under the table take all but one
+            await pilot.pause()
+            assert [x.strip() for x in shown_in(app, "#trick")] == ["▸Cleo 2♥  You 4♥  Bob ·"]
+            await quit_table(pilot, app)
+
+    asyncio.run(go())

@@ -40,10 +40,14 @@ from sergeant_major.core.deal import DealResult, Phase
 from sergeant_major.core.match import Match
 from sergeant_major.core.view import View
 
-__all__ = ["TableApp", "TableGame", "CardInput", "run_table", "card_label", "me_text", "seat_text", "trick_lines"]
+__all__ = ["TableApp", "TableGame", "CardInput", "run_table", "card_label", "me_text", "seat_text", "trick_lines", "trick_row"]
 
 _RED = (Suit.HEARTS, Suit.DIAMONDS)
 _CONTINUE = "\x00continue"  # what a key on a result panel sends to the worker
+
+
+MINIMUM_LINE = "Minimum tricks: take at most your ceiling; fewer is better."
+"""The reminder under your hand in a minimum-tricks deal: one row at the smallest table (62 columns)."""
 
 
 class TableGame(Game):
@@ -193,31 +197,46 @@ def me_text(view: View, width: int) -> Text:
     return name.append(rest)
 
 
+def _trick_shown(view: View) -> tuple[dict[int, Card], int | None, bool]:
+    """The trick the table shows: its cards by seat, its leader and whether it is the last one completed (shown
+    between tricks)."""
+    if not view.trick and view.completed and view.phase is Phase.PLAY:
+        last = view.completed[-1]
+        return dict(last.cards), last.cards[0][0], True
+    return dict(view.trick), view.leader, False
+
+
+def _trick_cell(view: View, s: int, cards: dict[int, Card], leader: int | None, done: bool) -> Text:
+    t = Text()
+    if s == leader and (cards or done):
+        t.append("▸", style="bold")
+    t.append(view.names[s][:10] + " ")
+    if s in cards:
+        t.append_text(card_label(cards[s]))
+    else:
+        t.append("·", style="dim")
+    return t
+
+
+def _trick_note(view: View, done: bool) -> str:
+    if done:
+        winner = view.names[view.completed[-1].winner]
+        return f"{winner} {'take' if tui.is_you(winner) else 'takes'} the trick"
+    if view.phase is Phase.PLAY and not view.trick and view.to_act == view.seat:
+        return "you lead"
+    return ""
+
+
 def trick_lines(view: View, width: int) -> Text:
     """The trick in the middle: each card in front of the seat that played it (left, right, across, you at the
     bottom), the leader marked ``▸``; between tricks the last one, with who took it."""
-    cards = dict(view.trick)
-    leader = view.leader
-    done = False
-    if not view.trick and view.completed and view.phase is Phase.PLAY:
-        last = view.completed[-1]
-        cards = dict(last.cards)
-        leader = last.cards[0][0]
-        done = True
+    cards, leader, done = _trick_shown(view)
     n = view.players
     left, right = (view.seat + 1) % n, (view.seat - 1) % n
     across = (view.seat + 2) % n if n == 4 else None
 
     def cell(s: int) -> Text:
-        t = Text()
-        if s == leader and (cards or done):
-            t.append("▸", style="bold")
-        t.append(view.names[s][:10] + " ")
-        if s in cards:
-            t.append_text(card_label(cards[s]))
-        else:
-            t.append("·", style="dim")
-        return t
+        return _trick_cell(view, s, cards, leader, done)
 
     w = max(20, width)
     out = Text()
@@ -231,17 +250,28 @@ def trick_lines(view: View, width: int) -> Text:
     me = cell(view.seat)
     out.append(" " * max(0, (w - len(me)) // 2)).append_text(me)
     out.append("\n")
-    if done:
-        last = view.completed[-1]
-        note = f"{view.names[last.winner]} {'take' if tui.is_you(view.names[last.winner]) else 'takes'} the trick"
+    note = _trick_note(view, done)
+    if note:
         out.append("\n" + " " * max(0, (w - len(note)) // 2) + note, style="italic")
-    elif view.phase is Phase.PLAY and not view.trick and view.to_act == view.seat:
-        out.append("\n" + " " * max(0, (w - 8) // 2) + "you lead", style="italic")
+    return out
+
+
+def trick_row(view: View, width: int) -> Text:
+    """The trick on one row, for a table too short for :func:`trick_lines`: the seats in the order they play from
+    the leader, each with its card (``▸Bob 9♠  Cleo Q♠  You ·``), then who took it when it fits."""
+    cards, leader, done = _trick_shown(view)
+    n = view.players
+    first = leader if leader is not None else view.seat
+    out = Text("  ").join(_trick_cell(view, (first + i) % n, cards, leader, done) for i in range(n))
+    note = _trick_note(view, done)
+    if note and out.cell_len + 3 + len(note) <= width:
+        out.append(" · " + note, style="italic")
     return out
 
 
 class TrickWidget(Static):
-    """The middle of the table, drawn for its own width (so a resize redraws it)."""
+    """The middle of the table, drawn for its own width and height (so a resize redraws it): in a short table
+    without its blank rows, and on one row when even that is too tall (every card of the trick stays in view)."""
 
     view: View | None = None
 
@@ -250,8 +280,12 @@ class TrickWidget(Static):
             return Text()
         text = trick_lines(self.view, max(20, self.size.width - 2))
         lines = text.split("\n")
-        if len(lines) > self.size.height:  # a short table (3-5-8's tall seat panels at 64x20): no blank rows
-            text = Text("\n").join(line for line in lines if line.plain.strip())
+        if len(lines) > self.size.height:  # a short table (3-5-8's seat panels at 64x20): no blank rows
+            lines = [line for line in lines if line.plain.strip()]
+            text = Text("\n").join(lines)
+        cards = 2 if self.view.players == 3 else 3  # the rows holding cards; the note after them may be cut
+        if len(lines) > self.size.height and self.size.height < cards:
+            text = trick_row(self.view, self.size.width)
         return text
 
     def show(self, view: View) -> None:
@@ -406,7 +440,7 @@ class TableApp(App[None]):
     .seat { width: 1fr; height: auto; min-height: 6; border: round $secondary; padding: 0 1; }
     .seat.to-act { border: heavy $accent; }
     TableApp.slim .seat { padding: 0; }
-    #trick { width: 1fr; height: 1fr; min-height: 3; padding: 0 1; content-align: center middle; }
+    #trick { width: 1fr; height: 1fr; min-height: 1; padding: 0 1; content-align: center middle; }
     #log { width: 40%; border: round $secondary; }
     #me { height: 1; padding: 0 1; }
     #hand { height: 2; padding: 0 1; }
@@ -416,6 +450,7 @@ class TableApp(App[None]):
     .card.cursor { text-style: reverse bold; }
     #what { height: auto; padding: 0 1; }
     #message { height: auto; padding: 0 1; color: $error; }
+    #message.empty { display: none; }
     #line { height: 1; border: none; padding: 0 1; }
     #too-small { display: none; height: 1fr; padding: 1 2; content-align: center middle; text-style: bold; }
     TableApp.too-small #too-small { display: block; }
@@ -469,7 +504,7 @@ class TableApp(App[None]):
         yield Static(id="me")
         yield Horizontal(id="hand")
         yield Static(id="what")
-        yield Static(id="message")
+        yield Static(id="message", classes="empty")
         yield CardInput(id="line", placeholder="type a card (QS, 10h, Q♠) or use ← → and Enter")
         yield Static(id="too-small")
         yield Footer()
@@ -558,18 +593,24 @@ class TableApp(App[None]):
     def log_width(self) -> int:
         return max(30, self.query_one("#log", DealLog).size.width - 2)
 
+    def say(self, text: str | Text) -> None:
+        """Show ``text`` under your hand (a refusal, a note on a key); ``''`` takes the line away (no empty row)."""
+        message = self.query_one("#message", Static)
+        message.update(text)
+        message.set_class(not text, "empty")
+
     # ---------------------------------------------------------------- from the worker
     def add_log(self, line: Text, style: str = "") -> None:
         self.query_one("#log", DealLog).add(line)
         if style == "bold red":  # a refusal: also under the hand, where the eye is
-            self.query_one("#message", Static).update(line)
+            self.say(line)
 
     def show_view(self, view: View, decide: bool) -> None:
         """Draw the table for ``view`` (the human's); ``decide``: it is the human's decision."""
         self.view = view
         if decide:
             self.selected = set()
-            self.query_one("#message", Static).update("")
+            self.say("")
         self.draw_top()
         n = view.players
         seats = {"left": (view.seat + 1) % n, "right": (view.seat - 1) % n}
@@ -584,25 +625,25 @@ class TableApp(App[None]):
         self.query_one("#trick", TrickWidget).show(view)
         self.draw_me()
         self._draw_hand()
-        what = Text()
+        what: list[Text] = []  # one Text a line, joined without a newline at the end (no empty row under them)
         if tui.is_minimum(view.contract):
-            what.append("Minimum tricks: fewer is better - stay at or under your ceiling.\n", style="italic")
+            what.append(Text(MINIMUM_LINE, style="italic"))
         if decide and view.legal:
             help_ = tui.decision_help(view)
             if help_:
-                what.append(help_ + "\n")
+                what.append(Text(help_))
             choices = tui.assign_choices(view)
             if choices:
-                what.append("  ".join(choices) + "\n")
+                what.append(Text("  ".join(choices)))
             if not isinstance(view.legal[0], (Play, Discard, Give, Return, EndGive)):
-                what.append("Type one of: " + " ".join(tui.legal_tokens(view)) + "  (or ← → and Enter)")
+                what.append(Text("Type one of: " + " ".join(tui.legal_tokens(view)) + "  (or ← → and Enter)"))
             elif isinstance(view.legal[0], Play):
-                what.append("Your turn: play a card.", style="bold")
+                what.append(Text("Your turn: play a card.", style="bold"))
         elif not decide:
             who = view.to_act
             if who is not None and who != view.seat:
-                what.append(f"{view.names[who]} is thinking...", style="dim")
-        self.query_one("#what", Static).update(what)
+                what.append(Text(f"{view.names[who]} is thinking...", style="dim"))
+        self.query_one("#what", Static).update(Text("\n").join(what))
         self.updates += 1
 
     def _draw_hand(self) -> None:
@@ -646,7 +687,7 @@ class TableApp(App[None]):
         self.waiting = True
         if self.thinking:  # the hint is in the log now
             self.thinking = False
-            self.query_one("#message", Static).update(Text("The hint is in the deal log.", style="italic"))
+            self.say(Text("The hint is in the deal log.", style="italic"))
         line = self.query_one("#line", CardInput)
         line.placeholder = f"{prompt.strip()} type here, or ← → and Enter" + (", Space selects" if self._multi() else "")
         self._draw_hand()
@@ -672,7 +713,7 @@ class TableApp(App[None]):
         text = event.value.strip()
         if not self.waiting:
             if text:  # kept, not lost: Enter sends it when the turn comes
-                self.query_one("#message", Static).update(
+                self.say(
                     Text(f"'{text[:20]}' is kept: press Enter again on your turn.", style="bold"))
             return
         event.input.value = ""
@@ -680,7 +721,7 @@ class TableApp(App[None]):
             text = self._line_from_hand()
             if not text:
                 return
-        self.query_one("#message", Static).update("")
+        self.say("")
         self.send(text)
 
     def _line_from_hand(self) -> str:
@@ -744,7 +785,7 @@ class TableApp(App[None]):
         if self.waiting:
             self.send(cmd)
         else:
-            self.query_one("#message", Static).update(Text(f"'{cmd}' waits for your turn.", style="bold"))
+            self.say(Text(f"'{cmd}' waits for your turn.", style="bold"))
 
     def action_help(self) -> None:
         self.push_screen(Panel("help", help_body()))
@@ -752,7 +793,7 @@ class TableApp(App[None]):
     def action_hint(self) -> None:
         if self.waiting:
             self.thinking = True
-            self.query_one("#message", Static).update(Text("The expert is thinking about a hint...", style="italic"))
+            self.say(Text("The expert is thinking about a hint...", style="italic"))
         self._command("hint")
 
     def action_last(self) -> None:
@@ -772,7 +813,7 @@ class TableApp(App[None]):
 
     def action_forced(self) -> None:
         msg = self.game.set_play_forced(not self.game.settings.play_forced)
-        self.query_one("#message", Static).update(Text(msg, style="bold"))
+        self.say(Text(msg, style="bold"))
 
     def action_quit_game(self) -> None:
         self.game.leave_requested = True
