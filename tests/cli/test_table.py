@@ -725,3 +725,65 @@ def test_a_trick_too_tall_for_its_rows_is_drawn_on_one_row(tmp_path: Path) -> No
             await quit_table(pilot, app)
 
     asyncio.run(go())
+
+
+def _newest_line_in_view(app: TableApp) -> None:
+    log = app.query_one("#log", DealLog)
+    newest = len(log.lines) - 1
+    top, rows = round(log.scroll_y), log.scrollable_content_region.height
+    assert top <= newest < top + rows, (top, rows, newest)
+    shown = shown_in(app, "#log")
+    assert log.lines[newest].text.strip() in [x.strip() for x in shown], (log.lines[newest].text, shown)
+    if newest >= rows:  # a full log: no empty row at its top
+        assert shown[0].strip(), shown
+
+
+@pytest.mark.parametrize("steps", [
+    ((120, 40), (80, 24), (64, 20)), ((64, 24), (64, 20)), ((64, 20), (120, 40), (64, 20))], ids=str)
+def test_the_deal_log_keeps_its_newest_line_in_view_after_a_resize(tmp_path: Path,
+                                                                  steps: tuple[tuple[int, int], ...]) -> None:
+    """At 64x20 the deal log breaks its lines again after the first layout, and the rows under the hand grow after its
+    lines are written: its offset was kept from before, so the newest line was hidden and an empty row showed at its
+    top, or not, by the timing. It now scrolls to its end after each resize, with the new sizes known."""
+    m, _ = _trick_at("3-5-8", 5, "MT", 2, False)  # you are third in a trick of the minimum-tricks deal
+    intro = [f"Trick {i}: Bob (eldest, playmaker) plays 9S, Cleo (third) plays 2S, You (dealer) play 4S" for i in range(12)]
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings(), intro=intro)  # as a resumed match's log
+
+    async def go() -> None:
+        async with app.run_test(size=steps[0]) as pilot:
+            assert await ready(pilot, app) == "decide"
+            for size in steps[1:]:
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+                await pilot.wait_for_scheduled_animations()
+                await pilot.pause()
+                _newest_line_in_view(app)
+            await pilot.press(*"hello world", "enter")  # a refusal: the log grows and the rows under the hand too
+            for _ in range(200):
+                await pilot.pause(0.01)
+                if "e.g." in str(app.query_one("#message").render()):
+                    break
+            await pilot.pause()
+            await pilot.wait_for_scheduled_animations()
+            await pilot.pause()
+            _newest_line_in_view(app)
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def test_the_deal_log_has_no_empty_row_at_its_top(tmp_path: Path) -> None:
+    """The first deal's heading starts with the blank row that separates deals: at the top of the log it was an empty
+    first row."""
+    app = _app(tmp_path, "9-5-2", 5)
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            await pilot.pause()
+            log = app.query_one("#log", DealLog)
+            assert log.lines[0].text.startswith("=== Deal 1"), [x.text for x in log.lines[:2]]
+            assert shown_in(app, "#log")[0].startswith("=== Deal 1")
+            await quit_table(pilot, app)
+
+    asyncio.run(go())

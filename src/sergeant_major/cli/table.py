@@ -346,7 +346,8 @@ class CardInput(Input):
 
 
 class DealLog(RichLog):
-    """The deal log: a :class:`RichLog` that breaks its lines again when its width changes (a resized terminal)."""
+    """The deal log: a :class:`RichLog` that breaks its lines again when its width changes (a resized terminal) and
+    keeps its newest line in view whatever its size."""
 
     def __init__(self, **kwargs: Any) -> None:
         # lines are broken at the log's width down to 12 columns (20 cut them in the four players' log at 64x20)
@@ -355,7 +356,10 @@ class DealLog(RichLog):
         self.drawn_width = 0
 
     def add(self, line: Text) -> None:
-        """Write ``line`` at the bottom and keep it to draw again at another width."""
+        """Write ``line`` at the bottom and keep it to draw again at another width. The blank row a deal's first line
+        starts with (between deals) is left out at the top of an empty log."""
+        if not self.texts:
+            line = line[len(line.plain) - len(line.plain.lstrip("\n")):]
         self.texts.append(line)
         self.write(line)
 
@@ -364,8 +368,12 @@ class DealLog(RichLog):
         if self.drawn_width and width and width != self.drawn_width:
             self.clear()
             for line in self.texts:
-                self.write(line)
+                self.write(line, scroll_end=False)
         self.drawn_width = width or self.drawn_width
+        # RichLog scrolls to its end only when a line is written, with the sizes known then: a log made shorter (the
+        # lines under the hand grow) or broken into more rows afterwards kept its old offset and hid the newest line.
+        # A resize event comes after each such change, with the new sizes already set: scroll now, not later.
+        self.scroll_end(animate=False, immediate=True, x_axis=False)
 
 
 class Panel(ModalScreen[None]):
