@@ -787,3 +787,27 @@ def test_the_deal_log_has_no_empty_row_at_its_top(tmp_path: Path) -> None:
             await quit_table(pilot, app)
 
     asyncio.run(go())
+
+
+def test_the_footer_fits_the_smallest_table_and_f5_still_saves(tmp_path: Path) -> None:
+    """At 64x20 the footer was cut after 'f5 Save  f' (F6's words off the screen): under 80 columns it is compact and
+    leaves F5 out (the match saves itself before each decision; F1 lists the key), and F5 still saves."""
+    app = _app(tmp_path, "9-5-2", 5)
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            await ready(pilot, app)
+            await pilot.pause()
+            footer = screen_rows(app)[-1].rstrip()
+            assert footer.endswith("f6 Forced cards") and "f1 Help" in footer and "f5" not in footer, footer
+            since = app.asks
+            await pilot.press("f5")
+            await ready(pilot, app, since)
+            log = " ".join(strip.text.strip() for strip in app.query_one("#log", DealLog).lines)
+            assert "Saved to" in log, log
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            assert "f5 Save  f6 Forced cards" in screen_rows(app)[-1], screen_rows(app)[-1]
+            await quit_table(pilot, app)
+
+    asyncio.run(go())

@@ -466,6 +466,7 @@ class TableApp(App[None]):
     TableApp.too-small #what, TableApp.too-small #message, TableApp.too-small #line { display: none; }
     """
     MIN_SIZE = (64, 20)  # columns, rows: a 20-card hand in one line, the trick with all three seats
+    FULL_FOOTER_WIDTH = 80  # under this the footer is compact and leaves F5 out (saving is automatic; F1 lists it)
     SLIM_WIDTH = 72  # under this many columns the seat panels lose their padding ('eldest, playmaker' on one line)
     BINDINGS = [
         Binding("f1", "help", "Help"),
@@ -473,6 +474,7 @@ class TableApp(App[None]):
         Binding("f3", "last", "Last trick"),
         Binding("f4", "scores", "Scores"),
         Binding("f5", "save", "Save"),
+        Binding("f5", "save_unlisted", "Save", show=False),  # F5 where the footer has no room for it (narrow_footer)
         Binding("f6", "forced", "Forced cards"),
         Binding("ctrl+q", "quit_game", "Quit", priority=True),
         Binding("ctrl+c", "quit_game", "Quit", show=False, priority=True),
@@ -540,6 +542,11 @@ class TableApp(App[None]):
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#log", DealLog).styles.width = self.log_columns(event.size.width)
         self.set_class(event.size.width < self.SLIM_WIDTH, "slim")
+        narrow = event.size.width < self.FULL_FOOTER_WIDTH
+        if narrow != self.has_class("narrow-footer"):
+            self.set_class(narrow, "narrow-footer")
+            self.query_one(Footer).compact = narrow
+            self.refresh_bindings()
         self.fit_terminal(event.size.width, event.size.height)
         self.draw_top(event.size.width)
         self.draw_me(event.size.width)
@@ -595,7 +602,10 @@ class TableApp(App[None]):
             self.hidden_panels.clear()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Only quitting while the terminal is too small for the table (a panel would hide the line saying so)."""
+        """Only quitting while the terminal is too small for the table (a panel would hide the line saying so); F5
+        left out of a narrow footer (its key then runs ``save_unlisted``)."""
+        if action == "save" and self.has_class("narrow-footer"):
+            return False
         return action == "quit_game" or not self.has_class("too-small")
 
     def log_width(self) -> int:
@@ -818,6 +828,9 @@ class TableApp(App[None]):
 
     def action_save(self) -> None:
         self._command("save")
+
+    def action_save_unlisted(self) -> None:
+        self.action_save()
 
     def action_forced(self) -> None:
         msg = self.game.set_play_forced(not self.game.settings.play_forced)
