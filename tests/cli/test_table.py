@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -567,18 +568,34 @@ def test_no_color_makes_the_table_monochrome(tmp_path: Path, monkeypatch: pytest
 
 
 @pytest.mark.slow
-def test_hint_key_puts_the_hint_in_the_log(tmp_path: Path) -> None:
-    app = _app(tmp_path, "9-5-2", 5)
+def test_hint_key_shows_the_hint_in_a_panel_and_the_log(tmp_path: Path) -> None:
+    """F2 at 64x20: the hint in a panel over the table (its first row of estimates whole, the key to close it on the
+    screen), and in the deal log, each row of it within the log's width."""
+    from sergeant_major.cli.table import Panel
+
+    app = _app(tmp_path, "9-5-2", 3)  # seed 3: you lead
 
     async def go() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
+        async with app.run_test(size=(64, 20)) as pilot:
             await ready(pilot, app)
             since = app.asks
             await pilot.press("f2")
             await ready(pilot, app, since, timeout=120)
-            log = "\n".join(str(line.text) for line in app.query_one("#log").lines)
-            assert "Hint: the expert would choose" in log
-            assert "hint is in the deal log" in str(app.query_one("#message").render())
+            await pilot.pause()
+            assert isinstance(app.screen, Panel) and app.screen.kind == "hint"
+            rows = screen_rows(app)
+            assert any("Hint: the expert would choose" in x for x in rows), rows
+            assert any(re.search(r"^\W*[2-9TJQKA][SHDC] +\d+\.\d\d tricks +[+-]\d+\.\d\d points", x.strip("│ ")) for x in rows)
+            assert any("Press any key to close." in x for x in rows), rows
+            await pilot.press("x")
+            await pilot.pause()
+            assert not isinstance(app.screen, Panel) and app.game.lines.empty()  # the key closed it, nothing more
+            log = app.query_one("#log", DealLog)
+            text = "\n".join(strip.text for strip in log.lines)
+            assert "Hint: the expert would choose" in " ".join(strip.text.strip() for strip in log.lines)
+            assert re.search(r"\n  [2-9TJQKA][SHDC] \d+\.\d\d tricks", text), text  # a row closed up: one line
+            assert all(len(strip.text.rstrip()) <= log.scrollable_content_region.width for strip in log.lines)
+            assert "hint is also in the deal log" in str(app.query_one("#message").render())
             await quit_table(pilot, app)
 
     asyncio.run(go())
@@ -607,8 +624,6 @@ def test_arrows_step_through_the_trump_suits(tmp_path: Path) -> None:
 def test_each_seat_panel_line_stays_on_one_row_in_minimum_tricks(tmp_path: Path, size: tuple[int, int]) -> None:
     """At 64x20 in a 3-5-8 minimum-tricks deal Bob's panel broke 'target at most' and '5' onto two rows (and 'left C D H
     S NT' and 'MT'): each line now fits its panel, in a shorter form where it must ('at most 5', 'left CDHS NT MT')."""
-    import re
-
     m = Match(Rules.parse("3-5-8"), 3, ["You", "Bob", "Cleo"])
     _358_minimum_tricks(m)  # you are the playmaker: Bob (left) has a ceiling of 5, Cleo (right) 8
     app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
@@ -811,3 +826,19 @@ def test_the_footer_fits_the_smallest_table_and_f5_still_saves(tmp_path: Path) -
             await quit_table(pilot, app)
 
     asyncio.run(go())
+
+
+def test_the_hint_panel_keeps_to_the_rows_it_has() -> None:
+    """16 rows of estimates and the footnote did not fit a panel at 64x20: its end (the key to close it) was off the
+    screen. The footnote goes first, then the last rows, said in one line."""
+    from sergeant_major.cli.table import hint_panel_lines
+
+    rows = [f"  {c}S{' ' * 23}{6 - i / 10:5.2f} tricks   {1 - i / 10:+6.2f} points" for i, c in enumerate("23456789TJQKA")]
+    hint = ["Hint: the expert would choose 2S (estimated over 40 sampled deals, play-outs).", *rows,
+            "  (points: the expert's utility - the deal's score, weighted up by a quarter when an exchange follows)"]
+    assert hint_panel_lines(hint, 120, 40) == [hint[0], *rows, hint[-1], ""]  # room for all, each line whole
+    small = hint_panel_lines(hint, 56, 16)
+    assert len(small) == 16 - 1 and small[-1] == "" and all(len(x) <= 56 for x in small), small
+    assert small[2:4] == rows[:2] and not any("points:" in x for x in small)  # the best first, no footnote
+    shown = sum(1 for x in small if x in rows)
+    assert small[-2] == f"  ... {len(rows) - shown} more choices in the deal log", small

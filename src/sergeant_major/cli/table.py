@@ -118,7 +118,17 @@ class TableGame(Game):
         self._wait_key()
 
     def hint_text(self, hints: list[str], width: int) -> list[str]:
-        return super().hint_text(hints, self.app.log_width())
+        """The hint shown in a panel as wide as the terminal (its rows of estimates, 54 columns, broke into pieces in
+        the deal log's 20 to 30), and for the log with each row's spaces closed up, broken between words at the log's
+        width."""
+        lines = super().hint_text(hints, 10_000)  # the footnote once a session; each line whole, broken below
+        self._post(self.app.show_hint, lines)
+        log: list[str] = []
+        for line in lines:
+            row = line.startswith("  ") and not line.startswith("  (")  # a row of estimates: '3C 2.94 tricks ...'
+            text = " ".join(line.split()) if row else line
+            log.extend(tui.wrap_note(text, self.app.log_width(), indent="  " if line.startswith("  ") else ""))
+        return log
 
     def left(self, path: Path) -> None:
         self.result_path = path
@@ -425,6 +435,38 @@ HELP: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
+def hint_panel_lines(lines: list[str], width: int, height: int) -> list[str]:
+    """The hint's lines for a panel of ``width`` columns and ``height`` rows (its last row for the key to close it,
+    after a blank one), in their order: notes broken between words; in too few rows the footnote on points goes
+    first, then the rows of estimates from the last, said in one line (``... 6 more choices in the deal log``)."""
+
+    def is_row(x: str) -> bool:
+        return x.startswith("  ") and not x.startswith("  (")
+
+    def laid_out(texts: list[str], rows: int) -> list[str]:
+        out: list[str] = []
+        total = sum(1 for x in texts if is_row(x))
+        for x in texts:
+            if not is_row(x):
+                out.extend(tui.wrap_note(x, width, indent="  " if x.startswith("  ") else ""))
+            elif rows > 0:
+                out.append(x)
+                rows -= 1
+                if rows == 0 and total > sum(1 for y in out if is_row(y)):
+                    more = total - sum(1 for y in out if is_row(y))
+                    out.append(f"  ... {more} more choice{'s' if more != 1 else ''} in the deal log")
+        return out + [""]
+
+    room = height - 1
+    every = sum(1 for x in lines if is_row(x))
+    for texts in (lines, [x for x in lines if not x.startswith("  (points:")]):
+        out = laid_out(texts, every)
+        if len(out) <= room:
+            return out
+    fixed = len(laid_out(texts, 0)) + 1  # the head and notes, the blank row, and the line saying how many more
+    return laid_out(texts, max(1, room - fixed))
+
+
 def help_body() -> Group:
     """The help panel: each heading, then its paragraphs indented by two, broken between words at any width."""
     parts: list[RenderableType] = []
@@ -609,7 +651,8 @@ class TableApp(App[None]):
         return action == "quit_game" or not self.has_class("too-small")
 
     def log_width(self) -> int:
-        return max(30, self.query_one("#log", DealLog).size.width - 2)
+        """The deal log's columns for text (without its scroll bar): 20 at 64 columns, 28 at 80."""
+        return max(12, self.query_one("#log", DealLog).scrollable_content_region.width)
 
     def say(self, text: str | Text) -> None:
         """Show ``text`` under your hand (a refusal, a note on a key); ``''`` takes the line away (no empty row)."""
@@ -705,10 +748,21 @@ class TableApp(App[None]):
         self.waiting = True
         if self.thinking:  # the hint is in the log now
             self.thinking = False
-            self.say(Text("The hint is in the deal log.", style="italic"))
+            self.say(Text("The hint is also in the deal log.", style="italic"))
         line = self.query_one("#line", CardInput)
         line.placeholder = f"{prompt.strip()} type here, or ← → and Enter" + (", Space selects" if self._multi() else "")
         self._draw_hand()
+
+    def show_hint(self, lines: list[str]) -> None:
+        """The hint's panel over the table (any key closes it; the whole hint stays in the deal log): its lines broken
+        at the terminal's width, and in a short terminal without the footnote on points, then without the rows of
+        estimates that do not fit (the best first)."""
+        body = Group(*(Text(x) for x in hint_panel_lines(lines, self.size.width - 8, self.size.height - 4)),
+                     Text("Press any key to close.", style="bold"))
+        if self.has_class("too-small"):
+            self.hidden_panels.append(("hint", body))
+        else:
+            self.push_screen(Panel("hint", body))
 
     def show_panel(self, kind: str, body: RenderableType) -> None:
         self.asks += 1
