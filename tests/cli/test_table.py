@@ -842,3 +842,36 @@ def test_the_hint_panel_keeps_to_the_rows_it_has() -> None:
     assert small[2:4] == rows[:2] and not any("points:" in x for x in small)  # the best first, no footnote
     shown = sum(1 for x in small if x in rows)
     assert small[-2] == f"  ... {len(rows) - shown} more choices in the deal log", small
+
+
+def test_the_last_trick_panel_draws_cards_as_the_table_does(tmp_path: Path) -> None:
+    """F3's panel said 'Bob 4D, Cleo KD, You 2D -> Cleo' while the table draws 4♦: it now draws the cards as the
+    table does, in the order played from the leader, and says who took the trick."""
+    from sergeant_major.cli.table import Panel, card_label
+
+    m, _ = _trick_at("9-5-2", 5, None, 2, False)  # you are third to play to the first trick
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            await ready(pilot, app)
+            await pilot.press("f3")
+            await pilot.pause()
+            assert isinstance(app.screen, Panel)
+            assert any("│  No trick completed yet this deal.  │" in x for x in screen_rows(app))
+            await pilot.press("escape")
+            since = app.asks
+            await pilot.press("enter")  # the card under the cursor completes the trick
+            await ready(pilot, app, since)
+            await pilot.press("f3")
+            await pilot.pause()
+            view = app.view
+            assert view is not None and isinstance(app.screen, Panel)
+            last = view.completed[0]
+            rows = "\n".join(screen_rows(app))
+            assert f"│  Last trick, taken by {view.names[last.winner]}:" in rows, rows
+            assert "│    ▸" + "  ".join(f"{view.names[s]} {card_label(c).plain}" for s, c in last.cards) in rows, rows
+            await pilot.press("escape")
+            await quit_table(pilot, app)
+
+    asyncio.run(go())

@@ -435,6 +435,19 @@ HELP: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
+def last_trick_body(view: View) -> Text:
+    """F3's panel: the last trick of the deal as the table draws cards (``Q♠``, red hearts and diamonds), in the order
+    played from the leader (``▸``), and who took it; or that none is completed yet."""
+    if not view.completed:
+        return Text("No trick completed yet this deal.")
+    last = view.completed[-1]
+    cards = dict(last.cards)
+    leader = last.cards[0][0]
+    out = Text(f"Last trick, taken by {view.names[last.winner]}:\n  ")
+    out.append_text(Text("  ").join(_trick_cell(view, s, cards, leader, True) for s, _ in last.cards))
+    return out
+
+
 def hint_panel_lines(lines: list[str], width: int, height: int) -> list[str]:
     """The hint's lines for a panel of ``width`` columns and ``height`` rows (its last row for the key to close it,
     after a blank one), in their order: notes broken between words; in too few rows the footnote on points goes
@@ -872,9 +885,7 @@ class TableApp(App[None]):
         v = self.view
         if v is None:
             return
-        body = (Text(f"Last trick: {tui.trick_text(v.completed[-1], v.names)}") if v.completed
-                else Text("No trick completed yet this deal."))
-        self.push_screen(Panel("last", body))
+        self.push_screen(Panel("last", last_trick_body(v)))
 
     def action_scores(self) -> None:
         if self.view is not None:
