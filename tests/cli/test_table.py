@@ -875,3 +875,27 @@ def test_the_last_trick_panel_draws_cards_as_the_table_does(tmp_path: Path) -> N
             await quit_table(pilot, app)
 
     asyncio.run(go())
+
+
+def test_an_indented_line_of_the_deal_log_keeps_its_indent_on_every_row(tmp_path: Path) -> None:
+    """'  -> Bob wins the trick (You 0, Bob 1, Cleo 0)' broke at 64x20 into rows starting at the log's edge: each row
+    of an indented line now starts as far in as its first, and again after a resize."""
+    app = _app(tmp_path, "9-5-2", 5)
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            await ready(pilot, app)
+            log = app.query_one("#log", DealLog)
+            before = len(log.lines)
+            log.add(Text("  -> Bob wins the trick (You 0, Bob 1, Cleo 0)"))
+            await pilot.pause()
+            rows = [strip.text.rstrip() for strip in log.lines[before:]]
+            assert len(rows) >= 2 and all(x.startswith("  ") and x[2] != " " for x in rows), rows
+            assert " ".join(x.strip() for x in rows) == "-> Bob wins the trick (You 0, Bob 1, Cleo 0)"
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            rows = [strip.text.rstrip() for strip in log.lines if "Bob 1" in strip.text or "->" in strip.text]
+            assert rows and all(x.startswith("  ") for x in rows), rows
+            await quit_table(pilot, app)
+
+    asyncio.run(go())

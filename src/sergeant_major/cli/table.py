@@ -371,14 +371,22 @@ class DealLog(RichLog):
         if not self.texts:
             line = line[len(line.plain) - len(line.plain.lstrip("\n")):]
         self.texts.append(line)
-        self.write(line)
+        self.write(self._indented(line))
+
+    @staticmethod
+    def _indented(line: Text) -> RenderableType:
+        """``line``, each of its rows after the first as far in as the first (``  -> Bob wins the trick ...``)."""
+        indent = len(line.plain) - len(line.plain.lstrip(" "))
+        if not indent or not line.plain.strip():
+            return line
+        return Padding(line[indent:], (0, 0, 0, indent))
 
     def on_resize(self, event: events.Resize) -> None:
         width = event.size.width
         if self.drawn_width and width and width != self.drawn_width:
             self.clear()
             for line in self.texts:
-                self.write(line, scroll_end=False)
+                self.write(self._indented(line), scroll_end=False)
         self.drawn_width = width or self.drawn_width
         # RichLog scrolls to its end only when a line is written, with the sizes known then: a log made shorter (the
         # lines under the hand grow) or broken into more rows afterwards kept its old offset and hid the newest line.
