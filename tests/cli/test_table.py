@@ -899,3 +899,41 @@ def test_an_indented_line_of_the_deal_log_keeps_its_indent_on_every_row(tmp_path
             await quit_table(pilot, app)
 
     asyncio.run(go())
+
+
+def test_a_note_under_the_hand_is_not_coloured_as_an_error(tmp_path: Path) -> None:
+    """Every line under the hand was in the theme's error colour: a note ('save' waits for your turn, the hint is also
+    in the deal log) read as a refusal. Only refusals are red now."""
+    from rich.color import Color
+
+    app = _app(tmp_path, "9-5-2", 5)
+
+    def colours() -> set[tuple[int, int, int]]:
+        r = app.query_one("#message").content_region
+        strip = app.screen._compositor.render_strips()[r.y]
+        return {tuple(seg.style.color.get_truecolor()) for seg in strip.crop(r.x, r.right)  # type: ignore[misc]
+                if seg.text.strip() and seg.style and seg.style.color}
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            error = tuple(Color.parse(app.current_theme.error).get_truecolor())
+
+            def red(c: tuple[int, int, int]) -> bool:
+                return c[0] > 120 and c[1] < 80 and c[2] < 80
+            app.waiting = False  # as while the computers play
+            await pilot.press("f5")
+            await pilot.pause()
+            assert "'save' waits for your turn." in str(app.query_one("#message").render())
+            near_error = [c for c in colours() if max(abs(a - b) for a, b in zip(c, error)) <= 8]  # blended by Textual
+            assert colours() and not near_error and not any(map(red, colours())), colours()
+            app.waiting = True
+            since = app.asks
+            await pilot.press(*"1d", "enter")
+            await ready(pilot, app, since)
+            await pilot.pause()
+            assert "Refused" in str(app.query_one("#message").render())
+            assert colours() and all(map(red, colours())), colours()
+            await quit_table(pilot, app)
+
+    asyncio.run(go())

@@ -520,7 +520,7 @@ class TableApp(App[None]):
     .card.selected { background: $accent 40%; text-style: bold underline; }
     .card.cursor { text-style: reverse bold; }
     #what { height: auto; padding: 0 1; }
-    #message { height: auto; padding: 0 1; color: $error; }
+    #message { height: auto; padding: 0 1; }
     #message.empty { display: none; }
     #line { height: 1; border: none; padding: 0 1; }
     #too-small { display: none; height: 1fr; padding: 1 2; content-align: center middle; text-style: bold; }
