@@ -925,7 +925,7 @@ def test_a_note_under_the_hand_is_not_coloured_as_an_error(tmp_path: Path) -> No
             await pilot.press("f5")
             await pilot.pause()
             assert "'save' waits for your turn." in str(app.query_one("#message").render())
-            near_error = [c for c in colours() if max(abs(a - b) for a, b in zip(c, error)) <= 8]  # blended by Textual
+            near_error = [c for c in colours() if max(abs(a - b) for a, b in zip(c, error, strict=True)) <= 8]  # blended by Textual
             assert colours() and not near_error and not any(map(red, colours())), colours()
             app.waiting = True
             since = app.asks

@@ -289,7 +289,7 @@ class TrickWidget(Static):
         if self.view is None:
             return Text()
         text = trick_lines(self.view, max(20, self.size.width - 2))
-        lines = text.split("\n")
+        lines = list(text.split("\n"))
         if len(lines) > self.size.height:  # a short table (3-5-8's seat panels at 64x20): no blank rows
             lines = [line for line in lines if line.plain.strip()]
             text = Text("\n").join(lines)
