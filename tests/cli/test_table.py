@@ -937,3 +937,63 @@ def test_a_note_under_the_hand_is_not_coloured_as_an_error(tmp_path: Path) -> No
             await quit_table(pilot, app)
 
     asyncio.run(go())
+
+
+def _358_at_its_last_card() -> Match:
+    """A 3-5-8 match played by the heuristic for every seat to your last card of deal 18 (it plays itself)."""
+    from sergeant_major.players import HeuristicPlayer, decision_rng
+
+    m = Match(Rules.parse("3-5-8"), 3, ["You", "Bob", "Cleo"])
+    p = HeuristicPlayer()
+    while not (m.deal.number == 18 and m.to_act == 0 and m.deal.hands[0].bit_count() == 1):
+        f = m.forced_action()
+        m.apply(f if f is not None else p.choose(m.view(m.to_act), decision_rng(m.seed, m.to_act, m.deal.number,
+                                                                                   len(m.deal.history))))
+    return m
+
+
+@pytest.mark.parametrize("size", [(80, 24), (64, 20)], ids=["80x24", "64x20"])
+def test_the_match_end_panel_of_18_deals_fits_the_screen(tmp_path: Path, size: tuple[int, int]) -> None:
+    """The match end of 3-5-8 at 80x24 lost deals 16 to 18, the totals, where the record was saved and the key to
+    leave under the screen's edge: in too few rows the earliest deals are now summed on one row; made larger, the
+    panel shows every deal."""
+    app = TableApp(_358_at_its_last_card(), KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=size) as pilot:
+            assert await ready(pilot, app) == "end"
+            await pilot.pause()
+            view = app.game.match.view(0)
+            rows = "\n".join(screen_rows(app))
+            assert "Match over:" in rows and "Press any key to leave." in rows and "Record saved to" in rows, rows
+            assert re.search(r"│ +1-\d+ +earlier deals ", rows) and re.search(r"│ +18 +[a-z]", rows), rows
+            assert re.search(r"Total +" + " +".join(re.escape(tui.signed(x)) for x in view.totals), rows), rows
+            await pilot.resize_terminal(120, 40)
+            await pilot.pause()
+            rows = "\n".join(screen_rows(app))
+            assert "earlier deals" not in rows, rows
+            assert all(re.search(rf"│ +{i} +[a-z]", rows) for i in range(1, 19)), rows
+            await pilot.press("enter")
+            for _ in range(500):
+                if not app.worker or not app.worker.is_alive():
+                    break
+                await pilot.pause(0.01)
+
+    asyncio.run(go())
+    assert app.game.finished
+
+
+def test_the_score_sheet_sums_the_earliest_deals_in_few_rows() -> None:
+    m = _358_at_its_last_card()
+    view = m.view(0)
+    buf = io.StringIO()
+    Console(file=buf, width=100, color_system=None).print(tui.score_sheet(view, 4))
+    lines = [x.split() for x in buf.getvalue().splitlines()]
+    deals = [x for x in lines if x and (x[0].isdigit() or x[0].startswith("1-"))]
+    assert [x[0] for x in deals] == ["1-14", "15", "16", "17"]  # 17 deals scored: 14 summed, the last 3 in full
+    earlier = [sum(r.scores[s] for r in view.results[:14]) for s in range(3)]
+    assert deals[0][1:3] == ["earlier", "deals"] and deals[0][3::2] == [tui.signed(x) for x in earlier]
+    assert deals[-1][3::2] == [f"({tui.signed(x)})" for x in view.totals]  # the running totals still add up
+    full = io.StringIO()
+    Console(file=full, width=100, color_system=None).print(tui.score_sheet(view))
+    assert "earlier" not in full.getvalue() and len(view.results) == 17

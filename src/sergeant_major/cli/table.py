@@ -17,6 +17,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -141,9 +142,9 @@ class TableGame(Game):
         for x in lines:
             self.emit(x, "bold")
         view = self.match.view(HUMAN)
-        self._post(self.app.show_panel, "end", Group(Text(lines[0], style="bold"), Text(), tui.score_sheet(view),
-                                                     Text(), Text(f"Record saved to {path}"),
-                                                     Text("Press any key to leave.", style="bold")))
+        self._post(self.app.show_panel, "end", sheet_panel(view, [Text(lines[0], style="bold"), Text()],
+                                                           [Text(), Text(f"Record saved to {path}"),
+                                                            Text("Press any key to leave.", style="bold")]))
         with contextlib.suppress(LeaveGame):
             self._wait_key()
         self._post(self.app.exit)
@@ -394,8 +395,29 @@ class DealLog(RichLog):
         self.scroll_end(animate=False, immediate=True, x_axis=False)
 
 
+PanelBody = RenderableType | Callable[[int, int], RenderableType]
+"""What a panel shows: a renderable, or a function of the terminal's columns and rows drawing one that fits them."""
+
+_PANEL_FRAME = (6, 4)  # the columns and rows of a panel's border and padding
+
+
+def sheet_panel(view: View, head: list[Text], tail: list[Text]) -> Callable[[int, int], RenderableType]:
+    """A panel with the score sheet between ``head`` and ``tail`` that fits a terminal of any size: in too few rows
+    the earliest deals are summed on one row (:func:`~sergeant_major.cli.tui.score_sheet`), so the latest deals,
+    the totals and ``tail`` (where the record was saved, the key to press) stay on the screen."""
+
+    def build(width: int, height: int) -> RenderableType:
+        inner_w, inner_h = max(20, width - _PANEL_FRAME[0]), height - _PANEL_FRAME[1]
+        console = Console(width=inner_w)
+        used = sum(len(t.wrap(console, inner_w)) or 1 for t in head + tail) + 4  # the sheet's title, heads, rule, total
+        return Group(*head, tui.score_sheet(view, max(1, inner_h - used)), *tail)
+
+    return build
+
+
 class Panel(ModalScreen[None]):
-    """A panel over the table (result of a deal, last trick, score sheet, help, match end) that waits for a key."""
+    """A panel over the table (result of a deal, last trick, score sheet, help, match end) that waits for a key; one
+    drawn for the terminal's size is drawn again when the terminal is resized."""
 
     DEFAULT_CSS = """
     Panel { align: center middle; }
@@ -403,13 +425,21 @@ class Panel(ModalScreen[None]):
                      border: round $accent; background: $surface; }
     """
 
-    def __init__(self, kind: str, body: RenderableType) -> None:
+    def __init__(self, kind: str, body: PanelBody) -> None:
         super().__init__()
         self.kind = kind
         self.body = body
 
+    def drawn(self) -> RenderableType:
+        """The body as drawn for the terminal's size now."""
+        return self.body(*self.app.size) if callable(self.body) else self.body
+
     def compose(self) -> ComposeResult:
-        yield Static(self.body, id="panel-body")
+        yield Static(self.drawn(), id="panel-body")
+
+    def on_resize(self, event: events.Resize) -> None:
+        if callable(self.body):
+            self.query_one("#panel-body", Static).update(self.drawn())
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
@@ -555,7 +585,7 @@ class TableApp(App[None]):
         self.selected: set[int] = set()
         self.intro = intro or []
         self.panel: str | None = None
-        self.hidden_panels: list[tuple[str, RenderableType]] = []  # panels waiting, bottom first, for a table that fits
+        self.hidden_panels: list[tuple[str, PanelBody]] = []  # panels waiting, bottom first, for a table that fits
         self.worker: threading.Thread | None = None
         self.error: BaseException | None = None
         self.updates = 0  # screens drawn for a view (the benchmark waits on it)
@@ -785,7 +815,7 @@ class TableApp(App[None]):
         else:
             self.push_screen(Panel("hint", body))
 
-    def show_panel(self, kind: str, body: RenderableType) -> None:
+    def show_panel(self, kind: str, body: PanelBody) -> None:
         self.asks += 1
         self.panel = kind
         if self.has_class("too-small"):  # shown when the terminal is large enough again (fit_terminal)
@@ -897,7 +927,7 @@ class TableApp(App[None]):
 
     def action_scores(self) -> None:
         if self.view is not None:
-            self.push_screen(Panel("scores", tui.score_sheet(self.view)))
+            self.push_screen(Panel("scores", sheet_panel(self.view, [], [])))
 
     def action_save(self) -> None:
         self._command("save")
