@@ -997,3 +997,30 @@ def test_the_score_sheet_sums_the_earliest_deals_in_few_rows() -> None:
     full = io.StringIO()
     Console(file=full, width=100, color_system=None).print(tui.score_sheet(view))
     assert "earlier" not in full.getvalue() and len(view.results) == 17
+
+
+def test_the_table_under_a_result_panel_shows_the_deal_as_it_ended(tmp_path: Path) -> None:
+    """Under a deal's result panel the table was drawn as before your last card: that card still in your hand, the
+    last trick without it and the totals of before the deal. It now shows the deal as it ended."""
+    from sergeant_major.cli.table import CardWidget
+
+    m = Match(Rules.parse("3-5-8"), 3, ["You", "Bob", "Cleo"])
+    _358_minimum_tricks(m)
+    _to_the_last_card(m)  # your last card plays itself, and the deal is scored
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            assert await ready(pilot, app) == "result"
+            await pilot.pause()
+            view, match = app.view, app.game.match
+            assert view is not None and view.deal_number == 1 and view.hand == ()
+            assert not app.query(CardWidget)  # your hand, empty
+            assert str(app.query_one("#me").render()).endswith(f"total {tui.signed(match.totals[0])} · left C D H S NT")
+            last = match.deals[0].completed[-1]
+            assert any(s == 0 for s, _ in last.cards) and view.completed[-1] == last  # the last trick, your card in it
+            await pilot.press("enter")
+            assert await ready(pilot, app, app.asks - 1) in ("decide", "result", "end")
+            await quit_table(pilot, app)
+
+    asyncio.run(go())

@@ -107,6 +107,9 @@ class TableGame(Game):
     def deal_over(self, res: DealResult, number: int, dealer: int) -> None:
         m = self.match
         self._flush()
+        # the table under the result panel: the deal as it ended (its last trick, your hand empty), not as before the
+        # last card (the next deal's table is drawn when the panel is closed)
+        self._post(self.app.show_view, m.view(HUMAN, m.deals[number - 1]), False)
         self.emit(f"Deal {number} scored ({res.contract.word}): "
                   + ", ".join(f"{m.names[s]} {tui.signed(res.scores[s])}" for s in range(len(m.names))), "bold")
         table = tui.deal_summary(res, number, m.totals, m.names, dealer)
@@ -211,7 +214,7 @@ def me_text(view: View, width: int) -> Text:
 def _trick_shown(view: View) -> tuple[dict[int, Card], int | None, bool]:
     """The trick the table shows: its cards by seat, its leader and whether it is the last one completed (shown
     between tricks)."""
-    if not view.trick and view.completed and view.phase is Phase.PLAY:
+    if not view.trick and view.completed and view.phase in (Phase.PLAY, Phase.SCORED):
         last = view.completed[-1]
         return dict(last.cards), last.cards[0][0], True
     return dict(view.trick), view.leader, False
