@@ -1024,3 +1024,36 @@ def test_the_table_under_a_result_panel_shows_the_deal_as_it_ended(tmp_path: Pat
             await quit_table(pilot, app)
 
     asyncio.run(go())
+
+
+def test_no_color_draws_hearts_and_diamonds_as_bright_as_the_other_suits(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """With NO_COLOR the terminal is monochrome and drew the red suits' cards in dim grey, the look of cards that may
+    not be played, though all were legal: every legal card is now drawn alike, and a refusal stays bright."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = _app(tmp_path, "9-5-2", 5)  # seed 5: you deal; after naming trump you discard, every card legal
+
+    def colours(selector: str) -> set[tuple[int, int, int]]:
+        r = app.query_one(selector).content_region
+        strip = app.screen._compositor.render_strips()[r.y]
+        return {tuple(seg.style.color.get_truecolor()) for seg in strip.crop(r.x, r.right)  # type: ignore[misc]
+                if seg.text.strip() and seg.style and seg.style.color and not seg.style.reverse}
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            since = app.asks
+            await pilot.press("s", "enter")
+            await ready(pilot, app, since)
+            await pilot.pause()
+            assert app.view is not None and {c.suit for c in app.view.hand} >= {0, 1, 2, 3}
+            assert len(colours("#hand")) == 1, colours("#hand")  # the cursor's card aside, one colour for all
+            hand = colours("#hand").pop()
+            since = app.asks
+            await pilot.press(*"zz", "enter")
+            await ready(pilot, app, since)
+            await pilot.pause()
+            assert colours("#message") == {hand}, colours("#message")  # the refusal as bright as the cards
+            await quit_table(pilot, app)
+
+    asyncio.run(go())

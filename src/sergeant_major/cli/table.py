@@ -154,10 +154,11 @@ class TableGame(Game):
 
 
 # -------------------------------------------------------------------------------------------- widgets
-def card_label(card: Card) -> Text:
-    """A card on the table: ``Q♠``, red for hearts and diamonds."""
+def card_label(card: Card, red: bool = True) -> Text:
+    """A card on the table: ``Q♠``, red for hearts and diamonds unless ``red`` is false (``NO_COLOR``: a monochrome
+    terminal draws red as dim grey, the look of a card that may not be played)."""
     rank = str(card)[:-1].replace("T", "10")
-    return Text(f"{rank}{Suit(card.suit).symbol}", style="bold red" if card.suit in _RED else "bold")
+    return Text(f"{rank}{Suit(card.suit).symbol}", style="bold red" if red and card.suit in _RED else "bold")
 
 
 def seat_text(view: View, s: int, width: int | None = None) -> Text:
@@ -220,13 +221,13 @@ def _trick_shown(view: View) -> tuple[dict[int, Card], int | None, bool]:
     return dict(view.trick), view.leader, False
 
 
-def _trick_cell(view: View, s: int, cards: dict[int, Card], leader: int | None, done: bool) -> Text:
+def _trick_cell(view: View, s: int, cards: dict[int, Card], leader: int | None, done: bool, red: bool = True) -> Text:
     t = Text()
     if s == leader and (cards or done):
         t.append("▸", style="bold")
     t.append(view.names[s][:10] + " ")
     if s in cards:
-        t.append_text(card_label(cards[s]))
+        t.append_text(card_label(cards[s], red))
     else:
         t.append("·", style="dim")
     return t
@@ -241,7 +242,7 @@ def _trick_note(view: View, done: bool) -> str:
     return ""
 
 
-def trick_lines(view: View, width: int) -> Text:
+def trick_lines(view: View, width: int, red: bool = True) -> Text:
     """The trick in the middle: each card in front of the seat that played it (left, right, across, you at the
     bottom), the leader marked ``▸``; between tricks the last one, with who took it."""
     cards, leader, done = _trick_shown(view)
@@ -250,7 +251,7 @@ def trick_lines(view: View, width: int) -> Text:
     across = (view.seat + 2) % n if n == 4 else None
 
     def cell(s: int) -> Text:
-        return _trick_cell(view, s, cards, leader, done)
+        return _trick_cell(view, s, cards, leader, done, red)
 
     w = max(20, width)
     out = Text()
@@ -270,13 +271,13 @@ def trick_lines(view: View, width: int) -> Text:
     return out
 
 
-def trick_row(view: View, width: int) -> Text:
+def trick_row(view: View, width: int, red: bool = True) -> Text:
     """The trick on one row, for a table too short for :func:`trick_lines`: the seats in the order they play from
     the leader, each with its card (``▸Bob 9♠  Cleo Q♠  You ·``), then who took it when it fits."""
     cards, leader, done = _trick_shown(view)
     n = view.players
     first = leader if leader is not None else view.seat
-    out = Text("  ").join(_trick_cell(view, (first + i) % n, cards, leader, done) for i in range(n))
+    out = Text("  ").join(_trick_cell(view, (first + i) % n, cards, leader, done, red) for i in range(n))
     note = _trick_note(view, done)
     if note and out.cell_len + 3 + len(note) <= width:
         out.append(" · " + note, style="italic")
@@ -292,14 +293,15 @@ class TrickWidget(Static):
     def render(self) -> RenderableType:
         if self.view is None:
             return Text()
-        text = trick_lines(self.view, max(20, self.size.width - 2))
+        red = not self.app.no_color
+        text = trick_lines(self.view, max(20, self.size.width - 2), red)
         lines = list(text.split("\n"))
         if len(lines) > self.size.height:  # a short table (3-5-8's seat panels at 64x20): no blank rows
             lines = [line for line in lines if line.plain.strip()]
             text = Text("\n").join(lines)
         cards = 2 if self.view.players == 3 else 3  # the rows holding cards; the note after them may be cut
         if len(lines) > self.size.height and self.size.height < cards:
-            text = trick_row(self.view, self.size.width)
+            text = trick_row(self.view, self.size.width, red)
         return text
 
     def show(self, view: View) -> None:
@@ -332,8 +334,9 @@ class SeatWidget(Static):
 class CardWidget(Static):
     """One card of the hand: legal ones bright, others dim; the cursor reversed, selected ones raised."""
 
-    def __init__(self, card: Card, index: int) -> None:
-        super().__init__(card_label(card), classes="card")
+    def __init__(self, card: Card, index: int, red: bool = True) -> None:
+        super().__init__(card_label(card, red), classes="card")
+        self.red = red
         self.card = card
         self.index = index
         self.state: tuple[bool, bool, bool] | None = None  # legal, under the cursor, selected: as last drawn
@@ -476,7 +479,7 @@ HELP: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
-def last_trick_body(view: View) -> Text:
+def last_trick_body(view: View, red: bool = True) -> Text:
     """F3's panel: the last trick of the deal as the table draws cards (``Q♠``, red hearts and diamonds), in the order
     played from the leader (``▸``), and who took it; or that none is completed yet."""
     if not view.completed:
@@ -485,7 +488,7 @@ def last_trick_body(view: View) -> Text:
     cards = dict(last.cards)
     leader = last.cards[0][0]
     out = Text(f"Last trick, taken by {view.names[last.winner]}:\n  ")
-    out.append_text(Text("  ").join(_trick_cell(view, s, cards, leader, True) for s, _ in last.cards))
+    out.append_text(Text("  ").join(_trick_cell(view, s, cards, leader, True, red) for s, _ in last.cards))
     return out
 
 
@@ -716,6 +719,8 @@ class TableApp(App[None]):
 
     # ---------------------------------------------------------------- from the worker
     def add_log(self, line: Text, style: str = "") -> None:
+        if self.no_color and style == "bold red":  # monochrome draws red as dim grey: a refusal stays bright, in bold
+            line = Text(line.plain, style="bold")
         self.query_one("#log", DealLog).add(line)
         if style == "bold red":  # a refusal: also under the hand, where the eye is
             self.say(line)
@@ -774,7 +779,7 @@ class TableApp(App[None]):
         widgets = list(hand.query(CardWidget))
         if [w.card for w in widgets] != cards:
             hand.remove_children()
-            widgets = [CardWidget(c, i) for i, c in enumerate(cards)]
+            widgets = [CardWidget(c, i, not self.no_color) for i, c in enumerate(cards)]
             hand.mount_all(widgets)
         for w in widgets:
             is_legal, at, sel = w.card in legal, w.index == self.cursor and bool(legal), w.index in self.selected
@@ -785,7 +790,7 @@ class TableApp(App[None]):
             w.set_class(at, "cursor")
             w.set_class(sel, "selected")
             mark = ("▲" if at else "") + ("✓" if sel else "") or ("·" if is_legal else " ")
-            w.update(card_label(w.card).append(f"\n{mark}", style="bold" if at or sel else "dim"))
+            w.update(card_label(w.card, w.red).append(f"\n{mark}", style="bold" if at or sel else "dim"))
 
     def _legal_cards(self) -> set[Card]:
         v = self.view
@@ -926,7 +931,7 @@ class TableApp(App[None]):
         v = self.view
         if v is None:
             return
-        self.push_screen(Panel("last", last_trick_body(v)))
+        self.push_screen(Panel("last", last_trick_body(v, not self.no_color)))
 
     def action_scores(self) -> None:
         if self.view is not None:
