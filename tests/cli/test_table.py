@@ -1057,3 +1057,26 @@ def test_no_color_draws_hearts_and_diamonds_as_bright_as_the_other_suits(tmp_pat
             await quit_table(pilot, app)
 
     asyncio.run(go())
+
+
+def test_enter_with_nothing_chosen_at_the_trump_decision_sends_nothing(tmp_path: Path) -> None:
+    """Enter on an empty line when trump is to be named sent the card under the cursor, refused as "'JS' is not a
+    contract": words the player never typed. It now says what to do, and nothing is sent."""
+    app = _app(tmp_path, "9-5-2", 5)  # seed 5: you deal and name trump
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            before = len(app.game.match.deal.history)
+            await pilot.press("enter")
+            await pilot.pause()
+            message = str(app.query_one("#message").render())
+            assert message == "Nothing chosen: type one of C D H S, or step to it with ← →, then Enter.", message
+            assert app.game.lines.empty() and app.waiting and len(app.game.match.deal.history) == before
+            since = app.asks
+            await pilot.press("right", "enter")  # the first suit, chosen with the arrows
+            await ready(pilot, app, since)
+            assert app.game.match.deal.contract is not None and app.game.match.deal.contract.code == "C"
+            await quit_table(pilot, app)
+
+    asyncio.run(go())

@@ -849,6 +849,11 @@ class TableApp(App[None]):
             return
         event.input.value = ""
         if not text:
+            options = self.choices()
+            if options:  # trump, contract, targets: the card under the cursor is no answer ('JS' is not a contract)
+                self.say(Text(f"Nothing chosen: type one of {' '.join(options)}, or step to it with ← →, then Enter.",
+                              style="bold"))
+                return
             text = self._line_from_hand()
             if not text:
                 return
