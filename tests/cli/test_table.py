@@ -1080,3 +1080,18 @@ def test_enter_with_nothing_chosen_at_the_trump_decision_sends_nothing(tmp_path:
             await quit_table(pilot, app)
 
     asyncio.run(go())
+
+
+def test_the_top_line_says_how_a_bounded_match_ends(tmp_path: Path) -> None:
+    """9-2-5's top line said '±15' alone, beside '· to 10' in 9-5-2: it now says 'to ±15' (a total of +15 or -15)."""
+    app = _app(tmp_path, "9-2-5", 5)
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            await ready(pilot, app)
+            await pilot.pause()
+            top = str(app.query_one("#top").render())
+            assert top.startswith("Deal 1 · 9-2-5 · to ±15 · "), top
+            await quit_table(pilot, app)
+
+    asyncio.run(go())

@@ -665,7 +665,7 @@ class TableApp(App[None]):
         if view is None:
             return
         r = view.rules
-        end = f"to {r.target_total}" if r.target_total else (f"±{r.bound}" if r.bound else (f"{r.deals} deals" if r.deals else ""))
+        end = f"to {r.target_total}" if r.target_total else (f"to ±{r.bound}" if r.bound else (f"{r.deals} deals" if r.deals else ""))
         room = (self.size.width if width is None else width) - 2  # the line's padding
         for title in (tui.game_title(r), "-".join(map(str, r.targets))):
             line = f"Deal {view.deal_number} · {title}" + (f" · {end}" if end else "") + " · " + _contract_words(view)
