@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,17 @@ async def ready(pilot, app: TableApp, since: int = -1, timeout: float = 60.0) ->
             return "gone"
         await pilot.pause(0.005)
     raise AssertionError("the table asked nothing within the timeout")
+
+
+def screen_rows(app: TableApp) -> list[str]:
+    """The terminal's rows as the player sees them (what Textual's compositor draws, every layer)."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def shown_in(app: TableApp, selector: str) -> list[str]:
+    """The rows of the screen inside the content region of the widget ``selector``, right spaces stripped."""
+    r = app.query_one(selector).content_region
+    return [row[r.x:r.right].rstrip() for row in screen_rows(app)[r.y:r.bottom]]
 
 
 async def quit_table(pilot, app: TableApp) -> None:  # type: ignore[no-untyped-def]
@@ -556,18 +568,34 @@ def test_no_color_makes_the_table_monochrome(tmp_path: Path, monkeypatch: pytest
 
 
 @pytest.mark.slow
-def test_hint_key_puts_the_hint_in_the_log(tmp_path: Path) -> None:
-    app = _app(tmp_path, "9-5-2", 5)
+def test_hint_key_shows_the_hint_in_a_panel_and_the_log(tmp_path: Path) -> None:
+    """F2 at 64x20: the hint in a panel over the table (its first row of estimates whole, the key to close it on the
+    screen), and in the deal log, each row of it within the log's width."""
+    from sergeant_major.cli.table import Panel
+
+    app = _app(tmp_path, "9-5-2", 3)  # seed 3: you lead
 
     async def go() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
+        async with app.run_test(size=(64, 20)) as pilot:
             await ready(pilot, app)
             since = app.asks
             await pilot.press("f2")
             await ready(pilot, app, since, timeout=120)
-            log = "\n".join(str(line.text) for line in app.query_one("#log").lines)
-            assert "Hint: the expert would choose" in log
-            assert "hint is in the deal log" in str(app.query_one("#message").render())
+            await pilot.pause()
+            assert isinstance(app.screen, Panel) and app.screen.kind == "hint"
+            rows = screen_rows(app)
+            assert any("Hint: the expert would choose" in x for x in rows), rows
+            assert any(re.search(r"^\W*[2-9TJQKA][SHDC] +\d+\.\d\d tricks +[+-]\d+\.\d\d points", x.strip("│ ")) for x in rows)
+            assert any("Press any key to close." in x for x in rows), rows
+            await pilot.press("x")
+            await pilot.pause()
+            assert not isinstance(app.screen, Panel) and app.game.lines.empty()  # the key closed it, nothing more
+            log = app.query_one("#log", DealLog)
+            text = "\n".join(strip.text for strip in log.lines)
+            assert "Hint: the expert would choose" in " ".join(strip.text.strip() for strip in log.lines)
+            assert re.search(r"\n  [2-9TJQKA][SHDC] \d+\.\d\d tricks", text), text  # a row closed up: one line
+            assert all(len(strip.text.rstrip()) <= log.scrollable_content_region.width for strip in log.lines)
+            assert "hint is also in the deal log" in str(app.query_one("#message").render())
             await quit_table(pilot, app)
 
     asyncio.run(go())
@@ -587,6 +615,483 @@ def test_arrows_step_through_the_trump_suits(tmp_path: Path) -> None:
             await pilot.press("enter")
             await ready(pilot, app, since)
             assert app.game.match.deal.contract is not None and app.game.match.deal.contract.code == "S"
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("size", [(64, 20), (80, 24)], ids=["64x20", "80x24"])
+def test_each_seat_panel_line_stays_on_one_row_in_minimum_tricks(tmp_path: Path, size: tuple[int, int]) -> None:
+    """At 64x20 in a 3-5-8 minimum-tricks deal Bob's panel broke 'target at most' and '5' onto two rows (and 'left C D H
+    S NT' and 'MT'): each line now fits its panel, in a shorter form where it must ('at most 5', 'left CDHS NT MT')."""
+    m = Match(Rules.parse("3-5-8"), 3, ["You", "Bob", "Cleo"])
+    _358_minimum_tricks(m)  # you are the playmaker: Bob (left) has a ceiling of 5, Cleo (right) 8
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=size) as pilot:
+            await ready(pilot, app)
+            await pilot.pause()
+            for selector, role, ceiling in (("#left", "third", 5), ("#right", "dealer", 8)):
+                rows = [x.strip() for x in shown_in(app, selector)]
+                assert rows[0] == role and len([x for x in rows if x]) == 5, rows
+                assert re.fullmatch(f"(target )?at most {ceiling}", rows[1]), rows
+                assert rows[2:4] == ["tricks 0", "total 0"], rows
+                assert rows[4] in ("left C D H S NT MT", "left CDHS NT MT"), rows
+            if size == (80, 24):  # room enough: the long forms
+                assert shown_in(app, "#left")[1].strip() == "target at most 5"
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def _trick_at(rules: str, seed: int, contract: str | None, cards_before_you: int, yours: bool) -> tuple[Match, object]:
+    """A match (the heuristic playing every seat, whoever names the contract naming ``contract``) at the first trick where
+    ``cards_before_you`` cards were played before your turn, and the view of your seat with your card added to it
+    when ``yours`` (``None`` otherwise)."""
+    from sergeant_major.core.actions import Contract
+    from sergeant_major.players import HeuristicPlayer, decision_rng
+
+    p = HeuristicPlayer()
+    m = Match(Rules.parse(rules), seed, ["You", "Bob", "Cleo", "Dan"][:Rules.parse(rules).players])
+    while True:
+        f = m.forced_action()
+        if f is not None:
+            m.apply(f)
+            continue
+        s = m.to_act
+        assert s is not None and m.deal.number == 1, "no such trick in deal 1"
+        legal = m.deal.legal_actions()
+        if s == 0 and m.deal.phase is Phase.PLAY and len(m.deal.trick) == cards_before_you:
+            break
+        a = p.choose(m.view(s), decision_rng(m.seed, s, 1, len(m.deal.history)))
+        if contract is not None and isinstance(a, NameContract):
+            a = next(x for x in legal if isinstance(x, NameContract) and x.contract is Contract.parse(contract))
+        m.apply(a)
+    if not yours:
+        return m, None
+    after = Match(Rules.parse(rules), seed, list(m.names))
+    for a in m.deal.history:
+        after.apply(a)
+    after.apply(p.choose(after.view(0), decision_rng(after.seed, 0, 1, len(after.deal.history))))
+    return m, after.view(0)
+
+
+@pytest.mark.parametrize(("rules", "seed", "contract"), [
+    *(("3-5-8", 5, c) for c in ("S", "H", "D", "C", "NT", "MT")),
+    ("9-5-2", 5, None), ("8-5-3", 5, None), ("9-2-5", 5, None), ("9-5-2 players=4", 5, None)], ids=lambda x: str(x))
+def test_every_card_of_the_trick_is_in_view_at_the_smallest_size(tmp_path: Path, rules: str, seed: int,
+                                                                 contract: str | None) -> None:
+    """At 64x20 in a minimum-tricks deal the trick had one row (3-5-8's seat panels, the note under the hand broken in
+    two and an empty row under it): your own card was off the screen. Every card of the trick in progress is now in
+    view, with two cards before your turn, with your own card played, and under a refusal of three rows."""
+    players = Rules.parse(rules).players
+    m, mine = _trick_at(rules, seed, contract, players - 1, False)
+    _, with_yours = _trick_at(rules, seed, contract, 1, True)
+    app = TableApp(m, ["human"] + ["heuristic"] * (players - 1), tmp_path / "m.json", settings=Settings())
+
+    def cards_in_view(view: object) -> None:
+        from sergeant_major.cli.table import card_label
+        trick, main = app.query_one("#trick"), app.query_one("#main")
+        assert trick.region.y >= main.region.y and trick.region.bottom <= main.region.bottom, (trick.region, main.region)
+        rows = " ".join(shown_in(app, "#trick"))
+        for seat, card in view.trick:  # type: ignore[attr-defined]
+            assert f"{m.names[seat]} {card_label(card).plain}" in rows, (rows, view.trick)  # type: ignore[attr-defined]
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            assert await ready(pilot, app) == "decide"
+            await pilot.pause()
+            assert app.view is not None and len(app.view.trick) == players - 1
+            cards_in_view(app.view)
+            await pilot.press(*"hello world", "enter")  # a refusal of three rows under the hand
+            for _ in range(200):
+                await pilot.pause(0.01)
+                if "e.g." in str(app.query_one("#message").render()):
+                    break
+            await pilot.pause()
+            assert app.query_one("#message").region.height >= 2
+            cards_in_view(app.view)
+            app.show_view(with_yours, False)  # type: ignore[arg-type]  # as after your card, the others to play
+            await pilot.pause()
+            assert any(seat == 0 for seat, _ in with_yours.trick)  # type: ignore[attr-defined]
+            cards_in_view(with_yours)
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def test_a_trick_too_tall_for_its_rows_is_drawn_on_one_row(tmp_path: Path) -> None:
+    """With a single row for the trick (a long refusal under the hand in a short terminal) the trick is drawn on one
+    row in the order the seats play, from the leader: every card stays in view."""
+    from sergeant_major.cli.table import trick_row
+
+    _, view = _trick_at("3-5-8", 5, "MT", 1, True)  # Cleo led, you followed, Bob is to play
+    assert trick_row(view, 60).plain == "▸Cleo 2♥  You 4♥  Bob ·"  # type: ignore[arg-type]
+    app = _app(tmp_path, "3-5-8", 5)
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            await ready(pilot, app)
+            app.show_view(view, False)  # type: ignore[arg-type]
+            app.query_one("#trick").styles.height = 1  # as when the rows under the table take all but one
+            await pilot.pause()
+            assert [x.strip() for x in shown_in(app, "#trick")] == ["▸Cleo 2♥  You 4♥  Bob ·"]
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def _newest_line_in_view(app: TableApp) -> None:
+    log = app.query_one("#log", DealLog)
+    newest = len(log.lines) - 1
+    top, rows = round(log.scroll_y), log.scrollable_content_region.height
+    assert top <= newest < top + rows, (top, rows, newest)
+    shown = shown_in(app, "#log")
+    assert log.lines[newest].text.strip() in [x.strip() for x in shown], (log.lines[newest].text, shown)
+    if newest >= rows:  # a full log: no empty row at its top
+        assert shown[0].strip(), shown
+
+
+@pytest.mark.parametrize("steps", [
+    ((120, 40), (80, 24), (64, 20)), ((64, 24), (64, 20)), ((64, 20), (120, 40), (64, 20))], ids=str)
+def test_the_deal_log_keeps_its_newest_line_in_view_after_a_resize(tmp_path: Path,
+                                                                  steps: tuple[tuple[int, int], ...]) -> None:
+    """At 64x20 the deal log breaks its lines again after the first layout, and the rows under the hand grow after its
+    lines are written: its offset was kept from before, so the newest line was hidden and an empty row showed at its
+    top, or not, by the timing. It now scrolls to its end after each resize, with the new sizes known."""
+    m, _ = _trick_at("3-5-8", 5, "MT", 2, False)  # you are third in a trick of the minimum-tricks deal
+    intro = [f"Trick {i}: Bob (eldest, playmaker) plays 9S, Cleo (third) plays 2S, You (dealer) play 4S" for i in range(12)]
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings(), intro=intro)  # as a resumed match's log
+
+    async def go() -> None:
+        async with app.run_test(size=steps[0]) as pilot:
+            assert await ready(pilot, app) == "decide"
+            for size in steps[1:]:
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+                await pilot.wait_for_scheduled_animations()
+                await pilot.pause()
+                _newest_line_in_view(app)
+            await pilot.press(*"hello world", "enter")  # a refusal: the log grows and the rows under the hand too
+            for _ in range(200):
+                await pilot.pause(0.01)
+                if "e.g." in str(app.query_one("#message").render()):
+                    break
+            await pilot.pause()
+            await pilot.wait_for_scheduled_animations()
+            await pilot.pause()
+            _newest_line_in_view(app)
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def test_the_deal_log_has_no_empty_row_at_its_top(tmp_path: Path) -> None:
+    """The first deal's heading starts with the blank row that separates deals: at the top of the log it was an empty
+    first row."""
+    app = _app(tmp_path, "9-5-2", 5)
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            await pilot.pause()
+            log = app.query_one("#log", DealLog)
+            assert log.lines[0].text.startswith("=== Deal 1"), [x.text for x in log.lines[:2]]
+            assert shown_in(app, "#log")[0].startswith("=== Deal 1")
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def test_the_footer_fits_the_smallest_table_and_f5_still_saves(tmp_path: Path) -> None:
+    """At 64x20 the footer was cut after 'f5 Save  f' (F6's words off the screen): under 80 columns it is compact and
+    leaves F5 out (the match saves itself before each decision; F1 lists the key), and F5 still saves."""
+    app = _app(tmp_path, "9-5-2", 5)
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            await ready(pilot, app)
+            await pilot.pause()
+            footer = screen_rows(app)[-1].rstrip()
+            assert footer.endswith("f6 Forced cards") and "f1 Help" in footer and "f5" not in footer, footer
+            since = app.asks
+            await pilot.press("f5")
+            await ready(pilot, app, since)
+            log = " ".join(strip.text.strip() for strip in app.query_one("#log", DealLog).lines)
+            assert "Saved to" in log, log
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            assert "f5 Save  f6 Forced cards" in screen_rows(app)[-1], screen_rows(app)[-1]
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def test_the_hint_panel_keeps_to_the_rows_it_has() -> None:
+    """16 rows of estimates and the footnote did not fit a panel at 64x20: its end (the key to close it) was off the
+    screen. The footnote goes first, then the last rows, said in one line."""
+    from sergeant_major.cli.table import hint_panel_lines
+
+    rows = [f"  {c}S{' ' * 23}{6 - i / 10:5.2f} tricks   {1 - i / 10:+6.2f} points" for i, c in enumerate("23456789TJQKA")]
+    hint = ["Hint: the expert would choose 2S (estimated over 40 sampled deals, play-outs).", *rows,
+            "  (points: the expert's utility - the deal's score, weighted up by a quarter when an exchange follows)"]
+    assert hint_panel_lines(hint, 120, 40) == [hint[0], *rows, hint[-1], ""]  # room for all, each line whole
+    small = hint_panel_lines(hint, 56, 16)
+    assert len(small) == 16 - 1 and small[-1] == "" and all(len(x) <= 56 for x in small), small
+    assert small[2:4] == rows[:2] and not any("points:" in x for x in small)  # the best first, no footnote
+    shown = sum(1 for x in small if x in rows)
+    assert small[-2] == f"  ... {len(rows) - shown} more choices in the deal log", small
+
+
+def test_the_last_trick_panel_draws_cards_as_the_table_does(tmp_path: Path) -> None:
+    """F3's panel said 'Bob 4D, Cleo KD, You 2D -> Cleo' while the table draws 4♦: it now draws the cards as the
+    table does, in the order played from the leader, and says who took the trick."""
+    from sergeant_major.cli.table import Panel, card_label
+
+    m, _ = _trick_at("9-5-2", 5, None, 2, False)  # you are third to play to the first trick
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            await ready(pilot, app)
+            await pilot.press("f3")
+            await pilot.pause()
+            assert isinstance(app.screen, Panel)
+            assert any("│  No trick completed yet this deal.  │" in x for x in screen_rows(app))
+            await pilot.press("escape")
+            since = app.asks
+            await pilot.press("enter")  # the card under the cursor completes the trick
+            await ready(pilot, app, since)
+            await pilot.press("f3")
+            await pilot.pause()
+            view = app.view
+            assert view is not None and isinstance(app.screen, Panel)
+            last = view.completed[0]
+            rows = "\n".join(screen_rows(app))
+            assert f"│  Last trick, taken by {view.names[last.winner]}:" in rows, rows
+            assert "│    ▸" + "  ".join(f"{view.names[s]} {card_label(c).plain}" for s, c in last.cards) in rows, rows
+            await pilot.press("escape")
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def test_an_indented_line_of_the_deal_log_keeps_its_indent_on_every_row(tmp_path: Path) -> None:
+    """'  -> Bob wins the trick (You 0, Bob 1, Cleo 0)' broke at 64x20 into rows starting at the log's edge: each row
+    of an indented line now starts as far in as its first, and again after a resize."""
+    app = _app(tmp_path, "9-5-2", 5)
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            await ready(pilot, app)
+            log = app.query_one("#log", DealLog)
+            before = len(log.lines)
+            log.add(Text("  -> Bob wins the trick (You 0, Bob 1, Cleo 0)"))
+            await pilot.pause()
+            rows = [strip.text.rstrip() for strip in log.lines[before:]]
+            assert len(rows) >= 2 and all(x.startswith("  ") and x[2] != " " for x in rows), rows
+            assert " ".join(x.strip() for x in rows) == "-> Bob wins the trick (You 0, Bob 1, Cleo 0)"
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            rows = [strip.text.rstrip() for strip in log.lines if "Bob 1" in strip.text or "->" in strip.text]
+            assert rows and all(x.startswith("  ") for x in rows), rows
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def test_a_note_under_the_hand_is_not_coloured_as_an_error(tmp_path: Path) -> None:
+    """Every line under the hand was in the theme's error colour: a note ('save' waits for your turn, the hint is also
+    in the deal log) read as a refusal. Only refusals are red now."""
+    from rich.color import Color
+
+    app = _app(tmp_path, "9-5-2", 5)
+
+    def colours() -> set[tuple[int, int, int]]:
+        r = app.query_one("#message").content_region
+        strip = app.screen._compositor.render_strips()[r.y]
+        return {tuple(seg.style.color.get_truecolor()) for seg in strip.crop(r.x, r.right)  # type: ignore[misc]
+                if seg.text.strip() and seg.style and seg.style.color}
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            error = tuple(Color.parse(app.current_theme.error).get_truecolor())
+
+            def red(c: tuple[int, int, int]) -> bool:
+                return c[0] > 120 and c[1] < 80 and c[2] < 80
+            app.waiting = False  # as while the computers play
+            await pilot.press("f5")
+            await pilot.pause()
+            assert "'save' waits for your turn." in str(app.query_one("#message").render())
+            near_error = [c for c in colours() if max(abs(a - b) for a, b in zip(c, error, strict=True)) <= 8]  # blended by Textual
+            assert colours() and not near_error and not any(map(red, colours())), colours()
+            app.waiting = True
+            since = app.asks
+            await pilot.press(*"1d", "enter")
+            await ready(pilot, app, since)
+            await pilot.pause()
+            assert "Refused" in str(app.query_one("#message").render())
+            assert colours() and all(map(red, colours())), colours()
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def _358_at_its_last_card() -> Match:
+    """A 3-5-8 match played by the heuristic for every seat to your last card of deal 18 (it plays itself)."""
+    from sergeant_major.players import HeuristicPlayer, decision_rng
+
+    m = Match(Rules.parse("3-5-8"), 3, ["You", "Bob", "Cleo"])
+    p = HeuristicPlayer()
+    while not (m.deal.number == 18 and m.to_act == 0 and m.deal.hands[0].bit_count() == 1):
+        f = m.forced_action()
+        m.apply(f if f is not None else p.choose(m.view(m.to_act), decision_rng(m.seed, m.to_act, m.deal.number,
+                                                                                   len(m.deal.history))))
+    return m
+
+
+@pytest.mark.parametrize("size", [(80, 24), (64, 20)], ids=["80x24", "64x20"])
+def test_the_match_end_panel_of_18_deals_fits_the_screen(tmp_path: Path, size: tuple[int, int]) -> None:
+    """The match end of 3-5-8 at 80x24 lost deals 16 to 18, the totals, where the record was saved and the key to
+    leave under the screen's edge: in too few rows the earliest deals are now summed on one row; made larger, the
+    panel shows every deal."""
+    app = TableApp(_358_at_its_last_card(), KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=size) as pilot:
+            assert await ready(pilot, app) == "end"
+            await pilot.pause()
+            view = app.game.match.view(0)
+            rows = "\n".join(screen_rows(app))
+            assert "Match over:" in rows and "Press any key to leave." in rows and "Record saved to" in rows, rows
+            assert re.search(r"│ +1-\d+ +earlier deals ", rows) and re.search(r"│ +18 +[a-z]", rows), rows
+            assert re.search(r"Total +" + " +".join(re.escape(tui.signed(x)) for x in view.totals), rows), rows
+            await pilot.resize_terminal(120, 40)
+            await pilot.pause()
+            rows = "\n".join(screen_rows(app))
+            assert "earlier deals" not in rows, rows
+            assert all(re.search(rf"│ +{i} +[a-z]", rows) for i in range(1, 19)), rows
+            await pilot.press("enter")
+            for _ in range(500):
+                if not app.worker or not app.worker.is_alive():
+                    break
+                await pilot.pause(0.01)
+
+    asyncio.run(go())
+    assert app.game.finished
+
+
+def test_the_score_sheet_sums_the_earliest_deals_in_few_rows() -> None:
+    m = _358_at_its_last_card()
+    view = m.view(0)
+    buf = io.StringIO()
+    Console(file=buf, width=100, color_system=None).print(tui.score_sheet(view, 4))
+    lines = [x.split() for x in buf.getvalue().splitlines()]
+    deals = [x for x in lines if x and (x[0].isdigit() or x[0].startswith("1-"))]
+    assert [x[0] for x in deals] == ["1-14", "15", "16", "17"]  # 17 deals scored: 14 summed, the last 3 in full
+    earlier = [sum(r.scores[s] for r in view.results[:14]) for s in range(3)]
+    assert deals[0][1:3] == ["earlier", "deals"] and deals[0][3::2] == [tui.signed(x) for x in earlier]
+    assert deals[-1][3::2] == [f"({tui.signed(x)})" for x in view.totals]  # the running totals still add up
+    full = io.StringIO()
+    Console(file=full, width=100, color_system=None).print(tui.score_sheet(view))
+    assert "earlier" not in full.getvalue() and len(view.results) == 17
+
+
+def test_the_table_under_a_result_panel_shows_the_deal_as_it_ended(tmp_path: Path) -> None:
+    """Under a deal's result panel the table was drawn as before your last card: that card still in your hand, the
+    last trick without it and the totals of before the deal. It now shows the deal as it ended."""
+    from sergeant_major.cli.table import CardWidget
+
+    m = Match(Rules.parse("3-5-8"), 3, ["You", "Bob", "Cleo"])
+    _358_minimum_tricks(m)
+    _to_the_last_card(m)  # your last card plays itself, and the deal is scored
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            assert await ready(pilot, app) == "result"
+            await pilot.pause()
+            view, match = app.view, app.game.match
+            assert view is not None and view.deal_number == 1 and view.hand == ()
+            assert not app.query(CardWidget)  # your hand, empty
+            assert str(app.query_one("#me").render()).endswith(f"total {tui.signed(match.totals[0])} · left C D H S NT")
+            last = match.deals[0].completed[-1]
+            assert any(s == 0 for s, _ in last.cards) and view.completed[-1] == last  # the last trick, your card in it
+            await pilot.press("enter")
+            assert await ready(pilot, app, app.asks - 1) in ("decide", "result", "end")
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def test_no_color_draws_hearts_and_diamonds_as_bright_as_the_other_suits(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """With NO_COLOR the terminal is monochrome and drew the red suits' cards in dim grey, the look of cards that may
+    not be played, though all were legal: every legal card is now drawn alike, and a refusal stays bright."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = _app(tmp_path, "9-5-2", 5)  # seed 5: you deal; after naming trump you discard, every card legal
+
+    def colours(selector: str) -> set[tuple[int, int, int]]:
+        r = app.query_one(selector).content_region
+        strip = app.screen._compositor.render_strips()[r.y]
+        return {tuple(seg.style.color.get_truecolor()) for seg in strip.crop(r.x, r.right)  # type: ignore[misc]
+                if seg.text.strip() and seg.style and seg.style.color and not seg.style.reverse}
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            since = app.asks
+            await pilot.press("s", "enter")
+            await ready(pilot, app, since)
+            await pilot.pause()
+            assert app.view is not None and {c.suit for c in app.view.hand} >= {0, 1, 2, 3}
+            assert len(colours("#hand")) == 1, colours("#hand")  # the cursor's card aside, one colour for all
+            hand = colours("#hand").pop()
+            since = app.asks
+            await pilot.press(*"zz", "enter")
+            await ready(pilot, app, since)
+            await pilot.pause()
+            assert colours("#message") == {hand}, colours("#message")  # the refusal as bright as the cards
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def test_enter_with_nothing_chosen_at_the_trump_decision_sends_nothing(tmp_path: Path) -> None:
+    """Enter on an empty line when trump is to be named sent the card under the cursor, refused as "'JS' is not a
+    contract": words the player never typed. It now says what to do, and nothing is sent."""
+    app = _app(tmp_path, "9-5-2", 5)  # seed 5: you deal and name trump
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            before = len(app.game.match.deal.history)
+            await pilot.press("enter")
+            await pilot.pause()
+            message = str(app.query_one("#message").render())
+            assert message == "Nothing chosen: type one of C D H S, or step to it with ← →, then Enter.", message
+            assert app.game.lines.empty() and app.waiting and len(app.game.match.deal.history) == before
+            since = app.asks
+            await pilot.press("right", "enter")  # the first suit, chosen with the arrows
+            await ready(pilot, app, since)
+            assert app.game.match.deal.contract is not None and app.game.match.deal.contract.code == "C"
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def test_the_top_line_says_how_a_bounded_match_ends(tmp_path: Path) -> None:
+    """9-2-5's top line said '±15' alone, beside '· to 10' in 9-5-2: it now says 'to ±15' (a total of +15 or -15)."""
+    app = _app(tmp_path, "9-2-5", 5)
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            await ready(pilot, app)
+            await pilot.pause()
+            top = str(app.query_one("#top").render())
+            assert top.startswith("Deal 1 · 9-2-5 · to ±15 · "), top
             await quit_table(pilot, app)
 
     asyncio.run(go())

@@ -101,9 +101,7 @@ def test_phase_snapshot(snap_compare: Any, phase: str, size: tuple[int, int], tm
 
 
 @pytest.mark.slow
-# not the minimum-tricks play itself: where the deal log scrolls after its lines break again at this width depends on
-# the timing (its own line is checked by test_table.py::test_your_line_keeps_the_contracts_left_at_the_smallest_size)
-@pytest.mark.parametrize("phase", ["contract_358", "result_minimum_tricks"])
+@pytest.mark.parametrize("phase", ["contract_358", "minimum_tricks", "result_minimum_tricks"])
 def test_phase_snapshot_at_the_smallest_size(snap_compare: Any, phase: str, tmp_path: Path) -> None:
     rules, seed, prepare, keys = PHASES[phase]
     app = _app(rules, seed, tmp_path, prepare)

@@ -17,6 +17,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +41,14 @@ from sergeant_major.core.deal import DealResult, Phase
 from sergeant_major.core.match import Match
 from sergeant_major.core.view import View
 
-__all__ = ["TableApp", "TableGame", "CardInput", "run_table", "card_label", "me_text", "seat_text", "trick_lines"]
+__all__ = ["TableApp", "TableGame", "CardInput", "run_table", "card_label", "me_text", "seat_text", "trick_lines", "trick_row"]
 
 _RED = (Suit.HEARTS, Suit.DIAMONDS)
 _CONTINUE = "\x00continue"  # what a key on a result panel sends to the worker
+
+
+MINIMUM_LINE = "Minimum tricks: take at most your ceiling; fewer is better."
+"""The reminder under your hand in a minimum-tricks deal: one row at the smallest table (62 columns)."""
 
 
 class TableGame(Game):
@@ -102,6 +107,9 @@ class TableGame(Game):
     def deal_over(self, res: DealResult, number: int, dealer: int) -> None:
         m = self.match
         self._flush()
+        # the table under the result panel: the deal as it ended (its last trick, your hand empty), not as before the
+        # last card (the next deal's table is drawn when the panel is closed)
+        self._post(self.app.show_view, m.view(HUMAN, m.deals[number - 1]), False)
         self.emit(f"Deal {number} scored ({res.contract.word}): "
                   + ", ".join(f"{m.names[s]} {tui.signed(res.scores[s])}" for s in range(len(m.names))), "bold")
         table = tui.deal_summary(res, number, m.totals, m.names, dealer)
@@ -114,7 +122,17 @@ class TableGame(Game):
         self._wait_key()
 
     def hint_text(self, hints: list[str], width: int) -> list[str]:
-        return super().hint_text(hints, self.app.log_width())
+        """The hint shown in a panel as wide as the terminal (its rows of estimates, 54 columns, broke into pieces in
+        the deal log's 20 to 30), and for the log with each row's spaces closed up, broken between words at the log's
+        width."""
+        lines = super().hint_text(hints, 10_000)  # the footnote once a session; each line whole, broken below
+        self._post(self.app.show_hint, lines)
+        log: list[str] = []
+        for line in lines:
+            row = line.startswith("  ") and not line.startswith("  (")  # a row of estimates: '3C 2.94 tricks ...'
+            text = " ".join(line.split()) if row else line
+            log.extend(tui.wrap_note(text, self.app.log_width(), indent="  " if line.startswith("  ") else ""))
+        return log
 
     def left(self, path: Path) -> None:
         self.result_path = path
@@ -127,32 +145,43 @@ class TableGame(Game):
         for x in lines:
             self.emit(x, "bold")
         view = self.match.view(HUMAN)
-        self._post(self.app.show_panel, "end", Group(Text(lines[0], style="bold"), Text(), tui.score_sheet(view),
-                                                     Text(), Text(f"Record saved to {path}"),
-                                                     Text("Press any key to leave.", style="bold")))
+        self._post(self.app.show_panel, "end", sheet_panel(view, [Text(lines[0], style="bold"), Text()],
+                                                           [Text(), Text(f"Record saved to {path}"),
+                                                            Text("Press any key to leave.", style="bold")]))
         with contextlib.suppress(LeaveGame):
             self._wait_key()
         self._post(self.app.exit)
 
 
 # -------------------------------------------------------------------------------------------- widgets
-def card_label(card: Card) -> Text:
-    """A card on the table: ``Q♠``, red for hearts and diamonds."""
+def card_label(card: Card, red: bool = True) -> Text:
+    """A card on the table: ``Q♠``, red for hearts and diamonds unless ``red`` is false (``NO_COLOR``: a monochrome
+    terminal draws red as dim grey, the look of a card that may not be played)."""
     rank = str(card)[:-1].replace("T", "10")
-    return Text(f"{rank}{Suit(card.suit).symbol}", style="bold red" if card.suit in _RED else "bold")
+    return Text(f"{rank}{Suit(card.suit).symbol}", style="bold red" if red and card.suit in _RED else "bold")
 
 
-def seat_text(view: View, s: int) -> Text:
-    """A player's panel: role, target (``at most N`` in minimum tricks), tricks, total, 3-5-8 contracts left."""
+def seat_text(view: View, s: int, width: int | None = None) -> Text:
+    """A player's panel: role, target (``at most N`` in minimum tricks), tricks, total, 3-5-8 contracts left.
+
+    ``width``: the panel's columns (``None``: no limit). A line that would not fit takes its short form rather than
+    break in two: ``at most 5`` for ``target at most 5`` and ``left CDHS NT MT`` for ``left C D H S NT MT`` (the 3-5-8
+    panels at 64 columns)."""
+
+    def fit(line: str, short: str) -> str:
+        return line if width is None or cell_len(line) <= width else short
+
     out = Text()
     out.append(tui.role_text(view.players, s, view.dealer, view.declarer) + "\n")
     target = "?" if view.phase is Phase.ASSIGN else tui.target_text(view.targets[s], view.contract)
-    out.append(f"target {target}\n")
+    out.append(fit(f"target {target}", target if tui.is_minimum(view.contract) else f"target {target}") + "\n")
     out.append(f"tricks {view.tricks_won[s]}\n")
     out.append(f"total {tui.signed(view.totals[s])}")
     left = tui.contracts_left_text(view, s)
     if left:
-        out.append(f"\nleft {left}")
+        codes = left.split()
+        suits = "".join(c for c in codes if len(c) == 1)  # the suits' one-letter codes joined: CDHS
+        out.append("\n" + fit(f"left {left}", " ".join(["left"] + ([suits] if suits else []) + [c for c in codes if len(c) > 1])))
     return out
 
 
@@ -183,31 +212,46 @@ def me_text(view: View, width: int) -> Text:
     return name.append(rest)
 
 
-def trick_lines(view: View, width: int) -> Text:
+def _trick_shown(view: View) -> tuple[dict[int, Card], int | None, bool]:
+    """The trick the table shows: its cards by seat, its leader and whether it is the last one completed (shown
+    between tricks)."""
+    if not view.trick and view.completed and view.phase in (Phase.PLAY, Phase.SCORED):
+        last = view.completed[-1]
+        return dict(last.cards), last.cards[0][0], True
+    return dict(view.trick), view.leader, False
+
+
+def _trick_cell(view: View, s: int, cards: dict[int, Card], leader: int | None, done: bool, red: bool = True) -> Text:
+    t = Text()
+    if s == leader and (cards or done):
+        t.append("▸", style="bold")
+    t.append(view.names[s][:10] + " ")
+    if s in cards:
+        t.append_text(card_label(cards[s], red))
+    else:
+        t.append("·", style="dim")
+    return t
+
+
+def _trick_note(view: View, done: bool) -> str:
+    if done:
+        winner = view.names[view.completed[-1].winner]
+        return f"{winner} {'take' if tui.is_you(winner) else 'takes'} the trick"
+    if view.phase is Phase.PLAY and not view.trick and view.to_act == view.seat:
+        return "you lead"
+    return ""
+
+
+def trick_lines(view: View, width: int, red: bool = True) -> Text:
     """The trick in the middle: each card in front of the seat that played it (left, right, across, you at the
     bottom), the leader marked ``▸``; between tricks the last one, with who took it."""
-    cards = dict(view.trick)
-    leader = view.leader
-    done = False
-    if not view.trick and view.completed and view.phase is Phase.PLAY:
-        last = view.completed[-1]
-        cards = dict(last.cards)
-        leader = last.cards[0][0]
-        done = True
+    cards, leader, done = _trick_shown(view)
     n = view.players
     left, right = (view.seat + 1) % n, (view.seat - 1) % n
     across = (view.seat + 2) % n if n == 4 else None
 
     def cell(s: int) -> Text:
-        t = Text()
-        if s == leader and (cards or done):
-            t.append("▸", style="bold")
-        t.append(view.names[s][:10] + " ")
-        if s in cards:
-            t.append_text(card_label(cards[s]))
-        else:
-            t.append("·", style="dim")
-        return t
+        return _trick_cell(view, s, cards, leader, done, red)
 
     w = max(20, width)
     out = Text()
@@ -221,27 +265,43 @@ def trick_lines(view: View, width: int) -> Text:
     me = cell(view.seat)
     out.append(" " * max(0, (w - len(me)) // 2)).append_text(me)
     out.append("\n")
-    if done:
-        last = view.completed[-1]
-        note = f"{view.names[last.winner]} {'take' if tui.is_you(view.names[last.winner]) else 'takes'} the trick"
+    note = _trick_note(view, done)
+    if note:
         out.append("\n" + " " * max(0, (w - len(note)) // 2) + note, style="italic")
-    elif view.phase is Phase.PLAY and not view.trick and view.to_act == view.seat:
-        out.append("\n" + " " * max(0, (w - 8) // 2) + "you lead", style="italic")
+    return out
+
+
+def trick_row(view: View, width: int, red: bool = True) -> Text:
+    """The trick on one row, for a table too short for :func:`trick_lines`: the seats in the order they play from
+    the leader, each with its card (``▸Bob 9♠  Cleo Q♠  You ·``), then who took it when it fits."""
+    cards, leader, done = _trick_shown(view)
+    n = view.players
+    first = leader if leader is not None else view.seat
+    out = Text("  ").join(_trick_cell(view, (first + i) % n, cards, leader, done, red) for i in range(n))
+    note = _trick_note(view, done)
+    if note and out.cell_len + 3 + len(note) <= width:
+        out.append(" · " + note, style="italic")
     return out
 
 
 class TrickWidget(Static):
-    """The middle of the table, drawn for its own width (so a resize redraws it)."""
+    """The middle of the table, drawn for its own width and height (so a resize redraws it): in a short table
+    without its blank rows, and on one row when even that is too tall (every card of the trick stays in view)."""
 
     view: View | None = None
 
     def render(self) -> RenderableType:
         if self.view is None:
             return Text()
-        text = trick_lines(self.view, max(20, self.size.width - 2))
-        lines = text.split("\n")
-        if len(lines) > self.size.height:  # a short table (3-5-8's tall seat panels at 64x20): no blank rows
-            text = Text("\n").join(line for line in lines if line.plain.strip())
+        red = not self.app.no_color
+        text = trick_lines(self.view, max(20, self.size.width - 2), red)
+        lines = list(text.split("\n"))
+        if len(lines) > self.size.height:  # a short table (3-5-8's seat panels at 64x20): no blank rows
+            lines = [line for line in lines if line.plain.strip()]
+            text = Text("\n").join(lines)
+        cards = 2 if self.view.players == 3 else 3  # the rows holding cards; the note after them may be cut
+        if len(lines) > self.size.height and self.size.height < cards:
+            text = trick_row(self.view, self.size.width, red)
         return text
 
     def show(self, view: View) -> None:
@@ -249,11 +309,34 @@ class TrickWidget(Static):
         self.refresh()
 
 
+class SeatWidget(Static):
+    """Another player's panel (:func:`seat_text`), drawn for its own width (so a resize redraws it)."""
+
+    view: View | None = None
+    seat = 0
+
+    def render(self) -> RenderableType:
+        if self.view is None:
+            return Text()
+        return seat_text(self.view, self.seat, self.size.width or None)
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        # measured for the width the layout offers, not the width drawn last (the short forms change the height)
+        if self.view is None or not width:
+            return 0
+        return len(seat_text(self.view, self.seat, width).wrap(self.app.console, width))
+
+    def show(self, view: View, seat: int) -> None:
+        self.view, self.seat = view, seat
+        self.refresh(layout=True)
+
+
 class CardWidget(Static):
     """One card of the hand: legal ones bright, others dim; the cursor reversed, selected ones raised."""
 
-    def __init__(self, card: Card, index: int) -> None:
-        super().__init__(card_label(card), classes="card")
+    def __init__(self, card: Card, index: int, red: bool = True) -> None:
+        super().__init__(card_label(card, red), classes="card")
+        self.red = red
         self.card = card
         self.index = index
         self.state: tuple[bool, bool, bool] | None = None  # legal, under the cursor, selected: as last drawn
@@ -280,7 +363,8 @@ class CardInput(Input):
 
 
 class DealLog(RichLog):
-    """The deal log: a :class:`RichLog` that breaks its lines again when its width changes (a resized terminal)."""
+    """The deal log: a :class:`RichLog` that breaks its lines again when its width changes (a resized terminal) and
+    keeps its newest line in view whatever its size."""
 
     def __init__(self, **kwargs: Any) -> None:
         # lines are broken at the log's width down to 12 columns (20 cut them in the four players' log at 64x20)
@@ -289,21 +373,57 @@ class DealLog(RichLog):
         self.drawn_width = 0
 
     def add(self, line: Text) -> None:
-        """Write ``line`` at the bottom and keep it to draw again at another width."""
+        """Write ``line`` at the bottom and keep it to draw again at another width. The blank row a deal's first line
+        starts with (between deals) is left out at the top of an empty log."""
+        if not self.texts:
+            line = line[len(line.plain) - len(line.plain.lstrip("\n")):]
         self.texts.append(line)
-        self.write(line)
+        self.write(self._indented(line))
+
+    @staticmethod
+    def _indented(line: Text) -> RenderableType:
+        """``line``, each of its rows after the first as far in as the first (``  -> Bob wins the trick ...``)."""
+        indent = len(line.plain) - len(line.plain.lstrip(" "))
+        if not indent or not line.plain.strip():
+            return line
+        return Padding(line[indent:], (0, 0, 0, indent))
 
     def on_resize(self, event: events.Resize) -> None:
         width = event.size.width
         if self.drawn_width and width and width != self.drawn_width:
             self.clear()
             for line in self.texts:
-                self.write(line)
+                self.write(self._indented(line), scroll_end=False)
         self.drawn_width = width or self.drawn_width
+        # RichLog scrolls to its end only when a line is written, with the sizes known then: a log made shorter (the
+        # lines under the hand grow) or broken into more rows afterwards kept its old offset and hid the newest line.
+        # A resize event comes after each such change, with the new sizes already set: scroll now, not later.
+        self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+
+PanelBody = RenderableType | Callable[[int, int], RenderableType]
+"""What a panel shows: a renderable, or a function of the terminal's columns and rows drawing one that fits them."""
+
+_PANEL_FRAME = (6, 4)  # the columns and rows of a panel's border and padding
+
+
+def sheet_panel(view: View, head: list[Text], tail: list[Text]) -> Callable[[int, int], RenderableType]:
+    """A panel with the score sheet between ``head`` and ``tail`` that fits a terminal of any size: in too few rows
+    the earliest deals are summed on one row (:func:`~sergeant_major.cli.tui.score_sheet`), so the latest deals,
+    the totals and ``tail`` (where the record was saved, the key to press) stay on the screen."""
+
+    def build(width: int, height: int) -> RenderableType:
+        inner_w, inner_h = max(20, width - _PANEL_FRAME[0]), height - _PANEL_FRAME[1]
+        console = Console(width=inner_w)
+        used = sum(len(t.wrap(console, inner_w)) or 1 for t in head + tail) + 4  # the sheet's title, heads, rule, total
+        return Group(*head, tui.score_sheet(view, max(1, inner_h - used)), *tail)
+
+    return build
 
 
 class Panel(ModalScreen[None]):
-    """A panel over the table (result of a deal, last trick, score sheet, help, match end) that waits for a key."""
+    """A panel over the table (result of a deal, last trick, score sheet, help, match end) that waits for a key; one
+    drawn for the terminal's size is drawn again when the terminal is resized."""
 
     DEFAULT_CSS = """
     Panel { align: center middle; }
@@ -311,13 +431,21 @@ class Panel(ModalScreen[None]):
                      border: round $accent; background: $surface; }
     """
 
-    def __init__(self, kind: str, body: RenderableType) -> None:
+    def __init__(self, kind: str, body: PanelBody) -> None:
         super().__init__()
         self.kind = kind
         self.body = body
 
+    def drawn(self) -> RenderableType:
+        """The body as drawn for the terminal's size now."""
+        return self.body(*self.app.size) if callable(self.body) else self.body
+
     def compose(self) -> ComposeResult:
-        yield Static(self.body, id="panel-body")
+        yield Static(self.drawn(), id="panel-body")
+
+    def on_resize(self, event: events.Resize) -> None:
+        if callable(self.body):
+            self.query_one("#panel-body", Static).update(self.drawn())
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
@@ -351,6 +479,51 @@ HELP: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
+def last_trick_body(view: View, red: bool = True) -> Text:
+    """F3's panel: the last trick of the deal as the table draws cards (``Q♠``, red hearts and diamonds), in the order
+    played from the leader (``▸``), and who took it; or that none is completed yet."""
+    if not view.completed:
+        return Text("No trick completed yet this deal.")
+    last = view.completed[-1]
+    cards = dict(last.cards)
+    leader = last.cards[0][0]
+    out = Text(f"Last trick, taken by {view.names[last.winner]}:\n  ")
+    out.append_text(Text("  ").join(_trick_cell(view, s, cards, leader, True, red) for s, _ in last.cards))
+    return out
+
+
+def hint_panel_lines(lines: list[str], width: int, height: int) -> list[str]:
+    """The hint's lines for a panel of ``width`` columns and ``height`` rows (its last row for the key to close it,
+    after a blank one), in their order: notes broken between words; in too few rows the footnote on points goes
+    first, then the rows of estimates from the last, said in one line (``... 6 more choices in the deal log``)."""
+
+    def is_row(x: str) -> bool:
+        return x.startswith("  ") and not x.startswith("  (")
+
+    def laid_out(texts: list[str], rows: int) -> list[str]:
+        out: list[str] = []
+        total = sum(1 for x in texts if is_row(x))
+        for x in texts:
+            if not is_row(x):
+                out.extend(tui.wrap_note(x, width, indent="  " if x.startswith("  ") else ""))
+            elif rows > 0:
+                out.append(x)
+                rows -= 1
+                if rows == 0 and total > sum(1 for y in out if is_row(y)):
+                    more = total - sum(1 for y in out if is_row(y))
+                    out.append(f"  ... {more} more choice{'s' if more != 1 else ''} in the deal log")
+        return out + [""]
+
+    room = height - 1
+    every = sum(1 for x in lines if is_row(x))
+    for texts in (lines, [x for x in lines if not x.startswith("  (points:")]):
+        out = laid_out(texts, every)
+        if len(out) <= room:
+            return out
+    fixed = len(laid_out(texts, 0)) + 1  # the head and notes, the blank row, and the line saying how many more
+    return laid_out(texts, max(1, room - fixed))
+
+
 def help_body() -> Group:
     """The help panel: each heading, then its paragraphs indented by two, broken between words at any width."""
     parts: list[RenderableType] = []
@@ -373,9 +546,9 @@ class TableApp(App[None]):
     #seats { height: auto; }
     .seat { width: 1fr; height: auto; min-height: 6; border: round $secondary; padding: 0 1; }
     .seat.to-act { border: heavy $accent; }
-    #trick { width: 1fr; height: 1fr; min-height: 3; padding: 0 1; content-align: center middle; }
+    TableApp.slim .seat { padding: 0; }
+    #trick { width: 1fr; height: 1fr; min-height: 1; padding: 0 1; content-align: center middle; }
     #log { width: 40%; border: round $secondary; }
-    #log.narrow { width: 30%; }
     #me { height: 1; padding: 0 1; }
     #hand { height: 2; padding: 0 1; }
     .card { width: auto; height: 2; margin-right: 1; text-style: dim; }
@@ -383,7 +556,8 @@ class TableApp(App[None]):
     .card.selected { background: $accent 40%; text-style: bold underline; }
     .card.cursor { text-style: reverse bold; }
     #what { height: auto; padding: 0 1; }
-    #message { height: auto; padding: 0 1; color: $error; }
+    #message { height: auto; padding: 0 1; }
+    #message.empty { display: none; }
     #line { height: 1; border: none; padding: 0 1; }
     #too-small { display: none; height: 1fr; padding: 1 2; content-align: center middle; text-style: bold; }
     TableApp.too-small #too-small { display: block; }
@@ -391,12 +565,15 @@ class TableApp(App[None]):
     TableApp.too-small #what, TableApp.too-small #message, TableApp.too-small #line { display: none; }
     """
     MIN_SIZE = (64, 20)  # columns, rows: a 20-card hand in one line, the trick with all three seats
+    FULL_FOOTER_WIDTH = 80  # under this the footer is compact and leaves F5 out (saving is automatic; F1 lists it)
+    SLIM_WIDTH = 72  # under this many columns the seat panels lose their padding ('eldest, playmaker' on one line)
     BINDINGS = [
         Binding("f1", "help", "Help"),
         Binding("f2", "hint", "Hint"),
         Binding("f3", "last", "Last trick"),
         Binding("f4", "scores", "Scores"),
         Binding("f5", "save", "Save"),
+        Binding("f5", "save_unlisted", "Save", show=False),  # F5 where the footer has no room for it (narrow_footer)
         Binding("f6", "forced", "Forced cards"),
         Binding("ctrl+q", "quit_game", "Quit", priority=True),
         Binding("ctrl+c", "quit_game", "Quit", show=False, priority=True),
@@ -414,7 +591,7 @@ class TableApp(App[None]):
         self.selected: set[int] = set()
         self.intro = intro or []
         self.panel: str | None = None
-        self.hidden_panels: list[tuple[str, RenderableType]] = []  # panels waiting, bottom first, for a table that fits
+        self.hidden_panels: list[tuple[str, PanelBody]] = []  # panels waiting, bottom first, for a table that fits
         self.worker: threading.Thread | None = None
         self.error: BaseException | None = None
         self.updates = 0  # screens drawn for a view (the benchmark waits on it)
@@ -427,16 +604,16 @@ class TableApp(App[None]):
         with Horizontal(id="main"):
             with Vertical(id="table"):
                 with Horizontal(id="seats"):  # in seat order from your left: left, across (four players), right
-                    yield Static(id="left", classes="seat")
+                    yield SeatWidget(id="left", classes="seat")
                     if self.game.match.rules.players == 4:
-                        yield Static(id="across", classes="seat")
-                    yield Static(id="right", classes="seat")
+                        yield SeatWidget(id="across", classes="seat")
+                    yield SeatWidget(id="right", classes="seat")
                 yield TrickWidget(id="trick")
             yield DealLog(id="log")
         yield Static(id="me")
         yield Horizontal(id="hand")
         yield Static(id="what")
-        yield Static(id="message")
+        yield Static(id="message", classes="empty")
         yield CardInput(id="line", placeholder="type a card (QS, 10h, Q♠) or use ← → and Enter")
         yield Static(id="too-small")
         yield Footer()
@@ -462,10 +639,23 @@ class TableApp(App[None]):
                 self.call_from_thread(self.exit)
 
     def on_resize(self, event: events.Resize) -> None:
-        self.query_one("#log", DealLog).set_class(event.size.width < 100 and self.game.match.rules.players == 4, "narrow")
+        self.query_one("#log", DealLog).styles.width = self.log_columns(event.size.width)
+        self.set_class(event.size.width < self.SLIM_WIDTH, "slim")
+        narrow = event.size.width < self.FULL_FOOTER_WIDTH
+        if narrow != self.has_class("narrow-footer"):
+            self.set_class(narrow, "narrow-footer")
+            self.query_one(Footer).compact = narrow
+            self.refresh_bindings()
         self.fit_terminal(event.size.width, event.size.height)
         self.draw_top(event.size.width)
         self.draw_me(event.size.width)
+
+    def log_columns(self, width: int) -> int:
+        """The deal log's columns in a terminal ``width`` wide: 40% (30% for four players under 100 columns), give or
+        less a column or two so that the seat panels beside it are equally wide (and say the same in the same words)."""
+        n = self.game.match.rules.players
+        log = int(width * (0.3 if n == 4 and width < 100 else 0.4))
+        return log - (width - log) % (n - 1)  # the table's columns the panels could not share equally go to them
 
     def draw_top(self, width: int | None = None) -> None:
         """The top line for :attr:`view`: the deal, the game, how the match ends and the contract; in a narrow
@@ -475,7 +665,7 @@ class TableApp(App[None]):
         if view is None:
             return
         r = view.rules
-        end = f"to {r.target_total}" if r.target_total else (f"±{r.bound}" if r.bound else (f"{r.deals} deals" if r.deals else ""))
+        end = f"to {r.target_total}" if r.target_total else (f"to ±{r.bound}" if r.bound else (f"{r.deals} deals" if r.deals else ""))
         room = (self.size.width if width is None else width) - 2  # the line's padding
         for title in (tui.game_title(r), "-".join(map(str, r.targets))):
             line = f"Deal {view.deal_number} · {title}" + (f" · {end}" if end else "") + " · " + _contract_words(view)
@@ -511,57 +701,69 @@ class TableApp(App[None]):
             self.hidden_panels.clear()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Only quitting while the terminal is too small for the table (a panel would hide the line saying so)."""
+        """Only quitting while the terminal is too small for the table (a panel would hide the line saying so); F5
+        left out of a narrow footer (its key then runs ``save_unlisted``)."""
+        if action == "save" and self.has_class("narrow-footer"):
+            return False
         return action == "quit_game" or not self.has_class("too-small")
 
     def log_width(self) -> int:
-        return max(30, self.query_one("#log", DealLog).size.width - 2)
+        """The deal log's columns for text (without its scroll bar): 20 at 64 columns, 28 at 80."""
+        return max(12, self.query_one("#log", DealLog).scrollable_content_region.width)
+
+    def say(self, text: str | Text) -> None:
+        """Show ``text`` under your hand (a refusal, a note on a key); ``''`` takes the line away (no empty row)."""
+        message = self.query_one("#message", Static)
+        message.update(text)
+        message.set_class(not text, "empty")
 
     # ---------------------------------------------------------------- from the worker
     def add_log(self, line: Text, style: str = "") -> None:
+        if self.no_color and style == "bold red":  # monochrome draws red as dim grey: a refusal stays bright, in bold
+            line = Text(line.plain, style="bold")
         self.query_one("#log", DealLog).add(line)
         if style == "bold red":  # a refusal: also under the hand, where the eye is
-            self.query_one("#message", Static).update(line)
+            self.say(line)
 
     def show_view(self, view: View, decide: bool) -> None:
         """Draw the table for ``view`` (the human's); ``decide``: it is the human's decision."""
         self.view = view
         if decide:
             self.selected = set()
-            self.query_one("#message", Static).update("")
+            self.say("")
         self.draw_top()
         n = view.players
         seats = {"left": (view.seat + 1) % n, "right": (view.seat - 1) % n}
         if n == 4:
             seats["across"] = (view.seat + 2) % n
         for wid, s in seats.items():
-            w = self.query_one(f"#{wid}", Static)
+            w = self.query_one(f"#{wid}", SeatWidget)
             w.border_title = ("◆ " if view.to_act == s else "") + view.names[s]  # ◆: whose turn it is
             w.border_subtitle = f"{view.hand_sizes[s]} cards"
-            w.update(seat_text(view, s))
+            w.show(view, s)
             w.set_class(view.to_act == s, "to-act")
         self.query_one("#trick", TrickWidget).show(view)
         self.draw_me()
         self._draw_hand()
-        what = Text()
+        what: list[Text] = []  # one Text a line, joined without a newline at the end (no empty row under them)
         if tui.is_minimum(view.contract):
-            what.append("Minimum tricks: fewer is better - stay at or under your ceiling.\n", style="italic")
+            what.append(Text(MINIMUM_LINE, style="italic"))
         if decide and view.legal:
             help_ = tui.decision_help(view)
             if help_:
-                what.append(help_ + "\n")
+                what.append(Text(help_))
             choices = tui.assign_choices(view)
             if choices:
-                what.append("  ".join(choices) + "\n")
+                what.append(Text("  ".join(choices)))
             if not isinstance(view.legal[0], (Play, Discard, Give, Return, EndGive)):
-                what.append("Type one of: " + " ".join(tui.legal_tokens(view)) + "  (or ← → and Enter)")
+                what.append(Text("Type one of: " + " ".join(tui.legal_tokens(view)) + "  (or ← → and Enter)"))
             elif isinstance(view.legal[0], Play):
-                what.append("Your turn: play a card.", style="bold")
+                what.append(Text("Your turn: play a card.", style="bold"))
         elif not decide:
             who = view.to_act
             if who is not None and who != view.seat:
-                what.append(f"{view.names[who]} is thinking...", style="dim")
-        self.query_one("#what", Static).update(what)
+                what.append(Text(f"{view.names[who]} is thinking...", style="dim"))
+        self.query_one("#what", Static).update(Text("\n").join(what))
         self.updates += 1
 
     def _draw_hand(self) -> None:
@@ -577,7 +779,7 @@ class TableApp(App[None]):
         widgets = list(hand.query(CardWidget))
         if [w.card for w in widgets] != cards:
             hand.remove_children()
-            widgets = [CardWidget(c, i) for i, c in enumerate(cards)]
+            widgets = [CardWidget(c, i, not self.no_color) for i, c in enumerate(cards)]
             hand.mount_all(widgets)
         for w in widgets:
             is_legal, at, sel = w.card in legal, w.index == self.cursor and bool(legal), w.index in self.selected
@@ -588,7 +790,7 @@ class TableApp(App[None]):
             w.set_class(at, "cursor")
             w.set_class(sel, "selected")
             mark = ("▲" if at else "") + ("✓" if sel else "") or ("·" if is_legal else " ")
-            w.update(card_label(w.card).append(f"\n{mark}", style="bold" if at or sel else "dim"))
+            w.update(card_label(w.card, w.red).append(f"\n{mark}", style="bold" if at or sel else "dim"))
 
     def _legal_cards(self) -> set[Card]:
         v = self.view
@@ -605,12 +807,23 @@ class TableApp(App[None]):
         self.waiting = True
         if self.thinking:  # the hint is in the log now
             self.thinking = False
-            self.query_one("#message", Static).update(Text("The hint is in the deal log.", style="italic"))
+            self.say(Text("The hint is also in the deal log.", style="italic"))
         line = self.query_one("#line", CardInput)
         line.placeholder = f"{prompt.strip()} type here, or ← → and Enter" + (", Space selects" if self._multi() else "")
         self._draw_hand()
 
-    def show_panel(self, kind: str, body: RenderableType) -> None:
+    def show_hint(self, lines: list[str]) -> None:
+        """The hint's panel over the table (any key closes it; the whole hint stays in the deal log): its lines broken
+        at the terminal's width, and in a short terminal without the footnote on points, then without the rows of
+        estimates that do not fit (the best first)."""
+        body = Group(*(Text(x) for x in hint_panel_lines(lines, self.size.width - 8, self.size.height - 4)),
+                     Text("Press any key to close.", style="bold"))
+        if self.has_class("too-small"):
+            self.hidden_panels.append(("hint", body))
+        else:
+            self.push_screen(Panel("hint", body))
+
+    def show_panel(self, kind: str, body: PanelBody) -> None:
         self.asks += 1
         self.panel = kind
         if self.has_class("too-small"):  # shown when the terminal is large enough again (fit_terminal)
@@ -631,15 +844,20 @@ class TableApp(App[None]):
         text = event.value.strip()
         if not self.waiting:
             if text:  # kept, not lost: Enter sends it when the turn comes
-                self.query_one("#message", Static).update(
+                self.say(
                     Text(f"'{text[:20]}' is kept: press Enter again on your turn.", style="bold"))
             return
         event.input.value = ""
         if not text:
+            options = self.choices()
+            if options:  # trump, contract, targets: the card under the cursor is no answer ('JS' is not a contract)
+                self.say(Text(f"Nothing chosen: type one of {' '.join(options)}, or step to it with ← →, then Enter.",
+                              style="bold"))
+                return
             text = self._line_from_hand()
             if not text:
                 return
-        self.query_one("#message", Static).update("")
+        self.say("")
         self.send(text)
 
     def _line_from_hand(self) -> str:
@@ -703,7 +921,7 @@ class TableApp(App[None]):
         if self.waiting:
             self.send(cmd)
         else:
-            self.query_one("#message", Static).update(Text(f"'{cmd}' waits for your turn.", style="bold"))
+            self.say(Text(f"'{cmd}' waits for your turn.", style="bold"))
 
     def action_help(self) -> None:
         self.push_screen(Panel("help", help_body()))
@@ -711,27 +929,28 @@ class TableApp(App[None]):
     def action_hint(self) -> None:
         if self.waiting:
             self.thinking = True
-            self.query_one("#message", Static).update(Text("The expert is thinking about a hint...", style="italic"))
+            self.say(Text("The expert is thinking about a hint...", style="italic"))
         self._command("hint")
 
     def action_last(self) -> None:
         v = self.view
         if v is None:
             return
-        body = (Text(f"Last trick: {tui.trick_text(v.completed[-1], v.names)}") if v.completed
-                else Text("No trick completed yet this deal."))
-        self.push_screen(Panel("last", body))
+        self.push_screen(Panel("last", last_trick_body(v, not self.no_color)))
 
     def action_scores(self) -> None:
         if self.view is not None:
-            self.push_screen(Panel("scores", tui.score_sheet(self.view)))
+            self.push_screen(Panel("scores", sheet_panel(self.view, [], [])))
 
     def action_save(self) -> None:
         self._command("save")
 
+    def action_save_unlisted(self) -> None:
+        self.action_save()
+
     def action_forced(self) -> None:
         msg = self.game.set_play_forced(not self.game.settings.play_forced)
-        self.query_one("#message", Static).update(Text(msg, style="bold"))
+        self.say(Text(msg, style="bold"))
 
     def action_quit_game(self) -> None:
         self.game.leave_requested = True

@@ -645,15 +645,25 @@ def wrap_note(text: str, width: int, indent: str = "  ") -> list[str]:
                          break_long_words=False, break_on_hyphens=False) or [indent]
 
 
-def score_sheet(view: View) -> Table:
-    """The score sheet: one row a completed deal (its number, contract and each player's score) and the totals."""
+def score_sheet(view: View, rows: int | None = None) -> Table:
+    """The score sheet: one row a completed deal (its number, contract and each player's score with the running total
+    in brackets) and the totals. ``rows``: at most this many rows of deals (at least 1), the earliest deals then
+    summed on the first of them (``1-9``, ``earlier deals``), so a short screen keeps the latest deals and the
+    totals."""
     t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, title="Score sheet", title_justify="left")
     t.add_column("Deal", justify="right")
     t.add_column("Contract")
     for nm in view.names:
         t.add_column(Text(nm), justify="right")
+    results = view.results
+    merged = len(results) - max(1, rows) + 1 if rows is not None and len(results) > max(1, rows) else 0
     run = [0] * view.players
-    for i, res in enumerate(view.results, 1):
+    if merged:
+        sums = [sum(res.scores[s] for res in results[:merged]) for s in range(view.players)]
+        run = list(sums)
+        t.add_row(f"1-{merged}", Text("earlier deals", style="italic"),
+                  *(f"{signed(sums[s])} ({signed(run[s])})" for s in range(view.players)))
+    for i, res in enumerate(results[merged:], merged + 1):
         for s in range(view.players):
             run[s] += res.scores[s]
         t.add_row(str(i), res.contract.word, *(f"{signed(res.scores[s])} ({signed(run[s])})" for s in range(view.players)))
