@@ -52,6 +52,7 @@ const STRINGS = {
     toAct: "to play", led: "led", wonShort: "won", confirm: "Confirm", selected: "{k} of {n} chosen",
     a_start: "Deal {n}",
     account: "Account", leaderboard: "Leaderboard",
+    loggedOut: "You were logged out (on this device or another): log in again to play as your account.", logInAgain: "Log in",
     // the lobby, the clocks, leaving and the quick chat
     lobby: "Lobby", playNow: "Play with other people", clock: "Turn clock", fillLevel: "Computers for the free seats", fillWait: "after",
     quickPlay: "Quick play", openTable: "Open a table", waitingTables: "Tables waiting for players",
@@ -150,6 +151,7 @@ const STRINGS = {
     toAct: "ist dran", led: "ausgespielt", wonShort: "Stich", confirm: "Bestätigen", selected: "{k} von {n} gewählt",
     a_start: "Spiel {n}",
     account: "Konto", leaderboard: "Rangliste",
+    loggedOut: "Du wurdest abgemeldet (auf diesem oder einem anderen Gerät): melde dich wieder an, um mit deinem Konto zu spielen.", logInAgain: "Anmelden",
     lobby: "Lobby", playNow: "Mit anderen spielen", clock: "Zeit pro Zug", fillLevel: "Computer für die freien Plätze", fillWait: "nach",
     quickPlay: "Schnell spielen", openTable: "Tisch eröffnen", waitingTables: "Tische, die auf Mitspieler warten",
     quickHelp: "Schnell spielen nimmt einen freien Platz an einem wartenden Tisch mit diesen Regeln (und Optionen) oder eröffnet einen; ein eröffneter Tisch wartet auf Mitspieler, und nach der gewählten Wartezeit nehmen Computer die noch freien Plätze.",

@@ -5,7 +5,7 @@ const TABLE = location.pathname.split("/").pop();
 // accepted by the server (it is saved only once the server seats us with it); trying: the token of the
 // join in flight that would replace ours (tryingName: the name sent with it)
 let token = null, invite = null, trying = null, tryingName = null, ws = null, S = null, sent = false, pendingName = null, retry = 0;
-let dlgKey = "", dismissed = "", stepKey = "", tokenErr = "", gone = false;
+let dlgKey = "", dismissed = "", stepKey = "", tokenErr = "", gone = false, signedOut = false;
 // undone: the hand when Undo was sent (the card taken back gets the focus once the state after it comes), else null
 let undone = null;
 // the hint asked for on this turn ({v, action}): shown in #hint, never as an error, until the state moves on
@@ -79,6 +79,7 @@ function connect() {
     } else if (m.type === "hint") { if (S && m.v === S.v) { hint = { v: m.v, action: m.action }; showHint(true); } }
   };
   ws.onclose = (ev) => {
+    if (ev.code === 4401) { loggedOut(); return; }  // the session ended (logged out here or elsewhere): no retry as the account
     if (ev.code === 4404 || (ev.code >= 4400 && ev.code < 4500) || ev.code === 1008) { noTable(); return; }  // permanent: no retry
     $("conn").textContent = t("disconnected"); setTimeout(connect, Math.min(5000, 300 * ++retry));
   };
@@ -89,6 +90,14 @@ function noTable() {
   main.innerHTML = `<div class="panel" id="notable"><h2>${esc(t("noTable", { id: TABLE }))}</h2><p><a href="/">${esc(t("home"))}</a> · ` +
     `<a href="/history">${esc(t("history"))}</a></p></div>`;
   document.title = t("noTable", { id: TABLE });
+}
+function loggedOut() {
+  signedOut = true;
+  gone = true; $("conn").textContent = "";
+  const main = document.querySelector("main");
+  main.innerHTML = `<div class="panel" id="loggedout" role="alert"><h2>${esc(t("loggedOut"))}</h2><p><a href="/account">${esc(t("logInAgain"))}</a> · ` +
+    `<a href="/">${esc(t("home"))}</a></p></div>`;
+  document.title = t("loggedOut");
 }
 function askName() {
   // an invited friend names himself once, before joining the seat
@@ -582,9 +591,9 @@ document.addEventListener("keydown", (ev) => {
 // a language switch writes everything anew: an open dialog too, a dialog closed stays closed
 window.onSettings = () => { if (S && !gone) render(); };
 window.onLang = () => {
+  if (gone) { if (signedOut) loggedOut(); else noTable(); return; }  // the table's elements are gone: the panel only
   renderPhrases();
   $("chatlog").querySelectorAll("li").forEach((li) => { li.lastChild.textContent = t("chat_" + li.dataset.phrase); });
-  if (gone) { noTable(); return; }
   if (!S) return;
   freeNames();
   dlgKey = ""; stepKey = "";
