@@ -281,8 +281,13 @@ class AccountStore:
         if r is None or not isinstance(password, str) or not HASHER.verify(password[:MAX_PASSWORD], r.password_hash):
             raise AccountRefused("password", "the password is wrong: the account was not deleted")
         with self.engine.begin() as c:
-            tids = [str(x.table_id) for x in c.execute(sa.select(seats_t.c.table_id).where(seats_t.c.account_id == account_id))]
-            c.execute(seats_t.update().where(seats_t.c.account_id == account_id).values(name=DELETED_NAME, account_id=None))
+            # the account's row locked first (PostgreSQL): a seat bound to it at the same time (Store.bind_seat, create_table
+            # lock it to share) is either stored before, and renamed below, or waits and finds the account gone
+            c.execute(sa.select(accounts_t.c.id).where(accounts_t.c.id == account_id).with_for_update())
+            # the seats renamed and their tables read in one statement (SQLite: the transaction's first write locks it)
+            renamed = c.execute(seats_t.update().where(seats_t.c.account_id == account_id).values(name=DELETED_NAME, account_id=None)
+                                .returning(seats_t.c.table_id))
+            tids = list(dict.fromkeys(str(x.table_id) for x in renamed))
             if tids:
                 c.execute(reviews_t.delete().where(reviews_t.c.table_id.in_(tids)))
             ended = [str(x.token_hash) for x in c.execute(sa.select(sessions_t.c.token_hash).where(sessions_t.c.account_id == account_id))]
