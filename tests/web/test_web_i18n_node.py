@@ -19,17 +19,18 @@ const ctx = { localStorage: { getItem: () => "de", setItem() {} }, navigator: { 
   document: { documentElement: {}, getElementById: () => null, querySelectorAll: () => [], addEventListener() {},
               createElement: el } };
 vm.createContext(ctx);
-vm.runInContext(fs.readFileSync(process.argv[1], "utf8"), ctx);
-console.log(JSON.stringify(vm.runInContext(process.argv[2], ctx)));
+for (const f of process.argv.slice(1, -1)) vm.runInContext(fs.readFileSync(f, "utf8"), ctx);
+console.log(JSON.stringify(vm.runInContext(process.argv[process.argv.length - 1], ctx)));
 """
 
 
-def _german(expr: str) -> str:
+def _german(expr: str, *more: str) -> str:
+    """``expr`` evaluated in German after ``static/i18n.js`` and the static scripts ``more`` (their file names)."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
-    js = Path(web.__file__).parent / "static" / "i18n.js"
-    out = subprocess.run([node, "-e", _RUN, str(js), expr], capture_output=True, text=True, timeout=30, check=True)
+    js = [str(Path(web.__file__).parent / "static" / f) for f in ("i18n.js", *more)]
+    out = subprocess.run([node, "-e", _RUN, *js, expr], capture_output=True, text=True, timeout=30, check=True)
     return str(json.loads(out.stdout))
 
 
@@ -47,3 +48,11 @@ def test_a_stopped_table_is_said_in_german() -> None:
     as stopped, not with the page's catch-all "the server refused the message"."""
     stopped = _german('refusalText({type: "error", code: "stopped", reason: "x"})')
     assert "angehalten" in stopped and "Fehler im Server" in stopped and "abgelehnt" not in stopped, stopped
+
+
+def test_the_throttle_is_said_in_german_as_wrong_passwords_of_logins_and_password_changes() -> None:
+    """The repro: the password form's wrong current passwords were said to be "failed logins" ("fehlgeschlagene
+    Anmeldungen") once throttled. Now the words fit both forms."""
+    said = _german('accountError({code: "throttled", retry_after: 7, error: "x"}, "ulla")', "accounts.js")
+    assert "falsche Passwörter" in said and "Anmelden" in said and "Passworts" in said and "7 s" in said, said
+    assert "fehlgeschlagene Anmeldungen" not in said

@@ -65,10 +65,12 @@ class AccountRefused(ValueError):
 
 
 class Throttled(Exception):
-    """Too many failed logins: ``wait`` is the whole seconds until the next attempt is read (at least 1)."""
+    """Too many wrong passwords (failed logins and wrong current passwords of a password change alike): ``wait`` is the
+    whole seconds until the next attempt is read (at least 1)."""
 
     def __init__(self, wait: int, what: str) -> None:
-        super().__init__(f"Too many failed logins {what} in {FAILURE_WINDOW / 60:g} minutes: try again in {wait} s")
+        super().__init__(f"Too many wrong passwords {what} in {FAILURE_WINDOW / 60:g} minutes (logins and password changes "
+                         f"count alike): try again in {wait} s")
         self.wait = wait
 
 
