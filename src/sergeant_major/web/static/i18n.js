@@ -276,6 +276,22 @@ function backEl(n, label) {
   return el;
 }
 function contractText(c) { return c ? (c.length === 1 ? SUIT_SYM[c] + " " + t(c) : t(c)) : t("noContract"); }
+// a computer's server name ("Heuristic 3": its level and seat, stored in English) in the page's language, with the "'"
+// the server adds when a person at the table has that name
+function levelSeatName(level, seat, name) {
+  const lv = STRINGS.en["lv_" + level] ? t("lv_" + level) : level;
+  return lv.replace(/^./, (c) => c.toUpperCase()) + " " + (seat + 1) + (String(name || "").match(/'*$/)[0]);
+}
+// the seats' names as shown: those of "levels" (per seat a level, or null: as named) written in the page's language,
+// a "'" added while a person at the table has the name so written
+function shownNames(names, levels) {
+  const out = names.map((n, i) => (levels && levels[i] ? levelSeatName(levels[i], i, n) : n));
+  out.forEach((n, i) => {
+    if (!levels || !levels[i]) return;
+    while (out.some((o, j) => j !== i && o.toLowerCase() === out[i].toLowerCase())) out[i] += "'";
+  });
+  return out;
+}
 // a seat's kind: "human" or a computer level
 function kindText(kind) { const k = "lv_" + kind; const lv = STRINGS.en[k] ? t(k) : kind; return t("computer") + " (" + lv + ")"; }
 // one action (record form, with its seat) in words, in the page's language

@@ -24,8 +24,6 @@ function form(kind, table) {
   // a table opened here is named in the page's language ("Ann's table", "Tisch von Ann"), as the home page names its own
   if (kind !== "join") body.table_name = t("defLobbyTable", { name }).slice(0, 60);
   if (kind === "join") body.table = table;
-  // the computers that come when this form sets their time are named in the page's language too ("Zufall 3")
-  body.level_names = Object.fromEntries(LEVELS.map((k) => [k, t("lv_" + k).replace(/^./, (c) => c.toUpperCase()).slice(0, 30)]));
   return body;
 }
 async function post(kind, table) {

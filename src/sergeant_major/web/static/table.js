@@ -599,9 +599,12 @@ window.onLang = () => {
   dlgKey = ""; stepKey = "";
   render();
 };
-// a lobby table's seat nobody took yet is named in the page's language
+// a lobby table's seat nobody took yet, and a computer under the server's name ("Heuristic 3"), named in the page's language
 function freeNames() {
-  S.table.seats.forEach((s, i) => { if (s.free) s.name = t("freeSeatN", { n: i + 1 }); });
+  const seats = S.table.seats;
+  seats.forEach((s) => { if (s.served === undefined) s.served = s.name; });  // as the server sent it (a language switch starts anew)
+  const shown = shownNames(seats.map((s) => s.served), seats.map((s) => s.name_level));
+  seats.forEach((s, i) => { s.name = s.free ? t("freeSeatN", { n: i + 1 }) : shown[i]; });
 }
 // ---- the turn clock: the seconds left, counted down here from the state's "left" (the server takes the timeout)
 function tickClock() {
