@@ -148,8 +148,11 @@ function render() {
   const v = S.view, nm = names(), you = S.you;
   // the rules' options each kept whole (9-5-2, instant-win=off: never broken at a hyphen); a long table name (up to 60
   // characters, maybe no space) is cut with an ellipsis, its full text in the tooltip
-  $("tname").innerHTML = `<span class="nw"><span class="cut" title="${esc(S.table.name)}">${esc(S.table.name)}</span> ·</span> ` + String(S.table.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ") +
-    (S.table.practice ? " · " + esc(t("practice")) : "") + " " + ratedBadge(S.table.rated);
+  // (on a phone the title is one line: the name cut first, then the rules, the badge whole: app.css)
+  const rules = String(S.table.rules) + (S.table.practice ? " · " + t("practice") : "");
+  $("tname").innerHTML = `<span class="nw tn-name"><span class="cut" title="${esc(S.table.name)}">${esc(S.table.name)}</span> ·</span> ` +
+    `<span class="tn-rules" title="${esc(rules)}">` + String(S.table.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ") +
+    (S.table.practice ? " · " + esc(t("practice")) : "") + "</span> " + ratedBadge(S.table.rated);
   document.title = S.table.name + " · Sergeant Major";
   $("tokerr").textContent = tokenErr;
   // players around the table: you at the bottom, the others in playing order to the left, across, to the right
