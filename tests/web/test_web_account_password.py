@@ -114,6 +114,8 @@ def test_wrong_current_passwords_are_throttled_like_failed_logins(app: Any, stor
         assert r.status_code == 429 and r.json()["code"] == "throttled"
         wait = int(r.headers["Retry-After"])
         assert wait > 0 and r.json()["retry_after"] == wait and f"try again in {wait} s" in r.json()["error"]
+        # said as it was: wrong passwords (of this form or the login's), not "failed logins"
+        assert "Too many wrong passwords for the name 'ulla'" in r.json()["error"] and "failed logins" not in r.json()["error"]
         assert stored(store) == before and me.get("/api/account").json()["name"] == "ulla"
     with TestClient(app) as other:  # the failures count for the name as for a login: it is throttled too
         assert login(other, "ulla", OLD).status_code == 429

@@ -14,6 +14,7 @@ pytest.importorskip("fastapi")
 
 import sqlalchemy as sa  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from sergeant_major.web.accounts import DELETED_NAME  # noqa: E402
 from sergeant_major.web.store import Store, accounts_t, seats_t, sessions_t  # noqa: E402
@@ -230,23 +231,46 @@ def _account_id(store: Store, name: str) -> int:
 def test_a_deleted_account_s_id_and_seats_go_to_no_new_account(app: Any, store: Store) -> None:
     """SQLite gives a new row the largest id plus one unless the table is AUTOINCREMENT: the newest account deleted, the
     next one registered would get its id, and whatever still held that id (a browser of the deleted account with a table
-    open, binding the seat it joins) would be the new person's: history, ratings."""
-    with client(app) as olga, client(app) as phone, client(app) as laptop:
-        register(olga, "olga")
-        me = register(phone, "mia")
-        mia = _account_id(store, "mia")
-        assert laptop.post("/api/account/login", json={"name": "mia", "password": PASSWORD}).status_code == 200
-        out = olga.post("/api/tables", json={"rules": "9-5-2", "seats": VS_COMPUTERS}).json()
+    open, binding the seat it joins) would be the new person's: history, ratings. That browser's websocket is closed as
+    logged out at once (code 4401); opened again with its stale cookie, it joins as a guest.
+
+    One client (one event loop, as in the server) plays the three browsers, each with its own session cookie."""
+    def use(c: TestClient, cookie: str | None) -> None:
+        c.cookies.clear()
+        if cookie is not None:
+            c.cookies.set("sm_session", cookie)
+
+    with client(app) as c:
+        register(c, "olga")
+        out = c.post("/api/tables", json={"rules": "9-5-2", "seats": VS_COMPUTERS}).json()
         token = out["seats"][1]["invite"].split("#token=")[1]
-        with laptop.websocket_connect(f"/ws/{out['id']}") as ws:  # Mia's laptop has Olga's table open, logged in
-            r = phone.post("/api/account/delete", json={"password": PASSWORD}, headers={"X-CSRF-Token": me["csrf"]})
+        use(c, None)
+        me = register(c, "mia")
+        phone = c.cookies.get("sm_session")
+        mia = _account_id(store, "mia")
+        use(c, None)
+        assert c.post("/api/account/login", json={"name": "mia", "password": PASSWORD}).status_code == 200
+        laptop = c.cookies.get("sm_session")
+        with c.websocket_connect(f"/ws/{out['id']}") as ws:  # Mia's laptop has Olga's table open, logged in
+            use(c, phone)
+            r = c.post("/api/account/delete", json={"password": PASSWORD}, headers={"X-CSRF-Token": me["csrf"]})
             assert r.status_code == 200
-            register(phone, "noah")
+            use(c, None)
+            register(c, "noah")
+            noah = c.cookies.get("sm_session")
             assert _account_id(store, "noah") != mia  # the newest account's id was given again before
-            ws.send_text(json.dumps({"type": "join", "token": token}))  # then the laptop takes the invitation
+            ws.send_text(json.dumps({"type": "join", "token": token}))  # then the laptop takes the invitation: not acted on
+            with pytest.raises(WebSocketDisconnect) as e:
+                while True:
+                    ws.receive_text()
+            assert e.value.code == 4401
+        use(c, laptop)
+        with c.websocket_connect(f"/ws/{out['id']}") as ws:  # the page opened again: a guest's
+            ws.send_text(json.dumps({"type": "join", "token": token}))
             while json.loads(ws.receive_text())["type"] != "state":
                 pass
-        assert phone.post("/api/history", json={"tokens": []}).json()["games"] == []  # not Noah's table
+        use(c, noah)
+        assert c.post("/api/history", json={"tokens": []}).json()["games"] == []  # not Noah's table
         with store.engine.connect() as conn:
             bound = conn.execute(sa.select(seats_t.c.account_id).where(seats_t.c.table_id == out["id"], seats_t.c.seat == 1)).scalar()
         assert bound is None  # nor bound to the deleted account: a guest's seat

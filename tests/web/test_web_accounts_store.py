@@ -119,7 +119,7 @@ def test_deleting_an_account_keeps_its_seats_records_under_another_name(store: S
     _s, token = acc.login(name, PASSWORD, "10.0.0.2")
     with pytest.raises(AccountRefused):
         acc.delete(aid, "wrong password")
-    assert acc.delete(aid, PASSWORD) == [t["id"]]
+    assert acc.delete(aid, PASSWORD).tables == [t["id"]]
     got = store.table(t["id"])
     assert got is not None and got[1][0].name == DELETED_NAME and got[1][0].account is None
     assert acc.session(token) is None and acc.account_id(name) is None

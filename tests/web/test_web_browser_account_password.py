@@ -17,7 +17,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright pac
 pytest.importorskip("axe_playwright_python", reason="axe-playwright-python is missing (the test extra)")
 pytest.importorskip("fastapi")
 
-from _browserhelp import page_errors, register_in_page  # noqa: E402
+from _browserhelp import create_table, page_errors, register_in_page  # noqa: E402
 from _webhelp import Server  # noqa: E402
 from test_web_browser_look import check_page  # noqa: E402
 
@@ -83,6 +83,48 @@ def test_a_player_changes_the_password_and_logs_in_with_the_new_one(server: Serv
         check_page(p, f"account logged in {p.viewport_size['width']}")
         p.click("#lang")
         check_page(p, f"account logged in {p.viewport_size['width']} german")
+    assert not errs, errs
+    ctx.close()
+    other_ctx.close()
+
+
+def test_the_other_device_s_open_table_and_lobby_say_it_was_logged_out(server: Server, browser: Any) -> None:
+    """The other device has a table (its seat) and the lobby open when the password is changed here: both say at once,
+    without a reload, that it was logged out (in German after a language switch), and the table page does not
+    reconnect as the account."""
+    ctx, other_ctx = browser.new_context(viewport=DESKTOP), browser.new_context(viewport=PHONE)
+    page, other = ctx.new_page(), other_ctx.new_page()
+    errs = page_errors(page) + page_errors(other)
+    register(page, server, "Xaver")
+    other.goto(server.url + "/account")
+    other.fill("#login-name", "Xaver")
+    other.fill("#login-password", OLD)
+    other.click("#login-btn")
+    other.locator("#who", has_text="Xaver").wait_for()
+    out = create_table(server, [{"kind": "me", "name": "Xaver"}, {"kind": "computer", "level": "heuristic"},
+                                {"kind": "computer", "level": "heuristic"}])
+    other.evaluate("([tid, tok]) => saveToken(tid, tok)", [out["id"], out["seats"][0]["token"]])
+    other.goto(server.url + "/t/" + out["id"])
+    other.locator("#seatlist", has_text="Xaver").wait_for()
+    lobby = other_ctx.new_page()
+    errs += page_errors(lobby)
+    lobby.goto(server.url + "/lobby")
+    lobby.wait_for_function("document.querySelector('#conn').textContent === ''")
+
+    page.fill("#pw-current", OLD)
+    page.fill("#pw-new", NEW)
+    page.click("#password-btn")
+    page.locator("#pw-done", has_text="Your password is changed").wait_for()
+    other.locator("#loggedout", has_text="You were logged out").wait_for()
+    lobby.locator("#conn", has_text="You were logged out").wait_for()
+    check_page(other, "table logged out")
+    other.click("#lang")
+    other.locator("#loggedout", has_text="Du wurdest abgemeldet").wait_for()
+    check_page(other, "table logged out german")
+    other.click("#lang")
+    assert other.locator("#loggedout a[href='/account']").count() == 1
+    other.wait_for_timeout(1500)  # no reconnection: the page stays as it is
+    assert other.locator("#loggedout").count() == 1
     assert not errs, errs
     ctx.close()
     other_ctx.close()

@@ -133,12 +133,23 @@ def test_the_lobby_fits_and_passes_axe(server: Server, browser: Any, size: tuple
 def test_computers_that_fill_a_lobby_table_are_named_in_the_pages_language(server: Server, browser: Any, lang: str,
                                                                             want: str) -> None:
     """The repro: on the German lobby, Quick play with the wait "at once" filled the seats with "Random 2", "Random 3"
-    at a table named "Tisch von Jörg". Now "Zufall 2"."""
+    at a table named "Tisch von Jörg". Now "Zufall 2"; and since the names are written by each page from the level
+    stored, they follow a language switch, on the table and in *My games*."""
     page = _lobby_page(browser, server, "Jörg", lang, (390, 844))
+    errs = page_errors(page)
     _quick(page, "deals=1", "0")
     page.wait_for_function("document.querySelectorAll('#players .player').length === 3")
     page.locator("#players", has_text=want).wait_for()
     assert page.locator("#players .player .nm").all_inner_texts()[1:] == [want, want[:-1] + "3"]
+    other = "Zufall 2" if lang == "en" else "Random 2"
+    page.click("#lang")
+    page.locator("#players", has_text=other).wait_for()
+    assert page.locator("#players .player .nm").all_inner_texts()[1:] == [other, other[:-1] + "3"]
+    page.goto(server.url + "/history")  # (opened in the language the test sets for every page)
+    page.locator("tr.game", has_text=want[:-1] + "3").first.wait_for()
+    page.click("#lang")
+    page.locator("tr.game", has_text=other[:-1] + "3").first.wait_for()
+    assert errs == []
     page.context.close()
 
 

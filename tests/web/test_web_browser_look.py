@@ -39,10 +39,20 @@ VIEWPORTS = [(390, 844), (768, 1024), (1280, 800)]
 _TOO_WIDE = """() => {
   const W = document.documentElement.clientWidth, bad = [];
   if (document.documentElement.scrollWidth > W + 1) bad.push("page scrolls sideways: " + document.documentElement.scrollWidth);
+  // a part of a text cut on purpose (its nearest clipping ancestor ends in an ellipsis, within the screen) is not drawn
+  const clipped = (el) => {
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const st = getComputedStyle(a);
+      if (st.overflowX === "visible") continue;
+      const c = a.getBoundingClientRect();
+      return st.textOverflow === "ellipsis" && c.right <= W + 1 && c.left >= -1;
+    }
+    return false;
+  };
   for (const el of document.querySelectorAll("body *")) {
     if (el.closest(".ct, dialog:not([open])")) continue;
     const r = el.getBoundingClientRect();
-    if (r.width && (r.right > W + 1 || r.left < -1)) bad.push((el.id || el.className || el.tagName) + " " + Math.round(r.left) + ".." + Math.round(r.right));
+    if (r.width && (r.right > W + 1 || r.left < -1) && !clipped(el)) bad.push((el.id || el.className || el.tagName) + " " + Math.round(r.left) + ".." + Math.round(r.right));
   }
   return bad.slice(0, 10);
 }"""

@@ -7,6 +7,7 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,18 +20,23 @@ const ctx = { localStorage: { getItem: () => "de", setItem() {} }, navigator: { 
   document: { documentElement: {}, getElementById: () => null, querySelectorAll: () => [], addEventListener() {},
               createElement: el } };
 vm.createContext(ctx);
-vm.runInContext(fs.readFileSync(process.argv[1], "utf8"), ctx);
-console.log(JSON.stringify(vm.runInContext(process.argv[2], ctx)));
+for (const f of process.argv.slice(1, -1)) vm.runInContext(fs.readFileSync(f, "utf8"), ctx);
+console.log(JSON.stringify(vm.runInContext(process.argv[process.argv.length - 1], ctx)));
 """
 
 
-def _german(expr: str) -> str:
+def _in_german(expr: str, *more: str) -> Any:
+    """``expr`` evaluated in German after ``static/i18n.js`` and the static scripts ``more`` (their file names)."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
-    js = Path(web.__file__).parent / "static" / "i18n.js"
-    out = subprocess.run([node, "-e", _RUN, str(js), expr], capture_output=True, text=True, timeout=30, check=True)
-    return str(json.loads(out.stdout))
+    js = [str(Path(web.__file__).parent / "static" / f) for f in ("i18n.js", *more)]
+    out = subprocess.run([node, "-e", _RUN, *js, expr], capture_output=True, text=True, timeout=30, check=True)
+    return json.loads(out.stdout)
+
+
+def _german(expr: str, *more: str) -> str:
+    return str(_in_german(expr, *more))
 
 
 def test_a_failed_run_is_said_as_the_server_said_it() -> None:
@@ -47,3 +53,21 @@ def test_a_stopped_table_is_said_in_german() -> None:
     as stopped, not with the page's catch-all "the server refused the message"."""
     stopped = _german('refusalText({type: "error", code: "stopped", reason: "x"})')
     assert "angehalten" in stopped and "Fehler im Server" in stopped and "abgelehnt" not in stopped, stopped
+
+
+def test_the_throttle_is_said_in_german_as_wrong_passwords_of_logins_and_password_changes() -> None:
+    """The repro: the password form's wrong current passwords were said to be "failed logins" ("fehlgeschlagene
+    Anmeldungen") once throttled. Now the words fit both forms."""
+    said = _german('accountError({code: "throttled", retry_after: 7, error: "x"}, "ulla")', "accounts.js")
+    assert "falsche Passwörter" in said and "Anmelden" in said and "Passworts" in said and "7 s" in said, said
+    assert "fehlgeschlagene Anmeldungen" not in said
+
+
+def test_a_computer_s_server_name_is_written_in_german_from_its_level() -> None:
+    """A lobby's computers are stored as ``Random 2`` with their level (``name_level``): the German page writes
+    ``Zufall 2``, keeps the server's ``'`` and adds one while a person at the table has the name so written; a name
+    without a level is left as it is."""
+    said = _in_german('shownNames(["Ann", "Random 2", "Heuristic 3\'", "Zufall 9"], [null, "random", "heuristic", null])')
+    assert said == ["Ann", "Zufall 2", "Heuristik 3'", "Zufall 9"]
+    said = _in_german('shownNames(["Heuristik 2", "Heuristic 2"], [null, "heuristic"])')
+    assert said == ["Heuristik 2", "Heuristik 2'"]

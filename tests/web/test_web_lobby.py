@@ -51,27 +51,37 @@ def test_quick_play_seats_two_people_at_one_table_and_computers_fill_the_rest(tm
         assert c["id"] != a["id"] and c["seat"] == 0
 
 
-def test_the_computers_are_named_in_the_language_of_whom_they_came_for(tmp_path: Path) -> None:
-    """The repro: a quick play "at once" on the German lobby filled the seats with "Random 2", "Random 3" (the server's
-    English) at a table named "Tisch von Jörg". The form now gives the levels' names in its language: the computers
-    that come when it sets their time are named with them; kept in the record (the table's level stays ``random``)."""
+def _seats(cl: TestClient, tid: str) -> list[dict[str, Any]]:
+    with cl.websocket_connect(f"/ws/{tid}") as ws:
+        ws.send_text(json.dumps({"type": "join", "token": None}))
+        out: list[dict[str, Any]] = json.loads(ws.receive_text())["table"]["seats"]
+        return out
+
+
+def test_the_computers_names_come_from_their_level_in_every_page_s_language(tmp_path: Path) -> None:
+    """The repro: the German lobby's computers were named "Zufall 3" from the names its form sent, kept in memory only:
+    after a restart (or filled by another process) they were "Random 3". Now every computer that fills a lobby table is
+    stored under the server's name (``Random 3``) and marked with its level (``name_level``), which each page writes in
+    its language, whoever filled the seats and when; a person's name is never marked."""
+    de = {"random": "Zufall", "heuristic": "Heuristik"}
     with _client(tmp_path) as cl:
-        de = {"random": "Zufall", "heuristic": "Heuristik"}
         a = cl.post("/api/lobby/quick", json={"name": "Ann", "rules": "9-5-2", "wait": 60, "level": "random"}).json()
         b = cl.post("/api/lobby/quick", json={"name": "Jörg", "rules": "9-5-2", "wait": 0, "level_names": de}).json()
         assert b["id"] == a["id"]
-        c = cl.post("/api/lobby/quick", json={"name": "Jörg", "rules": "8-5-3", "wait": 0, "level": "random",
-                                              "level_names": de}).json()
-        for tid, want in ((a["id"], ["Ann", "Jörg", "Zufall 3"]), (c["id"], ["Jörg", "Zufall 2", "Zufall 3"])):
-            with cl.websocket_connect(f"/ws/{tid}") as ws:
-                ws.send_text(json.dumps({"type": "join", "token": None}))
-                seats = json.loads(ws.receive_text())["table"]["seats"]
-            assert [s["name"] for s in seats] == want and seats[-1]["kind"] == "random"
-        # no names given (an older page, a script): the server's English
-        d = cl.post("/api/lobby/open", json={"name": "Cy", "rules": "9-2-5", "wait": 0, "level": "heuristic"}).json()
-        with cl.websocket_connect(f"/ws/{d['id']}") as ws:
-            ws.send_text(json.dumps({"type": "join", "token": None}))
-            assert [s["name"] for s in json.loads(ws.receive_text())["table"]["seats"]] == ["Cy", "Heuristic 2", "Heuristic 3"]
+        seats = _seats(cl, a["id"])
+        assert [(s["name"], s["name_level"]) for s in seats] == [("Ann", None), ("Jörg", None), ("Random 3", "random")]
+        d = cl.post("/api/lobby/open", json={"name": "Heuristic 2", "rules": "9-2-5", "wait": 120, "level": "heuristic",
+                                             "level_names": de}).json()
+    with _client(tmp_path) as cl:  # a restart: the German form's names are gone, the table waits on (read from the database)
+        assert cl.get("/api/lobby").json()["tables"][0]["id"] == d["id"]
+        cl.portal.call(cl.app.state.lobby.fill, d["id"])  # its computers come (their time is not waited for)
+        seats = _seats(cl, d["id"])
+        # a person named as a computer would be: the computer's name gets a "'"; the person's is not marked
+        assert [(s["name"], s["name_level"]) for s in seats] == [("Heuristic 2", None), ("Heuristic 2'", "heuristic"),
+                                                                 ("Heuristic 3", "heuristic")]
+        history = cl.post("/api/history", json={"tokens": [d["token"]]}).json()["games"]
+        assert history[0]["names"] == ["Heuristic 2", "Heuristic 2'", "Heuristic 3"]
+        assert history[0]["name_levels"] == [None, "heuristic", "heuristic"]
 
 
 def test_invitation_tables_stay_out_of_the_lobby(tmp_path: Path) -> None:

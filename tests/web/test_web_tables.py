@@ -94,7 +94,7 @@ def test_a_table_is_read_from_the_database_in_a_worker_thread_once(tmp_path: Pat
         # one table: each sees the other online, and Bob's name
         assert sa["table"]["seats"][1] == sb["table"]["seats"][1] == {"name": "Bob", "kind": "human", "online": True,
                                                                        "away": False, "left": False,
-                                                                       "free": False}
+                                                                       "free": False, "name_level": None}
         assert hub.tables[tid].seats[1].name == "Bob" and hub.loading == {} and hub.installed == set()
 
     asyncio.run(run())

@@ -19,11 +19,20 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.exc import SQLAlchemyError
 
-from sergeant_major.web.accounts import SESSION_COOKIE, SESSION_SECONDS, AccountRefused, AccountStore, Session, Throttled
+from sergeant_major.web.accounts import (
+    SESSION_COOKIE,
+    SESSION_SECONDS,
+    AccountRefused,
+    AccountStore,
+    Session,
+    Throttled,
+    token_hash,
+)
 from sergeant_major.web.bodies import request_json
 from sergeant_major.web.hub import Hub
 from sergeant_major.web.player_stats import player_stats
 from sergeant_major.web.ratings import COMPUTER_RATINGS, RATED_PRESETS, Rating, leaderboard
+from sergeant_major.web.session_sockets import SessionSockets
 
 __all__ = ["add_account_routes", "cross_site", "session_of", "AccountOut", "ErrorOut", "LeaderboardOut", "PlayerOut"]
 
@@ -121,9 +130,10 @@ def _rating_out(name: str, r: Rating) -> dict[str, Any]:
             "matches": r.matches, "wins": r.wins, "provisional": r.provisional}
 
 
-def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Callable[[str], FileResponse]) -> None:
+def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Callable[[str], FileResponse],
+                       sockets: SessionSockets) -> None:
     """Add the pages ``/account``, ``/leaderboard``, ``/players/NAME`` and their API to ``app`` (``page(file)``: a
-    static page's response)."""
+    static page's response; ``sockets``: the open websockets of each session, closed when it ends)."""
     responses: dict[int | str, dict[str, Any]] = {c: {"model": ErrorOut} for c in (400, 401, 403, 404, 413, 429, 503)}
 
     async def json_body(request: Request) -> dict[str, Any] | Response:
@@ -150,6 +160,8 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
                 await asyncio.to_thread(accounts.logout, old)
             except SQLAlchemyError:
                 pass
+            else:
+                await sockets.end([token_hash(old)])
         resp.set_cookie(SESSION_COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="lax", secure=_secure(request),
                         path="/")
         return resp
@@ -258,10 +270,12 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
         session = await checked_session(request)
         if isinstance(session, Response):
             return session
+        token = request.cookies.get(SESSION_COOKIE, "")
         try:
-            await asyncio.to_thread(accounts.logout, request.cookies.get(SESSION_COOKIE, ""))
+            await asyncio.to_thread(accounts.logout, token)
         except SQLAlchemyError as e:
             return _refused("storage", f"the session could not be ended ({type(e).__name__})", 503)
+        await sockets.end([token_hash(token)])  # this browser's open tables and lobby: logged out at once
         return logged_out(JSONResponse({"name": None, "csrf": None}))
 
     @app.post("/api/account/password", response_model=AccountOut, responses=responses)
@@ -272,14 +286,15 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
         session, body = got
         addr = request.client.host if request.client is not None else "unknown"
         try:
-            await asyncio.to_thread(accounts.change_password, session.account_id, body["current"], body["new"], addr,
-                                    request.cookies.get(SESSION_COOKIE, ""))
+            ended = await asyncio.to_thread(accounts.change_password, session.account_id, body["current"], body["new"], addr,
+                                            request.cookies.get(SESSION_COOKIE, ""))
         except Throttled as e:
             return throttled(e)
         except AccountRefused as e:
             return _refused(e.code, str(e), 401 if e.code == "current_password" else 400)
         except SQLAlchemyError as e:
             return _refused("storage", f"the password could not be changed ({type(e).__name__}); nothing was changed", 503)
+        await sockets.end(ended)  # the other devices' open tables and lobby: logged out at once (a thief's too)
         return JSONResponse({"name": session.name, "csrf": session.csrf})
 
     @app.post("/api/account/delete", response_model=AccountOut, responses=responses)
@@ -289,12 +304,13 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
             return got
         session, body = got
         try:
-            tids = await asyncio.to_thread(accounts.delete, session.account_id, body["password"])
+            deleted = await asyncio.to_thread(accounts.delete, session.account_id, body["password"])
         except AccountRefused as e:
             return _refused(e.code, str(e), 401)
         except SQLAlchemyError as e:
             return _refused("storage", f"the account could not be deleted ({type(e).__name__}); nothing was changed", 503)
-        for tid in tids:  # the loaded tables show the seat under its new name, bound to no account
+        await sockets.end(deleted.sessions)  # its browsers' open tables and lobby: logged out at once
+        for tid in deleted.tables:  # the loaded tables show the seat under its new name, bound to no account
             gt = hub.tables.get(tid)
             if gt is not None:
                 hub.rename_deleted(gt, session.account_id)

@@ -30,8 +30,8 @@ from sergeant_major.web.store import (
     sessions_t,
 )
 
-__all__ = ["HASHER", "AccountStore", "AccountRefused", "Throttled", "Session", "DELETED_NAME", "SESSION_COOKIE", "SESSION_SECONDS",
-           "MAX_FAILURES", "FAILURE_WINDOW", "name_refusal", "password_refusal"]
+__all__ = ["HASHER", "AccountStore", "AccountRefused", "Throttled", "Session", "Deleted", "DELETED_NAME", "SESSION_COOKIE", "SESSION_SECONDS",
+           "MAX_FAILURES", "FAILURE_WINDOW", "name_refusal", "password_refusal", "token_hash"]
 
 DELETED_NAME = "deleted player"
 SESSION_COOKIE = "sm_session"
@@ -65,10 +65,12 @@ class AccountRefused(ValueError):
 
 
 class Throttled(Exception):
-    """Too many failed logins: ``wait`` is the whole seconds until the next attempt is read (at least 1)."""
+    """Too many wrong passwords (failed logins and wrong current passwords of a password change alike): ``wait`` is the
+    whole seconds until the next attempt is read (at least 1)."""
 
     def __init__(self, wait: int, what: str) -> None:
-        super().__init__(f"Too many failed logins {what} in {FAILURE_WINDOW / 60:g} minutes: try again in {wait} s")
+        super().__init__(f"Too many wrong passwords {what} in {FAILURE_WINDOW / 60:g} minutes (logins and password changes "
+                         f"count alike): try again in {wait} s")
         self.wait = wait
 
 
@@ -79,6 +81,14 @@ class Session:
     account_id: int
     name: str
     csrf: str
+
+
+@dataclass(frozen=True)
+class Deleted:
+    """An account deleted: the ids of the tables its seats were at and the token hashes of the sessions that ended."""
+
+    tables: list[str]
+    sessions: list[str]
 
 
 def name_refusal(name: object) -> str | None:
@@ -204,14 +214,23 @@ class AccountStore:
                           .where(sessions_t.c.token_hash == token_hash(token), sessions_t.c.expires > time.time())).first()
         return None if r is None else Session(int(r.account_id), str(r.name), str(r.csrf))
 
+    def live_sessions(self, hashes: set[str]) -> set[str]:
+        """Which of the token ``hashes`` are of sessions still stored and not expired."""
+        if not hashes:
+            return set()
+        with self.engine.connect() as c:
+            return {str(r.token_hash) for r in c.execute(sa.select(sessions_t.c.token_hash).where(
+                sessions_t.c.token_hash.in_(sorted(hashes)), sessions_t.c.expires > time.time()))}
+
     def logout(self, token: str) -> None:
         """End a session (its row is deleted)."""
         with self.engine.begin() as c:
             c.execute(sessions_t.delete().where(sessions_t.c.token_hash == token_hash(token)))
 
-    def change_password(self, account_id: int, current: object, new: object, addr: str, keep_token: str) -> None:
+    def change_password(self, account_id: int, current: object, new: object, addr: str, keep_token: str) -> list[str]:
         """Check an account's current password and store the Argon2id hash of ``new``; every session of the account but
-        the one of ``keep_token`` ends. A wrong current password counts as a failed login (the same throttle).
+        the one of ``keep_token`` ends (their token hashes are returned). A wrong current password counts as a failed
+        login (the same throttle).
 
         Raises:
             AccountRefused: ``body`` for a password that is not a text, ``password`` for a new one that does not fit
@@ -235,9 +254,12 @@ class AccountStore:
         hashed = HASHER.hash(new)
         with self.engine.begin() as c:  # the other sessions end with the old password: a thief's stolen cookie too
             c.execute(accounts_t.update().where(accounts_t.c.id == account_id).values(password_hash=hashed))
+            ended = [str(x.token_hash) for x in c.execute(sa.select(sessions_t.c.token_hash).where(
+                sessions_t.c.account_id == account_id, sessions_t.c.token_hash != token_hash(keep_token)))]
             c.execute(sessions_t.delete().where(sessions_t.c.account_id == account_id,
                                                 sessions_t.c.token_hash != token_hash(keep_token)))
             c.execute(login_failures_t.delete().where(login_failures_t.c.key == f"name:{str(r.name).casefold()[:60]}"))
+        return ended
 
     def account_id(self, name: str) -> tuple[int, str] | None:
         """``(id, name as registered)`` of the account called ``name`` (letter case aside), or ``None``."""
@@ -247,10 +269,11 @@ class AccountStore:
             r = c.execute(sa.select(accounts_t.c.id, accounts_t.c.name).where(accounts_t.c.name_key == name.casefold())).first()
         return None if r is None else (int(r.id), str(r.name))
 
-    def delete(self, account_id: int, password: object) -> list[str]:
+    def delete(self, account_id: int, password: object) -> Deleted:
         """Delete an account after checking its password: its password hash, sessions, ratings and their history go;
         its seats keep their tables' records, named :data:`DELETED_NAME` and bound to no account (the stored reviews of
-        those tables, which hold the names, are dropped: recomputed when asked). Returns the ids of those tables.
+        those tables, which hold the names, are dropped: recomputed when asked). Returns the ids of those tables and the token
+        hashes of the sessions ended.
 
         Raises:
             AccountRefused: ``password`` when it is wrong (nothing is changed).
@@ -260,13 +283,19 @@ class AccountStore:
         if r is None or not isinstance(password, str) or not HASHER.verify(password[:MAX_PASSWORD], r.password_hash):
             raise AccountRefused("password", "the password is wrong: the account was not deleted")
         with self.engine.begin() as c:
-            tids = [str(x.table_id) for x in c.execute(sa.select(seats_t.c.table_id).where(seats_t.c.account_id == account_id))]
-            c.execute(seats_t.update().where(seats_t.c.account_id == account_id).values(name=DELETED_NAME, account_id=None))
+            # the account's row locked first (PostgreSQL): a seat bound to it at the same time (Store.bind_seat, create_table
+            # lock it to share) is either stored before, and renamed below, or waits and finds the account gone
+            c.execute(sa.select(accounts_t.c.id).where(accounts_t.c.id == account_id).with_for_update())
+            # the seats renamed and their tables read in one statement (SQLite: the transaction's first write locks it)
+            renamed = c.execute(seats_t.update().where(seats_t.c.account_id == account_id).values(name=DELETED_NAME, account_id=None)
+                                .returning(seats_t.c.table_id))
+            tids = list(dict.fromkeys(str(x.table_id) for x in renamed))
             if tids:
                 c.execute(reviews_t.delete().where(reviews_t.c.table_id.in_(tids)))
+            ended = [str(x.token_hash) for x in c.execute(sa.select(sessions_t.c.token_hash).where(sessions_t.c.account_id == account_id))]
             c.execute(sessions_t.delete().where(sessions_t.c.account_id == account_id))
             c.execute(rating_history_t.delete().where(rating_history_t.c.account_id == account_id))
             c.execute(ratings_t.delete().where(ratings_t.c.account_id == account_id))
             c.execute(login_failures_t.delete().where(login_failures_t.c.key == f"name:{r.name_key}"))
             c.execute(accounts_t.delete().where(accounts_t.c.id == account_id))
-        return tids
+        return Deleted(tids, ended)

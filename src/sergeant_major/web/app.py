@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -25,7 +25,7 @@ from sergeant_major.core.rules import Rules
 from sergeant_major.players import LEVELS
 from sergeant_major.records import dumps_record
 from sergeant_major.web.account_api import add_account_routes, cross_site, session_of
-from sergeant_major.web.accounts import SESSION_COOKIE, AccountStore
+from sergeant_major.web.accounts import SESSION_COOKIE, AccountStore, Session
 from sergeant_major.web.bodies import request_json
 from sergeant_major.web.chat import CHAT_PHRASES
 from sergeant_major.web.clocks import CLOCK_CHOICES
@@ -46,8 +46,9 @@ from sergeant_major.web.protocol import (
 )
 from sergeant_major.web.ratings import LobbyRatings, was_rated
 from sergeant_major.web.review import ReviewJobs
+from sergeant_major.web.session_sockets import SessionSockets
 from sergeant_major.web.store import Store, default_db_url
-from sergeant_major.web.tables import GameTable, end_json, history_game, replay_steps
+from sergeant_major.web.tables import GameTable, end_json, history_game, name_levels, replay_steps
 
 __all__ = ["create_app", "create_table", "STATIC"]
 
@@ -99,6 +100,15 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
     if many and not store.notify:
         raise ValueError("many processes need PostgreSQL (LISTEN/NOTIFY): SQLite serves one process")
     shared = Cluster(hub) if many else None
+    accounts = AccountStore(hub.store)
+    sockets = SessionSockets()  # the open websockets of each login session: closed when it ends
+
+    async def check_sessions() -> None:
+        """Close the websockets whose session ended elsewhere (another process, or expired)."""
+        watched = sockets.confirmed()
+        if watched:
+            live = await asyncio.to_thread(accounts.live_sessions, watched)
+            await sockets.end(watched - live)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -107,6 +117,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
                 await asyncio.sleep(check_every)
                 try:
                     await hub.check_away()
+                    await check_sessions()
                     await asyncio.to_thread(hub.store.checkpoint)
                 except Exception:  # noqa: BLE001 - the watcher must never stop
                     pass
@@ -179,9 +190,27 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
     async def replay_page(table_id: str) -> FileResponse:
         return await table_page_of(table_id, "replay.html")  # its /api/tables/ID/replay says why, also for an unknown id
 
-    accounts = AccountStore(hub.store)
     app.state.accounts = accounts
-    add_account_routes(app, hub, accounts, page)
+    app.state.sockets = sockets
+    add_account_routes(app, hub, accounts, page, sockets)
+
+    async def session_socket(websocket: WebSocket, on_end: Callable[[], None] | None = None) -> tuple[str | None, Session | None]:
+        """The session of a websocket's cookie (``None``: a guest), its websocket counted under it first (so that a
+        session ended while it is read still closes it: :mod:`.session_sockets`); returns the key it is counted under."""
+        key = sockets.add(websocket.cookies.get(SESSION_COOKIE), websocket, on_end)
+        if key is None:
+            return None, None
+        try:
+            session = await asyncio.to_thread(accounts.session, websocket.cookies.get(SESSION_COOKIE))
+        except SQLAlchemyError:
+            session = None
+        if sockets.is_ended(websocket):  # ended while it was read: closed already (the caller stops)
+            return key, None
+        if session is None:  # a stale cookie: a guest's websocket, never closed as logged out
+            sockets.remove(key, websocket)
+            return None, None
+        sockets.confirm(key, websocket)
+        return key, session
 
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
@@ -235,11 +264,15 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
     async def lobby_ws(websocket: WebSocket) -> None:
         """The lobby pushed at every change; a client may send ``{"type": "ping"}`` (answered ``pong``), nothing else."""
         await websocket.accept()
+        key, _session = await session_socket(websocket)  # the lobby shows the same to all; closed at its session's end
+        if sockets.is_ended(websocket):
+            sockets.remove(key, websocket)
+            return
         await lobby.add(websocket)
         try:
             while True:
                 message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
+                if message["type"] == "websocket.disconnect" or sockets.is_ended(websocket):
                     break
                 text = message.get("text") or ""
                 try:
@@ -258,6 +291,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
             pass
         finally:
             lobby.drop(websocket)
+            sockets.remove(key, websocket)
 
     @app.post("/api/tables")
     async def create(request: Request) -> Response:
@@ -329,7 +363,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
             return gt
         # rated: as stored when its ratings were written (a deleted account since changes nothing), else the rule's answer
         rated = was_rated(store, table_id) or gt.rated()
-        return JSONResponse({"names": [s.name for s in gt.seats], "rules": str(gt.rules), "practice": gt.row.practice,
+        return JSONResponse({"names": [s.name for s in gt.seats], "name_levels": name_levels(gt.seats), "rules": str(gt.rules), "practice": gt.row.practice,
                              "rated": rated, "steps": replay_steps(gt), "end": end_json(gt.match.end) if gt.match.end else None})
 
     @app.get("/api/tables/{table_id}/review")
@@ -355,27 +389,37 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
     async def ws(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         c = Conn(websocket, table_id)
-        token = websocket.cookies.get(SESSION_COOKIE)
-        if token:  # a logged-in player's seat is bound to the account at its join
-            try:
-                session = await asyncio.to_thread(accounts.session, token)
-            except SQLAlchemyError:
-                session = None
-            c.account = None if session is None else session.account_id
+
+        def session_ended() -> None:  # at once: no card played, no chat sent, no seat bound for the account any more
+            c.account, c.joined = None, False
+
+        # a logged-in player's seat is bound to the account at its join
+        key, session = await session_socket(websocket, session_ended)
+        if sockets.is_ended(websocket):  # its session ended while it was read: closed already
+            sockets.remove(key, websocket)
+            return
+        c.account = None if session is None else session.account_id
         try:
             gt = await hub.fetch(table_id)
         except SQLAlchemyError as e:  # the database cannot be read: said, and the client may try again (1011: server error)
             await hub.clients.send(c, error_message("storage", f"the table could not be read ({type(e).__name__}); try again later"))
             await websocket.close(code=1011)
+            sockets.remove(key, websocket)
             return
         if gt is None:
             await hub.clients.send(c, error_message("unknown_table", f"there is no table {table_id[:40]!r}"))
             await websocket.close(code=4404)
+            sockets.remove(key, websocket)
+            return
+        if sockets.is_ended(websocket):  # its session ended while the table was read: closed already
+            sockets.remove(key, websocket)
             return
         hub.clients.add(c)
         try:  # the server's own actions that are due (after a restart) are taken at the join, once it can be shown them
             while True:
                 message = await websocket.receive()
+                if sockets.is_ended(websocket):  # a message sent as the session ended is not acted on
+                    break
                 if message["type"] == "websocket.disconnect":
                     raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
                 text = message.get("text")
@@ -393,6 +437,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            sockets.remove(key, websocket)
             was = c.seat
             hub.clients.drop(c)
             with contextlib.suppress(SQLAlchemyError):

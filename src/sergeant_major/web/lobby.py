@@ -36,7 +36,7 @@ from sergeant_major.web.protocol import TABLE_ID_RE, TableRefused, name_refusal,
 from sergeant_major.web.ratings import rated_if_filled
 from sergeant_major.web.runner import TableRunner
 from sergeant_major.web.store import SeatRow, TableRow
-from sergeant_major.web.tables import HUMAN, shown_seat
+from sergeant_major.web.tables import HUMAN, computer_name, shown_seat
 
 __all__ = ["Lobby", "LobbyRequest", "RatingSource", "NoRatings", "MAX_WAIT", "Seated", "lobby_request"]
 
@@ -66,9 +66,9 @@ class LobbyRequest(BaseModel):
     """The body of ``POST /api/lobby/open``, ``/api/lobby/quick`` and ``/api/lobby/join``: the player's ``name``; to open
     (or quick play): the ``rules`` (a preset and options), the table's ``clock_turn`` and ``clock_reserve``
     seconds, and the computer ``level`` that takes the free seats after ``wait`` seconds (0..:data:`MAX_WAIT`); to join:
-    the ``table`` id (and ``wait`` too: the computers then come no later than that). ``level_names``: each level's name
-    in the page's language (``{"random": "Zufall"}``) for the computers that fill the table when this form sets their
-    time (``Zufall 3``; else ``Random 3``)."""
+    the ``table`` id (and ``wait`` too: the computers then come no later than that). ``level_names`` (each level's name
+    in the page's language, sent by older pages) is checked and not used: the computers are stored as ``Random 3`` and
+    each page writes their names in its language."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
@@ -169,7 +169,6 @@ class Waiting:
     row: TableRow
     seats: list[SeatRow]
     joining: int = 0  # joins going on (their seat not stored yet)
-    level_names: dict[str, str] = field(default_factory=dict)  # of the form that set the fill's time (kept in memory only)
 
     def free(self) -> list[int]:
         """The seats nobody took yet."""
@@ -315,7 +314,7 @@ class Lobby:
         seats = [SeatRow(i, req.name.strip() if i == 0 else FREE_NAME.format(n=i + 1), HUMAN, secrets.token_urlsafe(16), i == 0,
                          account if i == 0 else None) for i in range(rules.players)]
         await asyncio.to_thread(self.runner.store.create_table, row, seats)
-        self.waiting[tid] = Waiting(row, seats, level_names=dict(req.level_names or {}))
+        self.waiting[tid] = Waiting(row, seats)
         v = self.changed()
         self._schedule(tid)
         token = seats[0].token
@@ -391,7 +390,6 @@ class Lobby:
         if w.free() and fill_at != w.row.fill_at:
             await asyncio.to_thread(self.runner.store.set_fill, tid, w.row.fill_level or req.level, fill_at)
             w.row = replace(w.row, fill_at=fill_at, fill_level=w.row.fill_level or req.level)
-            w.level_names = dict(req.level_names or {})  # the computers named in the language of whom they come for
             if gt is not None:
                 gt.row = replace(gt.row, fill_at=fill_at, fill_level=w.row.fill_level)
         if gt is not None:
@@ -448,9 +446,9 @@ class Lobby:
             self._schedule(tid)
 
     async def fill(self, tid: str) -> list[int]:
-        """Computers of the table's level take its free seats now (named by level and seat: ``Heuristic 3``, the level's
-        name as the form that set this time gave it: ``Heuristik 3``), its players are shown the table anew, and it
-        leaves the lobby; the seats filled.
+        """Computers of the table's level take its free seats now (named by level and seat: ``Heuristic 3``, which each
+        page writes in its language: ``Heuristik 3``), its players are shown the table anew, and it leaves the lobby;
+        the seats filled.
 
         Raises:
             SQLAlchemyError: when the database refuses (nothing is changed)."""
@@ -462,7 +460,7 @@ class Lobby:
             taken = {s.name.casefold() for s in w.seats if s.claimed}
             names = {}
             for seat in w.free():
-                name = f"{w.level_names.get(level, '').strip() or level.capitalize()} {seat + 1}"
+                name = computer_name(level, seat)  # stored in English: each page writes it in its language
                 while name.casefold() in taken:
                     name += "'"
                 names[seat] = name

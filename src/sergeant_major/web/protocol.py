@@ -25,7 +25,7 @@ from sergeant_major.core.safetext import name_problem, visible
 from sergeant_major.players import LEVELS
 from sergeant_major.records import action_from_json, action_to_json
 from sergeant_major.web.store import SeatRow, TableRow
-from sergeant_major.web.tables import HUMAN
+from sergeant_major.web.tables import HUMAN, computer_name
 
 __all__ = ["MAX_MESSAGE", "MAX_DEPTH", "MAX_BODY", "TABLE_ID_RE", "Refusal", "TableRefused", "NewTable", "NewTableRequest", "SeatRequest",
            "ClientMessage", "JoinMessage", "ActMessage", "StartMessage", "UndoMessage", "HintMessage", "PingMessage",
@@ -446,7 +446,7 @@ def parse_new_table(body: Any) -> NewTable:
             invited.add(i)
             default = f"Friend {len(invited)}"
         else:
-            default = f"{s.level.capitalize()} {i + 1}"
+            default = computer_name(s.level, i)
         token = None if s.kind == "computer" else secrets.token_urlsafe(16)
         seats.append(SeatRow(i, (s.name or default).strip() or default, str(s.level) if token is None else HUMAN, token))
     # two seats of one name would be told apart nowhere (the score sheet, the record, the end reason)

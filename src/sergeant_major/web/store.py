@@ -337,8 +337,12 @@ class Store:
                                                practice=row.practice, away_timeout=row.away_timeout, created=row.created,
                                                public=row.public, clock_turn=row.clock_turn, clock_reserve=row.clock_reserve,
                                                fill_level=row.fill_level, fill_at=row.fill_at))
-            c.execute(seats_t.insert(), [{"table_id": row.id, "seat": s.seat, "name": s.name, "kind": s.kind,
-                                          "token": s.token, "claimed": s.claimed, "account_id": s.account} for s in seats])
+            # a creator's account deleted meanwhile: the seat is a guest's (checked in this transaction, after the write above
+            # on SQLite, and with the account's row locked to share on PostgreSQL, so that a deletion waits or is seen)
+            kept = {a for a in {s.account for s in seats if s.account is not None} if _account_kept(c, a)}
+            c.execute(seats_t.insert(), [{"table_id": row.id, "seat": s.seat, "name": s.name, "kind": s.kind, "token": s.token,
+                                          "claimed": s.claimed, "account_id": s.account if s.account in kept else None}
+                                         for s in seats])
 
     def append(self, table_id: str, idx: int, kind: str, seat: int | None, data: dict[str, Any],
                clock: ClockSeat | None = None) -> None:
@@ -399,11 +403,15 @@ class Store:
         """Bind a seat not bound yet to an account, unless that account holds another seat of the table already: one
         conditional UPDATE. Returns whether it was bound now."""
         with self.engine.begin() as c:
+            if not _account_kept(c, account_id):  # deleted (while its browser joined): the seat stays a guest's
+                return False
             other = c.execute(sa.select(seats_t.c.seat).where(seats_t.c.table_id == table_id, seats_t.c.account_id == account_id)).first()
             if other is not None:
                 return False
+            # the account checked again in the UPDATE itself: on SQLite, where the SELECTs above lock nothing
             bound = c.execute(seats_t.update().where(seats_t.c.table_id == table_id, seats_t.c.seat == seat,
-                                                     seats_t.c.account_id.is_(None)).values(account_id=account_id)).rowcount == 1
+                                                     seats_t.c.account_id.is_(None), _account_exists(account_id))
+                              .values(account_id=account_id)).rowcount == 1
             if bound:  # many processes: the others read the seats again (the account rates the match wherever it ends)
                 self._notify(c, f"P {table_id}")
             return bound
@@ -598,6 +606,18 @@ class Store:
             rows = c.execute(sa.select(seats_t.c.table_id, seats_t.c.seat, seats_t.c.token)
                              .where(seats_t.c.token.in_(tokens))).all()
         return [(r.table_id, int(r.seat), str(r.token)) for r in rows]
+
+
+def _account_exists(account_id: int) -> sa.ColumnElement[bool]:
+    """The condition that the account ``account_id`` exists (in a statement: read where it runs)."""
+    return sa.exists().where(accounts_t.c.id == account_id)
+
+
+def _account_kept(c: sa.Connection, account_id: int) -> bool:
+    """Whether the account exists, its row locked to share until the transaction ends (PostgreSQL; SQLite locks the whole
+    database at a transaction's first write): a deletion, which locks the row first (:meth:`AccountStore.delete`),
+    waits for this transaction, or this one for it and finds the account gone."""
+    return c.execute(sa.select(accounts_t.c.id).where(accounts_t.c.id == account_id).with_for_update(read=True)).first() is not None
 
 
 def _seat_row(r: Any) -> SeatRow:

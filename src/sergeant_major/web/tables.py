@@ -317,8 +317,9 @@ class GameTable:
             "table": {
                 "id": self.row.id, "name": self.row.name, "rules": self.rules_text, "practice": self.row.practice,
                 "seats": [{"name": s.name, "kind": s.kind, "online": s.seat in online, "away": s.seat in self.away,
-                           "left": s.seat in self.left, "free": self.row.public and s.kind == HUMAN and not s.claimed}
-                          for s in self.seats],
+                           "left": s.seat in self.left, "free": self.row.public and s.kind == HUMAN and not s.claimed,
+                           "name_level": lv}  # a computer's server name: the page writes it in its language
+                          for s, lv in zip(self.seats, name_levels(self.seats), strict=True)],
                 "public": self.row.public,
                 "rated": self.rated(),  # rated, or will be if the free seats go to accounts or computers
                 # when computers take the free seats of a lobby table (epoch s; null: never, or none is free)
@@ -398,12 +399,26 @@ def view_json(view: View, public: bool = False) -> dict[str, Any]:
     }
 
 
+def computer_name(level: str, seat: int) -> str:
+    """The server's name of a computer of ``level`` in ``seat`` (from 0): ``Heuristic 3``, stored in English; the pages
+    write it in their language (:func:`name_levels`)."""
+    return f"{level.capitalize()} {seat + 1}"
+
+
+def name_levels(seats: list[SeatRow]) -> list[str | None]:
+    """Per seat, the computer level whose server name (:func:`computer_name`, with the ``'`` added when a person at the
+    table has that name) the seat bears, else ``None``: a page writes such a name in its language from the level and
+    the seat, so that it is right whoever named it (another process, before a restart)."""
+    return [s.kind if s.kind != HUMAN and s.kind in LEVELS and s.name.rstrip("'") == computer_name(s.kind, s.seat) else None
+            for s in seats]
+
+
 def history_game(gt: GameTable, seat: int, token: str) -> dict[str, Any]:
     """One game of *My games* (``/api/history``): the table, the seat of the token (and the token, which the browser
     sent: its *continue* link takes that seat) and the match's score."""
     m = gt.match
     return {"id": gt.row.id, "name": gt.row.name, "rules": str(gt.rules), "seat": seat, "token": token, "over": m.over,
-            "names": [s.name for s in gt.seats], "totals": list(m.totals), "deal": m.deal.number,
+            "names": [s.name for s in gt.seats], "name_levels": name_levels(gt.seats), "totals": list(m.totals), "deal": m.deal.number,
             "winners": list(m.end.winners) if m.end else [], "created": gt.row.created}
 
 

@@ -23,7 +23,7 @@ Object.assign(STRINGS.en, {
   err_acc_name_taken: "The user name “{name}” is taken: choose another.",
   err_acc_login: "No account has the user name “{name}” with this password.",
   err_acc_current_password: "The current password is wrong: the password was not changed.",
-  err_acc_throttled: "Too many failed logins: try again in {s} s.",
+  err_acc_throttled: "Too many wrong passwords (logins and password changes count alike): try again in {s} s.",
   err_acc_other: "Refused: {reason}", err_acc_unreachable: "The server cannot be reached; nothing was changed.",
 });
 Object.assign(STRINGS.de, {
@@ -49,7 +49,7 @@ Object.assign(STRINGS.de, {
   err_acc_name_taken: "Der Benutzername „{name}“ ist vergeben: wähle einen anderen.",
   err_acc_login: "Kein Konto hat den Benutzernamen „{name}“ mit diesem Passwort.",
   err_acc_current_password: "Das bisherige Passwort ist falsch: das Passwort wurde nicht geändert.",
-  err_acc_throttled: "Zu viele fehlgeschlagene Anmeldungen: versuche es in {s} s wieder.",
+  err_acc_throttled: "Zu viele falsche Passwörter (beim Anmelden und beim Ändern des Passworts zusammen): versuche es in {s} s wieder.",
   err_acc_other: "Abgelehnt: {reason}", err_acc_unreachable: "Der Server ist nicht erreichbar; nichts wurde geändert.",
 });
 // an account refusal ({error, code, retry_after}) in the page's language; the server's English text as it is in English

@@ -52,6 +52,7 @@ const STRINGS = {
     toAct: "to play", led: "led", wonShort: "won", confirm: "Confirm", selected: "{k} of {n} chosen",
     a_start: "Deal {n}",
     account: "Account", leaderboard: "Leaderboard",
+    loggedOut: "You were logged out (on this device or another): log in again to play as your account.", logInAgain: "Log in",
     // the lobby, the clocks, leaving and the quick chat
     lobby: "Lobby", playNow: "Play with other people", clock: "Turn clock", fillLevel: "Computers for the free seats", fillWait: "after",
     quickPlay: "Quick play", openTable: "Open a table", waitingTables: "Tables waiting for players",
@@ -150,6 +151,7 @@ const STRINGS = {
     toAct: "ist dran", led: "ausgespielt", wonShort: "Stich", confirm: "Bestätigen", selected: "{k} von {n} gewählt",
     a_start: "Spiel {n}",
     account: "Konto", leaderboard: "Rangliste",
+    loggedOut: "Du wurdest abgemeldet (auf diesem oder einem anderen Gerät): melde dich wieder an, um mit deinem Konto zu spielen.", logInAgain: "Anmelden",
     lobby: "Lobby", playNow: "Mit anderen spielen", clock: "Zeit pro Zug", fillLevel: "Computer für die freien Plätze", fillWait: "nach",
     quickPlay: "Schnell spielen", openTable: "Tisch eröffnen", waitingTables: "Tische, die auf Mitspieler warten",
     quickHelp: "Schnell spielen nimmt einen freien Platz an einem wartenden Tisch mit diesen Regeln (und Optionen) oder eröffnet einen; ein eröffneter Tisch wartet auf Mitspieler, und nach der gewählten Wartezeit nehmen Computer die noch freien Plätze.",
@@ -274,6 +276,22 @@ function backEl(n, label) {
   return el;
 }
 function contractText(c) { return c ? (c.length === 1 ? SUIT_SYM[c] + " " + t(c) : t(c)) : t("noContract"); }
+// a computer's server name ("Heuristic 3": its level and seat, stored in English) in the page's language, with the "'"
+// the server adds when a person at the table has that name
+function levelSeatName(level, seat, name) {
+  const lv = STRINGS.en["lv_" + level] ? t("lv_" + level) : level;
+  return lv.replace(/^./, (c) => c.toUpperCase()) + " " + (seat + 1) + (String(name || "").match(/'*$/)[0]);
+}
+// the seats' names as shown: those of "levels" (per seat a level, or null: as named) written in the page's language,
+// a "'" added while a person at the table has the name so written
+function shownNames(names, levels) {
+  const out = names.map((n, i) => (levels && levels[i] ? levelSeatName(levels[i], i, n) : n));
+  out.forEach((n, i) => {
+    if (!levels || !levels[i]) return;
+    while (out.some((o, j) => j !== i && o.toLowerCase() === out[i].toLowerCase())) out[i] += "'";
+  });
+  return out;
+}
 // a seat's kind: "human" or a computer level
 function kindText(kind) { const k = "lv_" + kind; const lv = STRINGS.en[k] ? t(k) : kind; return t("computer") + " (" + lv + ")"; }
 // one action (record form, with its seat) in words, in the page's language

@@ -1,7 +1,7 @@
 "use strict";
 // The lobby: the waiting public tables pushed over /ws/lobby (no polling); quick play, open, join by POST.
 const $ = (id) => document.getElementById(id);
-let L = null, ws = null, retry = 0, skew = 0, busy = false;
+let L = null, ws = null, retry = 0, skew = 0, busy = false, loggedOut = false;
 const WAITS = [0, 10, 30, 60, 120];
 let CLOCKS = [[0, 0], [10, 30], [20, 60], [30, 120], [60, 300]], LEVELS = ["heuristic"];
 function secs(s) { return s >= 60 && s % 60 === 0 ? t("minutes", { n: s / 60 }) : t("seconds", { n: s }); }
@@ -24,8 +24,6 @@ function form(kind, table) {
   // a table opened here is named in the page's language ("Ann's table", "Tisch von Ann"), as the home page names its own
   if (kind !== "join") body.table_name = t("defLobbyTable", { name }).slice(0, 60);
   if (kind === "join") body.table = table;
-  // the computers that come when this form sets their time are named in the page's language too ("Zufall 3")
-  body.level_names = Object.fromEntries(LEVELS.map((k) => [k, t("lv_" + k).replace(/^./, (c) => c.toUpperCase()).slice(0, 30)]));
   return body;
 }
 async function post(kind, table) {
@@ -90,12 +88,16 @@ setInterval(() => {
 function connect() {
   $("conn").textContent = t("connecting");
   ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/lobby");
-  ws.onopen = () => { retry = 0; $("conn").textContent = ""; };
+  ws.onopen = () => { retry = 0; $("conn").textContent = loggedOut ? t("loggedOut") : ""; };
   ws.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
     if (m.type === "lobby") { L = m; skew = m.now - Date.now() / 1000; render(); }
   };
-  ws.onclose = () => { $("conn").textContent = t("disconnected"); setTimeout(connect, Math.min(5000, 300 * ++retry)); };
+  ws.onclose = (ev) => {
+    // the session ended (logged out here or elsewhere): said, the name free again; the lobby itself is shown to guests too
+    if (ev.code === 4401) { loggedOut = true; $("lname").readOnly = false; $("conn").textContent = t("loggedOut"); setTimeout(connect, 1000); return; }
+    $("conn").textContent = t("disconnected"); setTimeout(connect, Math.min(5000, 300 * ++retry));
+  };
 }
 async function init() {
   $("lname").value = localStorage.getItem("sm-name") || "";
@@ -113,5 +115,5 @@ async function init() {
   $("btn-open").addEventListener("click", () => post("open"));
   connect();
 }
-window.onLang = () => { fillForm(); render(); };
+window.onLang = () => { fillForm(); render(); if (loggedOut) $("conn").textContent = t("loggedOut"); };
 document.addEventListener("DOMContentLoaded", init);

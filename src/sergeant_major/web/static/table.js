@@ -5,7 +5,7 @@ const TABLE = location.pathname.split("/").pop();
 // accepted by the server (it is saved only once the server seats us with it); trying: the token of the
 // join in flight that would replace ours (tryingName: the name sent with it)
 let token = null, invite = null, trying = null, tryingName = null, ws = null, S = null, sent = false, pendingName = null, retry = 0;
-let dlgKey = "", dismissed = "", stepKey = "", tokenErr = "", gone = false;
+let dlgKey = "", dismissed = "", stepKey = "", tokenErr = "", gone = false, signedOut = false;
 // undone: the hand when Undo was sent (the card taken back gets the focus once the state after it comes), else null
 let undone = null;
 // the hint asked for on this turn ({v, action}): shown in #hint, never as an error, until the state moves on
@@ -79,6 +79,7 @@ function connect() {
     } else if (m.type === "hint") { if (S && m.v === S.v) { hint = { v: m.v, action: m.action }; showHint(true); } }
   };
   ws.onclose = (ev) => {
+    if (ev.code === 4401) { loggedOut(); return; }  // the session ended (logged out here or elsewhere): no retry as the account
     if (ev.code === 4404 || (ev.code >= 4400 && ev.code < 4500) || ev.code === 1008) { noTable(); return; }  // permanent: no retry
     $("conn").textContent = t("disconnected"); setTimeout(connect, Math.min(5000, 300 * ++retry));
   };
@@ -89,6 +90,14 @@ function noTable() {
   main.innerHTML = `<div class="panel" id="notable"><h2>${esc(t("noTable", { id: TABLE }))}</h2><p><a href="/">${esc(t("home"))}</a> · ` +
     `<a href="/history">${esc(t("history"))}</a></p></div>`;
   document.title = t("noTable", { id: TABLE });
+}
+function loggedOut() {
+  signedOut = true;
+  gone = true; $("conn").textContent = "";
+  const main = document.querySelector("main");
+  main.innerHTML = `<div class="panel" id="loggedout" role="alert"><h2>${esc(t("loggedOut"))}</h2><p><a href="/account">${esc(t("logInAgain"))}</a> · ` +
+    `<a href="/">${esc(t("home"))}</a></p></div>`;
+  document.title = t("loggedOut");
 }
 function askName() {
   // an invited friend names himself once, before joining the seat
@@ -139,8 +148,11 @@ function render() {
   const v = S.view, nm = names(), you = S.you;
   // the rules' options each kept whole (9-5-2, instant-win=off: never broken at a hyphen); a long table name (up to 60
   // characters, maybe no space) is cut with an ellipsis, its full text in the tooltip
-  $("tname").innerHTML = `<span class="nw"><span class="cut" title="${esc(S.table.name)}">${esc(S.table.name)}</span> ·</span> ` + String(S.table.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ") +
-    (S.table.practice ? " · " + esc(t("practice")) : "") + " " + ratedBadge(S.table.rated);
+  // (on a phone the title is one line: the name cut first, then the rules, the badge whole: app.css)
+  const rules = String(S.table.rules) + (S.table.practice ? " · " + t("practice") : "");
+  $("tname").innerHTML = `<span class="nw tn-name"><span class="cut" title="${esc(S.table.name)}">${esc(S.table.name)}</span> ·</span> ` +
+    `<span class="tn-rules" title="${esc(rules)}">` + String(S.table.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ") +
+    (S.table.practice ? " · " + esc(t("practice")) : "") + "</span> " + ratedBadge(S.table.rated);
   document.title = S.table.name + " · Sergeant Major";
   $("tokerr").textContent = tokenErr;
   // players around the table: you at the bottom, the others in playing order to the left, across, to the right
@@ -582,17 +594,20 @@ document.addEventListener("keydown", (ev) => {
 // a language switch writes everything anew: an open dialog too, a dialog closed stays closed
 window.onSettings = () => { if (S && !gone) render(); };
 window.onLang = () => {
+  if (gone) { if (signedOut) loggedOut(); else noTable(); return; }  // the table's elements are gone: the panel only
   renderPhrases();
   $("chatlog").querySelectorAll("li").forEach((li) => { li.lastChild.textContent = t("chat_" + li.dataset.phrase); });
-  if (gone) { noTable(); return; }
   if (!S) return;
   freeNames();
   dlgKey = ""; stepKey = "";
   render();
 };
-// a lobby table's seat nobody took yet is named in the page's language
+// a lobby table's seat nobody took yet, and a computer under the server's name ("Heuristic 3"), named in the page's language
 function freeNames() {
-  S.table.seats.forEach((s, i) => { if (s.free) s.name = t("freeSeatN", { n: i + 1 }); });
+  const seats = S.table.seats;
+  seats.forEach((s) => { if (s.served === undefined) s.served = s.name; });  // as the server sent it (a language switch starts anew)
+  const shown = shownNames(seats.map((s) => s.served), seats.map((s) => s.name_level));
+  seats.forEach((s, i) => { s.name = s.free ? t("freeSeatN", { n: i + 1 }) : shown[i]; });
 }
 // ---- the turn clock: the seconds left, counted down here from the state's "left" (the server takes the timeout)
 function tickClock() {
