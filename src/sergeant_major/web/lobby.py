@@ -36,7 +36,7 @@ from sergeant_major.web.protocol import TABLE_ID_RE, TableRefused, name_refusal,
 from sergeant_major.web.ratings import rated_if_filled
 from sergeant_major.web.runner import TableRunner
 from sergeant_major.web.store import SeatRow, TableRow
-from sergeant_major.web.tables import HUMAN, computer_name, shown_seat
+from sergeant_major.web.tables import HUMAN, GameTable, computer_name, shown_seat
 
 __all__ = ["Lobby", "LobbyRequest", "RatingSource", "NoRatings", "MAX_WAIT", "Seated", "lobby_request"]
 
@@ -368,20 +368,18 @@ class Lobby:
 
         Raises:
             TableRefused: no seat is free any more; SQLAlchemyError: not stored."""
-        gt = self.runner.tables.get(tid)
         taken = {s.name.casefold() for s in w.seats if s.claimed}
         base = req.name.strip()
         name, k = base, 2
         while name.casefold() in taken:
             name, k = f"{base[:36]} {k}", k + 1
+        touched = []  # the seats whose rows were read anew: this one's, and any another process took meanwhile
         for seat in w.free():
             won, stored = await asyncio.to_thread(self.runner.store.claim_seat, tid, seat, name)
             if won and account is not None and await asyncio.to_thread(self.runner.store.bind_seat, tid, seat, account):
                 stored = replace(stored, account=account)
             w.seats[seat] = stored
-            if gt is not None:
-                gt.seats[seat] = shown_seat(stored)
-                gt.match.names = tuple(s.name for s in gt.seats)
+            touched.append(seat)
             if won:
                 break
         else:
@@ -390,11 +388,22 @@ class Lobby:
         if w.free() and fill_at != w.row.fill_at:
             await asyncio.to_thread(self.runner.store.set_fill, tid, w.row.fill_level or req.level, fill_at)
             w.row = replace(w.row, fill_at=fill_at, fill_level=w.row.fill_level or req.level)
-            if gt is not None:
-                gt.row = replace(gt.row, fill_at=fill_at, fill_level=w.row.fill_level)
+        gt = await self._loaded(tid)
         if gt is not None:
+            for s in touched:
+                gt.seats[s] = shown_seat(w.seats[s])
+            gt.match.names = tuple(s.name for s in gt.seats)
+            gt.row = replace(gt.row, fill_at=w.row.fill_at, fill_level=w.row.fill_level)
             await self.runner.clients.broadcast(gt)
         return seat, stored
+
+    async def _loaded(self, tid: str) -> GameTable | None:
+        """The table's copy in memory once this process's database writes are done, waiting for a load in flight: that
+        load may have read the rows before the writes, so the caller applies them to the copy too (None: none loaded)."""
+        gt = self.runner.tables.get(tid)
+        if gt is None and tid in self.runner.loading:
+            gt = await self.runner.fetch(tid)
+        return gt
 
     async def quick(self, req: LobbyRequest, account: int | None = None) -> Seated:
         """Quick play: a free seat at the oldest waiting table of the rules ``req.rules`` (a preset, maybe with options;
@@ -466,7 +475,7 @@ class Lobby:
                 names[seat] = name
                 taken.add(name.casefold())
             filled = await asyncio.to_thread(self.runner.store.fill_seats, tid, level, names)
-            gt = self.runner.tables.get(tid)
+            gt = await self._loaded(tid)
             for seat in filled:
                 row = SeatRow(seat, names[seat], level, None, True)
                 w.seats[seat] = row
