@@ -53,11 +53,11 @@ from sergeant_major.core.deal import ROLE_NAMES
 from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.match import Match
 from sergeant_major.core.rules import Rules
-from sergeant_major.core.safetext import visible
-from sergeant_major.core.seeding import check_seed, check_whole
+from sergeant_major.core.seeding import check_whole
+from sergeant_major.eval.levels import parse_levels, run_inputs
 from sergeant_major.eval.stats import cluster_ratio_ci, share_interval
 from sergeant_major.eval.workers import worker_pool
-from sergeant_major.players import LEVELS, drive, make_player
+from sergeant_major.players import drive, make_player
 
 __all__ = ["simulate", "MAX_GAMES", "SimulationSummary", "PlayerStats", "GameOutcome", "play_game", "game_seed", "parse_levels", "default_levels",
            "seat_slots"]
@@ -311,25 +311,6 @@ def default_levels(players: int) -> str:
     return ",".join(["heuristic"] + ["random"] * (players - 1))
 
 
-def parse_levels(text: str | Sequence[str], players: int) -> tuple[str, ...]:
-    """Player levels from ``'heuristic,random,random'`` (or a list), one per seat.
-
-    Raises:
-        SergeantMajorError: quoting an unknown or empty level or a wrong count.
-    """
-    items = [w.strip() for w in text.split(",")] if isinstance(text, str) else [str(w).strip() for w in text]
-    for w in items:
-        if w == "" and isinstance(text, str):  # 'heuristic,random,random,' or 'heuristic,,random': was "unknown level ''"
-            what = "names no player level" if not text.strip() else "has an empty player level (a comma too many?)"
-            raise SergeantMajorError(f"{text!r} {what}; give LEVEL,LEVEL,... "
-                                     f"(levels: {', '.join(LEVELS)})")
-        if w not in LEVELS:
-            raise SergeantMajorError(f"unknown player level {w!r} in {text!r} (levels: {', '.join(LEVELS)})")
-    if len(items) != players:
-        raise SergeantMajorError(f"{len(items)} player{'' if len(items) == 1 else 's'} given in {text!r}; these rules need {players}")
-    return tuple(items)
-
-
 MAX_GAMES = 1_000_000
 """The most matches ``sergeant-major simulate --games`` plays in one run: at a few hundred matches a second per core
 already hours of play, and the outcomes kept for the statistics (about 650 bytes each) stay below a gigabyte.
@@ -339,19 +320,6 @@ More asked is refused at once rather than run for days (or until the memory is g
 
 def _chunks(games: int, workers: int) -> int:
     return max(1, min(32, games // (workers * 8)))
-
-
-def _inputs(rules: Rules | str, levels: str | Sequence[str], seed: int) -> tuple[Rules, tuple[str, ...], int]:
-    """The rules (a rules string is parsed), the levels (``'a,b,c'`` or a list) and the seed of a simulation, checked.
-
-    Raises:
-        SergeantMajorError: quoting bad rules, levels or a seed that is not a whole number ``0 <= seed < 2**62``.
-    """
-    if isinstance(rules, str):
-        rules = Rules.parse(rules)
-    elif not isinstance(rules, Rules):
-        raise SergeantMajorError(f"simulate: rules={visible(repr(rules))[:60]} is not a Rules nor a rules string")
-    return rules, parse_levels(levels if isinstance(levels, str) else list(levels), rules.players), check_seed(seed, "simulate")
 
 
 def simulate_iter(rules: Rules | str, levels: str | Sequence[str], games: int, seed: int = 0, workers: int = 1,
@@ -365,7 +333,7 @@ def simulate_iter(rules: Rules | str, levels: str | Sequence[str], games: int, s
         SergeantMajorError: bad rules, levels or seed, counts that are not whole numbers, ``games < 1`` or
             ``workers < 1``.
     """
-    rules, lv, seed = _inputs(rules, levels, seed)
+    rules, lv, seed = run_inputs(rules, levels, seed, "simulate")
     for name, value in (("games", games), ("workers", workers), ("first", first)):
         check_whole(value, name, "simulate")
     if games < 1:
@@ -402,7 +370,7 @@ def simulate(rules: Rules | str, levels: str | Sequence[str], games: int, seed: 
         SergeantMajorError: bad rules, levels or seed, counts that are not whole numbers, ``games < 1`` or
             ``workers < 1``.
     """
-    rules, levels, seed = _inputs(rules, levels, seed)
+    rules, levels, seed = run_inputs(rules, levels, seed, "simulate")
     outcomes: list[GameOutcome] = []
     for outcome, _ in simulate_iter(rules, levels, games, seed, workers):
         outcomes.append(outcome)

@@ -85,9 +85,9 @@ from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.match import Match, deal_cards
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import quote, visible
-from sergeant_major.core.seeding import check_seed, check_whole
+from sergeant_major.core.seeding import check_whole
 from sergeant_major.core.view import View, build_view
-from sergeant_major.eval.levels import LEVELS, MEASUREMENT_LEVELS, make_player
+from sergeant_major.eval.levels import LEVELS, MEASUREMENT_LEVELS, make_player, parse_levels, run_inputs
 from sergeant_major.eval.stats import Estimate, mean_ci, share_ci
 from sergeant_major.eval.workers import worker_pool
 from sergeant_major.players import HeuristicPlayer, Player, decision_rng
@@ -156,18 +156,7 @@ def parse_players(text: str | Sequence[str], players: int) -> tuple[str, ...]:
     Raises:
         SergeantMajorError: quoting an unknown or empty level or a wrong count.
     """
-    items = [w.strip() for w in text.split(",")] if isinstance(text, str) else [str(w).strip() for w in text]
-    known = [*LEVELS, *MEASUREMENT_LEVELS]
-    for w in items:
-        if w == "" and isinstance(text, str):  # 'heuristic,random,random,' or 'heuristic,,random': was "unknown level ''"
-            what = "names no player level" if not text.strip() else "has an empty player level (a comma too many?)"
-            raise SergeantMajorError(f"{text!r} {what}; give LEVEL,LEVEL,... "
-                                     f"(levels: {', '.join(known)})")
-        if w not in known:
-            raise SergeantMajorError(f"unknown player level {w!r} in {text!r} (levels: {', '.join(known)})")
-    if len(items) != players:
-        raise SergeantMajorError(f"{len(items)} player{'' if len(items) == 1 else 's'} given in {text!r}; these rules need {players}")
-    return tuple(items)
+    return parse_levels(text, players, [*LEVELS, *MEASUREMENT_LEVELS])
 
 
 # ---------------------------------------------------------------------------------------------- boards
@@ -840,19 +829,6 @@ def read_result_file(path: str) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------- runner
-def _inputs(rules: Rules | str, levels: str | Sequence[str], seed: int) -> tuple[Rules, tuple[str, ...], int]:
-    """The rules (a rules string is parsed), the levels (``'a,b,c'`` or a list) and the seed of a tournament, checked.
-
-    Raises:
-        SergeantMajorError: quoting bad rules, levels or a seed that is not a whole number ``0 <= seed < 2**62``.
-    """
-    if isinstance(rules, str):
-        rules = Rules.parse(rules)
-    elif not isinstance(rules, Rules):
-        raise SergeantMajorError(f"tournament: rules={visible(repr(rules))[:60]} is not a Rules nor a rules string")
-    return rules, parse_players(levels if isinstance(levels, str) else list(levels), rules.players), check_seed(seed, "tournament")
-
-
 def _check(rules: Rules, levels: Sequence[str], boards: int, matches: int, workers: int,
            first_board: int = 0, cluster: bool = False) -> tuple[str, ...]:
     lv = parse_players(list(levels), rules.players)
@@ -886,7 +862,7 @@ def tournament_iter(rules: Rules | str, levels: str | Sequence[str], boards: int
     """
     if workers is None:
         workers = 0 if ray_address is not None else 1
-    rules, levels, seed = _inputs(rules, levels, seed)
+    rules, levels, seed = run_inputs(rules, levels, seed, "tournament", [*LEVELS, *MEASUREMENT_LEVELS])
     lv = _check(rules, levels, boards, matches, workers, first_board, ray_address is not None)
     jobs = [("board", i) for i in range(first_board, first_board + boards)] + [("match", i) for i in range(matches)]
     work = functools.partial(_task, rules, lv, seed, first_deals, duplicate, memo)
@@ -937,7 +913,7 @@ def tournament(rules: Rules | str, levels: str | Sequence[str], boards: int, see
             play, ``workers < 1`` (``< 0`` on a cluster), a player returning an illegal action; with
             ``ray_address``: ray not installed, no cluster answering there.
     """
-    rules, levels, seed = _inputs(rules, levels, seed)
+    rules, levels, seed = run_inputs(rules, levels, seed, "tournament", [*LEVELS, *MEASUREMENT_LEVELS])
     bs: list[BoardOutcome] = []
     ms: list[MatchOutcome] = []
     total = boards + matches
