@@ -53,6 +53,7 @@ from typer.core import TyperGroup, TyperOption  # noqa: E402
 
 from sergeant_major.core.errors import SergeantMajorError  # noqa: E402
 from sergeant_major.core.safetext import quote  # noqa: E402
+from sergeant_major.core.seeding import SEED_LIMIT, SEED_RANGE  # noqa: E402
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -143,12 +144,6 @@ _WHOLE_NUMBER = re.compile(_SPACE + r"([+-]?[0-9](?:_?[0-9])*)(?:\.0+)?" + _SPAC
 """The text of a whole number for :func:`parse_whole_number`: group 1 is what ``int()`` converts."""
 _NUMBER = re.compile(_SPACE + r"(.*?)" + _SPACE, re.DOTALL)
 """The text of a number for :func:`parse_number` without the white space around it (group 1)."""
-
-
-SEED_LIMIT = 2**62
-"""Every ``--seed`` is below this, as a web table's seed (``sergeant_major.web.protocol.NewTableRequest``)."""
-SEED_RANGE = "a non-negative integer below 2**62"
-"""The words of ``--help`` and of a refused ``--seed``: those of a refused seed at a web table."""
 
 
 def parse_seed(text: str) -> int:

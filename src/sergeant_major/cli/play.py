@@ -31,7 +31,7 @@ import typer
 from rich.console import Console
 
 from sergeant_major.cli import tui
-from sergeant_major.cli.app import SEED_RANGE, app, parse_path, parse_seed, parse_whole_number, prepare_with_status
+from sergeant_major.cli.app import app, parse_path, parse_seed, parse_whole_number, prepare_with_status
 from sergeant_major.cli.filelock import FileLock
 from sergeant_major.cli.game import HUMAN, Game
 from sergeant_major.cli.records import record_error_text
@@ -40,6 +40,7 @@ from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.match import Match
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import has_visible, name_problem, quote, visible
+from sergeant_major.core.seeding import SEED_RANGE
 from sergeant_major.players import LEVELS
 from sergeant_major.records import RecordCountError, check_record, match_from_record, read_record, read_records
 

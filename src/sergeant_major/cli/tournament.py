@@ -22,10 +22,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from sergeant_major.cli.app import SEED_RANGE, app, count, parse_seed, parse_whole_number, stop_on_signals
+from sergeant_major.cli.app import app, count, parse_seed, parse_whole_number, stop_on_signals
 from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import quote, visible
+from sergeant_major.core.seeding import SEED_RANGE
 from sergeant_major.eval.stats import Estimate
 from sergeant_major.eval.tournament import (
     DEFAULT_DEALS,

@@ -11,10 +11,12 @@ import random
 
 from sergeant_major.core.errors import SergeantMajorError
 
-__all__ = ["SEED_LIMIT", "check_rng", "check_seed", "check_whole"]
+__all__ = ["SEED_LIMIT", "SEED_RANGE", "check_rng", "check_seed", "check_whole"]
 
 SEED_LIMIT = 2**62
-"""Seeds of simulations, tournaments and web tables are whole numbers ``0 <= seed < SEED_LIMIT``."""
+"""Seeds of simulations, tournaments, ``--seed`` options and web tables are whole numbers ``0 <= seed < SEED_LIMIT``."""
+SEED_RANGE = "a non-negative integer below 2**62"
+"""The words that name :data:`SEED_LIMIT`'s range in help texts and refusals."""
 
 _SHOWN_CHARACTERS = 60
 """A bad generator's ``repr`` is quoted up to this many characters."""
@@ -31,9 +33,7 @@ def check_rng(rng: object, who: str) -> None:
             random.Random(seed))"``.
     """
     if not isinstance(rng, random.Random):
-        text = repr(rng)
-        shown = text if len(text) <= _SHOWN_CHARACTERS else text[:_SHOWN_CHARACTERS - 3] + "..."
-        raise SergeantMajorError(f"{who}: rng={shown} is not a random.Random (give random.Random(seed))")
+        raise SergeantMajorError(f"{who}: rng={_shown(rng)} is not a random.Random (give random.Random(seed))")
 
 
 def _whole(value: object) -> int | None:

@@ -22,6 +22,7 @@ from sergeant_major.core.actions import Action, Contract
 from sergeant_major.core.errors import RecordError, RulesError, SergeantMajorError
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import name_problem, visible
+from sergeant_major.core.seeding import SEED_LIMIT, SEED_RANGE
 from sergeant_major.players import LEVELS
 from sergeant_major.records import action_from_json, action_to_json
 from sergeant_major.web.store import SeatRow, TableRow
@@ -373,7 +374,7 @@ class NewTableRequest(BaseModel):
     name: str | None = Field(default=None, max_length=60)
     seats: list[Any] | None = None
     away_timeout: int = Field(default=60, ge=-1, le=86400)  # seconds; -1: never
-    seed: int | None = Field(default=None, ge=0, lt=2**62)
+    seed: int | None = Field(default=None, ge=0, lt=SEED_LIMIT)
 
     @field_validator("name")
     @classmethod
@@ -431,7 +432,7 @@ def parse_new_table(body: Any) -> NewTable:
     if "away_timeout" in bad:
         raise TableRefused("timeout", f"away_timeout is seconds 0..86400, or -1 for never, not {quote(body['away_timeout'])}")
     if "seed" in bad:
-        raise TableRefused("seed", f"seed must be a non-negative integer below 2**62, not {quote(body['seed'])}")
+        raise TableRefused("seed", f"seed must be {SEED_RANGE}, not {quote(body['seed'])}")
     request = NewTableRequest.model_validate(body)
     seats_asked = [_seat_request(i, s) for i, s in enumerate(seats_in)]
     tid = secrets.token_urlsafe(6)
