@@ -292,3 +292,15 @@ def test_help_paragraphs_are_wrapped_to_the_terminal_not_at_the_sources_line_bre
     # 400 columns hold each paragraph on one line: it is broken nowhere else
     assert any(paragraph in line for line in r.stdout.splitlines()), r.stdout
     assert "``" not in r.stdout
+
+
+@pytest.mark.parametrize("command", SEEDED)
+@pytest.mark.parametrize("rules", ["", "  "])
+def test_blank_rules_are_refused_alike_by_every_command(command: list[str], rules: str, tmp_path: Path) -> None:
+    """``--rules ""`` (an empty shell variable) is refused, quoted, instead of playing the default preset unseen."""
+    res = runner.invoke(app, [*command, "--rules", rules, *(["--save-dir", str(tmp_path)] if command == ["play"] else [])],
+                        env=WIDE, input="quit\n")
+    assert res.exit_code == 2, res.output
+    line = _message_line(res.output, "--rules")
+    assert line.startswith(f"error: --rules {rules!r} names no rules: give a preset and options"), line
+    assert list(tmp_path.iterdir()) == []

@@ -51,7 +51,8 @@ import typer  # noqa: E402
 from typer import rich_utils as typer_rich_utils  # noqa: E402
 from typer.core import TyperGroup, TyperOption  # noqa: E402
 
-from sergeant_major.core.errors import SergeantMajorError  # noqa: E402
+from sergeant_major.core.errors import RulesError, SergeantMajorError  # noqa: E402
+from sergeant_major.core.rules import Rules  # noqa: E402
 from sergeant_major.core.safetext import quote  # noqa: E402
 from sergeant_major.core.seeding import SEED_LIMIT, SEED_RANGE  # noqa: E402
 
@@ -160,6 +161,19 @@ def parse_seed(text: str) -> int:
             return seed
     shown = quote(text) if len(text) <= 24 else f"{quote(text[:20])}... ({len(text)} characters)"
     raise SergeantMajorError(f"--seed {shown} is not {SEED_RANGE} (digits 0-9)")
+
+
+def parse_rules(text: str, check_end: bool = True) -> Rules:
+    """The rules a ``--rules`` option's text names (:meth:`Rules.parse`, ``check_end`` passed on). A blank text is
+    refused: ``Rules.parse`` reads it as the default preset, which an empty shell variable would pick unseen.
+
+    Raises:
+        RulesError: quoting ``text``, or :meth:`Rules.parse`'s refusal.
+    """
+    if not text.strip():
+        raise RulesError(f"--rules {quote(text)} names no rules: give a preset and options, e.g. '9-5-2' or "
+                         "'8-5-3 must-trump=on' (`sergeant-major rules` lists them)")
+    return Rules.parse(text, check_end=check_end)
 
 
 def parse_whole_number(value: str | int) -> int:

@@ -31,14 +31,13 @@ import typer
 from rich.console import Console
 
 from sergeant_major.cli import tui
-from sergeant_major.cli.app import app, parse_path, parse_seed, parse_whole_number, prepare_with_status
+from sergeant_major.cli.app import app, parse_path, parse_rules, parse_seed, parse_whole_number, prepare_with_status
 from sergeant_major.cli.filelock import FileLock
 from sergeant_major.cli.game import HUMAN, Game
 from sergeant_major.cli.records import record_error_text
 from sergeant_major.cli.settings import load_settings, save_settings
 from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.match import Match
-from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import has_visible, name_problem, quote, visible
 from sergeant_major.core.seeding import SEED_RANGE
 from sergeant_major.players import LEVELS
@@ -168,7 +167,7 @@ def play(
         try:
             # with --to, the game end is checked once --to is in place (it may be the end that can be reached:
             # "8-5-3 players=4" --to 10; docs/rules.md decision 13)
-            r = Rules.parse(rules, check_end=to is None)
+            r = parse_rules(rules, check_end=to is None)
             if to is not None:
                 given = [w.partition("=")[2] for w in rules.split() if w.partition("=")[0] == "to"]
                 try:

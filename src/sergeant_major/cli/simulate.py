@@ -21,10 +21,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from sergeant_major.cli.app import app, count, parse_path, parse_seed, parse_whole_number, stop_on_signals
+from sergeant_major.cli.app import app, count, parse_path, parse_rules, parse_seed, parse_whole_number, stop_on_signals
 from sergeant_major.core.deal import ROLE_NAMES
 from sergeant_major.core.errors import SergeantMajorError
-from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import visible
 from sergeant_major.core.seeding import SEED_RANGE
 from sergeant_major.eval.simulate import MAX_GAMES, GameOutcome, default_levels, parse_levels, simulate_iter, summarize
@@ -65,7 +64,7 @@ def simulate_command(
         raise typer.Exit(2)
 
     try:
-        r = Rules.parse(rules)
+        r = parse_rules(rules)
         lv = parse_levels(players if players is not None else default_levels(r.players), r.players)
         seed = parse_seed(seed_text)
     except SergeantMajorError as e:

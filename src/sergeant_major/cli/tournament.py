@@ -22,9 +22,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from sergeant_major.cli.app import app, count, parse_seed, parse_whole_number, stop_on_signals
+from sergeant_major.cli.app import app, count, parse_rules, parse_seed, parse_whole_number, stop_on_signals
 from sergeant_major.core.errors import SergeantMajorError
-from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import quote, visible
 from sergeant_major.core.seeding import SEED_RANGE
 from sergeant_major.eval.stats import Estimate
@@ -80,7 +79,7 @@ def tournament_command(
         raise typer.Exit(2)
 
     try:
-        r = Rules.parse(rules)
+        r = parse_rules(rules)
         lv = parse_players(players if players is not None else ",".join(["heuristic"] + ["random"] * (r.players - 1)),
                            r.players)
         seed = parse_seed(seed_text)
