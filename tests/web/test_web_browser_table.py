@@ -49,6 +49,30 @@ def test_options_keep_seats_and_unknown_table_stops(server: Server, browser: Any
     ctx.close()
 
 
+def test_a_table_gone_keeps_its_header_in_the_language_switched_to(server: Server, browser: Any) -> None:
+    """The repro: a practice table's page whose table was gone at a reconnection (the socket closed with 4404) said so
+    in German after a language switch, but its header kept "practice" and "unrated" in English. Now the header's
+    words follow the switch, back and forth, and the page stays without reconnecting."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = page_errors(page)
+    practice(page, server, "9-5-2", 7)
+    page.locator("#tname #rated", has_text="unrated").wait_for()
+    sockets: list[Any] = []
+    page.route_web_socket("**/ws/*", lambda ws: (sockets.append(ws), ws.close(code=4404, reason="no table")))
+    page.evaluate("ws.close()")  # the connection drops; at the reconnection the server has no such table any more
+    page.locator("#notable", has_text="There is no table").wait_for()
+    assert "P ·" in page.inner_text("#tname")  # the header still names the table
+    page.click("#lang")
+    page.locator("#notable", has_text="Den Tisch").wait_for()
+    assert page.inner_text("#tname .tn-rules").endswith("· Übung") and page.inner_text("#tname #rated") == "ungewertet"
+    page.click("#lang")
+    page.locator("#notable", has_text="There is no table").wait_for()
+    assert page.inner_text("#tname .tn-rules").endswith("· practice") and page.inner_text("#tname #rated") == "unrated"
+    assert len(sockets) == 1 and not errs, (sockets, errs)
+    ctx.close()
+
+
 SHOTS = Path(os.environ.get("SM_SCREENSHOTS", "")) if os.environ.get("SM_SCREENSHOTS") else None
 
 
