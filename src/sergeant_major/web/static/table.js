@@ -149,11 +149,12 @@ function cardOf(a) { return a.play || a.discard || a.give || a.return || null; }
 function drawTitle() {
   // the rules' options each kept whole (9-5-2, instant-win=off: never broken at a hyphen); a long table name (up to 60
   // characters, maybe no space) is cut with an ellipsis, its full text in the tooltip
-  // (on a phone the title is one line: the name cut first, then the rules, the badge whole: app.css)
+  // (on a phone the rules wrap between their options onto the title's next line; the name is cut only where it alone
+  // is wider than the line: app.css)
   const rules = String(S.table.rules) + (S.table.practice ? " · " + t("practice") : "");
   $("tname").innerHTML = `<span class="nw tn-name"><span class="cut" title="${esc(S.table.name)}">${esc(S.table.name)}</span> ·</span> ` +
     `<span class="tn-rules" title="${esc(rules)}">` + String(S.table.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ") +
-    (S.table.practice ? " · " + esc(t("practice")) : "") + "</span> " + ratedBadge(S.table.rated);
+    (S.table.practice ? ` <span class="nw">· ${esc(t("practice"))}</span>` : "") + "</span> " + ratedBadge(S.table.rated);
 }
 function render() {
   const v = S.view, nm = names(), you = S.you;
