@@ -26,6 +26,15 @@ from sergeant_major.records import check_record, read_record  # noqa: E402
 KINDS3 = ["human", "heuristic", "heuristic"]
 
 
+@pytest.fixture(autouse=True)
+def panels_take_keys_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pilot reads a panel the moment it opens: no wait for keys of that moment to pass (``Panel.SETTLE``; the
+    test of that wait sets its own clock)."""
+    from sergeant_major.cli.table import Panel
+
+    monkeypatch.setattr(Panel, "SETTLE", 0.0)
+
+
 async def ready(pilot, app: TableApp, since: int = -1, timeout: float = 60.0) -> str:  # type: ignore[no-untyped-def]
     """Wait until the table asks the human something (a question after the ``since``-th): ``'decide'``, a panel
     kind, or ``'gone'``."""
@@ -510,6 +519,52 @@ def _to_the_last_card(m: Match) -> None:
         m.apply(f if f is not None else p.choose(m.view(m.to_act), decision_rng(m.seed, m.to_act, 1, len(m.deal.history))))
 
 
+def test_a_result_panel_takes_no_key_of_the_moment_it_opens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Enter pressed twice on your card before last (the last plays itself) closed the deal's result the moment it
+    opened, unseen. The panel now takes a key only once ``Panel.SETTLE`` seconds have passed without one: the second
+    tap and a key held down leave it open; Enter after a pause closes it, and says so on the panel."""
+    from sergeant_major.cli.table import Panel
+    from sergeant_major.players import HeuristicPlayer, decision_rng
+
+    now = [1000.0]
+    monkeypatch.setattr(Panel, "SETTLE", 0.4)
+    monkeypatch.setattr(Panel, "clock", staticmethod(lambda: now[0]))
+    m = Match(Rules.parse("9-5-2"), 5, ["You", "Bob", "Cleo"])
+    p = HeuristicPlayer()
+    while not (m.to_act == 0 and m.deal.phase == Phase.PLAY and m.deal.hands[0].bit_count() == 2):
+        f = m.forced_action()
+        s = m.to_act
+        assert s is not None
+        m.apply(f if f is not None else p.choose(m.view(s), decision_rng(m.seed, s, 1, len(m.deal.history))))
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert await ready(pilot, app) == "decide"
+            since = app.asks
+            await pilot.press("enter")  # your card before last; the last one plays itself and the deal is scored
+            assert await ready(pilot, app, since) == "result"
+            at_result = app.asks
+            await pilot.press("enter")  # the second tap, as the panel opens
+            await pilot.pause()
+            assert isinstance(app.screen, Panel) and app.screen.kind == "result"
+            assert any("Press Enter for the next deal." in x for x in screen_rows(app)), screen_rows(app)
+            for _ in range(6):  # Enter held down: its repeats keep coming, each within SETTLE of the one before
+                now[0] += 0.1
+                await pilot.press("enter")
+            await pilot.click(offset=(1, 1))
+            await pilot.pause()
+            assert isinstance(app.screen, Panel) and app.screen.kind == "result"
+            assert app.panel == "result" and app.game.lines.empty() and app.asks == at_result
+            now[0] += 1.0
+            await pilot.press("enter")  # a second later: the player has read the panel
+            assert await ready(pilot, app, at_result) == "decide" and app.view is not None and app.view.deal_number == 2
+            assert not isinstance(app.screen, Panel)
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
 @pytest.mark.parametrize("prepare", [None, _358_minimum_tricks], ids=["contract", "minimum-tricks"])
 def test_your_line_keeps_the_contracts_left_at_the_smallest_size(tmp_path: Path, prepare: object) -> None:
     """At 64x20 in 3-5-8 your line ran past the terminal's edge and lost ``MT`` from the contracts you have left; it
@@ -965,7 +1020,7 @@ def test_the_match_end_panel_of_18_deals_fits_the_screen(tmp_path: Path, size: t
             await pilot.pause()
             view = app.game.match.view(0)
             rows = "\n".join(screen_rows(app))
-            assert "Match over:" in rows and "Press any key to leave." in rows and "Record saved to" in rows, rows
+            assert "Match over:" in rows and "Press Enter to leave." in rows and "Record saved to" in rows, rows
             assert re.search(r"│ +1-\d+ +earlier deals ", rows) and re.search(r"│ +18 +[a-z]", rows), rows
             assert re.search(r"Total +" + " +".join(re.escape(tui.signed(x)) for x in view.totals), rows), rows
             await pilot.resize_terminal(120, 40)

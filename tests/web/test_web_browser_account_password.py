@@ -120,8 +120,11 @@ def test_the_other_device_s_open_table_and_lobby_say_it_was_logged_out(server: S
     check_page(other, "table logged out")
     other.click("#lang")
     other.locator("#loggedout", has_text="Du wurdest abgemeldet").wait_for()
+    # the header's words too (they stayed "practice" and "unrated")
+    assert other.inner_text("#tname .tn-rules").endswith("· Übung") and other.inner_text("#tname #rated") == "ungewertet"
     check_page(other, "table logged out german")
     other.click("#lang")
+    assert other.inner_text("#tname .tn-rules").endswith("· practice") and other.inner_text("#tname #rated") == "unrated"
     assert other.locator("#loggedout a[href='/account']").count() == 1
     other.wait_for_timeout(1500)  # no reconnection: the page stays as it is
     assert other.locator("#loggedout").count() == 1

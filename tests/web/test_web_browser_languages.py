@@ -66,6 +66,52 @@ def test_the_german_page_writes_refusals_and_default_names_in_german(server: Ser
     cb.close()
 
 
+def test_an_invitation_table_s_computers_are_named_in_each_viewer_s_language(server: Server, browser: Any) -> None:
+    """The repro: a table made on the German home page stored its unnamed computers as "Heuristik 3", so that Bea,
+    invited and reading in English, saw German names. Now the home page leaves them to the server, which stores them
+    by level ("Heuristic 3", as the lobby does); each page writes them in its language, and after a language switch;
+    a computer given a name keeps it."""
+    ca = browser.new_context()
+    ca.add_init_script("localStorage.setItem('sm-lang', 'de')")
+    a = ca.new_page()
+    errs = page_errors(a)
+    a.goto(server.url + "/")
+    a.fill("#opts", "players=4")
+    a.select_option("#seats .seatrow[data-seat='1'] .kind", "friend")
+    a.select_option("#seats .seatrow[data-seat='2'] .kind", "computer:heuristic")
+    a.select_option("#seats .seatrow[data-seat='3'] .kind", "computer:random")
+    a.fill("#seats .seatrow[data-seat='0'] .sname", "Ann")
+    a.fill("#seats .seatrow[data-seat='3'] .sname", "Hal")
+    a.click("#create-btn")
+    link = a.locator("#invites a.invite").first
+    link.wait_for()
+    invite = link.get_attribute("href")
+    a.click("#go")
+    a.wait_for_url("**/t/*")
+    a.locator("#btn-start").wait_for()
+    assert a.locator(".player .nm").all_inner_texts() == ["Ann", "Freund 1", "Heuristik 3", "Hal"]
+    stored = a.evaluate("S.table.seats.map((s) => [s.served, s.name_level])")
+    assert stored == [["Ann", None], ["Freund 1", None], ["Heuristic 3", "heuristic"], ["Hal", None]], stored
+    cb = browser.new_context()  # Bea reads English
+    b = cb.new_page()
+    errs += page_errors(b)
+    b.goto(str(invite))
+    b.fill("#myname", "Bea")
+    b.click("#btn-join")
+    a.locator("#seatlist", has_text="Bea").wait_for()
+    b.locator("#seatlist", has_text="Bea").wait_for()
+    assert b.locator(".player .nm").all_inner_texts() == ["Ann", "Bea", "Heuristic 3", "Hal"]
+    assert "Heuristic 3: computer (heuristic)" in b.inner_text("#seatlist"), b.inner_text("#seatlist")
+    b.click("#lang")
+    b.locator("#seatlist", has_text="Heuristik 3").wait_for()
+    a.click("#lang")
+    a.locator("#seatlist", has_text="Heuristic 3").wait_for()
+    assert a.locator(".player .nm").all_inner_texts() == ["Ann", "Bea", "Heuristic 3", "Hal"]
+    assert errs == []
+    ca.close()
+    cb.close()
+
+
 def test_the_german_replay_page_says_why_there_is_no_replay_in_german(server: Server, browser: Any) -> None:
     """The repro: in German, the replay of a match not over yet said "the record is shown once the match is over (it
     holds every hand)" and that of an unknown table "there is no table 'nonexist'": the server's English. Now German."""

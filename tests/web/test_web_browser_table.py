@@ -49,6 +49,30 @@ def test_options_keep_seats_and_unknown_table_stops(server: Server, browser: Any
     ctx.close()
 
 
+def test_a_table_gone_keeps_its_header_in_the_language_switched_to(server: Server, browser: Any) -> None:
+    """The repro: a practice table's page whose table was gone at a reconnection (the socket closed with 4404) said so
+    in German after a language switch, but its header kept "practice" and "unrated" in English. Now the header's
+    words follow the switch, back and forth, and the page stays without reconnecting."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = page_errors(page)
+    practice(page, server, "9-5-2", 7)
+    page.locator("#tname #rated", has_text="unrated").wait_for()
+    sockets: list[Any] = []
+    page.route_web_socket("**/ws/*", lambda ws: (sockets.append(ws), ws.close(code=4404, reason="no table")))
+    page.evaluate("ws.close()")  # the connection drops; at the reconnection the server has no such table any more
+    page.locator("#notable", has_text="There is no table").wait_for()
+    assert "P ·" in page.inner_text("#tname")  # the header still names the table
+    page.click("#lang")
+    page.locator("#notable", has_text="Den Tisch").wait_for()
+    assert page.inner_text("#tname .tn-rules").endswith("· Übung") and page.inner_text("#tname #rated") == "ungewertet"
+    page.click("#lang")
+    page.locator("#notable", has_text="There is no table").wait_for()
+    assert page.inner_text("#tname .tn-rules").endswith("· practice") and page.inner_text("#tname #rated") == "unrated"
+    assert len(sockets) == 1 and not errs, (sockets, errs)
+    ctx.close()
+
+
 SHOTS = Path(os.environ.get("SM_SCREENSHOTS", "")) if os.environ.get("SM_SCREENSHOTS") else None
 
 
@@ -305,11 +329,49 @@ def test_the_contract_step_says_trump_only_when_every_choice_is_a_trump(server: 
 
 
 @pytest.mark.parametrize("size", [(390, 844), (360, 740), (1280, 800)], ids=["phone", "small-phone", "desktop"])
+def test_a_practice_table_s_long_options_leave_its_name_whole_in_the_header(server: Server, browser: Any,
+                                                                            size: tuple[int, int]) -> None:
+    """The repro: on a 360 px phone the German header of a practice table with long options showed "Fr... · 8-5-3 ta":
+    the name was cut to two letters to keep the title on one line, and the options cut too (a phone has no tooltip).
+    Now the name is whole and the options wrap between them onto the title's next line, every one of them on the
+    screen, in English and German; on a desktop the header is as it was."""
+    name, rules = "Freitagsrunde", "8-5-3 to=25 players=4 instant-win=off"
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/")
+    tid = str(page.evaluate("""async ([name, rules]) => {
+      const r = await fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(
+        {name, rules, seats: [{kind: 'me'}, {kind: 'computer', level: 'random'}, {kind: 'computer', level: 'random'},
+                              {kind: 'computer', level: 'random'}]})});
+      const o = await r.json(); saveToken(o.id, o.seats[0].token); return o.id; }""", [name, rules]))
+    page.goto(server.url + "/t/" + tid)
+    page.wait_for_selector("#players .player")
+    page.wait_for_function("document.querySelector('#conn').textContent === ''")
+    for lang, word in (("en", "practice"), ("de", "Übung")):
+        page.locator("#tname", has_text=word).wait_for()
+        if os.environ.get("SM_LOOK_SHOTS"):
+            page.screenshot(path=str(Path(os.environ["SM_LOOK_SHOTS"]) / f"{size[0]}-long-options-{lang}.png"))
+        cut = page.locator("#tname .cut")
+        assert cut.inner_text() == name and cut.evaluate("(e) => e.scrollWidth <= e.clientWidth"), lang  # not cut
+        # every option, the practice word and the badge drawn whole on the screen
+        shown = page.evaluate("""() => Array.from(document.querySelectorAll('#tname .tn-rules .nw, #tname #rated')).map((e) => {
+          const r = e.getBoundingClientRect(); return [e.textContent, r.left >= 0 && r.right <= innerWidth && r.width > 0]; })""")
+        assert [x for x, whole in shown if not whole] == [] and len(shown) == 7, (lang, shown)  # 5 options, practice, badge
+        assert page.evaluate("""() => { const e = document.querySelector('#tname .tn-rules'), r = e.getBoundingClientRect();
+          return e.scrollWidth <= e.clientWidth && r.right <= innerWidth; }"""), lang
+        assert page.inner_text("#tname .tn-rules").endswith("· " + word), lang
+        assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+        page.click("#lang")
+    assert not errs, errs
+    ctx.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 740), (1280, 800)], ids=["phone", "small-phone", "desktop"])
 def test_a_long_table_name_is_cut_in_the_header(server: Server, browser: Any, size: tuple[int, int]) -> None:
-    """The repro: a table named with 60 letters and no space took five lines of the header on a 390 px phone, then
-    three (the name cut, the rules below it, the buttons). Now on a phone the header takes two lines, in English and
-    German: the title on one (the name cut with an ellipsis, its full text in the tooltip), the links and buttons on
-    the other; on a desktop one."""
+    """The repro: a table named with 60 letters and no space took five lines of the header on a 390 px phone. Now on a
+    phone, in English and German, the title takes two lines (the name cut with an ellipsis to the line's width, its full
+    text in the tooltip; the rules whole on the next) and the links and buttons one; on a desktop the header is one."""
     name = "Abcdefghij" * 6
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
     page = ctx.new_page()
@@ -335,10 +397,10 @@ def test_a_long_table_name_is_cut_in_the_header(server: Server, browser: Any, si
           return tops.length; }""")
         assert lines[1] < 1.5 and rows == (1 if size[0] >= 1000 else 2), (lang, lines, rows)
         if size[0] < 600:
-            assert lines[0] < 1.5, (lang, lines)  # the title on one line: the name, the rules and the badge
-        if size[0] >= 390:  # the rules whole (at 360 px the German "· Übung" of a practice table is cut: the name first)
-            assert page.evaluate("document.querySelector('#tname .tn-rules').scrollWidth <= "
-                                 "document.querySelector('#tname .tn-rules').clientWidth"), lang
+            assert lines[0] < 2.5, (lang, lines)  # the name on one line, the rules and the badge on the next
+            widths = page.evaluate("[document.querySelector('#tname .cut').clientWidth, document.querySelector('#tname').clientWidth]")
+            assert widths[0] > 0.8 * widths[1], (lang, widths)  # the name as wide as the line lets it be
+        assert page.evaluate("document.querySelector('#tname .tn-rules').getBoundingClientRect().right") <= size[0], lang
         cut = page.locator("#tname .cut")
         assert cut.get_attribute("title") == name and cut.inner_text() == name
         assert page.evaluate("document.documentElement.scrollWidth") <= size[0]

@@ -118,7 +118,7 @@ class TableGame(Game):
             return  # the match end's panel follows at once
         self.autosave()
         self._post(self.app.show_panel, "result", Group(table, Text(), *(Text(x) for x in notes),
-                                                        Text(), Text("Press any key for the next deal.", style="bold")))
+                                                        Text(), Text("Press Enter for the next deal.", style="bold")))
         self._wait_key()
 
     def hint_text(self, hints: list[str], width: int) -> list[str]:
@@ -147,7 +147,7 @@ class TableGame(Game):
         view = self.match.view(HUMAN)
         self._post(self.app.show_panel, "end", sheet_panel(view, [Text(lines[0], style="bold"), Text()],
                                                            [Text(), Text(f"Record saved to {path}"),
-                                                            Text("Press any key to leave.", style="bold")]))
+                                                            Text("Press Enter to leave.", style="bold")]))
         with contextlib.suppress(LeaveGame):
             self._wait_key()
         self._post(self.app.exit)
@@ -423,18 +423,34 @@ def sheet_panel(view: View, head: list[Text], tail: list[Text]) -> Callable[[int
 
 class Panel(ModalScreen[None]):
     """A panel over the table (result of a deal, last trick, score sheet, help, match end) that waits for a key; one
-    drawn for the terminal's size is drawn again when the terminal is resized."""
+    drawn for the terminal's size is drawn again when the terminal is resized.
+
+    A panel the game opens by itself (:data:`SETTLING`) takes no key or click until :data:`SETTLE` seconds have passed
+    without one: a key of the moment it opened (Enter pressed twice on your last card, a key held down) was meant
+    for the table, and closed the deal's result unseen. Ctrl-Q and Ctrl-C quit at any moment."""
 
     DEFAULT_CSS = """
     Panel { align: center middle; }
     Panel > Static { width: auto; max-width: 100%; height: auto; max-height: 100%; padding: 1 2;
                      border: round $accent; background: $surface; }
     """
+    SETTLE = 0.4  # seconds: longer than a double tap and a key's repeat, shorter than reading the panel
+    SETTLING = ("result", "end", "hint")  # the panels not opened by a key of the player
+    clock: Callable[[], float] = staticmethod(time.monotonic)  # the time a key comes (tests stand in their own)
 
     def __init__(self, kind: str, body: PanelBody) -> None:
         super().__init__()
         self.kind = kind
         self.body = body
+        self.quiet_since = self.clock()  # the panel's opening, then the last key it did not take
+
+    def settled(self) -> bool:
+        """Whether a key or a click now closes the panel (:data:`SETTLE`); one that does not restarts the wait."""
+        now = self.clock()
+        if self.kind in self.SETTLING and now - self.quiet_since < self.SETTLE:
+            self.quiet_since = now
+            return False
+        return True
 
     def drawn(self) -> RenderableType:
         """The body as drawn for the terminal's size now."""
@@ -450,15 +466,17 @@ class Panel(ModalScreen[None]):
     def on_key(self, event: events.Key) -> None:
         event.stop()
         app = self.app
+        quit_key = event.key in ("ctrl+c", "ctrl+q")
+        if not quit_key and not self.settled():
+            return
         self.dismiss()
         if isinstance(app, TableApp) and self.kind in ("result", "end"):
-            if event.key in ("ctrl+c", "ctrl+q"):
-                app.send("quit")
-            else:
-                app.send(_CONTINUE)
+            app.send("quit" if quit_key else _CONTINUE)
 
     def on_click(self, event: events.Click) -> None:
         app = self.app
+        if not self.settled():
+            return
         self.dismiss()
         if isinstance(app, TableApp) and self.kind in ("result", "end"):
             app.send(_CONTINUE)

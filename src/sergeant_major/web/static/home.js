@@ -61,13 +61,14 @@ async function create(ev) {
 }
 async function createTable() {
   let friends = 0, mes = 0;
-  const seats = Array.from(document.querySelectorAll("#seats .seatrow")).map((d, i) => {
+  const seats = Array.from(document.querySelectorAll("#seats .seatrow")).map((d) => {
     const k = d.querySelector(".kind").value;
     if (k === "friend") friends++;
     if (k === "me") mes++;
-    // a seat left unnamed: the server names it in English ("Friend 1", "Heuristic 3"); in another language the page does
-    const def = LANG === "en" ? undefined : k === "me" ? t("defMe") + (mes > 1 ? " " + mes : "") : k === "friend" ? t("defFriend", { n: friends })
-      : (STRINGS[LANG]["lv_" + k.slice(9)] || k.slice(9)).replace(/^./, (c) => c.toUpperCase()) + " " + (i + 1);
+    // a person's seat left unnamed: the server names it in English ("Friend 1"); in another language the page does. A
+    // computer's is left to the server ("Heuristic 3", stored by its level), which every page writes in its own language
+    const def = LANG === "en" || k.startsWith("computer:") ? undefined
+      : k === "me" ? t("defMe") + (mes > 1 ? " " + mes : "") : t("defFriend", { n: friends });
     const name = d.querySelector(".sname").value.trim() || def;
     if (k.startsWith("computer:")) return { kind: "computer", level: k.slice(9), name };
     return { kind: k, name };

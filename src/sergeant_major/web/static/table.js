@@ -144,15 +144,21 @@ function actionLabel(a) {
 }
 function fromKittyCount() { return document.querySelectorAll("#hand button.card.kitty").length; }
 function cardOf(a) { return a.play || a.discard || a.give || a.return || null; }
-function render() {
-  const v = S.view, nm = names(), you = S.you;
+// the header's title: the table's name, its rules, "practice" and the rated badge in the page's language (drawn by
+// render, and by a language switch over the logged-out or no-table panel, which leaves the header standing)
+function drawTitle() {
   // the rules' options each kept whole (9-5-2, instant-win=off: never broken at a hyphen); a long table name (up to 60
   // characters, maybe no space) is cut with an ellipsis, its full text in the tooltip
-  // (on a phone the title is one line: the name cut first, then the rules, the badge whole: app.css)
+  // (on a phone the rules wrap between their options onto the title's next line; the name is cut only where it alone
+  // is wider than the line: app.css)
   const rules = String(S.table.rules) + (S.table.practice ? " · " + t("practice") : "");
   $("tname").innerHTML = `<span class="nw tn-name"><span class="cut" title="${esc(S.table.name)}">${esc(S.table.name)}</span> ·</span> ` +
     `<span class="tn-rules" title="${esc(rules)}">` + String(S.table.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ") +
-    (S.table.practice ? " · " + esc(t("practice")) : "") + "</span> " + ratedBadge(S.table.rated);
+    (S.table.practice ? ` <span class="nw">· ${esc(t("practice"))}</span>` : "") + "</span> " + ratedBadge(S.table.rated);
+}
+function render() {
+  const v = S.view, nm = names(), you = S.you;
+  drawTitle();
   document.title = S.table.name + " · Sergeant Major";
   $("tokerr").textContent = tokenErr;
   // players around the table: you at the bottom, the others in playing order to the left, across, to the right
@@ -594,7 +600,11 @@ document.addEventListener("keydown", (ev) => {
 // a language switch writes everything anew: an open dialog too, a dialog closed stays closed
 window.onSettings = () => { if (S && !gone) render(); };
 window.onLang = () => {
-  if (gone) { if (signedOut) loggedOut(); else noTable(); return; }  // the table's elements are gone: the panel only
+  if (gone) {  // the table's elements are gone: the panel, and the header's title if a table was shown
+    if (S) drawTitle();
+    if (signedOut) loggedOut(); else noTable();
+    return;
+  }
   renderPhrases();
   $("chatlog").querySelectorAll("li").forEach((li) => { li.lastChild.textContent = t("chat_" + li.dataset.phrase); });
   if (!S) return;
