@@ -22,6 +22,7 @@ from sergeant_major.eval.simulate import (
     game_seed,
     parse_levels,
     play_game,
+    result_schema_path,
     seat_slots,
     simulate,
     simulate_iter,
@@ -488,3 +489,35 @@ def test_library_simulate_refuses_a_bad_seed_or_count_quoting_it(kwargs: dict[st
 def test_library_simulate_takes_rules_and_levels_as_text() -> None:
     """``simulate("8-5-3", "heuristic,random,random", ...)`` is the run of the parsed rules and the list of levels."""
     assert simulate("8-5-3", "heuristic,random,random", 2, seed=5) == simulate(Rules.parse("8-5-3"), list(LEVELS), 2, seed=5)
+
+
+# ------------------------------------------------------------------ the --json schema
+@pytest.mark.parametrize(("rules", "games"), [("9-5-2", 2), ("3-5-8", 1), ("8-5-3 players=4 deals=2", 2), ("9-2-5", 3)])
+def test_simulate_json_validates_against_its_shipped_schema(rules: str, games: int) -> None:
+    """``simulate --json`` (one match: the intervals are null; four players: a fourth role; 3-5-8 and 9-2-5: no
+    instant win) is a document of ``simulate_result_schema.json``."""
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(result_schema_path().read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    res = runner.invoke(app, ["simulate", "--rules", rules, "-n", str(games), "-w", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    jsonschema.Draft202012Validator(schema).validate(doc)
+    assert len(doc["players"]) == Rules.parse(rules).players
+
+
+@pytest.mark.parametrize(("change", "path"), [
+    (lambda d: d.pop("players"), "$"),
+    (lambda d: d.update(extra=1), "$"),
+    (lambda d: d["players"][0].update(wins=-1), "$.players[0].wins"),
+    (lambda d: d["players"][1]["mean_tricks_by_role"].update(fifth=3.0), "$.players[1].mean_tricks_by_role"),
+])
+def test_the_simulate_schema_refuses_a_changed_summary(change: Any, path: str) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(result_schema_path().read_text(encoding="utf-8"))
+    doc = simulate(Rules.parse("9-5-2"), LEVELS, 2, seed=3).to_json()
+    assert json.loads(json.dumps(doc)) == doc  # JSON-ready: lists, not tuples
+    jsonschema.Draft202012Validator(schema).validate(doc)
+    change(doc)
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
+    assert errors and errors[0].json_path == path, [e.json_path for e in errors]

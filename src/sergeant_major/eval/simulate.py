@@ -47,6 +47,7 @@ import itertools
 import json
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from sergeant_major.core.deal import ROLE_NAMES
@@ -60,7 +61,7 @@ from sergeant_major.eval.workers import worker_pool
 from sergeant_major.players import drive, make_player
 
 __all__ = ["simulate", "MAX_GAMES", "SimulationSummary", "PlayerStats", "GameOutcome", "play_game", "game_seed", "parse_levels", "default_levels",
-           "seat_slots"]
+           "seat_slots", "result_schema_path"]
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: called in the calling process after each finished match, in game order."""
@@ -255,12 +256,22 @@ class SimulationSummary:
     players: tuple[PlayerStats, ...]
 
     def to_json(self) -> dict[str, Any]:
-        """The summary as a JSON-ready dict (``label`` added to each player)."""
+        """The summary as a JSON-ready dict (``label`` added to each player; lists, no tuples), a document of
+        ``simulate_result_schema.json`` (:func:`result_schema_path`)."""
         d = asdict(self)
         d["levels"] = list(self.levels)
+        d["players"] = list(d["players"])  # lists, as json.loads gives them back (the schema says array)
         for p, pd in zip(self.players, d["players"], strict=True):
             pd["label"] = p.label
+            if pd["win_pct_ci95"] is not None:
+                pd["win_pct_ci95"] = list(pd["win_pct_ci95"])
         return d
+
+
+def result_schema_path() -> Path:
+    """The path of ``simulate_result_schema.json``: the JSON Schema (draft 2020-12) of :meth:`SimulationSummary.to_json`,
+    which ``sergeant-major simulate --json`` prints."""
+    return Path(__file__).with_name("simulate_result_schema.json")
 
 
 def summarize(rules: Rules, levels: Sequence[str], seed: int, outcomes: Sequence[GameOutcome]) -> SimulationSummary:
