@@ -233,6 +233,18 @@ class TableRunner:
         self.clocks.sync(gt)
         return gt
 
+    async def loaded(self, table_id: str) -> GameTable | None:
+        """The table's copy in memory once the caller's database writes are done, waiting for a load in flight (``None``:
+        none loaded, so the next load reads the writes). That load may have read the rows before the writes: the caller
+        applies them to the copy too. The one home of this rule for every write of a table's rows outside its log.
+
+        Raises:
+            SQLAlchemyError: the load in flight could not read the database (nothing is loaded then)."""
+        gt = self.tables.get(table_id)
+        if gt is None and table_id in self.loading:
+            gt = await self.fetch(table_id)
+        return gt
+
     def peek(self, table_id: str) -> GameTable | None:
         """The table for reading only (pages, records): the loaded one, else replayed from the store without
         keeping it in memory; ``None`` for an unknown id."""
