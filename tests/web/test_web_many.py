@@ -13,8 +13,9 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from _webhelp import connect, new_table, send  # noqa: E402
+from _webhelp import connect, new_table, send, write_while_loading  # noqa: E402
 
+from sergeant_major.web.cluster import Cluster  # noqa: E402
 from sergeant_major.web.hub import Hub  # noqa: E402
 from sergeant_major.web.runner import LEASE_TTL  # noqa: E402
 from sergeant_major.web.store import Store  # noqa: E402
@@ -117,5 +118,30 @@ def test_only_the_holder_plays_the_computers() -> None:
         assert [e.idx for e in log2] == list(range(len(log2)))
         for h in (h1, h2):
             h.store.dispose()
+
+    asyncio.run(run())
+
+
+def test_a_seat_taken_at_another_process_while_the_table_loads_here_is_shown() -> None:
+    """Bea takes her seat at the second process while the first loads the table (its first websocket there): a load that
+    read the seats before her join and was installed after it kept her seat free there, and the ``P`` notice of her
+    join, come while the table was neither loaded nor had a client there, was dropped: that copy never showed her
+    seat ("nobody holds seat 1"). The load is held between its read and its install (:func:`write_while_loading`)."""
+
+    async def run() -> None:
+        h1, h2 = _hubs()
+        t = new_table(h1, "9-5-2", ["me", "friend", "heuristic"], seed=5)
+        tid = t["id"]
+        shared = Cluster(h1)  # its notices are given to it by the test (no listening connection)
+
+        async def join_there() -> None:
+            b = connect(h2, tid)
+            await send(h2, b, {"type": "join", "token": t["seats"][1]["token"], "name": "Bea"})
+            shared.dispatch(f"P {tid}")  # the notice of her join (NOTIFYed in its transaction)
+            await asyncio.gather(*shared.pending)
+
+        gt = await write_while_loading(h1, tid, join_there)
+        assert gt.seats[1].name == "Bea" and gt.seats[1].claimed and h1.store.seats(tid)[1].name == "Bea"
+        assert gt.match.names[1] == "Bea"
 
     asyncio.run(run())
