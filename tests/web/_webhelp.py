@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -9,9 +10,11 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +24,7 @@ from sergeant_major.web.app import create_table
 from sergeant_major.web.connections import Conn
 from sergeant_major.web.hub import Hub
 from sergeant_major.web.store import Store, tables_t
+from sergeant_major.web.tables import GameTable
 
 CARD_RE = re.compile(r'"([2-9TJQKA][CDHS])"')
 
@@ -43,6 +47,44 @@ class FakeWS:
             if m["type"] == kind:
                 return m
         return None
+
+
+async def write_while_loading(hub: Hub, table_id: str, write: Callable[[], Awaitable[Any]]) -> GameTable:
+    """The race of a table's first load with a write of its rows: the load (:meth:`Hub.fetch`, as a websocket's) is held
+    between its read of the database and its install while ``write()`` runs, until the write is done or asks for the
+    table being loaded (then it waits for that load); the load is then released. The copy loaded, once both are done."""
+    read, release = threading.Event(), threading.Event()
+    table_read, fetch = hub.store.table, hub.fetch
+    asked = asyncio.Event()
+
+    def held_read(tid: str) -> Any:
+        got = table_read(tid)
+        read.set()
+        release.wait(10)
+        return got
+
+    async def asking(tid: str) -> GameTable | None:
+        asked.set()
+        return await fetch(tid)
+
+    hub.store.table = held_read  # type: ignore[method-assign]
+    loading = asyncio.ensure_future(hub.fetch(table_id))
+    try:
+        assert await asyncio.to_thread(read.wait, 10)
+        hub.store.table = table_read  # type: ignore[method-assign]
+        hub.fetch = asking  # type: ignore[method-assign]
+        writing = asyncio.ensure_future(write())
+        waiting = asyncio.ensure_future(asked.wait())
+        await asyncio.wait([writing, waiting], return_when=asyncio.FIRST_COMPLETED)
+        waiting.cancel()
+        release.set()
+        await writing
+    finally:
+        release.set()
+        hub.store.table, hub.fetch = table_read, fetch  # type: ignore[method-assign]
+    gt = await loading
+    assert gt is not None and gt is hub.tables[table_id]
+    return gt
 
 
 def make_hub(tmp_path: Path) -> Hub:

@@ -5,10 +5,12 @@ binding (a table's join, the lobby's, a table created); on PostgreSQL, a binding
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,10 +18,12 @@ import pytest
 pytest.importorskip("fastapi")
 
 import sqlalchemy as sa  # noqa: E402
+from _webhelp import make_hub, write_while_loading  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from sergeant_major.web.accounts import DELETED_NAME, AccountStore  # noqa: E402
+from sergeant_major.web.app import create_table  # noqa: E402
 from sergeant_major.web.store import Store, accounts_t, seats_t  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("fast_argon2")
@@ -187,3 +191,29 @@ def test_on_postgresql_a_binding_waits_for_an_open_deletion_and_finds_the_accoun
         assert done == [False] and bound(store, t["id"], 1) is None
     finally:
         store.dispose()
+
+
+def test_a_table_loading_as_its_player_s_account_is_deleted_shows_the_seat_renamed(tmp_path: Path) -> None:
+    """The deletion renames the account's seats in the database while the table's first websocket loads it: a load that
+    read the seats before the deletion and was installed after it kept the seat under the deleted account's name and
+    bound to its id (a new account given that id would be rated for it). The load is held between its read and its
+    install (:func:`write_while_loading`)."""
+
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        accounts = AccountStore(hub.store)
+        gone = accounts.register("mia", PASSWORD)
+        out = create_table(hub.store, {"name": "Mia", "rules": "9-5-2", "seats": VS_COMPUTERS}, account=gone)
+        tid = out["id"]
+
+        async def delete() -> None:  # as POST /api/account/delete does
+            deleted = await asyncio.to_thread(accounts.delete, gone, PASSWORD)
+            assert deleted.tables == [tid]
+            await hub.account_deleted(gone, deleted.tables)
+
+        gt = await write_while_loading(hub, tid, delete)
+        stored = hub.store.seats(tid)
+        assert (gt.seats[0].name, gt.seats[0].account) == (DELETED_NAME, None) == (stored[0].name, stored[0].account)
+        assert gt.match.names[0] == DELETED_NAME
+
+    asyncio.run(run())

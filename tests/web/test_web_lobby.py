@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from _webhelp import FakeWS, connect, make_hub, new_table, send  # noqa: E402
+from _webhelp import FakeWS, connect, make_hub, new_table, send, write_while_loading  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from sergeant_major.web.app import create_app  # noqa: E402
@@ -173,40 +173,25 @@ def test_two_joins_at_once_for_the_last_seat_seat_exactly_one(tmp_path: Path) ->
 def test_a_table_loading_while_the_lobby_seats_someone_shows_that_seat(tmp_path: Path, change: str) -> None:
     """A table's first websocket loads it from the database while the lobby's computers take its free seat (or a person
     joins): a load that read the seats before that write and was installed after it kept the seat free in memory, so
-    the table never started ("nobody holds seat 2"). The load is held between its read and its install, by a patched
-    store read, while the write is done."""
-    import threading
+    the table never started ("nobody holds seat 2"). The load is held between its read and its install while the
+    write is done (:func:`write_while_loading`)."""
 
     async def run() -> None:
         hub = make_hub(tmp_path)
         lobby = Lobby(hub)
         a = await lobby.open(lobby_request({"name": "Ann", "wait": 120, "level": "random"}, "open"))
         await lobby.join(lobby_request({"name": "Bo", "table": a.table, "wait": 120}, "join"))
-        read, release = threading.Event(), threading.Event()
-        table_read = hub.store.table
 
-        def held_read(tid: str) -> Any:
-            got = table_read(tid)
-            read.set()
-            release.wait(10)
-            return got
+        async def write() -> Any:
+            if change == "fill":
+                return await lobby.fill(a.table)
+            return await lobby.join(lobby_request({"name": "Cy", "table": a.table}, "join"))
 
-        hub.store.table = held_read  # type: ignore[method-assign]
-        loading = asyncio.ensure_future(hub.fetch(a.table))
-        assert await asyncio.to_thread(read.wait, 10)
-        hub.store.table = table_read  # type: ignore[method-assign]
-        if change == "fill":
-            write = asyncio.ensure_future(lobby.fill(a.table))
-        else:
-            write = asyncio.ensure_future(lobby.join(lobby_request({"name": "Cy", "table": a.table}, "join")))
-        while [s.claimed for s in table_read(a.table)[1]] != [True] * 3:  # the write is stored: the load read before it
-            await asyncio.sleep(0.01)
-        release.set()
-        await write
-        gt = await loading
-        assert gt is hub.tables[a.table]
+        gt = await write_while_loading(hub, a.table, write)
         want = ["Ann", "Bo", "Random 3" if change == "fill" else "Cy"]
-        assert [s.name for s in gt.seats] == want and [s.name for s in table_read(a.table)[1]] == want
+        stored = hub.store.table(a.table)
+        assert stored is not None
+        assert [s.name for s in gt.seats] == want and [s.name for s in stored[1]] == want
         assert [s.kind for s in gt.seats][2] == ("random" if change == "fill" else "human")
         for task in lobby.tasks():
             task.cancel()

@@ -13,8 +13,9 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from _webhelp import connect, new_table, send  # noqa: E402
+from _webhelp import connect, new_table, send, write_while_loading  # noqa: E402
 
+from sergeant_major.web.cluster import Cluster  # noqa: E402
 from sergeant_major.web.hub import Hub  # noqa: E402
 from sergeant_major.web.runner import LEASE_TTL  # noqa: E402
 from sergeant_major.web.store import Store  # noqa: E402
@@ -117,5 +118,83 @@ def test_only_the_holder_plays_the_computers() -> None:
         assert [e.idx for e in log2] == list(range(len(log2)))
         for h in (h1, h2):
             h.store.dispose()
+
+    asyncio.run(run())
+
+
+def test_a_seat_taken_at_another_process_while_the_table_loads_here_is_shown() -> None:
+    """Bea takes her seat at the second process while the first loads the table (its first websocket there): a load that
+    read the seats before her join and was installed after it kept her seat free there, and the ``P`` notice of her
+    join, come while the table was neither loaded nor had a client there, was dropped: that copy never showed her
+    seat ("nobody holds seat 1"). The load is held between its read and its install (:func:`write_while_loading`)."""
+
+    async def run() -> None:
+        h1, h2 = _hubs()
+        t = new_table(h1, "9-5-2", ["me", "friend", "heuristic"], seed=5)
+        tid = t["id"]
+        shared = Cluster(h1)  # its notices are given to it by the test (no listening connection)
+
+        async def join_there() -> None:
+            b = connect(h2, tid)
+            await send(h2, b, {"type": "join", "token": t["seats"][1]["token"], "name": "Bea"})
+            shared.dispatch(f"P {tid}")  # the notice of her join (NOTIFYed in its transaction)
+            await asyncio.gather(*shared.pending)
+
+        gt = await write_while_loading(h1, tid, join_there)
+        assert gt.seats[1].name == "Bea" and gt.seats[1].claimed and h1.store.seats(tid)[1].name == "Bea"
+        assert gt.match.names[1] == "Bea"
+
+    asyncio.run(run())
+
+
+@pytest.mark.usefixtures("fast_argon2")
+@pytest.mark.parametrize("change", ["fill", "delete"])
+def test_seats_the_computers_fill_or_a_deletion_renames_reach_the_other_processes(change: str) -> None:
+    """The lobby's computers taking the free seats, and an account's deletion renaming its seats, were stored without a
+    ``P`` notice: a copy of the table loaded at another process kept the seats as they were (seat 2 free there: "nobody
+    holds seat 2"; a deleted player's name and account). The notices are read on a listening connection of the test's
+    and given to the other process's :class:`Cluster`."""
+    import uuid
+
+    import psycopg
+    import sqlalchemy as sa
+
+    from sergeant_major.web.accounts import DELETED_NAME, AccountStore
+    from sergeant_major.web.app import create_table
+    from sergeant_major.web.lobby import Lobby, lobby_request
+    from sergeant_major.web.store import CHANNEL
+
+    async def run() -> None:
+        h1, h2 = _hubs()
+        accounts = AccountStore(h1.store)
+        lobby = Lobby(h1)
+        if change == "fill":
+            tid = (await lobby.open(lobby_request({"name": "Ann", "wait": 120, "level": "random"}, "open"))).table
+        else:
+            gone = accounts.register(f"mia{uuid.uuid4().hex[:12]}", "correct horse 42")
+            tid = create_table(h1.store, {"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "friend"},
+                                                                       {"kind": "computer", "level": "random"}]}, account=gone)["id"]
+        there = await h2.fetch(tid)  # loaded at the other process (a client of the table there)
+        assert there is not None
+        shared = Cluster(h2)
+        dsn = sa.engine.make_url(h1.store.url).set(drivername="postgresql").render_as_string(hide_password=False)
+        with psycopg.connect(dsn, autocommit=True) as listening:
+            listening.execute(f"LISTEN {CHANNEL}")
+            if change == "fill":
+                assert await lobby.fill(tid) == [1, 2]
+                for task in lobby.tasks():
+                    task.cancel()
+            else:
+                assert (await asyncio.to_thread(accounts.delete, gone, "correct horse 42")).tables == [tid]
+            got = [n.payload for n in listening.notifies(timeout=10, stop_after=1)]
+        assert f"P {tid}" in got
+        for payload in got:
+            shared.dispatch(payload)
+        await asyncio.gather(*shared.pending)
+        stored = h2.store.seats(tid)
+        if change == "fill":
+            assert [s.claimed for s in there.seats] == [True] * 3 and [s.name for s in there.seats] == [s.name for s in stored]
+        else:
+            assert (there.seats[0].name, there.seats[0].account) == (DELETED_NAME, None) == (stored[0].name, stored[0].account)
 
     asyncio.run(run())

@@ -75,3 +75,28 @@ def test_the_review_leaves_a_core_to_the_tables_unless_told(tmp_path: Path) -> N
     assert create_app(db, review_jobs=3).state.hub.reviews.jobs == 3
     with pytest.raises(ValueError, match="jobs=0"):
         ReviewJobs(create_app(db).state.hub.store, 0)
+
+
+@pytest.mark.usefixtures("fast_argon2")
+def test_a_review_an_account_s_deletion_dropped_is_computed_anew(tmp_path: Path) -> None:
+    """Deleting an account drops the stored reviews of its tables (they hold its name). The review jobs of the process
+    that had computed one still said ``ready``: the page was answered 200 with no review in it, and the review was
+    never computed again (its job was kept). Now the job is forgotten: asked again, it is queued anew."""
+    from sergeant_major.web.accounts import AccountStore
+    from sergeant_major.web.app import create_table
+    from sergeant_major.web.review import ReviewJobs
+    from sergeant_major.web.store import Store
+
+    store = Store(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+    store.migrate()
+    accounts = AccountStore(store)
+    gone = accounts.register("mia", "correct horse 42")
+    tid = create_table(store, {"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "computer", "level": "random"},
+                                                           {"kind": "computer", "level": "random"}]}, account=gone)["id"]
+    jobs = ReviewJobs(store, 1)
+    jobs._jobs[tid] = {"status": "ready", "done": 5, "total": 5}  # as a finished job leaves it, its review stored:
+    store.save_review(tid, {"names": ["Me", "Random 2", "Random 3"]})
+    assert jobs.status(tid) == {"status": "ready", "review": {"names": ["Me", "Random 2", "Random 3"]}}
+    assert accounts.delete(gone, "correct horse 42").tables == [tid]
+    assert jobs.status(tid) is None  # not started: the page's next ask queues it (with the names as they are now)
+    store.dispose()

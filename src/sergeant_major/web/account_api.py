@@ -310,10 +310,7 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
         except SQLAlchemyError as e:
             return _refused("storage", f"the account could not be deleted ({type(e).__name__}); nothing was changed", 503)
         await sockets.end(deleted.sessions)  # its browsers' open tables and lobby: logged out at once
-        for tid in deleted.tables:  # the loaded tables show the seat under its new name, bound to no account
-            gt = hub.tables.get(tid)
-            if gt is not None:
-                hub.rename_deleted(gt, session.account_id)
+        await hub.account_deleted(session.account_id, deleted.tables)  # the loaded tables show the new names, no account
         for conns in hub.clients.conns.values():  # its browsers' open tables: a join there binds no seat to it any more
             for conn in conns:
                 if conn.account == session.account_id:

@@ -126,6 +126,7 @@ class AccountStore:
     """
 
     def __init__(self, store: Store) -> None:
+        self.store = store
         self.engine = store.engine
 
     def register(self, name: object, password: object) -> int:
@@ -292,6 +293,8 @@ class AccountStore:
             tids = list(dict.fromkeys(str(x.table_id) for x in renamed))
             if tids:
                 c.execute(reviews_t.delete().where(reviews_t.c.table_id.in_(tids)))
+            for tid in tids:  # many processes: the copies loaded elsewhere read the seats renamed
+                self.store.notify_seats(c, tid)
             ended = [str(x.token_hash) for x in c.execute(sa.select(sessions_t.c.token_hash).where(sessions_t.c.account_id == account_id))]
             c.execute(sessions_t.delete().where(sessions_t.c.account_id == account_id))
             c.execute(rating_history_t.delete().where(rating_history_t.c.account_id == account_id))

@@ -95,7 +95,7 @@ class Cluster:
                     r.want_catch_up(tid)
             elif tid in r.loading:  # a read in flight may be older than this entry
                 r.loading[tid].add_done_callback(lambda _f: r.want_catch_up(tid))
-        elif kind == "P" and (tid in r.tables or tid in r.clients.conns):
+        elif kind == "P" and (tid in r.tables or tid in r.clients.conns or tid in r.loading):  # a read in flight may be older
             self._spawn(r.refresh(tid))
         elif kind == "R" and r.clients.anyone_joined(tid):
             self._spawn(self._take(tid))

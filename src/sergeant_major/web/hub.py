@@ -72,6 +72,19 @@ class Hub(TableRunner):
                 gt.seats[s.seat] = replace(s, name=DELETED_NAME, account=None)
         gt.match.names = tuple(s.name for s in gt.seats)
 
+    async def account_deleted(self, account_id: int, table_ids: list[str]) -> None:
+        """A deleted account's seats (stored renamed at the tables ``table_ids``) renamed in their loaded copies too, also
+        in one whose load was in flight (it may have read the seats before the deletion), each with its table's lock held
+        (a join binding the seat meanwhile applies it before)."""
+        for tid in table_ids:
+            async with self.lock(tid):
+                try:
+                    gt = await self.loaded(tid)
+                except SQLAlchemyError:
+                    continue  # that load failed and installed nothing: the next one reads the new names
+                if gt is not None:
+                    self.rename_deleted(gt, account_id)
+
     async def handle(self, c: Conn, text: str) -> None:
         """Handle one client message; every refusal is an ``error`` message to that client only."""
         try:

@@ -36,7 +36,7 @@ from sergeant_major.web.protocol import TABLE_ID_RE, TableRefused, name_refusal,
 from sergeant_major.web.ratings import rated_if_filled
 from sergeant_major.web.runner import TableRunner
 from sergeant_major.web.store import SeatRow, TableRow
-from sergeant_major.web.tables import HUMAN, GameTable, computer_name, shown_seat
+from sergeant_major.web.tables import HUMAN, computer_name, shown_seat
 
 __all__ = ["Lobby", "LobbyRequest", "RatingSource", "NoRatings", "MAX_WAIT", "Seated", "lobby_request"]
 
@@ -388,7 +388,7 @@ class Lobby:
         if w.free() and fill_at != w.row.fill_at:
             await asyncio.to_thread(self.runner.store.set_fill, tid, w.row.fill_level or req.level, fill_at)
             w.row = replace(w.row, fill_at=fill_at, fill_level=w.row.fill_level or req.level)
-        gt = await self._loaded(tid)
+        gt = await self.runner.loaded(tid)
         if gt is not None:
             for s in touched:
                 gt.seats[s] = shown_seat(w.seats[s])
@@ -396,14 +396,6 @@ class Lobby:
             gt.row = replace(gt.row, fill_at=w.row.fill_at, fill_level=w.row.fill_level)
             await self.runner.clients.broadcast(gt)
         return seat, stored
-
-    async def _loaded(self, tid: str) -> GameTable | None:
-        """The table's copy in memory once this process's database writes are done, waiting for a load in flight: that
-        load may have read the rows before the writes, so the caller applies them to the copy too (None: none loaded)."""
-        gt = self.runner.tables.get(tid)
-        if gt is None and tid in self.runner.loading:
-            gt = await self.runner.fetch(tid)
-        return gt
 
     async def quick(self, req: LobbyRequest, account: int | None = None) -> Seated:
         """Quick play: a free seat at the oldest waiting table of the rules ``req.rules`` (a preset, maybe with options;
@@ -475,7 +467,7 @@ class Lobby:
                 names[seat] = name
                 taken.add(name.casefold())
             filled = await asyncio.to_thread(self.runner.store.fill_seats, tid, level, names)
-            gt = await self._loaded(tid)
+            gt = await self.runner.loaded(tid)
             for seat in filled:
                 row = SeatRow(seat, names[seat], level, None, True)
                 w.seats[seat] = row

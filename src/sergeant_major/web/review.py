@@ -79,7 +79,8 @@ class ReviewJobs:
 
     def status(self, table_id: str) -> dict[str, Any] | None:
         """``{"status": "ready", "review"}`` when stored, ``{"status": "queued" | "running" | "failed", "done",
-        "total"}`` while not, ``None`` when no job was started for it. Reads the store (call it in a worker thread)."""
+        "total"}`` while not, ``None`` when no job was started for it (or its review, stored, was dropped since). Reads the
+        store (call it in a worker thread)."""
         with self._lock:
             job = dict(self._jobs[table_id]) if table_id in self._jobs else None
         if job is not None and job["status"] != "ready":
@@ -87,6 +88,12 @@ class ReviewJobs:
         stored = self.store.review(table_id)
         if stored is not None:
             return {"status": "ready", "review": stored}
+        if job is not None and job["status"] == "ready":
+            # stored once and dropped since (an account of the match deleted: the review held its name): not started
+            with self._lock:
+                if self._jobs.get(table_id, {}).get("status") == "ready":
+                    del self._jobs[table_id]
+            return None
         return job
 
     def _set(self, table_id: str, **kw: Any) -> None:

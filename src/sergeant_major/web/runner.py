@@ -233,6 +233,18 @@ class TableRunner:
         self.clocks.sync(gt)
         return gt
 
+    async def loaded(self, table_id: str) -> GameTable | None:
+        """The table's copy in memory once the caller's database writes are done, waiting for a load in flight (``None``:
+        none loaded, so the next load reads the writes). That load may have read the rows before the writes: the caller
+        applies them to the copy too. The one home of this rule for every write of a table's rows outside its log.
+
+        Raises:
+            SQLAlchemyError: the load in flight could not read the database (nothing is loaded then)."""
+        gt = self.tables.get(table_id)
+        if gt is None and table_id in self.loading:
+            gt = await self.fetch(table_id)
+        return gt
+
     def peek(self, table_id: str) -> GameTable | None:
         """The table for reading only (pages, records): the loaded one, else replayed from the store without
         keeping it in memory; ``None`` for an unknown id."""
@@ -361,15 +373,19 @@ class TableRunner:
 
     async def refresh(self, table_id: str) -> None:
         """Another process took or renamed a seat, or its clients came or went: read the table's seats and presence,
-        and show its clients the change."""
+        and show its clients the change. A load of the table in flight is waited for (it may have read the seats before
+        the change), and the seats are read after it (never older than what it read)."""
         if self.holder is None:
             return
-        seats, rows = await asyncio.to_thread(lambda: (self.store.seats(table_id), self.store.presence([table_id])))
+        rows = await asyncio.to_thread(self.store.presence, [table_id])
         self.apply_presence([table_id], rows)
         async with self.lock(table_id):
-            gt = self.tables.get(table_id)
+            gt = await self.loaded(table_id)
             if gt is None:
                 return
+            seats = await asyncio.to_thread(self.store.seats, table_id)
+            if self.tables.get(table_id) is not gt:
+                return  # forgotten meanwhile: the next load reads these seats
             if seats and len(seats) == len(gt.seats):
                 gt.seats = [shown_seat(s) for s in seats]
                 gt.match.names = tuple(s.name for s in gt.seats)

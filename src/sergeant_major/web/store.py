@@ -379,6 +379,11 @@ class Store:
         if self.notify:
             c.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
 
+    def notify_seats(self, c: sa.Connection, table_id: str) -> None:
+        """PostgreSQL: NOTIFY ``P <table id>`` (its seats changed: every process's copy reads them again) with ``c``'s
+        transaction."""
+        self._notify(c, f"P {table_id}")
+
     def claim_seat(self, table_id: str, seat: int, name: str | None) -> tuple[bool, SeatRow]:
         """Take a seat not yet taken (an invitation's first join), naming it ``name`` (``None``: the name is kept): one
         conditional UPDATE (``... WHERE claimed is false``), so of two joins at once, also on two servers sharing the
@@ -564,7 +569,7 @@ class Store:
     def fill_seats(self, table_id: str, level: str, names: dict[int, str]) -> list[int]:
         """Computers of ``level`` take the table's seats nobody took yet (``names``: the name for each such seat), each in
         one conditional UPDATE (``... WHERE claimed is false``: a join at the same moment wins its seat or loses it whole),
-        and the table's fill time is cleared. Returns the seats filled.
+        and the table's fill time is cleared (and ``P`` NOTIFYed when any was). Returns the seats filled.
 
         Raises:
             SQLAlchemyError: when the database refuses (nothing is changed).
@@ -578,6 +583,8 @@ class Store:
                 if done == 1:
                     filled.append(seat)
             c.execute(tables_t.update().where(tables_t.c.id == table_id).values(fill_at=None))
+            if filled:  # many processes: a copy loaded elsewhere (whose own fill took none) reads the computers' seats
+                self.notify_seats(c, table_id)
         return filled
 
     def set_fill(self, table_id: str, level: str, at: float) -> None:
