@@ -565,6 +565,47 @@ def test_a_result_panel_takes_no_key_of_the_moment_it_opens(tmp_path: Path, monk
     asyncio.run(go())
 
 
+@pytest.mark.parametrize("second", ["key", "click"])
+def test_a_double_tap_on_an_open_result_panel_closes_it_once(tmp_path: Path, second: str) -> None:
+    """Two keys (or a key and a click) that reached the result panel before it was gone each dismissed it: the
+    second popped the table's own screen (``ScreenStackError``) and the table crashed with a traceback. Seen in
+    a real terminal: Enter pressed twice on the result panel once it took keys. The panel now closes once; the
+    second is ignored, and the next deal comes."""
+    from textual import events
+
+    from sergeant_major.cli.table import Panel
+    from sergeant_major.players import HeuristicPlayer, decision_rng
+
+    m = Match(Rules.parse("9-5-2"), 5, ["You", "Bob", "Cleo"])
+    p = HeuristicPlayer()
+    while not (m.to_act == 0 and m.deal.phase == Phase.PLAY and m.deal.hands[0].bit_count() == 2):
+        f = m.forced_action()
+        s = m.to_act
+        assert s is not None
+        m.apply(f if f is not None else p.choose(m.view(s), decision_rng(m.seed, s, 1, len(m.deal.history))))
+    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert await ready(pilot, app) == "decide"
+            since = app.asks
+            await pilot.press("enter")
+            assert await ready(pilot, app, since) == "result"
+            at_result = app.asks
+            panel = app.screen
+            assert isinstance(panel, Panel)
+            # both in the panel's queue before the first is handled, as a terminal delivers a double tap
+            panel.post_message(events.Key("enter", "\r"))
+            panel.post_message(events.Key("enter", "\r") if second == "key"
+                               else events.Click(panel, 1, 1, 0, 0, 1, False, False, False))
+            assert await ready(pilot, app, at_result) == "decide" and app.view is not None and app.view.deal_number == 2
+            assert not isinstance(app.screen, Panel) and app.error is None
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+    assert app.error is None
+
+
 @pytest.mark.parametrize("prepare", [None, _358_minimum_tricks], ids=["contract", "minimum-tricks"])
 def test_your_line_keeps_the_contracts_left_at_the_smallest_size(tmp_path: Path, prepare: object) -> None:
     """At 64x20 in 3-5-8 your line ran past the terminal's edge and lost ``MT`` from the contracts you have left; it

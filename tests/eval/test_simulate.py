@@ -521,3 +521,11 @@ def test_the_simulate_schema_refuses_a_changed_summary(change: Any, path: str) -
     change(doc)
     errors = list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
     assert errors and errors[0].json_path == path, [e.json_path for e in errors]
+
+
+def test_the_simulate_schema_is_named_like_the_other_shipped_schemas() -> None:
+    """Its ``$id`` was a GitHub address the project does not own (and that a stranger could take); the other shipped
+    schemas (tournament, record, review) are named under the reserved ``sergeant-major.invalid``, which no one can
+    serve."""
+    schema = json.loads(result_schema_path().read_text(encoding="utf-8"))
+    assert schema["$id"] == "https://sergeant-major.invalid/simulate_result_schema.json"

@@ -427,7 +427,8 @@ class Panel(ModalScreen[None]):
 
     A panel the game opens by itself (:data:`SETTLING`) takes no key or click until :data:`SETTLE` seconds have passed
     without one: a key of the moment it opened (Enter pressed twice on your last card, a key held down) was meant
-    for the table, and closed the deal's result unseen. Ctrl-Q and Ctrl-C quit at any moment."""
+    for the table, and closed the deal's result unseen. Ctrl-Q and Ctrl-C quit at any moment. It closes once: a
+    second key or click already on its way (a double tap) is ignored."""
 
     DEFAULT_CSS = """
     Panel { align: center middle; }
@@ -443,6 +444,7 @@ class Panel(ModalScreen[None]):
         self.kind = kind
         self.body = body
         self.quiet_since = self.clock()  # the panel's opening, then the last key it did not take
+        self.closed = False  # dismissed: a key still on its way must not dismiss it again (that pops the table)
 
     def settled(self) -> bool:
         """Whether a key or a click now closes the panel (:data:`SETTLE`); one that does not restarts the wait."""
@@ -467,16 +469,18 @@ class Panel(ModalScreen[None]):
         event.stop()
         app = self.app
         quit_key = event.key in ("ctrl+c", "ctrl+q")
-        if not quit_key and not self.settled():
+        if self.closed or (not quit_key and not self.settled()):
             return
+        self.closed = True
         self.dismiss()
         if isinstance(app, TableApp) and self.kind in ("result", "end"):
             app.send("quit" if quit_key else _CONTINUE)
 
     def on_click(self, event: events.Click) -> None:
         app = self.app
-        if not self.settled():
+        if self.closed or not self.settled():
             return
+        self.closed = True
         self.dismiss()
         if isinstance(app, TableApp) and self.kind in ("result", "end"):
             app.send(_CONTINUE)
