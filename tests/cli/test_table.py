@@ -519,16 +519,10 @@ def _to_the_last_card(m: Match) -> None:
         m.apply(f if f is not None else p.choose(m.view(m.to_act), decision_rng(m.seed, m.to_act, 1, len(m.deal.history))))
 
 
-def test_a_result_panel_takes_no_key_of_the_moment_it_opens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Enter pressed twice on your card before last (the last plays itself) closed the deal's result the moment it
-    opened, unseen. The panel now takes a key only once ``Panel.SETTLE`` seconds have passed without one: the second
-    tap and a key held down leave it open; Enter after a pause closes it, and says so on the panel."""
-    from sergeant_major.cli.table import Panel
+def _table_at_your_last_two_cards(tmp_path: Path) -> TableApp:
+    """A 9-5-2 table (seed 5) where you hold your last two cards and are to play: heuristic play up to there."""
     from sergeant_major.players import HeuristicPlayer, decision_rng
 
-    now = [1000.0]
-    monkeypatch.setattr(Panel, "SETTLE", 0.4)
-    monkeypatch.setattr(Panel, "clock", staticmethod(lambda: now[0]))
     m = Match(Rules.parse("9-5-2"), 5, ["You", "Bob", "Cleo"])
     p = HeuristicPlayer()
     while not (m.to_act == 0 and m.deal.phase == Phase.PLAY and m.deal.hands[0].bit_count() == 2):
@@ -536,7 +530,19 @@ def test_a_result_panel_takes_no_key_of_the_moment_it_opens(tmp_path: Path, monk
         s = m.to_act
         assert s is not None
         m.apply(f if f is not None else p.choose(m.view(s), decision_rng(m.seed, s, 1, len(m.deal.history))))
-    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+    return TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+
+
+def test_a_result_panel_takes_no_key_of_the_moment_it_opens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Enter pressed twice on your card before last (the last plays itself) closed the deal's result the moment it
+    opened, unseen. The panel now takes a key only once ``Panel.SETTLE`` seconds have passed without one: the second
+    tap and a key held down leave it open; Enter after a pause closes it, and says so on the panel."""
+    from sergeant_major.cli.table import Panel
+
+    now = [1000.0]
+    monkeypatch.setattr(Panel, "SETTLE", 0.4)
+    monkeypatch.setattr(Panel, "clock", staticmethod(lambda: now[0]))
+    app = _table_at_your_last_two_cards(tmp_path)
 
     async def go() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -574,16 +580,8 @@ def test_a_double_tap_on_an_open_result_panel_closes_it_once(tmp_path: Path, sec
     from textual import events
 
     from sergeant_major.cli.table import Panel
-    from sergeant_major.players import HeuristicPlayer, decision_rng
 
-    m = Match(Rules.parse("9-5-2"), 5, ["You", "Bob", "Cleo"])
-    p = HeuristicPlayer()
-    while not (m.to_act == 0 and m.deal.phase == Phase.PLAY and m.deal.hands[0].bit_count() == 2):
-        f = m.forced_action()
-        s = m.to_act
-        assert s is not None
-        m.apply(f if f is not None else p.choose(m.view(s), decision_rng(m.seed, s, 1, len(m.deal.history))))
-    app = TableApp(m, KINDS3, tmp_path / "m.json", settings=Settings())
+    app = _table_at_your_last_two_cards(tmp_path)
 
     async def go() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
