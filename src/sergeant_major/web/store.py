@@ -399,7 +399,7 @@ class Store:
             won = c.execute(seats_t.update().where(*where, seats_t.c.claimed == sa.false()).values(**values)).rowcount == 1
             r = c.execute(sa.select(seats_t).where(*where)).first()
             if won:
-                self._notify(c, f"P {table_id}")
+                self.notify_seats(c, table_id)
         if r is None:
             raise LookupError(f"table {table_id!r} has no seat {seat}")
         return won, _seat_row(r)
@@ -418,14 +418,14 @@ class Store:
                                                      seats_t.c.account_id.is_(None), _account_exists(account_id))
                               .values(account_id=account_id)).rowcount == 1
             if bound:  # many processes: the others read the seats again (the account rates the match wherever it ends)
-                self._notify(c, f"P {table_id}")
+                self.notify_seats(c, table_id)
             return bound
 
     def rename_seat(self, table_id: str, seat: int, name: str) -> None:
         """Set a seat's name (an invited friend names himself)."""
         with self.engine.begin() as c:
             c.execute(seats_t.update().where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(name=name))
-            self._notify(c, f"P {table_id}")
+            self.notify_seats(c, table_id)
 
     def save_review(self, table_id: str, review: dict[str, Any]) -> None:
         """Store the review of a finished match (a second one for the same table replaces nothing: the first stays).
@@ -489,7 +489,7 @@ class Store:
                                                  for s, n in sorted(conns.items())])
                 c.execute(ins.on_conflict_do_update(index_elements=[presence_t.c.table_id, presence_t.c.seat, presence_t.c.holder],
                                                     set_={"conns": ins.excluded.conns, "seen": _DB_NOW}))
-            self._notify(c, f"P {table_id}")
+            self.notify_seats(c, table_id)
 
     def heartbeat(self, holder: str) -> None:
         """Process ``holder`` still has its clients: their presence rows are seen now."""
