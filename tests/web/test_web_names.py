@@ -23,7 +23,7 @@ from _webhelp import ME_FRIEND_COMPUTER, connect, json_text, make_hub, new_table
 
 from sergeant_major.web.app import create_app, create_table  # noqa: E402
 from sergeant_major.web.protocol import TableRefused  # noqa: E402
-from sergeant_major.web.store import tables_t  # noqa: E402
+from sergeant_major.web.store import seats_t, tables_t  # noqa: E402
 
 
 def test_a_table_of_two_equal_seat_names_is_refused(tmp_path: Path) -> None:
@@ -128,7 +128,8 @@ def test_a_stored_name_with_control_characters_is_shown_escaped(tmp_path: Path) 
     """A name stored before names were checked still loads: escaped, never raw (and valid in a record)."""
     hub = make_hub(tmp_path)
     t = new_table(hub, "9-5-2", ["me", "friend", "random"], seed=4)
-    hub.store.rename_seat(t["id"], 1, EVIL)
+    with hub.store.engine.begin() as conn:  # as an earlier version stored it
+        conn.execute(seats_t.update().where(seats_t.c.table_id == t["id"], seats_t.c.seat == 1).values(name=EVIL))
     gt = hub.load(t["id"])
     assert gt is not None
     assert gt.match.names[1] == "\\x1b]0;pwned\\x07\\x1b[2JBen" and "\x1b" not in json.dumps(gt.state_message(0, set()))

@@ -421,12 +421,6 @@ class Store:
                 self.notify_seats(c, table_id)
             return bound
 
-    def rename_seat(self, table_id: str, seat: int, name: str) -> None:
-        """Set a seat's name (an invited friend names himself)."""
-        with self.engine.begin() as c:
-            c.execute(seats_t.update().where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(name=name))
-            self.notify_seats(c, table_id)
-
     def save_review(self, table_id: str, review: dict[str, Any]) -> None:
         """Store the review of a finished match under its seats' names as they are now (its ``names`` and each seat's
         ``name`` replaced: a review computed before an account's deletion never keeps the deleted name); a second one for
