@@ -428,7 +428,7 @@ def computer_name_refusal(what: str, name: str) -> str | None:
     if not computer_like(name):
         return None
     return (f"{what} {name[:60]!r} is refused: it is written as a computer player's name (a level and a number, as "
-            "Heuristic 3 or Zufall 2), so the others would take you for a computer; choose another")
+            "Heuristic 3 or Zufall 2): the others would take its player for a computer; choose another")
 
 
 def name_levels(seats: list[SeatRow]) -> list[str | None]:
