@@ -173,6 +173,39 @@ def test_a_name_another_seat_has_asks_again(server: Server, browser: Any, lang: 
     assert errs == []
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_name_written_as_a_computer_s_asks_again(server: Server, browser: Any, lang: str) -> None:
+    """An invited friend who types a computer's name ("Heuristik 3", as the German page writes seat 3's computer) is
+    refused with ``computer_name``, told so in the page's language quoting the name, and asked again with the invitation
+    kept; another name then takes the seat."""
+    import httpx
+
+    out = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2", "seats": [
+        {"kind": "me"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}]}).json()
+    tid, invite = out["id"], out["seats"][1]["invite"]
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    ctx.add_init_script(f"localStorage.setItem('sm-lang', {json.dumps(lang)})")
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + invite)
+    page.locator("#myname").wait_for()
+    page.fill("#myname", "Heuristik 3")
+    page.click("#btn-join")
+    said = "Der Name \"Heuristik 3\" wird abgelehnt: so heißt ein Computer" if lang == "de" else \
+        "the name 'Heuristik 3' is refused: it is written as a computer player's name"
+    page.locator("#error", has_text=said).wait_for()
+    page.locator("#myname").wait_for()  # asked again
+    if os.environ.get("SM_LOOK_SHOTS"):
+        page.screenshot(path=os.path.join(os.environ["SM_LOOK_SHOTS"], f"390-computer-name-{lang}.png"))
+    assert page.evaluate("document.querySelector('#dlg').open")
+    page.fill("#myname", "Bea")
+    page.click("#btn-join")
+    page.locator(".player[data-seat='1']", has_text="Bea").wait_for()
+    assert json.loads(page.evaluate("localStorage.getItem('sm-tokens')"))[tid] == invite.split("#token=")[1]
+    assert page.inner_text("#error") == ""
+    assert errs == []
+
+
 def test_a_second_me_seat_gets_a_link(server: Server, browser: Any) -> None:
     ca, cb = browser.new_context(), browser.new_context()
     a = ca.new_page()

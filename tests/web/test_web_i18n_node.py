@@ -71,3 +71,26 @@ def test_a_computer_s_server_name_is_written_in_german_from_its_level() -> None:
     assert said == ["Ann", "Zufall 2", "Heuristik 3'", "Zufall 9"]
     said = _in_german('shownNames(["Heuristik 2", "Heuristic 2"], [null, "heuristic"])')
     assert said == ["Heuristik 2", "Heuristik 2'"]
+
+
+def test_the_server_knows_every_level_s_name_as_the_pages_write_it() -> None:
+    """A person's name written as a computer's is refused by the server (``computer_like``) in every language of the
+    site: its level names are the pages' (``lv_`` in i18n.js, written with a capital), for every level."""
+    from sergeant_major.players import LEVELS
+    from sergeant_major.web.tables import LEVEL_NAMES, computer_like
+
+    pages = _in_german('Object.keys(STRINGS).map((l) => Object.keys(STRINGS.en).filter((k) => k.startsWith("lv_"))'
+                       '.map((k) => [k.slice(3), STRINGS[l][k].replace(/^./, (c) => c.toUpperCase())]))')
+    assert {lv: tuple(w for lang in pages for k, w in lang if k == lv) for lv in LEVELS} == LEVEL_NAMES
+    assert all(computer_like(f"{w} 3") for ws in LEVEL_NAMES.values() for w in ws)
+
+
+def test_a_name_refused_as_a_computer_s_is_said_in_german_quoting_it() -> None:
+    """The refusal of a person's name written as a computer's (code ``computer_name``) on the table page (an invitation's
+    name), the home page (a seat's name, with its seat) and the lobby, in German, quoting the name."""
+    join = _german('t("err_computer_name", {name: JSON.stringify("Heuristic 3")})')
+    create = _german('refusalText({code: "create_computer_name", reason: "x"}, {seat: 2, seatName: "Zufall 3", name: "T"})')
+    lobby = _german('t("err_lobby_computer_name", {name: "Experte 2"})')
+    assert '"Heuristic 3"' in join and "Computer" in join and "nichts wurde geändert" in join, join
+    assert "„Zufall 3“ auf Platz 2" in create and "kein Tisch" in create, create
+    assert "„Experte 2“" in lobby and "Computer" in lobby, lobby

@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from sergeant_major.web.app import create_app  # noqa: E402
 from sergeant_major.web.lobby import Lobby, lobby_request  # noqa: E402
 from sergeant_major.web.protocol import TableRefused  # noqa: E402
+from sergeant_major.web.store import seats_t  # noqa: E402
 
 
 def _client(tmp_path: Path) -> TestClient:
@@ -70,8 +71,10 @@ def test_the_computers_names_come_from_their_level_in_every_page_s_language(tmp_
         assert b["id"] == a["id"]
         seats = _seats(cl, a["id"])
         assert [(s["name"], s["name_level"]) for s in seats] == [("Ann", None), ("Jörg", None), ("Random 3", "random")]
-        d = cl.post("/api/lobby/open", json={"name": "Heuristic 2", "rules": "9-2-5", "wait": 120, "level": "heuristic",
+        d = cl.post("/api/lobby/open", json={"name": "Ann", "rules": "9-2-5", "wait": 120, "level": "heuristic",
                                              "level_names": de}).json()
+        with cl.app.state.hub.store.engine.begin() as conn:  # a person named as a computer is, before such names were refused
+            conn.execute(seats_t.update().where(seats_t.c.table_id == d["id"], seats_t.c.seat == 0).values(name="Heuristic 2"))
     with _client(tmp_path) as cl:  # a restart: the German form's names are gone, the table waits on (read from the database)
         assert cl.get("/api/lobby").json()["tables"][0]["id"] == d["id"]
         cl.portal.call(cl.app.state.lobby.fill, d["id"])  # its computers come (their time is not waited for)

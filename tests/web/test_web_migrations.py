@@ -3,6 +3,8 @@ made by 0003 with its tables and seats kept (bound to no account), up to the new
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,7 @@ from alembic.script import ScriptDirectory  # noqa: E402
 
 from sergeant_major.web import store as store_module  # noqa: E402
 from sergeant_major.web.store import Store, metadata  # noqa: E402
+from sergeant_major.web.tables import name_levels  # noqa: E402
 
 
 def test_the_migrations_make_the_declared_schema(tmp_path: Path) -> None:
@@ -83,3 +86,55 @@ def test_0008_makes_account_ids_never_given_twice_keeping_the_accounts_and_what_
         command.downgrade(cfg, "0007_clocks")
     with store.engine.connect() as conn:
         assert conn.execute(sa.text("SELECT id FROM sm_accounts ORDER BY id")).scalars().all() == [1, 4]
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def empty_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database's URL: an SQLite file, or a PostgreSQL database of its own (``SM_TEST_POSTGRES_URL``'s server)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'names.sqlite3'}"
+        return
+    from _clusterhelp import postgres_database
+
+    url, drop = postgres_database()
+    try:
+        yield url
+    finally:
+        drop()
+
+
+def test_0009_names_the_computers_a_german_home_page_stored_by_their_level(empty_db: str) -> None:
+    """The repro: the German home page stored an invitation table's unnamed computers as it wrote them ("Heuristik 2"),
+    so an English player at that table read German names, also after the page stopped sending them. 0009 turns every
+    computer's name that is its level's German name and its seat into the server's name (``Heuristic 2``, which each
+    page writes in its language), a "'" added while a person at the table has it; other names (a computer's chosen
+    name, another seat's number, a person's) stay, and so does a stored review's, but for the computers renamed."""
+    store = Store(empty_db)
+    with store.engine.begin() as conn:
+        _at_revision(conn, "0008_account_ids")
+        for tid in ("t1", "t2"):
+            conn.execute(sa.text(f"INSERT INTO sm_tables (id, name, rules, seed, practice, away_timeout, created) "
+                                 f"VALUES ('{tid}', 'Tisch', '9-5-2', 1, false, 60, 0.0)"))
+        rows = [("t1", 0, "Ich", "human"), ("t1", 1, "Heuristik 2", "heuristic"), ("t1", 2, "Zufall 3", "random"),
+                ("t2", 0, "Heuristic 2", "human"), ("t2", 1, "Heuristik 2", "heuristic"), ("t2", 2, "Heuristik", "expert"),
+                ("t3", 0, "Ann", "human"), ("t3", 1, "Experte 3", "expert"), ("t3", 2, "Anfänger 3", "beginner")]
+        conn.execute(sa.text("INSERT INTO sm_tables (id, name, rules, seed, practice, away_timeout, created) "
+                             "VALUES ('t3', 'T', '9-5-2', 1, false, 60, 0.0)"))
+        for tid, seat, name, kind in rows:
+            conn.execute(sa.text("INSERT INTO sm_seats (table_id, seat, name, kind, claimed) VALUES (:t, :s, :n, :k, true)"),
+                         {"t": tid, "s": seat, "n": name, "k": kind})
+        review = {"names": ["Ich", "Heuristik 2", "Zufall 3"], "seats": [{"seat": s, "name": n} for s, n in enumerate(["Ich", "Heuristik 2", "Zufall 3"])]}
+        conn.execute(sa.text("INSERT INTO sm_reviews (table_id, data, created) VALUES ('t1', :d, 0.0)"), {"d": json.dumps(review)})
+    store.migrate()
+    try:
+        names = {tid: [s.name for s in store.seats(tid)] for tid in ("t1", "t2", "t3")}
+        assert names == {"t1": ["Ich", "Heuristic 2", "Random 3"],
+                         "t2": ["Heuristic 2", "Heuristic 2'", "Heuristik"],  # a person has the name; a chosen name
+                         "t3": ["Ann", "Experte 3", "Beginner 3"]}  # another seat's number: chosen, kept
+        assert name_levels(store.table("t1")[1]) == [None, "heuristic", "random"]  # type: ignore[index]
+        assert name_levels(store.table("t2")[1]) == [None, "heuristic", None]  # type: ignore[index]
+        stored = store.review("t1")
+        assert stored is not None and stored["names"] == ["Ich", "Heuristic 2", "Random 3"]
+        assert [s["name"] for s in stored["seats"]] == ["Ich", "Heuristic 2", "Random 3"]
+    finally:
+        store.dispose()

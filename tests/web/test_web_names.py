@@ -23,7 +23,7 @@ from _webhelp import ME_FRIEND_COMPUTER, connect, json_text, make_hub, new_table
 
 from sergeant_major.web.app import create_app, create_table  # noqa: E402
 from sergeant_major.web.protocol import TableRefused  # noqa: E402
-from sergeant_major.web.store import tables_t  # noqa: E402
+from sergeant_major.web.store import seats_t, tables_t  # noqa: E402
 
 
 def test_a_table_of_two_equal_seat_names_is_refused(tmp_path: Path) -> None:
@@ -128,7 +128,8 @@ def test_a_stored_name_with_control_characters_is_shown_escaped(tmp_path: Path) 
     """A name stored before names were checked still loads: escaped, never raw (and valid in a record)."""
     hub = make_hub(tmp_path)
     t = new_table(hub, "9-5-2", ["me", "friend", "random"], seed=4)
-    hub.store.rename_seat(t["id"], 1, EVIL)
+    with hub.store.engine.begin() as conn:  # as an earlier version stored it
+        conn.execute(seats_t.update().where(seats_t.c.table_id == t["id"], seats_t.c.seat == 1).values(name=EVIL))
     gt = hub.load(t["id"])
     assert gt is not None
     assert gt.match.names[1] == "\\x1b]0;pwned\\x07\\x1b[2JBen" and "\x1b" not in json.dumps(gt.state_message(0, set()))
@@ -236,3 +237,53 @@ def test_a_name_sent_after_the_match_is_over_leaves_the_record_alone(tmp_path: P
         assert stored is not None and [s.name for s in stored[1]] == ["Al", "Bo", "Heuristic 3"]
 
     asyncio.run(run())
+
+
+COMPUTER_LIKE = ["Heuristic 3", "heuristik 2", "Zufall 3'", "EXPERT 12", "Anfänger  1", "Experte 4", "Random\u00a02"]
+
+
+@pytest.mark.parametrize("name", COMPUTER_LIKE)
+def test_a_person_s_name_written_as_a_computer_s_is_refused_everywhere_and_changes_nothing(tmp_path: Path, name: str) -> None:
+    """The repro: a person could name his seat "Heuristic 3" (at creation, with an invitation, in the lobby), as a
+    computer of the table is named and shown (in English, or "Heuristik 3" in German): two "Heuristic 3" at one table.
+    Now a person's name that is a computer level's name in a language of the site and a number is refused (code
+    ``computer_name``), quoted, through each real endpoint, and nothing changes."""
+    app = create_app(f"sqlite:///{tmp_path / 'c.sqlite3'}")
+    with TestClient(app) as cl:
+        store = app.state.hub.store
+        r = cl.post("/api/tables", json={"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "friend", "name": name},
+                                                                     {"kind": "computer"}]})
+        assert r.status_code == 400 and r.json()["code"] == "computer_name" and r.json()["seat"] == 2, r.json()
+        assert repr(name) in r.json()["error"] and "computer" in r.json()["error"], r.json()
+        with store.engine.begin() as conn:
+            assert conn.execute(sa.select(sa.func.count()).select_from(tables_t)).scalar() == 0  # no table was made
+        out = cl.post("/api/tables", json={"rules": "9-5-2", "seats": ME_FRIEND_COMPUTER}).json()
+        tid, tok = out["id"], out["seats"][1]["invite"].split("#token=")[1]
+        with cl.websocket_connect(f"/ws/{tid}") as ws:
+            ws.send_text(json.dumps({"type": "join", "token": tok, "name": name}))
+            err = ws.receive_json()
+            assert err["type"] == "error" and err["code"] == "computer_name" and repr(name) in err["reason"], err
+            assert [(s.name, s.claimed) for s in store.seats(tid)][1] == ("Friend 1", False)  # the seat not taken
+            ws.send_text(json.dumps({"type": "join", "token": tok, "name": "Ben"}))
+            st = ws.receive_json()
+            assert st["type"] == "state" and st["you"] == 1 and st["table"]["seats"][1]["name"] == "Ben"
+        for kind in ("open", "quick"):
+            r = cl.post(f"/api/lobby/{kind}", json={"name": name, "rules": "9-5-2"})
+            assert r.status_code == 400 and r.json()["code"] == "computer_name" and repr(name) in r.json()["error"], r.json()
+        assert cl.get("/api/lobby").json()["tables"] == []
+
+
+def test_names_only_like_a_computer_s_are_a_person_s_and_two_alike_in_the_lobby_are_told_apart_as_people(tmp_path: Path) -> None:
+    """A level's name alone, another word and a number, a computer seat's own default: all taken. Two people named
+    "Random" in the lobby are "Random" and "Random (2)": numbered as "Random 2", the second would be written as the
+    computer of seat 2 is."""
+    app = create_app(f"sqlite:///{tmp_path / 'd.sqlite3'}")
+    with TestClient(app) as cl:
+        r = cl.post("/api/tables", json={"rules": "9-5-2", "seats": [{"kind": "me", "name": "Heuristic"},
+                                                                     {"kind": "friend", "name": "Expertin 2"},
+                                                                     {"kind": "computer", "level": "random", "name": "Random 3"}]})
+        assert r.status_code == 200 and [s["name"] for s in r.json()["seats"]] == ["Heuristic", "Expertin 2", "Random 3"], r.json()
+        a = cl.post("/api/lobby/quick", json={"name": "Random", "rules": "9-5-2", "wait": 120}).json()
+        b = cl.post("/api/lobby/quick", json={"name": "random", "rules": "9-5-2", "wait": 120}).json()
+        assert b["id"] == a["id"] and b["seat"] == 1
+        assert [s.name for s in app.state.hub.store.seats(a["id"])][:2] == ["Random", "random (2)"]

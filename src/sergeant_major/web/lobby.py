@@ -36,7 +36,7 @@ from sergeant_major.web.protocol import TABLE_ID_RE, TableRefused, name_refusal,
 from sergeant_major.web.ratings import rated_if_filled
 from sergeant_major.web.runner import TableRunner
 from sergeant_major.web.store import SeatRow, TableRow
-from sergeant_major.web.tables import HUMAN, computer_name, shown_seat
+from sergeant_major.web.tables import HUMAN, computer_like, computer_name, computer_name_refusal, shown_seat
 
 __all__ = ["Lobby", "LobbyRequest", "RatingSource", "NoRatings", "MAX_WAIT", "Seated", "lobby_request"]
 
@@ -100,7 +100,8 @@ def lobby_request(body: Any, kind: Literal["open", "quick", "join"]) -> LobbyReq
     """A lobby form checked (``body``: the request's JSON), each field's refusal quoting it.
 
     Raises:
-        TableRefused: ``body``, ``rules``, ``seat_name``, ``table_name``, ``clock``, ``level``, ``wait`` or ``table``."""
+        TableRefused: ``body``, ``rules``, ``seat_name``, ``computer_name`` (a name written as a computer's), ``table_name``,
+            ``clock``, ``level``, ``wait`` or ``table``."""
     if not isinstance(body, dict):
         raise TableRefused("body", f"the request body must be a JSON object like {{\"name\": \"Ann\"}}, not {quote(body)}")
     extra = sorted(str(k) for k in set(body) - set(LobbyRequest.model_fields))
@@ -121,6 +122,9 @@ def lobby_request(body: Any, kind: Literal["open", "quick", "join"]) -> LobbyReq
             raise TableRefused("seat_name" if what == "your name" else "table_name", f"{refused}; nothing was changed")
     if not req.name.strip():
         raise TableRefused("seat_name", f"your name {quote(req.name)} is only spaces; nothing was changed")
+    like = computer_name_refusal("your name", req.name)
+    if like is not None:
+        raise TableRefused("computer_name", f"{like}; nothing was changed")
     for level, said in (req.level_names or {}).items():
         if level not in LEVELS or not 1 <= len(said.strip()) <= 30 or name_refusal("a level's name", said) is not None:
             raise TableRefused("level", f"{_FIELDS_SAID['level_names']} (levels: {', '.join(LEVELS)}), not {quote(level)}: "
@@ -370,9 +374,11 @@ class Lobby:
             TableRefused: no seat is free any more; SQLAlchemyError: not stored."""
         taken = {s.name.casefold() for s in w.seats if s.claimed}
         base = req.name.strip()
+        # "Ann 2"; "Random (2)" for a level's name, which numbered so would be written as a computer's (``Random 2``)
+        numbered = "{} ({})" if computer_like(f"{base} 2") else "{} {}"
         name, k = base, 2
         while name.casefold() in taken:
-            name, k = f"{base[:36]} {k}", k + 1
+            name, k = numbered.format(base[:34], k), k + 1
         touched = []  # the seats whose rows were read anew: this one's, and any another process took meanwhile
         for seat in w.free():
             won, stored = await asyncio.to_thread(self.runner.store.claim_seat, tid, seat, name)

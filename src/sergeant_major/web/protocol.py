@@ -26,7 +26,7 @@ from sergeant_major.core.seeding import SEED_LIMIT, SEED_RANGE
 from sergeant_major.players import LEVELS
 from sergeant_major.records import action_from_json, action_to_json
 from sergeant_major.web.store import SeatRow, TableRow
-from sergeant_major.web.tables import HUMAN, computer_name
+from sergeant_major.web.tables import HUMAN, computer_name, computer_name_refusal
 
 __all__ = ["MAX_MESSAGE", "MAX_DEPTH", "MAX_BODY", "TABLE_ID_RE", "Refusal", "TableRefused", "NewTable", "NewTableRequest", "SeatRequest",
            "ClientMessage", "JoinMessage", "ActMessage", "StartMessage", "UndoMessage", "HintMessage", "PingMessage",
@@ -313,8 +313,8 @@ def parse_action(raw: Any, seat: int, rules: Rules) -> Action:
 # ---------------------------------------------------------------------------------------------- a new table (HTTP)
 class TableRefused(ValueError):
     """A table not made: the message for the user (English, quoting the bad input) and its ``code`` (``body``, ``rules``,
-    ``table_name``, ``seats``, ``seat_name``, ``seat_name_taken``, ``timeout``, ``seed``) with the seat (from 1) a
-    ``seat_name`` or ``seat_name_taken`` is of, for the page to write it in its language."""
+    ``table_name``, ``seats``, ``seat_name``, ``seat_name_taken``, ``computer_name``, ``timeout``, ``seed``) with the seat
+    (from 1) a ``seat_name``, ``seat_name_taken`` or ``computer_name`` is of, for the page to write it in its language."""
 
     def __init__(self, code: str, message: str, seat: int | None = None) -> None:
         super().__init__(message)
@@ -472,10 +472,11 @@ def parse_new_table(body: Any) -> NewTable:
 
 
 def _seat_request(i: int, s: Any) -> SeatRequest:
-    """Seat ``i`` (from 0) of a new table checked (``s``: its JSON): its shape, then its name, its kind, its level.
+    """Seat ``i`` (from 0) of a new table checked (``s``: its JSON): its shape, then its name, its kind, its level, and a
+    person's name not written as a computer's.
 
     Raises:
-        TableRefused: ``seats``, or ``seat_name`` with the seat (from 1), quoting the bad input.
+        TableRefused: ``seats``, or ``seat_name`` or ``computer_name`` with the seat (from 1), quoting the bad input.
     """
     if not isinstance(s, dict):
         raise TableRefused("seats", f"seat {i + 1} must be an object like {{\"kind\": \"me\", \"name\": \"Ann\"}}")
@@ -492,7 +493,11 @@ def _seat_request(i: int, s: Any) -> SeatRequest:
     if bad:  # the level of a computer (a model validator's error)
         raise TableRefused("seats", f"seat {i + 1}: unknown computer level {quote(s.get('level', 'heuristic'))} "
                            f"(one of {', '.join(LEVELS)})")
-    return SeatRequest.model_validate(s)
+    seat = SeatRequest.model_validate(s)
+    like = None if seat.kind == "computer" or seat.name is None else computer_name_refusal(f"seat {i + 1}: the name", seat.name)
+    if like is not None:  # a person's seat only: a computer may be given any name
+        raise TableRefused("computer_name", f"{like}; no table was made", i + 1)
+    return seat
 
 
 def new_table_json(new: NewTable) -> dict[str, Any]:

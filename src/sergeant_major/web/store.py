@@ -421,22 +421,28 @@ class Store:
                 self.notify_seats(c, table_id)
             return bound
 
-    def rename_seat(self, table_id: str, seat: int, name: str) -> None:
-        """Set a seat's name (an invited friend names himself)."""
-        with self.engine.begin() as c:
-            c.execute(seats_t.update().where(seats_t.c.table_id == table_id, seats_t.c.seat == seat).values(name=name))
-            self.notify_seats(c, table_id)
-
     def save_review(self, table_id: str, review: dict[str, Any]) -> None:
-        """Store the review of a finished match (a second one for the same table replaces nothing: the first stays).
+        """Store the review of a finished match under its seats' names as they are now (its ``names`` and each seat's
+        ``name`` replaced: a review computed before an account's deletion never keeps the deleted name); a second one for
+        the same table replaces nothing: the first stays.
 
         Raises:
             SQLAlchemyError: when the database refuses (nothing is changed).
         """
         with self.engine.begin() as c:
-            if c.execute(sa.select(reviews_t.c.table_id).where(reviews_t.c.table_id == table_id)).first() is None:
-                c.execute(reviews_t.insert().values(table_id=table_id, data=json.dumps(review, separators=(",", ":")),
-                                                    created=time.time()))
+            if c.execute(sa.select(reviews_t.c.table_id).where(reviews_t.c.table_id == table_id)).first() is not None:
+                return
+            # written first, then named: on SQLite the write holds the database's lock, so the names read next are the
+            # newest; on PostgreSQL the seats are read locked to share, so an account's deletion (which renames its seats,
+            # then drops their tables' reviews) is either committed and read here, or waits for this commit and drops this
+            c.execute(reviews_t.insert().values(table_id=table_id, data=json.dumps(review, separators=(",", ":")),
+                                                created=time.time()))
+            names = [str(r.name) for r in c.execute(sa.select(seats_t.c.name).where(seats_t.c.table_id == table_id)
+                                                     .order_by(seats_t.c.seat).with_for_update(read=True))]
+            named = _named_review(review, names)
+            if named != review:
+                c.execute(reviews_t.update().where(reviews_t.c.table_id == table_id)
+                          .values(data=json.dumps(named, separators=(",", ":"))))
 
     # ------------------------------------------------------------------ many processes (PostgreSQL)
     def take_leases(self, holder: str, table_ids: list[str], ttl: float) -> set[str]:
@@ -625,6 +631,17 @@ def _account_kept(c: sa.Connection, account_id: int) -> bool:
     database at a transaction's first write): a deletion, which locks the row first (:meth:`AccountStore.delete`),
     waits for this transaction, or this one for it and finds the account gone."""
     return c.execute(sa.select(accounts_t.c.id).where(accounts_t.c.id == account_id).with_for_update(read=True)).first() is not None
+
+
+def _named_review(review: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """``review`` (search/review_schema.json) with its ``names`` and each seat's ``name`` those of ``names`` (by seat)."""
+    out = dict(review)
+    if isinstance(out.get("names"), list):
+        out["names"] = [names[i] if i < len(names) else n for i, n in enumerate(out["names"])]
+    if isinstance(out.get("seats"), list):
+        out["seats"] = [{**s, "name": names[s["seat"]]} if isinstance(s, dict) and "name" in s and isinstance(s.get("seat"), int)
+                        and 0 <= s["seat"] < len(names) else s for s in out["seats"]]
+    return out
 
 
 def _seat_row(r: Any) -> SeatRow:

@@ -20,6 +20,7 @@ discards or exchanged cards).
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -36,7 +37,7 @@ from sergeant_major.records import action_from_json, action_to_json, match_to_re
 from sergeant_major.web.ratings import final_ranks, rated_if_filled
 from sergeant_major.web.store import ClockSeat, LogEntry, SeatRow, TableRow
 
-__all__ = ["GameTable", "view_json", "end_json", "shown_seat", "history_game", "replay_steps", "final_ranking", "HUMAN",
+__all__ = ["GameTable", "LEVEL_NAMES", "computer_like", "computer_name_refusal", "view_json", "end_json", "shown_seat", "history_game", "replay_steps", "final_ranking", "HUMAN",
            "STANDIN_LEVEL", "CLOCK"]
 
 HUMAN = "human"
@@ -403,6 +404,31 @@ def computer_name(level: str, seat: int) -> str:
     """The server's name of a computer of ``level`` in ``seat`` (from 0): ``Heuristic 3``, stored in English; the pages
     write it in their language (:func:`name_levels`)."""
     return f"{level.capitalize()} {seat + 1}"
+
+
+LEVEL_NAMES: dict[str, tuple[str, ...]] = {"random": ("Random", "Zufall"), "beginner": ("Beginner", "Anfänger"),
+                                           "heuristic": ("Heuristic", "Heuristik"), "expert": ("Expert", "Experte")}
+"""Each computer level's name in every language of the site (English, German: ``lv_`` in ``static/i18n.js``), as the
+pages write the computers' names (:func:`computer_name` in the page's language)."""
+
+_WORDS = "|".join(re.escape(w.casefold()) for ws in LEVEL_NAMES.values() for w in ws)
+_COMPUTER_LIKE = re.compile(rf"(?:{_WORDS})\s+\d+'*")  # casefolded
+
+
+def computer_like(name: str) -> bool:
+    """Whether ``name`` is written as a computer's name is in some language of the site: a level's name and a number,
+    letter case and the ``'`` the server adds aside (``Heuristic 3``, ``zufall 2``, ``Experte 4'``)."""
+    return _COMPUTER_LIKE.fullmatch(name.strip().casefold()) is not None
+
+
+def computer_name_refusal(what: str, name: str) -> str | None:
+    """The refusal of a person's name written as a computer's (:func:`computer_like`), quoting it with ``repr``, else
+    ``None``: a person of that name would be taken for the table's computer (every page writes the computers' names
+    itself, in its language)."""
+    if not computer_like(name):
+        return None
+    return (f"{what} {name[:60]!r} is refused: it is written as a computer player's name (a level and a number, as "
+            "Heuristic 3 or Zufall 2): the others would take its player for a computer; choose another")
 
 
 def name_levels(seats: list[SeatRow]) -> list[str | None]:

@@ -125,6 +125,7 @@ const STRINGS = {
     err_storage_name: "Die Datenbank hat deinen Namen nicht gespeichert; du spielst unter dem bisherigen Namen.",
     err_bad_name: "Der Name {name} wird abgelehnt: er enthält Steuer- oder Richtungszeichen, ein Name ist reiner Text.",
     err_name_taken: "Der Name {name} gehört schon einem anderen Platz an diesem Tisch; bitte einen anderen wählen.",
+    err_computer_name: "Der Name {name} wird abgelehnt: so heißt ein Computer (eine Stufe und eine Zahl, wie Heuristik 3), die anderen hielten dich für einen; bitte einen anderen wählen (nichts wurde geändert).",
     err_seat_claimed: "Der Platz dieser Einladung wurde schon von jemand anderem eingenommen; dein Beitritt als {name} wurde abgelehnt (nichts wurde geändert): du schaust zu.",
     err_other: "Der Server hat die Nachricht abgelehnt; nichts wurde geändert.",
     // a table not made (the home page): by the code of the refusal
@@ -132,6 +133,7 @@ const STRINGS = {
     err_create_table_name: "Der Tischname „{name}“ wird abgelehnt: höchstens 60 Zeichen, ohne Steuer- oder Richtungszeichen; kein Tisch wurde angelegt.",
     err_create_seat_name: "Der Name auf Platz {seat} wird abgelehnt: höchstens 40 Zeichen, ohne Steuer- oder Richtungszeichen; kein Tisch wurde angelegt.",
     err_create_seat_name_taken: "Der Name auf Platz {seat} steht schon auf einem anderen Platz; jeder Platz braucht seinen eigenen Namen; kein Tisch wurde angelegt.",
+    err_create_computer_name: "Der Name „{seatName}“ auf Platz {seat} wird abgelehnt: so heißt ein Computer (eine Stufe und eine Zahl, wie Heuristik 3), die anderen hielten diesen Spieler für einen; bitte einen anderen wählen; kein Tisch wurde angelegt.",
     err_create_seats: "Die Plätze passen nicht zu den Regeln; kein Tisch wurde angelegt.",
     err_create_timeout: "Die Wartezeit ist eine ganze Zahl von Sekunden von 0 bis 86400, oder -1 für nie; kein Tisch wurde angelegt.",
     err_create_storage: "Die Datenbank hat den Tisch nicht gespeichert; kein Tisch wurde angelegt.",
@@ -161,6 +163,7 @@ const STRINGS = {
     err_lobby_table: "Dieser Tisch wartet nicht mehr auf Mitspieler (er hat begonnen, oder die Plätze sind vergeben); nichts wurde geändert.",
     err_lobby_rules: "Diese Regeln werden abgelehnt: eine Option ist unbekannt oder hat einen falschen Wert (alle Optionen: sergeant-major rules); nichts wurde geändert.",
     err_lobby_seat_name: "Dein Name wird abgelehnt: 1 bis 40 Zeichen, ohne Steuerzeichen; nichts wurde geändert.",
+    err_lobby_computer_name: "Dein Name „{name}“ wird abgelehnt: so heißt ein Computer (eine Stufe und eine Zahl, wie Heuristik 3), die anderen hielten dich für einen; bitte einen anderen wählen; nichts wurde geändert.",
     err_lobby_clock: "Diese Uhr wird abgelehnt; nichts wurde geändert.", err_lobby_level: "Unbekannte Computerstufe; nichts wurde geändert.",
     err_lobby_other: "Der Server hat das Formular abgelehnt; nichts wurde geändert.", err_lobby_storage: "Die Datenbank hat es nicht gespeichert; nichts wurde geändert.",
     timeLeft: "{name}: noch {s} s", yourTime: "Deine Zeit: {s} s", heldYou: "Ein Computer spielt für dich (deine Zeit ist dreimal nacheinander abgelaufen).",

@@ -37,7 +37,7 @@ async function post(kind, table) {
     const o = await r.json();
     if (!r.ok) {
       const k = "err_lobby_" + o.code;
-      $("error").textContent = STRINGS[LANG][k] ? t(k) : (LANG === "en" ? o.error : t("err_lobby_other"));
+      $("error").textContent = STRINGS[LANG][k] ? t(k, { name: $("lname").value.trim() }) : (LANG === "en" ? o.error : t("err_lobby_other"));
       $("error").title = o.error || "";
       return;
     }
