@@ -571,6 +571,32 @@ def test_a_result_panel_takes_no_key_of_the_moment_it_opens(tmp_path: Path, monk
     asyncio.run(go())
 
 
+def test_a_result_panel_closes_on_enter_or_escape_not_on_a_card_being_typed(tmp_path: Path) -> None:
+    """The result panel says 'Press Enter for the next deal.', and the hint's panel now says Enter or Escape too: a
+    letter (a card typed as the panel opened) leaves it open and reaches no one; Escape goes on as Enter does."""
+    from sergeant_major.cli.table import Panel
+
+    app = _table_at_your_last_two_cards(tmp_path)
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert await ready(pilot, app) == "decide"
+            since = app.asks
+            await pilot.press("enter")
+            assert await ready(pilot, app, since) == "result"
+            at_result = app.asks
+            await pilot.press("q", "s")
+            await pilot.pause()
+            assert isinstance(app.screen, Panel) and app.screen.kind == "result"
+            assert app.game.lines.empty() and app.asks == at_result
+            await pilot.press("escape")
+            assert await ready(pilot, app, at_result) == "decide" and app.view is not None and app.view.deal_number == 2
+            assert not isinstance(app.screen, Panel) and app.query_one("#line", CardInput).value == ""
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
 @pytest.mark.parametrize("second", ["key", "click"])
 def test_a_double_tap_on_an_open_result_panel_closes_it_once(tmp_path: Path, second: str) -> None:
     """Two keys (or a key and a click) that reached the result panel before it was gone each dismissed it: the
@@ -680,8 +706,11 @@ def test_hint_key_shows_the_hint_in_a_panel_and_the_log(tmp_path: Path) -> None:
             rows = screen_rows(app)
             assert any("Hint: the expert would choose" in x for x in rows), rows
             assert any(re.search(r"^\W*[2-9TJQKA][SHDC] +\d+\.\d\d tricks +[+-]\d+\.\d\d points", x.strip("│ ")) for x in rows)
-            assert any("Press any key to close." in x for x in rows), rows
-            await pilot.press("x")
+            assert any("Press Enter or Escape to close." in x for x in rows), rows
+            await pilot.press("x")  # a card being typed does not close it (it said 'Press any key', unlike the others)
+            await pilot.pause()
+            assert isinstance(app.screen, Panel) and app.screen.kind == "hint"
+            await pilot.press("escape")
             await pilot.pause()
             assert not isinstance(app.screen, Panel) and app.game.lines.empty()  # the key closed it, nothing more
             log = app.query_one("#log", DealLog)

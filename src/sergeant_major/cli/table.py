@@ -427,8 +427,10 @@ class Panel(ModalScreen[None]):
 
     A panel the game opens by itself (:data:`SETTLING`) takes no key or click until :data:`SETTLE` seconds have passed
     without one: a key of the moment it opened (Enter pressed twice on your last card, a key held down) was meant
-    for the table, and closed the deal's result unseen. Ctrl-Q and Ctrl-C quit at any moment. It closes once: a
-    second key or click already on its way (a double tap) is ignored."""
+    for the table, and closed the deal's result unseen. Then Enter or Escape closes it (:data:`CLOSING_KEYS`, what
+    its last line says), or a click: another key (a card being typed as it opened) leaves it open. A panel opened by
+    a key of the player (help, last trick, score sheet) closes on any key. Ctrl-Q and Ctrl-C quit at any moment. It
+    closes once: a second key or click already on its way (a double tap) is ignored."""
 
     DEFAULT_CSS = """
     Panel { align: center middle; }
@@ -437,6 +439,7 @@ class Panel(ModalScreen[None]):
     """
     SETTLE = 0.4  # seconds: longer than a double tap and a key's repeat, shorter than reading the panel
     SETTLING = ("result", "end", "hint")  # the panels not opened by a key of the player
+    CLOSING_KEYS = ("enter", "escape")  # what closes a SETTLING panel
     clock: Callable[[], float] = staticmethod(time.monotonic)  # the time a key comes (tests stand in their own)
 
     def __init__(self, kind: str, body: PanelBody) -> None:
@@ -470,6 +473,8 @@ class Panel(ModalScreen[None]):
         app = self.app
         quit_key = event.key in ("ctrl+c", "ctrl+q")
         if self.closed or (not quit_key and not self.settled()):
+            return
+        if not quit_key and self.kind in self.SETTLING and event.key not in self.CLOSING_KEYS:
             return
         self.closed = True
         self.dismiss()
@@ -835,11 +840,11 @@ class TableApp(App[None]):
         self._draw_hand()
 
     def show_hint(self, lines: list[str]) -> None:
-        """The hint's panel over the table (any key closes it; the whole hint stays in the deal log): its lines broken
-        at the terminal's width, and in a short terminal without the footnote on points, then without the rows of
-        estimates that do not fit (the best first)."""
+        """The hint's panel over the table (Enter or Escape closes it; the whole hint stays in the deal log): its lines
+        broken at the terminal's width, and in a short terminal without the footnote on points, then without the rows
+        of estimates that do not fit (the best first)."""
         body = Group(*(Text(x) for x in hint_panel_lines(lines, self.size.width - 8, self.size.height - 4)),
-                     Text("Press any key to close.", style="bold"))
+                     Text("Press Enter or Escape to close.", style="bold"))
         if self.has_class("too-small"):
             self.hidden_panels.append(("hint", body))
         else:
