@@ -1218,3 +1218,30 @@ def test_the_top_line_says_how_a_bounded_match_ends(tmp_path: Path) -> None:
             await quit_table(pilot, app)
 
     asyncio.run(go())
+
+
+@pytest.mark.parametrize(("rules", "deal", "end"), [
+    ("9-5-2 deals=1", "Deal 1 of 1", ""),  # the repro: 'Deal 1 · 9-5-2 · to 10' for a match of one deal
+    ("9-5-2 deals=5", "Deal 1 of 5", "to 10"),  # five deals, unless a total reaches 10 first
+    ("9-2-5", "Deal 1", "to ±15"),  # line mode said '+-15' where the table said 'to ±15'
+    ("3-5-8", "Deal 1 of 18", ""),  # '18 deals' beside 'Deal 1': now where the match is in them
+])
+def test_the_top_line_says_what_the_match_plays_to_in_both_modes(tmp_path: Path, rules: str, deal: str, end: str) -> None:
+    """``play --rules "9-5-2 deals=1"`` said 'to 10' on its top line, and line mode '+-15' for 9-2-5's bound: both
+    modes now say the deal of how many and what total ends the match, in the same words."""
+    app = _app(tmp_path, rules, 5)
+    words = [deal, rules.split()[0], *([end] if end else [])]
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            await pilot.pause()
+            top = str(app.query_one("#top").render())
+            assert top.startswith(" · ".join(words) + " · "), top
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+    buf = io.StringIO()
+    Console(file=buf, width=120, color_system=None).print(tui.status(app.game.match.view(0)))
+    head = buf.getvalue().splitlines()[0]
+    assert head.startswith("-- " + " -- ".join(words) + " -- "), head

@@ -692,10 +692,10 @@ class TableApp(App[None]):
         if view is None:
             return
         r = view.rules
-        end = f"to {r.target_total}" if r.target_total else (f"to ±{r.bound}" if r.bound else (f"{r.deals} deals" if r.deals else ""))
+        end = tui.match_end_words(r)
         room = (self.size.width if width is None else width) - 2  # the line's padding
         for title in (tui.game_title(r), "-".join(map(str, r.targets))):
-            line = f"Deal {view.deal_number} · {title}" + (f" · {end}" if end else "") + " · " + _contract_words(view)
+            line = f"{tui.deal_words(view)} · {title}" + (f" · {end}" if end else "") + " · " + _contract_words(view)
             if len(line) <= room:
                 break
         self.query_one("#top", Static).update(Text(line))

@@ -54,6 +54,8 @@ __all__ = [
     "trick_text",
     "status",
     "game_title",
+    "deal_words",
+    "match_end_words",
     "deal_summary",
     "exchange_plan",
     "refusal",
@@ -565,12 +567,31 @@ def game_title(rules: Rules) -> str:
     return f"{'-'.join(map(str, rules.targets))} ({rules.name} rules" + (f", {rules.players} players)" if rules.players != 3 else ")")
 
 
+def deal_words(view: View) -> str:
+    """The deal as the top line of both modes names it: ``'Deal 3'``, or ``'Deal 3 of 18'`` in a match of a fixed
+    number of deals (``deals=N``)."""
+    deals = view.rules.deals
+    return f"Deal {view.deal_number}" + (f" of {deals}" if deals else "")
+
+
+def match_end_words(rules: Rules) -> str:
+    """What the match plays to besides its number of deals (:func:`deal_words`), as the top line of both modes says
+    it: ``'to 10'`` (a total reaching 10), ``'to ±15'`` (a total reaching +15 or -15), else ``''``. Also ``''`` in a
+    match of one deal: whoever reaches the target or the bound in it has the highest total, who wins after that deal
+    anyway, so ``'to 10'`` would only be read as the match's length (``9-5-2 deals=1``)."""
+    if rules.deals == 1:
+        return ""
+    if rules.target_total:
+        return f"to {rules.target_total}"
+    return f"to ±{rules.bound}" if rules.bound else ""
+
+
 def status(view: View) -> RenderableType:
     """The screen shown at each decision of ``view.seat``: deal, contract, table, exchange, kitty and
     discards (own only), last and current trick, the hand, what the decision is and the ``Legal:`` line."""
     r = view.rules
-    end = f"to {r.target_total}" if r.target_total else (f"+-{r.bound}" if r.bound else (f"{r.deals} deals" if r.deals else ""))
-    head = Text(f"-- Deal {view.deal_number} -- {game_title(r)}" + (f" -- {end}" if end else "") + " -- " + _contract_line(view),
+    end = match_end_words(r)
+    head = Text(f"-- {deal_words(view)} -- {game_title(r)}" + (f" -- {end}" if end else "") + " -- " + _contract_line(view),
                 style="bold")
     parts: list[RenderableType] = [head, player_table(view)]
     mine = exchange_text(view)
