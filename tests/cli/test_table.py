@@ -1245,3 +1245,89 @@ def test_the_top_line_says_what_the_match_plays_to_in_both_modes(tmp_path: Path,
     Console(file=buf, width=120, color_system=None).print(tui.status(app.game.match.view(0)))
     head = buf.getvalue().splitlines()[0]
     assert head.startswith("-- " + " -- ".join(words) + " -- "), head
+
+
+def _saves_in_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rules: str, prepare: object = None) -> TableApp:
+    """A table whose match saves where ``play`` saves by default, in a home folder of the test's own."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    m = Match(Rules.parse(rules), 5, ["You", "Bob", "Cleo"])
+    if callable(prepare):
+        prepare(m)
+    path = tmp_path / ".local/share/sergeant-major/saves/match-2147483647-20261207-071705.json"
+    return TableApp(m, KINDS3, path, settings=Settings())
+
+
+def _breaks_between_names(rows: list[str], path: str) -> None:
+    """``path`` is in ``rows`` whole from a row's start, each row of it ending after a ``/`` or a ``-``."""
+    starts = [i for i, x in enumerate(rows) if x.startswith(path[:10])]
+    assert starts, rows
+    start = starts[0]
+    got = ""
+    for row in rows[start:]:
+        got += row
+        if len(got) >= len(path):
+            break
+        assert row.endswith(("/", "-")), (row, rows)
+    assert got == path, rows
+
+
+def test_a_save_path_in_the_deal_log_breaks_between_its_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 64 columns the deal log has 20 for text, and F5's 'Saved to /home/.../.local/share/sergeant-major/saves/
+    match-...json' broke anywhere ('/.loca' over 'l/share/sergeant-maj'). The path now starts a row of its own, with
+    the home folder written '~', and each row ends after a '/' or a '-'; made wider, the log breaks it again so."""
+    app = _saves_in_home(tmp_path, monkeypatch, "9-5-2")
+    path = "~/.local/share/sergeant-major/saves/match-2147483647-20261207-071705.json"
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            await ready(pilot, app)
+            since = app.asks
+            await pilot.press("f5")
+            await ready(pilot, app, since)
+            await pilot.pause()
+            rows = shown_in(app, "#log")
+            assert "Saved to" in rows, rows
+            _breaks_between_names(rows, path)
+            assert max(map(len, rows)) <= 20, rows
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            _breaks_between_names(shown_in(app, "#log"), path)
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+    assert (tmp_path / ".local/share/sergeant-major/saves/match-2147483647-20261207-071705.json").exists()
+
+
+def test_the_match_end_panel_says_where_the_record_is_in_whole_names(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The match end's 'Record saved to PATH' broke the path mid-name at 64 columns; it is now said with '~' and
+    broken after a '/': the folder on one row, the file's name whole on the next."""
+    app = _saves_in_home(tmp_path, monkeypatch, "9-5-2 deals=1", _to_the_last_card)
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            assert await ready(pilot, app) == "end"
+            await pilot.pause()
+            rows = [x.strip("│ ") for x in screen_rows(app)]
+            at = rows.index("Record saved to")
+            assert rows[at + 1:at + 3] == ["~/.local/share/sergeant-major/saves/",
+                                           "match-2147483647-20261207-071705.json"], rows
+            await pilot.press("enter")
+            for _ in range(500):
+                if app.worker is None or not app.worker.is_alive():
+                    break
+                await pilot.pause(0.01)
+
+    asyncio.run(go())
+
+
+def test_a_long_word_breaks_after_a_slash_or_a_dash_and_keeps_its_style() -> None:
+    """What the deal log and the end panel draw: words that fit are left to the renderer as before; a path starts a
+    row of its own, each row ending after a '/' (the file's name after a '-'), in the text's own style."""
+    short = Text("Bob wins the trick", style="dim")
+    assert tui.break_long_words(short, 10) is short
+    line = Text("Saved to ~/.local/share/sergeant-major/saves/match-2147483647-20261207-071705.json", style="bold")
+    rows = tui.break_long_words(line, 20).split()
+    assert [r.plain for r in rows] == ["Saved to", "~/.local/share/", "sergeant-major/", "saves/", "match-2147483647-",
+                                       "20261207-071705.json"]
+    assert all(r.get_style_at_offset(Console(), 0).bold for r in rows)

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from rich.cells import cell_len
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.padding import Padding
 from rich.text import Text
 from textual import events
@@ -134,6 +135,11 @@ class TableGame(Game):
             log.extend(tui.wrap_note(text, self.app.log_width(), indent="  " if line.startswith("  ") else ""))
         return log
 
+    def path_words(self, path: Path) -> str:
+        """A save's path with the home folder written ``~`` (the deal log has 20 to 30 columns); it is printed whole
+        when the table closes."""
+        return tui.home_short(path)
+
     def left(self, path: Path) -> None:
         self.result_path = path
         self._post(self.app.exit)
@@ -146,7 +152,7 @@ class TableGame(Game):
             self.emit(x, "bold")
         view = self.match.view(HUMAN)
         self._post(self.app.show_panel, "end", sheet_panel(view, [Text(lines[0], style="bold"), Text()],
-                                                           [Text(), Text(f"Record saved to {path}"),
+                                                           [Text(), Text(f"Record saved to {self.path_words(path)}"),
                                                             Text("Press Enter to leave.", style="bold")]))
         with contextlib.suppress(LeaveGame):
             self._wait_key()
@@ -362,6 +368,20 @@ class CardInput(Input):
         await super()._on_key(event)
 
 
+class LongWordBreaks:
+    """A text drawn broken at the width it is given (:func:`~sergeant_major.cli.tui.break_long_words`): a save's
+    path in the deal log breaks after a ``/`` or a ``-``, not mid-name, and again at each width it is drawn at."""
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.text)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield tui.break_long_words(self.text, options.max_width)
+
+
 class DealLog(RichLog):
     """The deal log: a :class:`RichLog` that breaks its lines again when its width changes (a resized terminal) and
     keeps its newest line in view whatever its size."""
@@ -382,11 +402,12 @@ class DealLog(RichLog):
 
     @staticmethod
     def _indented(line: Text) -> RenderableType:
-        """``line``, each of its rows after the first as far in as the first (``  -> Bob wins the trick ...``)."""
+        """``line``, each of its rows after the first as far in as the first (``  -> Bob wins the trick ...``), a word
+        too long for a row broken after a ``/`` or a ``-`` (:class:`LongWordBreaks`)."""
         indent = len(line.plain) - len(line.plain.lstrip(" "))
         if not indent or not line.plain.strip():
-            return line
-        return Padding(line[indent:], (0, 0, 0, indent))
+            return LongWordBreaks(line)
+        return Padding(LongWordBreaks(line[indent:]), (0, 0, 0, indent))
 
     def on_resize(self, event: events.Resize) -> None:
         width = event.size.width
@@ -415,8 +436,9 @@ def sheet_panel(view: View, head: list[Text], tail: list[Text]) -> Callable[[int
     def build(width: int, height: int) -> RenderableType:
         inner_w, inner_h = max(20, width - _PANEL_FRAME[0]), height - _PANEL_FRAME[1]
         console = Console(width=inner_w)
-        used = sum(len(t.wrap(console, inner_w)) or 1 for t in head + tail) + 4  # the sheet's title, heads, rule, total
-        return Group(*head, tui.score_sheet(view, max(1, inner_h - used)), *tail)
+        texts = [tui.break_long_words(t, inner_w) for t in head + tail]  # where the record was saved: not mid-name
+        used = sum(len(t.wrap(console, inner_w)) or 1 for t in texts) + 4  # the sheet's title, heads, rule, total
+        return Group(*texts[:len(head)], tui.score_sheet(view, max(1, inner_h - used)), *texts[len(head):])
 
     return build
 
