@@ -980,7 +980,7 @@ def test_the_screen_header_names_the_game_played(rules_text: str, title: str) ->
     r = Rules.parse(rules_text)
     m = Match(r, 3, ["You", "Bob", "Cleo", "Dan"][: r.players])
     head = _render(m.view(0)).splitlines()[0]
-    assert head.startswith(f"-- Deal 1 -- {title} -- "), head
+    assert head.startswith(f"-- {tui.deal_words(m.view(0))} -- {title} -- "), head
 
 
 def test_the_match_end_shows_the_totals_as_replay_and_check_do(tmp_path: Path) -> None:

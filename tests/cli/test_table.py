@@ -571,6 +571,32 @@ def test_a_result_panel_takes_no_key_of_the_moment_it_opens(tmp_path: Path, monk
     asyncio.run(go())
 
 
+def test_a_result_panel_closes_on_enter_or_escape_not_on_a_card_being_typed(tmp_path: Path) -> None:
+    """The result panel says 'Press Enter for the next deal.', and the hint's panel now says Enter or Escape too: a
+    letter (a card typed as the panel opened) leaves it open and reaches no one; Escape goes on as Enter does."""
+    from sergeant_major.cli.table import Panel
+
+    app = _table_at_your_last_two_cards(tmp_path)
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert await ready(pilot, app) == "decide"
+            since = app.asks
+            await pilot.press("enter")
+            assert await ready(pilot, app, since) == "result"
+            at_result = app.asks
+            await pilot.press("q", "s")
+            await pilot.pause()
+            assert isinstance(app.screen, Panel) and app.screen.kind == "result"
+            assert app.game.lines.empty() and app.asks == at_result
+            await pilot.press("escape")
+            assert await ready(pilot, app, at_result) == "decide" and app.view is not None and app.view.deal_number == 2
+            assert not isinstance(app.screen, Panel) and app.query_one("#line", CardInput).value == ""
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
 @pytest.mark.parametrize("second", ["key", "click"])
 def test_a_double_tap_on_an_open_result_panel_closes_it_once(tmp_path: Path, second: str) -> None:
     """Two keys (or a key and a click) that reached the result panel before it was gone each dismissed it: the
@@ -680,8 +706,11 @@ def test_hint_key_shows_the_hint_in_a_panel_and_the_log(tmp_path: Path) -> None:
             rows = screen_rows(app)
             assert any("Hint: the expert would choose" in x for x in rows), rows
             assert any(re.search(r"^\W*[2-9TJQKA][SHDC] +\d+\.\d\d tricks +[+-]\d+\.\d\d points", x.strip("│ ")) for x in rows)
-            assert any("Press any key to close." in x for x in rows), rows
-            await pilot.press("x")
+            assert any("Press Enter or Escape to close." in x for x in rows), rows
+            await pilot.press("x")  # a card being typed does not close it (it said 'Press any key', unlike the others)
+            await pilot.pause()
+            assert isinstance(app.screen, Panel) and app.screen.kind == "hint"
+            await pilot.press("escape")
             await pilot.pause()
             assert not isinstance(app.screen, Panel) and app.game.lines.empty()  # the key closed it, nothing more
             log = app.query_one("#log", DealLog)
@@ -1189,3 +1218,116 @@ def test_the_top_line_says_how_a_bounded_match_ends(tmp_path: Path) -> None:
             await quit_table(pilot, app)
 
     asyncio.run(go())
+
+
+@pytest.mark.parametrize(("rules", "deal", "end"), [
+    ("9-5-2 deals=1", "Deal 1 of 1", ""),  # the repro: 'Deal 1 · 9-5-2 · to 10' for a match of one deal
+    ("9-5-2 deals=5", "Deal 1 of 5", "to 10"),  # five deals, unless a total reaches 10 first
+    ("9-2-5", "Deal 1", "to ±15"),  # line mode said '+-15' where the table said 'to ±15'
+    ("3-5-8", "Deal 1 of 18", ""),  # '18 deals' beside 'Deal 1': now where the match is in them
+])
+def test_the_top_line_says_what_the_match_plays_to_in_both_modes(tmp_path: Path, rules: str, deal: str, end: str) -> None:
+    """``play --rules "9-5-2 deals=1"`` said 'to 10' on its top line, and line mode '+-15' for 9-2-5's bound: both
+    modes now say the deal of how many and what total ends the match, in the same words."""
+    app = _app(tmp_path, rules, 5)
+    words = [deal, rules.split()[0], *([end] if end else [])]
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            await pilot.pause()
+            top = str(app.query_one("#top").render())
+            assert top.startswith(" · ".join(words) + " · "), top
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+    buf = io.StringIO()
+    Console(file=buf, width=120, color_system=None).print(tui.status(app.game.match.view(0)))
+    head = buf.getvalue().splitlines()[0]
+    assert head.startswith("-- " + " -- ".join(words) + " -- "), head
+
+
+def _saves_in_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rules: str, prepare: object = None) -> TableApp:
+    """A table whose match saves where ``play`` saves by default, in a home folder of the test's own."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    m = Match(Rules.parse(rules), 5, ["You", "Bob", "Cleo"])
+    if callable(prepare):
+        prepare(m)
+    path = tmp_path / ".local/share/sergeant-major/saves/match-2147483647-20261207-071705.json"
+    return TableApp(m, KINDS3, path, settings=Settings())
+
+
+def _breaks_between_names(rows: list[str], path: str) -> None:
+    """``path`` is in ``rows`` whole from a row's start, each row of it ending after a ``/`` or a ``-``."""
+    starts = [i for i, x in enumerate(rows) if x.startswith(path[:10])]
+    assert starts, rows
+    start = starts[0]
+    got = ""
+    for row in rows[start:]:
+        got += row
+        if len(got) >= len(path):
+            break
+        assert row.endswith(("/", "-")), (row, rows)
+    assert got == path, rows
+
+
+def test_a_save_path_in_the_deal_log_breaks_between_its_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 64 columns the deal log has 20 for text, and F5's 'Saved to /home/.../.local/share/sergeant-major/saves/
+    match-...json' broke anywhere ('/.loca' over 'l/share/sergeant-maj'). The path now starts a row of its own, with
+    the home folder written '~', and each row ends after a '/' or a '-'; made wider, the log breaks it again so."""
+    app = _saves_in_home(tmp_path, monkeypatch, "9-5-2")
+    path = "~/.local/share/sergeant-major/saves/match-2147483647-20261207-071705.json"
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            await ready(pilot, app)
+            since = app.asks
+            await pilot.press("f5")
+            await ready(pilot, app, since)
+            await pilot.pause()
+            rows = shown_in(app, "#log")
+            assert "Saved to" in rows, rows
+            _breaks_between_names(rows, path)
+            assert max(map(len, rows)) <= 20, rows
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            _breaks_between_names(shown_in(app, "#log"), path)
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+    assert (tmp_path / ".local/share/sergeant-major/saves/match-2147483647-20261207-071705.json").exists()
+
+
+def test_the_match_end_panel_says_where_the_record_is_in_whole_names(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The match end's 'Record saved to PATH' broke the path mid-name at 64 columns; it is now said with '~' and
+    broken after a '/': the folder on one row, the file's name whole on the next."""
+    app = _saves_in_home(tmp_path, monkeypatch, "9-5-2 deals=1", _to_the_last_card)
+
+    async def go() -> None:
+        async with app.run_test(size=(64, 20)) as pilot:
+            assert await ready(pilot, app) == "end"
+            await pilot.pause()
+            rows = [x.strip("│ ") for x in screen_rows(app)]
+            at = rows.index("Record saved to")
+            assert rows[at + 1:at + 3] == ["~/.local/share/sergeant-major/saves/",
+                                           "match-2147483647-20261207-071705.json"], rows
+            await pilot.press("enter")
+            for _ in range(500):
+                if app.worker is None or not app.worker.is_alive():
+                    break
+                await pilot.pause(0.01)
+
+    asyncio.run(go())
+
+
+def test_a_long_word_breaks_after_a_slash_or_a_dash_and_keeps_its_style() -> None:
+    """What the deal log and the end panel draw: words that fit are left to the renderer as before; a path starts a
+    row of its own, each row ending after a '/' (the file's name after a '-'), in the text's own style."""
+    short = Text("Bob wins the trick", style="dim")
+    assert tui.break_long_words(short, 10) is short
+    line = Text("Saved to ~/.local/share/sergeant-major/saves/match-2147483647-20261207-071705.json", style="bold")
+    rows = tui.break_long_words(line, 20).split()
+    assert [r.plain for r in rows] == ["Saved to", "~/.local/share/", "sergeant-major/", "saves/", "match-2147483647-",
+                                       "20261207-071705.json"]
+    assert all(r.get_style_at_offset(Console(), 0).bold for r in rows)

@@ -304,6 +304,10 @@ class Game:
         self.console.print()
         self.console.print(tui.status(view), highlight=False)
 
+    def path_words(self, path: Path) -> str:
+        """A save's path as the game says it (line mode: whole, to be pasted)."""
+        return str(path)
+
     def match_over(self, path: Path) -> None:
         """Say who won and why, the totals and where the record is."""
         for i, line in enumerate(match_over_lines(self.match)):
@@ -391,7 +395,7 @@ class Game:
                 raise LeaveGame()
             if cmd == "save":
                 try:
-                    self.say(f"Saved to {self.save()}")
+                    self.say(f"Saved to {self.path_words(self.save())}")
                 except SergeantMajorError as e:
                     self.say(f"Refused [save]: {e}")
                 continue

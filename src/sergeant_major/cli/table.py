@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from rich.cells import cell_len
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.padding import Padding
 from rich.text import Text
 from textual import events
@@ -134,6 +135,11 @@ class TableGame(Game):
             log.extend(tui.wrap_note(text, self.app.log_width(), indent="  " if line.startswith("  ") else ""))
         return log
 
+    def path_words(self, path: Path) -> str:
+        """A save's path with the home folder written ``~`` (the deal log has 20 to 30 columns); it is printed whole
+        when the table closes."""
+        return tui.home_short(path)
+
     def left(self, path: Path) -> None:
         self.result_path = path
         self._post(self.app.exit)
@@ -146,7 +152,7 @@ class TableGame(Game):
             self.emit(x, "bold")
         view = self.match.view(HUMAN)
         self._post(self.app.show_panel, "end", sheet_panel(view, [Text(lines[0], style="bold"), Text()],
-                                                           [Text(), Text(f"Record saved to {path}"),
+                                                           [Text(), Text(f"Record saved to {self.path_words(path)}"),
                                                             Text("Press Enter to leave.", style="bold")]))
         with contextlib.suppress(LeaveGame):
             self._wait_key()
@@ -362,6 +368,20 @@ class CardInput(Input):
         await super()._on_key(event)
 
 
+class LongWordBreaks:
+    """A text drawn broken at the width it is given (:func:`~sergeant_major.cli.tui.break_long_words`): a save's
+    path in the deal log breaks after a ``/`` or a ``-``, not mid-name, and again at each width it is drawn at."""
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.text)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield tui.break_long_words(self.text, options.max_width)
+
+
 class DealLog(RichLog):
     """The deal log: a :class:`RichLog` that breaks its lines again when its width changes (a resized terminal) and
     keeps its newest line in view whatever its size."""
@@ -382,11 +402,12 @@ class DealLog(RichLog):
 
     @staticmethod
     def _indented(line: Text) -> RenderableType:
-        """``line``, each of its rows after the first as far in as the first (``  -> Bob wins the trick ...``)."""
+        """``line``, each of its rows after the first as far in as the first (``  -> Bob wins the trick ...``), a word
+        too long for a row broken after a ``/`` or a ``-`` (:class:`LongWordBreaks`)."""
         indent = len(line.plain) - len(line.plain.lstrip(" "))
         if not indent or not line.plain.strip():
-            return line
-        return Padding(line[indent:], (0, 0, 0, indent))
+            return LongWordBreaks(line)
+        return Padding(LongWordBreaks(line[indent:]), (0, 0, 0, indent))
 
     def on_resize(self, event: events.Resize) -> None:
         width = event.size.width
@@ -415,8 +436,9 @@ def sheet_panel(view: View, head: list[Text], tail: list[Text]) -> Callable[[int
     def build(width: int, height: int) -> RenderableType:
         inner_w, inner_h = max(20, width - _PANEL_FRAME[0]), height - _PANEL_FRAME[1]
         console = Console(width=inner_w)
-        used = sum(len(t.wrap(console, inner_w)) or 1 for t in head + tail) + 4  # the sheet's title, heads, rule, total
-        return Group(*head, tui.score_sheet(view, max(1, inner_h - used)), *tail)
+        texts = [tui.break_long_words(t, inner_w) for t in head + tail]  # where the record was saved: not mid-name
+        used = sum(len(t.wrap(console, inner_w)) or 1 for t in texts) + 4  # the sheet's title, heads, rule, total
+        return Group(*texts[:len(head)], tui.score_sheet(view, max(1, inner_h - used)), *texts[len(head):])
 
     return build
 
@@ -427,8 +449,10 @@ class Panel(ModalScreen[None]):
 
     A panel the game opens by itself (:data:`SETTLING`) takes no key or click until :data:`SETTLE` seconds have passed
     without one: a key of the moment it opened (Enter pressed twice on your last card, a key held down) was meant
-    for the table, and closed the deal's result unseen. Ctrl-Q and Ctrl-C quit at any moment. It closes once: a
-    second key or click already on its way (a double tap) is ignored."""
+    for the table, and closed the deal's result unseen. Then Enter or Escape closes it (:data:`CLOSING_KEYS`, what
+    its last line says), or a click: another key (a card being typed as it opened) leaves it open. A panel opened by
+    a key of the player (help, last trick, score sheet) closes on any key. Ctrl-Q and Ctrl-C quit at any moment. It
+    closes once: a second key or click already on its way (a double tap) is ignored."""
 
     DEFAULT_CSS = """
     Panel { align: center middle; }
@@ -437,6 +461,7 @@ class Panel(ModalScreen[None]):
     """
     SETTLE = 0.4  # seconds: longer than a double tap and a key's repeat, shorter than reading the panel
     SETTLING = ("result", "end", "hint")  # the panels not opened by a key of the player
+    CLOSING_KEYS = ("enter", "escape")  # what closes a SETTLING panel
     clock: Callable[[], float] = staticmethod(time.monotonic)  # the time a key comes (tests stand in their own)
 
     def __init__(self, kind: str, body: PanelBody) -> None:
@@ -470,6 +495,8 @@ class Panel(ModalScreen[None]):
         app = self.app
         quit_key = event.key in ("ctrl+c", "ctrl+q")
         if self.closed or (not quit_key and not self.settled()):
+            return
+        if not quit_key and self.kind in self.SETTLING and event.key not in self.CLOSING_KEYS:
             return
         self.closed = True
         self.dismiss()
@@ -687,10 +714,10 @@ class TableApp(App[None]):
         if view is None:
             return
         r = view.rules
-        end = f"to {r.target_total}" if r.target_total else (f"to ±{r.bound}" if r.bound else (f"{r.deals} deals" if r.deals else ""))
+        end = tui.match_end_words(r)
         room = (self.size.width if width is None else width) - 2  # the line's padding
         for title in (tui.game_title(r), "-".join(map(str, r.targets))):
-            line = f"Deal {view.deal_number} · {title}" + (f" · {end}" if end else "") + " · " + _contract_words(view)
+            line = f"{tui.deal_words(view)} · {title}" + (f" · {end}" if end else "") + " · " + _contract_words(view)
             if len(line) <= room:
                 break
         self.query_one("#top", Static).update(Text(line))
@@ -835,11 +862,11 @@ class TableApp(App[None]):
         self._draw_hand()
 
     def show_hint(self, lines: list[str]) -> None:
-        """The hint's panel over the table (any key closes it; the whole hint stays in the deal log): its lines broken
-        at the terminal's width, and in a short terminal without the footnote on points, then without the rows of
-        estimates that do not fit (the best first)."""
+        """The hint's panel over the table (Enter or Escape closes it; the whole hint stays in the deal log): its lines
+        broken at the terminal's width, and in a short terminal without the footnote on points, then without the rows
+        of estimates that do not fit (the best first)."""
         body = Group(*(Text(x) for x in hint_panel_lines(lines, self.size.width - 8, self.size.height - 4)),
-                     Text("Press any key to close.", style="bold"))
+                     Text("Press Enter or Escape to close.", style="bold"))
         if self.has_class("too-small"):
             self.hidden_panels.append(("hint", body))
         else:

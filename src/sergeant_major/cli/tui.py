@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -54,6 +56,8 @@ __all__ = [
     "trick_text",
     "status",
     "game_title",
+    "deal_words",
+    "match_end_words",
     "deal_summary",
     "exchange_plan",
     "refusal",
@@ -64,6 +68,8 @@ __all__ = [
     "MINIMUM_NOTE",
     "contracts_left_text",
     "wrap_note",
+    "break_long_words",
+    "home_short",
     "score_sheet",
 ]
 
@@ -565,12 +571,31 @@ def game_title(rules: Rules) -> str:
     return f"{'-'.join(map(str, rules.targets))} ({rules.name} rules" + (f", {rules.players} players)" if rules.players != 3 else ")")
 
 
+def deal_words(view: View) -> str:
+    """The deal as the top line of both modes names it: ``'Deal 3'``, or ``'Deal 3 of 18'`` in a match of a fixed
+    number of deals (``deals=N``)."""
+    deals = view.rules.deals
+    return f"Deal {view.deal_number}" + (f" of {deals}" if deals else "")
+
+
+def match_end_words(rules: Rules) -> str:
+    """What the match plays to besides its number of deals (:func:`deal_words`), as the top line of both modes says
+    it: ``'to 10'`` (a total reaching 10), ``'to ±15'`` (a total reaching +15 or -15), else ``''``. Also ``''`` in a
+    match of one deal: whoever reaches the target or the bound in it has the highest total, who wins after that deal
+    anyway, so ``'to 10'`` would only be read as the match's length (``9-5-2 deals=1``)."""
+    if rules.deals == 1:
+        return ""
+    if rules.target_total:
+        return f"to {rules.target_total}"
+    return f"to ±{rules.bound}" if rules.bound else ""
+
+
 def status(view: View) -> RenderableType:
     """The screen shown at each decision of ``view.seat``: deal, contract, table, exchange, kitty and
     discards (own only), last and current trick, the hand, what the decision is and the ``Legal:`` line."""
     r = view.rules
-    end = f"to {r.target_total}" if r.target_total else (f"+-{r.bound}" if r.bound else (f"{r.deals} deals" if r.deals else ""))
-    head = Text(f"-- Deal {view.deal_number} -- {game_title(r)}" + (f" -- {end}" if end else "") + " -- " + _contract_line(view),
+    end = match_end_words(r)
+    head = Text(f"-- {deal_words(view)} -- {game_title(r)}" + (f" -- {end}" if end else "") + " -- " + _contract_line(view),
                 style="bold")
     parts: list[RenderableType] = [head, player_table(view)]
     mine = exchange_text(view)
@@ -643,6 +668,63 @@ def wrap_note(text: str, width: int, indent: str = "  ") -> list[str]:
 
     return textwrap.wrap(text.strip(), width=max(20, width), initial_indent=indent, subsequent_indent=indent,
                          break_long_words=False, break_on_hyphens=False) or [indent]
+
+
+def _word_pieces(word: str, width: int) -> list[tuple[str, bool]]:
+    """``word`` (longer than ``width``) in the pieces a row may end after, each with whether it starts a row: after
+    each ``/``; a piece still too long (a file's name) on rows of its own, broken after each ``-``, and what is still
+    too long every ``width`` characters."""
+    out: list[tuple[str, bool]] = []
+    for part in re.findall(r"[^/]*/|[^/]+", word):
+        if cell_len(part) <= width:
+            out.append((part, False))
+            continue
+        for i, piece in enumerate(re.findall(r"[^-]*-|[^-]+", part)):
+            while cell_len(piece) > width:
+                out.append((piece[:width], i == 0))
+                piece, i = piece[width:], 1
+            out.append((piece, i == 0))
+    return out
+
+
+def break_long_words(text: Text, width: int) -> Text:
+    """``text`` broken into rows of at most ``width`` cells between words, with a word too long for a row (a save
+    file's path in the deal log's 20 columns) starting a row and broken after a ``/`` (the file's name on a row of its
+    own, after a ``-`` if it is too long too) rather than anywhere: ``'~/.local/share/'`` over ``'sergeant-major/'``.
+    ``text`` itself when every word fits (the renderer breaks it between words as before); its styles are kept."""
+    if width <= 0 or all(cell_len(w) <= width for w in text.plain.split()):
+        return text
+    offsets: list[int] = []
+    start = 0
+    for line in text.plain.split("\n"):
+        col = len(line) - len(line.lstrip(" "))  # an indent stays on the first row
+        used = False  # the row holds a piece: a row is never ended before its first
+        for m in re.finditer(r"\S+\s*", line):
+            word = m.group().rstrip()
+            at = start + m.start()
+            pieces = [(word, False)] if cell_len(word) <= width else [("", True), *_word_pieces(word, width)]
+            for piece, own_row in pieces:  # a path starts a row of its own: read as one block
+                if used and (own_row or col + cell_len(piece) > width):
+                    offsets.append(at)
+                    col, used = 0, False
+                col += cell_len(piece)
+                at += len(piece)
+                used = used or bool(piece)
+            col += len(m.group()) - len(word)  # the spaces after it
+        start += len(line) + 1
+    rows = text.divide(offsets)
+    for row in rows:
+        row.rstrip()
+    return Text("\n").join(rows)
+
+
+def home_short(path: Path) -> str:
+    """``path`` with the user's home folder written ``~``, as a shell reads it (``~/.local/share/...``): a save's
+    path where the table has few columns for it; ``path`` whole when it is not in the home folder."""
+    try:
+        return str(Path("~") / path.relative_to(Path.home()))
+    except (ValueError, RuntimeError):  # elsewhere, or no home folder known
+        return str(path)
 
 
 def score_sheet(view: View, rows: int | None = None) -> Table:
