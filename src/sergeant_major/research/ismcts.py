@@ -30,7 +30,7 @@ unchanged.
 
 The level is registered in :data:`sergeant_major.eval.levels.MEASUREMENT_LEVELS` (never offered in ``play``):
 it is slow and needs the ``openspiel`` extra. :data:`SIMULATIONS` is calibrated so that its mean time per
-decision matches the ``expert``'s on this machine (docs/players.md, "Strength").
+decision matches the ``expert``'s on this machine (docs/players.md, "`ismcts`").
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ SIMULATIONS: dict[str, int] = {"9-5-2": 7, "3-5-8": 9}
 """Simulations per decision of the ``ismcts`` level by rules (string form), calibrated so that its mean CPU time
 per decision is at least the ``expert``'s in the tournament's own games (``benchmarks/bench_expert.py --players
 expert,ismcts,ismcts --boards 12``: 9-5-2, 7 simulations 12.0 ms against the expert's 10.9 ms; 3-5-8, 9
-simulations 14.0 ms against 10.5 ms; docs/players.md "Strength"); other rules use :data:`DEFAULT_SIMULATIONS`."""
+simulations 14.0 ms against 10.5 ms; docs/players.md "`ismcts`"); other rules use :data:`DEFAULT_SIMULATIONS`."""
 DEFAULT_SIMULATIONS = 6
 """Simulations per decision for rules not in :data:`SIMULATIONS`."""
 UCT_C = 2.0
