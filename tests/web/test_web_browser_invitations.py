@@ -144,26 +144,27 @@ def test_a_refused_name_asks_again_and_keeps_the_invitation(server: Server, brow
     assert errs == []
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
-def test_a_name_another_seat_has_asks_again(server: Server, browser: Any, lang: str) -> None:
-    """An invited friend who types the name of another seat at the table (the creator's default "Me" here) is refused
-    with ``name_taken`` (two seats of one name could be told apart nowhere), told so in the page's language, and asked
-    again with the invitation kept; another name then takes the seat."""
+def _refused_then_bea_joins(server: Server, browser: Any, lang: str, name: str, said: str, phone: bool = False,
+                            shot: str | None = None) -> None:
+    """An invited friend types ``name`` (the page in ``lang``; at 390x844 with ``phone``): the page says ``said``, asks
+    again with the invitation kept, and "Bea" then takes the seat."""
     import httpx
 
     out = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2", "seats": [
         {"kind": "me"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}]}).json()
     tid, invite = out["id"], out["seats"][1]["invite"]
-    ctx = browser.new_context()
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}) if phone else browser.new_context()
     ctx.add_init_script(f"localStorage.setItem('sm-lang', {json.dumps(lang)})")
     page = ctx.new_page()
     errs = page_errors(page)
     page.goto(server.url + invite)
     page.locator("#myname").wait_for()
-    page.fill("#myname", "me")
+    page.fill("#myname", name)
     page.click("#btn-join")
-    page.locator("#error", has_text="anderen Platz" if lang == "de" else "is already seat 0's").wait_for()
+    page.locator("#error", has_text=said).wait_for()
     page.locator("#myname").wait_for()  # asked again
+    if shot and os.environ.get("SM_LOOK_SHOTS"):
+        page.screenshot(path=os.path.join(os.environ["SM_LOOK_SHOTS"], shot))
     assert page.evaluate("document.querySelector('#dlg').open")
     page.fill("#myname", "Bea")
     page.click("#btn-join")
@@ -171,6 +172,14 @@ def test_a_name_another_seat_has_asks_again(server: Server, browser: Any, lang: 
     assert json.loads(page.evaluate("localStorage.getItem('sm-tokens')"))[tid] == invite.split("#token=")[1]
     assert page.inner_text("#error") == ""
     assert errs == []
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_name_another_seat_has_asks_again(server: Server, browser: Any, lang: str) -> None:
+    """An invited friend who types the name of another seat ("me", the creator's seat 0) is refused by the server
+    with ``name_taken`` (two seats of one name could be told apart nowhere), told so in the page's language, and asked
+    again with the invitation kept; another name then takes the seat."""
+    _refused_then_bea_joins(server, browser, lang, "me", "anderen Platz" if lang == "de" else "is already seat 0's")
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -178,32 +187,9 @@ def test_a_name_written_as_a_computer_s_asks_again(server: Server, browser: Any,
     """An invited friend who types a computer's name ("Heuristik 3", as the German page writes seat 3's computer) is
     refused with ``computer_name``, told so in the page's language quoting the name, and asked again with the invitation
     kept; another name then takes the seat."""
-    import httpx
-
-    out = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2", "seats": [
-        {"kind": "me"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}]}).json()
-    tid, invite = out["id"], out["seats"][1]["invite"]
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    ctx.add_init_script(f"localStorage.setItem('sm-lang', {json.dumps(lang)})")
-    page = ctx.new_page()
-    errs = page_errors(page)
-    page.goto(server.url + invite)
-    page.locator("#myname").wait_for()
-    page.fill("#myname", "Heuristik 3")
-    page.click("#btn-join")
     said = "Der Name \"Heuristik 3\" wird abgelehnt: so heißt ein Computer" if lang == "de" else \
         "the name 'Heuristik 3' is refused: it is written as a computer player's name"
-    page.locator("#error", has_text=said).wait_for()
-    page.locator("#myname").wait_for()  # asked again
-    if os.environ.get("SM_LOOK_SHOTS"):
-        page.screenshot(path=os.path.join(os.environ["SM_LOOK_SHOTS"], f"390-computer-name-{lang}.png"))
-    assert page.evaluate("document.querySelector('#dlg').open")
-    page.fill("#myname", "Bea")
-    page.click("#btn-join")
-    page.locator(".player[data-seat='1']", has_text="Bea").wait_for()
-    assert json.loads(page.evaluate("localStorage.getItem('sm-tokens')"))[tid] == invite.split("#token=")[1]
-    assert page.inner_text("#error") == ""
-    assert errs == []
+    _refused_then_bea_joins(server, browser, lang, "Heuristik 3", said, phone=True, shot=f"390-computer-name-{lang}.png")
 
 
 def test_a_second_me_seat_gets_a_link(server: Server, browser: Any) -> None:
