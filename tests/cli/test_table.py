@@ -957,7 +957,7 @@ def test_the_hint_panel_keeps_to_the_rows_it_has() -> None:
     from sergeant_major.cli.table import hint_panel_lines
 
     rows = [f"  {c}S{' ' * 23}{6 - i / 10:5.2f} tricks   {1 - i / 10:+6.2f} points" for i, c in enumerate("23456789TJQKA")]
-    hint = ["Hint: the expert would choose 2S (estimated over 40 sampled deals, play-outs).", *rows,
+    hint = ["Hint: the expert would choose 2S (estimated over 40 sampled deals, each played out).", *rows,
             "  (points: the expert's utility - the deal's score, weighted up by a quarter when an exchange follows)"]
     assert hint_panel_lines(hint, 120, 40) == [hint[0], *rows, hint[-1], ""]  # room for all, each line whole
     small = hint_panel_lines(hint, 56, 16)
