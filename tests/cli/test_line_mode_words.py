@@ -68,7 +68,7 @@ def test_hint_footnote_once_and_wrapped_between_words(tmp_path: Path) -> None:
              Console(file=io.StringIO()))
     note = ("  (points: the expert's utility - the deal's score, weighted up by a quarter when an exchange follows, "
             "+4 when it wins the match, -4 when it loses it; docs/players.md)")
-    hints = ["Hint: the expert would choose QS (estimated over 40 sampled deals, double-dummy).",
+    hints = ["Hint: the expert would choose QS (estimated over 40 sampled deals, each solved double dummy).",
              "  QS                        8.10 tricks    +0.50 points", note]
     for width in (60, 120):
         g._hint_note_shown = False

@@ -16,7 +16,7 @@ pytest.importorskip("textual")
 
 from sergeant_major.cli import tui  # noqa: E402
 from sergeant_major.cli.settings import Settings  # noqa: E402
-from sergeant_major.cli.table import CardInput, DealLog, TableApp  # noqa: E402
+from sergeant_major.cli.table import CardInput, DealLog, TableApp, top_line, trick_lines  # noqa: E402
 from sergeant_major.core.actions import Discard, EndGive, Give, NameContract, Play, Return  # noqa: E402
 from sergeant_major.core.deal import Phase  # noqa: E402
 from sergeant_major.core.match import Match  # noqa: E402
@@ -957,7 +957,7 @@ def test_the_hint_panel_keeps_to_the_rows_it_has() -> None:
     from sergeant_major.cli.table import hint_panel_lines
 
     rows = [f"  {c}S{' ' * 23}{6 - i / 10:5.2f} tricks   {1 - i / 10:+6.2f} points" for i, c in enumerate("23456789TJQKA")]
-    hint = ["Hint: the expert would choose 2S (estimated over 40 sampled deals, play-outs).", *rows,
+    hint = ["Hint: the expert would choose 2S (estimated over 40 sampled deals, each played out).", *rows,
             "  (points: the expert's utility - the deal's score, weighted up by a quarter when an exchange follows)"]
     assert hint_panel_lines(hint, 120, 40) == [hint[0], *rows, hint[-1], ""]  # room for all, each line whole
     small = hint_panel_lines(hint, 56, 16)
@@ -1203,6 +1203,24 @@ def test_enter_with_nothing_chosen_at_the_trump_decision_sends_nothing(tmp_path:
             await quit_table(pilot, app)
 
     asyncio.run(go())
+
+
+def test_a_long_name_is_cut_with_an_ellipsis_on_the_top_line_and_in_the_trick() -> None:
+    """The repro: ``play --name "Maximiliane-Alexandra von Hohenzollern"`` at 80x24, having named spades, showed the top
+    line "... trump ♠ spades (Maximiliane-Alexandra von" - its end and closing parenthesis off the screen - and
+    "Maximilian ·" in the trick, a name cut silently. Both now end in an ellipsis, the top line whole."""
+    name = "Maximiliane-Alexandra von Hohenzollern"
+    m = Match(Rules.parse("9-5-2"), 11, [name, "Bob", "Cleo"])
+    assert m.deal.declarer == 0
+    m.apply(next(a for a in m.legal_actions() if isinstance(a, NameContract) and a.contract.code == "S"))
+    view = m.view(0)
+    top = top_line(view, 78)
+    assert top.startswith("Deal 1 · 9-5-2 · to 10 · trump ♠ spades (Maximiliane-Alexandra") and top.endswith("…)"), top
+    assert len(top) == 78, top
+    assert top_line(view, 120).endswith(f"({name})")  # room for it: whole
+    trick = trick_lines(view, 46).plain
+    assert "Maximilia… ·" in trick and "Maximilian " not in trick, trick
+    assert "Bob ·" in trick and "Cleo ·" in trick
 
 
 def test_the_top_line_says_how_a_bounded_match_ends(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -443,3 +444,12 @@ def test_no_world_within_the_budget_falls_back_to_the_heuristic(monkeypatch: pyt
     assert est.method == "heuristic" and est.worlds == 0 and est.choice in view.legal
     assert p.last_budget is not None and p.last_budget.used == 0
     assert est.choice == make_player("heuristic").choose(view, random.Random(2))
+
+
+def test_the_hint_says_how_the_sampled_deals_were_valued_in_plain_words() -> None:
+    """The repro: the hint's head ended "(estimated over 24 sampled deals, play-outs)", the method's name put after a
+    comma. Now it says what was done to each sampled deal."""
+    m = Match(Rules.parse("9-5-2"), 5, ["You", "Bob", "Cleo"])
+    head = hint_lines(m.view(m.to_act or 0), random.Random(0), think=0.2)[0]
+    assert re.fullmatch(r"Hint: the expert would choose \w+ \(estimated over \d+ sampled deals, each (played out|solved "
+                        r"double dummy)\)\.", head), head

@@ -761,6 +761,22 @@ def test_read_record_json_lines(tmp_path: Path, jsonl_recs: list[dict[str, Any]]
         read_record(bad, 4)
 
 
+def test_check_of_json_lines_names_each_total(tmp_path: Path) -> None:
+    """The repro: ``check`` of ``simulate --out`` records said "totals -8 +9 -1; winner 1:heuristic", the totals in seat
+    order while simulate rotates its players through the seats (seat 0 was 3:random): read as players 1, 2, 3, the
+    winner had -8. Now each total is named."""
+    rec = played("9-5-2", seed=3, levels=("random",) * 3)[1]
+    for p, name in zip(rec["players"], ("3:random", "1:heuristic", "2:random"), strict=True):
+        rec["end"]["reason"] = rec["end"]["reason"].replace(p["name"], name)  # the end reason names players too
+        p["name"] = name  # as simulate names them, its third player at seat 0
+    recs = [rec, copy.deepcopy(rec)]
+    res = runner.invoke(app, ["check", str(_jsonl(tmp_path, recs))])
+    assert res.exit_code == 0, res.output
+    t = recs[0]["totals"]
+    want = f"; totals 3:random {t[0]:+d}, 1:heuristic {t[1]:+d}, 2:random {t[2]:+d}; ".replace("+0", "0")
+    assert res.output.count(want) == 2, res.output
+
+
 def test_cli_json_lines_check_replay_analyze(tmp_path: Path, jsonl_recs: list[dict[str, Any]]) -> None:
     from sergeant_major.cli.app import register_commands
 

@@ -89,6 +89,14 @@ def test_parse_hand_forms() -> None:
         parse_hand("AK.QJ")
     with pytest.raises(PositionError, match="twice"):
         parse_hand("AS AS")
+    # the repro: one suit's ranks without the dots was refused as "'K9874' is not a card: '4' is not a suit", naming
+    # neither form of a hand
+    with pytest.raises(PositionError, match=re.escape("'4' is not a suit (C, D, H, S); a hand is four suits "
+                                                      "spades.hearts.diamonds.clubs ('K9874.A.-.95') or a card list")):
+        parse_hand("K9874")
+    with pytest.raises(PositionError) as e:  # a card list with a bad card: its card named, no lecture on the forms
+        parse_hand("AS KX")
+    assert "'X' is not a suit" in str(e.value) and "four suits" not in str(e.value)
 
 
 def test_from_deal_matches_engine() -> None:

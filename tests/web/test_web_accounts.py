@@ -180,6 +180,21 @@ def test_a_logged_in_creator_s_seat_and_history_follow_the_account_to_another_de
         assert phone.post("/api/history", json={"tokens": [token]}).json()["games"] == games
 
 
+def test_a_logged_in_creator_s_unnamed_seat_takes_the_account_s_name(app: Any) -> None:
+    # the others at the table, the replay and the public player's page show this name: not "Me", as in the lobby
+    with client(app) as c:
+        register(c, "nina")
+        seats = c.post("/api/tables", json={"rules": "9-5-2", "seats": VS_COMPUTERS}).json()["seats"]
+        assert [s["name"] for s in seats] == ["nina", "Friend 1", "Heuristic 3"]
+        named = [{"kind": "me", "name": "Nin"}] + VS_COMPUTERS[1:]
+        assert c.post("/api/tables", json={"rules": "9-5-2", "seats": named}).json()["seats"][0]["name"] == "Nin"
+        two = [{"kind": "me"}, {"kind": "me"}, {"kind": "computer"}]
+        assert [s["name"] for s in c.post("/api/tables", json={"rules": "9-5-2", "seats": two}).json()["seats"]][:2] == \
+            ["nina", "Me 2"]
+    with client(app) as guest:
+        assert guest.post("/api/tables", json={"rules": "9-5-2", "seats": VS_COMPUTERS}).json()["seats"][0]["name"] == "Me"
+
+
 def test_a_friend_logged_in_who_joins_gets_the_seat_bound(app: Any, store: Store) -> None:
     with client(app) as host, client(app) as friend:
         register(host, "jack")

@@ -186,6 +186,33 @@ def test_the_lobby_says_a_new_accounts_rating_is_provisional(server: Server, bro
     ctx.close()
 
 
+def test_a_logged_in_creator_plays_under_the_account_s_name(server: Server, browser: Any) -> None:
+    """The others at the table, the replay and the public player's page show the creator's seat by name: a logged-in
+    creator's is the account's (as in the lobby), not "Me" ("Ich" from the German page) when the field is left empty."""
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    errs = page_errors(page)
+    register(page, server, "Quinn")
+    for lang in ("en", "de"):
+        page.goto(server.url + "/")
+        if lang == "de":
+            page.click("#lang")
+            page.locator("#create-btn", has_text="Anlegen").wait_for()
+        field = page.locator("#seats .seatrow[data-seat='0'] .sname")
+        page.wait_for_function("(document.querySelector(\"#seats .seatrow[data-seat='0'] .sname\") || {}).value")
+        assert field.input_value() == "Quinn"
+        if lang == "de":
+            field.fill("")  # left empty: the page names no seat "Ich", the server gives the account's name
+        page.click("#create-btn")
+        page.wait_for_url("**/t/*")
+        page.locator("#players .player .nm", has_text="Quinn").first.wait_for()
+        computers = ["Heuristic 2", "Heuristic 3"] if lang == "en" else ["Heuristik 2", "Heuristik 3"]
+        assert sorted(page.locator("#players .player .nm").all_inner_texts()) == computers + ["Quinn"]
+    page.click("#lang")  # back to English for the tests after this one
+    assert errs == []
+    ctx.close()
+
+
 def test_a_double_click_on_register_logs_in_without_a_refusal(server: Server, browser: Any) -> None:
     """The repro: a double click on *Register* sent two requests; the first made the account and logged in, the second
     was refused, and the page said "the user name 'Dora' is taken ... choose another" above "Logged in as Dora". Now

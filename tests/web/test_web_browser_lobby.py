@@ -227,3 +227,18 @@ def test_a_table_opened_in_the_lobby_is_named_in_the_pages_language(server: Serv
     assert [t["name"] for t in http_json(server, "/api/lobby")[1]["tables"] if t["id"] == tid] == [title]
     assert errs == []
     page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "to='abc': a number (digits 0-9) or off; nothing was changed"),
+                                             ("de", "Die Regeln „9-5-2 to=abc“ werden abgelehnt")])
+def test_refused_rules_in_the_lobby_are_quoted(server: Server, browser: Any, lang: str, said: str) -> None:
+    """The repro: the lobby answered options such as ``to=abc`` with "Those rules are refused: an option is unknown or
+    has a wrong value" - not saying which, where the home page quotes the option and its value. Now the English page
+    gives the server's words, which quote it, and the German one quotes the rules."""
+    page = _lobby_page(browser, server, "Rolf", lang=lang, size=(390, 844))
+    errs = page_errors(page)
+    page.fill("#lopts", "to=abc")
+    page.click("#btn-open")
+    page.locator("#error", has_text=said).wait_for()
+    assert "/lobby" in page.url and errs == []
+    page.context.close()

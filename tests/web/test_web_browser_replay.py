@@ -231,3 +231,28 @@ def test_a_tap_on_a_cards_mark_says_its_review_under_the_trick(server: Server, b
     assert f"played {first_text}: mistake" in page.inner_text("#review-card")
     assert errs == []
     ctx.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_no_replay_shows_why_and_the_ways_on_without_the_controls(server: Server, browser: Any, width: int) -> None:
+    """The repro: the replay of a match not over yet (and of no table at all) showed its one line of why under the
+    whole replay - First, Back, Forward, Last, a slider, *Show all hands*, *Download the record* - and an empty hands
+    panel and *Review* heading, none of which did anything. Now the page says why with links home and to *My games*
+    (as the table's page does for no table), also after a language switch."""
+    out = create_table(server, [{"kind": "me"}, {"kind": "computer", "level": "heuristic"}, {"kind": "computer", "level": "random"}])
+    ctx = browser.new_context(viewport={"width": width, "height": 800})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    for tid, said in ((out["id"], "The replay is shown once the match is over"), ("nonexist", "There is no table nonexist.")):
+        page.goto(server.url + "/replay/" + tid)
+        page.locator("#step-text h2", has_text=said).wait_for()
+        for gone in ("#first", "#slider", "#showhands", "#dl", "#hands", "#review", "#end"):
+            assert not page.locator(gone).is_visible(), gone
+        table = ["/t/" + tid] if tid != "nonexist" else []  # a match in play: its table too
+        assert [a.get_attribute("href") for a in page.locator("#step-text a").all()] == [*table, "/", "/history"]
+    page.click("#lang")
+    page.locator("#step-text h2", has_text="Den Tisch nonexist gibt es nicht.").wait_for()
+    assert page.inner_text("#step-text a >> nth=1") == "Meine Spiele" and not page.locator("#first").is_visible()
+    page.click("#lang")
+    assert errs == []
+    ctx.close()

@@ -94,3 +94,12 @@ def test_a_name_refused_as_a_computer_s_is_said_in_german_quoting_it() -> None:
     assert '"Heuristic 3"' in join and "Computer" in join and "nichts wurde geändert" in join, join
     assert "„Zufall 3“ auf Platz 2" in create and "kein Tisch" in create, create
     assert "„Experte 2“" in lobby and "Computer" in lobby, lobby
+
+
+def test_a_player_s_page_without_rated_matches_names_the_practice_table_too() -> None:
+    """The repro: after a practice match (a preset, every seat an account or a computer) the player's page said a match
+    is rated when every seat is an account or a computer and its rules are a preset's - true of that match, which was
+    not rated. Now the note names the third condition, in both languages, as the leaderboard's does."""
+    english, german = _in_german("[STRINGS.en.noRatedPlayer, t('noRatedPlayer')]", "accounts.js")
+    assert "practice table" in english and "alone against computers" in english, english
+    assert "Übungstisch" in german and "allein gegen Computer" in german, german

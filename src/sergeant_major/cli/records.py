@@ -321,7 +321,8 @@ def _check_all(file: Path, recs: list[tuple[int, str]], out: Console, err: Conso
             continue
         end = (f"winner {' and '.join(m.names[s] for s in m.end.winners)}" if m.end is not None
                else "unfinished")
-        totals = " ".join(signed(t) for t in m.totals)
+        # named, seat by seat: a simulation's records rotate the players, so seat order is no player order
+        totals = ", ".join(f"{name} {signed(t)}" for name, t in zip(m.names, m.totals, strict=True))
         out.print(_t(f"{head}OK: {_summary(m)}; totals {totals}; {end}"))
     n = len(recs)
     good = n - len(illegal) - len(malformed)

@@ -231,7 +231,9 @@ def _trick_cell(view: View, s: int, cards: dict[int, Card], leader: int | None, 
     t = Text()
     if s == leader and (cards or done):
         t.append("▸", style="bold")
-    t.append(view.names[s][:10] + " ")
+    name = Text(view.names[s])  # 10 cells at most beside the card, a longer name cut with an ellipsis
+    name.truncate(10, overflow="ellipsis")
+    t.append(name.plain + " ")
     if s in cards:
         t.append_text(card_label(cards[s], red))
     else:
@@ -710,17 +712,9 @@ class TableApp(App[None]):
         """The top line for :attr:`view`: the deal, the game, how the match ends and the contract; in a narrow
         terminal the game by its targets only (``5-3-2-2``, not ``5-3-2-2 (9-5-2 rules, 4 players)``), so the
         contract stays on screen. ``width``: the terminal's columns (default: the app's, before a resize event)."""
-        view = self.view
-        if view is None:
-            return
-        r = view.rules
-        end = tui.match_end_words(r)
-        room = (self.size.width if width is None else width) - 2  # the line's padding
-        for title in (tui.game_title(r), "-".join(map(str, r.targets))):
-            line = f"{tui.deal_words(view)} · {title}" + (f" · {end}" if end else "") + " · " + _contract_words(view)
-            if len(line) <= room:
-                break
-        self.query_one("#top", Static).update(Text(line))
+        if self.view is not None:
+            room = (self.size.width if width is None else width) - 2  # the line's padding
+            self.query_one("#top", Static).update(Text(top_line(self.view, room)))
 
     def draw_me(self, width: int | None = None) -> None:
         """Your line under the table for :attr:`view` (:func:`me_text`), for ``width`` columns (default: the app's)."""
@@ -1006,12 +1000,31 @@ class TableApp(App[None]):
         self.game.lines.put("quit")
 
 
-def _contract_words(view: View) -> str:
+def top_line(view: View, room: int) -> str:
+    """The table's top line in ``room`` cells: the deal, the game, how the match ends and the contract; too narrow, the
+    game by its targets only (``5-3-2-2``, not ``5-3-2-2 (9-5-2 rules, 4 players)``), then the declarer's name cut with
+    an ellipsis, so that the contract and its closing parenthesis stay on screen."""
+    r = view.rules
+    end = tui.match_end_words(r)
+    for title in (tui.game_title(r), "-".join(map(str, r.targets))):
+        head = f"{tui.deal_words(view)} · {title}" + (f" · {end}" if end else "") + " · "
+        line = head + _contract_words(view)
+        if cell_len(line) <= room:
+            return line
+    if view.contract is not None:  # a long name (up to 40 characters) of the declarer
+        by = Text(view.names[view.declarer])
+        by.truncate(max(1, by.cell_len - (cell_len(line) - room)), overflow="ellipsis")
+        line = head + _contract_words(view, by.plain)
+    return line
+
+
+def _contract_words(view: View, by: str | None = None) -> str:
+    """The contract and who named it (``by``: the declarer's name as shown, default whole)."""
     c = view.contract
     if c is None:
         word = "contract" if view.rules.has_nt_mt else "trump"
         return f"{word} not named yet"
-    by = view.names[view.declarer]
+    by = view.names[view.declarer] if by is None else by
     if c.trump is not None:
         return f"trump {Suit(c.trump).symbol} {c.word} ({by})"
     return f"{c.word} ({by})"

@@ -651,7 +651,9 @@ def hint_lines(view: View, rng: random.Random, think: float = 1.0) -> list[str]:
             return f"done (no more cards to {names[a.to]})"
         return str(a)
 
-    how = {"dds": "double-dummy", "playout": "play-outs", "rollout": "play-outs", "forced": "", "heuristic": "no worlds"}
+    # in the player's words: how each sampled deal was valued (method names such as "play-outs" are jargon)
+    how = {"dds": "each solved double dummy", "playout": "each played out", "rollout": "each played out", "forced": "",
+           "heuristic": "no worlds"}
     head = f"Hint: the expert would choose {short(est.choice)}"
     if est.worlds:
         head += f" (estimated over {est.worlds} sampled deals, {how.get(est.method, est.method)})"

@@ -79,7 +79,10 @@ def parse_hand(text: str) -> int:
         try:
             cards = parse_cards(t)
         except CardParseError as e:
-            raise PositionError(f"hand {text!r}: {e}") from None
+            # one word that is no card ('K9874'): most likely one suit's ranks, the dotted form cut short
+            form = ("; a hand is four suits spades.hearts.diamonds.clubs ('K9874.A.-.95') or a card list ('KS 9S AH')"
+                    if len(t.split()) == 1 and len(t) > 3 else "")
+            raise PositionError(f"hand {text!r}: {e}{form}") from None
     for c in cards:
         if mask >> c.id & 1:
             raise PositionError(f"hand {text!r} names {c} twice")

@@ -55,17 +55,18 @@ __all__ = ["create_app", "create_table", "STATIC"]
 STATIC = Path(__file__).with_name("static")
 
 
-def create_table(store: Store, body: Any, account: int | None = None) -> dict[str, Any]:
+def create_table(store: Store, body: Any, account: int | None = None, account_name: str | None = None) -> dict[str, Any]:
     """Create a table from the home page's form (``body``: the request's JSON) and store it; the answer to
     ``POST /api/tables`` (:func:`~sergeant_major.web.protocol.new_table_json`). With ``account`` (the creator is logged
-    in) the creator's seat (the first *me* seat) is bound to that account.
+    in) the creator's seat (the first *me* seat) is bound to that account, named ``account_name`` unless the form
+    names it.
 
     Raises:
         TableRefused: (a ``ValueError``, with its code) with a message for the user quoting the bad input; nothing is
             stored then.
         SQLAlchemyError: when the database refuses the table.
     """
-    new = parse_new_table(body)
+    new = parse_new_table(body, account_name if account is not None else None)
     if account is not None and new.mine:
         first = min(new.mine)
         new = replace(new, seats=[replace(s, account=account) if s.seat == first else s for s in new.seats])
@@ -302,7 +303,8 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         session = None if cross_site(request) is not None else await session_of(accounts, request)
         try:
             # a commit: never on the event loop
-            out = await asyncio.to_thread(create_table, hub.store, body, None if session is None else session.account_id)
+            out = await asyncio.to_thread(create_table, hub.store, body, None if session is None else session.account_id,
+                                          None if session is None else session.name)
         except TableRefused as e:  # the code (and seat) for the page to write the refusal in its language
             return JSONResponse({"error": str(e), "code": e.code, **({"seat": e.seat} if e.seat else {})}, status_code=400)
         except ValueError as e:

@@ -400,11 +400,12 @@ def _extra_fields(errors: dict[str, str]) -> str:
     return ", ".join(sorted(k for k, kind in errors.items() if kind == "extra_forbidden"))
 
 
-def parse_new_table(body: Any) -> NewTable:
+def parse_new_table(body: Any, creator: str | None = None) -> NewTable:
     """The table the home page's form asks for (``POST /api/tables``; ``body``: :class:`NewTableRequest`'s shape): a
     new id, a token per person's seat and a random seed (or the one chosen, at a table of its creator alone against
     computers). The fields are refused in the order the page shows them: the rules, the name, the seats' number, the
-    timeout, the seed, then each seat.
+    timeout, the seed, then each seat. ``creator``: the logged-in creator's account name, the default name of the first
+    *me* seat (else ``Me``).
 
     Raises:
         TableRefused: with its code and a message for the user quoting the bad input.
@@ -442,7 +443,9 @@ def parse_new_table(body: Any) -> NewTable:
     for i, s in enumerate(seats_asked):
         if s.kind == "me":
             mine.add(i)
-            default = "Me" if len(mine) == 1 else f"Me {len(mine)}"  # two unnamed "me" seats may not share a name
+            # the others see this name: a logged-in creator's seat is the account's, under its name as in the lobby;
+            # two unnamed "me" seats may not share a name
+            default = creator if creator and len(mine) == 1 else "Me" if len(mine) == 1 else f"Me {len(mine)}"
         elif s.kind == "friend":
             invited.add(i)
             default = f"Friend {len(invited)}"

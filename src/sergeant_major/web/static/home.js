@@ -1,5 +1,6 @@
 "use strict";
 let LEVELS = ["heuristic", "random"];
+let ACCOUNT = null;  // the logged-in account's name: the creator's seat's default name (the server's too), as in the lobby
 function seatRow(i, kind) {
   const div = document.createElement("div");
   div.className = "seatrow"; div.dataset.seat = i;
@@ -8,7 +9,7 @@ function seatRow(i, kind) {
     opts.map(([v, l]) => `<option value="${v}">${esc(l)}</option>`).join("") +
     `</select> <input class="sname" maxlength="40" aria-label="name ${i + 1}" placeholder="${esc(t("name"))}">`;
   div.querySelector(".kind").value = kind;
-  if (kind === "me") div.querySelector(".sname").value = localStorage.getItem("sm-name") || "";
+  if (kind === "me") div.querySelector(".sname").value = (i === 0 && ACCOUNT) || localStorage.getItem("sm-name") || "";
   return div;
 }
 // the seat rows; typing in Options only adds or removes the fourth row (players=4): kinds and names typed stay.
@@ -35,11 +36,13 @@ async function copyLink(input, fb) {
   fb.textContent = ok ? t("copied") : t("copyManual");
 }
 async function init() {
+  const account = fetch("/api/account");  // asked at once, beside the options
   try {
     const r = await fetch("/api/options"); const o = await r.json(); LEVELS = o.levels;
     const sel = document.getElementById("preset");
     sel.innerHTML = o.presets.map((p) => `<option>${esc(p)}</option>`).join("");
   } catch (e) { /* keep defaults */ }
+  try { ACCOUNT = (await (await account).json()).name || null; } catch (e) { /* a guest */ }
   renderSeats(); defaultTableName();
   document.getElementById("opts").addEventListener("input", renderSeats);
   document.getElementById("create").addEventListener("submit", create);
@@ -67,7 +70,7 @@ async function createTable() {
     if (k === "me") mes++;
     // a person's seat left unnamed: the server names it in English ("Friend 1"); in another language the page does. A
     // computer's is left to the server ("Heuristic 3", stored by its level), which every page writes in its own language
-    const def = LANG === "en" || k.startsWith("computer:") ? undefined
+    const def = LANG === "en" || k.startsWith("computer:") || (k === "me" && mes === 1 && ACCOUNT) ? undefined
       : k === "me" ? t("defMe") + (mes > 1 ? " " + mes : "") : t("defFriend", { n: friends });
     const name = d.querySelector(".sname").value.trim() || def;
     if (k.startsWith("computer:")) return { kind: "computer", level: k.slice(9), name };

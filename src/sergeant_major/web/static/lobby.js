@@ -33,11 +33,13 @@ async function post(kind, table) {
   localStorage.setItem("sm-name", $("lname").value.trim());
   busy = true;
   try {
-    const r = await fetch("/api/lobby/" + kind, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(form(kind, table)) });
+    const body = form(kind, table);
+    const r = await fetch("/api/lobby/" + kind, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const o = await r.json();
     if (!r.ok) {
+      // English: the server's own words, which quote the bad input (rules: the option and its value); else the page's
       const k = "err_lobby_" + o.code;
-      $("error").textContent = STRINGS[LANG][k] ? t(k, { name: $("lname").value.trim() }) : (LANG === "en" ? o.error : t("err_lobby_other"));
+      $("error").textContent = STRINGS[LANG][k] ? t(k, { name: $("lname").value.trim(), rules: body.rules }) : (LANG === "en" ? o.error : t("err_lobby_other"));
       $("error").title = o.error || "";
       return;
     }
