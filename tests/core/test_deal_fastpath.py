@@ -187,3 +187,23 @@ def test_completed_tricks_are_built_from_the_play_and_can_be_set() -> None:
         probe.apply(legal[rng.randrange(len(legal))])
     assert len(probe.completed) == rules.tricks and len(deal.completed) == 2
     assert sum(probe.result.tricks) == rules.tricks
+
+
+@pytest.mark.parametrize("text", RULES)
+def test_as_dealt_is_the_deal_before_its_first_action(text: str) -> None:
+    """``as_dealt`` (not checked again) is the deal the constructor makes of the same cards and context, at any
+    point of the deal, and replaying the history on it gives the deal back."""
+    rules = Rules.parse(text)
+    rng = random.Random(text)
+    for seed in range(2):
+        match = Match(rules, seed)
+        while not match.over and len(match.deals) <= 3:
+            d = match.deal
+            fresh = d.as_dealt()
+            made = Deal(rules, d.dealer, d.dealt, d.kitty_dealt, d.prev_diffs, d.allowed_contracts, d.number)
+            assert state(fresh) == state(made) and fresh.history == []
+            for a in d.history:
+                fresh.apply(a)
+            assert state(fresh) == state(d)
+            legal = match.legal_actions()
+            match.apply(legal[rng.randrange(len(legal))])

@@ -25,7 +25,7 @@ from sergeant_major.core.actions import (
     Return,
     TakeKitty,
 )
-from sergeant_major.core.cards import CARDS, FULL_DECK, SUIT_MASKS, mask_of
+from sergeant_major.core.cards import CARDS, FULL_DECK, SUIT_MASKS, id_list, mask_of
 from sergeant_major.core.deal import Deal, Phase
 from sergeant_major.core.rule_options import ExchangeCount, GiveRule, KittyProcedure, ReturnRule, TrumpReturn
 from sergeant_major.core.rules import Rules, minimum_ceilings
@@ -40,14 +40,8 @@ def overall_order(card: int, trump: int) -> tuple[int, int, int]:
     return (card % 13, 1 if suit == trump else 0, suit)
 
 
-def card_ids(cards: int) -> list[int]:
-    """The card ids of mask ``cards``, rising."""
-    out = []
-    while cards:
-        lowest = cards & -cards
-        out.append(lowest.bit_length() - 1)
-        cards ^= lowest
-    return out
+card_ids = id_list
+"""The card ids of a mask, rising (a fresh list): :func:`sergeant_major.core.cards.id_list`."""
 
 
 class SlotKind(Enum):
