@@ -117,8 +117,8 @@ def _hearts_worlds() -> tuple[list[Deal], View]:
 @pytest.mark.parametrize("text", ["9-5-2", "3-5-8", "8-5-3 give=lowest", "9-5-2 players=4 must-overtrump=on"])
 @pytest.mark.parametrize("model", [ChoiceModel(0.25), DEFAULT_MODEL], ids=["flat", "fitted"])
 def test_the_fast_replay_scores_what_a_whole_view_and_the_heuristic_score(text: str, model: ChoiceModel) -> None:
-    """choice_factors builds no view for a card or a discard: it gives exactly the factors of replaying every
-    decision of the other seats with its whole view and asking the heuristic."""
+    """choice_factors builds no view for a card, a discard, a give, a return or the contract: it gives exactly the
+    factors of replaying every decision of the other seats with its whole view and asking the heuristic."""
     rules = Rules.parse(text)
     checked = 0
     for seed in (1, 2):

@@ -62,7 +62,7 @@ from sergeant_major.core.cards import Card
 from sergeant_major.core.deal import Deal, Phase
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.view import View, build_view
-from sergeant_major.players.heuristic import HeuristicPlayer
+from sergeant_major.players.heuristic import HeuristicPlayer, choice_in_deal
 from sergeant_major.players.inference import DEFAULT_MODEL, ChoiceModel, log_likelihood, pick_worlds, temper
 from sergeant_major.search import Position, Solver
 from sergeant_major.search.determinization import Budget, ResampleError, resample
@@ -315,13 +315,18 @@ _SHARED: list[Solver] = []  # one solver (and transposition table) for every exp
 
 
 def _advance(deal: Deal, ctx: _Context, rng: random.Random) -> None:
-    """Decide the rest of the deal up to the first lead with the heuristic player (every seat)."""
+    """Decide the rest of the deal up to the first lead with the heuristic player (every seat; it draws nothing
+    from ``rng``)."""
     while deal.result is None and deal.phase is not Phase.PLAY:
         f = deal.forced_action()
         if f is None:
             s = deal.to_act
             assert s is not None
-            f = _HEURISTIC.choose(build_view(deal, s, ctx.names, ctx.totals, ctx.results, ctx.left), rng)
+
+            def seat_view(s: int = s) -> View:
+                return build_view(deal, s, ctx.names, ctx.totals, ctx.results, ctx.left)
+
+            f = choice_in_deal(deal, deal.legal_actions(), seat_view)
         deal.apply(f)
 
 

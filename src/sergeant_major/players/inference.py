@@ -27,7 +27,7 @@ from sergeant_major.core.actions import Action, AssignTargets, Contract, Discard
 from sergeant_major.core.cards import FULL_DECK, SUIT_MASKS
 from sergeant_major.core.deal import Deal
 from sergeant_major.core.view import View, build_view
-from sergeant_major.players.heuristic import HeuristicPlayer, discard_card, play_card
+from sergeant_major.players.heuristic import choice_in_deal, discard_card, play_card
 
 __all__ = ["ChoiceKind", "ChoiceModel", "ALL_KINDS", "DEFAULT_MODEL", "FLAT_MODEL", "CARD_GROUPS", "card_group",
            "card_group_counts", "likelihood", "log_likelihood", "choice_factors",
@@ -182,9 +182,6 @@ DEFAULT_MODEL = ChoiceModel(
 (``heuristic_share`` 0.5) that a seat plays as the ``heuristic`` does, so a deal's own choices tell which kind of
 player sits there."""
 
-_HEURISTIC = HeuristicPlayer()
-
-
 def choice_factors(world: Deal, view: View, model: ChoiceModel = DEFAULT_MODEL) -> list[tuple[ChoiceKind, float]]:
     """The probability of every scored choice of the other seats in ``world`` (its history as far as ``view``
     goes) under ``model`` (its ``heuristic_share`` aside), in order: ``(kind, probability)``, each in ``(0, 1)``.
@@ -199,8 +196,7 @@ def choice_factors(world: Deal, view: View, model: ChoiceModel = DEFAULT_MODEL) 
 def _scored_choices(world: Deal, view: View, model: ChoiceModel) -> list[tuple[ChoiceKind, float, int, bool, int]]:
     """:func:`choice_factors` with, for each choice, the seat, whether it was the heuristic's and the number of
     legal choices: ``(kind, probability, seat, agrees, choices)``."""
-    d = Deal(world.rules, world.dealer, world.dealt, world.kitty_dealt, world.prev_diffs, world.allowed_contracts,
-             world.number)
+    d = world.as_dealt()
     me = view.seat
     kinds = model.kinds
     out: list[tuple[ChoiceKind, float, int, bool, int]] = []
@@ -240,8 +236,10 @@ def _scored_choices(world: Deal, view: View, model: ChoiceModel) -> list[tuple[C
             if kind in kinds:
                 legal_actions = d.legal_actions()
                 if len(legal_actions) > 1:
-                    v = build_view(d, s, view.names, view.totals, view.results, view.contracts_left)
-                    agrees = _HEURISTIC.choose(v, random.Random(0)) == a
+                    def seat_view(d: Deal = d, s: int = s) -> View:
+                        return build_view(d, s, view.names, view.totals, view.results, view.contracts_left)
+
+                    agrees = choice_in_deal(d, legal_actions, seat_view) == a
                     k = len(legal_actions)
                     out.append((kind, model.factor(agrees, k, kind), s, agrees, k))
         d.apply_unchecked(a)
