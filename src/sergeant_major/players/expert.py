@@ -66,7 +66,7 @@ from sergeant_major.players.heuristic import HeuristicPlayer, choice_in_deal
 from sergeant_major.players.inference import DEFAULT_MODEL, ChoiceModel, log_likelihood, pick_worlds, temper
 from sergeant_major.search import Position, Solver
 from sergeant_major.search.determinization import Budget, ResampleError, resample
-from sergeant_major.search.jit import int_array, jit
+from sergeant_major.search.jit import int_array, int_list, jit
 from sergeant_major.search.kernels import alloc, legal_mask, rng_next, winner_index
 from sergeant_major.search.kernels import playouts as _greedy_playouts
 from sergeant_major.search.solver import compile_also, wait_for_compile_also, warm_up_in_background
@@ -228,7 +228,7 @@ def _playout_tricks(pos: Position, seat: int, count: int, seed: int) -> list[int
     else:
         _greedy_playouts(hands, n, trick, len(pos.trick), pos.leader, pos.trump, mt, mo, _GREEDY, count, seed, out)
     base = pos.tricks[seat]
-    return [base + int(out[i * n + seat]) for i in range(count)]
+    return [base + t for t in int_list(out)[seat::n]]
 
 
 # ---------------------------------------------------------------------------------------------- utility
