@@ -136,6 +136,8 @@ class PlaceConstraints:
     groups: list[tuple[int, list[int]]]  # (mask of the allowed places, card ids), largest group last
     weights: list[int]  # per variant: LATE_ODDS ** (cards fewer in the up players' late places than at most)
     counter: Callable[[int, tuple[int, ...]], int] | None = None  # memoised assignment counts
+    # draw_world's splits of a group and their weights, by (group, sizes left): the same for every world drawn
+    splits: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[int], int]] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=64)
