@@ -65,7 +65,7 @@ from sergeant_major.core.view import View, build_view
 from sergeant_major.players.heuristic import HeuristicPlayer, choice_in_deal
 from sergeant_major.players.inference import DEFAULT_MODEL, ChoiceModel, log_likelihood, pick_worlds, temper
 from sergeant_major.search import Position, Solver
-from sergeant_major.search.determinization import Budget, ResampleError, resample
+from sergeant_major.search.determinization import Budget, resample_worlds
 from sergeant_major.search.jit import int_array, int_list, jit
 from sergeant_major.search.kernels import alloc, legal_mask, rng_next, winner_index
 from sergeant_major.search.kernels import playouts as _greedy_playouts
@@ -537,15 +537,10 @@ class ExpertPlayer:
         return [drawn[i] for i in kept], [float(picked.count(i)) for i in kept]
 
     def _worlds_within(self, view: View, count: int, steps: int, rng: random.Random) -> list[Deal]:
-        """Up to ``count`` worlds drawn from ``view`` within one :class:`Budget` of ``steps`` resample steps."""
-        out: list[Deal] = []
+        """Up to ``count`` worlds drawn from ``view`` within one :class:`Budget` of ``steps`` resample steps; when
+        resample gives up (rare: give=lowest, its docstring) or the budget runs out, the worlds found so far."""
         self.last_budget = budget = Budget(steps)
-        while len(out) < count:
-            try:
-                out.append(resample(view, rng, budget=budget))
-            except ResampleError:  # rare (give=lowest, resample's docstring) or the budget ran out (BudgetExhausted):
-                break  # search the worlds found so far
-        return out
+        return resample_worlds(view, rng, count, budget=budget)
 
     def estimate(self, view: View, rng: random.Random, worlds: Sequence[Deal] | None = None) -> Estimate:
         """The search's evaluation of every candidate for the decision in ``view`` and its choice.
