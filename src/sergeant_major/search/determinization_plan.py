@@ -22,6 +22,7 @@ from sergeant_major.core.actions import (
     EndGive,
     Give,
     NameContract,
+    Play,
     Return,
     TakeKitty,
 )
@@ -123,6 +124,10 @@ class Plan:
     world_counts: list[int] | None = None  # assignment counts per (threshold choice, variant), filled on the first draw
     return_checks: list[tuple[int, int, int]] = field(default_factory=list)  # (down, up, returns) of find_return_checks
     never_from_others: int = 0  # cards the viewer knows no other seat held at the exchange (its own, not received, or given)
+    play_actions: list[Play] = field(default_factory=list)  # the Play of each of plays, made once for every world
+
+    def __post_init__(self) -> None:
+        self.play_actions = [Play(seat, CARDS[card]) for seat, card in self.plays]
 
 
 @dataclass
