@@ -117,7 +117,6 @@ def play_card(legal: int, trick: Sequence[tuple[int, int]], leader: int, trump: 
     win_suit = win // 13
     winners = [c for c in ids if (c > win if c // 13 == win_suit else c // 13 == trump)]
     last = len(trick) == players - 1
-    lowest = min(ids, key=lambda c: (c // 13 == trump, c % 13))
     if minimum:  # duck: highest card that still loses, else lowest winner
         losers = [c for c in ids if c not in winners]
         if losers:
@@ -127,15 +126,23 @@ def play_card(legal: int, trick: Sequence[tuple[int, int]], leader: int, trump: 
         # the declarer still to play after me can overtake; else my partner's card stands
         decl_after = any((leader + k) % players == declarer for k in range(len(trick) + 1, players))
         if not decl_after or win_suit == trump or is_top(win):
-            return lowest
+            return _lowest(ids, trump)
     if winners:
-        cheap = min(winners, key=lambda c: (c // 13 == trump, c % 13))
+        cheap = _lowest(winners, trump)
         if last or is_top(cheap) or cheap // 13 == trump and trump != led:
             return cheap
         top = [c for c in winners if is_top(c)]
         if top:
             return min(top, key=lambda c: c % 13)
-    return lowest
+    return _lowest(ids, trump)
+
+
+def _lowest(ids: list[int], trump: int) -> int:
+    """The lowest of the card ids ``ids`` (ascending, not empty): the lowest rank, a non-trump before a trump, the
+    first of equals. Cards of one suit (following suit, most often) are already in rank order."""
+    if ids[0] // 13 == ids[-1] // 13:
+        return ids[0]
+    return min(ids, key=lambda c: (c // 13 == trump, c % 13))
 
 
 def contract_score(hand: int, contract: Contract) -> float:
