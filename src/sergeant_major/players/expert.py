@@ -314,9 +314,9 @@ _SHARED: list[Solver] = []  # one solver (and transposition table) for every exp
 # table changes how fast, never what, the solver answers, so sharing it keeps decisions deterministic
 
 
-def _advance(deal: Deal, ctx: _Context, rng: random.Random) -> None:
+def _advance(deal: Deal, ctx: _Context) -> None:
     """Decide the rest of the deal up to the first lead with the heuristic player (every seat; it draws nothing
-    from ``rng``)."""
+    at random). Each action is one the deal offers (forced or legal), so it is applied without checking it again."""
     while deal.result is None and deal.phase is not Phase.PLAY:
         f = deal.forced_action()
         if f is None:
@@ -327,7 +327,7 @@ def _advance(deal: Deal, ctx: _Context, rng: random.Random) -> None:
                 return build_view(deal, s, ctx.names, ctx.totals, ctx.results, ctx.left)
 
             f = choice_in_deal(deal, deal.legal_actions(), seat_view)
-        deal.apply(f)
+        deal.apply_unchecked(f)
 
 
 def _apply_candidate(deal: Deal, cand: Action | tuple[Action, ...]) -> None:
@@ -361,7 +361,7 @@ def evaluate_worlds(worlds: Sequence[Deal], ctx_view: View, candidates: Sequence
         for i, cand in enumerate(candidates):
             d = w.clone()
             _apply_candidate(d, cand)
-            _advance(d, ctx, random.Random(wseed + i))
+            _advance(d, ctx)
             if d.result is not None:  # cannot happen before the play, kept for safety
                 t_list = [d.result.tricks[seat]]
             else:

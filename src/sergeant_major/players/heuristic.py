@@ -171,7 +171,7 @@ def contract_choice(hand: int, contracts: Sequence[Contract]) -> Contract:
 def give_card(legal: int, hand: int, trump: int) -> int:
     """The heuristic's give, as a card id, from the mask of the cards it may give (not 0), the mask of its hand (as
     its view shows it) and the trump suit (0..3, or -1): its lowest non-trump card, of its shortest suit among equal
-    ranks (to make voids); a trump only when it holds nothing else."""
+    ranks (to make voids); a trump only when it may give nothing else."""
     counts = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
     return min(id_list(legal), key=lambda c: (c // 13 == trump, c % 13, counts[c // 13]))
 
