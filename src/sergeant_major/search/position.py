@@ -88,7 +88,7 @@ def parse_hand(text: str) -> int:
 
 
 def _popcount(m: int) -> int:
-    return bin(m).count("1")
+    return m.bit_count()  # the ones of |m|, as bin(m).count("1") counted them, without making the text
 
 
 @dataclass(frozen=True)
@@ -392,9 +392,8 @@ def _unchecked(rules: Rules, contract: Contract, to_move: int, tricks: tuple[int
     """A :class:`Position` of these fields built without the checks of ``__post_init__`` (for fields that follow
     from a checked position or deal)."""
     pos = object.__new__(Position)
-    for name, value in (("rules", rules), ("contract", contract), ("to_move", to_move), ("tricks", tricks),
-                        ("hands", hands), ("trick", trick)):
-        object.__setattr__(pos, name, value)
+    # the frozen dataclass refuses setattr; its fields live in the instance dict (no slots), filled at once
+    pos.__dict__.update(rules=rules, contract=contract, to_move=to_move, tricks=tricks, hands=hands, trick=trick)
     return pos
 
 
