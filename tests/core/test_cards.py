@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import random
 
 import pytest
 
@@ -14,6 +15,7 @@ from sergeant_major.core.cards import (
     Suit,
     cards_of,
     format_cards,
+    id_list,
     ids_of,
     mask_of,
     parse_card,
@@ -126,6 +128,17 @@ def test_masks() -> None:
         assert all(CARDS[i].suit is s for i in ids_of(SUIT_MASKS[s]))
         assert SUIT_MASKS[s].bit_count() == 13
     assert parse_card("QS").mask == 1 << parse_card("QS").id
+
+
+def test_id_list_is_ids_of_as_a_fresh_list() -> None:
+    """The table lookup gives what the bit loop gives, for any 52-bit mask; each call a new list."""
+    rng = random.Random(3)
+    masks = [0, FULL_DECK, 1, 1 << 51, *SUIT_MASKS] + [rng.getrandbits(52) & rng.getrandbits(52) for _ in range(500)]
+    for m in masks:
+        assert id_list(m) == list(ids_of(m))
+    a = id_list(FULL_DECK)
+    a.pop()
+    assert id_list(FULL_DECK) == list(range(52))
 
 
 def test_sort_hand() -> None:

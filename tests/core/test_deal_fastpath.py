@@ -18,7 +18,7 @@ import random
 
 import pytest
 
-from sergeant_major.core.actions import Action, Discard, Play
+from sergeant_major.core.actions import Action, Contract, Discard, NameContract, Play
 from sergeant_major.core.cards import CARDS, cards_of
 from sergeant_major.core.deal import Deal, Phase, Trick
 from sergeant_major.core.errors import IllegalActionError
@@ -187,3 +187,45 @@ def test_completed_tricks_are_built_from_the_play_and_can_be_set() -> None:
         probe.apply(legal[rng.randrange(len(legal))])
     assert len(probe.completed) == rules.tricks and len(deal.completed) == 2
     assert sum(probe.result.tricks) == rules.tricks
+
+
+@pytest.mark.parametrize("text", RULES)
+def test_as_dealt_is_the_deal_before_its_first_action(text: str) -> None:
+    """``as_dealt`` (not checked again) is the deal the constructor makes of the same cards and context, at any
+    point of the deal, and replaying the history on it gives the deal back."""
+    rules = Rules.parse(text)
+    rng = random.Random(text)
+    for seed in range(2):
+        match = Match(rules, seed)
+        while not match.over and len(match.deals) <= 3:
+            d = match.deal
+            fresh = d.as_dealt()
+            made = Deal(rules, d.dealer, d.dealt, d.kitty_dealt, d.prev_diffs, d.allowed_contracts, d.number)
+            assert state(fresh) == state(made) and fresh.history == []
+            for a in d.history:
+                fresh.apply(a)
+            assert state(fresh) == state(d)
+            legal = match.legal_actions()
+            match.apply(legal[rng.randrange(len(legal))])
+
+
+def test_deals_that_played_the_same_trick_share_its_value() -> None:
+    """A completed trick is one immutable Trick for every deal that played it (the search's worlds compare their
+    views with the real one), and the same cards won by another seat (another trump) are another Trick."""
+    rules = Rules.parse("9-5-2")
+    tricks = {}
+    for contract in (Contract.CLUBS, Contract.DIAMONDS, Contract.HEARTS, Contract.SPADES):
+        deal = Match(rules, 5).deal
+        twin = deal.clone()
+        for d in (deal, twin):
+            while d.phase is not Phase.PLAY:
+                f = d.forced_action()
+                d.apply(f if f is not None else next(a for a in d.legal_actions()
+                                                     if not isinstance(a, NameContract) or a.contract is contract))
+            for _ in range(6):
+                d.play_unchecked(d.legal_play_mask().bit_length() - 1)  # the highest legal card
+        assert deal.completed == twin.completed
+        assert all(a is b for a, b in zip(deal.completed, twin.completed, strict=True))
+        for t in deal.completed:
+            tricks.setdefault(t.cards, set()).add((id(t), t.winner))
+    assert all(len({w for _, w in seen}) == len(seen) for seen in tricks.values())

@@ -20,7 +20,7 @@ from sergeant_major.core.match import Match
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.view import View, build_view
 from sergeant_major.eval.levels import make_player
-from sergeant_major.players import HeuristicPlayer, RandomPlayer, decision_rng
+from sergeant_major.players import HeuristicPlayer, RandomPlayer, decision_rng, inference
 from sergeant_major.players.expert import MIN_ESS, WEIGHT_FLOOR, ExpertPlayer
 from sergeant_major.players.inference import (
     ALL_KINDS,
@@ -117,8 +117,8 @@ def _hearts_worlds() -> tuple[list[Deal], View]:
 @pytest.mark.parametrize("text", ["9-5-2", "3-5-8", "8-5-3 give=lowest", "9-5-2 players=4 must-overtrump=on"])
 @pytest.mark.parametrize("model", [ChoiceModel(0.25), DEFAULT_MODEL], ids=["flat", "fitted"])
 def test_the_fast_replay_scores_what_a_whole_view_and_the_heuristic_score(text: str, model: ChoiceModel) -> None:
-    """choice_factors builds no view for a card or a discard: it gives exactly the factors of replaying every
-    decision of the other seats with its whole view and asking the heuristic."""
+    """choice_factors builds no view for a card, a discard, a give, a return or the contract: it gives exactly the
+    factors of replaying every decision of the other seats with its whole view and asking the heuristic."""
     rules = Rules.parse(text)
     checked = 0
     for seed in (1, 2):
@@ -169,6 +169,27 @@ def test_the_card_softmax_is_a_distribution_over_the_legal_cards(legal: int, pic
     counts = card_group_counts(legal, h, trump)
     assert sum(counts) == len(ids) - 1
     assert all(counts[card_group(c, legal, h, trump)] > 0 for c in ids if c != h)
+
+
+def test_a_card_factor_does_not_depend_on_what_the_model_was_asked_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """card_factor remembers its answers (per kind, up to CARD_MEMO, then it starts again): a model asked many
+    questions, each twice, with a memo small enough to fill and clear, answers each as a new model does, to the
+    bit; arguments that differ only in the trump, the card or the heuristic's card get their own answers."""
+    monkeypatch.setattr(inference, "CARD_MEMO", 7)
+    rng = random.Random(5)
+    shared = replace(DEFAULT_MODEL)
+    asked = []
+    for _ in range(300):
+        legal = rng.getrandbits(52) & rng.getrandbits(52) | 1 << rng.randrange(52)
+        ids = [c for c in range(52) if legal >> c & 1]
+        if len(ids) < 2:
+            continue
+        kind = rng.choice([ChoiceKind.LEAD, ChoiceKind.FOLLOW, ChoiceKind.VOID])
+        asked.append((kind, legal, rng.choice(ids), rng.choice(ids), rng.randrange(-1, 4)))
+    asked += [(ChoiceKind.VOID, 0b111 << 13 | 1, 0, 13, t) for t in (-1, 0, 1)]  # trump: its own group
+    for args in asked + asked[::-1]:
+        assert shared.card_factor(*args) == replace(DEFAULT_MODEL).card_factor(*args)
+    assert len({shared.card_factor(*a) for a in asked[-3:]}) == 2  # a trump of clubs (the heuristic's suit) or not
 
 
 def test_a_lead_or_a_follow_is_likeliest_where_the_heuristic_plays_it() -> None:

@@ -20,7 +20,7 @@ from sergeant_major.core.match import Match
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.view import View, build_view
 from sergeant_major.players import HeuristicPlayer, decision_rng
-from sergeant_major.search.determinization import Budget, BudgetExhausted, ResampleError, resample
+from sergeant_major.search.determinization import Budget, BudgetExhausted, ResampleError, resample, resample_worlds
 
 RULES = [
     "9-5-2",
@@ -750,6 +750,31 @@ def test_a_budget_changes_no_sample_and_counts_the_work() -> None:
             assert (plain.dealt, plain.kitty_dealt, plain.history) == (metered.dealt, metered.kitty_dealt, metered.history)
         assert r1.getstate() == r2.getstate()
         assert b.samples == 2 and b.used >= b.draws + b.completions and b.completions >= 2 and b.draws >= 2
+
+
+def test_resample_worlds_draws_what_resample_draws_call_by_call() -> None:
+    """``resample_worlds(view, rng, n)`` gives the deals of ``n`` calls of ``resample`` with the same generator and
+    leaves it in the same state; when the budget runs out, the deals drawn until then, where ``resample`` raises."""
+    views = _views("9-5-2", games=1, stride=7) + _views("9-2-5 give=lowest", games=1, stride=9, max_deals=2)
+    found = []
+    for i, view in enumerate(views[:6] + views[-6:]):
+        r1, r2 = random.Random(i), random.Random(i)
+        b1, b2 = Budget(12), Budget(12)
+        many = resample_worlds(view, r1, 5, budget=b1)
+        found.append(len(many))
+        one_by_one = []
+        try:
+            while len(one_by_one) < 5:
+                one_by_one.append(resample(view, r2, budget=b2))
+        except BudgetExhausted:
+            pass
+        assert [(d.dealt, d.kitty_dealt, d.history) for d in many] == [
+            (d.dealt, d.kitty_dealt, d.history) for d in one_by_one]
+        assert r1.getstate() == r2.getstate() and (b1.used, b1.samples) == (b2.used, b2.samples)
+    assert max(found) == 5 and 0 < min(f for f in found if f) < 5 and 0 in found  # all, some, none
+    assert resample_worlds(views[0], random.Random(1), 3, budget=Budget(0)) == []
+    with pytest.raises(SergeantMajorError, match=r"budget=5 is not a Budget"):
+        resample_worlds(views[0], random.Random(1), 3, budget=5)  # type: ignore[arg-type]
 
 
 def test_a_spent_budget_stops_resample_with_budget_exhausted() -> None:

@@ -124,8 +124,9 @@ def test_from_deal_matches_engine() -> None:
 @given(st.sampled_from(["9-5-2", "3-5-8", "8-5-3 must-overtrump=on", "9-5-2 players=4", "3-5-8 kitty=none"]),
        st.integers(0, 2**20))
 def test_play_unchecked_builds_the_position_the_checks_accept(rules_text: str, seed: int) -> None:
-    """``play_unchecked`` skips the constructor's checks; every position it builds from a legal card through a
-    whole deal equals the engine's (``from_deal``, checked) and passes the checks when built again."""
+    """``play_unchecked`` and ``from_deal`` skip the constructor's checks; every position ``play_unchecked`` builds
+    from a legal card through a whole deal equals the engine's (``from_deal``), and both pass the checks when built
+    again."""
     match = Match(Rules.parse(rules_text), seed=seed)
     rng = random.Random(seed)
     while match.deal.phase.value != "play":
@@ -133,6 +134,7 @@ def test_play_unchecked_builds_the_position_the_checks_accept(rules_text: str, s
         match.apply(fa if fa is not None else rng.choice(match.legal_actions()))
     d = match.deal
     pos = Position.from_deal(d)
+    assert Position(pos.rules, pos.contract, pos.to_move, pos.tricks, pos.hands, pos.trick) == pos
     while not pos.over:
         cid = rng.choice([c.id for c in pos.legal_cards()])
         pos = pos.play_unchecked(cid)

@@ -42,7 +42,7 @@ class Contract(IntEnum):
     @property
     def trump(self) -> Suit | None:
         """The trump suit, or ``None`` for no-trump and minimum tricks."""
-        return Suit(self.value) if self.value < 4 else None
+        return _TRUMP_OF[self.value]
 
     @property
     def code(self) -> str:
@@ -69,6 +69,11 @@ class Contract(IntEnum):
         if t in ("mt", "minimum", "minimum tricks", "misere", "ms"):
             return cls.MINIMUM
         return cls(Suit.parse(text).value)
+
+
+_TRUMP_OF: tuple[Suit | None, ...] = (*Suit, None, None)
+""":attr:`Contract.trump` by contract value, looked up: calling ``Suit(value)`` took a few microseconds, and the search
+asks it for every position it builds."""
 
 
 @dataclass(frozen=True, slots=True)

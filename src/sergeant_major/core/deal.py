@@ -37,7 +37,7 @@ from sergeant_major.core.actions import (
     TakeKitty,
     action_text,
 )
-from sergeant_major.core.cards import CARDS, SUIT_MASKS, Card, Suit, cards_of, format_cards, ids_of, sort_hand
+from sergeant_major.core.cards import CARDS, SUIT_MASKS, Card, Suit, cards_of, format_cards, id_list, sort_hand
 from sergeant_major.core.errors import IllegalActionError
 from sergeant_major.core.rule_options import ExchangeCount, GiveRule, KittyProcedure, ReturnRule, Scoring, TrumpReturn
 from sergeant_major.core.rules import Rules, minimum_ceilings
@@ -240,6 +240,12 @@ def _plan(rules: Rules, dealer: int, prev_diffs: tuple[int, ...] | None) -> _Pla
     return plan
 
 
+# Trick values are immutable: one per (winner, ((seat, card id), ...) in play order) - the leader is the first seat - made
+# when first read and shared by every deal that played that trick. The search's worlds of one decision share their
+# public tricks, so each world's view (resample checks every world by its view) holds the same Trick objects, which
+# compare at once (half a second of the expert's 9-5-2 profile went to building them). At most 16,384, then anew.
+_TRICKS: dict[tuple[int, tuple[tuple[int, int], ...]], Trick] = {}
+
 # ExchangeEvent values are immutable: one per (kind, giver, receiver, card), made when first needed.
 _EVENTS: dict[int, ExchangeEvent] = {}
 
@@ -345,6 +351,17 @@ class Deal:
                    allowed_contracts, number, plan)
         return self
 
+    def as_dealt(self) -> Deal:
+        """A new deal as this one was dealt, before any action: the same rules, cards, dealer and match context. Not
+        checked again (the cards were checked when this deal was made): for replaying the deal's history, as the
+        expert's inference does for every world it draws."""
+        bit = _BIT.__getitem__
+        new = object.__new__(Deal)
+        new._init(self.rules, self.dealer, self.dealt, self.kitty_dealt,
+                  [sum(map(bit, map(_card_id, h))) for h in self.dealt], sum(map(bit, map(_card_id, self.kitty_dealt))),
+                  self.prev_diffs, self.allowed_contracts, self.number, _plan(self.rules, self.dealer, self.prev_diffs))
+        return new
+
     def _init(self, rules: Rules, dealer: int, dealt: tuple[tuple[Card, ...], ...], kitty_dealt: tuple[Card, ...],
               masks: list[int], kitty: int, prev_diffs: tuple[int, ...] | None,
               allowed_contracts: tuple[Contract, ...] | None, number: int, plan: _Plan) -> None:
@@ -391,7 +408,13 @@ class Deal:
         done = self._done
         if len(out) < len(done):
             for leader, cards, winner in done[len(out):]:
-                out.append(Trick(leader, tuple([(s, CARDS[c]) for s, c in cards]), winner))
+                key = (winner, tuple(cards))
+                trick = _TRICKS.get(key)
+                if trick is None:
+                    if len(_TRICKS) >= 1 << 14:
+                        _TRICKS.clear()
+                    trick = _TRICKS[key] = Trick(leader, tuple([(s, CARDS[c]) for s, c in cards]), winner)
+                out.append(trick)
         return out
 
     @completed.setter
@@ -583,7 +606,7 @@ class Deal:
         if self.rules.give is GiveRule.CHOSEN:
             return h
         # his lowest card: lowest rank; ties: a non-trump before a trump, then clubs < diamonds < hearts < spades
-        best = min(ids_of(h), key=lambda c: _rank_key_high(c, self.trump))
+        best = min(id_list(h), key=lambda c: _rank_key_high(c, self.trump))
         return 1 << best
 
     def _receipt_index(self, queue: list[int]) -> int:
@@ -637,7 +660,7 @@ class Deal:
         else:
             suit = queue[0] // 13  # the oldest card received
         if r.return_rule is ReturnRule.OVERALL:
-            best = max(ids_of(h), key=lambda c: _rank_key_high(c, self.trump))
+            best = max(id_list(h), key=lambda c: _rank_key_high(c, self.trump))
             return 1 << best
         same = h & SUIT_MASKS[suit]
         return 1 << (same.bit_length() - 1)  # the highest of that suit; may be the card just received

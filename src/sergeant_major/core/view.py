@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sergeant_major.core.actions import Action, Contract, EndGive
-from sergeant_major.core.cards import CARDS, Card, cards_of, sort_hand
+from sergeant_major.core.cards import CARDS, Card, cards_of, mask_of, sort_hand
 from sergeant_major.core.deal import Deal, DealResult, ExchangeEvent, Phase, Trick
 from sergeant_major.core.rules import Rules
 
-__all__ = ["View", "build_view"]
+__all__ = ["View", "build_view", "hand_seen"]
 
 
 @dataclass(frozen=True)
@@ -112,6 +112,15 @@ class View:
         return out
 
 
+def hand_seen(deal: Deal, seat: int) -> int:
+    """The mask of the cards ``seat``'s view shows as its hand: its hand now, but before the contract with
+    ``contract-after`` (3-5-8) only the first cards dealt to it (the rest is picked up after the contract)."""
+    r = deal.rules
+    if r.contract_after and deal.contract is None:
+        return mask_of(deal.dealt[seat][: r.contract_after])
+    return deal.hands[seat]
+
+
 def build_view(
     deal: Deal,
     seat: int,
@@ -124,11 +133,10 @@ def build_view(
     r: Rules = deal.rules
     trump = deal.trump if deal.trump >= 0 else None
     phase = deal.phase
+    hand_cards = cards_of(hand_seen(deal, seat))
     if r.contract_after and deal.contract is None:
-        hand_cards = sorted(deal.dealt[seat][: r.contract_after], key=lambda c: c.id)
         sizes = tuple(r.contract_after for _ in range(deal.n))
     else:
-        hand_cards = cards_of(deal.hands[seat])
         sizes = tuple(h.bit_count() for h in deal.hands)
     is_decl = seat == deal.declarer
     kitty = tuple(deal.kitty_dealt) if (is_decl and deal.kitty_seen) else None

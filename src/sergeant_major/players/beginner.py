@@ -25,10 +25,10 @@ import random
 from collections.abc import Sequence
 
 from sergeant_major.core.actions import Action, Contract, Discard, EndGive, Give, NameContract, Play
-from sergeant_major.core.cards import Card
+from sergeant_major.core.cards import Card, mask_of
 from sergeant_major.core.seeding import check_rng
 from sergeant_major.core.view import View
-from sergeant_major.players.heuristic import HeuristicPlayer, beats
+from sergeant_major.players.heuristic import HeuristicPlayer, beats, contract_score
 
 __all__ = ["BeginnerPlayer"]
 
@@ -78,19 +78,12 @@ class BeginnerPlayer(HeuristicPlayer):
     @staticmethod
     def _contract_mistakes(view: View, legal: list[NameContract], best: Action) -> list[Action]:
         """The second-best contract by the heuristic's own suit strength (a weaker trump)."""
-        hand = view.hand
+        hand = mask_of(view.hand)
         scored: list[tuple[float, NameContract]] = []
         for a in legal:
-            c = a.contract
             if a == best:
                 continue
-            if c.trump is not None:
-                score = HeuristicPlayer._suit_strength(hand, c.trump)
-            elif c is Contract.NO_TRUMP:
-                score = sum(max(0, x.rank - 9) for x in hand) * 1.2 + 1
-            else:
-                score = sum(max(0, 7 - x.rank) for x in hand) * 0.6
-            scored.append((score, a))
+            scored.append((contract_score(hand, a.contract), a))
         if not scored:
             return []
         return [max(scored, key=lambda t: t[0])[1]]

@@ -62,11 +62,11 @@ from sergeant_major.core.cards import Card
 from sergeant_major.core.deal import Deal, Phase
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.view import View, build_view
-from sergeant_major.players.heuristic import HeuristicPlayer
+from sergeant_major.players.heuristic import HeuristicPlayer, choice_in_deal
 from sergeant_major.players.inference import DEFAULT_MODEL, ChoiceModel, log_likelihood, pick_worlds, temper
 from sergeant_major.search import Position, Solver
-from sergeant_major.search.determinization import Budget, ResampleError, resample
-from sergeant_major.search.jit import int_array, jit
+from sergeant_major.search.determinization import Budget, resample_worlds
+from sergeant_major.search.jit import int_array, int_list, jit
 from sergeant_major.search.kernels import alloc, legal_mask, rng_next, winner_index
 from sergeant_major.search.kernels import playouts as _greedy_playouts
 from sergeant_major.search.solver import compile_also, wait_for_compile_also, warm_up_in_background
@@ -228,7 +228,7 @@ def _playout_tricks(pos: Position, seat: int, count: int, seed: int) -> list[int
     else:
         _greedy_playouts(hands, n, trick, len(pos.trick), pos.leader, pos.trump, mt, mo, _GREEDY, count, seed, out)
     base = pos.tricks[seat]
-    return [base + int(out[i * n + seat]) for i in range(count)]
+    return [base + t for t in int_list(out)[seat::n]]
 
 
 # ---------------------------------------------------------------------------------------------- utility
@@ -314,15 +314,20 @@ _SHARED: list[Solver] = []  # one solver (and transposition table) for every exp
 # table changes how fast, never what, the solver answers, so sharing it keeps decisions deterministic
 
 
-def _advance(deal: Deal, ctx: _Context, rng: random.Random) -> None:
-    """Decide the rest of the deal up to the first lead with the heuristic player (every seat)."""
+def _advance(deal: Deal, ctx: _Context) -> None:
+    """Decide the rest of the deal up to the first lead with the heuristic player (every seat; it draws nothing
+    at random). Each action is one the deal offers (forced or legal), so it is applied without checking it again."""
     while deal.result is None and deal.phase is not Phase.PLAY:
         f = deal.forced_action()
         if f is None:
             s = deal.to_act
             assert s is not None
-            f = _HEURISTIC.choose(build_view(deal, s, ctx.names, ctx.totals, ctx.results, ctx.left), rng)
-        deal.apply(f)
+
+            def seat_view(s: int = s) -> View:
+                return build_view(deal, s, ctx.names, ctx.totals, ctx.results, ctx.left)
+
+            f = choice_in_deal(deal, deal.legal_actions(), seat_view)
+        deal.apply_unchecked(f)
 
 
 def _apply_candidate(deal: Deal, cand: Action | tuple[Action, ...]) -> None:
@@ -356,7 +361,7 @@ def evaluate_worlds(worlds: Sequence[Deal], ctx_view: View, candidates: Sequence
         for i, cand in enumerate(candidates):
             d = w.clone()
             _apply_candidate(d, cand)
-            _advance(d, ctx, random.Random(wseed + i))
+            _advance(d, ctx)
             if d.result is not None:  # cannot happen before the play, kept for safety
                 t_list = [d.result.tricks[seat]]
             else:
@@ -532,15 +537,10 @@ class ExpertPlayer:
         return [drawn[i] for i in kept], [float(picked.count(i)) for i in kept]
 
     def _worlds_within(self, view: View, count: int, steps: int, rng: random.Random) -> list[Deal]:
-        """Up to ``count`` worlds drawn from ``view`` within one :class:`Budget` of ``steps`` resample steps."""
-        out: list[Deal] = []
+        """Up to ``count`` worlds drawn from ``view`` within one :class:`Budget` of ``steps`` resample steps; when
+        resample gives up (rare: give=lowest, its docstring) or the budget runs out, the worlds found so far."""
         self.last_budget = budget = Budget(steps)
-        while len(out) < count:
-            try:
-                out.append(resample(view, rng, budget=budget))
-            except ResampleError:  # rare (give=lowest, resample's docstring) or the budget ran out (BudgetExhausted):
-                break  # search the worlds found so far
-        return out
+        return resample_worlds(view, rng, count, budget=budget)
 
     def estimate(self, view: View, rng: random.Random, worlds: Sequence[Deal] | None = None) -> Estimate:
         """The search's evaluation of every candidate for the decision in ``view`` and its choice.

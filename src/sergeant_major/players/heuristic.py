@@ -6,15 +6,13 @@ import random
 from collections.abc import Callable, Sequence
 
 from sergeant_major.core.actions import Action, AssignTargets, Contract, Discard, EndGive, Give, NameContract, Play, Return
-from sergeant_major.core.cards import FULL_DECK, SUIT_MASKS, Card, mask_of
-from sergeant_major.core.view import View
+from sergeant_major.core.cards import FULL_DECK, SUIT_MASKS, Card, id_list, mask_of
+from sergeant_major.core.deal import Deal
+from sergeant_major.core.view import View, hand_seen
 from sergeant_major.players.protocol import check_decision
 
-__all__ = ["HeuristicPlayer", "beats", "play_card", "discard_card"]
-
-
-def _rank_value(c: Card) -> int:
-    return c.rank + 2  # 2..14
+__all__ = ["HeuristicPlayer", "beats", "play_card", "discard_card", "give_card", "return_card", "contract_score",
+           "contract_choice", "choice_in_deal"]
 
 
 class HeuristicPlayer:
@@ -50,47 +48,25 @@ class HeuristicPlayer:
             gives = [a for a in legal if isinstance(a, Give)]
             return self._give(view, gives) if gives else first
         if isinstance(first, Return):
-            return min(legal, key=lambda a: _rank_value(a.card) if isinstance(a, Return) else 99)
+            returns = [a for a in legal if isinstance(a, Return)]
+            cid = return_card(mask_of(a.card for a in returns))
+            return next(a for a in returns if a.card.id == cid)
         if isinstance(first, AssignTargets):
             return self._assign(view, [a for a in legal if isinstance(a, AssignTargets)])
         return first
 
     # -------------------------------------------------------------- decisions before the play
-    @staticmethod
-    def _suit_strength(hand: Sequence[Card], suit: int) -> float:
-        cs = [c for c in hand if c.suit == suit]
-        return len(cs) * 2.0 + sum(max(0, c.rank - 8) for c in cs) * 0.8
-
     def _contract(self, view: View, legal: list[NameContract]) -> Action:
-        hand = view.hand
-        best: tuple[float, NameContract] | None = None
-        for a in legal:
-            c = a.contract
-            if c.trump is not None:
-                score = self._suit_strength(hand, c.trump)
-            elif c is Contract.NO_TRUMP:
-                score = sum(max(0, x.rank - 9) for x in hand) * 1.2 + 1
-            else:  # minimum tricks: good with low cards
-                score = sum(max(0, 7 - x.rank) for x in hand) * 0.6
-            if best is None or score > best[0]:
-                best = (score, a)
-        assert best is not None
-        return best[1]
+        c = contract_choice(mask_of(view.hand), [a.contract for a in legal])
+        return next(a for a in legal if a.contract is c)
 
     def _discard(self, view: View, legal: list[Discard]) -> Action:
         cid = discard_card(mask_of(a.card for a in legal), view.trump)
         return next(a for a in legal if a.card.id == cid)
 
     def _give(self, view: View, legal: list[Give]) -> Action:
-        hand = view.hand
-        trump = view.trump
-        counts = {s: sum(1 for c in hand if c.suit == s) for s in range(4)}
-
-        def key(a: Give) -> tuple[int, int, int]:
-            c = a.card
-            return (1 if c.suit == trump else 0, c.rank, counts[c.suit])
-
-        return min(legal, key=key)
+        cid = give_card(mask_of(a.card for a in legal), mask_of(view.hand), view.trump)
+        return next(a for a in legal if a.card.id == cid)
 
     def _assign(self, view: View, legal: list[AssignTargets]) -> Action:
         me = view.seat
@@ -126,7 +102,7 @@ def play_card(legal: int, trick: Sequence[tuple[int, int]], leader: int, trump: 
         trump: the trump suit 0..3, or -1; ``minimum``: the contract is minimum tricks.
         unseen: mask of the cards ``seat`` cannot see (not played, not in its hand, not its own discards).
     """
-    ids = _ids(legal)
+    ids = id_list(legal)
 
     def is_top(c: int) -> bool:
         return not (unseen & SUIT_MASKS[c // 13] & ~((1 << (c + 1)) - 1))
@@ -141,7 +117,6 @@ def play_card(legal: int, trick: Sequence[tuple[int, int]], leader: int, trump: 
     win_suit = win // 13
     winners = [c for c in ids if (c > win if c // 13 == win_suit else c // 13 == trump)]
     last = len(trick) == players - 1
-    lowest = min(ids, key=lambda c: (c // 13 == trump, c % 13))
     if minimum:  # duck: highest card that still loses, else lowest winner
         losers = [c for c in ids if c not in winners]
         if losers:
@@ -151,15 +126,81 @@ def play_card(legal: int, trick: Sequence[tuple[int, int]], leader: int, trump: 
         # the declarer still to play after me can overtake; else my partner's card stands
         decl_after = any((leader + k) % players == declarer for k in range(len(trick) + 1, players))
         if not decl_after or win_suit == trump or is_top(win):
-            return lowest
+            return _lowest(ids, trump)
     if winners:
-        cheap = min(winners, key=lambda c: (c // 13 == trump, c % 13))
+        cheap = _lowest(winners, trump)
         if last or is_top(cheap) or cheap // 13 == trump and trump != led:
             return cheap
         top = [c for c in winners if is_top(c)]
         if top:
             return min(top, key=lambda c: c % 13)
-    return lowest
+    return _lowest(ids, trump)
+
+
+def _lowest(ids: list[int], trump: int) -> int:
+    """The lowest of the card ids ``ids`` (ascending, not empty): the lowest rank, a non-trump before a trump, the
+    first of equals. Cards of one suit (following suit, most often) are already in rank order."""
+    if ids[0] // 13 == ids[-1] // 13:
+        return ids[0]
+    return min(ids, key=lambda c: (c // 13 == trump, c % 13))
+
+
+def contract_score(hand: int, contract: Contract) -> float:
+    """How much the heuristic likes ``contract`` with the cards of mask ``hand`` (those its view shows): a trump suit
+    by its length and high cards, no-trump by the high cards, minimum tricks by the low cards."""
+    if contract < 4:
+        suit = hand & SUIT_MASKS[contract]
+        return suit.bit_count() * 2.0 + sum(max(0, c % 13 - 8) for c in id_list(suit)) * 0.8
+    if contract is Contract.NO_TRUMP:
+        return sum(max(0, c % 13 - 9) for c in id_list(hand)) * 1.2 + 1
+    return sum(max(0, 7 - c % 13) for c in id_list(hand)) * 0.6  # minimum tricks: good with low cards
+
+
+def contract_choice(hand: int, contracts: Sequence[Contract]) -> Contract:
+    """The heuristic's contract among ``contracts`` (not empty) with the cards of mask ``hand`` (those its view
+    shows): the best :func:`contract_score`, the first of equals."""
+    best = contracts[0]
+    top = contract_score(hand, best)
+    for c in contracts[1:]:
+        score = contract_score(hand, c)
+        if score > top:
+            best, top = c, score
+    return best
+
+
+def give_card(legal: int, hand: int, trump: int) -> int:
+    """The heuristic's give, as a card id, from the mask of the cards it may give (not 0), the mask of its hand (as
+    its view shows it) and the trump suit (0..3, or -1): its lowest non-trump card, of its shortest suit among equal
+    ranks (to make voids); a trump only when it may give nothing else."""
+    counts = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
+    return min(id_list(legal), key=lambda c: (c // 13 == trump, c % 13, counts[c // 13]))
+
+
+def return_card(legal: int) -> int:
+    """The heuristic's return, as a card id, from the mask of the cards it may return (not 0; a choice only with
+    ``trump-return=free``): the lowest rank, the lowest suit of equals."""
+    return min(id_list(legal), key=lambda c: c % 13)
+
+
+def choice_in_deal(deal: Deal, legal: Sequence[Action], view: Callable[[], View]) -> Action:
+    """The heuristic's choice among ``legal`` (the legal actions of the seat to act in ``deal``, not empty), as
+    :meth:`HeuristicPlayer.choose` makes it from that seat's view: from the deal's masks for a discard, a give, a
+    return or the contract (search asks it in many sampled deals, where building a view cost more than the choice),
+    else from ``view()``, the seat's view. Reads only what the seat's view shows."""
+    first = legal[0]
+    if isinstance(first, Discard):
+        cid = discard_card(mask_of(a.card for a in legal if isinstance(a, Discard)), deal.trump)
+        return next(a for a in legal if isinstance(a, Discard) and a.card.id == cid)
+    if isinstance(first, Give):
+        cid = give_card(mask_of(a.card for a in legal if isinstance(a, Give)), hand_seen(deal, first.seat), deal.trump)
+        return next(a for a in legal if isinstance(a, Give) and a.card.id == cid)
+    if isinstance(first, Return):
+        cid = return_card(mask_of(a.card for a in legal if isinstance(a, Return)))
+        return next(a for a in legal if isinstance(a, Return) and a.card.id == cid)
+    if isinstance(first, NameContract):
+        c = contract_choice(hand_seen(deal, first.seat), [a.contract for a in legal if isinstance(a, NameContract)])
+        return next(a for a in legal if isinstance(a, NameContract) and a.contract is c)
+    return _HEURISTIC.choose(view(), _NO_RNG)
 
 
 def _lead_card(ids: list[int], trump: int, minimum: bool, unseen: int, is_top: Callable[[int], bool],
@@ -189,15 +230,9 @@ def discard_card(hand: int, trump: int) -> int:
     trump suit (0..3, or -1): it keeps trumps and aces and empties its shortest side suits first (to make voids),
     lowest cards first."""
     counts = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
-    return min(_ids(hand),
+    return min(id_list(hand),
                key=lambda c: (c // 13 == trump, c % 13 == 12, counts[c // 13] * 16 + c % 13))
 
 
-def _ids(mask: int) -> list[int]:
-    """The card ids of ``mask``, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+_HEURISTIC = HeuristicPlayer()
+_NO_RNG = random.Random(0)  # the heuristic draws nothing from its generator

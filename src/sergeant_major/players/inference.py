@@ -27,9 +27,9 @@ from sergeant_major.core.actions import Action, AssignTargets, Contract, Discard
 from sergeant_major.core.cards import FULL_DECK, SUIT_MASKS
 from sergeant_major.core.deal import Deal
 from sergeant_major.core.view import View, build_view
-from sergeant_major.players.heuristic import HeuristicPlayer, discard_card, play_card
+from sergeant_major.players.heuristic import choice_in_deal, discard_card, play_card
 
-__all__ = ["ChoiceKind", "ChoiceModel", "ALL_KINDS", "DEFAULT_MODEL", "FLAT_MODEL", "CARD_GROUPS", "card_group",
+__all__ = ["ChoiceKind", "ChoiceModel", "CARD_MEMO", "ALL_KINDS", "DEFAULT_MODEL", "FLAT_MODEL", "CARD_GROUPS", "card_group",
            "card_group_counts", "likelihood", "log_likelihood", "choice_factors",
            "temper", "pick_worlds"]
 
@@ -62,6 +62,10 @@ CARD_GROUPS = ("same suit, lowest", "same suit, highest", "same suit, between",
 """The groups a legal card other than the heuristic's falls in (:func:`card_group`), by index: its suit against the
 heuristic's card (the same suit; another suit that is not trump; trump, when the heuristic's card is not) and its
 place among the legal cards of its suit (the lowest, the highest of two or more, one between)."""
+
+
+CARD_MEMO = 1 << 16
+"""Card-play factors a :class:`ChoiceModel` remembers per kind of choice (then it starts again)."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,7 @@ class ChoiceModel:
     heuristic_eps: float = 0.02
     _eps_of: dict[ChoiceKind, float] = field(init=False, repr=False, compare=False)
     _weights: dict[ChoiceKind, tuple[float, ...]] = field(init=False, repr=False, compare=False)
+    _card_memo: dict[ChoiceKind, dict[int, float]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not 0.0 < self.eps < 1.0:
@@ -118,6 +123,7 @@ class ChoiceModel:
         eps_of.update(self.kind_eps)
         object.__setattr__(self, "_eps_of", eps_of)
         object.__setattr__(self, "_weights", {k: tuple(math.exp(x) for x in sc) for k, sc in self.card_scores})
+        object.__setattr__(self, "_card_memo", {k: {} for k in self._weights})
 
     def factor(self, agrees: bool, choices: int, kind: ChoiceKind | None = None) -> float:
         """The probability of a choice among ``choices`` (>= 2) legal ones, whether the heuristic makes it or not
@@ -128,15 +134,24 @@ class ChoiceModel:
     def card_factor(self, kind: ChoiceKind, legal: int, heuristic: int, card: int, trump: int) -> float:
         """The probability of playing ``card`` (an id) of the mask ``legal`` (two or more cards) where the heuristic
         plays ``heuristic`` (``trump``: 0..3 or -1), in ``(0, 1)``: the softmax for a kind in ``card_scores``, else
-        the flat factor."""
-        w = self._weights.get(kind)
-        if w is None:
+        the flat factor. Remembered (per kind, up to :data:`CARD_MEMO` arguments): the worlds of a decision share
+        their public play, and 6 of 10 questions of a match had been asked before."""
+        memo = self._card_memo.get(kind)
+        if memo is None:
             return self.factor(card == heuristic, legal.bit_count(), kind)
-        z = 1.0
-        for g, n in enumerate(card_group_counts(legal, heuristic, trump)):
-            if n:
-                z += n * w[g]
-        return (1.0 if card == heuristic else w[card_group(card, legal, heuristic, trump)]) / z
+        key = ((legal * 52 + heuristic) * 52 + card) * 5 + trump + 1
+        f = memo.get(key)
+        if f is None:
+            w = self._weights[kind]
+            z = 1.0
+            for g, n in enumerate(card_group_counts(legal, heuristic, trump)):
+                if n:
+                    z += n * w[g]
+            f = (1.0 if card == heuristic else w[card_group(card, legal, heuristic, trump)]) / z
+            if len(memo) >= CARD_MEMO:
+                memo.clear()
+            memo[key] = f
+        return f
 
 
 def card_group(card: int, legal: int, heuristic: int, trump: int) -> int:
@@ -182,9 +197,6 @@ DEFAULT_MODEL = ChoiceModel(
 (``heuristic_share`` 0.5) that a seat plays as the ``heuristic`` does, so a deal's own choices tell which kind of
 player sits there."""
 
-_HEURISTIC = HeuristicPlayer()
-
-
 def choice_factors(world: Deal, view: View, model: ChoiceModel = DEFAULT_MODEL) -> list[tuple[ChoiceKind, float]]:
     """The probability of every scored choice of the other seats in ``world`` (its history as far as ``view``
     goes) under ``model`` (its ``heuristic_share`` aside), in order: ``(kind, probability)``, each in ``(0, 1)``.
@@ -199,10 +211,14 @@ def choice_factors(world: Deal, view: View, model: ChoiceModel = DEFAULT_MODEL) 
 def _scored_choices(world: Deal, view: View, model: ChoiceModel) -> list[tuple[ChoiceKind, float, int, bool, int]]:
     """:func:`choice_factors` with, for each choice, the seat, whether it was the heuristic's and the number of
     legal choices: ``(kind, probability, seat, agrees, choices)``."""
-    d = Deal(world.rules, world.dealer, world.dealt, world.kitty_dealt, world.prev_diffs, world.allowed_contracts,
-             world.number)
+    d = world.as_dealt()
     me = view.seat
     kinds = model.kinds
+    # the kinds of a card play, and whether the model scores them, looked up once (an enum's class attribute and its
+    # hash are Python-level: about a microsecond per card of every world)
+    lead, follow, void = ChoiceKind.LEAD, ChoiceKind.FOLLOW, ChoiceKind.VOID
+    lead_on, follow_on, void_on = lead in kinds, follow in kinds, void in kinds
+    minimum = Contract.MINIMUM
     out: list[tuple[ChoiceKind, float, int, bool, int]] = []
     played = 0
     n = d.n
@@ -214,12 +230,16 @@ def _scored_choices(world: Deal, view: View, model: ChoiceModel) -> list[tuple[C
                 legal = d.legal_play_mask()
                 if legal & (legal - 1):
                     trick = d.trick
-                    kind = (ChoiceKind.LEAD if not trick
-                            else ChoiceKind.FOLLOW if d.hands[s] & SUIT_MASKS[d.led_suit] else ChoiceKind.VOID)
-                    if kind in kinds:
+                    if not trick:
+                        kind, on = lead, lead_on
+                    elif d.hands[s] & SUIT_MASKS[d.led_suit]:
+                        kind, on = follow, follow_on
+                    else:
+                        kind, on = void, void_on
+                    if on:
                         hand = d.hands[s]
                         unseen = FULL_DECK & ~played & ~hand & ~(d.discards if s == d.declarer else 0)
-                        h = play_card(legal, trick, d.leader, d.trump, d.contract is Contract.MINIMUM,
+                        h = play_card(legal, trick, d.leader, d.trump, d.contract is minimum,
                                       unseen, d.declarer, s, n)
                         out.append((kind, model.card_factor(kind, legal, h, cid, d.trump), s, h == cid,
                                     legal.bit_count()))
@@ -240,8 +260,10 @@ def _scored_choices(world: Deal, view: View, model: ChoiceModel) -> list[tuple[C
             if kind in kinds:
                 legal_actions = d.legal_actions()
                 if len(legal_actions) > 1:
-                    v = build_view(d, s, view.names, view.totals, view.results, view.contracts_left)
-                    agrees = _HEURISTIC.choose(v, random.Random(0)) == a
+                    def seat_view(d: Deal = d, s: int = s) -> View:
+                        return build_view(d, s, view.names, view.totals, view.results, view.contracts_left)
+
+                    agrees = choice_in_deal(d, legal_actions, seat_view) == a
                     k = len(legal_actions)
                     out.append((kind, model.factor(agrees, k, kind), s, agrees, k))
         d.apply_unchecked(a)

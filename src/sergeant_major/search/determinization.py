@@ -117,7 +117,7 @@ from sergeant_major.search.determinization_history import PLAN_TRIES, RETURN_STE
 from sergeant_major.search.determinization_plan import Plan, prepare_plan
 from sergeant_major.search.determinization_worlds import draw_world, gives_possible, returns_possible
 
-__all__ = ["resample", "ResampleError", "Budget", "BudgetExhausted", "COMPLETIONS", "MAX_WORLDS", "RETURN_STEPS",
+__all__ = ["resample", "resample_worlds", "ResampleError", "Budget", "BudgetExhausted", "COMPLETIONS", "MAX_WORLDS", "RETURN_STEPS",
            "PLAN_TRIES"]
 
 
@@ -149,13 +149,39 @@ def resample(view: View, rng: random.Random, *, budget: Budget | None = None) ->
         SergeantMajorError: quoting ``view`` when it is not a :class:`View`, or ``rng`` when it is not a
             :class:`random.Random` (a NumPy generator was an AttributeError about ``randrange``). Nothing is drawn.
     """
+    _check_arguments(view, rng, budget)
+    plan = prepare_plan(view)
+    return _sample(plan, rng, budget)
+
+
+def resample_worlds(view: View, rng: random.Random, count: int, *, budget: Budget | None = None) -> list[Deal]:
+    """Up to ``count`` deals drawn from ``view`` one after another: what ``count`` calls of :func:`resample` draw
+    (the same generator use, the same deals), the arguments checked and the view's plan found once (its cache hashed
+    the whole view at every call). Fewer when the view admits no deal or ``budget`` runs out: the deals drawn until
+    then (the generator has advanced as :func:`resample` leaves it).
+
+    Raises:
+        SergeantMajorError: quoting ``view``, ``rng`` or ``budget`` as :func:`resample` does. Nothing is drawn.
+    """
+    _check_arguments(view, rng, budget)
+    out: list[Deal] = []
+    try:
+        plan = prepare_plan(view)
+        while len(out) < count:
+            out.append(_sample(plan, rng, budget))
+    except ResampleError:  # rare (give=lowest) or the budget ran out (BudgetExhausted)
+        pass
+    return out
+
+
+def _check_arguments(view: object, rng: object, budget: object) -> None:
+    """Raise :class:`SergeantMajorError` quoting ``view``, ``rng`` or ``budget`` when it is not what :func:`resample`
+    takes."""
     if not isinstance(view, View):
         raise SergeantMajorError(f"resample: view={_short(view)} is not a View (Match.view(seat) or build_view gives one)")
     check_rng(rng, "resample")
     if budget is not None and not isinstance(budget, Budget):
         raise SergeantMajorError(f"resample: budget={_short(budget)} is not a Budget (or None)")
-    plan = prepare_plan(view)
-    return _sample(plan, rng, budget)
 
 
 def _short(value: object) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from math import comb
 
-from sergeant_major.core.actions import Action, Discard, Give, Play, Return
+from sergeant_major.core.actions import Action, Discard, Give, Return
 from sergeant_major.core.cards import CARDS, SUIT_MASKS, Card, mask_of
 from sergeant_major.core.deal import Deal
 from sergeant_major.core.errors import IllegalActionError
@@ -214,8 +214,8 @@ def complete_history(plan: Plan, world: list[int], thresholds: dict[int, int], r
         deal = Deal(rules, view.dealer, dealt, kitty_cards, view.prev_diffs, contracts_allowed, view.deal_number)
         for index, slot in enumerate(slots):
             deal.apply(_slot_action(slot, chosen[index]))
-        for owner, card in plan.plays:
-            deal.apply(Play(owner, CARDS[card]))
+        for play in plan.play_actions:
+            deal.apply(play)
     except IllegalActionError:
         return None
     if build_view(deal, viewer, view.names, view.totals, view.results, view.contracts_left) != view:

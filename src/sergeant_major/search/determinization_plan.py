@@ -22,10 +22,11 @@ from sergeant_major.core.actions import (
     EndGive,
     Give,
     NameContract,
+    Play,
     Return,
     TakeKitty,
 )
-from sergeant_major.core.cards import CARDS, FULL_DECK, SUIT_MASKS, mask_of
+from sergeant_major.core.cards import CARDS, FULL_DECK, SUIT_MASKS, id_list, mask_of
 from sergeant_major.core.deal import Deal, Phase
 from sergeant_major.core.rule_options import ExchangeCount, GiveRule, KittyProcedure, ReturnRule, TrumpReturn
 from sergeant_major.core.rules import Rules, minimum_ceilings
@@ -40,14 +41,8 @@ def overall_order(card: int, trump: int) -> tuple[int, int, int]:
     return (card % 13, 1 if suit == trump else 0, suit)
 
 
-def card_ids(cards: int) -> list[int]:
-    """The card ids of mask ``cards``, rising."""
-    out = []
-    while cards:
-        lowest = cards & -cards
-        out.append(lowest.bit_length() - 1)
-        cards ^= lowest
-    return out
+card_ids = id_list
+"""The card ids of a mask, rising (a fresh list): :func:`sergeant_major.core.cards.id_list`."""
 
 
 class SlotKind(Enum):
@@ -129,6 +124,10 @@ class Plan:
     world_counts: list[int] | None = None  # assignment counts per (threshold choice, variant), filled on the first draw
     return_checks: list[tuple[int, int, int]] = field(default_factory=list)  # (down, up, returns) of find_return_checks
     never_from_others: int = 0  # cards the viewer knows no other seat held at the exchange (its own, not received, or given)
+    play_actions: list[Play] = field(default_factory=list)  # the Play of each of plays, made once for every world
+
+    def __post_init__(self) -> None:
+        self.play_actions = [Play(seat, CARDS[card]) for seat, card in self.plays]
 
 
 @dataclass
@@ -142,6 +141,8 @@ class PlaceConstraints:
     groups: list[tuple[int, list[int]]]  # (mask of the allowed places, card ids), largest group last
     weights: list[int]  # per variant: LATE_ODDS ** (cards fewer in the up players' late places than at most)
     counter: Callable[[int, tuple[int, ...]], int] | None = None  # memoised assignment counts
+    # draw_world's splits of a group and their weights, by (group, sizes left): the same for every world drawn
+    splits: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[int], int]] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=64)

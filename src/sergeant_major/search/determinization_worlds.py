@@ -159,12 +159,16 @@ def draw_world(plan: Plan, rng: random.Random) -> tuple[list[int], dict[int, int
         if group == len(choice.groups) - 1:
             split: tuple[int, ...] = sizes
         else:
-            split_weights = []
-            splits = place_splits(len(cards), allowed, sizes, n_places)
-            for split_sizes in splits:
-                rest = tuple(size - taken for size, taken in zip(sizes, split_sizes, strict=True))
-                split_weights.append(multinomial(len(cards), split_sizes) * count(group + 1, rest))
-            pick = rng.randrange(sum(split_weights))
+            known = choice.splits.get((group, sizes))
+            if known is None:  # the first world to reach these sizes: the splits and weights are the same for all
+                split_weights = []
+                splits = place_splits(len(cards), allowed, sizes, n_places)
+                for split_sizes in splits:
+                    rest = tuple(size - taken for size, taken in zip(sizes, split_sizes, strict=True))
+                    split_weights.append(multinomial(len(cards), split_sizes) * count(group + 1, rest))
+                known = choice.splits[group, sizes] = (splits, split_weights, sum(split_weights))
+            splits, split_weights, total = known
+            pick = rng.randrange(total)
             index = 0
             while pick >= split_weights[index]:
                 pick -= split_weights[index]

@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 
-__all__ = ["HAVE_NUMBA", "FAST_BMI2", "jit", "compile_declared", "compile_claimed", "declared_signature", "int_array", "int_matrix", "prefetch", "popcount64", "low_bit", "high_bit",
+__all__ = ["HAVE_NUMBA", "FAST_BMI2", "jit", "compile_declared", "compile_claimed", "declared_signature", "int_array", "int_list", "int_matrix", "prefetch", "popcount64", "low_bit", "high_bit",
            "pext64", "pdep64"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -154,6 +154,12 @@ def int_array(values: list[int] | int) -> Any:
             return np.zeros(values, dtype=np.int64)
         return np.array(list(values), dtype=np.int64)
     return [0] * values if isinstance(values, int) else list(values)
+
+
+def int_list(array: Any) -> list[int]:
+    """The values of an :func:`int_array` as a list of Python ints (one conversion for the whole array: reading a
+    numpy array element by element made a numpy scalar of each)."""
+    return array.tolist() if HAVE_NUMBA else list(array)
 
 
 def int_matrix(rows: int, cols: int) -> Any:

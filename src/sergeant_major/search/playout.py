@@ -9,7 +9,7 @@ without numba.
 
 from __future__ import annotations
 
-from sergeant_major.search.jit import int_array
+from sergeant_major.search.jit import int_array, int_list
 from sergeant_major.search.kernels import deal_and_play
 from sergeant_major.search.kernels import playouts as _playouts
 from sergeant_major.search.position import Position, PositionError
@@ -48,7 +48,8 @@ def playouts(pos: Position, count: int, *, seed: int = 0, policy: str = "random"
     _playouts(hands, n, trick, len(pos.trick), pos.leader, pos.trump, int(pos.rules.must_trump),
               int(pos.rules.must_overtrump), pol, count, seed, out)
     base = pos.tricks
-    return [tuple(base[s] + int(out[i * n + s]) for s in range(n)) for i in range(count)]
+    won = int_list(out)
+    return [tuple([b + t for b, t in zip(base, won[i * n:i * n + n], strict=True)]) for i in range(count)]
 
 
 def mean_tricks(pos: Position, count: int, *, seed: int = 0, policy: str = "random") -> tuple[float, ...]:

@@ -91,7 +91,7 @@ def parse_hand(text: str) -> int:
 
 
 def _popcount(m: int) -> int:
-    return bin(m).count("1")
+    return m.bit_count()  # the ones of |m|, as bin(m).count("1") counted them, without making the text
 
 
 @dataclass(frozen=True)
@@ -311,16 +311,16 @@ class Position:
     def _derived(self, to_move: int, tricks: tuple[int, ...], hands: tuple[int, ...], trick: tuple[int, ...]) -> Position:
         """A position of the same rules and contract built without the checks of ``__post_init__``: the checks
         took about a tenth of the expert's time per decision, each candidate card making a position."""
-        pos = object.__new__(Position)
-        for name, value in (("rules", self.rules), ("contract", self.contract), ("to_move", to_move),
-                            ("tricks", tricks), ("hands", hands), ("trick", trick)):
-            object.__setattr__(pos, name, value)
-        return pos
+        return _unchecked(self.rules, self.contract, to_move, tricks, hands, trick)
 
     # ------------------------------------------------------------------ conversions
     @classmethod
     def from_deal(cls, deal: object) -> Position:
         """The position of a :class:`sergeant_major.core.deal.Deal` in (or at the end of) its play phase.
+
+        Not checked again: the deal's cards were checked when dealt and each of its actions when applied, so the
+        position passes the constructor's checks (tested); they took about a twentieth of the expert's time, which
+        makes a position of every world it searches.
 
         Raises:
             PositionError: when the deal has not reached the play.
@@ -330,8 +330,8 @@ class Position:
             raise PositionError(f"{deal!r} is not a Deal")
         if deal.phase not in (Phase.PLAY, Phase.SCORED) or deal.contract is None:
             raise PositionError(f"the deal is in the {deal.phase.value} phase, not yet in the play")
-        return cls(deal.rules, deal.contract, deal.to_play, tuple(deal.tricks_won), tuple(deal.hands),
-                   tuple(c for _, c in deal.trick))
+        return _unchecked(deal.rules, deal.contract, deal.to_play, tuple(deal.tricks_won), tuple(deal.hands),
+                          tuple([c for _, c in deal.trick]))
 
     def text(self) -> str:
         """The one-line text (module docstring)."""
@@ -388,6 +388,16 @@ class Position:
             except CardParseError as e:
                 raise PositionError(f"trick {trick_t!r}: {e}") from None
         return cls(rules, contract, to_move, tricks, hands, trick)
+
+
+def _unchecked(rules: Rules, contract: Contract, to_move: int, tricks: tuple[int, ...], hands: tuple[int, ...],
+               trick: tuple[int, ...]) -> Position:
+    """A :class:`Position` of these fields built without the checks of ``__post_init__`` (for fields that follow
+    from a checked position or deal)."""
+    pos = object.__new__(Position)
+    # the frozen dataclass refuses setattr; its fields live in the instance dict (no slots), filled at once
+    pos.__dict__.update(rules=rules, contract=contract, to_move=to_move, tricks=tricks, hands=hands, trick=trick)
+    return pos
 
 
 def trick_winner(trick: tuple[int, ...] | list[int], trump: int) -> int:
