@@ -185,7 +185,10 @@ function render() {
       `<span class="nw">${esc(t("total"))} <b class="total">${signed(v.totals[i])}</b></span></div>${left}<div class="clk" aria-hidden="true"></div></div>`;
     P.insertBefore(d, center);
   });
-  $("contract").innerHTML = `<span class="nw">${esc(t("deal"))} ${v.deal}</span><span class="sep"> · </span><span class="nw">${esc(t("contract"))}: <b id="contract-text">${esc(contractText(v.contract))}</b></span>`;
+  // the deal (of how many) and what the match plays to, in the terminal's words ("Deal 3 of 18", "to ±15")
+  const to = playsToWords(S.table.length);
+  $("contract").innerHTML = `<span class="nw" id="deal-words">${esc(dealWords(v.deal, S.table.length))}${to ? " · " + esc(to) : ""}</span>` +
+    `<span class="sep"> · </span><span class="nw">${esc(t("contract"))}: <b id="contract-text">${esc(contractText(v.contract))}</b></span>`;
   renderPiles();
   renderTrick();
   // hand: the cards that may be played, discarded, given or returned now are marked and chosen right here
