@@ -183,6 +183,25 @@ def test_your_seat_keeps_clear_of_the_piles(server: Server, browser: Any, width:
     ctx.close()
 
 
+@pytest.mark.parametrize("width", [360, 390, 768, 1280])
+def test_the_piles_lie_over_no_seat(server: Server, browser: Any, width: int) -> None:
+    """The repro: in 3-5-8 on a phone the kitty and the playmaker's discards, two piles laid over the felt's bottom left
+    corner, reached up over the left seat and hid its contracts left. Now they lie in your seat's row, which grows to
+    hold them: no pile over any seat at any width."""
+    ctx = browser.new_context(viewport={"width": width, "height": 844})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    practice(page, server, "3-5-8", 4)  # seed 4: this seat is the playmaker; the kitty and its discards both lie there
+    page.click("#btn-start")
+    page.locator("#piles .pile").nth(1).wait_for(timeout=30000)
+    piles, *seats = page.evaluate("""() => ['#piles', '.player.pos-left', '.player.pos-right', '.player.pos-bottom'].map((s) => {
+      const r = document.querySelector(s).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })""")
+    for seat in seats:
+        assert piles[2] <= seat[0] or seat[2] <= piles[0] or piles[3] <= seat[1] or seat[3] <= piles[1], (piles, seat)
+    assert errs == []
+    ctx.close()
+
+
 def test_the_last_trick_cuts_long_names_and_keeps_the_winner_mark(server: Server, browser: Any) -> None:
     """The repro: with names of 40 characters (as the lobby allows) the *Last trick* dialog on a phone was 527 px wide
     inside its 371: it scrolled sideways, each name clipped at the edge. Now
