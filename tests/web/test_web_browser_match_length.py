@@ -61,4 +61,26 @@ def test_the_replay_says_the_deal_of_how_many(server: Server, browser: Any, lang
     info = page.inner_text("#info")
     assert info.startswith({"en": "Deal 1 of 1 · Contract: ", "de": "Spiel 1 von 1 · Ansage: "}[lang]), info
     assert " to 10" not in info and " bis 10" not in info, info
+    # on a phone each player's part stays on one line ("Ann:" ended a line, "1/5 (total 0)" began the next)
+    split = page.evaluate(_PARTS_ON_TWO_LINES, page.evaluate("R.names.length"))
+    assert split == [], (split, info)
     page.context.close()
+
+
+# the players' parts of the replay's line ("Ann: 1/5 (total 0)", the text after the contract split at " · ") laid out
+# on more than one line: the top of each of its characters, whatever elements hold them
+_PARTS_ON_TWO_LINES = """(n) => {
+  const chars = [], walker = document.createTreeWalker(document.getElementById('info'), NodeFilter.SHOW_TEXT);
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) for (let i = 0; i < t.length; i++) {
+    const r = document.createRange(); r.setStart(t, i); r.setEnd(t, i + 1);
+    const b = Array.from(r.getClientRects()).find((x) => x.width > 0); chars.push([t.data[i], b ? Math.round(b.top) : null]);
+  }
+  const text = chars.map((c) => c[0]).join(''), parts = text.split(' · ').slice(-n), bad = [];
+  let at = text.length - parts.join(' · ').length;
+  for (const p of parts) {
+    const tops = new Set(chars.slice(at, at + p.length).filter((c) => c[0].trim() && c[1] !== null).map((c) => c[1]));
+    if (tops.size > 1) bad.push(p);
+    at += p.length + 3;
+  }
+  return bad;
+}"""
