@@ -1,6 +1,7 @@
 """Playing at the card table in headless Debian Chromium: the keyboard focus after *Start* pressed with Enter, the
 dealer's hand never shaded while trump is named, cards to discard picked, changed and confirmed, a touch screen's
-tap to raise and tap to play, a finished trick held in the middle (issue 33)."""
+tap to raise and tap to play, a finished trick held in the middle (issue 33); every card
+of the hand wide enough to tap; the match end's last result headed, with the totals."""
 
 from __future__ import annotations
 
@@ -182,6 +183,25 @@ def test_your_seat_keeps_clear_of_the_piles(server: Server, browser: Any, width:
     ctx.close()
 
 
+@pytest.mark.parametrize("width", [360, 390, 768, 1280])
+def test_the_piles_lie_over_no_seat(server: Server, browser: Any, width: int) -> None:
+    """The repro: in 3-5-8 on a phone the kitty and the playmaker's discards, two piles laid over the felt's bottom left
+    corner, reached up over the left seat and hid its contracts left. Now they lie in your seat's row, which grows to
+    hold them: no pile over any seat at any width."""
+    ctx = browser.new_context(viewport={"width": width, "height": 844})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    practice(page, server, "3-5-8", 4)  # seed 4: this seat is the playmaker; the kitty and its discards both lie there
+    page.click("#btn-start")
+    page.locator("#piles .pile").nth(1).wait_for(timeout=30000)
+    piles, *seats = page.evaluate("""() => ['#piles', '.player.pos-left', '.player.pos-right', '.player.pos-bottom'].map((s) => {
+      const r = document.querySelector(s).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })""")
+    for seat in seats:
+        assert piles[2] <= seat[0] or seat[2] <= piles[0] or piles[3] <= seat[1] or seat[3] <= piles[1], (piles, seat)
+    assert errs == []
+    ctx.close()
+
+
 def test_the_last_trick_cuts_long_names_and_keeps_the_winner_mark(server: Server, browser: Any) -> None:
     """The repro: with names of 40 characters (as the lobby allows) the *Last trick* dialog on a phone was 527 px wide
     inside its 371: it scrolled sideways, each name clipped at the edge. Now
@@ -199,5 +219,79 @@ def test_the_last_trick_cuts_long_names_and_keeps_the_winner_mark(server: Server
     winner = page.evaluate("S.view.completed[0].winner")
     label = page.locator("#last-trick .plabel", has=page.locator(f".pname[title='{names[winner]}']"))
     assert label.inner_text().endswith("✓")
+    assert errs == []
+    ctx.close()
+
+
+# per card of the hand, the longest run of points across (at the middle of its button) and down (at the middle of its
+# strip) where a tap lands on that card: the part of it in sight, the others lying over the rest
+_TAP_STRIPS = """() => {
+  const cw = parseFloat(getComputedStyle(document.getElementById('hand')).getPropertyValue('--cw'));
+  return Array.from(document.querySelectorAll('#hand button.card')).map((b) => {
+    const r = b.getBoundingClientRect(), on = (x, y) => { const e = document.elementFromPoint(x, y); return !!e && e.closest('button.card') === b; };
+    const longest = (from, to, at) => { let best = 0, run = 0; for (let k = from; k <= to; k++) { run = at(k) ? run + 1 : 0; best = Math.max(best, run); } return best; };
+    const across = longest(Math.floor(r.left) - 2, Math.ceil(r.left + cw) + 2, (x) => on(x, r.top + r.height / 2));
+    const down = longest(Math.floor(r.top) - 2, Math.ceil(r.top + cw * 1.4) + 2, (y) => on(r.left + Math.min(r.width, 20) / 2, y));
+    return [b.dataset.card, across, down];
+  });
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (360, 740), (1280, 800)])
+def test_every_card_of_the_hand_is_wide_enough_to_tap(server: Server, browser: Any, width: int, height: int) -> None:
+    """The repro: on a phone the 16 cards of a 9-5-2 hand lay in one fan of 20 px strips (18 at 360 px), too narrow to
+    hit the card meant with a finger. Now a hand whose strips would be narrower than 32 px lies in two rows, the second
+    over the lower part of the first: each card shows at least 32 px across and down; a desktop keeps one row."""
+    ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=width < 600)
+    page = ctx.new_page()
+    errs = page_errors(page)
+    practice(page, server, "9-5-2 deals=1", 3)
+    page.click("#btn-start")
+    page.locator("#hand button.legal").first.wait_for(timeout=30000)
+    page.wait_for_function("document.querySelectorAll('#hand button.card').length === 16")
+    page.evaluate("document.activeElement && document.activeElement.blur()")  # no card raised by the focus
+    strips = page.evaluate(_TAP_STRIPS)
+    assert min(s[1] for s in strips) >= 32 and min(s[2] for s in strips) >= 32, strips
+    hand, toolbar = page.locator("#hand").bounding_box(), page.locator(".toolbar").bounding_box()
+    assert hand and toolbar and hand["y"] + hand["height"] <= toolbar["y"] + 1, (hand, toolbar)  # nothing lies over the buttons
+    assert (page.locator("#hand.two-rows").count() == 1) == (width < 600)
+    assert errs == []
+    ctx.close()
+
+
+# a word of a cell of the table's dialog laid out on more than one line (a word broken inside)
+_BROKEN_IN_DIALOG = """() => {
+  const bad = [];
+  for (const el of document.querySelectorAll('#dlg th, #dlg td, #dlg h2, #dlg h3')) {
+    const n = el.firstChild; if (!n || n.nodeType !== 3) continue;
+    const re = /\\S+/g; let m;
+    while ((m = re.exec(n.textContent))) {
+      const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+      if (new Set(Array.from(r.getClientRects()).filter((x) => x.width > 0).map((x) => Math.round(x.top))).size > 1) bad.push(m[0]);
+    }
+  }
+  return bad;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_match_end_heads_the_last_deal_and_gives_the_totals(server: Server, browser: Any, lang: str) -> None:
+    """The repro: the end of the match showed the last deal's result as a table without a heading right above the score
+    sheet, read as a second, unexplained sheet, and a deal's result gave no running total (the seats showing the totals
+    lie under the dialog), where the terminal's gives it. Now the last deal's result has its heading, and every result
+    a total column, its words whole at 390 px in English and German."""
+    from _browserhelp import drive
+
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/")
+    page.evaluate("(l) => localStorage.setItem('sm-lang', l)", lang)
+    practice(page, server, "9-5-2 deals=1", 3)
+    drive([page], lambda: page.locator("#end-title").count() > 0)
+    assert page.inner_text("#last-result") == {"en": "Result of deal 1", "de": "Ergebnis von Spiel 1"}[lang]
+    totals = page.evaluate("S.view.totals")
+    assert page.locator("#dlg table.result td.total").all_inner_texts() == [f"+{x}" if x > 0 else str(x) for x in totals]
+    assert page.evaluate(_BROKEN_IN_DIALOG) == []
     assert errs == []
     ctx.close()

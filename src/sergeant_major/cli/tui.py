@@ -582,12 +582,12 @@ def match_end_words(rules: Rules) -> str:
     """What the match plays to besides its number of deals (:func:`deal_words`), as the top line of both modes says
     it: ``'to 10'`` (a total reaching 10), ``'to ±15'`` (a total reaching +15 or -15), else ``''``. Also ``''`` in a
     match of one deal: whoever reaches the target or the bound in it has the highest total, who wins after that deal
-    anyway, so ``'to 10'`` would only be read as the match's length (``9-5-2 deals=1``)."""
-    if rules.deals == 1:
+    anyway, so ``'to 10'`` would only be read as the match's length (``9-5-2 deals=1``): :attr:`Rules.early_end`."""
+    end = rules.early_end
+    if end is None:
         return ""
-    if rules.target_total:
-        return f"to {rules.target_total}"
-    return f"to ±{rules.bound}" if rules.bound else ""
+    kind, total = end
+    return f"to ±{total}" if kind == "bound" else f"to {total}"
 
 
 def status(view: View) -> RenderableType:

@@ -217,6 +217,19 @@ class Rules:
         return 0 if self.declarer is Declarer.DEALER else 1
 
     @property
+    def early_end(self) -> tuple[str, int] | None:
+        """The total that may end the match before its last deal, as the players are told it: ``("to", 10)`` (a total
+        reaching 10), ``("bound", 15)`` (a total reaching +15 or -15), else ``None``. Also ``None`` in a match of one
+        deal (``deals=1``): whoever reaches the target or the bound in it has the highest total, who wins after that
+        deal anyway, so "to 10" would only be read as the match's length. The terminal's top line
+        (``cli.tui.match_end_words``) and the web pages (``web.tables.match_length``) say it."""
+        if self.deals == 1:
+            return None
+        if self.target_total:
+            return ("to", self.target_total)
+        return ("bound", self.bound) if self.bound else None
+
+    @property
     def has_nt_mt(self) -> bool:
         """Whether no-trump and minimum-tricks contracts exist (seed 003)."""
         return self.contracts is ContractSet.SUITS_NT_MT

@@ -37,7 +37,7 @@ from sergeant_major.records import action_from_json, action_to_json, match_to_re
 from sergeant_major.web.ratings import final_ranks, rated_if_filled
 from sergeant_major.web.store import ClockSeat, LogEntry, SeatRow, TableRow
 
-__all__ = ["GameTable", "LEVEL_NAMES", "computer_like", "computer_name_refusal", "view_json", "end_json", "shown_seat", "history_game", "replay_steps", "final_ranking", "HUMAN",
+__all__ = ["GameTable", "LEVEL_NAMES", "computer_like", "computer_name_refusal", "view_json", "end_json", "match_length", "shown_seat", "history_game", "replay_steps", "final_ranking", "HUMAN",
            "STANDIN_LEVEL", "CLOCK"]
 
 HUMAN = "human"
@@ -92,6 +92,7 @@ class GameTable:
         # (docs/rules.md decision 13); new tables are checked when created (protocol.parse_new_table)
         self.rules = Rules.parse(self.row.rules, check_end=False)
         self.rules_text = str(self.rules)  # str() of rules is not free; every message carries it
+        self.length = match_length(self.rules)
         self.match = Match(self.rules, self.row.seed, [s.name for s in self.seats])
         entries = list(self.log)
         self.log = []
@@ -317,6 +318,7 @@ class GameTable:
             "you": seat,
             "table": {
                 "id": self.row.id, "name": self.row.name, "rules": self.rules_text, "practice": self.row.practice,
+                "length": self.length,  # the deals and the total that end the match, for "Deal 3 of 18 · to 10"
                 "seats": [{"name": s.name, "kind": s.kind, "online": s.seat in online, "away": s.seat in self.away,
                            "left": s.seat in self.left, "free": self.row.public and s.kind == HUMAN and not s.claimed,
                            "name_level": lv}  # a computer's server name: the page writes it in its language
@@ -345,6 +347,15 @@ def final_ranking(gt: GameTable) -> list[int]:
     Raises:
         ValueError: when the match is not over."""
     return [r + 1 for r in final_ranks(gt.match, sorted(gt.left))]
+
+
+def match_length(rules: Rules) -> dict[str, Any]:
+    """How long the match plays, for the pages to say it as the terminal's top line does ("Deal 3 of 18", "to 10",
+    "to ±15"): ``deals`` (the number of deals, ``deals=N``, or ``None``) and ``end``, the total that may end it before
+    its last deal, ``{"kind": "to" | "bound", "total": N}`` or ``None`` (:attr:`Rules.early_end`: none in a match of
+    one deal)."""
+    end = rules.early_end
+    return {"deals": rules.deals, "end": None if end is None else {"kind": end[0], "total": end[1]}}
 
 
 def end_json(end: MatchEnd) -> dict[str, Any]:
@@ -443,7 +454,8 @@ def history_game(gt: GameTable, seat: int, token: str) -> dict[str, Any]:
     """One game of *My games* (``/api/history``): the table, the seat of the token (and the token, which the browser
     sent: its *continue* link takes that seat) and the match's score."""
     m = gt.match
-    return {"id": gt.row.id, "name": gt.row.name, "rules": str(gt.rules), "seat": seat, "token": token, "over": m.over,
+    return {"id": gt.row.id, "name": gt.row.name, "rules": str(gt.rules), "length": match_length(gt.rules), "seat": seat,
+            "token": token, "over": m.over,
             "names": [s.name for s in gt.seats], "name_levels": name_levels(gt.seats), "totals": list(m.totals), "deal": m.deal.number,
             "winners": list(m.end.winners) if m.end else [], "created": gt.row.created}
 

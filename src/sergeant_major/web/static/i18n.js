@@ -12,6 +12,7 @@ const STRINGS = {
     start: "Start the game", waitSeats: "The game starts once everyone is at the table: waiting for {names}.", nextDeal: "Next deal", waiting: "Waiting for the players", spectator: "You are watching",
     yourTurn: "Your turn", waitingFor: "Waiting for {name}", target: "target", tricks: "tricks", total: "total",
     dealer: "dealer", trump: "Trump", contract: "Contract", noContract: "not named yet", deal: "Deal",
+    dealOf: "Deal {n} of {m}", playsTo: "to {n}", playsToBound: "to ±{n}",
     lastTrick: "Last trick", scores: "Score sheet", hint: "Hint", undo: "Undo", close: "Close",
     nameTrump: "Name the trump", nameContract: "Choose the contract", takeKitty: "Take the kitty", take: "Take", discard: "Discard a card",
     give: "Give a card to {name}", ret: "Return a card to {name}", endGive: "Give no more", assign: "Assign the targets",
@@ -84,6 +85,7 @@ const STRINGS = {
     start: "Spiel beginnen", waitSeats: "Das Spiel beginnt, wenn alle am Tisch sind: warten auf {names}.", nextDeal: "Nächstes Spiel", waiting: "Warten auf die Spieler", spectator: "Du schaust zu",
     yourTurn: "Du bist dran", waitingFor: "Warten auf {name}", target: "Soll", tricks: "Stiche", total: "Gesamt",
     dealer: "Geber", trump: "Trumpf", contract: "Ansage", noContract: "noch nicht angesagt", deal: "Spiel",
+    dealOf: "Spiel {n} von {m}", playsTo: "bis {n}", playsToBound: "bis ±{n}",
     lastTrick: "Letzter Stich", scores: "Spielliste", hint: "Tipp", undo: "Zurück", close: "Schließen",
     nameTrump: "Trumpf ansagen", nameContract: "Ansage wählen", takeKitty: "Den Skat aufnehmen", take: "Aufnehmen", discard: "Eine Karte drücken",
     give: "Eine Karte an {name} geben", ret: "Eine Karte an {name} zurückgeben", endGive: "Nichts mehr geben", assign: "Die Sollzahlen verteilen",
@@ -316,6 +318,14 @@ function refusalText(m, args) {
   // a failed run of the computers' moves (code storage: the database refused; server: another failure)
   const k = m.retry !== undefined ? (m.code === "storage" ? "err_retry" : "err_retry_server") : "err_" + m.code;
   return t(STRINGS[LANG] && STRINGS[LANG][k] ? k : "err_other", m.retry !== undefined ? { s: String(m.retry).replace(".", ",") } : args);
+}
+// the deal and what the match plays to, as the terminal's top line says them, from the table's "length" the server
+// sends (web.tables.match_length): "Deal 3" or "Deal 3 of 18" (deals=N); "to 10", "to ±15" or "" (none in a match of
+// one deal, which that deal alone decides)
+function dealWords(n, length) { return length && length.deals ? t("dealOf", { n, m: length.deals }) : t("deal") + " " + n; }
+function playsToWords(length) {
+  const e = length && length.end;
+  return e ? t(e.kind === "bound" ? "playsToBound" : "playsTo", { n: e.total }) : "";
 }
 // why the match ended, from the structured end the server sends (kind and numbers); English reason as a fallback
 function endReason(end, nm) {

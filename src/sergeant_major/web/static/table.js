@@ -185,7 +185,10 @@ function render() {
       `<span class="nw">${esc(t("total"))} <b class="total">${signed(v.totals[i])}</b></span></div>${left}<div class="clk" aria-hidden="true"></div></div>`;
     P.insertBefore(d, center);
   });
-  $("contract").innerHTML = `<span class="nw">${esc(t("deal"))} ${v.deal}</span><span class="sep"> · </span><span class="nw">${esc(t("contract"))}: <b id="contract-text">${esc(contractText(v.contract))}</b></span>`;
+  // the deal (of how many) and what the match plays to, in the terminal's words ("Deal 3 of 18", "to ±15")
+  const to = playsToWords(S.table.length);
+  $("contract").innerHTML = `<span class="nw" id="deal-words">${esc(dealWords(v.deal, S.table.length))}${to ? " · " + esc(to) : ""}</span>` +
+    `<span class="sep"> · </span><span class="nw">${esc(t("contract"))}: <b id="contract-text">${esc(contractText(v.contract))}</b></span>`;
   renderPiles();
   renderTrick();
   // hand: the cards that may be played, discarded, given or returned now are marked and chosen right here
@@ -387,12 +390,20 @@ function confirmPicked() {
   if (a) act(a); else queue = [];
 }
 // the hand as an overlapping fan as wide as its place: the step between two cards shrinks with the number of cards
+// the narrowest strip of a card in sight that a finger taps surely (px): a hand whose fan would show less (16 cards on a
+// phone showed 20 px each) is laid out in two rows, the second over the lower part of the first, below its indices
+const MIN_STRIP = 32;
 function fitHand() {
-  const H = $("hand"), n = H.querySelectorAll(".card").length;
+  const H = $("hand"), cards = Array.from(H.querySelectorAll(".card")), n = cards.length;
+  H.querySelectorAll(".row-break").forEach((x) => x.remove());
   if (!n) return;
   const cw = parseFloat(getComputedStyle(H).getPropertyValue("--cw")) || 60, W = H.clientWidth;
-  const step = n > 1 ? Math.min(cw + 4, (W - cw - 2) / (n - 1)) : cw;
-  H.style.setProperty("--step", Math.floor(step) + "px");
+  const strip = (k) => (k > 1 ? Math.min(cw + 4, (W - cw - 2) / (k - 1)) : cw);
+  const two = n > 1 && strip(n) < MIN_STRIP, perRow = two ? Math.ceil(n / 2) : n;
+  H.classList.toggle("two-rows", two);
+  cards.forEach((c, i) => { c.classList.toggle("row-end", two && i === perRow - 1); c.classList.toggle("row2", two && i >= perRow); });
+  if (two) { const br = document.createElement("span"); br.className = "row-break"; br.setAttribute("aria-hidden", "true"); cards[perRow - 1].after(br); }
+  H.style.setProperty("--step", Math.floor(strip(perRow)) + "px");
 }
 // the focus may be moved to the hand: nobody is typing or reading a dialog
 function focusFree() {
@@ -503,17 +514,22 @@ function closeDlg() { const d = $("dlg"); if (d.open) d.close(); dlgKey = ""; }
 function dismiss() { dismissed = dlgKey; closeDlg(); }
 // a deal's score or a running total as the terminal shows it (tui.signed): with its sign, "+4", "-2", and "0" without one
 function signed(x) { return x > 0 ? "+" + x : String(x); }
-function resultTable(r) {
-  const nm = names();
-  return `<table class="sheet"><tr><th></th><th>${esc(t("target"))}</th><th>${esc(t("tricks"))}</th><th>+/-</th></tr>` +
-    nm.map((n, i) => `<tr><th>${esc(n)}</th><td>${r.targets[i]}</td><td>${r.tricks[i]}</td><td>${signed(r.scores[i])}</td></tr>`).join("") + "</table>";
+// a deal's result (S.prev) as the terminal's deal summary: target, tricks, the deal's score and the running total after
+// it (the seats showing the totals lie under the dialog)
+function resultTable(p) {
+  const nm = names(), r = p.result, tot = nm.map(() => 0);
+  S.view.results.slice(0, p.number).forEach((x) => x.scores.forEach((y, i) => { tot[i] += y; }));
+  return `<table class="sheet result"><tr><th></th><th>${esc(t("target"))}</th><th>${esc(t("tricks"))}</th><th>+/-</th><th>${esc(t("total"))}</th></tr>` +
+    nm.map((n, i) => `<tr><th>${esc(n)}</th><td>${r.targets[i]}</td><td>${r.tricks[i]}</td><td>${signed(r.scores[i])}</td><td class="total">${signed(tot[i])}</td></tr>`).join("") + "</table>";
 }
 function renderDialog() {
   const v = S.view, you = S.you, nm = names();
   if (pendingName || dlgKey === "invite") return;
   if (S.over) {
     const html = `<h2 id="end-title">${esc(t("over"))}</h2><p id="winner">${esc(t("wins", { names: S.end.winners.map((w) => nm[w]).join(", ") }))}</p>` +
-      `<p id="end-reason">${esc(endReason(S.end, nm))}</p>` + (S.prev ? resultTable(S.prev.result) : "") + scoreSheet();
+      // the last deal's result under a heading of its own (it read as a second, unexplained score sheet), then every deal's
+      `<p id="end-reason">${esc(endReason(S.end, nm))}</p>` + (S.prev ? `<h3 id="last-result">${esc(t("result", { n: S.prev.number }))}</h3>` + resultTable(S.prev) : "") +
+      `<h3>${esc(t("scores"))}</h3>` + scoreSheet();
     openDlg("over", html, [[t("replay"), () => { location.href = "/replay/" + TABLE; }, { id: "btn-replay" }],
       [t("download"), () => { location.href = "/api/tables/" + TABLE + "/record"; }], [t("close"), dismiss, { id: "btn-close" }]]);
     return;
@@ -540,7 +556,7 @@ function renderDialog() {
 }
 // the previous deal's result (S.prev, the deal just finished or, once the next one started, the one before it)
 function resultHtml() {
-  return `<h2>${esc(t("result", { n: S.prev ? S.prev.number : S.view.deal - 1 }))}</h2>` + (S.prev ? resultTable(S.prev.result) : "");
+  return `<h2>${esc(t("result", { n: S.prev ? S.prev.number : S.view.deal - 1 }))}</h2>` + (S.prev ? resultTable(S.prev) : "");
 }
 function scoreSheet() {
   const v = S.view, nm = names();
