@@ -616,6 +616,17 @@ def test_cli_check_illegal(files: dict[str, Path]) -> None:
     assert " you " not in out.lower() and f"seat {files['seat']} ({NAMES[int(str(files['seat']))]}) does not hold" in out
 
 
+def test_cli_check_and_replay_name_the_file_of_an_illegal_record(files: dict[str, Path]) -> None:
+    """``check FILE`` of an illegal record said 'error: deal 1, action 8 ...' without the file, where ``review
+    FILE`` says 'error: FILE: deal 1, ...': check and replay now name the file first too."""
+    for cmd in ("check", "replay"):
+        res = runner.invoke(app, [cmd, str(files["bad"])])
+        assert res.exit_code == 1
+        assert f"error: {files['bad']}: deal 1, action {files['j']} (seat {files['seat']}:" in res.output, res.output
+    res = runner.invoke(app, ["check", str(files["bad"]), "--game", "1"])
+    assert res.exit_code == 1 and f"error: {files['bad']} record 1: deal 1, action {files['j']} " in res.output
+
+
 def test_cli_check_malformed(files: dict[str, Path], tmp_path: Path) -> None:
     res = runner.invoke(app, ["check", str(files["broken"])])
     assert res.exit_code == 2
@@ -810,7 +821,8 @@ def test_cli_json_lines_check_replay_analyze(tmp_path: Path, jsonl_recs: list[di
     q = _jsonl(tmp_path, [jsonl_recs[0], bad, jsonl_recs[2]], "mixed.jsonl")
     res = runner.invoke(app, ["check", str(q)])
     assert res.exit_code == 1
-    assert "record 2 (line 2): error:" in res.output and "1 illegal (line 2)" in res.output
+    assert f"error: {q} record 2 (line 2): deal 1, action {j + 1} " in res.output, res.output  # file, record, line
+    assert "1 illegal (line 2)" in res.output
     assert "record 3 (line 3): OK" in res.output
 
 
