@@ -294,10 +294,39 @@ def test_help_panel_breaks_its_paragraphs_between_words_with_their_indent(tmp_pa
             lines = [strip.text for strip in body.render_lines(body.region.reset_offset)]
             inner = [x.strip("│╭╮╰╯─").rstrip() for x in lines]
             inner = [x[2:] for x in inner if x.strip()]  # the panel's padding
-            headings = {"How to play", "Keys"}
+            headings = {"How to play", "Keys", "Press any key to close."}
             assert {x for x in inner if not x.startswith("  ")} == headings, inner
-            assert any("quit." in x for x in inner)  # the last line is on the screen too
+            assert inner[-1] == "Press any key to close."  # the last line is on the screen too
             await pilot.press("escape")
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (64, 20)])
+@pytest.mark.parametrize("key", ["f1", "f3", "f4"])
+def test_the_help_last_trick_and_score_sheet_panels_say_any_key_closes_them(tmp_path: Path, key: str,
+                                                                            size: tuple[int, int]) -> None:
+    """F1's, F3's and F4's panels closed on any key but did not say so (the result and hint panels end with
+    'Press Enter or Escape to close.'): their last line now says it, on the screen at the smallest size, and a
+    key other than Enter or Escape closes them."""
+    from sergeant_major.cli.table import Panel
+
+    app = _app(tmp_path, "9-5-2", 5)
+
+    async def go() -> None:
+        async with app.run_test(size=size) as pilot:
+            await ready(pilot, app)
+            await pilot.press(key)
+            await pilot.pause(0.2)
+            assert isinstance(app.screen, Panel)
+            body = app.screen.query_one("#panel-body")
+            lines = [strip.text.strip("│╭╮╰╯─ ") for strip in body.render_lines(body.region.reset_offset)]
+            assert [x for x in lines if x][-1] == "Press any key to close.", lines
+            assert any("│  Press any key to close." in x for x in screen_rows(app))  # within the terminal
+            await pilot.press("x")
+            await pilot.pause()
+            assert not isinstance(app.screen, Panel)
             await quit_table(pilot, app)
 
     asyncio.run(go())

@@ -920,3 +920,20 @@ def test_rules_command_says_where_its_sources_are() -> None:
     text = (root / "docs" / "rules.md").read_text(encoding="utf-8")
     assert "| 003 |" in text and "### Reference decisions" in text
     assert "RULES.md" not in {p.name for p in (root / "docs").iterdir()}  # no two names differing by case
+
+
+@pytest.mark.parametrize("columns", ["80", "200"])
+def test_rules_overview_says_what_its_sources_are_before_citing_one(columns: str) -> None:
+    """``rules`` listed 'Source: 000, 004' from its first preset on, and said what those numbers are only inside
+    its last line on the rules string: it now says it, with docs/rules.md, before the first source it cites."""
+    from typer.testing import CliRunner
+
+    from sergeant_major.cli.app import app, register_commands
+
+    register_commands()
+    res = CliRunner().invoke(app, ["rules"], env={"COLUMNS": columns})
+    assert res.exit_code == 0, res.output
+    first = min(i for i in (res.stdout.find("Source:"), res.stdout.find("│ source")) if i >= 0)
+    before = " ".join(res.stdout[:first].split())
+    assert "Sources: 000, 002, 003 and 004 are the rules texts the engine follows" in before, before
+    assert "docs/rules.md lists both" in before

@@ -23,6 +23,7 @@ from sergeant_major.cli.app import app
 from sergeant_major.core.errors import RecordError, SergeantMajorError
 from sergeant_major.core.match import deal_cards
 from sergeant_major.core.rules import OPTIONS
+from sergeant_major.core.seeding import SEED_LIMIT, SEED_RANGE
 from sergeant_major.players import Player, decision_rng
 from sergeant_major.records import (
     RECORD_FORMAT,
@@ -616,6 +617,17 @@ def test_cli_check_illegal(files: dict[str, Path]) -> None:
     assert " you " not in out.lower() and f"seat {files['seat']} ({NAMES[int(str(files['seat']))]}) does not hold" in out
 
 
+def test_cli_check_and_replay_name_the_file_of_an_illegal_record(files: dict[str, Path]) -> None:
+    """``check FILE`` of an illegal record said 'error: deal 1, action 8 ...' without the file, where ``review
+    FILE`` says 'error: FILE: deal 1, ...': check and replay now name the file first too."""
+    for cmd in ("check", "replay"):
+        res = runner.invoke(app, [cmd, str(files["bad"])])
+        assert res.exit_code == 1
+        assert f"error: {files['bad']}: deal 1, action {files['j']} (seat {files['seat']}:" in res.output, res.output
+    res = runner.invoke(app, ["check", str(files["bad"]), "--game", "1"])
+    assert res.exit_code == 1 and f"error: {files['bad']} record 1: deal 1, action {files['j']} " in res.output
+
+
 def test_cli_check_malformed(files: dict[str, Path], tmp_path: Path) -> None:
     res = runner.invoke(app, ["check", str(files["broken"])])
     assert res.exit_code == 2
@@ -810,7 +822,8 @@ def test_cli_json_lines_check_replay_analyze(tmp_path: Path, jsonl_recs: list[di
     q = _jsonl(tmp_path, [jsonl_recs[0], bad, jsonl_recs[2]], "mixed.jsonl")
     res = runner.invoke(app, ["check", str(q)])
     assert res.exit_code == 1
-    assert "record 2 (line 2): error:" in res.output and "1 illegal (line 2)" in res.output
+    assert f"error: {q} record 2 (line 2): deal 1, action {j + 1} " in res.output, res.output  # file, record, line
+    assert "1 illegal (line 2)" in res.output
     assert "record 3 (line 3): OK" in res.output
 
 
@@ -992,6 +1005,42 @@ def test_an_action_of_no_kind_says_it_has_none(good_text: str) -> None:
     with pytest.raises(RecordError) as e:
         loads_record(json.dumps(rec))
     assert e.value.where == "deals[0].actions[0]" and str(e.value).endswith("; it has none"), str(e.value)
+
+
+@pytest.mark.parametrize("seed", [-5, -1, 2**62, 2**70])
+def test_a_seed_outside_the_seed_range_is_refused_by_check_replay_and_resume(seed: int, files: dict[str, Path],
+                                                                              tmp_path: Path) -> None:
+    """The repro: a record whose seed was -5 or 2**70 passed ``check`` and ``replay``, and ``play --resume`` saved
+    it as 'match--5-...json', while ``--seed`` and a web table refuse both. The reader now refuses it in one line
+    quoting the seed and its range (status 2), the schema too, and nothing is saved."""
+    import sergeant_major.cli.play  # noqa: F401  (registers play)
+
+    rec = json.loads(files["good"].read_text(encoding="utf-8"))
+    rec["seed"] = seed
+    p = tmp_path / "seed.json"
+    p.write_text(json.dumps(rec), encoding="utf-8")
+    saves = tmp_path / "s"
+    for args in (["check", str(p)], ["replay", str(p)], ["play", "--resume", str(p), "--save-dir", str(saves)]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2, (args, res.output)
+        assert f"seed: {seed} is not {SEED_RANGE}" in res.output and res.output.count("\n") == 1, res.output
+    assert not saves.exists() or not any(saves.iterdir())
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(rec, json.loads(schema_path().read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("seed", [0, 2**62 - 1])
+def test_the_seeds_at_the_ends_of_the_range_still_load(seed: int, files: dict[str, Path], tmp_path: Path) -> None:
+    """The schema's seed range is :data:`SEED_LIMIT`'s: a record with the least or the greatest seed is checked."""
+    rec = json.loads(files["good"].read_text(encoding="utf-8"))
+    rec["seed"] = seed
+    assert loads_record(json.dumps(rec))["seed"] == seed
+    schema = json.loads(schema_path().read_text(encoding="utf-8"))["properties"]["seed"]
+    assert (schema["minimum"], schema["maximum"]) == (0, SEED_LIMIT - 1)
+    m = Match(Rules.parse("9-5-2"), seed, ["Ann", "Bob", "Cleo"])
+    drive(m, [RandomPlayer(), RandomPlayer(), RandomPlayer()])
+    path = write_record(m, tmp_path / "edge.json", ["random"] * 3)
+    assert runner.invoke(app, ["check", str(path)]).exit_code == 0
 
 
 @pytest.mark.parametrize("name", ["", "   ", "\u00a0\u3000"])

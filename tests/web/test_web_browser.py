@@ -177,3 +177,37 @@ def test_a_double_click_on_create_makes_one_table(server: Server, browser: Any) 
     assert len(posts) == 2
     assert errs == []
     ctx.close()
+
+
+def test_a_stale_error_goes_when_the_form_changes_or_the_browser_blocks_create(server: Server, browser: Any) -> None:
+    """The repro: rules refused by the server, then a timeout of -5: the browser's own number check blocked *Create*
+    with its bubble, and the rules' error stayed on the screen beside it, about rules no longer sent. The error now
+    goes when the form is changed, and when *Create* is pressed, blocked by the browser or not."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = page_errors(page)
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/api/tables") else None)
+    page.goto(server.url + "/")
+    page.locator("#seats .seatrow").first.wait_for()
+
+    def refused() -> None:
+        page.fill("#opts", "kitty=nonee")
+        page.click("#create-btn")
+        page.wait_for_function("document.getElementById('error').textContent !== ''")
+
+    refused()
+    page.fill("#timeout", "-5")  # a change of the form: the error was about the form before it
+    assert page.inner_text("#error") == "" and page.get_attribute("#error", "title") in (None, "")
+    page.fill("#timeout", "60")
+    refused()
+    # the value set as a script sets it, with no input event: only the press, which the browser blocks, is left
+    page.evaluate("document.getElementById('timeout').value = '-5'")
+    sent = len(posts)
+    page.click("#create-btn")
+    page.wait_for_timeout(200)
+    assert page.evaluate("document.getElementById('timeout').validity.rangeUnderflow")
+    assert len(posts) == sent  # blocked by the browser: no request
+    assert page.inner_text("#error") == ""
+    assert errs == []
+    ctx.close()

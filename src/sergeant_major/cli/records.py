@@ -242,7 +242,7 @@ def replay(
     if deal is None and rep.error is None:
         _end_lines(out, rep, shown)
     if fault is not None:
-        _fault(err, fault)
+        _fault(err, fault, _record_words(file, game))
         raise typer.Exit(1)
 
 
@@ -252,8 +252,16 @@ def _fault_text(e: RecordCheckError) -> str:
     return msg + (f" (at {e.where})" if e.where else "")
 
 
-def _fault(err: Console, e: RecordCheckError, prefix: str = "") -> None:
-    err.print(_t(f"{prefix}error: {_fault_text(e)}", style="bold red"))
+def _record_words(file: Path, game: int | None, line: int | None = None) -> str:
+    """The record a message is about: its file, and for one of a JSON Lines file its number and line
+    (``'m.jsonl record 2 (line 2)'``)."""
+    return f"{file}" + ("" if game is None else f" record {game}") + ("" if line is None else f" (line {line})")
+
+
+def _fault(err: Console, e: RecordCheckError, where: str) -> None:
+    """Print the fault ``e`` of the record ``where`` (:func:`_record_words`) as ``check``, ``replay`` and
+    ``review`` do: ``error: FILE: deal 1, action 8 ... is illegal: ...``."""
+    err.print(_t(f"error: {where}: {_fault_text(e)}", style="bold red"))
 
 
 @app.command()
@@ -279,12 +287,12 @@ def check(
         if len(recs) > 1:
             raise typer.Exit(_check_all(file, recs, out, err))
     rec = load_record(file, game, err)
+    where = _record_words(file, game)
     try:
         m = check_record(rec)
     except RecordCheckError as e:
-        _fault(err, e)
+        _fault(err, e, where)
         raise typer.Exit(1) from None
-    where = f"{file}" if game is None else f"{file} record {game}"
     out.print(_t(f"OK: {where}: {_summary(m)}"))
     names = m.names
     n = m.rules.players
@@ -313,11 +321,11 @@ def _check_all(file: Path, recs: list[tuple[int, str]], out: Console, err: Conso
             m = check_record(loads_record_at(text, line, True))
         except RecordCheckError as e:
             illegal.append(line)
-            _fault(err, e, head)
+            _fault(err, e, _record_words(file, k, line))
             continue
         except RecordError as e:
             malformed.append(line)
-            err.print(_t(f"{head}error: malformed: {e}", style="bold red"))
+            err.print(_t(f"error: {_record_words(file, k, line)}: malformed: {e}", style="bold red"))
             continue
         end = (f"winner {' and '.join(m.names[s] for s in m.end.winners)}" if m.end is not None
                else "unfinished")

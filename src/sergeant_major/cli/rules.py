@@ -136,6 +136,11 @@ class _NoTrailingSpace:
             yield Segment.line()
 
 
+SOURCES_LINE = ("Sources: 000, 002, 003 and 004 are the rules texts the engine follows; the reference and "
+                "\"decision N\" are the project's reading of them. docs/rules.md lists both (its section Sources).")
+"""What the sources the rules cite are and where they are listed: before the first ``Source:`` a player reads."""
+
+
 @app.command("rules")
 def rules_command(
     spec: Annotated[
@@ -150,10 +155,11 @@ def rules_command(
         console.print(_NoTrailingSpace(renderable))
 
     if not spec:
+        show(Text(SOURCES_LINE))
         show(presets_table() if console.width >= WIDE else presets_listing())
         show(options_listing())
-        show(Text('Rules string: PRESET key=value ..., e.g. "8-5-3 kitty=see-then-trump must-trump=on" (see docs/rules.md, '
-                  'which also lists the sources: the seed texts 000-004 and the reference with its numbered decisions).'))
+        show(Text('Rules string: PRESET key=value ..., e.g. "8-5-3 kitty=see-then-trump must-trump=on" '
+                  '(docs/rules.md).'))
         return
     text = " ".join(spec)
     try:
@@ -168,6 +174,4 @@ def rules_command(
     for line in rules.explain():
         show(Text(line))
     show(Text(f"String form (for --rules and records): {str(rules)!r}"))
-    show(Text("Sources: a seed (000, 002, 003, 004) is one of the rules texts the engine follows, the reference the "
-              "project's reading of them with its numbered decisions: both are listed in docs/rules.md "
-              "(the reference is at its end)."))
+    show(Text(SOURCES_LINE))

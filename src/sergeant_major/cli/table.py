@@ -453,7 +453,8 @@ class Panel(ModalScreen[None]):
     without one: a key of the moment it opened (Enter pressed twice on your last card, a key held down) was meant
     for the table, and closed the deal's result unseen. Then Enter or Escape closes it (:data:`CLOSING_KEYS`, what
     its last line says), or a click: another key (a card being typed as it opened) leaves it open. A panel opened by
-    a key of the player (help, last trick, score sheet) closes on any key. Ctrl-Q and Ctrl-C quit at any moment. It
+    a key of the player (help, last trick, score sheet) closes on any key (:data:`ANY_KEY_CLOSES`, its last line).
+    Ctrl-Q and Ctrl-C quit at any moment. It
     closes once: a second key or click already on its way (a double tap) is ignored."""
 
     DEFAULT_CSS = """
@@ -515,18 +516,21 @@ class Panel(ModalScreen[None]):
             app.send(_CONTINUE)
 
 
+ANY_KEY_CLOSES = "Press any key to close."
+"""The last line of a panel opened by a key of the player (help, last trick, score sheet): any key closes it."""
+
 HELP: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("How to play", (
         "Type a card and Enter: QS, 10h, Q♠ (several for a discard or a give: 2c 3d).",
         "Or, with nothing typed: Left/Right move along your hand, Enter plays the card under the cursor; click a "
         "card to play it. Discards and gives: Space or a click selects cards, Enter gives or discards them.",
-        "Trump, contract, targets: type them (S, spades, NT, MT; a number), or Left/Right to step through the "
-        "choices and Enter.")),
+        "Trump, contract, targets: type them (S, spades, NT, MT; a number), or Left/Right through the choices "
+        "and Enter.")),
     ("Keys", (
         "F1 help   F2 hint   F3 last trick   F4 score sheet",
         "F5 save   F6 forced cards on/off",
         "Ctrl-Q or Ctrl-C save and quit",
-        "Or type the commands: hint, last, scores, save, forced, quit.")),
+        "Or type hint, last, scores, save, forced or quit.")),
 )
 
 
@@ -581,7 +585,7 @@ def help_body() -> Group:
     for heading, paragraphs in HELP:
         parts.append(Text(heading, style="bold"))
         parts.extend(Padding(Text(x), (0, 0, 0, 2)) for x in paragraphs)
-    return Group(*parts)
+    return Group(*parts, Text(), Text(ANY_KEY_CLOSES, style="bold"))
 
 
 class TableApp(App[None]):
@@ -979,11 +983,12 @@ class TableApp(App[None]):
         v = self.view
         if v is None:
             return
-        self.push_screen(Panel("last", last_trick_body(v, not self.no_color)))
+        self.push_screen(Panel("last", Group(last_trick_body(v, not self.no_color), Text(),
+                                            Text(ANY_KEY_CLOSES, style="bold"))))
 
     def action_scores(self) -> None:
         if self.view is not None:
-            self.push_screen(Panel("scores", sheet_panel(self.view, [], [])))
+            self.push_screen(Panel("scores", sheet_panel(self.view, [], [Text(), Text(ANY_KEY_CLOSES, style="bold")])))
 
     def action_save(self) -> None:
         self._command("save")

@@ -45,20 +45,32 @@ async function init() {
   try { ACCOUNT = (await (await account).json()).name || null; } catch (e) { /* a guest */ }
   renderSeats(); defaultTableName();
   document.getElementById("opts").addEventListener("input", renderSeats);
-  document.getElementById("create").addEventListener("submit", create);
+  const form = document.getElementById("create");
+  form.addEventListener("submit", create);
+  // an error of an earlier press is stale once the form changes or is pressed again: the browser's own check of a
+  // field (a timeout of -5) blocks the submit with its bubble and no submit event, and left the old error beside it
+  for (const type of ["input", "change"]) form.addEventListener(type, clearError);
+  form.addEventListener("invalid", clearError, true);  // 'invalid' does not bubble: caught on its way down
   document.getElementById("invite-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
+    clearError();
     const u = document.getElementById("invite-url").value.trim();
     const m = u.match(/\/t\/([A-Za-z0-9_-]+)(#token=[A-Za-z0-9_-]+)?/);
     if (m) location.href = "/t/" + m[1] + (m[2] || "");
     else document.getElementById("error").textContent = t("badInvite", { text: u.length > 80 ? u.slice(0, 80) + "…" : u });
   });
 }
+// the error line emptied (its English reason, the title, too)
+function clearError() {
+  const err = document.getElementById("error");
+  err.textContent = ""; err.title = "";
+}
 // one table per press: a second click (a double click) while the first is under way makes no second table
 let creating = false;
 async function create(ev) {
   ev.preventDefault();
   if (creating) return;
+  clearError();
   creating = true;
   try { await createTable(); } finally { creating = false; }
 }
@@ -95,7 +107,6 @@ async function createTable() {
     err.textContent = refusalText({ code: k, reason: out.error }, { rules: body.rules, name: body.name, seat: out.seat, seatName: out.seat ? body.seats[out.seat - 1].name : "" });
     err.title = out.error; return;
   }
-  err.textContent = ""; err.title = "";
   let mine = null;
   for (const s of out.seats) if (s.token && mine === null) { mine = s.token; saveToken(out.id, s.token); }
   // a second "me" seat is for another person too (this browser holds one seat per table): its link is shown like
