@@ -34,7 +34,7 @@ from sergeant_major.core.cards import Card, Suit, parse_card, sort_hand
 from sergeant_major.core.deal import Deal, DealResult, Phase, Trick, role_name
 from sergeant_major.core.errors import CardParseError, SergeantMajorError
 from sergeant_major.core.rule_options import ExchangeCount
-from sergeant_major.core.rules import PRESETS, Rules
+from sergeant_major.core.rules import PRESETS, EarlyEnd, Rules
 from sergeant_major.core.safetext import quote
 from sergeant_major.core.steps import exchange_rounds
 from sergeant_major.core.view import View
@@ -587,7 +587,7 @@ def match_end_words(rules: Rules) -> str:
     if end is None:
         return ""
     kind, total = end
-    return f"to ±{total}" if kind == "bound" else f"to {total}"
+    return f"to ±{total}" if kind is EarlyEnd.BOUND else f"to {total}"
 
 
 def status(view: View) -> RenderableType:

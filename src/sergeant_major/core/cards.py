@@ -231,11 +231,8 @@ def mask_of(cards: Iterable[Card]) -> int:
 
 
 def ids_of(mask: int) -> Iterator[int]:
-    """The card ids set in ``mask``, ascending."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+    """The card ids set in ``mask``, ascending (:func:`id_list`'s ids, one at a time)."""
+    return iter(id_list(mask))
 
 
 # id_list's table: per suit, the card ids of each 13-bit pattern of the suit (a tuple each), built at the first call

@@ -52,7 +52,7 @@ from sergeant_major.core.rule_options import (
 )
 from sergeant_major.core.steps import Step, step_plan
 
-__all__ = ["Rules", "PRESETS", "PRESET_SOURCES", "OPTIONS", "Option", "DEFAULT_PRESET", "minimum_ceilings", "default_targets",
+__all__ = ["Rules", "EarlyEnd", "PRESETS", "PRESET_SOURCES", "OPTIONS", "Option", "DEFAULT_PRESET", "minimum_ceilings", "default_targets",
            "Declarer", "ContractSet", "KittyProcedure", "KittyTiming", "GiveRule", "ReturnRule", "TrumpReturn", "ExchangeCount",
            "TwoUp", "TrumpTiming", "Scoring", "Traditional"]
 
@@ -63,6 +63,14 @@ def _values(kind: type[enum.StrEnum]) -> tuple[str, ...]:
 
 
 KITTY_PROCEDURES: Final = _values(KittyProcedure)
+
+
+class EarlyEnd(enum.StrEnum):
+    """What may end a match before its last deal (:attr:`Rules.early_end`): a total reaching the target total
+    (``to=N``), or a total reaching the bound either way (``bound=N``, 9-2-5)."""
+
+    TARGET = "to"
+    BOUND = "bound"
 
 
 @dataclass(frozen=True)
@@ -217,17 +225,17 @@ class Rules:
         return 0 if self.declarer is Declarer.DEALER else 1
 
     @property
-    def early_end(self) -> tuple[str, int] | None:
-        """The total that may end the match before its last deal, as the players are told it: ``("to", 10)`` (a total
-        reaching 10), ``("bound", 15)`` (a total reaching +15 or -15), else ``None``. Also ``None`` in a match of one
+    def early_end(self) -> tuple[EarlyEnd, int] | None:
+        """The total that may end the match before its last deal, as the players are told it: ``(EarlyEnd.TARGET, 10)``
+        (a total reaching 10), ``(EarlyEnd.BOUND, 15)`` (a total reaching +15 or -15), else ``None``. Also ``None`` in a match of one
         deal (``deals=1``): whoever reaches the target or the bound in it has the highest total, who wins after that
         deal anyway, so "to 10" would only be read as the match's length. The terminal's top line
         (``cli.tui.match_end_words``) and the web pages (``web.tables.match_length``) say it."""
         if self.deals == 1:
             return None
         if self.target_total:
-            return ("to", self.target_total)
-        return ("bound", self.bound) if self.bound else None
+            return (EarlyEnd.TARGET, self.target_total)
+        return (EarlyEnd.BOUND, self.bound) if self.bound else None
 
     @property
     def has_nt_mt(self) -> bool:

@@ -355,7 +355,7 @@ def match_length(rules: Rules) -> dict[str, Any]:
     its last deal, ``{"kind": "to" | "bound", "total": N}`` or ``None`` (:attr:`Rules.early_end`: none in a match of
     one deal)."""
     end = rules.early_end
-    return {"deals": rules.deals, "end": None if end is None else {"kind": end[0], "total": end[1]}}
+    return {"deals": rules.deals, "end": None if end is None else {"kind": end[0].value, "total": end[1]}}
 
 
 def end_json(end: MatchEnd) -> dict[str, Any]:
