@@ -132,6 +132,9 @@ def test_the_table_and_the_replay_say_whether_the_match_is_rated(server: Server,
         store.dispose()
     ann.goto(server.url + f"/replay/{rated_tid}")
     ann.locator("#matchinfo #rated").wait_for()
+    # the review done first: while the server computes it (both cores on the CI machine) a click could wait out its
+    # timeout for the page's next frame
+    ann.locator("#review-summary table").first.wait_for(timeout=180_000)
     assert _badge(ann) == ("rated", "rated-badge rated") and "9-5-2" in ann.inner_text("#matchinfo")
     _shots(ann, "replay rated")
     ann.click("#lang")
