@@ -656,6 +656,21 @@ def test_cli_replay(files: dict[str, Path]) -> None:
     assert "(forced)" in out  # the kitty is always taken
 
 
+def test_cli_replay_and_check_say_the_bound_of_9_2_5_as_the_terminal_does(tmp_path: Path) -> None:
+    """``replay`` and ``check`` of a 9-2-5 record said 'Winner: ... - a total reached +-15; ...', the record's words:
+    they now say '±15' as the terminal's top line does, and the record is still checked word for word."""
+    m = Match(Rules.parse("9-2-5"), 0, ["You", "Bob", "Cleo"])
+    drive(m, [HeuristicPlayer()] * 3)
+    p = tmp_path / "m.json"
+    write_record(m, p, ["human", "heuristic", "heuristic"])
+    assert read_record(p)["end"]["reason"] == "a total reached +-15; the highest total (15) wins"
+    for cmd in ("replay", "check"):
+        res = runner.invoke(app, [cmd, str(p)])
+        assert res.exit_code == 0, res.output
+        assert "Winner: Cleo - a total reached ±15; the highest total (15) wins" in res.output, res.output
+        assert "+-" not in res.output, res.output
+
+
 def test_cli_replay_one_deal_and_errors(files: dict[str, Path]) -> None:
     res = runner.invoke(app, ["replay", str(files["good"]), "--deal", "2"])
     assert res.exit_code == 0, res.output

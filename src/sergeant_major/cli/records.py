@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sergeant_major.cli.app import app, parse_path, parse_whole_number
-from sergeant_major.cli.tui import signed
+from sergeant_major.cli.tui import end_words, signed
 from sergeant_major.core.actions import Discard, Play, action_text
 from sergeant_major.core.cards import format_cards, sort_hand
 from sergeant_major.core.deal import Deal, role_name
@@ -192,7 +192,7 @@ def _end_lines(out: Console, rep: Replay, recorded: int) -> None:
     out.print(_t(", ".join(f"{rep.names[s]} {signed(m.totals[s])}" for s in range(m.rules.players))))
     if m.end is not None:
         who = " and ".join(rep.names[s] for s in m.end.winners)
-        out.print(_t(f"Winner: {who} - {m.end.reason}", style="bold green"))
+        out.print(_t(f"Winner: {who} - {end_words(m.end)}", style="bold green"))
     elif recorded and m.deals[recorded - 1].result is None:
         out.print(_t(f"The match is unfinished (the record stops in deal {recorded}).", style="yellow"))
     else:
@@ -300,7 +300,7 @@ def check(
     # an unfinished record (a match being played): its totals are not final ones
     out.print(_t(("Final totals: " if m.end is not None else "Totals so far: ") + totals))
     if m.end is not None:
-        out.print(_t(f"Winner: {' and '.join(names[s] for s in m.end.winners)} - {m.end.reason}"))
+        out.print(_t(f"Winner: {' and '.join(names[s] for s in m.end.winners)} - {end_words(m.end)}"))
     else:
         out.print(_t(f"Unfinished: the record stops in deal {len(rec['deals'])}"))
 
