@@ -842,6 +842,24 @@ def test_cli_json_lines_check_replay_analyze(tmp_path: Path, jsonl_recs: list[di
     assert "record 3 (line 3): OK" in res.output
 
 
+@pytest.mark.parametrize(("line", "said"), [
+    ('{"format": \n', 'malformed: column 12: not valid JSON: '),
+    ("[1, 2]\n", "malformed: a record is a JSON object, not [1, 2]"),
+    ('{"format": "sergeant-major-record"}\n', "malformed: version: missing required key 'version'"),
+], ids=["syntax", "not-an-object", "a-field"])
+def test_check_of_json_lines_names_a_malformed_records_line_once(line: str, said: str, tmp_path: Path,
+                                                                    jsonl_recs: list[dict[str, Any]]) -> None:
+    """The repro: ``check`` of a JSON Lines file with one bad line said 'record 2 (line 2): malformed: line 2 column
+    12: ...', the line twice; it is named once now, the column or the field after it."""
+    p = _jsonl(tmp_path, jsonl_recs[:2])
+    first, second = p.read_text(encoding="utf-8").splitlines(keepends=True)
+    p.write_text(first + line + second, encoding="utf-8")
+    res = runner.invoke(app, ["check", str(p)])
+    assert res.exit_code == 2, res.output
+    assert f"error: {p} record 2 (line 2): {said}" in res.output, res.output
+    assert res.output.count("line 2") == 2 and "1 malformed (line 2)" in res.output, res.output  # the error, the summary
+
+
 def test_cli_replay_reports_removed_deals(tmp_path: Path) -> None:
     """Deals cut from a record: replay reports the totals that do not follow (exit 1) and invents no deal."""
     _, rec = played("9-5-2", seed=7, levels=("random",) * 3)

@@ -258,6 +258,14 @@ def _record_words(file: Path, game: int | None, line: int | None = None) -> str:
     return f"{file}" + ("" if game is None else f" record {game}") + ("" if line is None else f" (line {line})")
 
 
+def _within_line(e: RecordError, line: int) -> str:
+    """The fault ``e`` of the record on line ``line`` of a JSON Lines file, without that line, which the message's
+    head already names (``'column 9: not valid JSON: ...'``, ``'deals[0]: ...'``, not ``'line 2 column 9: ...'``)."""
+    msg = str(e)[len(e.where) + 2:] if e.where else str(e)
+    where = e.where.removeprefix(f"line {line}").lstrip(", ")
+    return f"{where}: {msg}" if where else msg
+
+
 def _fault(err: Console, e: RecordCheckError, where: str) -> None:
     """Print the fault ``e`` of the record ``where`` (:func:`_record_words`) as ``check``, ``replay`` and
     ``review`` do: ``error: FILE: deal 1, action 8 ... is illegal: ...``."""
@@ -325,7 +333,7 @@ def _check_all(file: Path, recs: list[tuple[int, str]], out: Console, err: Conso
             continue
         except RecordError as e:
             malformed.append(line)
-            err.print(_t(f"error: {_record_words(file, k, line)}: malformed: {e}", style="bold red"))
+            err.print(_t(f"error: {_record_words(file, k, line)}: malformed: {_within_line(e, line)}", style="bold red"))
             continue
         end = (f"winner {' and '.join(m.names[s] for s in m.end.winners)}" if m.end is not None
                else "unfinished")
