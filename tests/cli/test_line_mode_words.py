@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from _matchhelp import at_last_card
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -173,3 +174,13 @@ def test_a_refusal_at_80_columns_breaks_between_words(tmp_path: Path) -> None:
     assert len(wide) > 80 and "is not a card" in wide, wide
     n = next((n for n in range(2, 6) if " ".join(narrow[:n]) == wide), 0)  # the same words, cut at spaces
     assert n and all(len(x) <= 79 for x in narrow[:n]), narrow
+
+
+def test_the_match_end_of_9_2_5_says_the_bound_as_the_top_line_does(tmp_path: Path) -> None:
+    """Line mode ended a 9-2-5 match with '... - a total reached +-15; ...', the record's words: it now says '±15'
+    as its top line's 'to ±15' does."""
+    buf = io.StringIO()
+    m = at_last_card("9-2-5", 0, ["You", "Bob", "Cleo"])
+    assert Game(m, KINDS, tmp_path / "m.json", Console(file=buf, width=80), lambda prompt: "quit").run() == 0
+    out = buf.getvalue()
+    assert "Match over: Cleo wins - a total reached ±15; the highest total (15) wins." in out and "+-" not in out, out

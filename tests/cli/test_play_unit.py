@@ -728,15 +728,19 @@ def test_the_deal_line_shows_no_targets_before_the_dealer_assigns_them(rules_tex
     assert first == f"=== Deal 1: {shown}", first
 
 
-def test_resuming_a_finished_match_is_an_error_that_says_to_replay(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("rules_text", "why"), [("9-5-2 to=5", None),
+                                                ("9-2-5", "(a total reached ±15; the highest total (15) wins)")],
+                         ids=["target", "bound"])
+def test_resuming_a_finished_match_is_an_error_that_says_to_replay(rules_text: str, why: str | None, tmp_path: Path) -> None:
     """A finished match has nothing to continue: one line on stderr saying so, with the winner and ``replay``,
-    status 2 (it was a line on stdout and status 0, as if the match had been played on), and no file saved."""
+    status 2 (it was a line on stdout and status 0, as if the match had been played on), and no file saved. The end
+    is said as the terminal says it: 9-2-5's bound as '±15', not the record's '+-15'."""
     from sergeant_major.cli.app import app
     from sergeant_major.players import HeuristicPlayer
     from sergeant_major.players import drive as drive_match
     from sergeant_major.records import write_record
 
-    m = Match(Rules.parse("9-5-2 to=5"), 3, ["You", "Bob", "Cleo"])
+    m = Match(Rules.parse(rules_text), 3 if why is None else 0, ["You", "Bob", "Cleo"])
     drive_match(m, [HeuristicPlayer()] * 3)
     assert m.end is not None
     done = tmp_path / "done.json"
@@ -745,7 +749,7 @@ def test_resuming_a_finished_match_is_an_error_that_says_to_replay(tmp_path: Pat
     assert res.exit_code == 2, res.output
     assert res.stdout == "" and res.stderr.count("\n") == 1, res.output
     assert res.stderr.startswith(f"error: cannot resume '{done}': that match is already over: ")
-    assert m.end.reason in res.stderr and f"(sergeant-major replay {done})" in res.stderr
+    assert (why or m.end.reason) in res.stderr and f"(sergeant-major replay {done})" in res.stderr and "+-" not in res.stderr
     assert not (tmp_path / "s").exists()
 
 

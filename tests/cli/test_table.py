@@ -14,6 +14,8 @@ from rich.text import Text
 
 pytest.importorskip("textual")
 
+from _matchhelp import at_last_card  # noqa: E402
+
 from sergeant_major.cli import tui  # noqa: E402
 from sergeant_major.cli.settings import Settings  # noqa: E402
 from sergeant_major.cli.table import CardInput, DealLog, TableApp, top_line, trick_lines  # noqa: E402
@@ -1133,6 +1135,27 @@ def test_the_match_end_panel_of_18_deals_fits_the_screen(tmp_path: Path, size: t
 
     asyncio.run(go())
     assert app.game.finished
+
+
+def test_the_match_end_of_9_2_5_says_the_bound_as_the_top_line_does(tmp_path: Path) -> None:
+    """A 9-2-5 match ended on the screen with 'a total reached +-15', the record's words: the end panel now says
+    '±15' as the top line's 'to ±15' does, and the record keeps its words ('check' compares them)."""
+    app = TableApp(at_last_card("9-2-5", 0, ["You", "Bob", "Cleo"]), KINDS3, tmp_path / "m.json", settings=Settings())
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert await ready(pilot, app) == "end"
+            await pilot.pause()
+            rows = "\n".join(screen_rows(app))
+            assert "a total reached ±15; the highest total (15) wins" in rows and "+-" not in rows, rows
+            await pilot.press("enter")
+            for _ in range(500):
+                if not app.worker or not app.worker.is_alive():
+                    break
+                await pilot.pause(0.01)
+
+    asyncio.run(go())
+    assert read_record(tmp_path / "m.json")["end"]["reason"] == "a total reached +-15; the highest total (15) wins"
 
 
 def test_the_score_sheet_sums_the_earliest_deals_in_few_rows() -> None:

@@ -656,6 +656,21 @@ def test_cli_replay(files: dict[str, Path]) -> None:
     assert "(forced)" in out  # the kitty is always taken
 
 
+def test_cli_replay_and_check_say_the_bound_of_9_2_5_as_the_terminal_does(tmp_path: Path) -> None:
+    """``replay`` and ``check`` of a 9-2-5 record said 'Winner: ... - a total reached +-15; ...', the record's words:
+    they now say '±15' as the terminal's top line does, and the record is still checked word for word."""
+    m = Match(Rules.parse("9-2-5"), 0, ["You", "Bob", "Cleo"])
+    drive(m, [HeuristicPlayer()] * 3)
+    p = tmp_path / "m.json"
+    write_record(m, p, ["human", "heuristic", "heuristic"])
+    assert read_record(p)["end"]["reason"] == "a total reached +-15; the highest total (15) wins"
+    for cmd in ("replay", "check"):
+        res = runner.invoke(app, [cmd, str(p)])
+        assert res.exit_code == 0, res.output
+        assert "Winner: Cleo - a total reached ±15; the highest total (15) wins" in res.output, res.output
+        assert "+-" not in res.output, res.output
+
+
 def test_cli_replay_one_deal_and_errors(files: dict[str, Path]) -> None:
     res = runner.invoke(app, ["replay", str(files["good"]), "--deal", "2"])
     assert res.exit_code == 0, res.output
@@ -825,6 +840,24 @@ def test_cli_json_lines_check_replay_analyze(tmp_path: Path, jsonl_recs: list[di
     assert f"error: {q} record 2 (line 2): deal 1, action {j + 1} " in res.output, res.output  # file, record, line
     assert "1 illegal (line 2)" in res.output
     assert "record 3 (line 3): OK" in res.output
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ('{"format": \n', 'malformed: column 12: not valid JSON: '),
+    ("[1, 2]\n", "malformed: a record is a JSON object, not [1, 2]"),
+    ('{"format": "sergeant-major-record"}\n', "malformed: version: missing required key 'version'"),
+], ids=["syntax", "not-an-object", "a-field"])
+def test_check_of_json_lines_names_a_malformed_records_line_once(line: str, said: str, tmp_path: Path,
+                                                                    jsonl_recs: list[dict[str, Any]]) -> None:
+    """The repro: ``check`` of a JSON Lines file with one bad line said 'record 2 (line 2): malformed: line 2 column
+    12: ...', the line twice; it is named once now, the column or the field after it."""
+    p = _jsonl(tmp_path, jsonl_recs[:2])
+    first, second = p.read_text(encoding="utf-8").splitlines(keepends=True)
+    p.write_text(first + line + second, encoding="utf-8")
+    res = runner.invoke(app, ["check", str(p)])
+    assert res.exit_code == 2, res.output
+    assert f"error: {p} record 2 (line 2): {said}" in res.output, res.output
+    assert res.output.count("line 2") == 2 and "1 malformed (line 2)" in res.output, res.output  # the error, the summary
 
 
 def test_cli_replay_reports_removed_deals(tmp_path: Path) -> None:

@@ -295,3 +295,39 @@ def test_the_match_end_heads_the_last_deal_and_gives_the_totals(server: Server, 
     assert page.evaluate(_BROKEN_IN_DIALOG) == []
     assert errs == []
     ctx.close()
+
+
+_END_IN_VIEW = """() => {
+  const box = (e) => e.getBoundingClientRect(), title = box(document.getElementById('end-title'));
+  const out = title.top < 0 ? ['the title ' + title.top] : [];
+  for (const b of document.querySelectorAll('#dlg-actions button')) {
+    const r = box(b), hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (r.top < 0 || r.bottom > innerHeight || !b.contains(hit)) out.push(b.textContent + ' ' + r.top + '..' + r.bottom);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+def test_the_match_end_s_buttons_are_in_view_with_its_title(server: Server, browser: Any, size: tuple[int, int]) -> None:
+    """A long match's end (3-5-8: 18 deals in the score sheet) put *Replay*, *Download the record* and *Close* under
+    a 390x844 phone's fold, and at 1280x800 the focus on *Replay* scrolled the end's title away. Now the buttons stick
+    to the window's bottom over the sheet: with the page at its top, the title and every button are in view and
+    the buttons are what is under them; scrolled to the end, the sheet's last row is above the buttons."""
+    from _browserhelp import create_table
+
+    tid = create_table(server, [{"kind": "computer", "level": "heuristic"}, {"kind": "computer", "level": "random"},
+                                {"kind": "computer", "level": "heuristic"}], "3-5-8")["id"]
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/t/" + tid)  # watched: the computers have played it to its end
+    page.locator("#end-title").wait_for()
+    assert page.locator("#sheet tr").count() == 18 + 2  # the heading, 18 deals, the totals
+    page.evaluate("scrollTo(0, 0)")
+    assert page.evaluate(_END_IN_VIEW) == []
+    page.evaluate("scrollTo(0, document.documentElement.scrollHeight)")
+    last, bar = page.locator("#sheet tr").last.bounding_box(), page.locator("#dlg-actions").bounding_box()
+    assert last and bar and last["y"] + last["height"] <= bar["y"] + 1, (last, bar)
+    assert errs == []
+    ctx.close()

@@ -256,3 +256,50 @@ def test_no_replay_shows_why_and_the_ways_on_without_the_controls(server: Server
     page.click("#lang")
     assert errs == []
     ctx.close()
+
+
+
+_NAME_CELLS = """() => Array.from(document.querySelectorAll('.review-table td:first-child')).map((td) => {
+  const text = document.createTreeWalker(td, NodeFilter.SHOW_TEXT).nextNode(), r = document.createRange();
+  r.selectNodeContents(text);
+  const lines = new Set(Array.from(r.getClientRects()).map((x) => Math.round(x.top))).size;
+  const n = td.querySelector('.cut');
+  return [td.textContent, lines, n ? n.title : null, n ? n.scrollWidth > n.clientWidth : null];
+})"""
+
+
+@pytest.mark.parametrize(("width", "lang", "long"), [(390, "en", ""), (390, "de", ""), (1280, "en", ""),
+                                                     (390, "en", "Bartholomew Fitzgerald-Smythe the Third")],
+                         ids=["390-en", "390-de", "1280-en", "390-long-name"])
+def test_the_review_table_keeps_each_name_on_one_line(server: Server, browser: Any, width: int, lang: str, long: str) -> None:
+    """The repro: at 390 px the review's table of the players broke "Heuristic 2" after its level, a row of two lines
+    each. Now a name stays on one line, a long one cut with an ellipsis and written whole in its title."""
+    import json
+
+    third = {"kind": "computer", "level": "expert"} | ({"name": long} if long else {})
+    out = create_table(server, [{"kind": "computer", "level": "heuristic"}, {"kind": "computer", "level": "heuristic"}, third],
+                       "9-5-2 deals=1")
+    tid = out["id"]
+    ctx = browser.new_context(viewport={"width": width, "height": 844})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/")
+    page.evaluate("(l) => localStorage.setItem('sm-lang', l)", lang)
+    page.goto(server.url + "/t/" + tid)  # a table of computers plays once watched
+    page.locator("#end-title").wait_for()
+    rows = [{"seat": s, "mistakes": 3, "lost": 2, "lost_max": 4, "expert_lost": 1.25} for s in range(3)]
+    review = {"expert": True, "seats": rows, "deals": [{"deal": 1, "plays": [], "seats": rows}]}  # the widest: 4 columns
+    page.route(f"**/api/tables/{tid}/review", lambda r: r.fulfill(status=200, content_type="application/json",
+                                                                     body=json.dumps({"review": review})))
+    page.goto(server.url + "/replay/" + tid)
+    page.locator("#review-summary table").first.wait_for()
+    level, expert = {"en": ("Heuristic", "Expert"), "de": ("Heuristik", "Experte")}[lang]
+    cells = page.evaluate(_NAME_CELLS)
+    assert [c[0] for c in cells] == [f"{level} 1", f"{level} 2", long or f"{expert} 3"] * 2, cells
+    assert all(c[1] == 1 for c in cells), cells  # one line each
+    assert all(c[2] == c[0] for c in cells), cells  # the whole name in the title
+    assert [c[3] for c in cells] == [False, False, bool(long)] * 2, cells  # only a long name cut
+    table = page.locator(".review-table").first.bounding_box()
+    assert table and table["x"] + table["width"] <= width, table  # nothing pushed out of the page
+    assert errs == []
+    ctx.close()

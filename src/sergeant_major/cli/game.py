@@ -507,7 +507,7 @@ def match_over_lines(m: Match) -> list[str]:
     end = m.end
     assert end is not None
     winners = " and ".join(m.names[s] for s in end.winners)
-    return [f"Match over: {winners} {'win' if tui.is_you(winners) or len(end.winners) > 1 else 'wins'} - {end.reason}.",
+    return [f"Match over: {winners} {'win' if tui.is_you(winners) or len(end.winners) > 1 else 'wins'} - {tui.end_words(end)}.",
             "Totals: " + ", ".join(f"{m.names[s]} {tui.signed(t)}" for s, t in enumerate(m.totals))]
 
 

@@ -147,7 +147,7 @@ def play(
             assert match.end is not None
             winners = " and ".join(match.names[s] for s in match.end.winners)
             raise _fail(f"cannot resume {where}: that match is already over: {visible(winners)} won "
-                        f"({visible(match.end.reason)}); replay it instead (sergeant-major replay {resume}"
+                        f"({visible(tui.end_words(match.end))}); replay it instead (sergeant-major replay {resume}"
                         f"{f' --game {game}' if game is not None else ''})")
         if seed is not None or to is not None or rules != "9-5-2" or opponents != "heuristic" or name != "You":
             intro.append("(--rules, --seed, --to, --opponents and --name come from the saved match when resuming)")

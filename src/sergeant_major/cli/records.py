@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sergeant_major.cli.app import app, parse_path, parse_whole_number
-from sergeant_major.cli.tui import signed
+from sergeant_major.cli.tui import end_words, signed
 from sergeant_major.core.actions import Discard, Play, action_text
 from sergeant_major.core.cards import format_cards, sort_hand
 from sergeant_major.core.deal import Deal, role_name
@@ -192,7 +192,7 @@ def _end_lines(out: Console, rep: Replay, recorded: int) -> None:
     out.print(_t(", ".join(f"{rep.names[s]} {signed(m.totals[s])}" for s in range(m.rules.players))))
     if m.end is not None:
         who = " and ".join(rep.names[s] for s in m.end.winners)
-        out.print(_t(f"Winner: {who} - {m.end.reason}", style="bold green"))
+        out.print(_t(f"Winner: {who} - {end_words(m.end)}", style="bold green"))
     elif recorded and m.deals[recorded - 1].result is None:
         out.print(_t(f"The match is unfinished (the record stops in deal {recorded}).", style="yellow"))
     else:
@@ -258,6 +258,14 @@ def _record_words(file: Path, game: int | None, line: int | None = None) -> str:
     return f"{file}" + ("" if game is None else f" record {game}") + ("" if line is None else f" (line {line})")
 
 
+def _within_line(e: RecordError, line: int) -> str:
+    """The fault ``e`` of the record on line ``line`` of a JSON Lines file, without that line, which the message's
+    head already names (``'column 9: not valid JSON: ...'``, ``'deals[0]: ...'``, not ``'line 2 column 9: ...'``)."""
+    msg = str(e)[len(e.where) + 2:] if e.where else str(e)
+    where = e.where.removeprefix(f"line {line}").lstrip(", ")
+    return f"{where}: {msg}" if where else msg
+
+
 def _fault(err: Console, e: RecordCheckError, where: str) -> None:
     """Print the fault ``e`` of the record ``where`` (:func:`_record_words`) as ``check``, ``replay`` and
     ``review`` do: ``error: FILE: deal 1, action 8 ... is illegal: ...``."""
@@ -300,7 +308,7 @@ def check(
     # an unfinished record (a match being played): its totals are not final ones
     out.print(_t(("Final totals: " if m.end is not None else "Totals so far: ") + totals))
     if m.end is not None:
-        out.print(_t(f"Winner: {' and '.join(names[s] for s in m.end.winners)} - {m.end.reason}"))
+        out.print(_t(f"Winner: {' and '.join(names[s] for s in m.end.winners)} - {end_words(m.end)}"))
     else:
         out.print(_t(f"Unfinished: the record stops in deal {len(rec['deals'])}"))
 
@@ -325,7 +333,7 @@ def _check_all(file: Path, recs: list[tuple[int, str]], out: Console, err: Conso
             continue
         except RecordError as e:
             malformed.append(line)
-            err.print(_t(f"error: {_record_words(file, k, line)}: malformed: {e}", style="bold red"))
+            err.print(_t(f"error: {_record_words(file, k, line)}: malformed: {_within_line(e, line)}", style="bold red"))
             continue
         end = (f"winner {' and '.join(m.names[s] for s in m.end.winners)}" if m.end is not None
                else "unfinished")

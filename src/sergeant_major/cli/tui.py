@@ -33,6 +33,7 @@ from sergeant_major.core.actions import (
 from sergeant_major.core.cards import Card, Suit, parse_card, sort_hand
 from sergeant_major.core.deal import Deal, DealResult, Phase, Trick, role_name
 from sergeant_major.core.errors import CardParseError, SergeantMajorError
+from sergeant_major.core.match import EndKind, MatchEnd
 from sergeant_major.core.rule_options import ExchangeCount
 from sergeant_major.core.rules import PRESETS, EarlyEnd, Rules
 from sergeant_major.core.safetext import quote
@@ -58,6 +59,8 @@ __all__ = [
     "game_title",
     "deal_words",
     "match_end_words",
+    "bound_words",
+    "end_words",
     "deal_summary",
     "exchange_plan",
     "refusal",
@@ -587,7 +590,22 @@ def match_end_words(rules: Rules) -> str:
     if end is None:
         return ""
     kind, total = end
-    return f"to ±{total}" if kind is EarlyEnd.BOUND else f"to {total}"
+    return f"to {bound_words(total)}" if kind is EarlyEnd.BOUND else f"to {total}"
+
+
+def bound_words(limit: int) -> str:
+    """The bound of 9-2-5 as the players read it: ``'±15'`` (a total reaching +15 or -15)."""
+    return f"±{limit}"
+
+
+def end_words(end: MatchEnd) -> str:
+    """Why the match ended, as the terminal says it: the end's reason (:attr:`MatchEnd.reason`), but the bound in the
+    words of :func:`match_end_words` (``'a total reached ±15; ...'``, where the record keeps ``'+-15'``: records and
+    ``check`` compare those words, so only what is shown changes)."""
+    facts = dict(end.facts)
+    if end.kind is EndKind.BOUND and "limit" in facts and "total" in facts:
+        return f"a total reached {bound_words(int(facts['limit']))}; the highest total ({facts['total']}) wins"
+    return end.reason
 
 
 def status(view: View) -> RenderableType:
