@@ -140,6 +140,7 @@ def test_the_result_closes_by_itself_when_the_new_deal_starts(server: Server, br
     b.locator("#dlg").wait_for(state="hidden")
     assert b.evaluate("S.view.deal === 2 && S.view.completed.length === 0")  # (only Ann and Bea could finish a trick)
     b.click("#btn-scores")
+    assert b.inner_text("#sheet caption") == "Each cell: tricks/target: up (+) or down (-) = total so far"
     row = b.locator("#sheet tr").nth(1)
     assert [row.locator("td").nth(i + 1).inner_text().split(": ")[1].split(" =")[0] for i in range(3)] == \
         [f"+{x}" if x > 0 else str(x) for x in sheet], (row.inner_text(), sheet)

@@ -560,7 +560,8 @@ function resultHtml() {
 }
 function scoreSheet() {
   const v = S.view, nm = names();
-  let h = `<table class="sheet" id="sheet"><tr><th>${esc(t("deal"))}</th>` + nm.map((n) => `<th>${esc(n)}</th>`).join("") + "</tr>";
+  // a caption says how to read a cell ("4/5: -1 = -1" alone read as a riddle)
+  let h = `<table class="sheet" id="sheet"><caption class="sheet-key">${esc(t("sheetKey"))}</caption><tr><th>${esc(t("deal"))}</th>` + nm.map((n) => `<th>${esc(n)}</th>`).join("") + "</tr>";
   const tot = nm.map(() => 0);
   v.results.forEach((r, k) => { r.scores.forEach((x, i) => { tot[i] += x; });
     h += `<tr><td title="${esc(contractText(r.contract))}">${k + 1} ${esc(contractShort(r.contract))}</td>` + r.scores.map((x, i) => `<td>${r.tricks[i]}/${r.targets[i]}: ${signed(x)} = ${signed(tot[i])}</td>`).join("") + "</tr>"; });
