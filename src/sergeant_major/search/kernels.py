@@ -1866,6 +1866,6 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
 #: cache, shared between two processes: this one takes them from the first (the play-outs of the search's first
 #: guess), a second process from the last (the largest), each the next one the other has not claimed; then this one
 #: compiles :func:`solve_bounds`, loading the other's from numba's on-disk cache.
-WARM_UP_KERNELS = (playouts, seat_takes_trick_bc, seat_ducks_out, seat_exits_after, seat_loses_out, seat_ducks_lead, seat_wins_out,
+WARM_UP_KERNELS = (playouts, seat_takes_trick_bc, seat_ducks_out, seat_loses_out, seat_ducks_lead, seat_wins_out,
                    exit_cycles, seat_exit_losses, seat_ducks_trick_bc, last_trick_winner, tt_index, killer_slot, next_probe, push_child, tt_store,
                    tt_probe, etc_cut, start_bounds, gen_moves)
