@@ -55,7 +55,7 @@ ST_NODES, ST_BUDGET, ST_ABORT, ST_TTHITS, ST_ETC, ST_ETCCUTS, ST_HELPER, ST_ROT 
 # killer leads: stats[killer_slot(tricks left, target, leader)] = 1 + the last lead that cut there
 ST_KILLERS = 8
 # nodes decided by seat_takes_trick, trumps_reach, seat_ducks_trick, seat_ducks_lead, seat_loses_out, seat_wins_out
-# or seat_exit_losses
+# or seat_exit_losses, seat_exits_after
 ST_TAKES = ST_KILLERS + 4 * 18 * 4
 # probing (see search): the node count at which the innermost probe aborts, the depth of the node that set it
 # (-1: none, the count is the budget), and the knobs (tricks left from which nodes probe, the two budgets)
@@ -898,6 +898,108 @@ def seat_exit_losses(hands: Any, n: int, leader: int, seat: int, remaining: int)
     k = exit_cycles(hands, n, seat, 1, remaining - 1)
     return k + 1 if k >= 0 else 0
 
+@jit_inline
+def exits_in_trick(hands: Any, n: int, mine: int, seat: int, pending: int, led: int, tricks: int) -> int:
+    """No-trump, in the middle of a trick the seat surely loses, once it holds ``mine`` (after its card to this
+    trick): how many of the ``tricks`` tricks after this one it surely loses by its exits (:func:`exit_cycles` with
+    another player on lead, as :func:`seat_exit_losses` counts at that trick start), whatever the players in the bit
+    set ``pending`` (others still to play, suit ``led`` led) play to this trick. Such a player holding ``led`` must
+    follow, so only its ``led`` cards lose one; void in it, every suit may. A card leaving another hand only raises
+    its lowest card of the suit (more of the seat's cards lie under it), so the count on the hands as they are, with
+    those lengths less one, is sure. Returns -1..``tricks // 2``."""
+    best = -1
+    for p in range(n):
+        if p == seat:
+            continue
+        pv = (pending >> p) & 1
+        follows = (hands[p] >> (13 * led)) & LANE != 0
+        for suit in range(4):
+            m = (mine >> (13 * suit)) & LANE
+            o = (hands[p] >> (13 * suit)) & LANE
+            if m == 0 or o == 0:
+                continue
+            a = int(popcount64(m & ((1 << int(low_bit(o))) - 1)))
+            if a == 0:
+                continue
+            b = int(popcount64(o))
+            if pv != 0 and (suit == led or not follows):
+                b -= 1
+            k = min(a, b // 2, tricks // 2)
+            if k > best:
+                best = k
+    return best
+
+
+@jit_inline
+def overtaken(hands: Any, n: int, players: int, led: int, r: int) -> bool:
+    """Does one of the ``players`` (a bit set) hold suit ``led`` and only cards of it above rank ``r``? It must follow
+    above a card of rank ``r`` (seeds 000/004 "Playing the tricks": follow suit)."""
+    for p in range(n):
+        if (players >> p) & 1 != 0:
+            lv = (hands[p] >> (13 * led)) & LANE
+            if lv != 0 and int(low_bit(lv)) > r:
+                return True
+    return False
+
+
+@jit_inline
+def seat_exits_after(hands: Any, n: int, tlen: int, leader: int, seat: int, led: int, bc: int, ws: int,
+                     tricks: int) -> int:
+    """No-trump, in the middle of a trick (``tlen >= 1`` cards played, led by ``leader`` in suit ``led``, ``bc``
+    winning it, played by ``ws``; ``tricks`` more after it): when the seat surely loses this trick, one more than
+    the tricks after it the seat surely loses by its exits (:func:`exits_in_trick`), else 0 - in minimum tricks a
+    lower bound on the tricks left the others take. The seat loses the trick when it has played to it and another
+    player's card wins it (a beaten card stays beaten) or a player still to play must follow above it
+    (:func:`overtaken`), or, still to play, when it holds a legal card under the winning one: its highest such card
+    of the suit led (a lower one is no better an exit), void in it the highest card of the suit that leaves the most
+    exits (a discard never wins); holding only cards of the suit led above the winning one, when a player after it
+    must follow above its lowest. Seeds 000/004 "Playing the tricks", seed
+    003 (minimum tricks: no trump). Returns 0..``tricks + 1`` (``test_exits_after_a_lost_trick_hold``)."""
+    h = hands[seat]
+    pending = 0  # the players still to play to this trick
+    for k in range(tlen, n):
+        p = leader + k
+        if p >= n:
+            p -= n
+        pending |= 1 << p
+    if (pending >> seat) & 1 == 0:
+        if ws == seat and not overtaken(hands, n, pending, led, bc - 13 * led):
+            return 0
+        return 1 + max(exits_in_trick(hands, n, h, seat, pending, led, tricks), 0)
+    pending &= ~(1 << seat)
+    lv = (h >> (13 * led)) & LANE
+    if lv != 0:
+        if suit_of(bc) != led:
+            return 0
+        under = lv & ((1 << (bc - 13 * led)) - 1)
+        if under != 0:
+            c = int(high_bit(under))
+        else:
+            # it must beat the winning card: its lowest card, when a player after it must follow above that
+            c = int(low_bit(lv))
+            after = 0
+            sp = seat - leader
+            if sp < 0:
+                sp += n
+            for k in range(sp + 1, n):
+                p = leader + k
+                if p >= n:
+                    p -= n
+                after |= 1 << p
+            if not overtaken(hands, n, after, led, c):
+                return 0
+        mine = h & ~(1 << (13 * led + c))
+        return 1 + max(exits_in_trick(hands, n, mine, seat, pending, led, tricks), 0)
+    best = -1
+    for suit in range(4):
+        m = (h >> (13 * suit)) & LANE
+        if m != 0:
+            k = exits_in_trick(hands, n, h & ~(1 << (13 * suit + int(high_bit(m)))), seat, pending, led, tricks)
+            if k > best:
+                best = k
+    return 1 + max(best, 0)
+
+
 @jit
 def _under_in_order(m: int, u: int) -> bool:
     """The i-th lowest bit of ``m`` is below the i-th lowest of ``u``, for i up to the fewer of their bits."""
@@ -1564,6 +1666,13 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
                             elif trump < 0 and seat_ducks_out(hands, n, tk, tn * 4, tlen, seat):
                                 stats[ST_TAKES] += 1
                                 decided = 1
+                            elif trump < 0 and target <= 1 + (remaining - 1) // 2 and \
+                                    target <= seat_exits_after(hands, n, tlen, leader, seat, frames[b + F_LED],
+                                                               frames[b + F_BC], frames[b + F_WS], remaining - 1):
+                                # it surely loses this trick, and its exits after it lose the rest asked (the
+                                # count is at most one more than half the tricks after this one)
+                                stats[ST_TAKES] += 1
+                                decided = 1
                         elif seat_takes_trick_bc(hands, n, tlen, leader, seat, trump, must_trump, must_over, target,
                                                  frames[b + F_LED], frames[b + F_BC]):
                             stats[ST_TAKES] += 1
@@ -1572,6 +1681,13 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
                                                          frames[b + F_LED], frames[b + F_BC], False):
                             stats[ST_TAKES] += 1
                             decided = 1
+                    elif mis and trump < 0 and sp < tlen and target <= 1 + (remaining - 1) // 2 and \
+                            target <= seat_exits_after(hands, n, tlen, leader, seat, frames[b + F_LED],
+                                                       frames[b + F_BC], frames[b + F_WS], remaining - 1):
+                        # minimum tricks: the seat has played to this trick and surely loses it, and its exits after
+                        # it lose the rest asked
+                        stats[ST_TAKES] += 1
+                        decided = 1
                     elif not mis and trump >= 0 and sp < tlen and \
                             trumps_reach(hands, n, seat, trump, target, must_trump, must_over, 0, 0, True):
                         # the seat has played to this trick: its trump counts after it hold already

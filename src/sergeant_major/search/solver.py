@@ -160,7 +160,8 @@ class Solver:
     the trick's winner when it needs one more trick taken by the others, the trick starts where it surely
     loses the trick, :func:`._kernels.seat_ducks_lead`, and the nodes where it surely loses or wins every trick
     left, :func:`._kernels.seat_loses_out`, :func:`._kernels.seat_ducks_out`, :func:`._kernels.seat_wins_out`,
-    or loses enough by its exits, :func:`._kernels.seat_exit_losses`),
+    or loses enough by its exits, :func:`._kernels.seat_exit_losses`, also after a trick it surely loses,
+    :func:`._kernels.seat_exits_after`),
     ``guess`` and ``guess_shade`` / ``guess_shade_mt`` (the zero-window tests step from a first guess, the
     mean of greedy play-outs times this factor - default 0.9, and 1.3 in minimum tricks, where guessing high
     took fewer nodes - or bisect with ``guess = False``; positive finite numbers), ``etc_min``
