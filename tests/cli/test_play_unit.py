@@ -116,6 +116,17 @@ def test_discard_line_gives_cards() -> None:
     assert ei.value.rule == "card twice"
 
 
+def test_a_discard_naming_a_card_twice_says_which() -> None:
+    """'2C 3D 4H 3d' was refused as 'names a card twice' without the card: in a line of 4 cards the player had to
+    find it."""
+    m, _ = _decl_view(Rules.parse("9-5-2"))
+    m.apply(NameContract(0, Contract.SPADES))
+    m.apply(m.forced_action())  # type: ignore[arg-type]  # take the kitty
+    with pytest.raises(tui.InputError) as ei:
+        tui.parse_line(m.view(0), "2C 3D 4H 3d")
+    assert ei.value.rule == "card twice" and str(ei.value) == "'2C 3D 4H 3d' names 3D twice", str(ei.value)
+
+
 def test_refusal_names_rule_and_quotes_input() -> None:
     err = IllegalActionError("you do not hold KD", "card not held")
     line = tui.refusal("kd", err)

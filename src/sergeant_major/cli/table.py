@@ -128,12 +128,7 @@ class TableGame(Game):
         width."""
         lines = super().hint_text(hints, 10_000)  # the footnote once a session; each line whole, broken below
         self._post(self.app.show_hint, lines)
-        log: list[str] = []
-        for line in lines:
-            row = line.startswith("  ") and not line.startswith("  (")  # a row of estimates: '3C 2.94 tricks ...'
-            text = " ".join(line.split()) if row else line
-            log.extend(tui.wrap_note(text, self.app.log_width(), indent="  " if line.startswith("  ") else ""))
-        return log
+        return hint_log_lines(lines, self.app.log_width())
 
     def path_words(self, path: Path) -> str:
         """A save's path with the home folder written ``~`` (the deal log has 20 to 30 columns); it is printed whole
@@ -544,6 +539,22 @@ def last_trick_body(view: View, red: bool = True) -> Text:
     leader = last.cards[0][0]
     out = Text(f"Last trick, taken by {view.names[last.winner]}:\n  ")
     out.append_text(Text("  ").join(_trick_cell(view, s, cards, leader, True, red) for s, _ in last.cards))
+    return out
+
+
+def hint_log_lines(lines: list[str], width: int) -> list[str]:
+    """The hint's lines for the deal log, ``width`` columns: each row of estimates with its spaces closed up
+    (``3C 2.94 tricks +1.20 points``) and what does not fit hung deeper under it, notes broken between words."""
+    out: list[str] = []
+    for line in lines:
+        if line.startswith("  ") and not line.startswith("  ("):  # a row of estimates
+            # its end, broken off at 28 columns, stood at the rows' own indent and read as a row of its own ('points')
+            first, *rest = tui.wrap_note(" ".join(line.split()), width, indent="  ")
+            out.append(first)
+            if rest:
+                out.extend(tui.wrap_note(" ".join(x.strip() for x in rest), width, indent="    "))
+        else:
+            out.extend(tui.wrap_note(line, width, indent="  " if line.startswith("  ") else ""))
     return out
 
 

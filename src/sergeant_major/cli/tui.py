@@ -418,7 +418,8 @@ def parse_line(view: View, line: str) -> list[Action | Card]:
         return [end[0]]
     cards = parse_card_list(text)
     if len(set(cards)) != len(cards):
-        raise InputError(f"{quote(text)} names a card twice", "card twice")
+        twice = next(c for i, c in enumerate(cards) if c in cards[:i])  # in a line of 4 to 8 cards, say which
+        raise InputError(f"{quote(text)} names {twice} twice", "card twice")
     return list(cards)
 
 
