@@ -1406,7 +1406,8 @@ def test_a_long_word_breaks_after_a_slash_or_a_dash_and_keeps_its_style() -> Non
 def test_a_hint_row_broken_in_the_deal_log_hangs_under_it(tmp_path: Path) -> None:
     """At 80x24 the log has 28 columns and a row closed up ('  7C 5.19 tricks +3.98 points', 29) lost its last word
     to the next line at the rows' own indent, so that the log read '  points' as a row of its own before each choice.
-    What is broken off now hangs deeper under its row; each row still starts at the rows' indent."""
+    Rows now say "pts" when one does not fit, and what is still broken off hangs deeper under its row; each row
+    still starts at the rows' indent."""
     from sergeant_major.cli.table import TableGame
 
     class LogOnly:  # what hint_text asks of the app: the log's width, and a call for the panel (not drawn here)
@@ -1423,5 +1424,6 @@ def test_a_hint_row_broken_in_the_deal_log_hangs_under_it(tmp_path: Path) -> Non
     rows = ["  7C                        5.19 tricks    +3.98 points",
             "  JH 2C 3H 7H               9.08 tricks    +0.43 points"]
     log = game.hint_text(["Hint: the expert would choose 7C.", *rows], 80)
-    assert log[-4:] == ["  7C 5.19 tricks +3.98", "    points", "  JH 2C 3H 7H 9.08 tricks", "    +0.43 points"], log
+    # a row that does not fit says "pts" (every row then): '  7C 5.19 tricks +3.98 pts' fits in 28 columns
+    assert log[-3:] == ["  7C 5.19 tricks +3.98 pts", "  JH 2C 3H 7H 9.08 tricks", "    +0.43 pts"], log
     assert all(len(x) <= 28 for x in log), log

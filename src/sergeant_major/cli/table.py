@@ -544,12 +544,19 @@ def last_trick_body(view: View, red: bool = True) -> Text:
 
 def hint_log_lines(lines: list[str], width: int) -> list[str]:
     """The hint's lines for the deal log, ``width`` columns: each row of estimates with its spaces closed up
-    (``3C 2.94 tricks +1.20 points``) and what does not fit hung deeper under it, notes broken between words."""
+    (``3C 2.94 tricks +1.20 points``; "pts" in every row when one does not fit) and what still does not fit hung
+    deeper under it, notes broken between words."""
     out: list[str] = []
+    rows = [" ".join(x.split()) for x in lines if x.startswith("  ") and not x.startswith("  (")]
+    # "pts" in every row once one row does not fit with "points" (at 80x24 each row broke before its last word)
+    short = any(len("  " + r) > width for r in rows)
     for line in lines:
         if line.startswith("  ") and not line.startswith("  ("):  # a row of estimates
+            closed = " ".join(line.split())
+            if short and closed.endswith(" points"):
+                closed = closed[: -len("points")] + "pts"
             # its end, broken off at 28 columns, stood at the rows' own indent and read as a row of its own ('points')
-            first, *rest = tui.wrap_note(" ".join(line.split()), width, indent="  ")
+            first, *rest = tui.wrap_note(closed, width, indent="  ")
             out.append(first)
             if rest:
                 out.extend(tui.wrap_note(" ".join(x.strip() for x in rest), width, indent="    "))
