@@ -187,7 +187,7 @@ def test_a_name_written_as_a_computer_s_asks_again(server: Server, browser: Any,
     """An invited friend who types a computer's name ("Heuristik 3", as the German page writes seat 3's computer) is
     refused with ``computer_name``, told so in the page's language quoting the name, and asked again with the invitation
     kept; another name then takes the seat."""
-    said = "Der Name \"Heuristik 3\" wird abgelehnt: so heißt ein Computer" if lang == "de" else \
+    said = "Der Name \"Heuristik 3\" wird abgelehnt: so wird ein Computer geschrieben" if lang == "de" else \
         "the name 'Heuristik 3' is refused: it is written as a computer player's name"
     _refused_then_bea_joins(server, browser, lang, "Heuristik 3", said, phone=True, shot=f"390-computer-name-{lang}.png")
 
