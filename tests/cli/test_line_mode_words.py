@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from _matchhelp import at_last_card
+from _matchhelp import at_last_card, drive
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -18,6 +18,7 @@ from sergeant_major.cli.settings import Settings, load_settings, save_settings
 from sergeant_major.core.actions import Contract, NameContract, Play
 from sergeant_major.core.match import Match, first_dealer
 from sergeant_major.core.rules import Rules
+from sergeant_major.core.view import View
 
 KINDS = ["human", "heuristic", "heuristic"]
 
@@ -117,24 +118,17 @@ def test_last_card_is_played_for_you_and_forced_cards_option(tmp_path: Path, mon
 def test_forced_card_with_the_option(tmp_path: Path) -> None:
     m = Match(Rules.parse("9-5-2"), 4, ["You", "Bob", "Cleo"])
     g = Game(m, KINDS, tmp_path / "m.json", Console(file=io.StringIO()), settings=Settings(play_forced=True))
-    from sergeant_major.players import HeuristicPlayer, decision_rng
-
-    p = HeuristicPlayer()
     found = False
-    while not m.over and m.deal.number == 1:
-        f = m.forced_action()
-        if f is not None:
-            m.apply(f)
-            continue
-        s = m.to_act
-        assert s is not None
-        v = m.view(s)
-        if s == 0 and len(v.legal) == 1 and isinstance(v.legal[0], Play):
+
+    def check(m: Match, v: View) -> None:
+        nonlocal found
+        if v.seat == 0 and len(v.legal) == 1 and isinstance(v.legal[0], Play):
             assert g.forced_card() == v.legal[0]
             found = True
-        elif s == 0:
+        elif v.seat == 0:
             assert g.forced_card() is None
-        m.apply(p.choose(v, decision_rng(m.seed, s, m.deal.number, len(m.deal.history))))
+
+    drive(m, lambda m: m.over or m.deal.number != 1, hook=check)
     assert found
 
 

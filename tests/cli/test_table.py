@@ -70,13 +70,18 @@ def shown_in(app: TableApp, selector: str) -> list[str]:
     return [row[r.x:r.right].rstrip() for row in screen_rows(app)[r.y:r.bottom]]
 
 
+async def worker_end(pilot, app: TableApp, seconds: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+    """Wait (at most ``seconds``) for the game's worker to end: it saves the match first."""
+    for _ in range(round(seconds * 100)):
+        if app.worker is None or not app.worker.is_alive():
+            return
+        await pilot.pause(0.01)
+
+
 async def quit_table(pilot, app: TableApp) -> None:  # type: ignore[no-untyped-def]
     """Ctrl-Q, then wait (at most 5 s) for the game's worker to save and end."""
     await pilot.press("ctrl+q")
-    for _ in range(500):
-        if app.worker is None or not app.worker.is_alive():
-            break
-        await pilot.pause(0.01)
+    await worker_end(pilot, app)
 
 
 async def decide(pilot, app: TableApp, seen: dict[str, int], prefer_mt: bool) -> None:  # type: ignore[no-untyped-def]
@@ -141,10 +146,7 @@ async def play_through(app: TableApp, size: tuple[int, int] = (120, 40), prefer_
                 await pilot.press("ctrl+q")
                 break
             await decide(pilot, app, seen, prefer_mt)
-        for _ in range(2000):
-            if app.worker is None or not app.worker.is_alive():
-                break
-            await pilot.pause(0.01)
+        await worker_end(pilot, app, 20)
     return seen
 
 
@@ -1128,10 +1130,7 @@ def test_the_match_end_panel_of_18_deals_fits_the_screen(tmp_path: Path, size: t
             assert "earlier deals" not in rows, rows
             assert all(re.search(rf"│ +{i} +[a-z]", rows) for i in range(1, 19)), rows
             await pilot.press("enter")
-            for _ in range(500):
-                if not app.worker or not app.worker.is_alive():
-                    break
-                await pilot.pause(0.01)
+            await worker_end(pilot, app)
 
     asyncio.run(go())
     assert app.game.finished
@@ -1149,10 +1148,7 @@ def test_the_match_end_of_9_2_5_says_the_bound_as_the_top_line_does(tmp_path: Pa
             rows = "\n".join(screen_rows(app))
             assert "a total reached ±15; the highest total (15) wins" in rows and "+-" not in rows, rows
             await pilot.press("enter")
-            for _ in range(500):
-                if not app.worker or not app.worker.is_alive():
-                    break
-                await pilot.pause(0.01)
+            await worker_end(pilot, app)
 
     asyncio.run(go())
     assert read_record(tmp_path / "m.json")["end"]["reason"] == "a total reached +-15; the highest total (15) wins"
@@ -1383,10 +1379,7 @@ def test_the_match_end_panel_says_where_the_record_is_in_whole_names(tmp_path: P
             assert rows[at + 1:at + 3] == ["~/.local/share/sergeant-major/saves/",
                                            "match-2147483647-20261207-071705.json"], rows
             await pilot.press("enter")
-            for _ in range(500):
-                if app.worker is None or not app.worker.is_alive():
-                    break
-                await pilot.pause(0.01)
+            await worker_end(pilot, app)
 
     asyncio.run(go())
 

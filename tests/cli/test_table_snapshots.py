@@ -12,6 +12,7 @@ import pytest
 
 pytest.importorskip("pytest_textual_snapshot")
 
+from _matchhelp import drive  # noqa: E402
 from test_table import ready  # noqa: E402
 
 from sergeant_major.cli.settings import Settings  # noqa: E402
@@ -46,17 +47,7 @@ def _keys(*keys: str) -> Any:
 
 
 def _mt(m: Match) -> None:
-    from sergeant_major.players import HeuristicPlayer, decision_rng
-
-    p = HeuristicPlayer()
-    while m.to_act != 0 or m.forced_action() is not None:
-        f = m.forced_action()
-        if f is not None:
-            m.apply(f)
-            continue
-        s = m.to_act
-        assert s is not None
-        m.apply(p.choose(m.view(s), decision_rng(m.seed, s, m.deal.number, len(m.deal.history))))
+    drive(m, lambda m: m.to_act == 0 and m.forced_action() is None)
     if m.deal.contract is None and any(a == NameContract(0, Contract.MINIMUM) for a in m.deal.legal_actions()):
         m.apply(NameContract(0, Contract.MINIMUM))
 
@@ -64,17 +55,7 @@ def _mt(m: Match) -> None:
 def _last_card(m: Match) -> None:
     """Deal 1 played by the heuristic for every seat until the human holds one card: the table plays it for him and
     opens the result panel."""
-    from sergeant_major.players import HeuristicPlayer, decision_rng
-
-    p = HeuristicPlayer()
-    while not (m.to_act == 0 and m.deal.hands[0].bit_count() == 1):
-        f = m.forced_action()
-        if f is not None:
-            m.apply(f)
-            continue
-        s = m.to_act
-        assert s is not None
-        m.apply(p.choose(m.view(s), decision_rng(m.seed, s, m.deal.number, len(m.deal.history))))
+    drive(m, lambda m: m.to_act == 0 and m.deal.hands[0].bit_count() == 1)
 
 
 PHASES: dict[str, tuple[str, int, Any, tuple[str, ...]]] = {

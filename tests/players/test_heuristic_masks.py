@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from _matchhelp import drive, random_choice
 
 from sergeant_major.core.match import Match
 from sergeant_major.core.rules import Rules
@@ -22,24 +23,14 @@ def test_the_choice_from_masks_is_the_choice_from_the_view(text: str) -> None:
     """Every decision before the play of random matches (every seat, several deals, so with exchanges)."""
     rules = Rules.parse(text)
     compared = 0
-    for seed in range(6):
-        m = Match(rules, seed)
-        rng = random.Random(seed)
-        while not m.over and len(m.deals) <= 4:
-            f = m.forced_action()
-            if f is not None:
-                m.apply(f)
-                continue
-            s = m.to_act
-            assert s is not None
-            v = m.view(s)
-            if m.deal.phase.value != "play":
-                def seat_view(v: View = v) -> View:
-                    return v
 
-                got = choice_in_deal(m.deal, m.deal.legal_actions(), seat_view)
-                assert got == H.choose(v, random.Random(0)), (text, seed, m.deal.history)
-                compared += 1
-            legal = m.legal_actions()
-            m.apply(legal[rng.randrange(len(legal))])
+    def compare(m: Match, v: View) -> None:
+        nonlocal compared
+        if m.deal.phase.value != "play":
+            got = choice_in_deal(m.deal, m.deal.legal_actions(), lambda: v)
+            assert got == H.choose(v, random.Random(0)), (text, m.seed, m.deal.history)
+            compared += 1
+
+    for seed in range(6):
+        drive(Match(rules, seed), lambda m: m.over or len(m.deals) > 4, random_choice(random.Random(seed)), compare)
     assert compared >= 30

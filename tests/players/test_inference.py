@@ -9,7 +9,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from _matchhelp import random_view
+from _matchhelp import drive, random_choice, random_view
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -76,20 +76,15 @@ def _reference_factors(world: Deal, view: View, model: ChoiceModel) -> list[tupl
 def _played_match(rules: Rules, seed: int, mixed: bool) -> list[tuple[Deal, View]]:
     """(true deal, view) for every decision of deal 2 of a match: heuristic players, or a mix of heuristic and
     random choices (``mixed``)."""
-    m = Match(rules, seed)
     rng = random.Random(seed)
     out: list[tuple[Deal, View]] = []
-    while not m.over and len(m.deals) <= 2:
-        f = m.forced_action()
-        if f is not None:
-            m.apply(f)
-            continue
-        s = m.to_act
-        assert s is not None
-        v = m.view(s)
+
+    def keep(m: Match, v: View) -> None:
         if m.deal.number == 2:
-            out.append((m.deal.clone(), m.view((s + 1) % rules.players)))
-        m.apply((RandomPlayer() if mixed and rng.random() < 0.3 else H).choose(v, rng))
+            out.append((m.deal.clone(), m.view((v.seat + 1) % rules.players)))
+
+    drive(Match(rules, seed), lambda m: m.over or len(m.deals) > 2,
+          lambda m, v: (RandomPlayer() if mixed and rng.random() < 0.3 else H).choose(v, rng), keep)
     return out
 
 
@@ -242,14 +237,8 @@ def test_a_card_the_heuristic_would_not_play_makes_the_world_less_likely() -> No
 def test_the_true_world_never_gets_zero_weight(seed: int, actions: int, eps: float, text: str) -> None:
     """Whatever the players chose (random play here), the true deal and a sampled world get a weight in (0, 1]:
     with eps > 0 no world consistent with the view is ruled out entirely."""
-    m = Match(Rules.parse(text), seed)
-    rng = random.Random(seed)
-    while len(m.deal.history) < actions and m.deal.result is None:
-        f = m.forced_action()
-        if f is None:
-            legal = m.legal_actions()
-            f = legal[rng.randrange(len(legal))]
-        m.apply(f)
+    m = drive(Match(Rules.parse(text), seed), lambda m: len(m.deal.history) >= actions or m.deal.result is not None,
+              random_choice(random.Random(seed)))
     model = ChoiceModel(eps)
     for seat in range(m.rules.players):
         view = m.view(seat)
@@ -336,15 +325,9 @@ def test_the_expert_plays_a_whole_deal_reproducibly() -> None:
     rules = Rules.parse("3-5-8")
 
     def play() -> list[Action]:
-        m = Match(rules, 21)
         players = [ExpertPlayer(), H, H]
-        while len(m.deals) <= 1 and not m.over:
-            f = m.forced_action()
-            if f is None:
-                s = m.to_act
-                assert s is not None
-                f = players[s].choose(m.view(s), decision_rng(21, s, m.deal.number, len(m.deal.history)))
-            m.apply(f)
+        m = drive(Match(rules, 21), lambda m: len(m.deals) > 1 or m.over,
+                  lambda m, v: players[v.seat].choose(v, decision_rng(21, v.seat, m.deal.number, len(m.deal.history))))
         return list(m.deals[0].history) if m.deals else []
 
     assert play() == play()

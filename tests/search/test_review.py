@@ -4,7 +4,11 @@ table's counts adding up, and the ``review`` command."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -293,3 +297,48 @@ def test_open_tricks_of_a_row_cut_short_are_never_negative(rules_t: str, contrac
     t = review_module.table_rows(pos, wide, tuple(range(n)), None)
     for row in t["rows"]:
         assert 0 == row["open"][0] <= row["open"][1], row
+
+
+def test_a_seat_s_tricks_lost_never_exceed_the_deal_s_tricks_when_searches_are_cut_short() -> None:
+    """The repro: without numba the searches were cut short and a player with one mistake had "tricks lost 1-49" (the
+    high ends of his cards' cost ranges added up, in a deal of 16 tricks). Now a card's cost reaches at most the tricks
+    left when it was played, a seat's ``lost_max`` at most the deal's tricks, and the cards whose cost is a range are
+    counted (``unsettled``) rather than added; ``lost`` is only what mistakes surely cost."""
+    m = _match()
+    r = review_match(m, Solver(tt_bits=12), 1e-4, table=False, deals=[1], jobs=1)  # every search cut short at once
+    _validate(r)
+    d = r["deals"][0]
+    total = m.rules.tricks
+    for p in d["plays"]:
+        assert 0 <= p["cost_range"][0] <= p["cost_range"][1] <= total - p["trick"] + 1, p
+    for st in d["seats"]:
+        mine = [p for p in d["plays"] if p["seat"] == st["seat"]]
+        assert st["unsettled"] == sum(1 for p in mine if p["cost_range"][0] < p["cost_range"][1])
+        assert st["lost"] == sum(p["cost_range"][0] for p in mine) <= st["lost_max"] <= total, st
+    assert sum(st["unsettled"] for st in d["seats"]) > 0  # the searches were cut short: some costs are ranges
+    assert [st["unsettled"] for st in r["seats"]] == [st["unsettled"] for st in d["seats"]]
+    exact = review_match(m, Solver(tt_bits=16), None, table=False, deals=[1], jobs=1)
+    assert all(st["unsettled"] == 0 and st["lost"] == st["lost_max"] for st in exact["seats"]), exact["seats"]
+
+
+@pytest.mark.slow
+def test_review_without_numba_says_so_once_and_counts_unsettled_cards(tmp_path: Path) -> None:
+    """The repro: without numba ``review FILE`` ran for minutes and then said "lost 1..49". Now it says once, before the
+    searches, that without numba they run in pure Python (how many, and for how long each at most) and that the costs
+    of searches cut short stay ranges; each player's tricks lost are what mistakes surely cost, with the cards whose
+    cost is a range counted as unsettled (a column of the match's table, explained under it), never a sum of ranges."""
+    path = _record(tmp_path)
+    env = {**os.environ, "SERGEANT_MAJOR_NO_NUMBA": "1", "COLUMNS": "200"}  # pure Python, as without the fast extra
+    r = subprocess.run([sys.executable, "-m", "sergeant_major", "review", str(path), "--deal", "1", "--no-table",
+                        "--no-expert", "-t", "0.0001"], capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stderr
+    err = " ".join(r.stderr.split())
+    assert err.count("numba is not available") == 1 and "pure Python" in err, err
+    assert "this review of 48 searches, each cut short after 0.0001 s, may take many minutes" in err, err
+    assert "ranges lo..hi, counted as unsettled cards, not as tricks lost" in err, err
+    out = " ".join(r.stdout.split())
+    per_player = out[out.index("Per player:"):]
+    assert "cards unsettled" in per_player and not re.search(r"lost \d+\.\.\d+", per_player), per_player
+    assert "Unsettled cards" in out and "Unsettled: cards whose cost the time limit left a range" in out, out
+    match_table = out[out.index("Tricks lost to mistakes"):]
+    assert not re.search(r"\d+\.\.\d+", match_table), match_table  # the tricks lost are no ranges

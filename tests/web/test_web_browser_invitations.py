@@ -51,11 +51,13 @@ def test_invitation_never_replaces_my_seat_and_bad_tokens_are_not_saved(server: 
     s.goto(server.url + "/t/" + tid)
     s.locator("#btn-close").click()
     assert not s.locator("#dlg").is_visible()
-    # a made-up token: a persistent error, not saved, a spectator
+    # a made-up token: said at once (no name asked first), quoted, not saved; the way home, or to watch
     s.goto(server.url + "/t/" + tid + "#token=madeup123")
-    s.fill("#myname", "Zed")
-    s.click("#btn-join")
-    s.locator("#tokerr", has_text="no seat").wait_for()
+    s.locator("#badinvite").wait_for()
+    assert "not valid" in s.inner_text("#badinvite h2") and "“madeup123”" in s.inner_text("#badinvite-text")
+    assert not s.locator("#myname").is_visible()
+    assert s.locator("#badinvite a[href='/']").count() == 1
+    s.click(f"#badinvite a[href='/t/{tid}']")
     s.locator("#status", has_text="watching").wait_for()
     cf = browser.new_context()  # the friend takes his seat (deal 1 waits for him): a new state reaches the spectator
     f = cf.new_page()
@@ -66,7 +68,6 @@ def test_invitation_never_replaces_my_seat_and_bad_tokens_are_not_saved(server: 
     a.click("#btn-start")  # the error stays
     s.locator("#contract", has_text="Deal 1").wait_for()
     s.wait_for_function("document.querySelector('#seatlist') === null || !document.querySelector('#dlg').open")
-    assert "no seat" in s.inner_text("#tokerr")
     cf.close()
     assert tid not in _tokens(s)
     # the host asks for the friend's seat this time: it becomes hers, her own token is kept for My games
@@ -187,7 +188,7 @@ def test_a_name_written_as_a_computer_s_asks_again(server: Server, browser: Any,
     """An invited friend who types a computer's name ("Heuristik 3", as the German page writes seat 3's computer) is
     refused with ``computer_name``, told so in the page's language quoting the name, and asked again with the invitation
     kept; another name then takes the seat."""
-    said = "Der Name \"Heuristik 3\" wird abgelehnt: so heißt ein Computer" if lang == "de" else \
+    said = "Der Name \"Heuristik 3\" wird abgelehnt: so wird ein Computer geschrieben" if lang == "de" else \
         "the name 'Heuristik 3' is refused: it is written as a computer player's name"
     _refused_then_bea_joins(server, browser, lang, "Heuristik 3", said, phone=True, shot=f"390-computer-name-{lang}.png")
 
@@ -218,6 +219,47 @@ def test_a_second_me_seat_gets_a_link(server: Server, browser: Any) -> None:
     assert not errs, errs
     ca.close()
     cb.close()
+
+
+@pytest.mark.parametrize(("width", "lang"), [(390, "en"), (390, "de"), (1280, "en")], ids=["390-en", "390-de", "1280-en"])
+def test_an_invitation_whose_token_holds_no_seat_is_said_at_once(server: Server, browser: Any, width: int, lang: str) -> None:
+    """The repro: a link with a wrong token asked for a name, and only after *Join* said that the token holds no seat.
+    Now the page says at once that the invitation is not valid, quoting its token, in the page's language, asks for no
+    name, saves nothing, and offers the way home or to watch the table; opened on the table's page (only the
+    ``#token=`` changed), the same."""
+    out = create_table(server, [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer"}])
+    tid = out["id"]
+    ctx = browser.new_context(viewport={"width": width, "height": 844 if width == 390 else 800})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/")
+    page.evaluate("(l) => localStorage.setItem('sm-lang', l)", lang)
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(str(f))))
+    page.goto(server.url + "/t/" + tid + "#token=Wr0ng-t0ken_x")
+    page.locator("#badinvite").wait_for()
+    title, quoted = {"en": ("This invitation is not valid", "“Wr0ng-t0ken_x”"),
+                     "de": ("Diese Einladung ist ungültig", "„Wr0ng-t0ken_x“")}[lang]
+    assert page.inner_text("#badinvite h2") == title and quoted in page.inner_text("#badinvite-text")
+    assert tid in page.inner_text("#badinvite-text")
+    assert not page.locator("#myname").is_visible() and not page.locator("#dlg").is_visible()
+    assert page.locator("#badinvite a[href='/']").is_visible() and page.locator(f"#badinvite a[href='/t/{tid}']").is_visible()
+    assert not any('"join"' in f for f in sent), sent  # nothing joined: only the question
+    assert tid not in _tokens(page)
+    box = page.locator("#badinvite").bounding_box()
+    assert box and box["x"] + box["width"] <= width, box
+    if os.environ.get("SM_SHOTS"):
+        page.screenshot(path=f"{os.environ['SM_SHOTS']}/bad-invite-{width}-{lang}.png", full_page=True)
+    page.click("#badinvite a[href='/']")
+    page.wait_for_url(server.url + "/")
+    # a wrong token opened on the table's page itself (only the #token= part changed): the same, at once
+    page.goto(server.url + "/t/" + tid)
+    page.locator("#status").wait_for()
+    page.evaluate("location.hash = '#token=alsoWrong'")
+    page.locator("#badinvite", has_text="alsoWrong").wait_for()
+    assert not page.locator("#myname").is_visible()
+    assert not errs, errs
+    ctx.close()
 
 
 def test_a_text_that_is_not_an_invitation_link_is_explained(server: Server, browser: Any) -> None:

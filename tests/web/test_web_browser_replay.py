@@ -303,3 +303,57 @@ def test_the_review_table_keeps_each_name_on_one_line(server: Server, browser: A
     assert table and table["x"] + table["width"] <= width, table  # nothing pushed out of the page
     assert errs == []
     ctx.close()
+
+
+@pytest.mark.parametrize(("width", "lang"), [(390, "en"), (390, "de"), (1280, "en")], ids=["390-en", "390-de", "1280-en"])
+def test_a_review_without_numba_says_so_and_counts_unsettled_cards(server: Server, browser: Any, width: int, lang: str) -> None:
+    """The repro: on a server without numba the replay said "29 of 216 searches" for minutes, then "1–49" tricks lost
+    for a player with one mistake (the high ends of the costs cut short, added up). Now the progress says once that the
+    server runs without numba (slow, some costs ranges), and a player's tricks lost are what mistakes surely cost, the
+    cards whose cost is a range counted beside them and explained under the tables."""
+    import json
+
+    out = create_table(server, [{"kind": "computer", "level": "heuristic"}] * 3, "9-5-2 deals=1")
+    tid = out["id"]
+    ctx = browser.new_context(viewport={"width": width, "height": 844 if width == 390 else 800})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/")
+    page.evaluate("(l) => localStorage.setItem('sm-lang', l)", lang)
+    page.goto(server.url + "/t/" + tid)  # a table of computers plays once watched
+    page.locator("#end-title").wait_for()
+    rows = [{"seat": s, "mistakes": 1 - s // 2, "lost": 1 - s // 2, "lost_max": 16, "unsettled": 12 - s * 6,
+             "expert_lost": 1.25} for s in range(3)]
+    review = {"expert": True, "seats": rows, "deals": [{"deal": 1, "plays": [], "seats": rows}]}
+    asked = [0]
+
+    def answer(route: Any) -> None:
+        asked[0] += 1
+        if asked[0] == 1:  # the first ask: under way, on a server without numba
+            route.fulfill(status=202, content_type="application/json",
+                          body=json.dumps({"status": "running", "done": 29, "total": 216, "slow": True}))
+        else:
+            route.fulfill(status=200, content_type="application/json", body=json.dumps({"status": "ready", "review": review}))
+
+    page.route(f"**/api/tables/{tid}/review", answer)
+    page.goto(server.url + "/replay/" + tid)
+    slow = {"en": "without numba", "de": "ohne numba"}[lang]
+    page.locator("#review-status", has_text=slow).wait_for()
+    status = page.inner_text("#review-status")
+    assert ("29 of 216" if lang == "en" else "29 von 216") in status and status.count("numba") == 1, status
+    if os.environ.get("SM_SHOTS"):
+        page.screenshot(path=f"{os.environ['SM_SHOTS']}/review-slow-{width}-{lang}.png", full_page=True)
+    page.locator("#review-summary table").first.wait_for()
+    lost = page.evaluate("() => Array.from(document.querySelectorAll('.review-table td:nth-child(3)')).map((td) => td.textContent)")
+    word = {"en": "unsettled", "de": "ungeklärt"}[lang]
+    assert lost == [f"1 (12 {word})", f"1 (6 {word})", "0"] * 2, lost
+    assert "16" not in " ".join(lost) and "–" not in " ".join(lost)  # no sum of ranges
+    note = page.inner_text("#review-unsettled")
+    assert {"en": "Unsettled: cards whose cost", "de": "Ungeklärt: Karten"}[lang] in note, note
+    assert page.inner_text("#review-status") == ""  # said while the review ran, not after
+    table = page.locator(".review-table").first.bounding_box()
+    assert table and table["x"] + table["width"] <= width, table  # nothing pushed out of the page
+    if os.environ.get("SM_SHOTS"):
+        page.screenshot(path=f"{os.environ['SM_SHOTS']}/review-unsettled-{width}-{lang}.png", full_page=True)
+    assert errs == []
+    ctx.close()

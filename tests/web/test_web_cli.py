@@ -88,6 +88,29 @@ def test_a_second_serve_is_refused_before_it_touches_the_database(tmp_path: Path
     assert not db.exists() and not list(tmp_path.glob("held.sqlite3*"))
 
 
+@pytest.mark.parametrize(("url", "words"), [
+    ("foo://x", "not 'foo'"),
+    ("foo://u:secret@h/x", "'foo://u:***@h/x'"),
+    ("mysql://h/x", "not 'mysql'"),
+    ("postgresql+asyncpg://h/x", "the driver 'asyncpg' is not installed"),
+    ("web.sqlite3", "it is not a URL"),
+])
+def test_a_database_url_of_another_kind_says_which_kinds_serve_takes(url: str, words: str) -> None:
+    """``--db foo://x`` printed SQLAlchemy's "Can't load plugin: sqlalchemy.dialects:foo": the URL is quoted (its
+    password hidden), and the kinds that serve takes are named, with the form of each."""
+    from typer.testing import CliRunner
+
+    from sergeant_major.cli.app import app, register_commands
+
+    register_commands()
+    res = CliRunner().invoke(app, ["serve", "--port", "0", "--db", url])
+    assert res.exit_code == 2, res.output
+    err = " ".join(res.stderr.split())
+    assert err.startswith("error: cannot use the database URL ") and words in err, err
+    assert "SQLite" in err and "sqlite:///" in err and "postgresql+psycopg://" in err, err
+    assert "plugin" not in err and "secret" not in err and "Traceback" not in res.output, err
+
+
 @pytest.mark.slow
 def test_default_database_and_address(tmp_path: Path) -> None:
     port = free_port()

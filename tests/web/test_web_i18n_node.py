@@ -85,6 +85,20 @@ def test_the_server_knows_every_level_s_name_as_the_pages_write_it() -> None:
     assert all(computer_like(f"{w} 3") for ws in LEVEL_NAMES.values() for w in ws)
 
 
+def test_the_server_knows_the_computer_s_role_line_as_the_pages_write_it() -> None:
+    """A person's name written as a computer seat's role line ("Computer (Heuristik)", ``kindText``) is refused by the
+    server (``role_like``) in every language of the site: its word for a computer is the pages' (``computer`` in
+    i18n.js, written with a capital)."""
+    from sergeant_major.web.tables import COMPUTER_WORDS, LEVEL_NAMES, role_like
+
+    said = _in_german('Object.keys(STRINGS).map((l) => STRINGS[l].computer.replace(/^./, (c) => c.toUpperCase()))')
+    assert set(said) == set(COMPUTER_WORDS), said
+    for lang in ("en", "de"):
+        lines = _in_german(f'(() => {{ LANG = "{lang}"; return ["random", "beginner", "heuristic", "expert"].map(kindText); }})()')
+        assert all(role_like(line) for line in lines), (lang, lines)
+    assert all(role_like(f"Computer ({w})") for ws in LEVEL_NAMES.values() for w in ws)
+
+
 def test_a_name_refused_as_a_computer_s_is_said_in_german_quoting_it() -> None:
     """The refusal of a person's name written as a computer's (code ``computer_name``) on the table page (an invitation's
     name), the home page (a seat's name, with its seat) and the lobby, in German, quoting the name."""

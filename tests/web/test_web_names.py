@@ -239,7 +239,9 @@ def test_a_name_sent_after_the_match_is_over_leaves_the_record_alone(tmp_path: P
     asyncio.run(run())
 
 
-COMPUTER_LIKE = ["Heuristic 3", "heuristik 2", "Zufall 3'", "EXPERT 12", "Anfänger  1", "Experte 4", "Random\u00a02"]
+COMPUTER_LIKE = ["Heuristic 3", "heuristik 2", "Zufall 3'", "EXPERT 12", "Anfänger  1", "Experte 4", "Random\u00a02",
+                 # a computer seat's role line, as the pages write it in English and German
+                 "Computer (Heuristic)", "computer (zufall)", "Computer(Experte)", "COMPUTER ( Beginner )"]
 
 
 @pytest.mark.parametrize("name", COMPUTER_LIKE)
@@ -247,7 +249,8 @@ def test_a_person_s_name_written_as_a_computer_s_is_refused_everywhere_and_chang
     """The repro: a person could name his seat "Heuristic 3" (at creation, with an invitation, in the lobby), as a
     computer of the table is named and shown (in English, or "Heuristik 3" in German): two "Heuristic 3" at one table.
     Now a person's name that is a computer level's name in a language of the site and a number is refused (code
-    ``computer_name``), quoted, through each real endpoint, and nothing changes."""
+    ``computer_name``), quoted, through each real endpoint, and nothing changes; so is one written as a computer seat's
+    role line, "Computer (Heuristic)" (it was taken)."""
     app = create_app(f"sqlite:///{tmp_path / 'c.sqlite3'}")
     with TestClient(app) as cl:
         store = app.state.hub.store

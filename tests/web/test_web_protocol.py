@@ -116,6 +116,32 @@ def test_bad_input_never_crashes(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def test_an_invitation_s_token_is_checked_before_any_name_and_nothing_changes(tmp_path: Path) -> None:
+    """The repro: the page could learn that an invitation's token holds no seat only by joining with it, after asking
+    for a name. ``{"type": "invitation", "token"}`` answers the seat the token holds, or ``wrong_token`` (the token not
+    quoted back: a secret) as a join would; a token that is not a text is ``bad_message``, quoted; the seat is not
+    taken nor the connection seated."""
+    async def run() -> None:
+        hub = make_hub(tmp_path)
+        t = new_table(hub, "9-5-2", ["me", "friend", "random"], seed=4)
+        c = connect(hub, t["id"])
+        await send(hub, c, {"type": "invitation", "token": t["seats"][1]["token"]})
+        assert c.ws.last("invitation") == {"type": "invitation", "seat": 1}
+        await send(hub, c, {"type": "invitation", "token": "madeup123"})
+        err = c.ws.last("error")
+        assert err["code"] == "wrong_token" and "madeup123" not in err["reason"] and "9 characters" in err["reason"], err
+        await send(hub, c, {"type": "invitation", "token": 12})
+        err = c.ws.last("error")
+        assert err["code"] == "bad_message" and "not 12" in err["reason"], err
+        await send(hub, c, {"type": "invitation", "token": "x", "name": "Ann"})
+        assert c.ws.last("error")["code"] == "bad_message"
+        assert c.seat is None and not c.joined
+        assert [s.claimed for s in hub.store.seats(t["id"])][1] is False  # the friend's seat is still free
+        assert not any(json.loads(f)["type"] == "state" for f in c.ws.frames)  # nothing joined, nothing shown
+
+    asyncio.run(run())
+
+
 def test_out_of_turn_and_spectator(tmp_path: Path) -> None:
     async def run() -> None:
         hub = make_hub(tmp_path)

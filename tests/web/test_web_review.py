@@ -81,6 +81,19 @@ def test_the_review_leaves_a_core_to_the_tables_unless_told(tmp_path: Path) -> N
         ReviewJobs(create_app(db).state.hub.store, 0)
 
 
+@pytest.mark.parametrize("numba", [True, False])
+def test_a_review_in_progress_says_whether_the_server_has_numba(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 numba: bool) -> None:
+    """The repro: without numba the replay page said "29 of 216 searches" for minutes, and nothing more. A review not
+    ready yet now says ``slow`` when the server runs the searches in pure Python, for the page to say so once."""
+    import sergeant_major.search.jit as jit
+
+    monkeypatch.setattr(jit, "HAVE_NUMBA", numba)
+    jobs = create_app(f"sqlite:///{tmp_path / 's.sqlite3'}").state.hub.reviews
+    jobs._jobs["t1"] = {"status": "running", "done": 29, "total": 216}  # a job under way (the worker not started)
+    assert jobs.status("t1") == {"status": "running", "done": 29, "total": 216, "slow": not numba}
+
+
 @pytest.mark.usefixtures("fast_argon2")
 def test_a_review_an_account_s_deletion_dropped_is_computed_anew(tmp_path: Path) -> None:
     """Deleting an account drops the stored reviews of its tables (they hold its name). The review jobs of the process

@@ -197,10 +197,21 @@ def _print_deal(out: Console, a: dict[str, Any], names: list[str], title: str = 
         parts = []
         for st in a["seats"]:
             took = "" if st["tricks"] is None else f"took {st['tricks']}, "
-            lost = _val(st["lost"], st["lost_max"])
             xs = f" (expert's estimate {st['expert_lost']:.2f})" if "expert_lost" in st else ""
-            parts.append(f"{names[st['seat']]} {took}lost {lost} to {st['mistakes']} mistake{'' if st['mistakes'] == 1 else 's'}{xs}")
+            parts.append(f"{names[st['seat']]} {took}lost {st['lost']} to {st['mistakes']} "
+                         f"mistake{'' if st['mistakes'] == 1 else 's'}{_unsettled(st)}{xs}")
         out.print(Text("Per player: " + "; ".join(parts) + ".", style="bold"), soft_wrap=False)
+
+
+def _unsettled(st: dict[str, Any]) -> str:
+    """A seat's cards whose cost a search cut short left a range, as words after its tricks lost ('' when none):
+    their high ends are no tricks lost, so they are counted rather than added (``search.review.seat_losses``)."""
+    n = st["unsettled"]
+    return f", {n} card{'' if n == 1 else 's'} unsettled" if n else ""
+
+
+_UNSETTLED_NOTE = ("Unsettled: cards whose cost the time limit left a range lo..hi (marked in yellow); the tricks lost "
+                   "count only what mistakes surely cost. Give more --time-limit to settle them.")
 
 
 def _print_review(out: Console, r: dict[str, Any]) -> None:
@@ -213,12 +224,17 @@ def _print_review(out: Console, r: dict[str, Any]) -> None:
     out.rule(Text("The match", style="bold"))
     tab = Table(title="Tricks lost to mistakes", header_style="bold")
     has_expert = all("expert_lost" in st for st in r["seats"])
-    for col in ("Player", "Cards", "Mistakes", "Lost, double dummy") + (("Lost, expert's estimate",) if has_expert else ()):
+    has_open = any(st["unsettled"] for st in r["seats"])
+    for col in (("Player", "Cards", "Mistakes", "Lost, double dummy") + (("Unsettled cards",) if has_open else ())
+                + (("Lost, expert's estimate",) if has_expert else ())):
         tab.add_column(col, justify="left" if col == "Player" else "right")
     for st in r["seats"]:
         ex = [f"{st['expert_lost']:.2f}"] if has_expert else []
-        tab.add_row(Text(names[st["seat"]]), str(st["cards"]), str(st["mistakes"]), _val(st["lost"], st["lost_max"]), *ex)
+        unsettled = [Text(str(st["unsettled"]), style="yellow" if st["unsettled"] else "")] if has_open else []
+        tab.add_row(Text(names[st["seat"]]), str(st["cards"]), str(st["mistakes"]), str(st["lost"]), *unsettled, *ex)
     out.print(tab)
+    if has_open:
+        out.print(Text(_UNSETTLED_NOTE, style="dim"), soft_wrap=False)
     if has_expert:
         out.print(Text("Double dummy: against the best card with every card known. Expert's estimate: the tricks a card "
                        "cost on average over worlds the player could not tell apart (what it could see), sampled "
@@ -233,10 +249,11 @@ class _Stopped(Exception):
     """Raised in the expert's estimates when the double-dummy review beside them has failed."""
 
 
-def _prepare(err: Console, as_json: bool, expert_first: bool = False) -> None:
+def _prepare(err: Console, as_json: bool, expert_first: bool = False, searches: int = 0, time_limit: float = 0.0) -> None:
     """Compile (or load) the kernels once the input is known good: tens of seconds with a cold numba cache,
     under a second after. Said rather than a silent wait (on a pipe only when it takes over a second). Without
-    numba, a note says the searches are slow (only then: a refused input gets its error alone). ``expert_first``:
+    numba, a note says once that the searches are slow and that some costs will be ranges (only then: a refused input
+    gets its error alone), with a review's ``searches`` of up to ``time_limit`` seconds each when given. ``expert_first``:
     return once the play-outs are ready (:func:`~sergeant_major.search.solver.start_warm_up`), the search compiling
     on in another process while the expert estimates the cards."""
     from sergeant_major.search.jit import HAVE_NUMBA
@@ -246,9 +263,14 @@ def _prepare(err: Console, as_json: bool, expert_first: bool = False) -> None:
         prepare_with_status(err, "Preparing the double-dummy solver (compiled on first use, then cached)...",
                             start_warm_up if expert_first else warm_up)
     elif not as_json:
-        err.print(Text("note: numba is not available (not installed - " + install_hint("fast") + " - or switched "
-                       "off by SERGEANT_MAJOR_NO_NUMBA), so the searches run in pure Python, about 90 times slower (docs/solver.md); "
-                       "values the time limit cuts short show as lo..hi"))
+        why = ("note: numba is not available (not installed - " + install_hint("fast") + " - or switched off by "
+               "SERGEANT_MAJOR_NO_NUMBA), so the searches run in pure Python, about 90 times slower (docs/solver.md)")
+        if searches:
+            err.print(Text(f"{why}: this review of {searches} searches, each cut short after {time_limit:g} s, may take "
+                           "many minutes, and the costs of the searches cut short are ranges lo..hi, counted as "
+                           "unsettled cards, not as tricks lost"))
+        else:
+            err.print(Text(f"{why}; values the time limit cuts short show as lo..hi"))
 
 
 def _load_record(target: str, game: int | None, spoilers: bool, err: Console,
@@ -318,12 +340,12 @@ def _run_review(match: Match, names: list[str], deals: list[int] | None, time_li
 
     if expert:  # before the solver's warm-up, which then compiles the expert's kernels too
         import sergeant_major.players.expert  # noqa: F401
+    total = review_units(match, table=table, deals=deals)
     # the expert's estimates begin at once: they need only the play-outs for most cards, while the search compiles
-    _prepare(err, as_json, expert_first=expert)
+    _prepare(err, as_json, expert_first=expert, searches=total, time_limit=time_limit)
     # beside the expert's thread a search gets no helper threads: they would compete with it for the cores and
     # burn time while descheduled (the review's own tasks still run in table_jobs() threads)
     solver = review_solver(1 if expert else table_jobs())
-    total = review_units(match, table=table, deals=deals)
     cards = sum(len(d.completed) * d.n + len(d.trick) for d in match.deals if deals is None or d.number in deals)
     with Progress(TextColumn("Reviewing"), BarColumn(), MofNCompleteColumn(), TextColumn("searches"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:

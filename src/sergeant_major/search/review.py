@@ -35,7 +35,7 @@ from sergeant_major.search.solver import Solution, Solver, SolverTimeout, equiva
 
 __all__ = ["Mark", "INACCURACY_TRICKS", "REVIEW_VERSION", "REVIEW_TT_BITS", "Progress", "review_solver", "table_jobs", "narrow_by_sum", "dd_table",
            "table_cells", "table_targets", "table_rows", "run_tasks", "biggest_mistakes",
-           "card_cost", "play_start", "deal_targets", "deal_plays", "play_entry", "review_plays", "card_review", "review_deal", "review_deals", "analyze_deal", "review_match", "review_units",
+           "card_cost", "seat_losses", "play_start", "deal_targets", "deal_plays", "play_entry", "review_plays", "card_review", "review_deal", "review_deals", "analyze_deal", "review_match", "review_units",
            "review_schema"]
 
 REVIEW_VERSION = 1
@@ -291,6 +291,21 @@ def card_cost(value: tuple[int, int], played: tuple[int, int], misere: bool) -> 
     return lo, max(lo, hi)
 
 
+def seat_losses(plays: list[dict[str, Any]], tricks: int) -> dict[str, int]:
+    """A seat's tricks lost in a deal of ``tricks`` tricks, from its cards' entries (:func:`play_entry`).
+
+    ``lost`` is what its mistakes surely cost (the low ends of the costs); ``unsettled`` counts its cards whose cost
+    a search cut short left a range ``lo..hi``; ``lost_max`` is the most the costs can add up to: ``lost`` when every
+    cost is known, else the high ends added up but never more than the deal's tricks, what a player can lose in a
+    deal (the high ends alone, each up to the tricks left, added up to 49 of a 16-trick deal without numba).
+    ``mistakes`` counts the cards that surely cost a trick or more, ``cards`` all of them."""
+    lost = sum(p["cost_range"][0] for p in plays)
+    unsettled = sum(1 for p in plays if p["cost_range"][0] < p["cost_range"][1])
+    lost_max = max(lost, min(sum(p["cost_range"][1] for p in plays), tricks)) if unsettled else lost
+    return {"lost": lost, "lost_max": lost_max, "unsettled": unsettled,
+            "mistakes": sum(1 for p in plays if p["cost_range"][0] > 0), "cards": len(plays)}
+
+
 def play_start(deal: Deal) -> Position:
     """The position when the play of ``deal`` began (hands after the kitty, discards and exchange).
 
@@ -435,11 +450,12 @@ def review_deal(deal: Deal, solver: Solver, time_limit: float | None, table: boo
     Returns:
         ``{"deal", "contract", "declarer", "start", "table", "plays": [{"trick", "seat", "card", "value", "played",
         "cost", "cost_range", "best", "mark"}], "mistakes", "seats": [{"seat", "tricks", "lost", "lost_max",
-        "mistakes", "cards"}], "tricks"}``; ``value``/``played`` are ``[lo, hi]`` ranges (the player's whole-deal
+        "unsettled", "mistakes", "cards"}], "tricks"}``; ``value``/``played`` are ``[lo, hi]`` ranges (the player's whole-deal
         tricks before the card and after it, all playing on double dummy), ``cost`` ``None`` when the time limit
         left it open, ``cost_range`` its bounds then (:func:`card_cost`); ``mistakes`` are plays that surely cost a
         trick or more, dearest first; a seat's ``lost`` is the tricks its mistakes surely cost (``lost_max`` at
-        most), ``tricks`` what it took (``None`` for a deal not finished).
+        most, ``unsettled`` its cards whose cost is a range: :func:`seat_losses`), ``tricks`` what it took (``None``
+        for a deal not finished).
 
     Raises:
         PositionError: the deal never reached the play.
@@ -511,10 +527,7 @@ class _DealWork:
         out["mistakes"] = biggest_mistakes(plays, len(plays) if top is None else top)
         taken = list(deal.result.tricks) if deal.result is not None else None
         out["seats"] = [{"seat": s, "tricks": None if taken is None else taken[s],
-                         "lost": sum(p["cost_range"][0] for p in plays if p["seat"] == s),
-                         "lost_max": sum(p["cost_range"][1] for p in plays if p["seat"] == s),
-                         "mistakes": sum(1 for p in plays if p["seat"] == s and p["cost_range"][0] > 0),
-                         "cards": sum(1 for p in plays if p["seat"] == s)} for s in range(deal.n)]
+                         **seat_losses([p for p in plays if p["seat"] == s], start.remaining)} for s in range(deal.n)]
         if taken is not None:
             out["tricks"] = taken
         return out
@@ -577,7 +590,7 @@ def review_match(match: Match, solver: Solver | None = None, time_limit: float |
 
     Returns:
         ``{"review": REVIEW_VERSION, "rules", "names", "time_limit", "deals": [review_deal's], "seats": [{"seat",
-        "name", "lost", "lost_max", "mistakes", "cards"}]}``, the seats' figures summed over the deals. It
+        "name", "lost", "lost_max", "unsettled", "mistakes", "cards"}]}``, the seats' figures summed over the deals. It
         validates against :func:`review_schema`.
 
     Raises:
@@ -598,7 +611,7 @@ def review_match(match: Match, solver: Solver | None = None, time_limit: float |
                              table=table, progress=progress, jobs=jobs)
     names = list(names) if names is not None else list(match.names)
     seats = [{"seat": s, "name": names[s],
-              **{k: sum(d["seats"][s][k] for d in out_deals) for k in ("lost", "lost_max", "mistakes", "cards")}}
+              **{k: sum(d["seats"][s][k] for d in out_deals) for k in ("lost", "lost_max", "unsettled", "mistakes", "cards")}}
              for s in range(n)]
     return {"review": REVIEW_VERSION, "rules": str(match.rules), "names": names, "time_limit": time_limit,
             "deals": out_deals, "seats": seats}

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import time
 from dataclasses import replace
+from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -29,6 +30,7 @@ from sergeant_major.web.protocol import (
     client_message,
     error_message,
     hint_message,
+    invitation_message,
     join_message,
     message_version,
     parse_action,
@@ -38,6 +40,13 @@ from sergeant_major.web.runner import LogConflict, TableRunner
 from sergeant_major.web.tables import HUMAN, GameTable, computer_name_refusal, shown_seat
 
 __all__ = ["Hub"]
+
+
+def _wrong_token(token: str) -> dict[str, Any]:
+    """The refusal of a token that holds no seat at the table (``wrong_token``)."""
+    # a token is a secret: it is not quoted back (it would end up wherever the messages are kept)
+    return error_message("wrong_token", f"this token ({len(token)} characters) holds no seat at this table; you may watch "
+                                        "as a spectator")
 
 
 class Hub(TableRunner):
@@ -104,6 +113,13 @@ class Hub(TableRunner):
                 await self.clients.send(c, r.message)
                 return
             await self._join(c, gt, join)
+        elif kind == "invitation":
+            try:
+                token = invitation_message(msg).token
+            except Refusal as r:
+                await self.clients.send(c, r.message)
+                return
+            await self.clients.send(c, self._invitation(gt, token))
         elif kind == "ping":
             await self.clients.send(c, PONG)
         elif kind == "hint":
@@ -163,7 +179,7 @@ class Hub(TableRunner):
                     await self.advance(gt)
         else:
             await self.clients.send(c, error_message("bad_message", f"unknown message type {kind[:40]!r} "
-                                                                    "(join, act, start, undo, hint, ping, chat, leave, back)"))
+                                                                    "(join, invitation, act, start, undo, hint, ping, chat, leave, back)"))
 
     async def _current(self, c: Conn) -> GameTable | None:
         """The loaded copy of ``c``'s table (replayed from the store when it was forgotten), or ``None`` after telling ``c``
@@ -172,6 +188,15 @@ class Hub(TableRunner):
         if gt is None:
             await self.clients.send(c, error_message("unknown_table", f"there is no table {c.table!r}"))
         return gt
+
+    @staticmethod
+    def _invitation(gt: GameTable, token: str) -> dict[str, Any]:
+        """The answer to an ``invitation``: the seat its token holds, or ``wrong_token`` as a join with it would say (at
+        once, before the page asks its person for a name); nothing joined or changed."""
+        seat = gt.seat_of_token(token)
+        if seat is None:
+            return _wrong_token(token)
+        return {"type": "invitation", "seat": seat}
 
     async def _join(self, c: Conn, gt: GameTable, msg: JoinMessage) -> None:
         """A ``join``: as a spectator (no token), or taking the token's seat (named ``msg.name`` at its first join)."""
@@ -197,9 +222,7 @@ class Hub(TableRunner):
             return
         seat = gt.seat_of_token(token)
         if seat is None:
-            # a token is a secret: it is not quoted back (it would end up wherever the messages are kept)
-            await self.clients.send(c, error_message("wrong_token", f"this token ({len(token)} characters) holds no seat at this "
-                                                                    "table; you may watch as a spectator"))
+            await self.clients.send(c, _wrong_token(token))
             return
         async with self.lock(c.table):
             cur = await self._current(c)  # the table may have been replayed anew while this waited for the lock (a run failed)

@@ -29,9 +29,9 @@ from sergeant_major.web.store import SeatRow, TableRow
 from sergeant_major.web.tables import HUMAN, computer_name, computer_name_refusal
 
 __all__ = ["MAX_MESSAGE", "MAX_DEPTH", "MAX_BODY", "TABLE_ID_RE", "Refusal", "TableRefused", "NewTable", "NewTableRequest", "SeatRequest",
-           "ClientMessage", "JoinMessage", "ActMessage", "StartMessage", "UndoMessage", "HintMessage", "PingMessage",
+           "ClientMessage", "JoinMessage", "InvitationMessage", "ActMessage", "StartMessage", "UndoMessage", "HintMessage", "PingMessage",
            "ChatMessage", "LeaveMessage", "BackMessage",
-           "error_message", "quote", "read_json", "not_json_reason", "name_refusal", "client_message", "join_message",
+           "error_message", "quote", "read_json", "not_json_reason", "name_refusal", "client_message", "join_message", "invitation_message",
            "message_version", "parse_action", "parse_new_table", "new_table_json", "hint_message", "PONG",
            "HistoryRequest", "history_tokens"]
 
@@ -148,6 +148,14 @@ class JoinMessage(ClientMessage):
         return name
 
 
+class InvitationMessage(ClientMessage):
+    """``invitation``: whether ``token`` (an invitation link's) holds a seat at this table, asked before its person is
+    asked for a name; answered ``{"type": "invitation", "seat"}`` or ``wrong_token``, nothing joined or changed."""
+
+    type: Literal["invitation"]
+    token: str
+
+
 class ActMessage(ClientMessage):
     """``act``: ``action`` (record format; checked with the table's rules, :func:`parse_action`) made on version ``v``."""
 
@@ -202,7 +210,7 @@ class PingMessage(ClientMessage):
     type: Literal["ping"]
 
 
-_MESSAGES: dict[str, type[ClientMessage]] = {"join": JoinMessage, "act": ActMessage, "start": StartMessage,
+_MESSAGES: dict[str, type[ClientMessage]] = {"join": JoinMessage, "invitation": InvitationMessage, "act": ActMessage, "start": StartMessage,
                                               "undo": UndoMessage, "hint": HintMessage, "ping": PingMessage,
                                               "chat": ChatMessage, "leave": LeaveMessage, "back": BackMessage}
 
@@ -260,6 +268,19 @@ def join_message(msg: dict[str, Any]) -> JoinMessage:
             raise Refusal("bad_message", f"\"name\" must be a text of at most 40 characters, not {quote(msg.get('name'))}; "
                                          "nothing was changed") from None
         raise Refusal("bad_message", f"\"token\" must be a text (the seat's token) or null, not {quote(msg.get('token'))}; "
+                                     "nothing was changed") from None
+
+
+def invitation_message(msg: dict[str, Any]) -> InvitationMessage:
+    """An ``invitation`` message (:func:`client_message`'s answer) checked.
+
+    Raises:
+        Refusal: ``bad_message`` for a token that is not a text (quoted: no seat's token is anything else).
+    """
+    try:
+        return InvitationMessage.model_validate(msg)
+    except ValidationError:
+        raise Refusal("bad_message", f"\"token\" must be a text (an invitation's token), not {quote(msg.get('token'))}; "
                                      "nothing was changed") from None
 
 

@@ -79,12 +79,15 @@ class ReviewJobs:
 
     def status(self, table_id: str) -> dict[str, Any] | None:
         """``{"status": "ready", "review"}`` when stored, ``{"status": "queued" | "running" | "failed", "done",
-        "total"}`` while not, ``None`` when no job was started for it (or its review, stored, was dropped since). Reads the
-        store (call it in a worker thread)."""
+        "total", "slow"}`` while not (``slow``: the server has no numba, so the searches run in pure Python, about 90
+        times slower, and more of them are cut short: the page says so once), ``None`` when no job was started for it
+        (or its review, stored, was dropped since). Reads the store (call it in a worker thread)."""
+        from sergeant_major.search.jit import HAVE_NUMBA
+
         with self._lock:
             job = dict(self._jobs[table_id]) if table_id in self._jobs else None
         if job is not None and job["status"] != "ready":
-            return job
+            return {**job, "slow": not HAVE_NUMBA}
         stored = self.store.review(table_id)
         if stored is not None:
             return {"status": "ready", "review": stored}

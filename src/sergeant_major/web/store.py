@@ -12,6 +12,7 @@ committed before anything is sent to a browser.
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -277,6 +278,9 @@ class Store:
     """
 
     def __init__(self, url: str, pool: int = 40) -> None:
+        refused = url_refusal(url)
+        if refused is not None:  # before SQLAlchemy, whose words ("Can't load plugin") name no way out
+            raise ValueError(refused)
         try:
             sqlite = url.startswith("sqlite")
             if sqlite:
@@ -653,8 +657,29 @@ def _table_row(t: Any) -> TableRow:
                     None if t.fill_at is None else float(t.fill_at))
 
 
+DATABASE_KINDS = "SQLite (sqlite:///path/to/file.sqlite3) or PostgreSQL (postgresql+psycopg://user:password@host/dbname)"
+"""The databases :class:`Store` takes, as ``serve --db`` names them."""
+
+_DRIVERS = {"sqlite": ("", "pysqlite"), "postgresql": ("", "psycopg")}  # the drivers the ``web`` extra installs
+
+
+def url_refusal(url: str) -> str | None:
+    """Why ``url`` is no database URL that :class:`Store` takes (it quoted, password hidden), or ``None``: SQLite or
+    PostgreSQL through psycopg (:data:`DATABASE_KINDS`)."""
+    m = re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://", url)
+    said = f"cannot use the database URL {_hide(url)!r}"
+    if m is None:
+        return f"{said}: it is not a URL (no 'kind://'); serve takes {DATABASE_KINDS}"
+    backend, _, driver = m.group(1).lower().partition("+")
+    if backend not in _DRIVERS:
+        return f"{said}: serve takes {DATABASE_KINDS}, not {m.group(1)!r}"
+    if driver not in _DRIVERS[backend]:
+        return f"{said}: the driver {driver!r} is not installed with serve; it takes {DATABASE_KINDS}"
+    return None
+
+
 def _hide(url: str) -> str:
     try:
         return sa.engine.make_url(url).render_as_string(hide_password=True)
-    except Exception:  # noqa: BLE001
-        return url
+    except Exception:  # noqa: BLE001 - a URL SQLAlchemy cannot read: its password hidden by hand
+        return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", url)

@@ -37,7 +37,7 @@ from sergeant_major.records import action_from_json, action_to_json, match_to_re
 from sergeant_major.web.ratings import final_ranks, rated_if_filled
 from sergeant_major.web.store import ClockSeat, LogEntry, SeatRow, TableRow
 
-__all__ = ["GameTable", "LEVEL_NAMES", "computer_like", "computer_name_refusal", "view_json", "end_json", "match_length", "shown_seat", "history_game", "replay_steps", "final_ranking", "HUMAN",
+__all__ = ["GameTable", "LEVEL_NAMES", "computer_like", "role_like", "COMPUTER_WORDS", "computer_name_refusal", "view_json", "end_json", "match_length", "shown_seat", "history_game", "replay_steps", "final_ranking", "HUMAN",
            "STANDIN_LEVEL", "CLOCK"]
 
 HUMAN = "human"
@@ -422,8 +422,13 @@ LEVEL_NAMES: dict[str, tuple[str, ...]] = {"random": ("Random", "Zufall"), "begi
 """Each computer level's name in every language of the site (English, German: ``lv_`` in ``static/i18n.js``), as the
 pages write the computers' names (:func:`computer_name` in the page's language)."""
 
+COMPUTER_WORDS = ("Computer",)
+"""The word the pages write before a computer's level in its seat's role line (``computer`` in ``static/i18n.js``, in
+every language of the site): ``Computer (Heuristic)``, ``Computer (Heuristik)``."""
+
 _WORDS = "|".join(re.escape(w.casefold()) for ws in LEVEL_NAMES.values() for w in ws)
 _COMPUTER_LIKE = re.compile(rf"(?:{_WORDS})\s+\d+'*")  # casefolded
+_ROLE_LIKE = re.compile(rf"(?:{'|'.join(re.escape(w.casefold()) for w in COMPUTER_WORDS)})\s*\(\s*(?:{_WORDS})\s*\)'*")
 
 
 def computer_like(name: str) -> bool:
@@ -432,14 +437,25 @@ def computer_like(name: str) -> bool:
     return _COMPUTER_LIKE.fullmatch(name.strip().casefold()) is not None
 
 
+def role_like(name: str) -> bool:
+    """Whether ``name`` is written as a computer seat's role line is in some language of the site: the word computer and
+    a level's name in brackets, letter case and spaces aside (``Computer (Heuristic)``, ``computer (zufall)``)."""
+    return _ROLE_LIKE.fullmatch(name.strip().casefold()) is not None
+
+
 def computer_name_refusal(what: str, name: str) -> str | None:
-    """The refusal of a person's name written as a computer's (:func:`computer_like`), quoting it with ``repr``, else
-    ``None``: a person of that name would be taken for the table's computer (every page writes the computers' names
-    itself, in its language)."""
-    if not computer_like(name):
-        return None
-    return (f"{what} {name[:60]!r} is refused: it is written as a computer player's name (a level and a number, as "
-            "Heuristic 3 or Zufall 2): the others would take its player for a computer; choose another")
+    """The refusal of a person's name written as a computer's name (:func:`computer_like`) or role line
+    (:func:`role_like`), quoting it with ``repr``, else ``None``: a person of that name would be taken for the table's
+    computer (every page writes the computers' names and roles itself, in its language). The one check of a person's
+    name for it: a seat's at creation, the first join of an invitation, the lobby's."""
+    if computer_like(name):
+        return (f"{what} {name[:60]!r} is refused: it is written as a computer player's name (a level and a number, "
+                "as Heuristic 3 or Zufall 2): the others would take its player for a computer; choose another")
+    if role_like(name):
+        return (f"{what} {name[:60]!r} is refused: it is written as a computer seat's role (computer and a level, as "
+                "Computer (Heuristic) or Computer (Zufall)): the others would take its player for a computer; choose "
+                "another")
+    return None
 
 
 def name_levels(seats: list[SeatRow]) -> list[str | None]:

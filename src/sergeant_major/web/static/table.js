@@ -6,6 +6,8 @@ const TABLE = location.pathname.split("/").pop();
 // join in flight that would replace ours (tryingName: the name sent with it)
 let token = null, invite = null, trying = null, tryingName = null, ws = null, S = null, sent = false, pendingName = null, retry = 0;
 let dlgKey = "", dismissed = "", stepKey = "", tokenErr = "", gone = false, signedOut = false;
+// checking: the invitation's token asked about (``invitation``) before its person is asked for a name
+let checking = null;
 // undone: the hand when Undo was sent (the card taken back gets the focus once the state after it comes), else null
 let undone = null;
 // the hint asked for on this turn ({v, action}): shown in #hint, never as an error, until the state moves on
@@ -32,12 +34,14 @@ window.addEventListener("hashchange", () => {
   history.replaceState(null, "", location.pathname);
   if (m[1] === token || m[1] === trying) return;
   invite = m[1]; pendingName = true;
-  if (!token) { if (ws && ws.readyState === 1) askName(); } else if (S) render();
+  if (!token) { if (ws && ws.readyState === 1) checkInvite(); } else if (S) render();
 });
 const $ = (id) => document.getElementById(id);
 function names() { return S ? S.table.seats.map((s) => s.name) : []; }
 // a join while the connection is (re)opening is not sent (WebSocket.send would throw): onopen sends the join in flight
 function join(tok, name) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(name ? { type: "join", token: tok, name } : { type: "join", token: tok })); }
+// an invitation opened with no seat of ours here: does its token hold a seat? (a name is asked only then)
+function checkInvite() { checking = invite; ws.send(JSON.stringify({ type: "invitation", token: invite })); }
 function connect() {
   if (gone) return;
   $("conn").textContent = t("connecting");
@@ -47,7 +51,7 @@ function connect() {
     // the connection dropped while a join with another token was in flight: it is sent again (else an invitation,
     // already gone from the address bar and not saved yet, would be lost and the page left watching)
     if (trying) { join(trying, tryingName); return; }
-    if (invite && !token) { askName(); return; }  // an invitation and no seat of our own here: take it
+    if (invite && !token) { checkInvite(); return; }  // an invitation and no seat of our own here: take it if it holds one
     join(token);  // with a seat already ours here, an invitation for another is offered once we are seated
   };
   ws.onmessage = (ev) => {
@@ -56,8 +60,16 @@ function connect() {
       if (trying && m.you !== null) { saveToken(TABLE, trying); token = trying; tokenErr = ""; }
       trying = null;
       S = m; S.got = Date.now(); freeNames(); sent = false; $("error").textContent = ""; $("error").title = ""; render();
+    } else if (m.type === "invitation") {
+      if (checking !== null && checking === invite) { checking = null; askName(); }
     } else if (m.type === "error") {
       sent = false; undone = null; queue = [];
+      if (m.code === "wrong_token" && checking !== null) {
+        // the invitation's token holds no seat here: said at once, before any name is asked
+        const bad = checking; checking = null;
+        if (bad === invite) { invite = null; pendingName = null; invalidInvite(bad); }
+        return;
+      }
       if (m.code === "wrong_token") {
         // a token of no seat here (a mistyped or made-up link): never saved; stay (or become) a spectator
         tokenErr = t("badToken"); $("tokerr").textContent = tokenErr;
@@ -91,6 +103,16 @@ function noTable() {
   main.innerHTML = `<div class="panel" id="notable"><h2>${esc(t("noTable", { id: TABLE }))}</h2><p><a href="/">${esc(t("home"))}</a> · ` +
     `<a href="/history">${esc(t("history"))}</a></p></div>`;
   document.title = t("noTable", { id: TABLE });
+}
+function invalidInvite(tok) {
+  // a mistyped, cut or made-up invitation link: nothing to join; home, or watch the table (no token)
+  gone = true; $("conn").textContent = "";
+  if (ws) { ws.onclose = null; ws.close(); }
+  const main = document.querySelector("main");
+  main.innerHTML = `<div class="panel" id="badinvite" role="alert"><h2>${esc(t("invalidInvite"))}</h2>` +
+    `<p id="badinvite-text"></p><p><a href="/">${esc(t("home"))}</a> · <a href="/t/${esc(TABLE)}">${esc(t("watchTable"))}</a></p></div>`;
+  $("badinvite-text").textContent = t("invalidInviteText", { token: tok, id: TABLE });  // as text: never read as markup
+  document.title = t("invalidInvite");
 }
 function loggedOut() {
   signedOut = true;
