@@ -438,8 +438,8 @@ def computer_like(name: str) -> bool:
 
 
 def role_like(name: str) -> bool:
-    """Whether ``name`` is written as a computer seat's role line is in some language of the site: the word computer and
-    a level's name in brackets, letter case and spaces aside (``Computer (Heuristic)``, ``computer (zufall)``)."""
+    """Whether ``name`` is written as a computer seat's role line in some language of the site: the word computer and a
+    level's name in brackets, letter case and spaces aside (``Computer (Heuristic)``, ``computer (zufall)``)."""
     return _ROLE_LIKE.fullmatch(name.strip().casefold()) is not None
 
 
