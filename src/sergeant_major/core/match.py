@@ -348,7 +348,11 @@ class Match:
     # ------------------------------------------------------------------ views
     def view(self, seat: int, deal: Deal | None = None) -> View:
         """``seat``'s :class:`View` of the current deal (or of ``deal``, one of this match's deals: the OpenSpiel
-        game shows the last deal played once it ends) and the match."""
+        game shows the last deal played once it ends) and the match.
+
+        Raises:
+            SergeantMajorError: quoting a ``seat`` that is not a seat ``0..n-1`` (:func:`build_view`).
+        """
         left = tuple(self.contracts_left(s) for s in range(self.rules.players)) if self.rules.contract_once else ()
         return build_view(self.deal if deal is None else deal, seat, self.names, tuple(self.totals), tuple(self.results),
                           left)
