@@ -16,6 +16,7 @@ import copy
 import dataclasses
 import enum
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -24,6 +25,7 @@ from hypothesis import strategies as st
 from sergeant_major.core.actions import Action, Discard, Give, NameContract, Play, Return
 from sergeant_major.core.cards import CARDS, Card, cards_of, ids_of
 from sergeant_major.core.deal import Deal, Phase
+from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.match import Match
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.view import View, build_view
@@ -238,3 +240,15 @@ def test_nothing_reachable_from_a_view_leads_to_the_state(preset: str) -> None:
             action = players[seat].choose(match.view(seat), random.Random(len(match.deal.history)))
         match.apply(action)
     assert {Play, NameContract} <= kinds_seen
+
+
+@pytest.mark.parametrize("seat", [-1, -3, 3, True, 1.0, "0", None])
+def test_a_view_of_no_seat_is_refused_quoting_it(seat: object) -> None:
+    # -1 used to index the hands from the end (the last seat's hand under "seat -1"), 3 to raise an IndexError
+    m = Match(Rules.parse("9-5-2"), seed=1)
+    before = m.view(2)
+    with pytest.raises(SergeantMajorError, match=re.escape(f"seat {seat!r} is not a seat")):
+        m.view(seat)  # type: ignore[arg-type]
+    with pytest.raises(SergeantMajorError, match="0..2"):
+        build_view(m.deal, seat, m.names, (0, 0, 0), ())  # type: ignore[arg-type]
+    assert m.view(2) == before and [m.view(s).seat for s in range(3)] == [0, 1, 2]

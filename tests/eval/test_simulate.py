@@ -224,6 +224,8 @@ def test_cli_table() -> None:
     (["--seed", "+5"], "--seed '+5'"),
     (["--seed", " 7 "], "--seed ' 7 '"),
     (["--seed", "\u0663"], "--seed '\u0663'"),  # ARABIC-INDIC DIGIT THREE
+    (["--force"], "--force without --out"),
+    (["--out", "-"], "--out '-'"),  # it wrote a file named '-' (tournament's --json - is standard output)  # it replaces nothing: it used to be taken and do nothing
 ])
 def test_cli_bad_input_one_line_exit_2(args: list[str], quoted: str) -> None:
     res = runner.invoke(app, ["simulate", "-n", "1", *args])

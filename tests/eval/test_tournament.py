@@ -503,6 +503,11 @@ def test_merge_refuses_a_bad_file_naming_the_file_and_the_field(tmp_path: Path) 
         ([edited("levels.json", lambda d: d.update(levels="heuristic"))],
          "levels.json: levels: expected a list of 3 player levels (the rules' players), got 'heuristic'"),
         ([edited("dup.json", lambda d: d.update(duplicate="yes"))], "dup.json: duplicate: expected true or false, got 'yes'"),
+        # a seed no run can have: it was taken, and the boards were then said not to be of "a run with seed -1"
+        ([edited("negseed.json", lambda d: d.update(seed=-1))],
+         "negseed.json: seed: -1 is not a seed of tournament --seed (a non-negative integer below 2**62)"),
+        ([edited("bigseed.json", lambda d: d.update(seed=2**62))],
+         f"bigseed.json: seed: {2**62} is not a seed of tournament --seed (a non-negative integer below 2**62)"),
         (["t.json", "s1.json"], "s1.json: not of the same run as t.json (results of different runs do not merge): "
                                 "seed 1, not 0"),
         (["t.json", "t.json"], "--merge 't.json' is given twice: give each part once"),

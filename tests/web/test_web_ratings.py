@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from _webhelp import connect, make_hub, play_out, send  # noqa: E402
+from _webhelp import connect, make_hub, new_table, play_out, send  # noqa: E402
 from openskill.models import PlackettLuce  # noqa: E402
 
 from sergeant_major.core.match import Match, MatchEnd  # noqa: E402
@@ -166,3 +166,37 @@ def test_3_5_8_contract_results_on_the_player_s_page(tmp_path: Path) -> None:
     mine = [d for d in gt.match.deals if d.result is not None and d.declarer == 1]
     assert sum(c["deals"] for c in stats["contracts"]) == len(mine) > 0
     assert rating_of(hub.store, ids[1], "3-5-8").matches == 1
+
+
+def test_a_leaver_whose_computer_wins_the_match_has_no_win_on_the_player_s_page(tmp_path: Path) -> None:
+    """Ben leaves; the computer playing his seat takes the match, but the leavers rank last (final_ranks): the ratings
+    count no win, and neither does his page (it counted the match's winners: 1 win beside the match at place 2)."""
+    hub = make_hub(tmp_path)
+    ben = AccountStore(hub.store).register("ben", PASSWORD)
+
+    async def run() -> str:
+        for seed in range(1, 40):  # the first deal whose winner is the leaver's seat
+            t = new_table(hub, "9-5-2 deals=1", ["me", "friend", "random"], seed=seed)
+            tid = t["id"]
+            a, b = connect(hub, tid), _join(hub, tid, t["seats"][1]["token"], ben)
+            await send(hub, a, {"type": "join", "token": t["seats"][0]["token"]})
+            await send(hub, b, {"type": "join", "token": t["seats"][1]["token"]})
+            await send(hub, a, {"type": "start", "v": a.ws.last()["v"]})
+            await send(hub, b, {"type": "leave", "v": b.ws.last()["v"]})
+            await send(hub, a, {"type": "leave", "v": a.ws.last()["v"]})  # nobody left: the computers play it out
+            gt = hub.tables[tid]
+            for _ in range(500):
+                if gt.match.over:
+                    break
+                await asyncio.sleep(0.01)
+            assert gt.match.end is not None and gt.seats[1].account == ben
+            if 1 in gt.match.end.winners:
+                return tid
+        raise AssertionError("no seed of 1..39 gave the leaver's seat the match")
+
+    tid = asyncio.run(run())
+    stats = player_stats(hub.store, ben, "ben")
+    won = next(r for r in stats["recent"] if r["id"] == tid)
+    assert 1 in won["winners"]
+    assert won["place"] == 2 and stats["left"] >= 1  # after the computer that stayed; before Ann, who left with less
+    assert stats["wins"] == 0, stats["wins"]

@@ -78,6 +78,10 @@ def simulate_command(
              "for more, run again with another --seed")
     if workers < 0:
         fail(f"--workers {workers}: use 0 (one per core) or more")
+    if out is not None and str(out) == "-":  # it made a file named '-', where tournament's --json - prints the JSON
+        fail("--out '-': give a file name ('-' is not standard output here; --out /dev/stdout writes the records there)")
+    if force and out is None:  # taken and ignored, it would hide a forgotten --out: no record written
+        fail("--force without --out: it lets --out replace a file that exists; give --out FILE or leave out --force")
     k = min(workers or os.cpu_count() or 1, games)  # the processes simulate_iter starts: never more than games
     fh = None
     dest: str | None = None

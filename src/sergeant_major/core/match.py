@@ -18,7 +18,7 @@ from enum import Enum
 from sergeant_major.core.actions import Action, Contract
 from sergeant_major.core.cards import Card
 from sergeant_major.core.deal import Deal, DealResult, contracts_for
-from sergeant_major.core.errors import IllegalActionError
+from sergeant_major.core.errors import IllegalActionError, SergeantMajorError
 from sergeant_major.core.rule_options import KittyProcedure, Traditional
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import name_problem
@@ -160,7 +160,7 @@ class Match:
 
     Args:
         rules: the rules in force.
-        seed: the match seed (any int); the same seed gives the same cards.
+        seed: the match seed (any int or NumPy integer); the same seed gives the same cards.
         names: the players' names by seat (default ``Player 1..n``).
         dealer: the first dealer's seat (default: drawn from the seed).
         cards: optional source of the cards: ``cards(number, dealer)`` returns ``(hands, kitty)`` for
@@ -169,11 +169,20 @@ class Match:
     Raises:
         IllegalActionError: (rule ``"players"``) when ``names`` does not give one name per seat, or a name
             holds control characters (:func:`~sergeant_major.core.safetext.name_problem`; the name quoted).
+        SergeantMajorError: quoting a ``seed`` that is not a whole number (``1.5``, ``"7"``, ``True``).
     """
 
     def __init__(self, rules: Rules, seed: int = 0, names: list[str] | tuple[str, ...] | None = None,
                  dealer: int | None = None,
                  cards: Callable[[int, int], tuple[list[list[Card]], list[Card]] | None] | None = None) -> None:
+        # a float or a string was taken and failed at the first computer's decision (a TypeError in decision_rng);
+        # True dealt the cards of the text "True", not of 1
+        try:
+            operator.index(seed)  # an int or a NumPy integer
+        except TypeError:
+            raise SergeantMajorError(f"seed {seed!r} is not a whole number: give an int (e.g. 7)") from None
+        if isinstance(seed, bool):
+            raise SergeantMajorError(f"seed {seed!r} is not a whole number: give an int (e.g. 7)")
         self._cards = cards
         self.rules = rules
         self.seed = seed
@@ -348,7 +357,11 @@ class Match:
     # ------------------------------------------------------------------ views
     def view(self, seat: int, deal: Deal | None = None) -> View:
         """``seat``'s :class:`View` of the current deal (or of ``deal``, one of this match's deals: the OpenSpiel
-        game shows the last deal played once it ends) and the match."""
+        game shows the last deal played once it ends) and the match.
+
+        Raises:
+            SergeantMajorError: quoting a ``seat`` that is not a seat ``0..n-1`` (:func:`build_view`).
+        """
         left = tuple(self.contracts_left(s) for s in range(self.rules.players)) if self.rules.contract_once else ()
         return build_view(self.deal if deal is None else deal, seat, self.names, tuple(self.totals), tuple(self.results),
                           left)

@@ -9,11 +9,13 @@ ends and the web receive views, never the state: nothing reachable from a view l
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 from sergeant_major.core.actions import Action, Contract, EndGive
 from sergeant_major.core.cards import CARDS, Card, cards_of, mask_of, sort_hand
 from sergeant_major.core.deal import Deal, DealResult, ExchangeEvent, Phase, Trick
+from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.rules import Rules
 
 __all__ = ["View", "build_view", "hand_seen"]
@@ -129,7 +131,15 @@ def build_view(
     results: tuple[DealResult, ...],
     contracts_left: tuple[tuple[Contract, ...], ...] = (),
 ) -> View:
-    """Build ``seat``'s :class:`View` of ``deal`` (and the match context given)."""
+    """Build ``seat``'s :class:`View` of ``deal`` (and the match context given).
+
+    Raises:
+        SergeantMajorError: quoting a ``seat`` that is not a seat ``0..n-1`` of the deal (``-1`` used to give the
+            last seat's hand under seat -1, ``3`` an ``IndexError``).
+    """
+    # bool is an int, and a negative int indexes the hands from the end: both are refused, as a seat out of range
+    if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) or not 0 <= seat < deal.n:
+        raise SergeantMajorError(f"seat {seat!r} is not a seat of this deal: give an int in 0..{deal.n - 1}")
     r: Rules = deal.rules
     trump = deal.trump if deal.trump >= 0 else None
     phase = deal.phase

@@ -41,7 +41,10 @@ def player_stats(store: Store, account_id: int, name: str) -> dict[str, Any]:
             in_play += 1
             continue
         matches += 1
-        wins += seat in m.end.winners
+        ranks = final_ranks(m, sorted(gt.left))
+        # first place in the final ranking, as the ratings count a win: a seat that left is last, also when the
+        # computer playing it took the match (counting m.end.winners gave it a win beside its last place)
+        wins += ranks[seat] == 0
         n = gt.rules.players
         for d in m.deals:
             r = d.result
@@ -61,7 +64,6 @@ def player_stats(store: Store, account_id: int, name: str) -> dict[str, Any]:
                 ca[1] += r.tricks[seat] >= r.targets[seat] if code != "MT" else r.tricks[seat] <= r.targets[seat]
                 ca[2] += r.scores[seat]
         if len(recent) < RECENT:
-            ranks = final_ranks(m, sorted(gt.left))
             recent.append({"id": gt.row.id, "name": gt.row.name, "rules": gt.rules_text, "preset": preset_of(gt.rules),
                            "created": gt.row.created, "place": ranks[seat] + 1, "seat": seat,
                            "names": [s.name for s in gt.seats], "name_levels": name_levels(gt.seats), "totals": list(m.totals), "winners": list(m.end.winners)})

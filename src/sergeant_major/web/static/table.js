@@ -8,6 +8,9 @@ let token = null, invite = null, trying = null, tryingName = null, ws = null, S 
 let dlgKey = "", dismissed = "", stepKey = "", tokenErr = "", gone = false, signedOut = false;
 // checking: the invitation's token asked about (``invitation``) before its person is asked for a name
 let checking = null;
+// the connection is lost (until the next state): nothing can be sent, so no card or step is offered, and the status says
+// so instead of "Your turn" (a card clicked then did nothing, without a word)
+let offline = false;
 // undone: the hand when Undo was sent (the card taken back gets the focus once the state after it comes), else null
 let undone = null;
 // the hint asked for on this turn ({v, action}): shown in #hint, never as an error, until the state moves on
@@ -59,7 +62,7 @@ function connect() {
     if (m.type === "state") {
       if (trying && m.you !== null) { saveToken(TABLE, trying); token = trying; tokenErr = ""; }
       trying = null;
-      S = m; S.got = Date.now(); freeNames(); sent = false; $("error").textContent = ""; $("error").title = ""; render();
+      S = m; S.got = Date.now(); freeNames(); sent = false; offline = false; $("error").textContent = ""; $("error").title = ""; render();
     } else if (m.type === "invitation") {
       if (checking !== null && checking === invite) { checking = null; askName(); }
     } else if (m.type === "error") {
@@ -95,6 +98,7 @@ function connect() {
     if (ev.code === 4401) { loggedOut(); return; }  // the session ended (logged out here or elsewhere): no retry as the account
     if (ev.code === 4404 || (ev.code >= 4400 && ev.code < 4500) || ev.code === 1008) { noTable(); return; }  // permanent: no retry
     $("conn").textContent = t("disconnected"); setTimeout(connect, Math.min(5000, 300 * ++retry));
+    if (!offline) { offline = true; if (S) render(); }
   };
 }
 function noTable() {
@@ -220,7 +224,7 @@ function render() {
   const had = H.contains(document.activeElement) ? document.activeElement : null;
   const hadCard = had ? had.dataset.card : null, hadIndex = had ? Array.from(H.querySelectorAll("button.card")).indexOf(had) : -1;
   H.innerHTML = "";
-  const mine = v.to_act === you && !S.waiting_start && !S.over;
+  const mine = v.to_act === you && !S.waiting_start && !S.over && !offline;
   const byCard = {}; if (mine) for (const a of v.legal) { const c = cardOf(a); if (c) byCard[c] = a; }
   const fromKitty = new Set(v.kitty && v.discards !== null ? v.kitty : []);
   // several cards to choose (discards; a give or return too): picked first, then confirmed in the step bar
@@ -283,6 +287,7 @@ function render() {
   else if (v.to_act !== null) st = t("waitingFor", { name: nm[v.to_act] });
   const iLeft = you !== null && S.table.seats[you].left;
   if (iLeft && !S.over) st = t("youLeft");
+  if (offline && !S.over) st = t("disconnected");
   $("status").textContent = (you === null ? t("spectator") + " · " : "") + st;
   $("held").hidden = !(you !== null && S.table.seats[you].away && !iLeft && !S.over);
   // a practice table (you and computers) has nobody to chat with, and nothing to leave: its toolbar stays as it was
@@ -398,7 +403,7 @@ function choose(b, a) {
 // how many cards are to be chosen together now: the discards still to make, one card to give or return; 0 else
 function pickCount() {
   const v = S.view;
-  if (v.to_act !== S.you || S.waiting_start || S.over || S.you === null) return 0;
+  if (v.to_act !== S.you || S.waiting_start || S.over || S.you === null || offline) return 0;
   const a = v.legal.find((x) => x.discard || x.give || x.return);
   if (!a) return 0;
   if (a.discard) { const n = v.kitty ? v.kitty.length : v.kitty_count; return Math.max(1, n - (v.discards ? v.discards.length : 0)); }
@@ -472,7 +477,7 @@ function refocusHand(card, index) {
 // discard, give or return are chosen in the hand itself
 function renderSteps() {
   const v = S.view, you = S.you, nm = names(), bar = $("stepbar");
-  const steps = S.waiting_start || S.over || v.to_act !== you ? [] : v.legal.filter((a) => !a.play);
+  const steps = S.waiting_start || S.over || v.to_act !== you || offline ? [] : v.legal.filter((a) => !a.play);
   if (!steps.length) { bar.hidden = true; stepKey = ""; return; }
   const a0 = steps[0]; let title = "";
   // 3-5-8 offers no-trump and minimum tricks too: those are no trump named

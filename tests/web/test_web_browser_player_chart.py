@@ -1,0 +1,59 @@
+"""The rating chart of a player's page in headless Debian Chromium: every line starts at a new account's 0 and stays
+inside the chart, also for a player whose ratings are all below 0 (after one lost match: the usual first one)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Any
+
+import pytest
+from conftest import CHROMIUM
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (CI installs Debian's chromium: apt-get install chromium)", allow_module_level=True)
+pytest.importorskip("playwright.sync_api", reason="the playwright package is missing (the test extra)")
+pytest.importorskip("fastapi")
+
+from _browserhelp import page_errors  # noqa: E402
+from _webhelp import Server  # noqa: E402
+
+pytestmark = [pytest.mark.browser]
+
+
+def player(history: list[dict[str, Any]]) -> dict[str, Any]:
+    """The answer of ``GET /api/players/Ann`` for an account with these rated matches (9-5-2 only)."""
+    last = history[-1]
+    return {
+        "name": "Ann",
+        "ratings": {"9-5-2": {"ordinal": last["ordinal"], "mu": 20.8, "sigma": 7.9, "matches": len(history), "wins": 0,
+                              "provisional": True}},
+        "history": history, "matches": len(history), "wins": 0, "in_play": 0, "left": 0,
+        "roles": [], "dealer_target": {"deals": 0, "made": 0}, "contracts": [], "recent": [],
+    }
+
+
+@pytest.mark.parametrize("ordinals", [[-2.9], [-2.9, -5.1], [2.2], [-2.9, 3.0]], ids=["one-loss", "two-losses", "one-win",
+                                                                                         "loss-then-win"])
+def test_the_rating_line_starts_at_0_inside_the_chart(server: Server, browser: Any, ordinals: list[float]) -> None:
+    history = [{"preset": "9-5-2", "table": f"t{i}", "place": 3, "ordinal": o, "time": 1796650824.0 + i}
+               for i, o in enumerate(ordinals)]
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.route("**/api/players/Ann", lambda route: route.fulfill(status=200, content_type="application/json",
+                                                                  body=json.dumps(player(history))))
+    page.goto(server.url + "/players/Ann")
+    page.locator("svg.chart polyline").wait_for()
+    box = [float(x) for x in str(page.get_attribute("svg.chart", "viewBox")).split()]
+    height = box[3]
+    points = [tuple(float(v) for v in p.split(",")) for p in str(page.get_attribute("svg.chart polyline", "points")).split()]
+    assert len(points) == len(ordinals) + 1
+    # the y axis holds 0 (the start) and every rating: no point lies above or below the chart
+    assert all(0 <= y <= height for _, y in points), (ordinals, points, height)
+    texts = page.eval_on_selector_all("svg.chart > text", "els => els.map((e) => e.textContent)")
+    labels = [float(t.replace("\u2212", "-")) for t in texts if re.fullmatch(r"[-\u2212]?\d+(\.\d+)?", t.strip())]
+    assert min(labels) <= min(0.0, *ordinals) and max(labels) >= max(0.0, *ordinals), labels
+    assert errs == []
+    ctx.close()
