@@ -462,7 +462,8 @@ class Solver:
         remaining = args[-1]
         if not HAVE_NUMBA or remaining < self.parallel_min:
             return
-        warm_up()  # compiled once, before two threads want it
+        if self.threads > 1:
+            warm_up()  # compiled once, before two threads want it (a helper added later finds the search running)
         with self._live_lock:  # the hands as they are at the start: the main thread's search plays in its array
             self._live = (workers, int_array(list(hands)), trick, args, tt_mask, guess, lo, hi)
             self._add_helpers(*self._live)
