@@ -13,6 +13,7 @@ import random
 import re
 import subprocess
 import sys
+import threading
 import time
 import types
 import zlib
@@ -365,6 +366,34 @@ def test_helper_threads_agree_on_larger_positions(rules_t: str, contract: Contra
         b = two.value(pos, seat, time_limit=600)
         assert (a.tricks, a.exact) == (b.tricks, b.exact), repr(pos)
     assert two.helper_nodes > 0
+
+
+@pytest.mark.skipif(not HAVE_NUMBA, reason="helper threads run only with numba")
+def test_threads_added_during_a_search_join_it_and_keep_the_values() -> None:
+    """``set_threads`` from another thread while a search runs starts its helper at once, on the running slice
+    (a late helper runs the same tests from the slice's start on the table the main thread has filled): the
+    values stay those of one thread, timed or not, and the helper searches; a bad count is refused, quoted."""
+    rules = Rules.parse("9-5-2")
+    rng = random.Random(3636)
+    one = Solver(tt_bits=18)
+    joined = 0
+    for k in range(8):
+        pos = random_position(rules, rng, 12 + k % 3, contract=None)
+        seat = rng.randrange(rules.players)
+        want = one.value(pos, seat)
+        late = Solver(tt_bits=18)
+        late.helper_min = 1  # every node reordered: the helper takes other paths than the main thread
+        timer = threading.Timer(0.002 * (k % 4), late.set_threads, args=(2,))
+        timer.start()
+        got = late.value(pos, seat, time_limit=600 if k % 2 else None)
+        timer.join()
+        assert (got.tricks, got.exact) == (want.tricks, want.exact), repr(pos)
+        joined += late.helper_nodes > 0
+        late.set_threads(1)
+        assert late.value(pos, seat).tricks == want.tricks
+    assert joined > 0
+    with pytest.raises(ValueError, match="threads=0"):
+        Solver().set_threads(0)
 
 
 _INTERRUPT_SCRIPT = r"""

@@ -868,23 +868,7 @@ def exit_cycles(hands: Any, n: int, seat: int, spent: int, tricks: int) -> int:
 
     Args: ``hands`` (length >= ``n``; bit ``13 * suit + rank``), ``n`` 3 or 4 players, ``seat`` 0..n-1,
     ``tricks`` >= 0. Returns: -1..``tricks // 2`` (``test_exit_losses_hold``)."""
-    h = hands[seat]
-    best = -1
-    for p in range(n):
-        if p == seat:
-            continue
-        for suit in range(4):
-            m = (h >> (13 * suit)) & LANE
-            o = (hands[p] >> (13 * suit)) & LANE
-            if m == 0 or o == 0:
-                continue
-            a = int(popcount64(m & ((1 << int(low_bit(o))) - 1)))
-            if a == 0:
-                continue
-            k = min(a - spent, (int(popcount64(o)) - spent) // 2, tricks // 2)
-            if k > best:
-                best = k
-    return best
+    return exits_in_trick(hands, n, hands[seat], seat, spent, 0, 0, tricks)
 
 
 @jit
@@ -899,14 +883,16 @@ def seat_exit_losses(hands: Any, n: int, leader: int, seat: int, remaining: int)
     return k + 1 if k >= 0 else 0
 
 @jit_inline
-def exits_in_trick(hands: Any, n: int, mine: int, seat: int, pending: int, led: int, tricks: int) -> int:
-    """No-trump, in the middle of a trick the seat surely loses, once it holds ``mine`` (after its card to this
-    trick): how many of the ``tricks`` tricks after this one it surely loses by its exits (:func:`exit_cycles` with
-    another player on lead, as :func:`seat_exit_losses` counts at that trick start), whatever the players in the bit
-    set ``pending`` (others still to play, suit ``led`` led) play to this trick. Such a player holding ``led`` must
-    follow, so only its ``led`` cards lose one; void in it, every suit may. A card leaving another hand only raises
-    its lowest card of the suit (more of the seat's cards lie under it), so the count on the hands as they are, with
-    those lengths less one, is sure. Returns -1..``tricks // 2``."""
+def exits_in_trick(hands: Any, n: int, mine: int, seat: int, spent: int, pending: int, led: int, tricks: int) -> int:
+    """No-trump: the counting of :func:`exit_cycles` (its single home), for the seat holding ``mine``. At a trick
+    start (``pending`` 0) it is :func:`exit_cycles`' count after ``spent`` (0 or 1) of the seat's exit cards and
+    of the other hand's cards of the suit are used up. In the middle of a trick the seat surely loses, once it holds
+    ``mine`` (after its card to this trick; ``spent`` 0): how many of the ``tricks`` tricks after this one it
+    surely loses by its exits (another player on lead, as :func:`seat_exit_losses` counts at that trick start),
+    whatever the players in the bit set ``pending`` (others still to play, suit ``led`` led) play to this trick.
+    Such a player holding ``led`` must follow, so only its ``led`` cards lose one; void in it, every suit may. A
+    card leaving another hand only raises its lowest card of the suit (more of the seat's cards lie under it), so
+    the count on the hands as they are, with those lengths less one, is sure. Returns -1..``tricks // 2``."""
     best = -1
     for p in range(n):
         if p == seat:
@@ -921,10 +907,10 @@ def exits_in_trick(hands: Any, n: int, mine: int, seat: int, pending: int, led: 
             a = int(popcount64(m & ((1 << int(low_bit(o))) - 1)))
             if a == 0:
                 continue
-            b = int(popcount64(o))
+            b = int(popcount64(o)) - spent
             if pv != 0 and (suit == led or not follows):
                 b -= 1
-            k = min(a, b // 2, tricks // 2)
+            k = min(a - spent, b // 2, tricks // 2)
             if k > best:
                 best = k
     return best
@@ -965,7 +951,7 @@ def seat_exits_after(hands: Any, n: int, tlen: int, leader: int, seat: int, led:
     if (pending >> seat) & 1 == 0:
         if ws == seat and not overtaken(hands, n, pending, led, bc - 13 * led):
             return 0
-        return 1 + max(exits_in_trick(hands, n, h, seat, pending, led, tricks), 0)
+        return 1 + max(exits_in_trick(hands, n, h, seat, 0, pending, led, tricks), 0)
     pending &= ~(1 << seat)
     lv = (h >> (13 * led)) & LANE
     if lv != 0:
@@ -989,12 +975,13 @@ def seat_exits_after(hands: Any, n: int, tlen: int, leader: int, seat: int, led:
             if not overtaken(hands, n, after, led, c):
                 return 0
         mine = h & ~(1 << (13 * led + c))
-        return 1 + max(exits_in_trick(hands, n, mine, seat, pending, led, tricks), 0)
+        return 1 + max(exits_in_trick(hands, n, mine, seat, 0, pending, led, tricks), 0)
     best = -1
     for suit in range(4):
         m = (h >> (13 * suit)) & LANE
         if m != 0:
-            k = exits_in_trick(hands, n, h & ~(1 << (13 * suit + int(high_bit(m)))), seat, pending, led, tricks)
+            k = exits_in_trick(hands, n, h & ~(1 << (13 * suit + int(high_bit(m)))), seat, 0, pending,
+                               led, tricks)
             if k > best:
                 best = k
     return 1 + max(best, 0)

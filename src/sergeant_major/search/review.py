@@ -20,6 +20,7 @@ import enum
 import json
 import os
 import queue
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -191,9 +192,11 @@ def table_cells(pos: Position) -> list[tuple[Position, int]]:
 def run_tasks(tasks: list[Callable[[Solver], None]], solver: Solver, jobs: int) -> None:
     """Run ``tasks`` (each given a solver to search with, one search at a time) in ``jobs`` threads, in their
     order as threads come free: ``solver`` and ``jobs - 1`` more solvers of its size. The compiled search
-    releases the GIL; ``solver``'s helper threads are off meanwhile (the tasks fill the cores). With one job (or
-    task) they run in turn on ``solver`` with its helper threads. A task's exception (Ctrl-C too) interrupts
-    every solver's search and is raised once the threads have stopped."""
+    releases the GIL; ``solver``'s helper threads are off meanwhile (the tasks fill the cores) until no task is
+    left to start: then the cores of the threads that have none share out among the searches still running, as
+    their helper threads (:meth:`Solver.set_threads`), so that a long last search does not run alone on one core.
+    With one job (or task) they run in turn on ``solver`` with its helper threads. A task's exception (Ctrl-C too)
+    interrupts every solver's search and is raised once the threads have stopped."""
     if jobs == 1 or len(tasks) <= 1:
         for task in tasks:
             task(solver)
@@ -204,12 +207,29 @@ def run_tasks(tasks: list[Callable[[Solver], None]], solver: Solver, jobs: int) 
     solvers = [solver] + [solver.twin() for _ in range(min(jobs, len(tasks)) - 1)]
     for sv in solvers[1:]:
         free.put(sv)
+    lock = threading.Lock()
+    running: list[Solver] = []  # the solvers searching a task, in the order they started it
+    started = [0]
+
+    def share_out() -> None:
+        # no task left to start: the jobs' cores go to the searches still running (``lock`` held)
+        if started[0] < len(tasks) or not running:
+            return
+        for i, sv in enumerate(running):
+            sv.set_threads(jobs // len(running) + (1 if i < jobs % len(running) else 0))
 
     def one(task: Callable[[Solver], None]) -> None:
         sv = free.get()
+        with lock:
+            started[0] += 1
+            running.append(sv)
         try:
             task(sv)
         finally:
+            with lock:
+                running.remove(sv)
+                sv.set_threads(1)
+                share_out()
             free.put(sv)
 
     threads, solver.threads = solver.threads, 1  # the tasks fill the cores: no helper threads meanwhile

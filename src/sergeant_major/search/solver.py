@@ -193,6 +193,11 @@ class Solver:
         self._shared = int_array(2)
         self._helpers: list[tuple[Any, Any, Any, Any, Any]] = []
         self._threads: list[threading.Event] = []  # the "done" events of the running search's threads
+        # the running slice's helper start (``_start_helpers``' arguments) while its threads search, so that
+        # ``set_threads`` can add helpers to it; guarded by ``_live_lock`` with the helpers started
+        self._live: tuple[Any, ...] | None = None
+        self._live_lock = threading.Lock()
+        self._live_helpers = 0
         self._interrupted = False
         size = 1 << tt_bits
         self._tt = int_array(size * TT_WORDS)
@@ -235,6 +240,22 @@ class Solver:
         self.__init__(self.tt_bits, self.clock, self.threads)  # type: ignore[misc]
         for k, v in knobs.items():
             setattr(self, k, v)
+
+    def set_threads(self, threads: int) -> None:
+        """Search with ``threads`` threads from now on (1..64), also from another thread while this solver searches:
+        more threads join the running search at once as helpers (when it is big enough to have them, ``parallel_min``);
+        fewer take effect from its next slice (a search cut short resumes in slices, a new search starts one).
+        For a caller whose other searches have ended and left cores idle (:func:`sergeant_major.search.review.run_tasks`).
+
+        Raises:
+            ValueError: ``threads`` outside 1..64.
+        """
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 64:
+            raise ValueError(f"threads={threads!r} is not a number of threads: give an int in 1..64")
+        with self._live_lock:
+            self.threads = threads
+            if self._live is not None:
+                self._add_helpers(*self._live)
 
     def twin(self) -> Solver:
         """A new solver with this one's table size, clock and knobs (its own empty table, one thread): for a
@@ -386,10 +407,10 @@ class Solver:
             shared[0] = 1
         workers: list[threading.Event] = []  # the threads' "done" events: the helpers', then the main search's
         self._threads = workers
-        helpers = 0
+        with self._live_lock:
+            self._live_helpers = 0
         try:
             self._start_helpers(workers, hands, trick, args, tt_mask, guess, lo, hi)
-            helpers = len(workers)
             main_args = (hands, trick, args, self._tt, tt_mask, self._moves, self._frames, self._tk, stats, shared,
                          out, guess)
             if HAVE_NUMBA and pos.remaining >= self.parallel_min:
@@ -405,6 +426,9 @@ class Solver:
             else:
                 _run(*main_args)
         finally:
+            with self._live_lock:  # no helper joins after this: every one started is in ``workers``
+                self._live = None
+                helpers = self._live_helpers
             shared[0] = 1  # stop the other threads (also when a search or a thread's start raised)
             for ev in workers:
                 ev.wait()
@@ -436,13 +460,23 @@ class Solver:
         """Start the helper threads of one search, the "done" event of each added to ``workers`` before it
         starts (none for fewer than ``parallel_min`` tricks, one thread or no numba)."""
         remaining = args[-1]
-        if self.threads <= 1 or not HAVE_NUMBA or remaining < self.parallel_min:
+        if not HAVE_NUMBA or remaining < self.parallel_min:
             return
-        warm_up()  # compiled once, before two threads want it
+        if self.threads > 1:
+            warm_up()  # compiled once, before two threads want it (a helper added later finds the search running)
+        with self._live_lock:  # the hands as they are at the start: the main thread's search plays in its array
+            self._live = (workers, int_array(list(hands)), trick, args, tt_mask, guess, lo, hi)
+            self._add_helpers(*self._live)
+
+    def _add_helpers(self, workers: list[threading.Event], hands: Any, trick: Any, args: tuple[int, ...],
+                     tt_mask: int, guess: int, lo: int, hi: int) -> None:
+        """Start helper threads of the running slice up to ``threads - 1`` in all (``_live_lock`` held): a late
+        one runs the same tests from the slice's start, on a table the others have filled."""
         while len(self._helpers) < self.threads - 1:
             self._helpers.append((int_array(64 * MOVES_PER_DEPTH), int_array(64 * FRAME), int_array(4 * 20),
                                   int_array(ST_SIZE), int_array(3)))
-        for k in range(self.threads - 1):
+        while self._live_helpers < self.threads - 1:
+            k = self._live_helpers
             moves, frames, tk, stats, out = self._helpers[k]
             stats[ST_NODES] = 0
             stats[ST_ABORT] = 0
@@ -459,6 +493,7 @@ class Solver:
                 int_array(list(hands)), trick, args, self._tt, tt_mask, moves, frames, tk, stats, self._shared, out,
                 guess, done))
             workers.append(done)
+            self._live_helpers += 1
             try:
                 th.start()
             except BaseException:
