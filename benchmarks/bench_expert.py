@@ -6,7 +6,8 @@ in seat 0 against two ``heuristic`` players and times every decision the expert 
 not decisions and are not asked). Times are CPU time of this process (``time.process_time``: fair on a shared,
 loaded machine) and wall time; the first decision (numba loads its compiled kernels) is left out.
 
-Run: ``python benchmarks/bench_expert.py [--rules 9-5-2] [--games 4] [--think 1.0] [--max-deals 6] [--uniform]``
+Run: ``python benchmarks/bench_expert.py [--rules 9-5-2] [--games 4] [--think 1.0] [--think-before-play 1.0]
+[--max-deals 6] [--uniform]``
 (``--uniform``: the expert without inference, level ``expert-uniform``, for the same figures side by side).
 Prints a table per phase and one JSON line at the end.
 
@@ -43,8 +44,10 @@ def _q(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def run(rules: Rules, games: int, think: float, max_deals: int, uniform: bool = False) -> dict[str, object]:
-    expert = ExpertPlayer(think=think, model=None) if uniform else ExpertPlayer(think=think)
+def run(rules: Rules, games: int, think: float, max_deals: int, uniform: bool = False,
+        think_before_play: float = 1.0) -> dict[str, object]:
+    model = {"model": None} if uniform else {}
+    expert = ExpertPlayer(think=think, think_before_play=think_before_play, **model)
     heur = HeuristicPlayer()
     cpu: dict[str, list[float]] = {}
     wall: list[float] = []
@@ -73,7 +76,8 @@ def run(rules: Rules, games: int, think: float, max_deals: int, uniform: bool = 
         deals += len(m.results)
     every = [x for xs in cpu.values() for x in xs]
     out: dict[str, object] = {
-        "rules": str(rules), "games": games, "deals": deals, "think": think, "uniform": uniform, "decisions": len(every),
+        "rules": str(rules), "games": games, "deals": deals, "think": think, "think_before_play": think_before_play,
+        "uniform": uniform, "decisions": len(every),
         "cpu_median": statistics.median(every), "cpu_p95": _q(every, 0.95), "cpu_max": max(every),
         "wall_median": statistics.median(wall), "wall_p95": _q(wall, 0.95),
         "phases": {k: {"n": len(v), "median": statistics.median(v), "p95": _q(v, 0.95), "max": max(v)} for k, v in cpu.items()},
@@ -163,6 +167,8 @@ def main() -> None:
     ap.add_argument("--rules", default="9-5-2")
     ap.add_argument("--games", type=int, default=4)
     ap.add_argument("--think", type=float, default=1.0)
+    ap.add_argument("--think-before-play", type=float, default=1.0,
+                    help="multiplies the counts of the decisions before the play only (ExpertPlayer(think_before_play=...))")
     ap.add_argument("--max-deals", type=int, default=6, help="stop a match after this many deals")
     ap.add_argument("--uniform", action="store_true", help="time expert-uniform (no inference) instead of the expert")
     ap.add_argument("--boards", type=int, default=0, help="with --ismcts or --players: tournament boards to play (0: 10)")
@@ -196,9 +202,9 @@ def main() -> None:
             print(f"{k:16} {v:.4f}" if isinstance(v, float) else f"{k:16} {v}")
         print(json.dumps(cal))
         return
-    res = run(Rules.parse(a.rules), a.games, a.think, a.max_deals, a.uniform)
+    res = run(Rules.parse(a.rules), a.games, a.think, a.max_deals, a.uniform, a.think_before_play)
     print(f"{res['rules']}: {res['decisions']} {'expert-uniform' if a.uniform else 'expert'} decisions over "
-          f"{res['deals']} deals, think={res['think']}")
+          f"{res['deals']} deals, think={res['think']}, think_before_play={res['think_before_play']}")
     print(f"{'phase':10} {'n':>5} {'median s':>9} {'p95 s':>7} {'max s':>7}   (CPU time)")
     for k, v in res["phases"].items():  # type: ignore[attr-defined]
         print(f"{k:10} {v['n']:5d} {v['median']:9.3f} {v['p95']:7.3f} {v['max']:7.3f}")

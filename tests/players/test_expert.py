@@ -225,6 +225,24 @@ def test_estimate_is_repeatable_and_think_scales_counts() -> None:
         ExpertPlayer(think=0)
 
 
+def test_think_before_play_scales_the_decisions_before_the_play_only() -> None:
+    """``think_before_play`` multiplies the worlds and play-outs of the targets, gives, returns, contract and discards
+    (on top of ``think``), and leaves those of the card play as they are."""
+    base, more = ExpertPlayer(), ExpertPlayer(think_before_play=3)
+    assert (more.worlds_pre, more.playouts_pre) == (3 * base.worlds_pre, 3 * base.playouts_pre) == (36, 48)
+    assert (more.worlds_play, more.playouts_play) == (base.worlds_play, base.playouts_play) == (20, 10)
+    both = ExpertPlayer(think=2, think_before_play=1.5)
+    assert (both.worlds_pre, both.worlds_play) == (36, 40)
+    m = Match(Rules.parse("3-5-8"), 2)
+    v = m.view(m.to_act or 0)
+    assert isinstance(v.legal[0], NameContract) and len(v.legal) > 1
+    searched = [ExpertPlayer(model=None, think_before_play=t).estimate(v, random.Random(5)).worlds for t in (1, 3)]
+    assert searched == [12, 36]
+    for bad in (0, -1, float("nan")):
+        with pytest.raises(ValueError, match=r"think_before_play=.* must be > 0"):
+            ExpertPlayer(think_before_play=bad)
+
+
 # ------------------------------------------------------------------------------------------- levels, utility, oracle
 def test_levels() -> None:
     assert "expert" in LEVELS and "oracle" not in LEVELS and "oracle" in MEASUREMENT_LEVELS

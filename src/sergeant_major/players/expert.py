@@ -41,9 +41,10 @@ Utility (match awareness)
 
 Think time and determinism
     ``ExpertPlayer(think=x)`` multiplies every count (worlds and play-outs) by ``x`` (default 1.0): about ``x``
-    times the time for a stronger player. Budgets are counts, never wall time, and all randomness comes from
-    the generator passed to :meth:`ExpertPlayer.choose`, so the same generator gives the same decision on any
-    machine, however fast. The worlds of one decision share one
+    times the time for a stronger player; ``think_before_play=y`` multiplies those of the decisions before the
+    play only (targets, gives, returns, the contract, discards), on top of ``think``. Budgets are counts, never
+    wall time, and all randomness comes from the generator passed to :meth:`ExpertPlayer.choose`, so the same
+    generator gives the same decision on any machine, however fast. The worlds of one decision share one
     :class:`~sergeant_major.search.determinization.Budget` of :data:`WORLD_STEPS` resample steps per world asked:
     after a large exchange the seat saw little of (``give=lowest``) a world can cost seconds to draw, and the
     search then uses the worlds found within the budget (the heuristic's choice if none). Speeds measured in
@@ -464,6 +465,8 @@ class ExpertPlayer:
     Args:
         name: the player's name.
         think: multiplies every count budget (worlds, play-outs); 1.0 is the level ``expert``. Must be > 0.
+        think_before_play: multiplies the counts of the decisions before the play only (their worlds and
+            play-outs: targets, gives, returns, the contract, discards), on top of ``think``. Must be > 0.
         solver: a double-dummy solver to use (default: one shared by the experts of the process).
         model: how the other players are taken to choose, for weighing the worlds (module doc, "Inference");
             ``None``: uniform worlds (the level ``expert-uniform``).
@@ -474,27 +477,30 @@ class ExpertPlayer:
             instead of every drawn world with its weight.
 
     Raises:
-        ValueError: for ``think <= 0`` or ``oversample < 1``.
+        ValueError: for ``think <= 0``, ``think_before_play <= 0`` or ``oversample < 1``.
     """
 
     def __init__(self, name: str = "expert", think: float = 1.0, solver: Solver | None = None,
                  model: ChoiceModel | None = DEFAULT_MODEL, oversample: int = OVERSAMPLE, min_ess: float = MIN_ESS,
-                 resample_worlds: bool = False) -> None:
+                 resample_worlds: bool = False, think_before_play: float = 1.0) -> None:
         if not think > 0:
             raise ValueError(f"think={think!r} must be > 0")
+        if not think_before_play > 0:
+            raise ValueError(f"think_before_play={think_before_play!r} must be > 0")
         if oversample < 1:
             raise ValueError(f"oversample={oversample!r} must be >= 1")
         self.name = name
         self.think = think
+        self.think_before_play = think_before_play
         self.model = model
         self.oversample = oversample
         self.min_ess = min_ess
         self.resample_worlds = resample_worlds
         self._solver = solver
         self.worlds_play = max(2, round(WORLDS_PLAY * think))
-        self.worlds_pre = max(2, round(WORLDS_PRE * think))
+        self.worlds_pre = max(2, round(WORLDS_PRE * think * think_before_play))
         self.playouts_play = max(2, round(PLAYOUTS_PLAY * think))
-        self.playouts_pre = max(2, round(PLAYOUTS_PRE * think))
+        self.playouts_pre = max(2, round(PLAYOUTS_PRE * think * think_before_play))
         self.last_budget: Budget | None = None
         """The resample budget of the last decision that drew worlds (its counts: steps used, draws, samples)."""
 
