@@ -59,14 +59,14 @@ def create_table(store: Store, body: Any, account: int | None = None, account_na
     """Create a table from the home page's form (``body``: the request's JSON) and store it; the answer to
     ``POST /api/tables`` (:func:`~sergeant_major.web.protocol.new_table_json`). With ``account`` (the creator is logged
     in) the creator's seat (the first *me* seat) is bound to that account, named ``account_name`` unless the form
-    names it.
+    names it (an account's name only that seat's, when it is the creator's).
 
     Raises:
         TableRefused: (a ``ValueError``, with its code) with a message for the user quoting the bad input; nothing is
             stored then.
         SQLAlchemyError: when the database refuses the table.
     """
-    new = parse_new_table(body, account_name if account is not None else None)
+    new = parse_new_table(body, account_name if account is not None else None, account, store.account_named)
     if account is not None and new.mine:
         first = min(new.mine)
         new = replace(new, seats=[replace(s, account=account) if s.seat == first else s for s in new.seats])
@@ -239,7 +239,9 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
             body = {**body, "name": session.name}
         account = None if session is None else session.account_id
         try:
-            req = lobby_request(body, "open" if kind == "open" else "quick" if kind == "quick" else "join")
+            # a worker thread: the name is looked up among the accounts (a guest may not take one's)
+            req = await asyncio.to_thread(lobby_request, body, "open" if kind == "open" else "quick" if kind == "quick" else "join",
+                                          hub.store.account_named, account)
             seated = await (lobby.open(req, account) if kind == "open" else lobby.quick(req, account) if kind == "quick"
                             else lobby.join(req, account=account))
         except TableRefused as e:

@@ -19,6 +19,7 @@ import contextlib
 import json
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Literal, Protocol
@@ -36,7 +37,7 @@ from sergeant_major.web.protocol import TABLE_ID_RE, TableRefused, name_refusal,
 from sergeant_major.web.ratings import rated_if_filled
 from sergeant_major.web.runner import TableRunner
 from sergeant_major.web.store import SeatRow, TableRow
-from sergeant_major.web.tables import HUMAN, computer_like, computer_name, computer_name_refusal, shown_seat
+from sergeant_major.web.tables import HUMAN, computer_like, computer_name, person_name_refusal, shown_seat
 
 __all__ = ["Lobby", "LobbyRequest", "RatingSource", "NoRatings", "MAX_WAIT", "Seated", "lobby_request"]
 
@@ -96,11 +97,15 @@ _FIELDS_SAID = {
 }
 
 
-def lobby_request(body: Any, kind: Literal["open", "quick", "join"]) -> LobbyRequest:
-    """A lobby form checked (``body``: the request's JSON), each field's refusal quoting it.
+def lobby_request(body: Any, kind: Literal["open", "quick", "join"], holder: Callable[[str], int | None] | None = None,
+                  account: int | None = None) -> LobbyRequest:
+    """A lobby form checked (``body``: the request's JSON), each field's refusal quoting it; ``holder``: the id of the
+    account a name is (the store's :meth:`~.store.Store.account_named`, read in the caller's thread), ``account``: the
+    id of the person's (logged in), the one account whose name he may have.
 
     Raises:
-        TableRefused: ``body``, ``rules``, ``seat_name``, ``computer_name`` (a name written as a computer's), ``table_name``,
+        TableRefused: ``body``, ``rules``, ``seat_name``, ``computer_name`` (a name written as a computer's),
+            ``account_name`` (another account's name, or the deleted accounts'), ``table_name``,
             ``clock``, ``level``, ``wait`` or ``table``."""
     if not isinstance(body, dict):
         raise TableRefused("body", f"the request body must be a JSON object like {{\"name\": \"Ann\"}}, not {quote(body)}")
@@ -122,9 +127,9 @@ def lobby_request(body: Any, kind: Literal["open", "quick", "join"]) -> LobbyReq
             raise TableRefused("seat_name" if what == "your name" else "table_name", f"{refused}; nothing was changed")
     if not req.name.strip():
         raise TableRefused("seat_name", f"your name {quote(req.name)} is only spaces; nothing was changed")
-    like = computer_name_refusal("your name", req.name)
+    like = person_name_refusal("your name", req.name, None if holder is None else holder(req.name), account)
     if like is not None:
-        raise TableRefused("computer_name", f"{like}; nothing was changed")
+        raise TableRefused(like[0], f"{like[1]}; nothing was changed")
     for level, said in (req.level_names or {}).items():
         if level not in LEVELS or not 1 <= len(said.strip()) <= 30 or name_refusal("a level's name", said) is not None:
             raise TableRefused("level", f"{_FIELDS_SAID['level_names']} (levels: {', '.join(LEVELS)}), not {quote(level)}: "

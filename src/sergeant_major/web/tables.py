@@ -34,10 +34,11 @@ from sergeant_major.core.safetext import name_problem, visible
 from sergeant_major.core.view import View
 from sergeant_major.players import LEVELS, HeuristicPlayer, decision_rng, make_player
 from sergeant_major.records import action_from_json, action_to_json, match_to_record
+from sergeant_major.web.accounts import DELETED_NAME
 from sergeant_major.web.ratings import final_ranks, rated_if_filled
 from sergeant_major.web.store import ClockSeat, LogEntry, SeatRow, TableRow
 
-__all__ = ["GameTable", "LEVEL_NAMES", "computer_like", "role_like", "COMPUTER_WORDS", "computer_name_refusal", "view_json", "end_json", "match_length", "shown_seat", "history_game", "replay_steps", "final_ranking", "HUMAN",
+__all__ = ["GameTable", "LEVEL_NAMES", "computer_like", "role_like", "COMPUTER_WORDS", "person_name_refusal", "view_json", "end_json", "match_length", "shown_seat", "history_game", "replay_steps", "final_ranking", "HUMAN",
            "STANDIN_LEVEL", "CLOCK"]
 
 HUMAN = "human"
@@ -443,18 +444,27 @@ def role_like(name: str) -> bool:
     return _ROLE_LIKE.fullmatch(name.strip().casefold()) is not None
 
 
-def computer_name_refusal(what: str, name: str) -> str | None:
-    """The refusal of a person's name written as a computer's name (:func:`computer_like`) or role line
-    (:func:`role_like`), quoting it with ``repr``, else ``None``: a person of that name would be taken for the table's
-    computer (every page writes the computers' names and roles itself, in its language). The one check of a person's
-    name for it: a seat's at creation, the first join of an invitation, the lobby's."""
+def person_name_refusal(what: str, name: str, holder: int | None = None, me: int | None = None) -> tuple[str, str] | None:
+    """The refusal of a person's name that would pass him off as someone else, ``(code, message)`` quoting it with
+    ``repr`` (code ``computer_name`` or ``account_name``, for the pages to write it in their language), else ``None``:
+    written as a computer's name (:func:`computer_like`) or role line (:func:`role_like`), which every page writes
+    itself, in its language; an account's name (``holder``: that account's id, as the store finds it letter case
+    aside) unless the person is logged in as it (``me``: his account's id); or :data:`DELETED_NAME`, which a deleted
+    account's seats show. The one check of a person's name for it: a seat's at creation, the first join of an
+    invitation, the lobby's."""
     if computer_like(name):
-        return (f"{what} {name[:60]!r} is refused: it is written as a computer player's name (a level and a number, "
+        return "computer_name", (f"{what} {name[:60]!r} is refused: it is written as a computer player's name (a level and a number, "
                 "as Heuristic 3 or Zufall 2): the others would take its player for a computer; choose another")
     if role_like(name):
-        return (f"{what} {name[:60]!r} is refused: it is written as a computer seat's role (computer and a level, as "
+        return "computer_name", (f"{what} {name[:60]!r} is refused: it is written as a computer seat's role (computer and a level, as "
                 "Computer (Heuristic) or Computer (Zufall)): the others would take its player for a computer; choose "
                 "another")
+    if name.strip().casefold() == DELETED_NAME.casefold():
+        return "account_name", (f"{what} {name[:60]!r} is refused: it is the name a deleted account's seats show: the others would "
+                "take its player for one; choose another")
+    if holder is not None and holder != me:
+        return "account_name", (f"{what} {name[:60]!r} is refused: it is a registered player's name (letter case aside), and only "
+                "who is logged in as that account plays under it; log in, or choose another")
     return None
 
 
