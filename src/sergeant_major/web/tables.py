@@ -38,7 +38,7 @@ from sergeant_major.web.accounts import DELETED_NAME
 from sergeant_major.web.ratings import final_ranks, rated_if_filled
 from sergeant_major.web.store import ClockSeat, LogEntry, SeatRow, TableRow
 
-__all__ = ["GameTable", "LEVEL_NAMES", "computer_like", "role_like", "COMPUTER_WORDS", "person_name_refusal", "view_json", "end_json", "match_length", "shown_seat", "history_game", "replay_steps", "final_ranking", "HUMAN",
+__all__ = ["GameTable", "LEVEL_NAMES", "computer_like", "role_like", "COMPUTER_WORDS", "person_name_refusal", "view_json", "end_json", "match_length", "shown_seat", "history_game", "replay_steps", "final_ranking", "ranked_winners", "HUMAN",
            "STANDIN_LEVEL", "CLOCK"]
 
 HUMAN = "human"
@@ -333,7 +333,7 @@ class GameTable:
             "clock": self._clock_json(),
             "waiting_start": self.waiting_start,
             "over": m.over,
-            "end": None if m.end is None else end_json(m.end),
+            "end": None if m.end is None else end_json(m.end, final_ranking(self)),
             "can_undo": seat is not None and self.undo_count(seat) > 0,
             "prev": prev,
             "view": vj,
@@ -359,14 +359,26 @@ def match_length(rules: Rules) -> dict[str, Any]:
     return {"deals": rules.deals, "end": None if end is None else {"kind": end[0].value, "total": end[1]}}
 
 
-def end_json(end: MatchEnd) -> dict[str, Any]:
-    """The match's end for a client: ``winners`` (seats), ``reason`` (English text, as in the record) and the
-    same reason as structured data for a translation: ``kind`` (``instant``, ``traditional``, ``target``,
-    ``bound``, ``deals`` or ``other``) and its facts (``tricks``, ``limit``, ``deal``, ``total``, ``deals``;
-    ``verb``: ``beat`` or ``made``; ``two``: two seats past the target), from :class:`MatchEnd`."""
-    out: dict[str, Any] = {"winners": list(end.winners), "reason": end.reason, "kind": end.kind}
+def end_json(end: MatchEnd, ranking: list[int] | None = None) -> dict[str, Any]:
+    """The match's end for a client: ``winners`` (seats: those ``ranking``, the :func:`final_ranking`, puts first, else
+    the match's), ``reached`` (the match's winners, whom the reason names: a winner who left ranks last and has not
+    won), ``reason`` (English text, as in the record) and the same reason as structured data for a translation:
+    ``kind`` (``instant``, ``traditional``, ``target``, ``bound``, ``deals`` or ``other``) and its facts (``tricks``,
+    ``limit``, ``deal``, ``total``, ``deals``; ``verb``: ``beat`` or ``made``; ``two``: two seats past the target), from
+    :class:`MatchEnd`."""
+    winners = list(end.winners) if ranking is None else [s for s, r in enumerate(ranking) if r == 1]
+    out: dict[str, Any] = {"winners": winners, "reached": list(end.winners), "reason": end.reason, "kind": end.kind}
     out.update(end.facts)
     return out
+
+
+def ranked_winners(gt: GameTable) -> list[int]:
+    """The seats that won the finished match as its :func:`final_ranking` says (a winner who left ranks last: the best of
+    the others won), as every page names them: the end dialog, the replay, My games, a player's page.
+
+    Raises:
+        ValueError: when the match is not over."""
+    return [s for s, r in enumerate(final_ranking(gt)) if r == 1]
 
 
 def _trick_json(t: Trick) -> dict[str, Any]:
@@ -483,7 +495,7 @@ def history_game(gt: GameTable, seat: int, token: str) -> dict[str, Any]:
     return {"id": gt.row.id, "name": gt.row.name, "rules": str(gt.rules), "length": match_length(gt.rules), "seat": seat,
             "token": token, "over": m.over,
             "names": [s.name for s in gt.seats], "name_levels": name_levels(gt.seats), "totals": list(m.totals), "deal": m.deal.number,
-            "winners": list(m.end.winners) if m.end else [], "created": gt.row.created}
+            "winners": ranked_winners(gt) if m.end else [], "created": gt.row.created}
 
 
 def replay_steps(gt: GameTable) -> list[dict[str, Any]]:

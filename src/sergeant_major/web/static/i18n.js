@@ -49,7 +49,7 @@ const STRINGS = {
     end_traditional_beat: "{name} beat his target as dealer of deal {deal}, the first dealer to do so once the deal had gone round the table",
     end_target: "{name} reached {total} (target total {limit})", end_two: "; with two past the target, the higher total wins",
     end_bound: "a total reached ±{limit}; the highest total ({total}) wins", end_deals: "after {deals} deals the highest total ({total}) wins", end_deals_one: "after 1 deal the highest total ({total}) wins",
-    shared: " (shared)",
+    shared: " (shared)", end_left: "; {names} left the match and so ranks last",
     a_play: "{name} plays {card}", a_discard: "{name} discards {card}", a_kitty: "{name} takes the kitty", a_contract: "{name} names {c}",
     a_give: "{name} gives {card} to {to}", a_end_give: "{name} gives {to} no more", a_return: "{name} returns {card} to {to}",
     a_assign: "{name} assigns the targets: {t}",
@@ -157,7 +157,7 @@ const STRINGS = {
     end_traditional_beat: "{name} hat als Geber von Spiel {deal} sein Soll übertroffen, als erster Geber, nachdem jeder einmal gegeben hatte",
     end_target: "{name} hat {total} erreicht (Ziel {limit})", end_two: "; da zwei das Ziel überschritten haben, gewinnt die höhere Summe",
     end_bound: "eine Summe hat ±{limit} erreicht; die höchste Summe ({total}) gewinnt", end_deals: "nach {deals} Spielen gewinnt die höchste Summe ({total})", end_deals_one: "nach 1 Spiel gewinnt die höchste Summe ({total})",
-    shared: " (geteilt)",
+    shared: " (geteilt)", end_left: "; {names} hat die Partie verlassen und steht deshalb auf dem letzten Platz",
     a_play: "{name} spielt {card}", a_discard: "{name} drückt {card}", a_kitty: "{name} nimmt den Skat", a_contract: "{name} sagt {c} an",
     a_give: "{name} gibt {to} {card}", a_end_give: "{name} gibt {to} nichts mehr", a_return: "{name} gibt {to} {card} zurück",
     a_assign: "{name} verteilt die Sollzahlen: {t}",
@@ -341,7 +341,14 @@ function playsToWords(length) {
   return e ? t(e.kind === "bound" ? "playsToBound" : "playsTo", { n: e.total }) : "";
 }
 // why the match ended, from the structured end the server sends (kind and numbers); English reason as a fallback
+// (the reason names the match's winners, end.reached: one who left ranks last, and end.winners, the final ranking's
+// first, won; said after the reason)
 function endReason(end, nm) {
+  const reached = end.reached || end.winners;
+  const gone = reached.filter((w) => !end.winners.includes(w));
+  return endWhy(Object.assign({}, end, { winners: reached }), nm) + (gone.length ? t("end_left", { names: gone.map((w) => nm[w]).join(", ") }) : "");
+}
+function endWhy(end, nm) {
   const name = end.winners.map((w) => nm[w]).join(", ");
   const a = Object.assign({ name }, end);
   if (end.kind === "instant") return t("end_instant", a);
