@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -43,6 +44,7 @@ __all__ = ["Lobby", "LobbyRequest", "RatingSource", "NoRatings", "MAX_WAIT", "Se
 
 MAX_WAIT = 120  # seconds a player may choose to wait for people before computers fill the free seats
 MAX_LISTED = 200  # waiting tables in one lobby message (the oldest first)
+_NUMBERED = re.compile(r"(.*\S)\s+(\d{1,4})")  # a name and a number: "Ann 2"
 FREE_NAME = "Free seat {n}"  # a free seat's name until someone takes it (seats from 1)
 
 
@@ -377,13 +379,15 @@ class Lobby:
 
         Raises:
             TableRefused: no seat is free any more; SQLAlchemyError: not stored."""
-        taken = {s.name.casefold() for s in w.seats if s.claimed}
-        base = req.name.strip()
+        taken = {s.name.casefold() for s in w.seats if s.claimed}  # letter case aside, as every check of a name
+        name = base = req.name.strip()
         # "Ann 2"; "Random (2)" for a level's name, which numbered so would be written as a computer's (``Random 2``)
         numbered = "{} ({})" if computer_like(f"{base} 2") else "{} {}"
-        name, k = base, 2
+        # a name numbered already counts on ("Ann 2" taken: "Ann 3", not "Ann 2 2")
+        counted = _NUMBERED.fullmatch(base)
+        stem, k = (counted.group(1), int(counted.group(2)) + 1) if counted and numbered == "{} {}" else (base, 2)
         while name.casefold() in taken:
-            name, k = numbered.format(base[:34], k), k + 1
+            name, k = numbered.format(stem[:34], k), k + 1
         touched = []  # the seats whose rows were read anew: this one's, and any another process took meanwhile
         for seat in w.free():
             won, stored = await asyncio.to_thread(self.runner.store.claim_seat, tid, seat, name)
