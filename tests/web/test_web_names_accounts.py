@@ -125,3 +125,28 @@ def test_an_invitations_first_join_under_an_accounts_name_is_refused_unless_logg
     assert "'Alice_T'" in said[0]["reason"] and "nothing was changed" in said[0]["reason"], said
     seats = store.seats(out["id"])
     assert seats[1].name == "Alice_T" and seats[1].claimed
+
+
+def test_a_join_whose_name_cannot_be_checked_takes_no_seat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The accounts unreadable (the database gone away): the invitation's seat is not taken under a name unchecked."""
+    import sqlalchemy.exc
+
+    store = _store(tmp_path)
+    hub = create_app(store=store).state.hub
+    out = create_table(store, {"rules": "9-5-2", "seats": PEOPLE})
+    token = out["seats"][1]["invite"].split("#token=")[1]
+
+    def gone(name: str) -> int | None:
+        raise sqlalchemy.exc.OperationalError("SELECT", {}, Exception("gone"))
+
+    monkeypatch.setattr(store, "account_named", gone)
+
+    async def run() -> dict[str, Any]:
+        c = connect(hub, out["id"])
+        await send(hub, c, {"type": "join", "token": token, "name": "Bea"})
+        assert c.seat is None
+        return dict(json.loads(c.ws.frames[-1]))
+
+    said = asyncio.run(run())
+    assert said["code"] == "storage" and '"Bea"' in said["reason"] and "OperationalError" in said["reason"], said
+    assert not store.seats(out["id"])[1].claimed

@@ -231,8 +231,11 @@ class Hub(TableRunner):
             gt = cur
             clean = name.strip() if name is not None and name.strip() and not gt.match.over else None
             # refused before the seat is taken and named: the others would take him for a computer, or another player
-            like = None if clean is None or gt.seats[seat].claimed else person_name_refusal(
-                "the name", clean, await asyncio.to_thread(self.store.account_named, clean), c.account)
+            try:
+                like = None if clean is None or gt.seats[seat].claimed else person_name_refusal(
+                    "the name", clean, await asyncio.to_thread(self.store.account_named, clean), c.account)
+            except SQLAlchemyError as e:  # the accounts could not be read: the seat is not taken under an unchecked name
+                like = ("storage", f"the name {quote(clean)} could not be checked against the accounts ({type(e).__name__})")
             if like is not None:
                 await self.clients.send(c, error_message(like[0], f"{like[1]} (nothing was changed)"))
                 return
