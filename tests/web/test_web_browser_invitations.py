@@ -193,6 +193,19 @@ def test_a_name_written_as_a_computer_s_asks_again(server: Server, browser: Any,
     _refused_then_bea_joins(server, browser, lang, "Heuristik 3", said, phone=True, shot=f"390-computer-name-{lang}.png")
 
 
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_registered_players_name_asks_again(server: Server, browser: Any, lang: str) -> None:
+    """The repro: a friend joining by invitation, not logged in, sat as "alice_t", an account's name. Now it is refused
+    with ``account_name``, told so in the page's language quoting the name, and asked again with the invitation kept;
+    another name then takes the seat."""
+    import httpx
+
+    httpx.post(server.url + "/api/account/register", json={"name": "alice_t", "password": "a good password"})
+    said = "Der Name \"Alice_T\" wird abgelehnt: er gehört einem registrierten Spieler" if lang == "de" else \
+        "the name 'Alice_T' is refused: it is a registered player's name"
+    _refused_then_bea_joins(server, browser, lang, "Alice_T", said, phone=True)
+
 def test_a_second_me_seat_gets_a_link(server: Server, browser: Any) -> None:
     ca, cb = browser.new_context(), browser.new_context()
     a = ca.new_page()

@@ -170,18 +170,21 @@ def test_a_chat_flood_names_the_phrase_as_the_player_saw_it(server: Server, brow
     page.context.close()
 
 
-def test_the_waiting_dialog_calls_a_free_seat_free_not_away(server: Server, browser: Any) -> None:
+def test_the_waiting_dialog_calls_a_free_seat_free_once(server: Server, browser: Any) -> None:
     """The repro: at a lobby table waiting for players, the dialog listed the seat nobody took yet as "Free seat 2:
-    away", as if someone had sat there and gone. Now "free seat" (German "freier Platz"), as on the seat itself."""
+    away", as if someone had sat there and gone; then as "Free seat 2: free seat", waiting "for Free seat 2, Free seat
+    3". Now the seat is "Free seat 2" (German "Freier Platz 2"), and the dialog counts the seats still free."""
     ann = _lobby_page(browser, server, "Ann", size=(390, 844))
     errs = page_errors(ann)
     _quick(ann, "deals=1 to=11", "120")
     seats = ann.locator("#seatlist li")
     seats.first.wait_for()
-    assert seats.nth(0).inner_text() == "Ann: online"
-    assert seats.nth(1).inner_text() == "Free seat 2: free seat"
+    assert [seats.nth(i).inner_text() for i in range(3)] == ["Ann: online", "Free seat 2", "Free seat 3"]
+    assert ann.inner_text("#start-wait") == "The game starts once every seat is taken: 2 seats are still free."
     ann.click("#lang")
-    ann.locator("#seatlist li", has_text="Freier Platz 2: freier Platz").wait_for()
+    ann.locator("#seatlist li", has_text="Freier Platz 2").wait_for()
+    assert seats.nth(1).inner_text() == "Freier Platz 2"
+    assert ann.inner_text("#start-wait") == "Das Spiel beginnt, wenn alle Plätze besetzt sind: 2 Plätze sind noch frei."
     assert errs == []
     ann.context.close()
 
@@ -241,4 +244,21 @@ def test_refused_rules_in_the_lobby_are_quoted(server: Server, browser: Any, lan
     page.click("#btn-open")
     page.locator("#error", has_text=said).wait_for()
     assert "/lobby" in page.url and errs == []
+    page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "your name 'ALICE_T' is refused: it is a registered player's name"),
+                                             ("de", "Dein Name „ALICE_T“ wird abgelehnt: er gehört einem registrierten Spieler")])
+def test_a_guest_may_not_take_a_registered_players_name_in_the_lobby(server: Server, browser: Any, lang: str, said: str) -> None:
+    """The repro: a guest typed "alice_t", an account's name, in the lobby and was listed like the account, only its
+    rating missing. Now it is refused, quoted, in the page's language; the lobby stays as it was."""
+    status, _ = http_json(server, "/api/account/register", {"name": "alice_t", "password": "a good password"})
+    assert status in (200, 400)  # 400: registered by the other language's run
+    page = _lobby_page(browser, server, "ALICE_T", lang=lang, size=(390, 844))
+    errs = page_errors(page)
+    page.fill("#lopts", "deals=1 to=14")
+    page.click("#btn-open")
+    page.locator("#error", has_text=said).wait_for()
+    assert "/lobby" in page.url and errs == []
+    assert not any("deals=1 to=14" in t["rules"] for t in http_json(server, "/api/lobby")[1]["tables"])
     page.context.close()

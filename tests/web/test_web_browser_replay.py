@@ -357,3 +357,26 @@ def test_a_review_without_numba_says_so_and_counts_unsettled_cards(server: Serve
         page.screenshot(path=f"{os.environ['SM_SHOTS']}/review-unsettled-{width}-{lang}.png", full_page=True)
     assert errs == []
     ctx.close()
+
+
+@pytest.mark.parametrize(("lang", "home"), [("en", "Home"), ("de", "Start")])
+def test_the_replay_links_home(server: Server, browser: Any, lang: str, home: str) -> None:
+    """The repro: the replay page linked My games only, no way Home as every other page has."""
+    import httpx
+
+    out = httpx.post(server.url + "/api/tables", json={"rules": "9-5-2 deals=1", "seed": 5, "seats": [
+        {"kind": "computer", "level": "random"}] * 3}).json()
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    ctx.add_init_script(f"localStorage.setItem('sm-lang', '{lang}')")
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/t/" + out["id"])  # a table of computers only plays once watched
+    page.locator("#end-title").wait_for()
+    page.goto(server.url + "/replay/" + out["id"])
+    link = page.locator("header nav a[href='/']")
+    link.wait_for()
+    assert link.inner_text() == home
+    link.click()
+    page.wait_for_url(server.url + "/")
+    assert errs == []
+    ctx.close()

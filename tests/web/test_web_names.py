@@ -290,3 +290,16 @@ def test_names_only_like_a_computer_s_are_a_person_s_and_two_alike_in_the_lobby_
         b = cl.post("/api/lobby/quick", json={"name": "random", "rules": "9-5-2", "wait": 120}).json()
         assert b["id"] == a["id"] and b["seat"] == 1
         assert [s.name for s in app.state.hub.store.seats(a["id"])][:2] == ["Random", "random (2)"]
+
+
+def test_a_name_numbered_already_counts_on_in_the_lobby_letter_case_aside(tmp_path: Path) -> None:
+    """The repro: "ann 2" took a seat, then someone typed "Ann 2" and sat as "Ann 2 2". Now the number counts on:
+    "Ann 3", then "Ann 4"; a name taken letter case aside is taken."""
+    app = create_app(f"sqlite:///{tmp_path / 'n.sqlite3'}")
+    with TestClient(app) as cl:
+        form = {"rules": "9-5-2 to=17", "wait": 120}
+        a = cl.post("/api/lobby/open", json={**form, "name": "ann 2"}).json()
+        b = cl.post("/api/lobby/join", json={**form, "name": "Ann 2", "table": a["id"]}).json()
+        c = cl.post("/api/lobby/join", json={**form, "name": "ANN 2 ", "table": a["id"]}).json()
+        assert (b["seat"], c["seat"]) == (1, 2)
+        assert [s.name for s in app.state.hub.store.seats(a["id"])] == ["ann 2", "Ann 3", "ANN 4"]

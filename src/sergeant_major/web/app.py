@@ -48,7 +48,7 @@ from sergeant_major.web.ratings import LobbyRatings, was_rated
 from sergeant_major.web.review import ReviewJobs
 from sergeant_major.web.session_sockets import SessionSockets
 from sergeant_major.web.store import Store, default_db_url
-from sergeant_major.web.tables import GameTable, end_json, history_game, match_length, name_levels, replay_steps
+from sergeant_major.web.tables import GameTable, end_json, final_ranking, history_game, match_length, name_levels, replay_steps
 
 __all__ = ["create_app", "create_table", "STATIC"]
 
@@ -59,14 +59,14 @@ def create_table(store: Store, body: Any, account: int | None = None, account_na
     """Create a table from the home page's form (``body``: the request's JSON) and store it; the answer to
     ``POST /api/tables`` (:func:`~sergeant_major.web.protocol.new_table_json`). With ``account`` (the creator is logged
     in) the creator's seat (the first *me* seat) is bound to that account, named ``account_name`` unless the form
-    names it.
+    names it (an account's name only that seat's, when it is the creator's).
 
     Raises:
         TableRefused: (a ``ValueError``, with its code) with a message for the user quoting the bad input; nothing is
             stored then.
         SQLAlchemyError: when the database refuses the table.
     """
-    new = parse_new_table(body, account_name if account is not None else None)
+    new = parse_new_table(body, account_name if account is not None else None, account, store.account_named)
     if account is not None and new.mine:
         first = min(new.mine)
         new = replace(new, seats=[replace(s, account=account) if s.seat == first else s for s in new.seats])
@@ -239,7 +239,9 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
             body = {**body, "name": session.name}
         account = None if session is None else session.account_id
         try:
-            req = lobby_request(body, "open" if kind == "open" else "quick" if kind == "quick" else "join")
+            # a worker thread: the name is looked up among the accounts (a guest may not take one's)
+            req = await asyncio.to_thread(lobby_request, body, "open" if kind == "open" else "quick" if kind == "quick" else "join",
+                                          hub.store.account_named, account)
             seated = await (lobby.open(req, account) if kind == "open" else lobby.quick(req, account) if kind == "quick"
                             else lobby.join(req, account=account))
         except TableRefused as e:
@@ -366,7 +368,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         # rated: as stored when its ratings were written (a deleted account since changes nothing), else the rule's answer
         rated = was_rated(store, table_id) or gt.rated()
         return JSONResponse({"names": [s.name for s in gt.seats], "name_levels": name_levels(gt.seats), "rules": str(gt.rules), "practice": gt.row.practice,
-                             "length": match_length(gt.rules), "rated": rated, "steps": replay_steps(gt), "end": end_json(gt.match.end) if gt.match.end else None})
+                             "length": match_length(gt.rules), "rated": rated, "steps": replay_steps(gt), "end": end_json(gt.match.end, final_ranking(gt)) if gt.match.end else None})
 
     @app.get("/api/tables/{table_id}/review")
     def review(table_id: str) -> Response:

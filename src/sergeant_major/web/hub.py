@@ -37,7 +37,7 @@ from sergeant_major.web.protocol import (
     quote,
 )
 from sergeant_major.web.runner import LogConflict, TableRunner
-from sergeant_major.web.tables import HUMAN, GameTable, computer_name_refusal, shown_seat
+from sergeant_major.web.tables import HUMAN, GameTable, person_name_refusal, shown_seat
 
 __all__ = ["Hub"]
 
@@ -230,9 +230,14 @@ class Hub(TableRunner):
                 return
             gt = cur
             clean = name.strip() if name is not None and name.strip() and not gt.match.over else None
-            like = None if clean is None or gt.seats[seat].claimed else computer_name_refusal("the name", clean)
-            if like is not None:  # refused before the seat is taken and named: the others would take him for a computer
-                await self.clients.send(c, error_message("computer_name", f"{like} (nothing was changed)"))
+            # refused before the seat is taken and named: the others would take him for a computer, or another player
+            try:
+                like = None if clean is None or gt.seats[seat].claimed else person_name_refusal(
+                    "the name", clean, await asyncio.to_thread(self.store.account_named, clean), c.account)
+            except SQLAlchemyError as e:  # the accounts could not be read: the seat is not taken under an unchecked name
+                like = ("storage", f"the name {quote(clean)} could not be checked against the accounts ({type(e).__name__})")
+            if like is not None:
+                await self.clients.send(c, error_message(like[0], f"{like[1]} (nothing was changed)"))
                 return
             if clean is not None:
                 taken = [o for o in gt.seats if o.seat != seat and o.name.casefold() == clean.casefold()]

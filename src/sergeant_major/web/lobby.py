@@ -17,8 +17,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Literal, Protocol
@@ -36,12 +38,13 @@ from sergeant_major.web.protocol import TABLE_ID_RE, TableRefused, name_refusal,
 from sergeant_major.web.ratings import rated_if_filled
 from sergeant_major.web.runner import TableRunner
 from sergeant_major.web.store import SeatRow, TableRow
-from sergeant_major.web.tables import HUMAN, computer_like, computer_name, computer_name_refusal, shown_seat
+from sergeant_major.web.tables import HUMAN, computer_like, computer_name, person_name_refusal, shown_seat
 
 __all__ = ["Lobby", "LobbyRequest", "RatingSource", "NoRatings", "MAX_WAIT", "Seated", "lobby_request"]
 
 MAX_WAIT = 120  # seconds a player may choose to wait for people before computers fill the free seats
 MAX_LISTED = 200  # waiting tables in one lobby message (the oldest first)
+_NUMBERED = re.compile(r"(.*\S)\s+(\d{1,4})")  # a name and a number: "Ann 2"
 FREE_NAME = "Free seat {n}"  # a free seat's name until someone takes it (seats from 1)
 
 
@@ -96,11 +99,15 @@ _FIELDS_SAID = {
 }
 
 
-def lobby_request(body: Any, kind: Literal["open", "quick", "join"]) -> LobbyRequest:
-    """A lobby form checked (``body``: the request's JSON), each field's refusal quoting it.
+def lobby_request(body: Any, kind: Literal["open", "quick", "join"], holder: Callable[[str], int | None] | None = None,
+                  account: int | None = None) -> LobbyRequest:
+    """A lobby form checked (``body``: the request's JSON), each field's refusal quoting it; ``holder``: the id of the
+    account a name is (the store's :meth:`~.store.Store.account_named`, read in the caller's thread), ``account``: the
+    id of the person's (logged in), the one account whose name he may have.
 
     Raises:
-        TableRefused: ``body``, ``rules``, ``seat_name``, ``computer_name`` (a name written as a computer's), ``table_name``,
+        TableRefused: ``body``, ``rules``, ``seat_name``, ``computer_name`` (a name written as a computer's),
+            ``account_name`` (another account's name, or the deleted accounts'), ``table_name``,
             ``clock``, ``level``, ``wait`` or ``table``."""
     if not isinstance(body, dict):
         raise TableRefused("body", f"the request body must be a JSON object like {{\"name\": \"Ann\"}}, not {quote(body)}")
@@ -122,9 +129,9 @@ def lobby_request(body: Any, kind: Literal["open", "quick", "join"]) -> LobbyReq
             raise TableRefused("seat_name" if what == "your name" else "table_name", f"{refused}; nothing was changed")
     if not req.name.strip():
         raise TableRefused("seat_name", f"your name {quote(req.name)} is only spaces; nothing was changed")
-    like = computer_name_refusal("your name", req.name)
+    like = person_name_refusal("your name", req.name, None if holder is None else holder(req.name), account)
     if like is not None:
-        raise TableRefused("computer_name", f"{like}; nothing was changed")
+        raise TableRefused(like[0], f"{like[1]}; nothing was changed")
     for level, said in (req.level_names or {}).items():
         if level not in LEVELS or not 1 <= len(said.strip()) <= 30 or name_refusal("a level's name", said) is not None:
             raise TableRefused("level", f"{_FIELDS_SAID['level_names']} (levels: {', '.join(LEVELS)}), not {quote(level)}: "
@@ -372,13 +379,15 @@ class Lobby:
 
         Raises:
             TableRefused: no seat is free any more; SQLAlchemyError: not stored."""
-        taken = {s.name.casefold() for s in w.seats if s.claimed}
-        base = req.name.strip()
+        taken = {s.name.casefold() for s in w.seats if s.claimed}  # letter case aside, as every check of a name
+        name = base = req.name.strip()
         # "Ann 2"; "Random (2)" for a level's name, which numbered so would be written as a computer's (``Random 2``)
         numbered = "{} ({})" if computer_like(f"{base} 2") else "{} {}"
-        name, k = base, 2
+        # a name numbered already counts on ("Ann 2" taken: "Ann 3", not "Ann 2 2")
+        counted = _NUMBERED.fullmatch(base)
+        stem, k = (counted.group(1), int(counted.group(2)) + 1) if counted and numbered == "{} {}" else (base, 2)
         while name.casefold() in taken:
-            name, k = numbered.format(base[:34], k), k + 1
+            name, k = numbered.format(stem[:34], k), k + 1
         touched = []  # the seats whose rows were read anew: this one's, and any another process took meanwhile
         for seat in w.free():
             won, stored = await asyncio.to_thread(self.runner.store.claim_seat, tid, seat, name)

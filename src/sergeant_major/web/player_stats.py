@@ -9,7 +9,7 @@ from sergeant_major.core.deal import ROLE_NAMES
 from sergeant_major.core.rule_options import ContractSet
 from sergeant_major.web.ratings import RATED_PRESETS, final_ranks, preset_of, rating_history, ratings_of
 from sergeant_major.web.store import Store
-from sergeant_major.web.tables import GameTable, name_levels
+from sergeant_major.web.tables import GameTable, name_levels, ranked_winners
 
 __all__ = ["player_stats", "MAX_MATCHES", "RECENT"]
 
@@ -66,7 +66,7 @@ def player_stats(store: Store, account_id: int, name: str) -> dict[str, Any]:
         if len(recent) < RECENT:
             recent.append({"id": gt.row.id, "name": gt.row.name, "rules": gt.rules_text, "preset": preset_of(gt.rules),
                            "created": gt.row.created, "place": ranks[seat] + 1, "seat": seat,
-                           "names": [s.name for s in gt.seats], "name_levels": name_levels(gt.seats), "totals": list(m.totals), "winners": list(m.end.winners)})
+                           "names": [s.name for s in gt.seats], "name_levels": name_levels(gt.seats), "totals": list(m.totals), "winners": ranked_winners(gt)})
     ratings = ratings_of(store, account_id)
     return {
         "name": name,

@@ -12,6 +12,7 @@ import json
 import re
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -26,7 +27,7 @@ from sergeant_major.core.seeding import SEED_LIMIT, SEED_RANGE
 from sergeant_major.players import LEVELS
 from sergeant_major.records import action_from_json, action_to_json
 from sergeant_major.web.store import SeatRow, TableRow
-from sergeant_major.web.tables import HUMAN, computer_name, computer_name_refusal
+from sergeant_major.web.tables import HUMAN, computer_name, person_name_refusal
 
 __all__ = ["MAX_MESSAGE", "MAX_DEPTH", "MAX_BODY", "TABLE_ID_RE", "Refusal", "TableRefused", "NewTable", "NewTableRequest", "SeatRequest",
            "ClientMessage", "JoinMessage", "InvitationMessage", "ActMessage", "StartMessage", "UndoMessage", "HintMessage", "PingMessage",
@@ -421,12 +422,14 @@ def _extra_fields(errors: dict[str, str]) -> str:
     return ", ".join(sorted(k for k, kind in errors.items() if kind == "extra_forbidden"))
 
 
-def parse_new_table(body: Any, creator: str | None = None) -> NewTable:
+def parse_new_table(body: Any, creator: str | None = None, account: int | None = None,
+                    holder: Callable[[str], int | None] | None = None) -> NewTable:
     """The table the home page's form asks for (``POST /api/tables``; ``body``: :class:`NewTableRequest`'s shape): a
     new id, a token per person's seat and a random seed (or the one chosen, at a table of its creator alone against
     computers). The fields are refused in the order the page shows them: the rules, the name, the seats' number, the
     timeout, the seed, then each seat. ``creator``: the logged-in creator's account name, the default name of the first
-    *me* seat (else ``Me``).
+    *me* seat (else ``Me``); ``account``: the creator's account id, the one account whose name that seat may have;
+    ``holder``: the id of the account a name is (the store's :meth:`~.store.Store.account_named`; ``None``: no accounts).
 
     Raises:
         TableRefused: with its code and a message for the user quoting the bad input.
@@ -456,7 +459,11 @@ def parse_new_table(body: Any, creator: str | None = None) -> NewTable:
     if "seed" in bad:
         raise TableRefused("seed", f"seed must be {SEED_RANGE}, not {quote(body['seed'])}")
     request = NewTableRequest.model_validate(body)
-    seats_asked = [_seat_request(i, s) for i, s in enumerate(seats_in)]
+    seats_asked: list[SeatRequest] = []
+    for i, s in enumerate(seats_in):
+        # the first "me" seat alone is bound to the creator's account (app.create_table): it alone may bear its name
+        first_me = isinstance(s, dict) and s.get("kind") == "me" and not any(a.kind == "me" for a in seats_asked)
+        seats_asked.append(_seat_request(i, s, holder, account if first_me else None))
     tid = secrets.token_urlsafe(6)
     seats: list[SeatRow] = []
     mine: set[int] = set()
@@ -495,7 +502,7 @@ def parse_new_table(body: Any, creator: str | None = None) -> NewTable:
     return NewTable(row, seats, frozenset(mine), frozenset(invited))
 
 
-def _seat_request(i: int, s: Any) -> SeatRequest:
+def _seat_request(i: int, s: Any, holder: Callable[[str], int | None] | None = None, me: int | None = None) -> SeatRequest:
     """Seat ``i`` (from 0) of a new table checked (``s``: its JSON): its shape, then its name, its kind, its level, and a
     person's name not written as a computer's.
 
@@ -518,9 +525,10 @@ def _seat_request(i: int, s: Any) -> SeatRequest:
         raise TableRefused("seats", f"seat {i + 1}: unknown computer level {quote(s.get('level', 'heuristic'))} "
                            f"(one of {', '.join(LEVELS)})")
     seat = SeatRequest.model_validate(s)
-    like = None if seat.kind == "computer" or seat.name is None else computer_name_refusal(f"seat {i + 1}: the name", seat.name)
+    like = None if seat.kind == "computer" or seat.name is None else person_name_refusal(
+        f"seat {i + 1}: the name", seat.name, None if holder is None else holder(seat.name), me)
     if like is not None:  # a person's seat only: a computer may be given any name
-        raise TableRefused("computer_name", f"{like}; no table was made", i + 1)
+        raise TableRefused(like[0], f"{like[1]}; no table was made", i + 1)
     return seat
 
 

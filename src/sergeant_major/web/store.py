@@ -607,6 +607,16 @@ class Store:
         with self.engine.connect() as c:
             return c.execute(sa.select(tables_t.c.id).where(tables_t.c.id == table_id)).first() is not None
 
+    def account_named(self, name: str) -> int | None:
+        """The id of the account called ``name`` (letter case and outer spaces aside), or ``None``: a person may take
+        that name only logged in as it."""
+        key = name.strip().casefold()
+        if not key or len(key) > 40:
+            return None
+        with self.engine.connect() as c:
+            r = c.execute(sa.select(accounts_t.c.id).where(accounts_t.c.name_key == key)).first()
+        return None if r is None else int(r.id)
+
     def seats_of_account(self, account_id: int, limit: int = 500) -> list[tuple[str, int, str]]:
         """``(table id, seat, token)`` of the seats bound to an account, the newest tables first (at most ``limit``)."""
         with self.engine.connect() as c:

@@ -34,10 +34,11 @@ from sergeant_major.core.safetext import name_problem, visible
 from sergeant_major.core.view import View
 from sergeant_major.players import LEVELS, HeuristicPlayer, decision_rng, make_player
 from sergeant_major.records import action_from_json, action_to_json, match_to_record
+from sergeant_major.web.accounts import DELETED_NAME
 from sergeant_major.web.ratings import final_ranks, rated_if_filled
 from sergeant_major.web.store import ClockSeat, LogEntry, SeatRow, TableRow
 
-__all__ = ["GameTable", "LEVEL_NAMES", "computer_like", "role_like", "COMPUTER_WORDS", "computer_name_refusal", "view_json", "end_json", "match_length", "shown_seat", "history_game", "replay_steps", "final_ranking", "HUMAN",
+__all__ = ["GameTable", "LEVEL_NAMES", "computer_like", "role_like", "COMPUTER_WORDS", "person_name_refusal", "view_json", "end_json", "match_length", "shown_seat", "history_game", "replay_steps", "final_ranking", "ranked_winners", "HUMAN",
            "STANDIN_LEVEL", "CLOCK"]
 
 HUMAN = "human"
@@ -332,7 +333,7 @@ class GameTable:
             "clock": self._clock_json(),
             "waiting_start": self.waiting_start,
             "over": m.over,
-            "end": None if m.end is None else end_json(m.end),
+            "end": None if m.end is None else end_json(m.end, final_ranking(self)),
             "can_undo": seat is not None and self.undo_count(seat) > 0,
             "prev": prev,
             "view": vj,
@@ -358,14 +359,26 @@ def match_length(rules: Rules) -> dict[str, Any]:
     return {"deals": rules.deals, "end": None if end is None else {"kind": end[0].value, "total": end[1]}}
 
 
-def end_json(end: MatchEnd) -> dict[str, Any]:
-    """The match's end for a client: ``winners`` (seats), ``reason`` (English text, as in the record) and the
-    same reason as structured data for a translation: ``kind`` (``instant``, ``traditional``, ``target``,
-    ``bound``, ``deals`` or ``other``) and its facts (``tricks``, ``limit``, ``deal``, ``total``, ``deals``;
-    ``verb``: ``beat`` or ``made``; ``two``: two seats past the target), from :class:`MatchEnd`."""
-    out: dict[str, Any] = {"winners": list(end.winners), "reason": end.reason, "kind": end.kind}
+def end_json(end: MatchEnd, ranking: list[int] | None = None) -> dict[str, Any]:
+    """The match's end for a client: ``winners`` (seats: those ``ranking``, the :func:`final_ranking`, puts first, else
+    the match's), ``reached`` (the match's winners, whom the reason names: a winner who left ranks last and has not
+    won), ``reason`` (English text, as in the record) and the same reason as structured data for a translation:
+    ``kind`` (``instant``, ``traditional``, ``target``, ``bound``, ``deals`` or ``other``) and its facts (``tricks``,
+    ``limit``, ``deal``, ``total``, ``deals``; ``verb``: ``beat`` or ``made``; ``two``: two seats past the target), from
+    :class:`MatchEnd`."""
+    winners = list(end.winners) if ranking is None else [s for s, r in enumerate(ranking) if r == 1]
+    out: dict[str, Any] = {"winners": winners, "reached": list(end.winners), "reason": end.reason, "kind": end.kind}
     out.update(end.facts)
     return out
+
+
+def ranked_winners(gt: GameTable) -> list[int]:
+    """The seats that won the finished match as its :func:`final_ranking` says (a winner who left ranks last: the best of
+    the others won), as every page names them: the end dialog, the replay, My games, a player's page.
+
+    Raises:
+        ValueError: when the match is not over."""
+    return [s for s, r in enumerate(final_ranking(gt)) if r == 1]
 
 
 def _trick_json(t: Trick) -> dict[str, Any]:
@@ -443,18 +456,27 @@ def role_like(name: str) -> bool:
     return _ROLE_LIKE.fullmatch(name.strip().casefold()) is not None
 
 
-def computer_name_refusal(what: str, name: str) -> str | None:
-    """The refusal of a person's name written as a computer's name (:func:`computer_like`) or role line
-    (:func:`role_like`), quoting it with ``repr``, else ``None``: a person of that name would be taken for the table's
-    computer (every page writes the computers' names and roles itself, in its language). The one check of a person's
-    name for it: a seat's at creation, the first join of an invitation, the lobby's."""
+def person_name_refusal(what: str, name: str, holder: int | None = None, me: int | None = None) -> tuple[str, str] | None:
+    """The refusal of a person's name that would pass him off as someone else, ``(code, message)`` quoting it with
+    ``repr`` (code ``computer_name`` or ``account_name``, for the pages to write it in their language), else ``None``:
+    written as a computer's name (:func:`computer_like`) or role line (:func:`role_like`), which every page writes
+    itself, in its language; an account's name (``holder``: that account's id, as the store finds it letter case
+    aside) unless the person is logged in as it (``me``: his account's id); or :data:`DELETED_NAME`, which a deleted
+    account's seats show. The one check of a person's name for it: a seat's at creation, the first join of an
+    invitation, the lobby's."""
     if computer_like(name):
-        return (f"{what} {name[:60]!r} is refused: it is written as a computer player's name (a level and a number, "
+        return "computer_name", (f"{what} {name[:60]!r} is refused: it is written as a computer player's name (a level and a number, "
                 "as Heuristic 3 or Zufall 2): the others would take its player for a computer; choose another")
     if role_like(name):
-        return (f"{what} {name[:60]!r} is refused: it is written as a computer seat's role (computer and a level, as "
+        return "computer_name", (f"{what} {name[:60]!r} is refused: it is written as a computer seat's role (computer and a level, as "
                 "Computer (Heuristic) or Computer (Zufall)): the others would take its player for a computer; choose "
                 "another")
+    if name.strip().casefold() == DELETED_NAME.casefold():
+        return "account_name", (f"{what} {name[:60]!r} is refused: it is the name a deleted account's seats show: the others would "
+                "take its player for one; choose another")
+    if holder is not None and holder != me:
+        return "account_name", (f"{what} {name[:60]!r} is refused: it is a registered player's name (letter case aside), and only "
+                "who is logged in as that account plays under it; log in, or choose another")
     return None
 
 
@@ -473,7 +495,7 @@ def history_game(gt: GameTable, seat: int, token: str) -> dict[str, Any]:
     return {"id": gt.row.id, "name": gt.row.name, "rules": str(gt.rules), "length": match_length(gt.rules), "seat": seat,
             "token": token, "over": m.over,
             "names": [s.name for s in gt.seats], "name_levels": name_levels(gt.seats), "totals": list(m.totals), "deal": m.deal.number,
-            "winners": list(m.end.winners) if m.end else [], "created": gt.row.created}
+            "winners": ranked_winners(gt) if m.end else [], "created": gt.row.created}
 
 
 def replay_steps(gt: GameTable) -> list[dict[str, Any]]:

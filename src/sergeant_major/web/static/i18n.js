@@ -9,7 +9,7 @@ const STRINGS = {
     createBtn: "Create", invitations: "Invitation links (send one to each friend)", goTable: "Go to the table",
     openInvite: "Open an invitation", open: "Open", copy: "Copy",
     badInvite: "“{text}” is not an invitation link: paste the whole link you were sent (…/t/…#token=…)",
-    start: "Start the game", waitSeats: "The game starts once everyone is at the table: waiting for {names}.", nextDeal: "Next deal", waiting: "Waiting for the players", spectator: "You are watching",
+    start: "Start the game", waitSeats: "The game starts once everyone is at the table: waiting for {names}.", waitFreeOne: "The game starts once every seat is taken: 1 seat is still free.", waitFree: "The game starts once every seat is taken: {n} seats are still free.", stillFreeOne: "1 seat is still free.", stillFree: "{n} seats are still free.", nextDeal: "Next deal", waiting: "Waiting for the players", spectator: "You are watching",
     yourTurn: "Your turn", waitingFor: "Waiting for {name}", target: "target", tricks: "tricks", total: "total",
     sheetKey: "Each cell: tricks/target: up (+) or down (-) = total so far",
     dealer: "dealer", trump: "Trump", contract: "Contract", noContract: "not named yet", deal: "Deal",
@@ -49,7 +49,7 @@ const STRINGS = {
     end_traditional_beat: "{name} beat his target as dealer of deal {deal}, the first dealer to do so once the deal had gone round the table",
     end_target: "{name} reached {total} (target total {limit})", end_two: "; with two past the target, the higher total wins",
     end_bound: "a total reached ±{limit}; the highest total ({total}) wins", end_deals: "after {deals} deals the highest total ({total}) wins", end_deals_one: "after 1 deal the highest total ({total}) wins",
-    shared: " (shared)",
+    shared: " (shared)", end_left: "; {names} left the match and so ranks last",
     a_play: "{name} plays {card}", a_discard: "{name} discards {card}", a_kitty: "{name} takes the kitty", a_contract: "{name} names {c}",
     a_give: "{name} gives {card} to {to}", a_end_give: "{name} gives {to} no more", a_return: "{name} returns {card} to {to}",
     a_assign: "{name} assigns the targets: {t}",
@@ -87,7 +87,7 @@ const STRINGS = {
     createBtn: "Anlegen", invitations: "Einladungslinks (einen an jeden Freund schicken)", goTable: "Zum Tisch",
     openInvite: "Einladung öffnen", open: "Öffnen", copy: "Kopieren",
     badInvite: "„{text}“ ist kein Einladungslink: füge den ganzen Link ein, den du bekommen hast (…/t/…#token=…)",
-    start: "Spiel beginnen", waitSeats: "Das Spiel beginnt, wenn alle am Tisch sind: warten auf {names}.", nextDeal: "Nächstes Spiel", waiting: "Warten auf die Spieler", spectator: "Du schaust zu",
+    start: "Spiel beginnen", waitSeats: "Das Spiel beginnt, wenn alle am Tisch sind: warten auf {names}.", waitFreeOne: "Das Spiel beginnt, wenn alle Plätze besetzt sind: 1 Platz ist noch frei.", waitFree: "Das Spiel beginnt, wenn alle Plätze besetzt sind: {n} Plätze sind noch frei.", stillFreeOne: "1 Platz ist noch frei.", stillFree: "{n} Plätze sind noch frei.", nextDeal: "Nächstes Spiel", waiting: "Warten auf die Spieler", spectator: "Du schaust zu",
     yourTurn: "Du bist dran", waitingFor: "Warten auf {name}", target: "Soll", tricks: "Stiche", total: "Gesamt",
     sheetKey: "Je Zelle: Stiche/Soll: darüber (+) oder darunter (-) = Summe bisher",
     dealer: "Geber", trump: "Trumpf", contract: "Ansage", noContract: "noch nicht angesagt", deal: "Spiel",
@@ -136,6 +136,7 @@ const STRINGS = {
     err_storage_name: "Die Datenbank hat deinen Namen nicht gespeichert; du spielst unter dem bisherigen Namen.",
     err_bad_name: "Der Name {name} wird abgelehnt: er enthält Steuer- oder Richtungszeichen, ein Name ist reiner Text.",
     err_name_taken: "Der Name {name} gehört schon einem anderen Platz an diesem Tisch; bitte einen anderen wählen.",
+    err_account_name: "Der Name {name} wird abgelehnt: er gehört einem registrierten Spieler (oder steht für ein gelöschtes Konto), und unter ihm spielt nur, wer als dieses Konto angemeldet ist; melde dich an oder wähle einen anderen (nichts wurde geändert).",
     err_computer_name: "Der Name {name} wird abgelehnt: so wird ein Computer geschrieben (eine Stufe und eine Zahl wie Heuristik 3, oder Computer (Heuristik)), die anderen hielten dich für einen; bitte einen anderen wählen (nichts wurde geändert).",
     err_seat_claimed: "Der Platz dieser Einladung wurde schon von jemand anderem eingenommen; dein Beitritt als {name} wurde abgelehnt (nichts wurde geändert): du schaust zu.",
     err_other: "Der Server hat die Nachricht abgelehnt; nichts wurde geändert.",
@@ -144,6 +145,7 @@ const STRINGS = {
     err_create_table_name: "Der Tischname „{name}“ wird abgelehnt: höchstens 60 Zeichen, ohne Steuer- oder Richtungszeichen; kein Tisch wurde angelegt.",
     err_create_seat_name: "Der Name auf Platz {seat} wird abgelehnt: höchstens 40 Zeichen, ohne Steuer- oder Richtungszeichen; kein Tisch wurde angelegt.",
     err_create_seat_name_taken: "Der Name auf Platz {seat} steht schon auf einem anderen Platz; jeder Platz braucht seinen eigenen Namen; kein Tisch wurde angelegt.",
+    err_create_account_name: "Der Name „{seatName}“ auf Platz {seat} wird abgelehnt: er gehört einem registrierten Spieler (oder steht für ein gelöschtes Konto), und unter ihm spielt nur, wer als dieses Konto angemeldet ist; bitte einen anderen wählen (ein eingeladener Freund gibt seinen Namen beim Beitreten an); kein Tisch wurde angelegt.",
     err_create_computer_name: "Der Name „{seatName}“ auf Platz {seat} wird abgelehnt: so wird ein Computer geschrieben (eine Stufe und eine Zahl wie Heuristik 3, oder Computer (Heuristik)), die anderen hielten diesen Spieler für einen; bitte einen anderen wählen; kein Tisch wurde angelegt.",
     err_create_seats: "Die Plätze passen nicht zu den Regeln; kein Tisch wurde angelegt.",
     err_create_timeout: "Die Wartezeit ist eine ganze Zahl von Sekunden von 0 bis 86400, oder -1 für nie; kein Tisch wurde angelegt.",
@@ -155,7 +157,7 @@ const STRINGS = {
     end_traditional_beat: "{name} hat als Geber von Spiel {deal} sein Soll übertroffen, als erster Geber, nachdem jeder einmal gegeben hatte",
     end_target: "{name} hat {total} erreicht (Ziel {limit})", end_two: "; da zwei das Ziel überschritten haben, gewinnt die höhere Summe",
     end_bound: "eine Summe hat ±{limit} erreicht; die höchste Summe ({total}) gewinnt", end_deals: "nach {deals} Spielen gewinnt die höchste Summe ({total})", end_deals_one: "nach 1 Spiel gewinnt die höchste Summe ({total})",
-    shared: " (geteilt)",
+    shared: " (geteilt)", end_left: "; {names} hat die Partie verlassen und steht deshalb auf dem letzten Platz",
     a_play: "{name} spielt {card}", a_discard: "{name} drückt {card}", a_kitty: "{name} nimmt den Skat", a_contract: "{name} sagt {c} an",
     a_give: "{name} gibt {to} {card}", a_end_give: "{name} gibt {to} nichts mehr", a_return: "{name} gibt {to} {card} zurück",
     a_assign: "{name} verteilt die Sollzahlen: {t}",
@@ -174,6 +176,7 @@ const STRINGS = {
     err_lobby_table: "Dieser Tisch wartet nicht mehr auf Mitspieler (er hat begonnen, oder die Plätze sind vergeben); nichts wurde geändert.",
     err_lobby_rules: "Die Regeln „{rules}“ werden abgelehnt: eine Option ist unbekannt oder hat einen falschen Wert (alle Optionen: sergeant-major rules); nichts wurde geändert.",
     err_lobby_seat_name: "Dein Name wird abgelehnt: 1 bis 40 Zeichen, ohne Steuerzeichen; nichts wurde geändert.",
+    err_lobby_account_name: "Dein Name „{name}“ wird abgelehnt: er gehört einem registrierten Spieler (oder steht für ein gelöschtes Konto), und unter ihm spielt nur, wer als dieses Konto angemeldet ist; melde dich an oder wähle einen anderen; nichts wurde geändert.",
     err_lobby_computer_name: "Dein Name „{name}“ wird abgelehnt: so wird ein Computer geschrieben (eine Stufe und eine Zahl wie Heuristik 3, oder Computer (Heuristik)), die anderen hielten dich für einen; bitte einen anderen wählen; nichts wurde geändert.",
     err_lobby_clock: "Diese Uhr wird abgelehnt; nichts wurde geändert.", err_lobby_level: "Unbekannte Computerstufe; nichts wurde geändert.",
     err_lobby_other: "Der Server hat das Formular abgelehnt; nichts wurde geändert.", err_lobby_storage: "Die Datenbank hat es nicht gespeichert; nichts wurde geändert.",
@@ -338,7 +341,14 @@ function playsToWords(length) {
   return e ? t(e.kind === "bound" ? "playsToBound" : "playsTo", { n: e.total }) : "";
 }
 // why the match ended, from the structured end the server sends (kind and numbers); English reason as a fallback
+// (the reason names the match's winners, end.reached: one who left ranks last, and end.winners, the final ranking's
+// first, won; said after the reason)
 function endReason(end, nm) {
+  const reached = end.reached || end.winners;
+  const gone = reached.filter((w) => !end.winners.includes(w));
+  return endWhy(Object.assign({}, end, { winners: reached }), nm) + (gone.length ? t("end_left", { names: gone.map((w) => nm[w]).join(", ") }) : "");
+}
+function endWhy(end, nm) {
   const name = end.winners.map((w) => nm[w]).join(", ");
   const a = Object.assign({ name }, end);
   if (end.kind === "instant") return t("end_instant", a);

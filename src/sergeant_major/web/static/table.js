@@ -85,9 +85,9 @@ function connect() {
         trying = null; if (!S) join(token);
         return;
       }
-      // the name given with an invitation refused (a control character, another seat's, a computer's): ask again, the
+      // the name given with an invitation refused (a control character, another seat's, a computer's, an account's): ask again, the
       // invitation kept
-      const badName = trying && (m.code === "bad_message" || m.code === "name_taken" || m.code === "computer_name");
+      const badName = trying && (m.code === "bad_message" || m.code === "name_taken" || m.code === "computer_name" || m.code === "account_name");
       $("error").textContent = badName && LANG !== "en" ? t(m.code === "bad_message" ? "err_bad_name" : "err_" + m.code, { name: JSON.stringify(tryingName || "") }) : refusalText(m, m.code === "chat_flood" && STRINGS.en["chat_" + m.id] ? { phrase: t("chat_" + m.id) } : undefined);
       $("error").title = m.reason;
       if (badName) { invite = trying; trying = null; pendingName = true; askName(); }
@@ -566,9 +566,13 @@ function renderDialog() {
     if (v.deal === 1) {
       // deal 1 waits until every person's seat is taken (the server refuses a start before: empty_seat)
       // (a lobby table's: its free seats only; a seated player gone is stood in for after the table's timeout)
-      const empty = S.table.seats.filter((s) => s.kind === "human" && !s.online && (!S.table.public || s.free)).map((s) => s.name);
-      const html = `<h2>${esc(t("waiting"))}</h2><ul id="seatlist">` + S.table.seats.map((s) => `<li>${esc(s.name)}: ${esc(s.kind === "human" ? (s.free ? t("freeSeat") : s.left ? t("leftRole") : s.online ? t("online") : t("offline")) : kindText(s.kind))}</li>`).join("") + "</ul>" +
-        (empty.length ? `<p id="start-wait">${esc(t("waitSeats", { names: empty.join(", ") }))}</p>` : "") +
+      const empty = S.table.seats.filter((s) => s.kind === "human" && !s.online && (!S.table.public || s.free));
+      // a free seat is said once: "Free seat 3" in the list (its name says it), and counted below, not named again
+      const absent = empty.filter((s) => !s.free).map((s) => s.name), free = empty.length - absent.length;
+      const waitText = (absent.length ? t("waitSeats", { names: absent.join(", ") }) + (free ? " " : "") : "") +
+        (free ? t(absent.length ? (free === 1 ? "stillFreeOne" : "stillFree") : (free === 1 ? "waitFreeOne" : "waitFree"), { n: free }) : "");
+      const html = `<h2>${esc(t("waiting"))}</h2><ul id="seatlist">` + S.table.seats.map((s) => `<li>${esc(s.name)}${s.free ? "" : ": " + esc(s.kind === "human" ? (s.left ? t("leftRole") : s.online ? t("online") : t("offline")) : kindText(s.kind))}</li>`).join("") + "</ul>" +
+        (empty.length ? `<p id="start-wait">${esc(waitText)}</p>` : "") +
         (S.table.fill_in !== null && S.table.fill_in !== undefined ? `<p id="fill-in"></p>` : "");
       const startAttrs = empty.length ? { id: "btn-start", disabled: "", "aria-describedby": "start-wait" } : { id: "btn-start" };
       openDlg("start" + S.table.seats.map((s) => s.name + s.online).join(), html, you !== null ? [[t("start"), () => send({ type: "start" }), startAttrs]] : [closeBtn]);
