@@ -173,7 +173,8 @@ def test_a_chat_flood_names_the_phrase_as_the_player_saw_it(server: Server, brow
 def test_the_waiting_dialog_calls_a_free_seat_free_once(server: Server, browser: Any) -> None:
     """The repro: at a lobby table waiting for players, the dialog listed the seat nobody took yet as "Free seat 2:
     away", as if someone had sat there and gone; then as "Free seat 2: free seat", waiting "for Free seat 2, Free seat
-    3". Now the seat is "Free seat 2" (German "Freier Platz 2"), and the dialog counts the seats still free."""
+    3", and the seat at the table "Free seat 2 / free seat". Now the seat is "Free seat 2" (German "Freier Platz 2"), the
+    dialog counts the seats still free, and the seat's role line says it waits for a player."""
     ann = _lobby_page(browser, server, "Ann", size=(390, 844))
     errs = page_errors(ann)
     _quick(ann, "deals=1 to=11", "120")
@@ -181,9 +182,13 @@ def test_the_waiting_dialog_calls_a_free_seat_free_once(server: Server, browser:
     seats.first.wait_for()
     assert [seats.nth(i).inner_text() for i in range(3)] == ["Ann: online", "Free seat 2", "Free seat 3"]
     assert ann.inner_text("#start-wait") == "The game starts once every seat is taken: 2 seats are still free."
+    # the seat at the table too: its name says it is free, its role line what it waits for (it said "free seat" again)
+    free = ann.locator(".player[data-seat='1'] .role")
+    assert "free seat" not in free.inner_text() and "waiting for a player" in free.inner_text()
     ann.click("#lang")
     ann.locator("#seatlist li", has_text="Freier Platz 2").wait_for()
     assert seats.nth(1).inner_text() == "Freier Platz 2"
+    assert "wartet auf einen Spieler" in free.inner_text()
     assert ann.inner_text("#start-wait") == "Das Spiel beginnt, wenn alle Plätze besetzt sind: 2 Plätze sind noch frei."
     assert errs == []
     ann.context.close()

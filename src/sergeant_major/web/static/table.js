@@ -198,7 +198,7 @@ function render() {
     const pos = seatPos(i);
     d.className = "player pos-" + pos + (v.to_act === i && !S.waiting_start && !S.over ? " to-act" : "") + (s.kind === "human" && !s.online ? " away" : "");
     d.dataset.seat = i;
-    const role = [i === v.dealer ? t("dealer") : null, s.kind === "human" ? (s.free ? t("freeSeat") : s.left ? t("leftRole") : s.online ? t("online") : t("offline")) : kindText(s.kind),
+    const role = [i === v.dealer ? t("dealer") : null, s.kind === "human" ? (s.free ? t("seatOpen") : s.left ? t("leftRole") : s.online ? t("online") : t("offline")) : kindText(s.kind),
       s.away ? t("standin") : null, i === you ? t("you") : null].filter(Boolean);
     const target = v.contract === "MT" ? t("atMost", { n: v.targets[i] }) : t("target") + " " + v.targets[i];
     const left = v.contracts_left && v.contracts_left[i] && v.contracts_left[i].length
