@@ -82,6 +82,17 @@ def page_errors(page: Any) -> list[str]:
     return errs
 
 
+def page_in_language(browser: Any, server: Server, lang: str, width: int = 390) -> tuple[Any, Any, list[str]]:
+    """A new context's page at ``width`` px (844 px high on a phone, 800 else) with the site's language set to ``lang``
+    (``sm-lang``, on the home page): its context, the page and the list its page errors go to."""
+    ctx = browser.new_context(viewport={"width": width, "height": 844 if width <= 390 else 800})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/")
+    page.evaluate("(l) => localStorage.setItem('sm-lang', l)", lang)
+    return ctx, page, errs
+
+
 RAW_CARD = re.compile(r"\b[2-9TJQKA][CDHS]\b")
 
 

@@ -15,7 +15,7 @@ if not os.path.exists(CHROMIUM):
     pytest.skip(f"{CHROMIUM} is missing (CI installs Debian's chromium: apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing (the test extra)")
 pytest.importorskip("fastapi")
-from _browserhelp import page_errors, practice  # noqa: E402
+from _browserhelp import page_errors, page_in_language, practice  # noqa: E402
 from _webhelp import Server  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -283,11 +283,7 @@ def test_the_match_end_heads_the_last_deal_and_gives_the_totals(server: Server, 
     a total column, its words whole at 390 px in English and German."""
     from _browserhelp import drive
 
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    page = ctx.new_page()
-    errs = page_errors(page)
-    page.goto(server.url + "/")
-    page.evaluate("(l) => localStorage.setItem('sm-lang', l)", lang)
+    ctx, page, errs = page_in_language(browser, server, lang)
     practice(page, server, "9-5-2 deals=1", 3)
     drive([page], lambda: page.locator("#end-title").count() > 0)
     assert page.inner_text("#last-result") == {"en": "Result of deal 1", "de": "Ergebnis von Spiel 1"}[lang]

@@ -15,7 +15,7 @@ if not os.path.exists(CHROMIUM):
     pytest.skip(f"{CHROMIUM} is missing (CI installs Debian's chromium: apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing (the test extra)")
 pytest.importorskip("fastapi")
-from _browserhelp import create_at_home, create_table, open_page, page_errors  # noqa: E402
+from _browserhelp import create_at_home, create_table, open_page, page_errors, page_in_language  # noqa: E402
 from _webhelp import Server  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -242,11 +242,7 @@ def test_an_invitation_whose_token_holds_no_seat_is_said_at_once(server: Server,
     ``#token=`` changed), the same."""
     out = create_table(server, [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer"}])
     tid = out["id"]
-    ctx = browser.new_context(viewport={"width": width, "height": 844 if width == 390 else 800})
-    page = ctx.new_page()
-    errs = page_errors(page)
-    page.goto(server.url + "/")
-    page.evaluate("(l) => localStorage.setItem('sm-lang', l)", lang)
+    ctx, page, errs = page_in_language(browser, server, lang, width)
     sent: list[str] = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(str(f))))
     page.goto(server.url + "/t/" + tid + "#token=Wr0ng-t0ken_x")

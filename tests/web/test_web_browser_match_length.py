@@ -14,17 +14,14 @@ if not os.path.exists(CHROMIUM):
     pytest.skip(f"{CHROMIUM} is missing (CI installs Debian's chromium: apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing (the test extra)")
 pytest.importorskip("fastapi")
-from _browserhelp import drive, page_errors, practice  # noqa: E402
+from _browserhelp import drive, page_errors, page_in_language, practice  # noqa: E402
 from _webhelp import Server  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
 
 def _page(browser: Any, server: Server, lang: str) -> Any:
-    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-    page.goto(server.url + "/")
-    page.evaluate("(l) => localStorage.setItem('sm-lang', l)", lang)
-    return page
+    return page_in_language(browser, server, lang)[1]
 
 
 @pytest.mark.parametrize(("rules", "lang", "words"), [

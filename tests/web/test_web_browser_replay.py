@@ -13,7 +13,7 @@ if not os.path.exists(CHROMIUM):
     pytest.skip(f"{CHROMIUM} is missing (CI installs Debian's chromium: apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing (the test extra)")
 pytest.importorskip("fastapi")
-from _browserhelp import create_table, page_errors  # noqa: E402
+from _browserhelp import create_table, page_errors, page_in_language  # noqa: E402
 from _webhelp import Server  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -280,11 +280,7 @@ def test_the_review_table_keeps_each_name_on_one_line(server: Server, browser: A
     out = create_table(server, [{"kind": "computer", "level": "heuristic"}, {"kind": "computer", "level": "heuristic"}, third],
                        "9-5-2 deals=1")
     tid = out["id"]
-    ctx = browser.new_context(viewport={"width": width, "height": 844})
-    page = ctx.new_page()
-    errs = page_errors(page)
-    page.goto(server.url + "/")
-    page.evaluate("(l) => localStorage.setItem('sm-lang', l)", lang)
+    ctx, page, errs = page_in_language(browser, server, lang, width)
     page.goto(server.url + "/t/" + tid)  # a table of computers plays once watched
     page.locator("#end-title").wait_for()
     rows = [{"seat": s, "mistakes": 3, "lost": 2, "lost_max": 4, "expert_lost": 1.25} for s in range(3)]
@@ -315,11 +311,7 @@ def test_a_review_without_numba_says_so_and_counts_unsettled_cards(server: Serve
 
     out = create_table(server, [{"kind": "computer", "level": "heuristic"}] * 3, "9-5-2 deals=1")
     tid = out["id"]
-    ctx = browser.new_context(viewport={"width": width, "height": 844 if width == 390 else 800})
-    page = ctx.new_page()
-    errs = page_errors(page)
-    page.goto(server.url + "/")
-    page.evaluate("(l) => localStorage.setItem('sm-lang', l)", lang)
+    ctx, page, errs = page_in_language(browser, server, lang, width)
     page.goto(server.url + "/t/" + tid)  # a table of computers plays once watched
     page.locator("#end-title").wait_for()
     rows = [{"seat": s, "mistakes": 1 - s // 2, "lost": 1 - s // 2, "lost_max": 16, "unsettled": 12 - s * 6,
