@@ -17,7 +17,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright pac
 pytest.importorskip("axe_playwright_python", reason="axe-playwright-python is missing (the test extra)")
 pytest.importorskip("fastapi")
 
-from _browserhelp import create_table, page_errors, register_in_page  # noqa: E402
+from _browserhelp import page_errors, register_in_page  # noqa: E402
 from _webhelp import Server  # noqa: E402
 from test_web_browser_look import check_page  # noqa: E402
 
@@ -101,10 +101,13 @@ def test_the_other_device_s_open_table_and_lobby_say_it_was_logged_out(server: S
     other.fill("#login-password", OLD)
     other.click("#login-btn")
     other.locator("#who", has_text="Xaver").wait_for()
-    out = create_table(server, [{"kind": "me", "name": "Xaver"}, {"kind": "computer", "level": "heuristic"},
-                                {"kind": "computer", "level": "heuristic"}])
-    other.evaluate("([tid, tok]) => saveToken(tid, tok)", [out["id"], out["seats"][0]["token"]])
-    other.goto(server.url + "/t/" + out["id"])
+    # created by the logged-in device itself: only Xaver, logged in, may sit under his account's name
+    tid = other.evaluate("""async () => {
+      const r = await fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(
+        {name: 'T', rules: '9-5-2', seats: [{kind: 'me', name: 'Xaver'}, {kind: 'computer', level: 'heuristic'},
+         {kind: 'computer', level: 'heuristic'}]})});
+      const o = await r.json(); saveToken(o.id, o.seats[0].token); return o.id; }""")
+    other.goto(server.url + "/t/" + tid)
     other.locator("#seatlist", has_text="Xaver").wait_for()
     lobby = other_ctx.new_page()
     errs += page_errors(lobby)
