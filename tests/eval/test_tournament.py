@@ -26,6 +26,8 @@ from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.view import View
 from sergeant_major.eval.tournament import (
+    MAX_BOARDS,
+    MAX_MATCHES,
     MatchOutcome,
     OraclePlayer,
     arrangements,
@@ -38,6 +40,7 @@ from sergeant_major.eval.tournament import (
     share_ci,
     summarize,
     tournament,
+    tournament_iter,
 )
 from sergeant_major.players import LEVELS, HeuristicPlayer, Player, make_player, play_match
 from sergeant_major.players.beginner import BeginnerPlayer
@@ -770,3 +773,28 @@ def test_merge_names_a_file_of_game_records_one_a_line(tmp_path: Path) -> None:
     path.write_text('{"levels": [1]}\n{"levels": [2]}\n', encoding="utf-8")  # JSON Lines of something else
     r = runner.invoke(app, ["tournament", "--merge", str(path)])
     assert r.exit_code == 2 and "not JSON (line 2 column 1: Extra data)" in r.stderr, r.output
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--deals", "1000001"], "--deals 1000001: at most 1,000,000 boards in one run; for more, play chunks of one "
+                             "seed (--first-board) and --merge them"),
+    (["--deals", "9" * 30], "--deals 99999999999999999999... (30 digits): at most 1,000,000 boards in one run"),
+    (["-n", "1", "--matches", "1000001"], "--matches 1000001: at most 1,000,000 matches in one run"),
+])
+def test_a_count_too_large_to_play_is_refused_before_playing(args: list[str], said: str, tmp_path: Path) -> None:
+    """The repro: ``tournament --deals 1000000000000`` (or ``--matches``) listed its jobs until a MemoryError
+    traceback (status 1). A count above the run's limit is now one line quoting it (status 2), nothing written."""
+    out = tmp_path / "t.json"
+    r = runner.invoke(app, ["tournament", "-w", "1", *args, "--json", str(out)])
+    assert r.exit_code == 2 and isinstance(r.exception, SystemExit), r.output
+    assert r.stderr.startswith(f"error: {said}") and r.stderr.count("\n") == 1, r.stderr
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("kwargs", "quoted"), [
+    ({"boards": MAX_BOARDS + 1}, f"boards={MAX_BOARDS + 1}: at most 1,000,000 in one run"),
+    ({"boards": 1, "matches": MAX_MATCHES + 1}, f"matches={MAX_MATCHES + 1}: at most 1,000,000 in one run"),
+])
+def test_library_tournament_refuses_a_count_too_large_to_play(kwargs: dict[str, Any], quoted: str) -> None:
+    with pytest.raises(SergeantMajorError, match=re.escape(quoted)):
+        next(tournament_iter(Rules.parse("9-5-2"), ["heuristic", "random", "random"], workers=1, **kwargs))

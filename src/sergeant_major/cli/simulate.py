@@ -21,7 +21,16 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from sergeant_major.cli.app import app, count, parse_path, parse_rules, parse_seed, parse_whole_number, stop_on_signals
+from sergeant_major.cli.app import (
+    app,
+    count,
+    long_number,
+    parse_path,
+    parse_rules,
+    parse_seed,
+    parse_whole_number,
+    stop_on_signals,
+)
 from sergeant_major.core.deal import ROLE_NAMES
 from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.safetext import visible
@@ -73,8 +82,7 @@ def simulate_command(
     if games < 1:
         fail(f"--games {games}: play at least 1 game")
     if games > MAX_GAMES:
-        shown = str(games) if len(str(games)) <= 20 else f"{str(games)[:20]}... ({len(str(games))} digits)"
-        fail(f"--games {shown}: at most {MAX_GAMES} games in one run (hours of play already); "
+        fail(f"--games {long_number(games)}: at most {MAX_GAMES} games in one run (hours of play already); "
              "for more, run again with another --seed")
     if workers < 0:
         fail(f"--workers {workers}: use 0 (one per core) or more")

@@ -22,13 +22,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from sergeant_major.cli.app import app, count, parse_rules, parse_seed, parse_whole_number, stop_on_signals
+from sergeant_major.cli.app import app, count, long_number, parse_rules, parse_seed, parse_whole_number, stop_on_signals
 from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.safetext import quote, visible
 from sergeant_major.core.seeding import SEED_RANGE
 from sergeant_major.eval.stats import Estimate
 from sergeant_major.eval.tournament import (
     DEFAULT_DEALS,
+    MAX_BOARDS,
+    MAX_MATCHES,
     BoardOutcome,
     MatchOutcome,
     merge_json,
@@ -92,6 +94,11 @@ def tournament_command(
         fail(f"--matches {matches}: may not be negative")
     if first_board < 0:
         fail(f"--first-board {first_board}: may not be negative")
+    if deals > MAX_BOARDS:  # listing the jobs was a MemoryError traceback
+        fail(f"--deals {long_number(deals)}: at most {MAX_BOARDS:,} boards in one run; for more, play chunks of one seed "
+             "(--first-board) and --merge them")
+    if matches > MAX_MATCHES:
+        fail(f"--matches {long_number(matches)}: at most {MAX_MATCHES:,} matches in one run")
     if json_file == "":  # Path('') is the current folder: it was "cannot write '': Is a directory"
         fail("--json '' is empty: give a file name, or '-' for standard output")
     if deals == 0 and matches == 0 and not merge:

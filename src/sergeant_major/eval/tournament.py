@@ -101,7 +101,8 @@ __all__ = [
     "OraclePlayer", "Board", "BoardOutcome", "MatchOutcome", "Estimate", "SlotStats", "LevelStats", "Difference",
     "TournamentResult", "tournament", "tournament_iter", "summarize", "make_board", "play_board", "play_board_game",
     "play_match_game", "arrangements", "board_seed", "match_seed", "parse_players", "mean_ci", "share_ci", "merge_json",
-    "read_result_file", "result_schema_path", "DEFAULT_DEALS", "RESULT_FILE", "MAX_RESULT_FILE",
+    "read_result_file", "result_schema_path", "DEFAULT_DEALS", "RESULT_FILE", "MAX_RESULT_FILE", "MAX_BOARDS",
+    "MAX_MATCHES",
 ]
 
 Progress = Callable[[int, int], None]
@@ -611,6 +612,12 @@ def _result_checker() -> SchemaChecker:
 
 DEFAULT_DEALS = 100
 """Boards of ``sergeant-major tournament`` without ``--deals``."""
+MAX_BOARDS = 1_000_000
+"""The most boards one run plays (``--deals``): six million deals with three players, days of play on one machine;
+more asked was a ``MemoryError`` traceback while the jobs were listed. Longer runs go in chunks (``--first-board``)
+that merge (``--merge``)."""
+MAX_MATCHES = 1_000_000
+"""The most seeded whole matches one run plays (``--matches``), each in every seat arrangement."""
 
 
 class _Run(NamedTuple):
@@ -829,6 +836,12 @@ def read_result_file(path: str) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------- runner
+def _count_text(value: int) -> str:
+    """A count as a message quotes it: its digits, or its first 20 and how many there are when longer."""
+    text = str(value)
+    return text if len(text) <= 20 else f"{text[:20]}... ({len(text)} digits)"
+
+
 def _check(rules: Rules, levels: Sequence[str], boards: int, matches: int, workers: int,
            first_board: int = 0, cluster: bool = False) -> tuple[str, ...]:
     lv = parse_players(list(levels), rules.players)
@@ -838,6 +851,11 @@ def _check(rules: Rules, levels: Sequence[str], boards: int, matches: int, worke
         raise SergeantMajorError(f"boards={boards}, matches={matches}: neither may be negative")
     if first_board < 0:
         raise SergeantMajorError(f"first_board={first_board}: may not be negative")
+    if boards > MAX_BOARDS:
+        raise SergeantMajorError(f"boards={_count_text(boards)}: at most {MAX_BOARDS:,} in one run; play more in "
+                                 "chunks (first_board) and merge them (merge_json)")
+    if matches > MAX_MATCHES:
+        raise SergeantMajorError(f"matches={_count_text(matches)}: at most {MAX_MATCHES:,} in one run")
     if boards == 0 and matches == 0:
         raise SergeantMajorError("boards=0 and matches=0: play at least one board or one match")
     if cluster and workers < 0:
