@@ -376,8 +376,8 @@ def test_a_stopped_run_leaves_the_json_file_as_it_was(tmp_path: Path, monkeypatc
     monkeypatch.setattr(tmod, "tournament_iter", fails_after_one)
     new, old = tmp_path / "new.json", tmp_path / "old.json"
     old.write_text("earlier result\n")
-    for out in (new, old):
-        r = runner.invoke(app, ["tournament", "-n", "3", "-w", "1", "--json", str(out)])
+    for out in (new, old):  # --force: an existing file is otherwise refused before the run
+        r = runner.invoke(app, ["tournament", "-n", "3", "-w", "1", "--json", str(out), "--force"])
         assert r.exit_code != 0
     assert not new.exists()
     assert old.read_text() == "earlier result\n"
@@ -386,7 +386,7 @@ def test_a_stopped_run_leaves_the_json_file_as_it_was(tmp_path: Path, monkeypatc
     assert not new.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json"]
     monkeypatch.setattr(tmod, "tournament_iter", real)
-    r = runner.invoke(app, ["tournament", "-n", "2", "-w", "1", "--json", str(old)])
+    r = runner.invoke(app, ["tournament", "-n", "2", "-w", "1", "--json", str(old), "--force"])
     assert r.exit_code == 0, r.output
     assert json.loads(old.read_text())["boards"] == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json"]
@@ -627,7 +627,7 @@ def test_json_onto_a_pipe_or_a_link_writes_into_it_not_over_it(tmp_path: Path) -
     (tmp_path / "link.json").symlink_to("real.json")
     (tmp_path / "dangling.json").symlink_to("made.json")
     for link, real in (("link.json", "real.json"), ("dangling.json", "made.json")):
-        r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", str(tmp_path / link)])
+        r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", str(tmp_path / link), "--force"])
         assert r.exit_code == 0, r.output
         assert (tmp_path / link).is_symlink() and os.readlink(tmp_path / link) == real
         assert json.loads((tmp_path / real).read_text(encoding="utf-8"))["boards"] == 1
@@ -798,3 +798,27 @@ def test_a_count_too_large_to_play_is_refused_before_playing(args: list[str], sa
 def test_library_tournament_refuses_a_count_too_large_to_play(kwargs: dict[str, Any], quoted: str) -> None:
     with pytest.raises(SergeantMajorError, match=re.escape(quoted)):
         next(tournament_iter(Rules.parse("9-5-2"), ["heuristic", "random", "random"], workers=1, **kwargs))
+
+
+def test_json_onto_a_file_that_exists_needs_force(tmp_path: Path) -> None:
+    """The repro: ``tournament --json t.json`` replaced an earlier result without a word (``--merge t.json --json
+    t.json`` its own input). A file that exists is now refused before the run, quoted, and kept, as ``simulate
+    --out`` does; ``--force`` replaces it; ``--force`` without ``--json FILE`` is refused; a device is written."""
+    out = tmp_path / "t.json"
+    out.write_text("earlier result\n", encoding="utf-8")
+    for args in (["-n", "1"], ["--merge", str(out)]):
+        r = runner.invoke(app, ["tournament", "-w", "1", *args, "--json", str(out)] if args[0] == "-n"
+                          else ["tournament", *args, "--json", str(out)])
+        assert r.exit_code == 2 and r.stderr == (f"error: --json {str(out)!r} exists; choose another file or add "
+                                                 "--force to replace it\n"), r.output
+        assert r.stdout == "" and out.read_text(encoding="utf-8") == "earlier result\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.json"]
+    r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", str(out), "--force"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(out.read_text(encoding="utf-8"))["boards"] == 1
+    for args in ([], ["--json", "-"]):
+        r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--force", *args])
+        assert r.exit_code == 2 and r.stderr == ("error: --force without --json FILE: it lets --json replace a file "
+                                                 "that exists; give --json FILE or leave out --force\n"), r.output
+    r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", os.devnull])
+    assert r.exit_code == 0, r.output
