@@ -512,7 +512,7 @@ def test_merge_refuses_a_bad_file_naming_the_file_and_the_field(tmp_path: Path) 
         ([edited("bigseed.json", lambda d: d.update(seed=2**62))],
          f"bigseed.json: seed: {2**62} is not a seed of tournament --seed (a non-negative integer below 2**62)"),
         (["t.json", "s1.json"], "s1.json: not of the same run as t.json (results of different runs do not merge): "
-                                "seed 1, not 0"),
+                                "seed 1 in s1.json, 0 in t.json"),
         (["t.json", "t.json"], "--merge 't.json' is given twice: give each part once"),
     ]
     for files, said in cases:
@@ -822,3 +822,70 @@ def test_json_onto_a_file_that_exists_needs_force(tmp_path: Path) -> None:
                                                  "that exists; give --json FILE or leave out --force\n"), r.output
     r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", os.devnull])
     assert r.exit_code == 0, r.output
+
+
+def test_merge_refuses_an_unknown_key_or_a_figure_its_outcomes_do_not_give(tmp_path: Path) -> None:
+    """The repro: a ``--merge`` file with a key of its own (at the top or in a board) or with a figure or a board's
+    sums edited by hand was merged without a word. Each is now refused by the shipped schema or by recomputing the
+    figures, naming the file and the field and quoting the values; nothing is written."""
+    r = runner.invoke(app, ["tournament", "-n", "3", "-m", "1", "-w", "1", "-r", "9-5-2 deals=1", "--json",
+                            str(tmp_path / "t.json")])
+    assert r.exit_code == 0, r.output
+    good = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    score = good["slots"][0]["score"]["mean"]
+
+    def edited(name: str, change: Any) -> Path:
+        doc = json.loads(json.dumps(good))
+        change(doc)
+        (tmp_path / name).write_text(json.dumps(doc), encoding="utf-8")
+        return tmp_path / name
+
+    board = good["board_outcomes"][0]
+    more = [board["scores"][0] + 6, *board["scores"][1:]]
+    cases = [
+        (edited("top.json", lambda d: d.update(note="mine")), "note: unknown key 'note' (tournament --json writes no such key)"),
+        (edited("board.json", lambda d: d["board_outcomes"][0].update(bonus=1)),
+         "board_outcomes[0].bonus: unknown key 'bonus' (allowed: index, seed, exchange, scores, over, tricks)"),
+        (edited("slot.json", lambda d: d["slots"][0].update(rank=1)), "slots[0].rank: unknown key 'rank'"),
+        (edited("mean.json", lambda d: d["slots"][0]["score"].update(mean=99.5)),
+         f"slots[0].score.mean: the file gives 99.5, but its outcomes give {score!r} (a figure or an outcome edited by "
+         "hand?)"),
+        (edited("deals.json", lambda d: d.update(deals=999)), "deals: the file gives 999, but its outcomes give 18"),
+        (edited("scores.json", lambda d: d["board_outcomes"][0].update(scores=more)),
+         "slots[0].score.mean: the file gives"),
+        (edited("wins.json", lambda d: d["slots"][1].update(wins=None)),
+         "slots[1].wins: the file gives null, but its outcomes give an object"),
+    ]
+    for path, said in cases:
+        r = runner.invoke(app, ["tournament", "-r", "9-5-2 deals=1", "--merge", str(path), "--json",
+                                str(tmp_path / "merged.json")])
+        assert r.exit_code == 2 and isinstance(r.exception, SystemExit), (path, r.output)
+        assert r.stderr.startswith(f"error: {path}: {said}") and r.stderr.count("\n") == 1, r.stderr
+        assert not (tmp_path / "merged.json").exists()
+    old = {k: v for k, v in good.items() if k not in ("arrangements", "deals", "slots", "by_level", "differences")}
+    (tmp_path / "bare.json").write_text(json.dumps(old), encoding="utf-8")  # the figures are checked when given
+    r = runner.invoke(app, ["tournament", "-r", "9-5-2 deals=1", "--merge", str(tmp_path / "bare.json"), "--json", "-"])
+    assert r.exit_code == 0, r.output
+    assert {k: v for k, v in json.loads(r.stdout).items() if k != "seconds"} == {
+        k: v for k, v in good.items() if k not in ("seconds", "workers", "backend")}
+
+
+def test_merge_names_the_option_that_differs_from_the_files(tmp_path: Path) -> None:
+    """The repro: ``--merge t.json --seed 4`` said "--merge files hold '9-5-2' heuristic,random,random seed 0; give the
+    same --rules, --players and --seed", not which of them differed. It now names each, with both values."""
+    r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", str(tmp_path / "t.json")])
+    assert r.exit_code == 0, r.output
+    tail = "; give the files' --rules, --players and --seed\n"
+    for args, said in ((["-s", "4"], "--seed 4, the files 0"),
+                       (["-r", "8-5-3"], "--rules '8-5-3', the files '9-5-2'"),
+                       (["-p", "heuristic,heuristic,random", "-s", "2"],
+                        "--players 'heuristic,heuristic,random', the files 'heuristic,random,random'; --seed 2, the files 0")):
+        r = runner.invoke(app, ["tournament", "--merge", str(tmp_path / "t.json"), *args])
+        assert r.exit_code == 2 and r.stderr == f"error: --merge files of another run than the options give: {said}{tail}", r.stderr
+    r = runner.invoke(app, ["tournament", "-p", "beginner,random,random", "-n", "1", "-w", "1", "--json",
+                            str(tmp_path / "b.json")])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["tournament", "--merge", str(tmp_path / "b.json")])
+    assert r.exit_code == 2 and r.stderr == ("error: --merge files of another run than the options give: --players "
+                                             "'heuristic,random,random' (the default), the files 'beginner,random,random'"
+                                             + tail), r.stderr

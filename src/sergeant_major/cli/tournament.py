@@ -173,9 +173,14 @@ def tournament_command(
                 except SergeantMajorError as e:
                     fail(str(e))
                     return
-                if res.rules != str(r) or res.levels != lv or res.seed != seed:
-                    fail(f"--merge files hold {res.rules!r} {','.join(res.levels)} seed {res.seed}; "
-                         f"give the same --rules, --players and --seed")
+                default = " (the default)"
+                odd = [f"{opt} {given}{'' if typed else default}, the files {held}" for opt, given, held, typed, same in (
+                    ("--rules", quote(str(r)), quote(res.rules), True, res.rules == str(r)),
+                    ("--players", quote(",".join(lv)), quote(",".join(res.levels)), players is not None, res.levels == lv),
+                    ("--seed", str(seed), str(res.seed), True, res.seed == seed)) if not same]
+                if odd:  # it said what the files hold, not which option differed
+                    fail(f"--merge files of another run than the options give: {'; '.join(odd)}; give the files' "
+                         "--rules, --players and --seed")
             else:
                 try:
                     task = bar.add_task("boards", total=deals + matches)
