@@ -320,6 +320,23 @@ def test_seeds_are_whole_numbers(make: Any) -> None:
         with pytest.raises(SergeantMajorError, match=re.escape(f"seed={bad!r}")):
             a.reset(seed=bad)
         assert a._table.match is before
+    # a seed of 2**62 or more was taken and played a match whose record the record check refuses (Match's range)
+    for bad in (2**62, np.uint64(2**63)):
+        with pytest.raises(SergeantMajorError, match=re.escape(f"seed={bad!r} must be None or a whole number from 0 below 2**62")):
+            a.reset(seed=bad)
+        assert a._table.match is before
+    a.reset(seed=2**62 - 1)
+    assert a._table.match.seed == 2**62 - 1
+
+
+def test_start_deal_goes_on_from_the_last_seed_to_seed_0(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match from the last seed (2**62 - 1) that ends before ``start_deal`` is followed by seed 0's, not 2**62's."""
+    from sergeant_major.research.envs import table as _table
+
+    monkeypatch.setattr(_table, "START_TRIES", 3)
+    e = raw_env("9-5-2", start_deal=200)
+    with pytest.raises(SergeantMajorError, match=re.escape(f"(seeds {2**62 - 1} to 1) reached deal 200")):
+        e.reset(seed=2**62 - 1)
 
 
 def test_a_refused_non_card_action_is_named_in_words() -> None:
