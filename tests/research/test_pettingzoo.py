@@ -461,3 +461,32 @@ def test_an_agent_that_is_not_one_is_refused_quoting_it() -> None:
         with pytest.raises(SergeantMajorError, match=r"'player_9' is not an agent of this environment \(one of player_0"):
             call("player_9")
     assert e.action_space("player_0").n == NUM_ACTIONS
+
+
+@pytest.mark.parametrize("text", ["9-5-2", "3-5-8", "9-5-2 players=4"])
+def test_state_is_every_seats_observation_in_its_space(text: str) -> None:
+    """PettingZoo's ``state()`` (the global state of its AECEnv API) raised NotImplementedError. It is now every
+    seat's observation in seat order, ``state_space`` Box(0, 1, (players * size,)); PettingZoo's own state tests
+    pass, through the wrappers too."""
+    from pettingzoo.test.state_test import test_state, test_state_space
+
+    rules = Rules.parse(text)
+    n, size = rules.players, observation_size(rules)
+    e = raw_env(text)
+    assert e.state_space.shape == (n * size,) and e.state_space.dtype == np.float32
+    e.reset(seed=4)
+    rng = random.Random(4)
+    while e.agents:
+        state = e.state()
+        assert e.state_space.contains(state)
+        want = np.concatenate([e.observe(f"player_{i}")["observation"] for i in range(n)])
+        assert np.array_equal(state, want)
+        obs, _, term, trunc, _ = e.last()
+        e.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert e.state_space.contains(e.state())
+    info = raw_env(text, information_state=True)
+    info.reset(seed=4)
+    assert info.state().shape == (n * information_state_size(rules),) == info.state_space.shape
+    wrapped = env(text)
+    test_state_space(wrapped)
+    test_state(wrapped, num_cycles=100)
