@@ -749,7 +749,8 @@ def test_hint_key_shows_the_hint_in_a_panel_and_the_log(tmp_path: Path) -> None:
             log = app.query_one("#log", DealLog)
             text = "\n".join(strip.text for strip in log.lines)
             assert "Hint: the expert would choose" in " ".join(strip.text.strip() for strip in log.lines)
-            assert re.search(r"\n  [2-9TJQKA][SHDC] \d+\.\d\d tricks", text), text  # a row closed up: one line
+            # a row closed up, one line: its numbers under '(tricks, points)' in the 20 columns of the log at 64x20
+            assert re.search(r"\n  \(tricks, points\)\n  [2-9TJQKA][SHDC] \d+\.\d\d [+-]\d+\.\d\d\n", text), text
             assert all(len(strip.text.rstrip()) <= log.scrollable_content_region.width for strip in log.lines)
             assert "hint is also in the deal log" in str(app.query_one("#message").render())
             await quit_table(pilot, app)
@@ -1416,7 +1417,79 @@ def test_a_hint_row_broken_in_the_deal_log_hangs_under_it(tmp_path: Path) -> Non
     game = TableGame(LogOnly(), Match(Rules.parse("9-5-2"), seed=3), KINDS3, tmp_path / "m.json")  # type: ignore[arg-type]
     rows = ["  7C                        5.19 tricks    +3.98 points",
             "  JH 2C 3H 7H               9.08 tricks    +0.43 points"]
-    log = game.hint_text(["Hint: the expert would choose 7C.", *rows], 80)
+    log = game.hint_text(["Hint: the expert would choose 7C.", *rows[:1]], 80)
     # a row that does not fit says "pts" (every row then): '  7C 5.19 tricks +3.98 pts' fits in 28 columns
-    assert log[-3:] == ["  7C 5.19 tricks +3.98 pts", "  JH 2C 3H 7H 9.08 tricks", "    +0.43 pts"], log
+    assert log[-1:] == ["  7C 5.19 tricks +3.98 pts"], log
+    # a set of discards does not fit even so: the rows are then numbers under a line saying what they are
+    log = game.hint_text(["Hint: the expert would choose 7C.", *rows], 80)
+    assert log[-3:] == ["  (tricks, points)", "  7C 5.19 +3.98", "  JH 2C 3H 7H 9.08 +0.43"], log
     assert all(len(x) <= 28 for x in log), log
+    log = game.hint_text(["Hint: the expert would choose 7C.", *rows, "  JH 2C 3H 7H 8C 9C QS 5.00 tricks  +1.00 points"], 80)
+    assert log[-2:] == ["  JH 2C 3H 7H 8C 9C QS 5.00", "    +1.00"], log  # too long still: hung under its row
+
+
+CONTRACT_HINT = ["Hint: the expert would choose no-trump (estimated over 40 sampled deals, each played out).",
+                 *(f"  {w:<24} {t:5.2f} tricks   {p:+6.2f} points" for w, t, p in
+                   (("no-trump", 8.5, 0.44), ("minimum tricks", 3.1, -12.5), ("diamonds", 7.25, -3.0), ("spades", 10.0, -4.0)))]
+
+
+@pytest.mark.parametrize(("size", "rows"), [
+    ((80, 24), ["  NT 8.50 tricks +0.44 pts", "  MT 3.10 tricks -12.50 pts", "  D 7.25 tricks -3.00 pts",
+                "  S 10.00 tricks -4.00 pts"]),
+    ((64, 20), ["  (tricks, points)", "  NT 8.50 +0.44", "  MT 3.10 -12.50", "  D 7.25 -3.00", "  S 10.00 -4.00"]),
+], ids=["80x24", "64x20"])
+def test_contract_hint_rows_fit_the_deal_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int],
+                                             rows: list[str]) -> None:
+    """The repro: at 80x24 (a deal log of 28 columns) each row of a contract hint broke before its points
+    ('  no-trump 8.50 tricks -0.44' / '    pts'), and at 64x20 (20 columns) into three rows. A contract is now
+    named by its code, as the contract prompt takes it, and in 20 columns the rows are the numbers under one line
+    saying what they are: each row on one line."""
+    import sergeant_major.players.expert as expert
+
+    monkeypatch.setattr(expert, "hint_lines", lambda view, rng, think=1.0: list(CONTRACT_HINT))
+    app = _app(tmp_path, "9-5-2", 5)  # seed 5: you deal and name trump
+
+    async def go() -> None:
+        async with app.run_test(size=size) as pilot:
+            await ready(pilot, app)
+            since = app.asks
+            await pilot.press("f2")
+            await ready(pilot, app, since)
+            await pilot.press("escape")
+            await pilot.pause()
+            log = app.query_one("#log", DealLog)
+            text = [strip.text.rstrip() for strip in log.lines]
+            assert all(len(x) <= log.scrollable_content_region.width for x in text), text
+            at = text.index(rows[0])
+            assert text[at:at + len(rows)] == rows, text
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def test_keys_typed_while_the_terminal_is_too_small_are_kept_in_the_line(tmp_path: Path) -> None:
+    """The repro: under 64x20 the line is hidden and a card typed meanwhile was dropped ('h' at 50x14, then the
+    window made larger: the line was empty). The letters go on into the line, shown under the request for room
+    (Backspace takes one back); Enter still does nothing until the table is back."""
+    app = _app(tmp_path, "9-5-2", 5)  # seed 5: you deal and name trump
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            note = app.query_one("#too-small")
+            await pilot.resize_terminal(50, 14)
+            await pilot.pause()
+            since = app.asks
+            await pilot.press("s", "backspace", "h", "enter")
+            await pilot.pause(0.2)
+            assert note.display and "Typed so far: h" in str(note.render()), str(note.render())
+            assert app.asks == since and app.game.match.deal.contract is None and app.game.lines.empty()
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            assert not note.display and app.query_one("#line", CardInput).value == "h"
+            await pilot.press("enter")
+            await ready(pilot, app, since)
+            assert app.game.match.deal.contract is not None and app.game.match.deal.contract.code == "H"
+            await quit_table(pilot, app)
+
+    asyncio.run(go())

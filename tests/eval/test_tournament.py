@@ -26,6 +26,8 @@ from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.view import View
 from sergeant_major.eval.tournament import (
+    MAX_BOARDS,
+    MAX_MATCHES,
     MatchOutcome,
     OraclePlayer,
     arrangements,
@@ -38,6 +40,7 @@ from sergeant_major.eval.tournament import (
     share_ci,
     summarize,
     tournament,
+    tournament_iter,
 )
 from sergeant_major.players import LEVELS, HeuristicPlayer, Player, make_player, play_match
 from sergeant_major.players.beginner import BeginnerPlayer
@@ -373,8 +376,8 @@ def test_a_stopped_run_leaves_the_json_file_as_it_was(tmp_path: Path, monkeypatc
     monkeypatch.setattr(tmod, "tournament_iter", fails_after_one)
     new, old = tmp_path / "new.json", tmp_path / "old.json"
     old.write_text("earlier result\n")
-    for out in (new, old):
-        r = runner.invoke(app, ["tournament", "-n", "3", "-w", "1", "--json", str(out)])
+    for out in (new, old):  # --force: an existing file is otherwise refused before the run
+        r = runner.invoke(app, ["tournament", "-n", "3", "-w", "1", "--json", str(out), "--force"])
         assert r.exit_code != 0
     assert not new.exists()
     assert old.read_text() == "earlier result\n"
@@ -383,7 +386,7 @@ def test_a_stopped_run_leaves_the_json_file_as_it_was(tmp_path: Path, monkeypatc
     assert not new.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json"]
     monkeypatch.setattr(tmod, "tournament_iter", real)
-    r = runner.invoke(app, ["tournament", "-n", "2", "-w", "1", "--json", str(old)])
+    r = runner.invoke(app, ["tournament", "-n", "2", "-w", "1", "--json", str(old), "--force"])
     assert r.exit_code == 0, r.output
     assert json.loads(old.read_text())["boards"] == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json"]
@@ -509,7 +512,7 @@ def test_merge_refuses_a_bad_file_naming_the_file_and_the_field(tmp_path: Path) 
         ([edited("bigseed.json", lambda d: d.update(seed=2**62))],
          f"bigseed.json: seed: {2**62} is not a seed of tournament --seed (a non-negative integer below 2**62)"),
         (["t.json", "s1.json"], "s1.json: not of the same run as t.json (results of different runs do not merge): "
-                                "seed 1, not 0"),
+                                "seed 1 in s1.json, 0 in t.json"),
         (["t.json", "t.json"], "--merge 't.json' is given twice: give each part once"),
     ]
     for files, said in cases:
@@ -624,7 +627,7 @@ def test_json_onto_a_pipe_or_a_link_writes_into_it_not_over_it(tmp_path: Path) -
     (tmp_path / "link.json").symlink_to("real.json")
     (tmp_path / "dangling.json").symlink_to("made.json")
     for link, real in (("link.json", "real.json"), ("dangling.json", "made.json")):
-        r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", str(tmp_path / link)])
+        r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", str(tmp_path / link), "--force"])
         assert r.exit_code == 0, r.output
         assert (tmp_path / link).is_symlink() and os.readlink(tmp_path / link) == real
         assert json.loads((tmp_path / real).read_text(encoding="utf-8"))["boards"] == 1
@@ -770,3 +773,119 @@ def test_merge_names_a_file_of_game_records_one_a_line(tmp_path: Path) -> None:
     path.write_text('{"levels": [1]}\n{"levels": [2]}\n', encoding="utf-8")  # JSON Lines of something else
     r = runner.invoke(app, ["tournament", "--merge", str(path)])
     assert r.exit_code == 2 and "not JSON (line 2 column 1: Extra data)" in r.stderr, r.output
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--deals", "1000001"], "--deals 1000001: at most 1,000,000 boards in one run; for more, play chunks of one "
+                             "seed (--first-board) and --merge them"),
+    (["--deals", "9" * 30], "--deals 99999999999999999999... (30 digits): at most 1,000,000 boards in one run"),
+    (["-n", "1", "--matches", "1000001"], "--matches 1000001: at most 1,000,000 matches in one run"),
+])
+def test_a_count_too_large_to_play_is_refused_before_playing(args: list[str], said: str, tmp_path: Path) -> None:
+    """The repro: ``tournament --deals 1000000000000`` (or ``--matches``) listed its jobs until a MemoryError
+    traceback (status 1). A count above the run's limit is now one line quoting it (status 2), nothing written."""
+    out = tmp_path / "t.json"
+    r = runner.invoke(app, ["tournament", "-w", "1", *args, "--json", str(out)])
+    assert r.exit_code == 2 and isinstance(r.exception, SystemExit), r.output
+    assert r.stderr.startswith(f"error: {said}") and r.stderr.count("\n") == 1, r.stderr
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("kwargs", "quoted"), [
+    ({"boards": MAX_BOARDS + 1}, f"boards={MAX_BOARDS + 1}: at most 1,000,000 in one run"),
+    ({"boards": 1, "matches": MAX_MATCHES + 1}, f"matches={MAX_MATCHES + 1}: at most 1,000,000 in one run"),
+])
+def test_library_tournament_refuses_a_count_too_large_to_play(kwargs: dict[str, Any], quoted: str) -> None:
+    with pytest.raises(SergeantMajorError, match=re.escape(quoted)):
+        next(tournament_iter(Rules.parse("9-5-2"), ["heuristic", "random", "random"], workers=1, **kwargs))
+
+
+def test_json_onto_a_file_that_exists_needs_force(tmp_path: Path) -> None:
+    """The repro: ``tournament --json t.json`` replaced an earlier result without a word (``--merge t.json --json
+    t.json`` its own input). A file that exists is now refused before the run, quoted, and kept, as ``simulate
+    --out`` does; ``--force`` replaces it; ``--force`` without ``--json FILE`` is refused; a device is written."""
+    out = tmp_path / "t.json"
+    out.write_text("earlier result\n", encoding="utf-8")
+    for args in (["-n", "1"], ["--merge", str(out)]):
+        r = runner.invoke(app, ["tournament", "-w", "1", *args, "--json", str(out)] if args[0] == "-n"
+                          else ["tournament", *args, "--json", str(out)])
+        assert r.exit_code == 2 and r.stderr == (f"error: --json {str(out)!r} exists; choose another file or add "
+                                                 "--force to replace it\n"), r.output
+        assert r.stdout == "" and out.read_text(encoding="utf-8") == "earlier result\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.json"]
+    r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", str(out), "--force"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(out.read_text(encoding="utf-8"))["boards"] == 1
+    for args in ([], ["--json", "-"]):
+        r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--force", *args])
+        assert r.exit_code == 2 and r.stderr == ("error: --force without --json FILE: it lets --json replace a file "
+                                                 "that exists; give --json FILE or leave out --force\n"), r.output
+    r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", os.devnull])
+    assert r.exit_code == 0, r.output
+
+
+def test_merge_refuses_an_unknown_key_or_a_figure_its_outcomes_do_not_give(tmp_path: Path) -> None:
+    """The repro: a ``--merge`` file with a key of its own (at the top or in a board) or with a figure or a board's
+    sums edited by hand was merged without a word. Each is now refused by the shipped schema or by recomputing the
+    figures, naming the file and the field and quoting the values; nothing is written."""
+    r = runner.invoke(app, ["tournament", "-n", "3", "-m", "1", "-w", "1", "-r", "9-5-2 deals=1", "--json",
+                            str(tmp_path / "t.json")])
+    assert r.exit_code == 0, r.output
+    good = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    score = good["slots"][0]["score"]["mean"]
+
+    def edited(name: str, change: Any) -> Path:
+        doc = json.loads(json.dumps(good))
+        change(doc)
+        (tmp_path / name).write_text(json.dumps(doc), encoding="utf-8")
+        return tmp_path / name
+
+    board = good["board_outcomes"][0]
+    more = [board["scores"][0] + 6, *board["scores"][1:]]
+    cases = [
+        (edited("top.json", lambda d: d.update(note="mine")), "note: unknown key 'note' (tournament --json writes no such key)"),
+        (edited("board.json", lambda d: d["board_outcomes"][0].update(bonus=1)),
+         "board_outcomes[0].bonus: unknown key 'bonus' (allowed: index, seed, exchange, scores, over, tricks)"),
+        (edited("slot.json", lambda d: d["slots"][0].update(rank=1)), "slots[0].rank: unknown key 'rank'"),
+        (edited("mean.json", lambda d: d["slots"][0]["score"].update(mean=99.5)),
+         f"slots[0].score.mean: the file gives 99.5, but its outcomes give {score!r} (a figure or an outcome edited by "
+         "hand?)"),
+        (edited("deals.json", lambda d: d.update(deals=999)), "deals: the file gives 999, but its outcomes give 18"),
+        (edited("scores.json", lambda d: d["board_outcomes"][0].update(scores=more)),
+         "slots[0].score.mean: the file gives"),
+        (edited("wins.json", lambda d: d["slots"][1].update(wins=None)),
+         "slots[1].wins: the file gives null, but its outcomes give an object"),
+    ]
+    for path, said in cases:
+        r = runner.invoke(app, ["tournament", "-r", "9-5-2 deals=1", "--merge", str(path), "--json",
+                                str(tmp_path / "merged.json")])
+        assert r.exit_code == 2 and isinstance(r.exception, SystemExit), (path, r.output)
+        assert r.stderr.startswith(f"error: {path}: {said}") and r.stderr.count("\n") == 1, r.stderr
+        assert not (tmp_path / "merged.json").exists()
+    old = {k: v for k, v in good.items() if k not in ("arrangements", "deals", "slots", "by_level", "differences")}
+    (tmp_path / "bare.json").write_text(json.dumps(old), encoding="utf-8")  # the figures are checked when given
+    r = runner.invoke(app, ["tournament", "-r", "9-5-2 deals=1", "--merge", str(tmp_path / "bare.json"), "--json", "-"])
+    assert r.exit_code == 0, r.output
+    assert {k: v for k, v in json.loads(r.stdout).items() if k != "seconds"} == {
+        k: v for k, v in good.items() if k not in ("seconds", "workers", "backend")}
+
+
+def test_merge_names_the_option_that_differs_from_the_files(tmp_path: Path) -> None:
+    """The repro: ``--merge t.json --seed 4`` said "--merge files hold '9-5-2' heuristic,random,random seed 0; give the
+    same --rules, --players and --seed", not which of them differed. It now names each, with both values."""
+    r = runner.invoke(app, ["tournament", "-n", "1", "-w", "1", "--json", str(tmp_path / "t.json")])
+    assert r.exit_code == 0, r.output
+    tail = "; give the files' --rules, --players and --seed\n"
+    for args, said in ((["-s", "4"], "--seed 4, the files 0"),
+                       (["-r", "8-5-3"], "--rules '8-5-3', the files '9-5-2'"),
+                       (["-p", "heuristic,heuristic,random", "-s", "2"],
+                        "--players 'heuristic,heuristic,random', the files 'heuristic,random,random'; --seed 2, the files 0")):
+        r = runner.invoke(app, ["tournament", "--merge", str(tmp_path / "t.json"), *args])
+        assert r.exit_code == 2 and r.stderr == f"error: --merge files of another run than the options give: {said}{tail}", r.stderr
+    r = runner.invoke(app, ["tournament", "-p", "beginner,random,random", "-n", "1", "-w", "1", "--json",
+                            str(tmp_path / "b.json")])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["tournament", "--merge", str(tmp_path / "b.json")])
+    assert r.exit_code == 2 and r.stderr == ("error: --merge files of another run than the options give: --players "
+                                             "'heuristic,random,random' (the default), the files 'beginner,random,random'"
+                                             + tail), r.stderr

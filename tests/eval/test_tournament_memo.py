@@ -119,4 +119,4 @@ def test_chunks_merge_into_the_one_run_result(tmp_path: Path) -> None:
     d = json.loads(r.stdout)
     assert d["boards"] == 6 and d["differences"] == whole.to_json()["differences"]
     r = runner.invoke(app, ["tournament", "-p", ",".join(levels), "-s", "8", *files])
-    assert r.exit_code == 2 and "seed 9" in r.output
+    assert r.exit_code == 2 and "--seed 8, the files 9" in r.output

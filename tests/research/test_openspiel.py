@@ -419,3 +419,33 @@ def test_a_player_that_is_not_a_seat_and_chance_outcomes_off_a_chance_node_are_r
         state.apply_action(rng.choice(state.legal_actions()))
     with pytest.raises(SergeantMajorError, match="not a chance node: the game is over"):
         state.chance_outcomes()
+
+
+def test_load_game_takes_the_one_line_form_openspiel_refuses() -> None:
+    """The repro: ``pyspiel.load_game("python_sergeant_major(rules=9-5-2)")`` stops in OpenSpiel's own parameter
+    parser (``game_parameters.cc CHECK_TRUE(success)``: it reads ``9-5-2`` as a number) before the game sees it.
+    ``openspiel_game.load_game`` takes that form, and a rules string with its spaces and ``=``, and refuses what is
+    not this game's string quoting it."""
+    from sergeant_major.core.errors import RulesError
+    from sergeant_major.research.openspiel_game import load_game
+
+    with pytest.raises(pyspiel.SpielError, match="CHECK"):  # OpenSpiel's, out of our reach: documented
+        pyspiel.load_game("python_sergeant_major(rules=9-5-2)")
+    for text, same in (("python_sergeant_major(rules=9-5-2)", 'python_sergeant_major(rules="9-5-2")'),
+                       ("python_sergeant_major(deals=3, rules=8-5-3 kitty=see-then-trump)",
+                        "python_sergeant_major(deals=3,rules=8-5-3+kitty:see-then-trump)"),
+                       ('python_sergeant_major(rules="3-5-8")', 'python_sergeant_major(rules="3-5-8")'),
+                       ("python_sergeant_major", "python_sergeant_major")):
+        game = load_game(text)
+        assert str(game) == str(pyspiel.load_game(same)), text
+        assert str(pyspiel.load_game(str(game))) == str(game)
+    for text, said in (("sergeant_major(rules=9-5-2)", "'sergeant_major' is not this game; it is registered as "
+                                                       "'python_sergeant_major'"),
+                       ("python_sergeant_major(rules=9-5-2", "is not a game string such as"),
+                       ("python_sergeant_major(rules=9-5-2,seed=3)", "'seed=3' is not a parameter of python_sergeant_major"),
+                       ("python_sergeant_major(deals=0)", "deals='0' is not a whole number of 1 or more"),
+                       ("python_sergeant_major(rules=9-5-2,rules=3-5-8)", "rules is given twice")):
+        with pytest.raises(SergeantMajorError, match=re.escape(said)):
+            load_game(text)
+    with pytest.raises(RulesError, match="'7-7-7'"):
+        load_game("python_sergeant_major(rules=7-7-7)")

@@ -320,6 +320,23 @@ def test_seeds_are_whole_numbers(make: Any) -> None:
         with pytest.raises(SergeantMajorError, match=re.escape(f"seed={bad!r}")):
             a.reset(seed=bad)
         assert a._table.match is before
+    # a seed of 2**62 or more was taken and played a match whose record the record check refuses (Match's range)
+    for bad in (2**62, np.uint64(2**63)):
+        with pytest.raises(SergeantMajorError, match=re.escape(f"seed={bad!r} must be None or a whole number from 0 below 2**62")):
+            a.reset(seed=bad)
+        assert a._table.match is before
+    a.reset(seed=2**62 - 1)
+    assert a._table.match.seed == 2**62 - 1
+
+
+def test_start_deal_goes_on_from_the_last_seed_to_seed_0(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match from the last seed (2**62 - 1) that ends before ``start_deal`` is followed by seed 0's, not 2**62's."""
+    from sergeant_major.research.envs import table as _table
+
+    monkeypatch.setattr(_table, "START_TRIES", 3)
+    e = raw_env("9-5-2", start_deal=200)
+    with pytest.raises(SergeantMajorError, match=re.escape(f"(seeds {2**62 - 1} to 1) reached deal 200")):
+        e.reset(seed=2**62 - 1)
 
 
 def test_a_refused_non_card_action_is_named_in_words() -> None:
@@ -444,3 +461,32 @@ def test_an_agent_that_is_not_one_is_refused_quoting_it() -> None:
         with pytest.raises(SergeantMajorError, match=r"'player_9' is not an agent of this environment \(one of player_0"):
             call("player_9")
     assert e.action_space("player_0").n == NUM_ACTIONS
+
+
+@pytest.mark.parametrize("text", ["9-5-2", "3-5-8", "9-5-2 players=4"])
+def test_state_is_every_seats_observation_in_its_space(text: str) -> None:
+    """PettingZoo's ``state()`` (the global state of its AECEnv API) raised NotImplementedError. It is now every
+    seat's observation in seat order, ``state_space`` Box(0, 1, (players * size,)); PettingZoo's own state tests
+    pass, through the wrappers too."""
+    from pettingzoo.test.state_test import test_state, test_state_space
+
+    rules = Rules.parse(text)
+    n, size = rules.players, observation_size(rules)
+    e = raw_env(text)
+    assert e.state_space.shape == (n * size,) and e.state_space.dtype == np.float32
+    e.reset(seed=4)
+    rng = random.Random(4)
+    while e.agents:
+        state = e.state()
+        assert e.state_space.contains(state)
+        want = np.concatenate([e.observe(f"player_{i}")["observation"] for i in range(n)])
+        assert np.array_equal(state, want)
+        obs, _, term, trunc, _ = e.last()
+        e.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert e.state_space.contains(e.state())
+    info = raw_env(text, information_state=True)
+    info.reset(seed=4)
+    assert info.state().shape == (n * information_state_size(rules),) == info.state_space.shape
+    wrapped = env(text)
+    test_state_space(wrapped)
+    test_state(wrapped, num_cycles=100)

@@ -80,6 +80,12 @@ def count(k: int, word: str, plural: str = "") -> str:
     return f"{k} {word if k == 1 else plural or word + 's'}"
 
 
+def long_number(value: int) -> str:
+    """A count as an error quotes it: its digits, or its first 20 and how many there are when longer."""
+    text = str(value)
+    return text if len(text) <= 20 else f"{text[:20]}... ({len(text)} digits)"
+
+
 class _Commands(TyperGroup):
     """The command group: a broken pipe while any command runs ends it quietly (:func:`_end_quietly`); typer's own
     main loop would turn it into status 1 before :func:`main` could see it."""

@@ -7,11 +7,9 @@ them (options, progress bar, table, the ``--out`` file of records written whole)
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -21,13 +19,22 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from sergeant_major.cli.app import app, count, parse_path, parse_rules, parse_seed, parse_whole_number, stop_on_signals
+from sergeant_major.cli.app import (
+    app,
+    count,
+    long_number,
+    parse_path,
+    parse_rules,
+    parse_seed,
+    parse_whole_number,
+    stop_on_signals,
+)
+from sergeant_major.cli.outfile import output_target, temporary_beside
 from sergeant_major.core.deal import ROLE_NAMES
 from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.safetext import visible
 from sergeant_major.core.seeding import SEED_RANGE
 from sergeant_major.eval.simulate import MAX_GAMES, GameOutcome, default_levels, parse_levels, simulate_iter, summarize
-from sergeant_major.records.files import file_mode, renamed_onto
 
 __all__ = ["simulate_command"]
 
@@ -73,8 +80,7 @@ def simulate_command(
     if games < 1:
         fail(f"--games {games}: play at least 1 game")
     if games > MAX_GAMES:
-        shown = str(games) if len(str(games)) <= 20 else f"{str(games)[:20]}... ({len(str(games))} digits)"
-        fail(f"--games {shown}: at most {MAX_GAMES} games in one run (hours of play already); "
+        fail(f"--games {long_number(games)}: at most {MAX_GAMES} games in one run (hours of play already); "
              "for more, run again with another --seed")
     if workers < 0:
         fail(f"--workers {workers}: use 0 (one per core) or more")
@@ -92,20 +98,15 @@ def simulate_command(
         try:
             if out is not None:
                 try:
-                    if out.is_dir():  # refused now, not by the rename once every match is played; and first:
-                        # '--force to replace it' does not replace a folder
-                        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-                    dest = renamed_onto(str(out))  # a link's file, not the link; None: a device or a pipe
-                    # a device or a pipe (/dev/null, /dev/stdout) is written to, not replaced: no --force needed
-                    if out.exists() and not force and dest is not None:
-                        fail(f"--out {str(out)!r} exists; choose another file or add --force to replace it")
+                    # refused now, not by the rename once every match is played (a folder, a file without --force)
+                    dest = output_target(str(out), "--out", force)
                     if dest is None:  # written directly (/dev/null, a FIFO): a rename would replace it
                         fh = open(out, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
                     else:
-                        target = Path(dest)
-                        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-                        os.fchmod(fd, file_mode(target))  # the replaced file's mode, else the usual one (as write_record does)
+                        fd, tmp = temporary_beside(dest)
                         fh = os.fdopen(fd, "w", encoding="utf-8")
+                except SergeantMajorError as e:
+                    fail(str(e))
                 except OSError as e:
                     fail(f"cannot write {str(out)!r}: {e.strerror or e}")
             t0 = time.perf_counter()

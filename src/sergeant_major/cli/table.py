@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import io
 import queue
+import re
 import signal
 import sys
 import threading
@@ -36,7 +37,7 @@ from textual.widgets import Footer, Input, RichLog, Static
 from sergeant_major.cli import tui
 from sergeant_major.cli.game import HUMAN, Game, LeaveGame, exchange_lines, match_over_lines
 from sergeant_major.cli.settings import Settings
-from sergeant_major.core.actions import Discard, EndGive, Give, Play, Return
+from sergeant_major.core.actions import Contract, Discard, EndGive, Give, Play, Return
 from sergeant_major.core.cards import Card, Suit
 from sergeant_major.core.deal import DealResult, Phase
 from sergeant_major.core.match import Match
@@ -542,19 +543,46 @@ def last_trick_body(view: View, red: bool = True) -> Text:
     return out
 
 
+_HINT_ROW = re.compile(r"(?P<label>.+?)(?: (?P<tricks>-?\d+\.\d\d) tricks)? (?P<points>[+-]\d+\.\d\d) points")
+"""A row of estimates with its spaces closed up: ``3C 2.94 tricks +1.20 points`` (``tricks`` may be absent)."""
+_CONTRACT_CODES = {c.word: c.code for c in Contract}
+"""A contract's word in a hint row and its code, what the contract prompt takes: ``no-trump`` -> ``NT``."""
+HINT_NUMBERS_NOTE = "  (tricks, points)"
+"""Said once above the rows of estimates when they are shown as bare numbers (a deal log of 20 columns)."""
+
+
+def _hint_row(closed: str, form: int) -> str:
+    """A closed-up row of estimates in ``form``: 0 as it is; 1 ``pts`` for ``points``; 2 also a contract by its code
+    (``NT``, not ``no-trump``); 3 also the numbers without their words (under :data:`HINT_NUMBERS_NOTE`)."""
+    m = _HINT_ROW.fullmatch(closed)
+    if form == 0 or m is None:
+        return closed
+    label, tricks, points = m["label"], m["tricks"], m["points"]
+    if form >= 2:
+        label = _CONTRACT_CODES.get(label, label)
+    if form >= 3:
+        return " ".join(x for x in (label, tricks, points) if x is not None)
+    return " ".join(x for x in (label, f"{tricks} tricks" if tricks is not None else None, f"{points} pts")
+                    if x is not None)
+
+
 def hint_log_lines(lines: list[str], width: int) -> list[str]:
     """The hint's lines for the deal log, ``width`` columns: each row of estimates with its spaces closed up
-    (``3C 2.94 tricks +1.20 points``; "pts" in every row when one does not fit) and what still does not fit hung
-    deeper under it, notes broken between words."""
+    (``3C 2.94 tricks +1.20 points``), in the first of these forms in which every row fits: as it is; "pts" for
+    "points"; a contract by its code (``NT 8.50 tricks -0.44 pts``: at 80x24 ``no-trump`` rows broke before their
+    points); the numbers alone under one line saying what they are (``(tricks, points)``, then ``NT 8.50 -0.44``: a
+    log of 20 columns at 64x20). What still does not fit (a set of discards) hangs deeper under its row; notes are
+    broken between words."""
     out: list[str] = []
     rows = [" ".join(x.split()) for x in lines if x.startswith("  ") and not x.startswith("  (")]
-    # "pts" in every row once one row does not fit with "points" (at 80x24 each row broke before its last word)
-    short = any(len("  " + r) > width for r in rows)
+    form = next((f for f in range(4) if all(len("  " + _hint_row(r, f)) <= width for r in rows)), 3)
+    noted = False
     for line in lines:
         if line.startswith("  ") and not line.startswith("  ("):  # a row of estimates
-            closed = " ".join(line.split())
-            if short and closed.endswith(" points"):
-                closed = closed[: -len("points")] + "pts"
+            if form == 3 and not noted:
+                out.extend(tui.wrap_note(HINT_NUMBERS_NOTE, width))
+                noted = True
+            closed = _hint_row(" ".join(line.split()), form)
             # its end, broken off at 28 columns, stood at the rows' own indent and read as a row of its own ('points')
             first, *rest = tui.wrap_note(closed, width, indent="  ")
             out.append(first)
@@ -670,6 +698,7 @@ class TableApp(App[None]):
         self.updates = 0  # screens drawn for a view (the benchmark waits on it)
         self.asks = 0  # questions put to the human so far (tests wait for the next one)
         self.thinking = False  # a hint is being worked out
+        self.size_now = (0, 0)  # the terminal's columns and rows as last fitted (fit_terminal)
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -749,10 +778,9 @@ class TableApp(App[None]):
         need_w, need_h = self.MIN_SIZE
         small = width < need_w or height < need_h
         was_small = self.has_class("too-small")
-        self.query_one("#too-small", Static).update(
-            f"The table needs a terminal of at least {need_w}x{need_h}; this one is {width}x{height}.\n"
-            "Make the window larger (Ctrl-Q saves and quits).")
+        self.size_now = (width, height)
         self.set_class(small, "too-small")
+        self.draw_too_small()
         if was_small != small:
             self.refresh_bindings()
         if small and not was_small:  # panels give way to the line asking for room, and keys no longer reach them
@@ -764,6 +792,31 @@ class TableApp(App[None]):
             for kind, body in self.hidden_panels:
                 self.push_screen(Panel(kind, body))
             self.hidden_panels.clear()
+
+    def draw_too_small(self) -> None:
+        """The line asking for a larger terminal, with what has been typed meanwhile (:meth:`on_key`)."""
+        need_w, need_h = self.MIN_SIZE
+        width, height = self.size_now
+        typed = self.query_one("#line", CardInput).value
+        self.query_one("#too-small", Static).update(Text(
+            f"The table needs a terminal of at least {need_w}x{need_h}; this one is {width}x{height}.\n"
+            "Make the window larger (Ctrl-Q saves and quits)." + (f"\nTyped so far: {typed}" if typed else "")))
+
+    def on_key(self, event: events.Key) -> None:
+        """While the terminal is too small for the table, the letters and digits of a card or a command go on into
+        the line (Backspace takes the last back), shown under the request for room; they were dropped. Enter and the
+        other keys still do nothing on a table the player cannot see, nor on a result panel waiting for room."""
+        if not self.has_class("too-small") or self.hidden_panels:
+            return
+        line = self.query_one("#line", CardInput)
+        if event.key == "backspace":
+            line.action_delete_left()
+        elif event.is_printable and event.character is not None:
+            line.insert_text_at_cursor(event.character)
+        else:
+            return
+        event.stop()
+        self.draw_too_small()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Only quitting while the terminal is too small for the table (a panel would hide the line saying so); F5

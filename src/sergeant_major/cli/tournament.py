@@ -7,11 +7,9 @@ command line around them (options, progress bar, tables, ``--json`` written whol
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -22,13 +20,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from sergeant_major.cli.app import app, count, parse_rules, parse_seed, parse_whole_number, stop_on_signals
+from sergeant_major.cli.app import app, count, long_number, parse_rules, parse_seed, parse_whole_number, stop_on_signals
+from sergeant_major.cli.outfile import output_target, temporary_beside
 from sergeant_major.core.errors import SergeantMajorError
 from sergeant_major.core.safetext import quote, visible
 from sergeant_major.core.seeding import SEED_RANGE
 from sergeant_major.eval.stats import Estimate
 from sergeant_major.eval.tournament import (
     DEFAULT_DEALS,
+    MAX_BOARDS,
+    MAX_MATCHES,
     BoardOutcome,
     MatchOutcome,
     merge_json,
@@ -38,7 +39,6 @@ from sergeant_major.eval.tournament import (
     tournament_iter,
 )
 from sergeant_major.players import LEVELS
-from sergeant_major.records.files import file_mode, renamed_onto
 
 __all__ = ["tournament_command"]
 
@@ -63,6 +63,7 @@ def tournament_command(
     merge: list[str] | None = typer.Option(None, "--merge",  # noqa: B008
                                            help="Merge the boards of these --json files (same rules, players, seed; "
                                                 "repeatable) instead of playing."),
+    force: bool = typer.Option(False, "--force", help="Let --json replace a file that exists."),
     ray_address: str | None = typer.Option(None, "--ray", metavar="ADDRESS",
                                            help="Run on the ray cluster at ADDRESS (HOST:PORT of its head, or 'auto': the "
                                                 "cluster of this machine); --workers then caps the processes (0: one per "
@@ -92,8 +93,16 @@ def tournament_command(
         fail(f"--matches {matches}: may not be negative")
     if first_board < 0:
         fail(f"--first-board {first_board}: may not be negative")
+    if deals > MAX_BOARDS:  # listing the jobs was a MemoryError traceback
+        fail(f"--deals {long_number(deals)}: at most {MAX_BOARDS:,} boards in one run; for more, play chunks of one seed "
+             "(--first-board) and --merge them")
+    if matches > MAX_MATCHES:
+        fail(f"--matches {long_number(matches)}: at most {MAX_MATCHES:,} matches in one run")
     if json_file == "":  # Path('') is the current folder: it was "cannot write '': Is a directory"
         fail("--json '' is empty: give a file name, or '-' for standard output")
+    if force and (json_file is None or json_file == "-"):  # taken and ignored, it would hide a forgotten --json FILE
+        fail("--force without --json FILE: it lets --json replace a file that exists; give --json FILE or leave out "
+             "--force")
     if deals == 0 and matches == 0 and not merge:
         fail("--deals 0 and --matches 0: play at least one deal or one match")
     if workers < 0:
@@ -116,14 +125,13 @@ def tournament_command(
         try:
             if json_file is not None and json_file != "-":
                 try:
-                    if Path(json_file).is_dir():
-                        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-                    dest = renamed_onto(json_file)  # a link's file, not the link; /dev/null is not replaced
+                    # refused before the run (a folder, a file without --force); /dev/null is written, not replaced
+                    dest = output_target(json_file, "--json", force)
                     if dest is not None:
-                        target = Path(dest)
-                        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-                        os.fchmod(fd, file_mode(target))
+                        fd, tmp = temporary_beside(dest)
                         os.close(fd)
+                except SergeantMajorError as e:
+                    fail(str(e))
                 except OSError as e:
                     fail(f"cannot write {json_file!r}: {e.strerror or e}")
             k = workers or os.cpu_count() or 1
@@ -165,9 +173,14 @@ def tournament_command(
                 except SergeantMajorError as e:
                     fail(str(e))
                     return
-                if res.rules != str(r) or res.levels != lv or res.seed != seed:
-                    fail(f"--merge files hold {res.rules!r} {','.join(res.levels)} seed {res.seed}; "
-                         f"give the same --rules, --players and --seed")
+                default = " (the default)"
+                odd = [f"{opt} {given}{'' if typed else default}, the files {held}" for opt, given, held, typed, same in (
+                    ("--rules", quote(str(r)), quote(res.rules), True, res.rules == str(r)),
+                    ("--players", quote(",".join(lv)), quote(",".join(res.levels)), players is not None, res.levels == lv),
+                    ("--seed", str(seed), str(res.seed), True, res.seed == seed)) if not same]
+                if odd:  # it said what the files hold, not which option differed
+                    fail(f"--merge files of another run than the options give: {'; '.join(odd)}; give the files' "
+                         "--rules, --players and --seed")
             else:
                 try:
                     task = bar.add_task("boards", total=deals + matches)

@@ -18,10 +18,11 @@ from enum import Enum
 from sergeant_major.core.actions import Action, Contract
 from sergeant_major.core.cards import Card
 from sergeant_major.core.deal import Deal, DealResult, contracts_for
-from sergeant_major.core.errors import IllegalActionError, SergeantMajorError
+from sergeant_major.core.errors import IllegalActionError
 from sergeant_major.core.rule_options import KittyProcedure, Traditional
 from sergeant_major.core.rules import Rules
 from sergeant_major.core.safetext import name_problem
+from sergeant_major.core.seeding import check_seed
 from sergeant_major.core.view import View, build_view
 
 __all__ = ["EndKind", "Match", "MatchEnd", "deal_cards", "first_dealer", "shuffled_deck"]
@@ -160,7 +161,8 @@ class Match:
 
     Args:
         rules: the rules in force.
-        seed: the match seed (any int or NumPy integer); the same seed gives the same cards.
+        seed: the match seed, a whole number ``0 <= seed < 2**62`` (an int or a NumPy integer): the range of a
+            record's ``seed`` (docs/records.md), ``play --seed`` and a web table. The same seed gives the same cards.
         names: the players' names by seat (default ``Player 1..n``).
         dealer: the first dealer's seat (default: drawn from the seed).
         cards: optional source of the cards: ``cards(number, dealer)`` returns ``(hands, kitty)`` for
@@ -169,23 +171,18 @@ class Match:
     Raises:
         IllegalActionError: (rule ``"players"``) when ``names`` does not give one name per seat, or a name
             holds control characters (:func:`~sergeant_major.core.safetext.name_problem`; the name quoted).
-        SergeantMajorError: quoting a ``seed`` that is not a whole number (``1.5``, ``"7"``, ``True``).
+        SergeantMajorError: quoting a ``seed`` that is not a whole number from 0 below 2**62 (``1.5``, ``"7"``,
+            ``True``, ``-1``, ``2**62``): ``Match: seed=-1 is not a whole number from 0 below 2**62``.
     """
 
     def __init__(self, rules: Rules, seed: int = 0, names: list[str] | tuple[str, ...] | None = None,
                  dealer: int | None = None,
                  cards: Callable[[int, int], tuple[list[list[Card]], list[Card]] | None] | None = None) -> None:
         # a float or a string was taken and failed at the first computer's decision (a TypeError in decision_rng);
-        # True dealt the cards of the text "True", not of 1
-        try:
-            operator.index(seed)  # an int or a NumPy integer
-        except TypeError:
-            raise SergeantMajorError(f"seed {seed!r} is not a whole number: give an int (e.g. 7)") from None
-        if isinstance(seed, bool):
-            raise SergeantMajorError(f"seed {seed!r} is not a whole number: give an int (e.g. 7)")
+        # True dealt the cards of the text "True", not of 1; -1 or 2**70 played a match whose record was refused
+        self.seed = check_seed(seed, "Match")
         self._cards = cards
         self.rules = rules
-        self.seed = seed
         n = rules.players
         self.names: tuple[str, ...] = tuple(names) if names else tuple([f"Player {i + 1}" for i in range(n)])
         if len(self.names) != n:

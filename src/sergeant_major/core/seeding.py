@@ -74,5 +74,10 @@ def check_whole(value: object, name: str, who: str) -> int:
 
 
 def _shown(value: object) -> str:
+    """``repr(value)``, cut to :data:`_SHOWN_CHARACTERS`; a very long whole number as its first digits and their count
+    (``repr`` refuses an int of more than 4300 digits)."""
+    whole = _whole(value)
+    if whole is not None and abs(whole).bit_length() >= 14_000:  # 4214 digits at most below this: repr() takes them
+        return f"<{'-' if whole < 0 else ''}an int of about {int(abs(whole).bit_length() * 0.30103)} digits>"
     text = repr(value)
     return text if len(text) <= _SHOWN_CHARACTERS else text[:_SHOWN_CHARACTERS - 3] + "..."

@@ -76,7 +76,7 @@ import sys
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import Any, Final, NamedTuple, Protocol, runtime_checkable
 
 from sergeant_major.core.actions import Action, Contract
 from sergeant_major.core.cards import Card
@@ -101,7 +101,8 @@ __all__ = [
     "OraclePlayer", "Board", "BoardOutcome", "MatchOutcome", "Estimate", "SlotStats", "LevelStats", "Difference",
     "TournamentResult", "tournament", "tournament_iter", "summarize", "make_board", "play_board", "play_board_game",
     "play_match_game", "arrangements", "board_seed", "match_seed", "parse_players", "mean_ci", "share_ci", "merge_json",
-    "read_result_file", "result_schema_path", "DEFAULT_DEALS", "RESULT_FILE", "MAX_RESULT_FILE",
+    "read_result_file", "result_schema_path", "DEFAULT_DEALS", "RESULT_FILE", "MAX_RESULT_FILE", "MAX_BOARDS",
+    "MAX_MATCHES",
 ]
 
 Progress = Callable[[int, int], None]
@@ -611,6 +612,12 @@ def _result_checker() -> SchemaChecker:
 
 DEFAULT_DEALS = 100
 """Boards of ``sergeant-major tournament`` without ``--deals``."""
+MAX_BOARDS = 1_000_000
+"""The most boards one run plays (``--deals``): six million deals with three players, days of play on one machine;
+more asked was a ``MemoryError`` traceback while the jobs were listed. Longer runs go in chunks (``--first-board``)
+that merge (``--merge``)."""
+MAX_MATCHES = 1_000_000
+"""The most seeded whole matches one run plays (``--matches``), each in every seat arrangement."""
 
 
 class _Run(NamedTuple):
@@ -648,7 +655,8 @@ def _check_result(doc: Any) -> _Run:
     """The run of a :meth:`TournamentResult.to_json` dict (with boards) read and checked: against
     ``tournament_result_schema.json`` (:func:`result_schema_path`, with ``jsonschema``), then what the schema cannot
     say: the rules text, one number per slot of its players, every board and match carrying the seed that the run's
-    seed gives its index, match wins sharing out the arrangements, ``boards`` and ``matches`` counting them.
+    seed gives its index, match wins sharing out the arrangements, ``boards`` and ``matches`` counting them, and each
+    figure given (:data:`_FIGURES`: ``deals``, ``slots``...) equal to the one the outcomes give.
 
     Raises:
         SergeantMajorError: naming the field (``board_outcomes[3].scores: expected a list of 3 whole numbers (one
@@ -704,7 +712,41 @@ def _check_result(doc: Any) -> _Run:
     for k, one, got in (("boards", "board", boards), ("matches", "match", matches)):
         if doc[k] != len(got):
             raise SergeantMajorError(f"{k}: {doc[k]}, but {one}_outcomes holds {len(got)}")
+    if boards or matches:  # no outcomes: merge_json refuses the merge as a whole
+        figures = summarize(rules, levels, seed, boards, matches, duplicate, doc["first_deals"]).to_json(False)
+        for key in _FIGURES:
+            if key in doc:
+                _same_figure(doc[key], figures[key], key)
     return _Run(rules, levels, seed, duplicate, doc["first_deals"], boards, matches)
+
+
+_FIGURES: Final = ("arrangements", "deals", "exchange_boards", "match_deals", "slots", "by_level", "differences")
+"""The keys of a result computed from its outcomes: when a file gives one, it must be what its outcomes give."""
+
+
+def _same_figure(given: Any, computed: Any, where: str) -> None:
+    """Check that the figure ``given`` (a file's, of a shape the schema accepted) is ``computed`` (what the outcomes
+    give), numbers to within rounding (a relative 1e-9).
+
+    Raises:
+        SergeantMajorError: naming the first place that differs and quoting both values.
+    """
+    if isinstance(computed, dict) and isinstance(given, dict):
+        for k in computed:
+            _same_figure(given.get(k), computed[k], f"{where}.{k}")
+        return
+    if isinstance(computed, list) and isinstance(given, list) and len(given) == len(computed):
+        for i, (g, c) in enumerate(zip(given, computed, strict=True)):
+            _same_figure(g, c, f"{where}[{i}]")
+        return
+    numbers = (isinstance(given, int | float) and isinstance(computed, int | float)
+               and not isinstance(given, bool) and not isinstance(computed, bool))
+    if numbers and isinstance(computed, float) and math.isclose(given, computed, rel_tol=1e-9, abs_tol=1e-12):
+        return
+    if given == computed and type(given) is type(computed) or (numbers and given == computed):
+        return
+    raise SergeantMajorError(f"{where}: the file gives {_what(given)}, but its outcomes give {_what(computed)} "
+                             "(a figure or an outcome edited by hand?)")
 
 
 def merge_json(docs: Sequence[Any], names: Sequence[str] | None = None) -> TournamentResult:
@@ -737,7 +779,7 @@ def merge_json(docs: Sequence[Any], names: Sequence[str] | None = None) -> Tourn
     first = run_of(runs[0])
     for name, run in zip(label[1:], runs[1:], strict=True):
         this = run_of(run)
-        odd = [f"{k} {json.dumps(this[k])}, not {json.dumps(first[k])}" for k in first if this[k] != first[k]]
+        odd = [f"{k} {_what(this[k])} in {name}, {_what(first[k])} in {label[0]}" for k in first if this[k] != first[k]]
         if odd:
             raise SergeantMajorError(f"{name}: not of the same run as {label[0]} (results of different runs do not "
                                      f"merge): {'; '.join(odd)}")
@@ -829,6 +871,12 @@ def read_result_file(path: str) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------- runner
+def _count_text(value: int) -> str:
+    """A count as a message quotes it: its digits, or its first 20 and how many there are when longer."""
+    text = str(value)
+    return text if len(text) <= 20 else f"{text[:20]}... ({len(text)} digits)"
+
+
 def _check(rules: Rules, levels: Sequence[str], boards: int, matches: int, workers: int,
            first_board: int = 0, cluster: bool = False) -> tuple[str, ...]:
     lv = parse_players(list(levels), rules.players)
@@ -838,6 +886,11 @@ def _check(rules: Rules, levels: Sequence[str], boards: int, matches: int, worke
         raise SergeantMajorError(f"boards={boards}, matches={matches}: neither may be negative")
     if first_board < 0:
         raise SergeantMajorError(f"first_board={first_board}: may not be negative")
+    if boards > MAX_BOARDS:
+        raise SergeantMajorError(f"boards={_count_text(boards)}: at most {MAX_BOARDS:,} in one run; play more in "
+                                 "chunks (first_board) and merge them (merge_json)")
+    if matches > MAX_MATCHES:
+        raise SergeantMajorError(f"matches={_count_text(matches)}: at most {MAX_MATCHES:,} in one run")
     if boards == 0 and matches == 0:
         raise SergeantMajorError("boards=0 and matches=0: play at least one board or one match")
     if cluster and workers < 0:

@@ -10,7 +10,7 @@ Parameters:
 
 | name | default | meaning |
 |---|---|---|
-| ``rules`` | ``"9-5-2"`` | the rules' string form (docs/rules.md reference presets and options). In the one-line game string, where ``=`` and spaces are taken, write ``:`` for ``=`` and ``+`` for a space, and quote a bare preset: ``python_sergeant_major(rules="9-5-2")``, ``python_sergeant_major(rules=8-5-3+kitty:see-then-trump)``. The game reports it in that form (:func:`format_rules_param`), so ``pyspiel.load_game(str(game))`` rebuilds the game |
+| ``rules`` | ``"9-5-2"`` | the rules' string form (docs/rules.md reference presets and options). In the one-line game string, where ``=`` and spaces are taken, write ``:`` for ``=`` and ``+`` for a space, and quote a bare preset: ``python_sergeant_major(rules="9-5-2")``, ``python_sergeant_major(rules=8-5-3+kitty:see-then-trump)`` (unquoted, OpenSpiel's own parser reads ``9-5-2`` as a number and fails; :func:`load_game` takes it). The game reports it in that form (:func:`format_rules_param`), so ``pyspiel.load_game(str(game))`` rebuilds the game |
 | ``deals`` | ``1`` | deals per game: one game is one deal by default; more plays a match of at most that many deals (it ends earlier when the rules end it); the exchange of deal k+1 comes from deal k |
 
 The game: players ``0..n-1`` are the seats; seat 0 deals the first deal (the deal passes to the left).
@@ -48,6 +48,7 @@ from __future__ import annotations
 import copy
 import operator
 import random
+import re
 from typing import Any
 
 from sergeant_major.core.errors import SergeantMajorError, install_hint
@@ -77,7 +78,7 @@ from sergeant_major.research.action_space import (
 )
 from sergeant_major.search.determinization import Budget, resample
 
-__all__ = ["GAME_NAME", "SearchMatch", "SergeantMajorGame", "SergeantMajorState", "format_rules_param",
+__all__ = ["GAME_NAME", "SearchMatch", "SergeantMajorGame", "SergeantMajorState", "format_rules_param", "load_game",
            "parse_rules_param"]
 
 GAME_NAME = "python_sergeant_major"
@@ -199,6 +200,51 @@ class SergeantMajorGame(pyspiel.Game):  # type: ignore[misc]
                 f"observation type ({got}) is not supported: only private_info=SINGLE_PLAYER with "
                 "public_info=True (the player's own view; perfect_recall=True for the information state)")
         return _Observer(self.rules, bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
+
+
+_PARAMETER = re.compile(r",(?=\s*[A-Za-z_]\w*\s*=)")
+"""Where the one-line form's parameters part: a comma followed by the next parameter's ``name=``."""
+
+
+def load_game(text: str) -> SergeantMajorGame:
+    """The game of the one-line game string ``text``, as ``pyspiel.load_game(text)`` gives it, also for what
+    OpenSpiel's own parser refuses before the game sees it: a bare preset, ``python_sergeant_major(rules=9-5-2)``
+    (OpenSpiel reads ``9-5-2`` as a number and stops at ``game_parameters.cc CHECK_TRUE(success)``), and a rules
+    string with its spaces and ``=`` (``rules=8-5-3 kitty=see-then-trump``). Quoted or written with ``+`` and
+    ``:``, the value is read as :func:`parse_rules_param` reads it.
+
+    Raises:
+        SergeantMajorError: quoting ``text`` when it is not this game's string (another game's name, no closing
+            parenthesis, an unknown parameter, a parameter given twice, ``deals`` not a whole number of 1 or
+            more); ``RulesError`` quoting bad rules.
+    """
+    if not isinstance(text, str):
+        raise SergeantMajorError(f"{text!r} is not a game string such as 'python_sergeant_major(rules=9-5-2)'")
+    m = re.fullmatch(r"\s*([A-Za-z_][\w.]*)\s*(?:\((.*)\))?\s*", text, re.DOTALL)
+    if m is None:
+        raise SergeantMajorError(f"{text!r} is not a game string such as 'python_sergeant_major(rules=9-5-2)'")
+    if m[1] != GAME_NAME:
+        raise SergeantMajorError(f"{text!r}: {m[1]!r} is not this game; it is registered as {GAME_NAME!r}, e.g. "
+                                 f"'{GAME_NAME}(rules=9-5-2,deals=1)'")
+    params: dict[str, Any] = {}
+    for part in _PARAMETER.split(m[2]) if m[2] is not None and m[2].strip() else []:
+        name, eq, value = part.partition("=")
+        name = name.strip()
+        if not eq or name not in _DEFAULTS:
+            raise SergeantMajorError(f"{text!r}: {part.strip()!r} is not a parameter of {GAME_NAME} (it takes "
+                                     f"{', '.join(f'{k}=...' for k in _DEFAULTS)})")
+        if name in params:
+            raise SergeantMajorError(f"{text!r}: {name} is given twice")
+        params[name] = value.strip()
+    if "deals" in params:
+        if re.fullmatch(r"[0-9]+", params["deals"]) is None or int(params["deals"]) < 1:
+            raise SergeantMajorError(f"{text!r}: deals={params['deals']!r} is not a whole number of 1 or more")
+        params["deals"] = int(params["deals"])
+    if "rules" in params:  # its string form: OpenSpiel's dict form takes any text
+        params["rules"] = str(parse_rules_param(params["rules"]))
+    game = pyspiel.load_game(GAME_NAME, params)
+    assert isinstance(game, SergeantMajorGame)
+    return game
 
 
 def _load_game(name: str) -> SergeantMajorGame:

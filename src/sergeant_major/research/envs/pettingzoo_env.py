@@ -31,6 +31,7 @@ _DOC = """Sergeant Major (9-5-2, 8-5-3, 9-2-5, 3-5-8) as a PettingZoo AEC enviro
 | Agents | ``player_0`` .. ``player_2`` (``player_3`` with ``players=4``) |
 | Observation | Dict: ``observation`` Box(0, 1, (size,), float32), ``action_mask`` Box(0, 1, ({num_actions},), int8) |
 | Observation version | ``{obs_version}`` (size 660 for the 3-player presets, 792 with 4 players) |
+| State | ``state()``: every seat's observation, player_0's first: Box(0, 1, (players * size,), float32), ``state_space`` |
 
 Three players (or four) each try to take their target of tricks (dealer 9, eldest 5, third 2 in 9-5-2);
 over-tricks are paid back in the exchange of the next deal. ``env(rules="8-5-3", must_trump="on")``:
@@ -112,6 +113,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
             })
             for a in self.possible_agents
         }
+        # state(): every seat's observation, player_0's first (PettingZoo's global state, for centralized critics)
+        self.state_space = spaces.Box(0.0, 1.0, (n * self._table.size,), np.float32)
         self._rng = random.Random()
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -180,6 +183,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         """
         obs, mask = self._table.observe(self._seat[self._agent(agent)])
         return {"observation": obs, "action_mask": mask}
+
+    def state(self) -> np.ndarray[Any, Any]:
+        """The global state (PettingZoo's ``state()``): the observations of every seat in seat order, player_0's
+        first, each as :meth:`observe` gives it (the information state with ``information_state=True``).
+
+        Shape ``(players * size,)`` float32 in ``[0, 1]``, :attr:`state_space` (1980 for the 3-player presets: 3 x
+        660; 3168 with 4 players). It holds every seat's hand: for centralized training (a critic), never an
+        agent's input. Cards no seat has seen yet (a kitty before it is taken) are not in it.
+        """
+        return np.concatenate([self._table.observe(seat)[0] for seat in range(self.rules.players)])
 
     def step(self, action: int | None) -> None:
         """Play the action id ``action`` for ``agent_selection`` (``None`` for an agent already done).

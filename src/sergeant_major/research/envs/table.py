@@ -13,6 +13,7 @@ from sergeant_major.core.deal import Deal, DealResult
 from sergeant_major.core.errors import IllegalActionError, SergeantMajorError
 from sergeant_major.core.match import Match
 from sergeant_major.core.rules import Rules
+from sergeant_major.core.seeding import SEED_LIMIT
 from sergeant_major.core.view import View, build_view
 from sergeant_major.players import HeuristicPlayer, drive
 from sergeant_major.research.action_space import NUM_ACTIONS, action_from_id, legal_ids
@@ -56,18 +57,21 @@ def _whole(value: object) -> int | None:
 def check_seed(seed: object) -> int | None:
     """``seed`` as a Python int (``None`` stays ``None``): both environments' ``reset(seed=...)``.
 
-    Accepts an int or a NumPy integer from 0 up (Gymnasium's rule for seeds); ``Match(rules, seed)`` gets
-    the same int, so ``np.int64(3)`` deals what ``3`` deals.
+    Accepts an int or a NumPy integer from 0 below 2**62 (Gymnasium's rule for seeds, from 0 up, within the range
+    of ``Match`` and a record's seed); ``Match(rules, seed)`` gets the same int, so ``np.int64(3)`` deals what ``3``
+    deals.
 
     Raises:
         SergeantMajorError: quoting a seed that is not a whole number (a float such as ``1.5``, a bool, a
-            string) or is negative. Nothing changes.
+            string), is negative or is ``2**62`` or more. Nothing changes.
     """
     if seed is None:
         return None
     value = _whole(seed)
-    if value is None or value < 0:
-        raise SergeantMajorError(f"seed={seed!r} must be None or a whole number from 0 up (an int or a NumPy integer)")
+    if value is None or not 0 <= value < SEED_LIMIT:
+        shown = repr(seed) if value is None or value.bit_length() < 200 else f"<an int of {value.bit_length()} bits>"
+        raise SergeantMajorError(f"seed={shown} must be None or a whole number from 0 below 2**62 (an int or a NumPy "
+                                 "integer)")
     return value
 
 
@@ -171,13 +175,14 @@ class Table:
 
         With ``start_deal=k > 1`` the deals before deal ``k`` are played by heuristic computer players
         (so deal ``k`` has a real exchange and real totals); a match that ends before deal ``k`` is
-        replaced by the one with seed + 1, and so on (reproducible), up to :data:`START_TRIES` matches.
+        replaced by the one with seed + 1 (0 after 2**62 - 1), and so on (reproducible), up to :data:`START_TRIES` matches.
 
         Raises:
             SergeantMajorError: quoting ``start_deal`` when none of the :data:`START_TRIES` matches from
                 ``seed`` on reaches deal ``k`` (the rules' matches end sooner). Nothing changes.
         """
         match = Match(self.rules, seed, self.names)
+        first = seed
         tries = 1
         while self.start_deal > 1:
             players = [HeuristicPlayer() for _ in self.names]
@@ -189,10 +194,10 @@ class Table:
                 longest = "" if not self.rules.deals else f" (at most {self.rules.deals} deals)"
                 raise SergeantMajorError(
                     f"start_deal={self.start_deal!r}: none of {START_TRIES} matches of {self.rules}{longest} played by "
-                    f"heuristic players (seeds {seed - tries + 1} to {seed}) reached deal {self.start_deal}; "
+                    f"heuristic players (seeds {first} to {seed}) reached deal {self.start_deal}; "
                     "give a smaller start_deal")
             tries += 1
-            seed += 1
+            seed = (seed + 1) % SEED_LIMIT  # the last seed's next is 0: Match takes no seed of 2**62 or more
             match = Match(self.rules, seed, self.names)
         self.match = match
         self.deal = self.match.deal
