@@ -760,6 +760,59 @@ def seat_takes_trick_bc(hands: Any, n: int, tlen: int, leader: int, seat: int, t
 
 
 @jit_inline
+def sure_winner(hands: Any, n: int, tlen: int, leader: int, seat: int, trump: int, must_trump: int, must_over: int,
+                led: int, bc: int) -> int:
+    """The seat's cheapest sure winner in the middle of a trick it has not played to (``tlen`` cards played, led by
+    ``leader`` in suit ``led``, ``bc`` winning so far): its lowest legal card of the suit led that beats ``bc`` and
+    every card of that suit the players still to play hold while none of them can ruff, else its lowest legal trump
+    above ``bc`` (when a trump) and every trump those players hold; given as the head of its run of equivalent
+    cards (:func:`run_heads`, as :func:`gen_moves` lists it); ``-1`` when it has none. Not in minimum tricks."""
+    h = hands[seat]
+    legal = legal_after(h, led, bc, trump, must_trump, must_over)
+    btr = suit_of(bc) == trump
+    brank = bc - 13 * suit_of(bc)
+    led_top = -1
+    trump_top = -1
+    for k in range(tlen, n):
+        p = leader + k
+        if p >= n:
+            p -= n
+        if p == seat:
+            continue
+        lv = (hands[p] >> (13 * led)) & LANE
+        if lv != 0:
+            r = int(high_bit(lv))
+            if r > led_top:
+                led_top = r
+            if led == trump and r > trump_top:
+                trump_top = r
+        elif trump >= 0:
+            tv = (hands[p] >> (13 * trump)) & LANE
+            if tv != 0:
+                r = int(high_bit(tv))
+                if r > trump_top:
+                    trump_top = r
+    suit = -1
+    cand = 0
+    if led != trump and not btr and trump_top < 0:
+        lo = max(brank, led_top) + 1
+        cand = (legal >> (13 * led)) & LANE & ~((1 << lo) - 1)
+        suit = led
+    if cand == 0 and trump >= 0:
+        lo = trump_top + 1
+        if btr and brank + 1 > lo:
+            lo = brank + 1
+        cand = (legal >> (13 * trump)) & LANE & ~((1 << lo) - 1)
+        suit = trump
+    if cand == 0:
+        return -1
+    sh = 13 * suit
+    present = hands[0] | hands[1] | hands[2] | hands[3] | (1 << bc)
+    heads = run_heads((legal >> sh) & LANE, (present >> sh) & LANE)
+    return sh + int(low_bit(heads & ~((1 << int(low_bit(cand))) - 1)))
+
+
+@jit_inline
 def trumps_reach(hands: Any, n: int, seat: int, trump: int, target: int, must_trump: int, must_over: int, led: int,
                  bc: int, played: bool) -> bool:
     """In the middle of a trick in a trump contract: does ``seat`` surely make ``target`` more tricks (this one
@@ -1735,6 +1788,20 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
                     entering = False
                     continue
                 mb0 = d * MOVES_PER_DEPTH
+                if tlen > 0 and to == seat and not mis and tlen < n - 1 and nm > 1:
+                    # the seat with players after it: its cheapest sure winner first (a higher winner would spend a
+                    # card it may need later for the same trick)
+                    kc = sure_winner(hands, n, tlen, leader, seat, trump, must_trump, must_over, led, bc)
+                    if kc >= 0 and kc != moves[mb0]:
+                        for j2 in range(1, nm):
+                            if moves[mb0 + 2 * j2] == kc:
+                                ks = moves[mb0 + 2 * j2 + 1]
+                                for j3 in range(j2, 0, -1):
+                                    moves[mb0 + 2 * j3] = moves[mb0 + 2 * j3 - 2]
+                                    moves[mb0 + 2 * j3 + 1] = moves[mb0 + 2 * j3 - 1]
+                                moves[mb0] = kc
+                                moves[mb0 + 1] = ks
+                                break
                 if tlen == 0 and nm > 1:
                     # the killer lead first: the card that last decided a trick start with as many tricks left, the
                     # same leader and target (up to 4), when it is a card of this node (leads matter most: a wrong first lead
