@@ -48,6 +48,7 @@ from sergeant_major.search.kernels import (
     seat_takes_trick,
     seat_wins_out,
     start_bounds,
+    sure_winner,
     trump_bounds,
     trumps_reach,
     tt_probe,
@@ -712,6 +713,87 @@ def test_seat_takes_trick_holds(rules_t: str) -> None:
         fired_one += 1
         fired_more += max(says) >= 2
     assert fired_one >= 40 and fired_more >= 10, (fired_one, fired_more)
+
+
+def _wins_whatever_follows(pos: Position, seat: int, taken: int) -> bool:
+    """Does ``seat`` (having played to the trick in progress of ``pos``, ``taken`` tricks before it) win that trick
+    whatever legal cards the players after it play?"""
+    if not pos.trick:
+        return pos.tricks[seat] > taken
+    return all(_wins_whatever_follows(pos.play_unchecked(c.id), seat, taken) for c in pos.legal_cards())
+
+
+@pytest.mark.parametrize("rules_t", ["9-5-2", "8-5-3 must-overtrump=on must-trump=on", "9-5-2 players=4", "3-5-8"])
+def test_sure_winner_is_the_cheapest_card_that_surely_takes_the_trick(rules_t: str) -> None:
+    """``sure_winner``, the card the seat tries first in the middle of a trick with players after it: a legal card
+    that takes the trick whatever those players play, of the suit led when one such is, and in the run of
+    equivalent cards of the lowest such card of its suit (the run's head, as the move list names it). With
+    must-follow only it finds one whenever the seat holds one. It must find one often, or this proves nothing."""
+    rules = Rules.parse(rules_t)
+    rng = random.Random(zlib.crc32(rules_t.encode()) % 991)
+    found = 0
+    for _ in range(400):
+        pos = random_position(rules, rng, rng.randint(2, 5), in_trick=rng.randint(1, rules.players - 2))
+        if pos.misere:
+            continue
+        n, tlen, seat = pos.n, len(pos.trick), pos.to_move
+        hands = int_array(list(pos.hands) + [0] * (4 - n))
+        tk = int_array(list(pos.trick) + [0] * (4 - tlen))
+        bc = int(tk[winner_index(tk, tlen, pos.trump)])
+        kc = int(sure_winner(hands, n, tlen, pos.leader, seat, pos.trump, int(pos.rules.must_trump),
+                             int(pos.rules.must_overtrump), pos.trick[0] // 13, bc))
+        sure = [c.id for c in pos.legal_cards()
+                if _wins_whatever_follows(pos.play_unchecked(c.id), seat, pos.tricks[seat])]
+        plain = [c for c in sure if c // 13 == pos.trick[0] // 13 and c // 13 != pos.trump]
+        want = min(plain) if plain else min(sure, default=-1)
+        if kc < 0:
+            if not pos.rules.must_trump and not pos.rules.must_overtrump:
+                assert want < 0, (repr(pos), want)
+            continue
+        found += 1
+        assert kc in sure and kc // 13 == want // 13 and kc >= want, (repr(pos), kc, want)
+        present = 0
+        for h in pos.hands:
+            present |= h
+        between = present & ~pos.hands[seat] & (((1 << kc) - 1) ^ ((2 << want) - 1))
+        assert between == 0, (repr(pos), kc, want)  # kc heads the run of want
+    assert found >= 60, found
+
+
+def _loses_whatever_follows(pos: Position, seat: int, taken: int) -> bool:
+    """Does ``seat`` (``taken`` tricks before the trick in progress of ``pos``) lose that trick whatever legal cards
+    the players still to play to it play?"""
+    if not pos.trick:
+        return pos.tricks[seat] == taken
+    return all(_loses_whatever_follows(pos.play_unchecked(c.id), seat, taken) for c in pos.legal_cards())
+
+
+@pytest.mark.parametrize("rules_t", ["9-5-2", "8-5-3 must-overtrump=on must-trump=on", "9-5-2 players=4"])
+def test_sure_winner_against_the_seat_alone(rules_t: str) -> None:
+    """``sure_winner`` for an opponent of the seat with the seat still to play after it (``threats`` the seat
+    alone), the card an opponent tries first when the seat could beat the trick's winner so far: a legal card after
+    which the seat loses the trick whatever is played (the opponent's partners may still take it). It must find
+    one often, or this proves nothing."""
+    rules = Rules.parse(rules_t)
+    rng = random.Random(zlib.crc32(rules_t.encode()) % 983)
+    found = 0
+    for _ in range(400):
+        pos = random_position(rules, rng, rng.randint(2, 5), in_trick=rng.randint(1, rules.players - 2))
+        if pos.misere:
+            continue
+        n, tlen, mover = pos.n, len(pos.trick), pos.to_move
+        seat = (pos.leader + rng.randrange(tlen + 1, n)) % n  # a seat that plays after the mover
+        hands = int_array(list(pos.hands) + [0] * (4 - n))
+        tk = int_array(list(pos.trick) + [0] * (4 - tlen))
+        bc = int(tk[winner_index(tk, tlen, pos.trump)])
+        kc = int(sure_winner(hands, n, tlen, pos.leader, mover, pos.trump, int(pos.rules.must_trump),
+                             int(pos.rules.must_overtrump), pos.trick[0] // 13, bc, 1 << seat))
+        if kc < 0:
+            continue
+        found += 1
+        assert kc in [c.id for c in pos.legal_cards()], (repr(pos), kc)
+        assert _loses_whatever_follows(pos.play_unchecked(kc), seat, pos.tricks[seat]), (repr(pos), seat, kc)
+    assert found >= 60, found
 
 
 @pytest.mark.slow

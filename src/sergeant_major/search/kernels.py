@@ -760,6 +760,76 @@ def seat_takes_trick_bc(hands: Any, n: int, tlen: int, leader: int, seat: int, t
 
 
 @jit_inline
+def can_beat(h: int, led: int, bc: int, trump: int) -> bool:
+    """Does the hand ``h`` hold a card that beats ``bc``, the trick's winning card, in a trick led in ``led``?"""
+    lv = (h >> (13 * led)) & LANE
+    bs = suit_of(bc)
+    br = bc - 13 * bs
+    if lv != 0:
+        return bs == led and (lv >> (br + 1)) != 0
+    if trump < 0:
+        return False
+    tv = (h >> (13 * trump)) & LANE
+    if bs == trump:
+        return (tv >> (br + 1)) != 0
+    return tv != 0
+
+
+@jit_inline
+def sure_winner(hands: Any, n: int, tlen: int, leader: int, seat: int, trump: int, must_trump: int, must_over: int,
+                led: int, bc: int, threats: int = -1) -> int:
+    """The cheapest sure winner of ``seat`` (any player) in the middle of a trick it has not played to (``tlen``
+    cards played, led by ``leader`` in suit ``led``, ``bc`` winning so far): its lowest legal card of the suit led
+    that beats ``bc`` and every card of that suit the players still to play in ``threats`` (a bit per seat; all by
+    default) hold while none of them can ruff, else its lowest legal trump above ``bc`` (when a trump) and every
+    trump those players hold; given as the head of its run of equivalent cards (:func:`run_heads`, as
+    :func:`gen_moves` lists it); ``-1`` when it has none. Not in minimum tricks."""
+    h = hands[seat]
+    legal = legal_after(h, led, bc, trump, must_trump, must_over)
+    btr = suit_of(bc) == trump
+    brank = bc - 13 * suit_of(bc)
+    led_top = -1
+    trump_top = -1
+    for k in range(tlen, n):
+        p = leader + k
+        if p >= n:
+            p -= n
+        if p == seat or (threats >> p) & 1 == 0:
+            continue
+        lv = (hands[p] >> (13 * led)) & LANE
+        if lv != 0:
+            r = int(high_bit(lv))
+            if r > led_top:
+                led_top = r
+            if led == trump and r > trump_top:
+                trump_top = r
+        elif trump >= 0:
+            tv = (hands[p] >> (13 * trump)) & LANE
+            if tv != 0:
+                r = int(high_bit(tv))
+                if r > trump_top:
+                    trump_top = r
+    suit = -1
+    cand = 0
+    if led != trump and not btr and trump_top < 0:
+        lo = max(brank, led_top) + 1
+        cand = (legal >> (13 * led)) & LANE & ~((1 << lo) - 1)
+        suit = led
+    if cand == 0 and trump >= 0:
+        lo = trump_top + 1
+        if btr and brank + 1 > lo:
+            lo = brank + 1
+        cand = (legal >> (13 * trump)) & LANE & ~((1 << lo) - 1)
+        suit = trump
+    if cand == 0:
+        return -1
+    sh = 13 * suit
+    present = hands[0] | hands[1] | hands[2] | hands[3] | (1 << bc)
+    heads = run_heads((legal >> sh) & LANE, (present >> sh) & LANE)
+    return sh + int(low_bit(heads & ~((1 << int(low_bit(cand))) - 1)))
+
+
+@jit_inline
 def trumps_reach(hands: Any, n: int, seat: int, trump: int, target: int, must_trump: int, must_over: int, led: int,
                  bc: int, played: bool) -> bool:
     """In the middle of a trick in a trump contract: does ``seat`` surely make ``target`` more tricks (this one
@@ -1109,6 +1179,21 @@ def insert_move(moves: Any, base: int, nm: int, c: int, sc: int) -> int:
     moves[base + 2 * j] = c
     moves[base + 2 * j + 1] = sc
     return nm + 1
+
+
+@jit_inline_per_type
+def move_first(moves: Any, base: int, nm: int, c: int) -> None:
+    """Move card ``c`` (with its key) to the front of the ``nm`` moves at ``moves[base:]``, the cards before it one
+    place down; nothing when ``c`` is not among them."""
+    for j in range(1, nm):
+        if moves[base + 2 * j] == c:
+            key = moves[base + 2 * j + 1]
+            for k in range(j, 0, -1):
+                moves[base + 2 * k] = moves[base + 2 * k - 2]
+                moves[base + 2 * k + 1] = moves[base + 2 * k - 1]
+            moves[base] = c
+            moves[base + 1] = key
+            return
 
 
 @jit
@@ -1735,21 +1820,28 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
                     entering = False
                     continue
                 mb0 = d * MOVES_PER_DEPTH
+                if tlen > 0 and to == seat and not mis and tlen < n - 1 and nm > 1:
+                    # the seat with players after it: its cheapest sure winner first (a higher winner spends a card it
+                    # may need later)
+                    kc = sure_winner(hands, n, tlen, leader, seat, trump, must_trump, must_over, led, bc)
+                    if kc >= 0 and kc != moves[mb0]:
+                        move_first(moves, mb0, nm, kc)
+                elif tlen > 0 and to != seat and not mis and tlen < n - 1 and nm > 1 and \
+                        (seat - leader) % n > tlen and \
+                        can_beat(hands[seat], led, bc, trump):
+                    # an opponent with the seat after it, the trick's winner so far beatable by the seat: first its
+                    # cheapest card that beats the winner and whatever the seat can play (instead of a duck under a
+                    # partner's card that the seat then beats, or a winner the seat overtakes)
+                    kc = sure_winner(hands, n, tlen, leader, to, trump, must_trump, must_over, led, bc, 1 << seat)
+                    if kc >= 0 and kc != moves[mb0]:
+                        move_first(moves, mb0, nm, kc)
                 if tlen == 0 and nm > 1:
                     # the killer lead first: the card that last decided a trick start with as many tricks left, the
                     # same leader and target (up to 4), when it is a card of this node (leads matter most: a wrong first lead
                     # costs a whole subtree; in the trick the static order is better than any killer)
                     kc = stats[killer_slot(remaining, target, to)] - 1
                     if kc >= 0 and kc != moves[mb0]:
-                        for j2 in range(1, nm):
-                            if moves[mb0 + 2 * j2] == kc:
-                                ks = moves[mb0 + 2 * j2 + 1]
-                                for j3 in range(j2, 0, -1):
-                                    moves[mb0 + 2 * j3] = moves[mb0 + 2 * j3 - 2]
-                                    moves[mb0 + 2 * j3 + 1] = moves[mb0 + 2 * j3 - 1]
-                                moves[mb0] = kc
-                                moves[mb0 + 1] = ks
-                                break
+                        move_first(moves, mb0, nm, kc)
                 if helper > 0 and nm > 2 and remaining >= helper:
                     for _ in range(rot % (nm - 1)):  # the cards only: the scores are not read after this
                         c2 = moves[mb0 + 2]
