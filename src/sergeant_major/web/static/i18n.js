@@ -197,6 +197,17 @@ function t(key, args) {
   if (args) s = s.replace(/\{(\w+)\}/g, (m, k) => (Object.prototype.hasOwnProperty.call(args, k) ? String(args[k]) : m));
   return s;
 }
+// a table's default name as stored (in the language of the page or server that made it: "Table", "Ann's table") in this
+// page's language ("Tisch", "Tisch von Ann"); any other name as it is. opener: the first seat's name as stored (a lobby
+// table's opener; the server names such a table "{opener}'s table", cut to 60 characters)
+function tableNameText(name, opener) {
+  const fill = (s) => s.replace("{name}", String(opener)).slice(0, 60);
+  for (const l of Object.values(STRINGS)) {
+    if (l.defTable && name === l.defTable) return t("defTable");
+    if (opener && l.defLobbyTable && name === fill(l.defLobbyTable)) return fill(t("defLobbyTable"));
+  }
+  return name;
+}
 function applyI18n(root) {
   document.documentElement.lang = LANG;
   (root || document).querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });

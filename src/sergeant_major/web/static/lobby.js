@@ -68,12 +68,13 @@ function render() {
     const fill = tb.fill_at ? Math.max(0, Math.round(tb.fill_at - now)) : null;
     const rules = String(tb.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ");
     // the name and the rules each on a line of their own: no line starts with a separator
-    li.innerHTML = `<div class="lhead"><b class="ltname" title="${esc(tb.name)}">${esc(tb.name)}</b></div><div class="lrules">${rules}</div>` +
+    const tname = tableNameText(tb.name, tb.seats.length && !tb.seats[0].free ? tb.seats[0].name : null);
+    li.innerHTML = `<div class="lhead"><b class="ltname" title="${esc(tname)}">${esc(tname)}</b></div><div class="lrules">${rules}</div>` +
       `<div class="lmeta"><span class="nw">${esc(t(tb.rated ? "rated" : "unrated"))}</span> · <span class="nw">${esc(clockText(tb.clock))}</span> · <span class="nw">${esc(t("freeSeats", { n: tb.free }))}</span>` +
       (fill !== null ? ` · <span class="nw fill" data-at="${tb.fill_at}">${esc(t("fillIn", { level: kindText(tb.level || "heuristic"), s: fill }))}</span>` : "") + `</div>` +
       `<div class="lseats">${seats}</div>`;
     const b = document.createElement("button"); b.type = "button"; b.className = "join"; b.textContent = t("joinTable");
-    b.setAttribute("aria-label", t("joinTable") + ": " + tb.name);
+    b.setAttribute("aria-label", t("joinTable") + ": " + tname);
     b.onclick = () => post("join", tb.id);
     li.appendChild(b);
     U.appendChild(li);

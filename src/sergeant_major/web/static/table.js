@@ -178,15 +178,17 @@ function drawTitle() {
   // characters, maybe no space) is cut with an ellipsis, its full text in the tooltip
   // (on a phone the rules wrap between their options onto the title's next line; the name is cut only where it alone
   // is wider than the line: app.css)
-  const rules = String(S.table.rules) + (S.table.practice ? " · " + t("practice") : "");
-  $("tname").innerHTML = `<span class="nw tn-name"><span class="cut" title="${esc(S.table.name)}">${esc(S.table.name)}</span> ·</span> ` +
+  const rules = String(S.table.rules) + (S.table.practice ? " · " + t("practice") : ""), name = tableName();
+  $("tname").innerHTML = `<span class="nw tn-name"><span class="cut" title="${esc(name)}">${esc(name)}</span> ·</span> ` +
     `<span class="tn-rules" title="${esc(rules)}">` + String(S.table.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ") +
     (S.table.practice ? ` <span class="nw">· ${esc(t("practice"))}</span>` : "") + "</span> " + ratedBadge(S.table.rated);
 }
+// the table's name in the page's language when it is a default one ("Ann's table" made by an English page: "Tisch von Ann")
+function tableName() { const s0 = S.table.seats[0]; return tableNameText(S.table.name, s0 ? (s0.served !== undefined ? s0.served : s0.name) : null); }
 function render() {
   const v = S.view, nm = names(), you = S.you;
   drawTitle();
-  document.title = S.table.name + " · Sergeant Major";
+  document.title = tableName() + " · Sergeant Major";
   $("tokerr").textContent = tokenErr;
   // players around the table: you at the bottom, the others in playing order to the left, across, to the right
   const P = $("players"), n = S.table.seats.length, base = you === null ? 0 : you;
@@ -547,7 +549,7 @@ function resultTable(p) {
   const nm = names(), r = p.result, tot = nm.map(() => 0);
   S.view.results.slice(0, p.number).forEach((x) => x.scores.forEach((y, i) => { tot[i] += y; }));
   return `<table class="sheet result"><tr><th></th><th>${esc(t("target"))}</th><th>${esc(t("tricks"))}</th><th>+/-</th><th>${esc(t("total"))}</th></tr>` +
-    nm.map((n, i) => `<tr><th>${esc(n)}</th><td>${r.targets[i]}</td><td>${r.tricks[i]}</td><td>${signed(r.scores[i])}</td><td class="total">${signed(tot[i])}</td></tr>`).join("") + "</table>";
+    nm.map((n, i) => `<tr><th class="pn" title="${esc(n)}">${esc(n)}</th><td>${r.targets[i]}</td><td>${r.tricks[i]}</td><td>${signed(r.scores[i])}</td><td class="total">${signed(tot[i])}</td></tr>`).join("") + "</table>";
 }
 function renderDialog() {
   const v = S.view, you = S.you, nm = names();
@@ -592,7 +594,7 @@ function resultHtml() {
 function scoreSheet() {
   const v = S.view, nm = names();
   // a caption says how to read a cell ("4/5: -1 = -1" alone read as a riddle)
-  let h = `<table class="sheet" id="sheet"><caption class="sheet-key">${esc(t("sheetKey"))}</caption><tr><th>${esc(t("deal"))}</th>` + nm.map((n) => `<th>${esc(n)}</th>`).join("") + "</tr>";
+  let h = `<table class="sheet" id="sheet"><caption class="sheet-key">${esc(t("sheetKey"))}</caption><tr><th>${esc(t("deal"))}</th>` + nm.map((n) => `<th class="pn" title="${esc(n)}">${esc(n)}</th>`).join("") + "</tr>";
   const tot = nm.map(() => 0);
   v.results.forEach((r, k) => { r.scores.forEach((x, i) => { tot[i] += x; });
     h += `<tr><td title="${esc(contractText(r.contract))}">${k + 1} ${esc(contractShort(r.contract))}</td>` + r.scores.map((x, i) => `<td>${r.tricks[i]}/${r.targets[i]}: ${signed(x)} = ${signed(tot[i])}</td>`).join("") + "</tr>"; });
