@@ -269,6 +269,35 @@ def test_a_guest_may_not_take_a_registered_players_name_in_the_lobby(server: Ser
     page.context.close()
 
 
+@pytest.mark.parametrize(("lang", "size", "note"), [("de", (390, 844), "der Name deines Kontos"),
+                                                    ("en", (1280, 800), "your account's name")], ids=["de-phone", "en-desktop"])
+def test_a_name_fixed_by_the_account_reads_as_text(server: Server, browser: Any, lang: str, size: tuple[int, int], note: str) -> None:
+    """The repro: logged in, the lobby's name is the account's and cannot be changed (the field is read-only), but it
+    looked like any field to type in. Now it reads as plain text (no field's box), said to be the account's name; a
+    guest's name is a field as before."""
+    from _browserhelp import register_in_page
+
+    page = _lobby_page(browser, server, "", lang, size)
+    errs = page_errors(page)
+    register_in_page(page, server.url, f"Fixa{lang}", "a good password")
+    page.goto(server.url + "/lobby")
+    page.wait_for_function("document.getElementById('lname').readOnly")
+    look = "(e) => { const s = getComputedStyle(e); return [s.backgroundColor, s.borderTopColor, s.fontWeight]; }"
+    assert page.eval_on_selector("#lname", look) == ["rgba(0, 0, 0, 0)", "rgba(0, 0, 0, 0)", "700"]
+    assert page.input_value("#lname") == f"Fixa{lang}" and page.inner_text("#lname-note") == note
+    box = page.locator("#lname").bounding_box()
+    assert box and box["x"] + box["width"] <= size[0], box
+    if os.environ.get("SM_SHOTS"):
+        page.screenshot(path=f"{os.environ['SM_SHOTS']}/lobby-fixed-name-{size[0]}-{lang}.png")
+    check_page(page, f"lobby logged in {lang}")
+    guest = _lobby_page(browser, server, "Gus", lang, size)
+    assert not guest.eval_on_selector("#lname", "(e) => e.readOnly") and not guest.locator("#lname-note").is_visible()
+    assert guest.eval_on_selector("#lname", look)[0] == "rgb(255, 255, 255)"
+    assert errs == []
+    page.context.close()
+    guest.context.close()
+
+
 @pytest.mark.parametrize(("lang", "size", "lobby_name", "plain"), [("de", (390, 844), "Tisch von Ulla", "Tisch"),
                                                                    ("de", (1280, 800), "Tisch von Ulla", "Tisch"),
                                                                    ("en", (390, 844), "Ulla's table", "Table")],

@@ -41,7 +41,7 @@ const STRINGS = {
     discardN: "Discard {n} cards ({k} left)", fromKitty: "from the kitty", yourDiscards: "Your discards", gaveTo: "given to {name}", gotFrom: "received from {name}", discards: "Discards", chooseInHand: "choose in your hand",
     copied: "Copied", copyManual: "Copying failed: the link is selected, copy it with Ctrl+C",
     lv_random: "random", lv_beginner: "beginner", lv_heuristic: "heuristic", lv_expert: "expert",
-    defMe: "Me", defFriend: "Friend {n}", defTable: "Table", defLobbyTable: "{name}'s table",
+    defMe: "Me", defFriend: "Friend {n}", defTable: "Table", defLobbyTable: "{name}'s table", nameOfAccount: "your account's name",
     notOver: "The replay is shown once the match is over (it shows every hand).",
     err_create_unreachable: "The server cannot be reached; no table was made.",
     end_instant: "{name} took {tricks} tricks in one deal ({limit} or more win at once)",
@@ -119,7 +119,7 @@ const STRINGS = {
     discardN: "{n} Karten drücken (noch {k})", fromKitty: "aus dem Skat", yourDiscards: "Deine gedrückten Karten", gaveTo: "gegeben an {name}", gotFrom: "bekommen von {name}", discards: "Gedrückt", chooseInHand: "in deinem Blatt wählen",
     copied: "Kopiert", copyManual: "Kopieren ging nicht: der Link ist markiert, kopiere ihn mit Strg+C",
     lv_random: "Zufall", lv_beginner: "Anfänger", lv_heuristic: "Heuristik", lv_expert: "Experte",
-    defMe: "Ich", defFriend: "Freund {n}", defTable: "Tisch", defLobbyTable: "Tisch von {name}",
+    defMe: "Ich", defFriend: "Freund {n}", defTable: "Tisch", defLobbyTable: "Tisch von {name}", nameOfAccount: "der Name deines Kontos",
     notOver: "Die Wiederholung gibt es erst, wenn die Partie zu Ende ist (sie zeigt alle Blätter).",
     // the server's refusals (its reasons are English): by their code
     err_stale: "Der Tisch ist schon weiter (ein doppelter Klick oder ein zweites Fenster); nichts wurde geändert.",

@@ -98,15 +98,17 @@ function connect() {
   };
   ws.onclose = (ev) => {
     // the session ended (logged out here or elsewhere): said, the name free again; the lobby itself is shown to guests too
-    if (ev.code === 4401) { loggedOut = true; $("lname").readOnly = false; $("conn").textContent = t("loggedOut"); setTimeout(connect, 1000); return; }
+    if (ev.code === 4401) { loggedOut = true; fixName(false); $("conn").textContent = t("loggedOut"); setTimeout(connect, 1000); return; }
     $("conn").textContent = t("disconnected"); setTimeout(connect, Math.min(5000, 300 * ++retry));
   };
 }
+// the seat's name fixed (logged in: the account's) or typed: a fixed one reads as text, said to be the account's
+function fixName(fixed) { $("lname").readOnly = fixed; $("lname-note").hidden = !fixed; }
 async function init() {
   $("lname").value = localStorage.getItem("sm-name") || "";
   try {  // logged in: the seat is the account's, under its name (the server uses it whatever is typed)
     const acc = await (await fetch("/api/account")).json();
-    if (acc.name) { $("lname").value = acc.name; $("lname").readOnly = true; }
+    if (acc.name) { $("lname").value = acc.name; fixName(true); }
   } catch (e) { /* a guest */ }
   try {
     const o = await (await fetch("/api/options")).json();
