@@ -88,7 +88,10 @@ setInterval(() => {
     if (tb) el.textContent = t("fillIn", { level: kindText(tb.level || "heuristic"), s: Math.max(0, Math.round(tb.fill_at - now)) });
   });
 }, 1000);
+let reconnectTimer = 0;
 function connect() {
+  clearTimeout(reconnectTimer);
+  if (ws && ws.readyState <= 1) return;  // one connection at a time (an "online" event and the back-off)
   $("conn").textContent = t("connecting");
   ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/lobby");
   ws.onopen = () => { retry = 0; $("conn").textContent = loggedOut ? t("loggedOut") : ""; };
@@ -98,10 +101,20 @@ function connect() {
   };
   ws.onclose = (ev) => {
     // the session ended (logged out here or elsewhere): said, the name free again; the lobby itself is shown to guests too
-    if (ev.code === 4401) { loggedOut = true; fixName(false); $("conn").textContent = t("loggedOut"); setTimeout(connect, 1000); return; }
-    $("conn").textContent = t("disconnected"); setTimeout(connect, Math.min(5000, 300 * ++retry));
+    if (ev.code === 4401) { loggedOut = true; fixName(false); $("conn").textContent = t("loggedOut"); reconnectTimer = setTimeout(connect, 1000); return; }
+    $("conn").textContent = t("disconnected"); reconnectTimer = setTimeout(connect, Math.min(5000, 300 * ++retry));
   };
 }
+// the browser lost the network: its websocket may stay "open" without a word, so the list is said to be stale at once;
+// back online, the lobby connects again at once and is sent the list anew
+window.addEventListener("offline", () => {
+  if (!ws) return;
+  const old = ws; ws = null; old.onopen = old.onmessage = old.onclose = null;
+  try { old.close(); } catch (e) { /* already closing */ }
+  $("conn").textContent = t("disconnected");
+  reconnectTimer = setTimeout(connect, 5000);  // in case no "online" event comes
+});
+window.addEventListener("online", () => { if (!ws || ws.readyState > 1) { retry = 0; connect(); } });
 // the seat's name fixed (logged in: the account's) or typed: a fixed one reads as text, said to be the account's
 function fixName(fixed) { $("lname").readOnly = fixed; $("lname-note").hidden = !fixed; }
 async function init() {

@@ -11,6 +11,8 @@ let checking = null;
 // the connection is lost (until the next state): nothing can be sent, so no card or step is offered, and the status says
 // so instead of "Your turn" (a card clicked then did nothing, without a word)
 let offline = false;
+// the pending reconnection (a timer): a lost connection is tried again after a back-off, at once when the browser is online again
+let reconnectTimer = 0;
 // undone: the hand when Undo was sent (the card taken back gets the focus once the state after it comes), else null
 let undone = null;
 // the hint asked for on this turn ({v, action}): shown in #hint, never as an error, until the state moves on
@@ -46,8 +48,9 @@ function join(tok, name) { if (ws && ws.readyState === 1) ws.send(JSON.stringify
 // an invitation opened with no seat of ours here: does its token hold a seat? (a name is asked only then)
 function checkInvite() { checking = invite; ws.send(JSON.stringify({ type: "invitation", token: invite })); }
 function connect() {
-  if (gone) return;
-  $("conn").textContent = t("connecting");
+  clearTimeout(reconnectTimer);
+  if (gone || (ws && ws.readyState <= 1)) return;  // one connection at a time (an "online" event and the back-off)
+  if (!offline) $("conn").textContent = t("connecting");
   ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + TABLE);
   ws.onopen = () => {
     retry = 0; $("conn").textContent = "";
@@ -62,7 +65,7 @@ function connect() {
     if (m.type === "state") {
       if (trying && m.you !== null) { saveToken(TABLE, trying); token = trying; tokenErr = ""; }
       trying = null;
-      S = m; S.got = Date.now(); freeNames(); sent = false; offline = false; $("error").textContent = ""; $("error").title = ""; render();
+      S = m; S.got = Date.now(); freeNames(); sent = false; offline = false; $("conn").textContent = ""; $("error").textContent = ""; $("error").title = ""; render();
     } else if (m.type === "invitation") {
       if (checking !== null && checking === invite) { checking = null; askName(); }
     } else if (m.type === "error") {
@@ -97,10 +100,26 @@ function connect() {
   ws.onclose = (ev) => {
     if (ev.code === 4401) { loggedOut(); return; }  // the session ended (logged out here or elsewhere): no retry as the account
     if (ev.code === 4404 || (ev.code >= 4400 && ev.code < 4500) || ev.code === 1008) { noTable(); return; }  // permanent: no retry
-    $("conn").textContent = t("disconnected"); setTimeout(connect, Math.min(5000, 300 * ++retry));
-    if (!offline) { offline = true; if (S) render(); }
+    reconnectTimer = setTimeout(connect, Math.min(5000, 300 * ++retry));
+    goOffline();
   };
 }
+// the connection lost: said in the header and the status; no card, step or Hint offered, nobody shown online or to play
+// (all stale) until the next state, which the reconnection brings
+function goOffline() {
+  $("conn").textContent = t("disconnected");
+  if (!offline) { offline = true; if (S) render(); }
+}
+// the browser lost the network: its websocket may stay "open" for minutes without a word (no close event), so the page
+// says so at once and drops it; back online, it connects again at once (not after the back-off) and is sent a fresh state
+window.addEventListener("offline", () => {
+  if (gone || !ws) return;
+  const old = ws; ws = null; old.onopen = old.onmessage = old.onclose = null;
+  try { old.close(); } catch (e) { /* already closing */ }
+  goOffline();
+  reconnectTimer = setTimeout(connect, 5000);  // in case no "online" event comes
+});
+window.addEventListener("online", () => { if (!gone && (!ws || ws.readyState > 1)) { retry = 0; connect(); } });
 function noTable() {
   gone = true; $("conn").textContent = "";
   const main = document.querySelector("main");
@@ -192,15 +211,17 @@ function render() {
   $("tokerr").textContent = tokenErr;
   // players around the table: you at the bottom, the others in playing order to the left, across, to the right
   const P = $("players"), n = S.table.seats.length, base = you === null ? 0 : you;
-  P.className = "n" + n;
+  P.className = "n" + n + (offline ? " offline" : "");  // offline: nobody's dot says online (app.css), nobody is to play
   P.querySelectorAll(".player").forEach((x) => x.remove());
   const center = $("center");
   S.table.seats.forEach((s, i) => {
     const d = document.createElement("div");
     const pos = seatPos(i);
-    d.className = "player pos-" + pos + (v.to_act === i && !S.waiting_start && !S.over ? " to-act" : "") + (s.kind === "human" && !s.online ? " away" : "");
+    d.className = "player pos-" + pos + (v.to_act === i && !S.waiting_start && !S.over && !offline ? " to-act" : "") + (s.kind === "human" && !s.online ? " away" : "");
     d.dataset.seat = i;
-    const role = [i === v.dealer ? t("dealer") : null, s.kind === "human" ? (s.free ? t("seatOpen") : s.left ? t("leftRole") : s.online ? t("online") : t("offline")) : kindText(s.kind),
+    // offline: this seat is away (as the server sees it), the others' presence unknown (not said)
+    const here = offline ? (i === you ? t("offline") : null) : s.online ? t("online") : t("offline");
+    const role = [i === v.dealer ? t("dealer") : null, s.kind === "human" ? (s.free ? t("seatOpen") : s.left ? t("leftRole") : here) : kindText(s.kind),
       s.away ? t("standin") : null, i === you ? t("you") : null].filter(Boolean);
     const target = v.contract === "MT" ? t("atMost", { n: v.targets[i] }) : t("target") + " " + v.targets[i];
     const left = v.contracts_left && v.contracts_left[i] && v.contracts_left[i].length
@@ -302,8 +323,8 @@ function render() {
   $("btn-undo").hidden = !(S.table.practice && you !== null);
   // only on your own turn: while the computers play on after your card the server holds the table, so an undo sent then
   // arrives on a state that has moved on and is refused (stale), and the click seemed to do nothing
-  $("btn-undo").disabled = !S.can_undo || v.to_act !== you || S.waiting_start || S.over;
-  $("btn-hint").disabled = !(v.to_act === you && v.legal.length);
+  $("btn-undo").disabled = !S.can_undo || v.to_act !== you || S.waiting_start || S.over || offline;
+  $("btn-hint").disabled = !(v.to_act === you && v.legal.length) || offline;  // offline: the question could not be sent
   renderSteps();
   showHint(false);
   if (invite && token && you !== null && !trying && dlgKey !== "invite") offerInvite();
