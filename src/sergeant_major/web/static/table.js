@@ -8,6 +8,8 @@ let token = null, invite = null, trying = null, tryingName = null, ws = null, S 
 let dlgKey = "", dismissed = "", stepKey = "", tokenErr = "", gone = false, signedOut = false;
 // checking: the invitation's token asked about (``invitation``) before its person is asked for a name
 let checking = null;
+// invited: the invitation's token the server said holds a seat here (only such an invitation is offered to one seated here)
+let invited = null;
 // the connection is lost (until the next state): nothing can be sent, so no card or step is offered, and the status says
 // so instead of "Your turn" (a card clicked then did nothing, without a word)
 let offline = false;
@@ -39,13 +41,13 @@ window.addEventListener("hashchange", () => {
   history.replaceState(null, "", location.pathname);
   if (m[1] === token || m[1] === trying) return;
   invite = m[1]; pendingName = true;
-  if (!token) { if (ws && ws.readyState === 1) checkInvite(); } else if (S) render();
+  if (ws && ws.readyState === 1) checkInvite();  // seated here or not: whether it holds a seat is said first
 });
 const $ = (id) => document.getElementById(id);
 function names() { return S ? S.table.seats.map((s) => s.name) : []; }
 // a join while the connection is (re)opening is not sent (WebSocket.send would throw): onopen sends the join in flight
 function join(tok, name) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(name ? { type: "join", token: tok, name } : { type: "join", token: tok })); }
-// an invitation opened with no seat of ours here: does its token hold a seat? (a name is asked only then)
+// an invitation opened: does its token hold a seat? (a name is asked, or Keep or Switch offered, only then)
 function checkInvite() { checking = invite; ws.send(JSON.stringify({ type: "invitation", token: invite })); }
 function connect() {
   clearTimeout(reconnectTimer);
@@ -66,14 +68,20 @@ function connect() {
       if (trying && m.you !== null) { saveToken(TABLE, trying); token = trying; tokenErr = ""; }
       trying = null;
       S = m; S.got = Date.now(); freeNames(); sent = false; offline = false; $("conn").textContent = ""; $("error").textContent = ""; $("error").title = ""; render();
+      // an invitation opened where we are seated (or watch) is offered only once the server said that its token holds a
+      // seat: asked after the join's answer (a refusal of the join would read as the invitation's)
+      if (invite && invite !== invited && checking === null && !trying && ws && ws.readyState === 1) checkInvite();
     } else if (m.type === "invitation") {
-      if (checking !== null && checking === invite) { checking = null; askName(); }
+      if (checking !== null && checking === invite) {
+        checking = null; invited = invite;
+        if (token && S && S.you !== null) render(); else askName();  // seated here: Keep or Switch (render offers it)
+      }
     } else if (m.type === "error") {
       sent = false; undone = null; queue = [];
       if (m.code === "wrong_token" && checking !== null) {
         // the invitation's token holds no seat here: said at once, before any name is asked
         const bad = checking; checking = null;
-        if (bad === invite) { invite = null; pendingName = null; invalidInvite(bad); }
+        if (bad === invite) { invite = null; pendingName = null; if (token) badInviteSeated(bad); else invalidInvite(bad); }
         return;
       }
       if (m.code === "wrong_token") {
@@ -136,6 +144,20 @@ function invalidInvite(tok) {
     `<p id="badinvite-text"></p><p><a href="/">${esc(t("home"))}</a> · <a href="/t/${esc(TABLE)}">${esc(t("watchTable"))}</a></p></div>`;
   $("badinvite-text").textContent = t("invalidInviteText", { token: tok, id: TABLE });  // as text: never read as markup
   document.title = t("invalidInvite");
+}
+// a wrong invitation opened where we already play: said first (no Keep or Switch: it holds no seat to switch to), in a
+// dialog over the table we stay at
+function badInviteSeated(tok) {
+  $("dlg-body").innerHTML = `<div id="badinvite"><h2>${esc(t("invalidInvite"))}</h2><p id="badinvite-text"></p><p id="badinvite-kept"></p></div>`;
+  $("badinvite-text").textContent = t("invalidInviteText", { token: tok, id: TABLE });  // as text: never read as markup
+  $("badinvite-kept").textContent = S && S.you !== null ? t("inviteKept", { name: names()[S.you] }) : "";
+  const A = $("dlg-actions"); A.innerHTML = "";
+  const ok = document.createElement("button"); ok.type = "button"; ok.id = "btn-badinvite-ok"; ok.textContent = t("close");
+  ok.onclick = () => { $("dlg").close(); dlgKey = ""; if (S) render(); };
+  A.appendChild(ok);
+  dlgKey = "invite";  // renderDialog leaves it open until it is closed
+  $("dlg").classList.remove("big");
+  if (!$("dlg").open) $("dlg").show(); ok.focus();
 }
 function loggedOut() {
   signedOut = true;
@@ -327,7 +349,7 @@ function render() {
   $("btn-hint").disabled = !(v.to_act === you && v.legal.length) || offline;  // offline: the question could not be sent
   renderSteps();
   showHint(false);
-  if (invite && token && you !== null && !trying && dlgKey !== "invite") offerInvite();
+  if (invite && invite === invited && token && you !== null && !trying && dlgKey !== "invite") offerInvite();
   renderDialog();
   tickClock();
   // the dialog just closed (Start or Next deal pressed with Enter) took the focus with it: it goes to the hand
