@@ -249,8 +249,8 @@ def test_the_leaderboard_of_no_rated_preset_says_so_and_offers_the_presets(serve
 @pytest.mark.parametrize("width", [390, 1280])
 def test_a_long_hyphenated_name_stays_whole_in_the_german_result(server: Server, browser: Any, width: int) -> None:
     """The repro: at 390 px the German result of a deal broke "Maximiliane-Alexandra" at its hyphen, a row of two lines.
-    Now a name is never broken: on one line, cut with an ellipsis where its column is too narrow (the full name in the
-    tooltip), the table within the dialog; at 1280 px it is shown whole."""
+    Now a name is never broken inside a word (only between its words): a word too wide for its column is cut with an
+    ellipsis (the full name in the tooltip), the table within the dialog; at 1280 px it is shown whole."""
     from _browserhelp import page_in_language, play_on
     from test_web_browser_look import check_page
 

@@ -592,7 +592,12 @@ function resultTable(p) {
   const nm = names(), r = p.result, tot = nm.map(() => 0);
   S.view.results.slice(0, p.number).forEach((x) => x.scores.forEach((y, i) => { tot[i] += y; }));
   return `<table class="sheet result"><tr><th></th><th>${esc(t("target"))}</th><th>${esc(t("tricks"))}</th><th>+/-</th><th>${esc(t("total"))}</th></tr>` +
-    nm.map((n, i) => `<tr><th class="pn" title="${esc(n)}">${esc(n)}</th><td>${r.targets[i]}</td><td>${r.tricks[i]}</td><td>${signed(r.scores[i])}</td><td class="total">${signed(tot[i])}</td></tr>`).join("") + "</table>";
+    nm.map((n, i) => `<tr>${nameTh(n)}<td>${r.targets[i]}</td><td>${r.tricks[i]}</td><td>${signed(r.scores[i])}</td><td class="total">${signed(tot[i])}</td></tr>`).join("") + "</table>";
+}
+// a player's name heading a row or column of a score table: each word kept whole (app.css cuts one too wide with an
+// ellipsis), the full name in the tooltip
+function nameTh(n) {
+  return `<th class="pn" title="${esc(n)}">` + String(n).split(" ").map((w) => `<span class="nw">${esc(w)}</span>`).join(" ") + "</th>";
 }
 function renderDialog() {
   const v = S.view, you = S.you, nm = names();
@@ -637,7 +642,7 @@ function resultHtml() {
 function scoreSheet() {
   const v = S.view, nm = names();
   // a caption says how to read a cell ("4/5: -1 = -1" alone read as a riddle)
-  let h = `<table class="sheet" id="sheet"><caption class="sheet-key">${esc(t("sheetKey"))}</caption><tr><th>${esc(t("deal"))}</th>` + nm.map((n) => `<th class="pn" title="${esc(n)}">${esc(n)}</th>`).join("") + "</tr>";
+  let h = `<table class="sheet" id="sheet"><caption class="sheet-key">${esc(t("sheetKey"))}</caption><tr><th>${esc(t("deal"))}</th>` + nm.map(nameTh).join("") + "</tr>";
   const tot = nm.map(() => 0);
   v.results.forEach((r, k) => { r.scores.forEach((x, i) => { tot[i] += x; });
     h += `<tr><td title="${esc(contractText(r.contract))}">${k + 1} ${esc(contractShort(r.contract))}</td>` + r.scores.map((x, i) => `<td>${r.tricks[i]}/${r.targets[i]}: ${signed(x)} = ${signed(tot[i])}</td>`).join("") + "</tr>"; });
