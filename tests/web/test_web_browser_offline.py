@@ -86,3 +86,19 @@ def test_the_page_says_it_is_offline_at_once_and_refreshes_when_back(server: Ser
     assert lost not in page.inner_text("#status")
     assert errs == []
     ctx.close()
+
+
+def test_the_lobby_says_its_list_is_stale_while_offline(server: Server, browser: Any) -> None:
+    """The repro: offline, the lobby's websocket got no close event: the list of waiting tables stayed as it was, said to be
+    live. Now the lobby says at once that the connection is lost and, back online, connects again and shows the list anew."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/lobby")
+    page.wait_for_function("L !== null && document.getElementById('conn').textContent === ''")
+    ctx.set_offline(True)
+    page.locator("#conn", has_text="Connection lost").wait_for(timeout=10000)
+    ctx.set_offline(False)
+    page.wait_for_function("document.getElementById('conn').textContent === ''", timeout=15000)
+    assert errs == []
+    ctx.close()
