@@ -134,3 +134,44 @@ def test_the_other_device_s_open_table_and_lobby_say_it_was_logged_out(server: S
     assert not errs, errs
     ctx.close()
     other_ctx.close()
+
+
+def _error_place(page: Any) -> dict[str, Any]:
+    """Where the account page's refusal (#acc-error) is: the id of the form (or button) right before it, whether it
+    has the focus, and its top and bottom on the screen (px)."""
+    out: dict[str, Any] = page.evaluate("""() => { const e = document.getElementById('acc-error'), r = e.getBoundingClientRect();
+      const p = e.previousElementSibling;
+      return {after: p ? p.id : null, focused: document.activeElement === e, top: r.top, bottom: r.bottom}; }""")
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_refusal_is_said_next_to_its_form_on_a_phone(server: Server, browser: Any, lang: str) -> None:
+    """The repro: on a phone a refusal stood at the page's top, far from the form pressed (*Delete my account* at the
+    bottom: out of sight, the press seemed to do nothing). Now it stands right under that form, is scrolled into
+    sight and has the focus (read out by a screen reader too)."""
+    from _browserhelp import page_in_language
+
+    ctx, page, errs = page_in_language(browser, server, lang, 390)
+    page.goto(server.url + "/account")
+    page.fill("#reg-name", "a b")  # a space: refused
+    page.fill("#reg-password", OLD)
+    page.click("#register-btn")
+    page.locator("#acc-error", has_text="a b").wait_for()
+    place = _error_place(page)
+    assert place["after"] == "register-form" and place["focused"], place
+    assert 0 <= place["top"] and place["bottom"] <= 844, place
+    check_page(page, f"account refused name {lang}")
+    register(page, server, f"Dell{lang}")
+    page.fill("#del-password", "not the password")
+    page.click("#delete-btn")
+    page.locator("#acc-error", has_text={"en": "password", "de": "Passwort"}[lang]).wait_for()
+    place = _error_place(page)
+    assert place["after"] == "delete-form" and place["focused"], place
+    assert 0 <= place["top"] and place["bottom"] <= 844, place  # in sight, at the bottom of the page
+    if os.environ.get("SM_SHOTS"):
+        page.screenshot(path=f"{os.environ['SM_SHOTS']}/account-refusal-390-{lang}.png")
+    check_page(page, f"account refused deletion {lang}")
+    assert page.locator("#who").is_visible()  # still logged in: nothing was deleted
+    assert not errs, errs
+    ctx.close()

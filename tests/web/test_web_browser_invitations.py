@@ -423,3 +423,42 @@ def test_join_and_hint_while_the_connection_reopens(server: Server, browser: Any
         cp.close()
     finally:
         hang.close()
+
+
+@pytest.mark.parametrize(("width", "lang"), [(390, "de"), (1280, "en")])
+def test_a_wrong_invitation_where_i_play_is_said_first_with_no_switch(server: Server, browser: Any, width: int, lang: str) -> None:
+    """The repro: seated at a table, opening a wrong or expired invitation link of it offered *Keep my seat* or *Play
+    the invitation's seat instead*, and only a press of the latter said that the invitation holds no seat. Now the page
+    asks the server first and says at once that the invitation is not valid, quoting its token, and that this browser
+    keeps its seat; it never offers to switch; closed, the table goes on (the start). The same when only the address's
+    ``#token=`` changes; a right invitation still offers Keep or Switch."""
+    out = create_table(server, [{"kind": "me", "name": "Ann"}, {"kind": "friend"}, {"kind": "computer"}])
+    tid, mine = out["id"], out["seats"][0]["token"]
+    ctx, page, errs = page_in_language(browser, server, lang, width)
+    page.add_init_script("""window.__offered = 0; new MutationObserver(() => {
+      if (document.getElementById('btn-switch')) window.__offered++; }).observe(document, {childList: true, subtree: true});""")
+    page.evaluate("([tid, tok]) => saveToken(tid, tok)", [tid, mine])
+    page.goto(server.url + "/t/" + tid + "#token=Exp1red-t0ken")
+    page.locator("#dlg #badinvite").wait_for()
+    title, kept = {"en": ("This invitation is not valid", "You keep your seat here as Ann."),
+                   "de": ("Diese Einladung ist ungültig", "Du behältst deinen Platz hier als Ann.")}[lang]
+    assert page.inner_text("#badinvite h2") == title and "Exp1red-t0ken" in page.inner_text("#badinvite-text")
+    assert page.inner_text("#badinvite-kept") == kept
+    assert page.evaluate("window.__offered") == 0 and page.locator("#btn-keep").count() == 0
+    box = page.locator("#dlg").bounding_box()
+    assert box and box["x"] + box["width"] <= width, box
+    if os.environ.get("SM_SHOTS"):
+        page.screenshot(path=f"{os.environ['SM_SHOTS']}/bad-invite-seated-{width}-{lang}.png")
+    page.click("#btn-badinvite-ok")
+    page.locator("#btn-start").wait_for()  # the table as before: its start dialog
+    assert _tokens(page)[tid] == mine
+    page.evaluate("location.hash = '#token=alsoWr0ng'")  # only the #token= changed
+    page.locator("#badinvite", has_text="alsoWr0ng").wait_for()
+    assert page.evaluate("window.__offered") == 0
+    page.click("#btn-badinvite-ok")
+    page.evaluate("(tok) => { location.hash = '#token=' + tok; }", out["seats"][1]["invite"].split("#token=")[1])
+    page.locator("#btn-switch").wait_for()  # a right invitation: Keep or Switch, as before
+    page.click("#btn-keep")
+    assert _tokens(page)[tid] == mine
+    assert not errs, errs
+    ctx.close()

@@ -244,3 +244,40 @@ def test_the_leaderboard_of_no_rated_preset_says_so_and_offers_the_presets(serve
     assert page.locator("#computers-panel").is_visible() and "preset=3-5-8" in page.url
     assert errs == []
     ctx.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_long_hyphenated_name_stays_whole_in_the_german_result(server: Server, browser: Any, width: int) -> None:
+    """The repro: at 390 px the German result of a deal broke "Maximiliane-Alexandra" at its hyphen, a row of two lines.
+    Now a name is never broken inside a word (only between its words): a word too wide for its column is cut with an
+    ellipsis (the full name in the tooltip), the table within the dialog; at 1280 px it is shown whole."""
+    from _browserhelp import page_in_language, play_on
+    from test_web_browser_look import check_page
+
+    ctx, page, errs = page_in_language(browser, server, "de", width)
+    tid = page.evaluate("""async () => {
+      const r = await fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(
+        {name: 'P', rules: '9-5-2 deals=2', seed: 3, seats: [{kind: 'me', name: 'Maximiliane-Alexandra'},
+         {kind: 'computer', level: 'heuristic'}, {kind: 'computer', level: 'random'}]})});
+      const o = await r.json(); saveToken(o.id, o.seats[0].token); return o.id; }""")
+    page.goto(server.url + "/t/" + tid)
+    for _ in range(400):
+        if page.locator("#btn-next").is_visible():
+            break
+        if not play_on(page):
+            page.wait_for_timeout(40)
+    page.locator("#dlg table.result").wait_for()
+    rows = page.eval_on_selector_all("#dlg table.result tr:not(:first-child) > th:first-child", """(ths) => ths.map((th) => ({text: th.textContent, title: th.title,
+      h: th.getBoundingClientRect().height, cut: th.scrollWidth > th.clientWidth}))""")
+    assert [r["text"] for r in rows] == ["Maximiliane-Alexandra", "Heuristik 2", "Zufall 3"]
+    assert rows[0]["h"] == rows[1]["h"], rows  # one line, as "Heuristik 2"
+    assert [r["title"] for r in rows] == [r["text"] for r in rows]  # the full name in the tooltip
+    assert rows[0]["cut"] == (width == 390) and not rows[1]["cut"], rows
+    fits = page.evaluate("""() => { const t = document.querySelector('#dlg table.result'), d = document.getElementById('dlg');
+      return t.getBoundingClientRect().right <= d.getBoundingClientRect().right; }""")
+    assert fits
+    if os.environ.get("SM_SHOTS"):
+        page.screenshot(path=f"{os.environ['SM_SHOTS']}/result-long-name-{width}-de.png")
+    check_page(page, f"german result long name {width}")
+    assert not errs, errs
+    ctx.close()

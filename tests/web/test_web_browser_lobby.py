@@ -267,3 +267,69 @@ def test_a_guest_may_not_take_a_registered_players_name_in_the_lobby(server: Ser
     assert "/lobby" in page.url and errs == []
     assert not any("deals=1 to=14" in t["rules"] for t in http_json(server, "/api/lobby")[1]["tables"])
     page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "size", "note"), [("de", (390, 844), "der Name deines Kontos"),
+                                                    ("en", (1280, 800), "your account's name")], ids=["de-phone", "en-desktop"])
+def test_a_name_fixed_by_the_account_reads_as_text(server: Server, browser: Any, lang: str, size: tuple[int, int], note: str) -> None:
+    """The repro: logged in, the lobby's name is the account's and cannot be changed (the field is read-only), but it
+    looked like any field to type in. Now it reads as plain text (no field's box), said to be the account's name; a
+    guest's name is a field as before."""
+    from _browserhelp import register_in_page
+
+    page = _lobby_page(browser, server, "", lang, size)
+    errs = page_errors(page)
+    register_in_page(page, server.url, f"Fixa{lang}", "a good password")
+    page.goto(server.url + "/lobby")
+    page.wait_for_function("document.getElementById('lname').readOnly")
+    look = "(e) => { const s = getComputedStyle(e); return [s.backgroundColor, s.borderTopColor, s.fontWeight]; }"
+    assert page.eval_on_selector("#lname", look) == ["rgba(0, 0, 0, 0)", "rgba(0, 0, 0, 0)", "700"]
+    assert page.input_value("#lname") == f"Fixa{lang}" and page.inner_text("#lname-note") == note
+    box = page.locator("#lname").bounding_box()
+    assert box and box["x"] + box["width"] <= size[0], box
+    if os.environ.get("SM_SHOTS"):
+        page.screenshot(path=f"{os.environ['SM_SHOTS']}/lobby-fixed-name-{size[0]}-{lang}.png")
+    check_page(page, f"lobby logged in {lang}")
+    guest = _lobby_page(browser, server, "Gus", lang, size)
+    assert not guest.eval_on_selector("#lname", "(e) => e.readOnly") and not guest.locator("#lname-note").is_visible()
+    assert guest.eval_on_selector("#lname", look)[0] == "rgb(255, 255, 255)"
+    assert errs == []
+    page.context.close()
+    guest.context.close()
+
+
+@pytest.mark.parametrize(("lang", "size", "lobby_name", "plain"), [("de", (390, 844), "Tisch von Ulla", "Tisch"),
+                                                                   ("de", (1280, 800), "Tisch von Ulla", "Tisch"),
+                                                                   ("en", (390, 844), "Ulla's table", "Table")],
+                         ids=["de-phone", "de-desktop", "en-phone"])
+def test_a_default_table_name_is_shown_in_the_pages_language(server: Server, browser: Any, lang: str, size: tuple[int, int],
+                                                             lobby_name: str, plain: str) -> None:
+    """The repro: a table named by default in English ("Ulla's table" by the server or an English lobby page, "Table"
+    from an English home page) kept that name on German pages, in the lobby's list and the table's header. Now a
+    default name is shown in the page's language ("Tisch von Ulla", "Tisch"); a name typed is shown as it is."""
+    from _browserhelp import create_table
+
+    code, seat = http_json(server, "/api/lobby/open", {"name": "Ulla", "rules": "9-5-2 deals=1", "wait": 120})
+    assert code == 200, seat
+    page = _lobby_page(browser, server, "Vera", lang, size)
+    errs = page_errors(page)
+    row = page.locator(f".ltable[data-table='{seat['id']}']")
+    row.wait_for()
+    assert row.locator(".ltname").inner_text() == lobby_name
+    assert str(row.locator("button.join").get_attribute("aria-label")).endswith(": " + lobby_name)
+    check_page(page, f"lobby default names {lang}")
+    page.goto(server.url + "/t/" + seat["id"])  # watching it: its header
+    page.locator("#tname .cut", has_text=lobby_name).wait_for()
+    assert page.title() == lobby_name + " · Sergeant Major"
+    out = create_table(server, [{"kind": "me"}, {"kind": "computer"}, {"kind": "computer"}])  # no name: "Table"
+    page.goto(server.url + "/t/" + out["id"])
+    page.locator("#players .player").first.wait_for()
+    assert page.inner_text("#tname .cut") == plain
+    code, typed = http_json(server, "/api/tables", {"name": "Table 7", "rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "computer"},
+                                                                                                 {"kind": "computer"}]})
+    assert code == 200, typed
+    page.goto(server.url + "/t/" + typed["id"])  # a name typed: as it is
+    page.locator("#players .player").first.wait_for()
+    assert page.inner_text("#tname .cut") == "Table 7"
+    assert errs == []
+    page.context.close()

@@ -50,3 +50,55 @@ def test_nothing_is_offered_while_the_connection_is_lost(server: Server, browser
     page.locator(OFFERED).first.wait_for()
     assert "Your turn" in page.inner_text("#status")
     assert errs == []
+
+
+@pytest.mark.parametrize(("width", "lang"), [(390, "en"), (1280, "de")])
+def test_the_page_says_it_is_offline_at_once_and_refreshes_when_back(server: Server, browser: Any, width: int, lang: str) -> None:
+    """The repro: the browser lost the network (its websocket got no close event): the header said nothing, the status
+    still "Your turn", the turn marks and the players' dots as before, Hint enabled (a press sent nothing). Now the
+    page says at once that the connection is lost, offers no card, marks nobody's turn, shows no one online, disables
+    Hint and Undo; back online it connects at once and shows the turn afresh."""
+    from _browserhelp import page_in_language
+
+    ctx, page, errs = page_in_language(browser, server, lang, width)
+    practice(page, server, "9-5-2", 7)
+    for _ in range(200):
+        if offered(page) and page.locator("#btn-hint:not([disabled])").count():
+            break
+        play_on(page)
+        page.wait_for_timeout(100)
+    page.locator(".player.to-act .turn").wait_for()
+    lost = {"en": "Connection lost", "de": "Verbindung verloren"}[lang]
+    ctx.set_offline(True)
+    page.locator("#conn", has_text=lost).wait_for(timeout=10000)
+    assert lost in page.inner_text("#status") and offered(page) == 0
+    assert page.locator("#btn-hint").is_disabled() and page.locator("#btn-undo").is_disabled()
+    assert page.locator(".player.to-act, .player .turn").count() == 0
+    dots = page.eval_on_selector_all("#players .av .dot", "(ds) => ds.map((d) => getComputedStyle(d).backgroundColor)")
+    assert dots and set(dots) == {"rgb(154, 163, 160)"}, dots  # grey: nobody is known to be online
+    assert {"en": "away", "de": "weg"}[lang] in page.inner_text(".player[data-seat='0'] .role")
+    if os.environ.get("SM_SHOTS"):
+        page.screenshot(path=f"{os.environ['SM_SHOTS']}/offline-{width}-{lang}.png")
+    ctx.set_offline(False)
+    page.wait_for_function("document.getElementById('conn').textContent === ''", timeout=15000)
+    page.locator(".player.to-act .turn").wait_for(timeout=15000)
+    assert offered(page) and page.locator("#btn-hint").is_enabled()
+    assert lost not in page.inner_text("#status")
+    assert errs == []
+    ctx.close()
+
+
+def test_the_lobby_says_its_list_is_stale_while_offline(server: Server, browser: Any) -> None:
+    """The repro: offline, the lobby's websocket got no close event: the list of waiting tables stayed as it was, said to be
+    live. Now the lobby says at once that the connection is lost and, back online, connects again and shows the list anew."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/lobby")
+    page.wait_for_function("L !== null && document.getElementById('conn').textContent === ''")
+    ctx.set_offline(True)
+    page.locator("#conn", has_text="Connection lost").wait_for(timeout=10000)
+    ctx.set_offline(False)
+    page.wait_for_function("document.getElementById('conn').textContent === ''", timeout=15000)
+    assert errs == []
+    ctx.close()

@@ -37,11 +37,11 @@ const STRINGS = {
     invalidInvite: "This invitation is not valid", invalidInviteText: "The link's token “{token}” holds no seat at table {id}: it may have been mistyped or cut short. Ask for the link again.", watchTable: "Watch this table",
     noTable: "There is no table {id}.", badToken: "This invitation's token holds no seat at this table: you are watching as a spectator.",
     otherSeat: "This invitation is for another seat at this table, but you already play here as {name}.",
-    keepSeat: "Keep my seat", playThis: "Play the invitation's seat instead",
+    keepSeat: "Keep my seat", playThis: "Play the invitation's seat instead", inviteKept: "You keep your seat here as {name}.",
     discardN: "Discard {n} cards ({k} left)", fromKitty: "from the kitty", yourDiscards: "Your discards", gaveTo: "given to {name}", gotFrom: "received from {name}", discards: "Discards", chooseInHand: "choose in your hand",
     copied: "Copied", copyManual: "Copying failed: the link is selected, copy it with Ctrl+C",
     lv_random: "random", lv_beginner: "beginner", lv_heuristic: "heuristic", lv_expert: "expert",
-    defMe: "Me", defFriend: "Friend {n}", defTable: "Table", defLobbyTable: "{name}'s table",
+    defMe: "Me", defFriend: "Friend {n}", defTable: "Table", defLobbyTable: "{name}'s table", nameOfAccount: "your account's name",
     notOver: "The replay is shown once the match is over (it shows every hand).",
     err_create_unreachable: "The server cannot be reached; no table was made.",
     end_instant: "{name} took {tricks} tricks in one deal ({limit} or more win at once)",
@@ -115,11 +115,11 @@ const STRINGS = {
     invalidInvite: "Diese Einladung ist ungültig", invalidInviteText: "Der Schlüssel „{token}“ des Links gehört zu keinem Platz am Tisch {id}: vielleicht wurde er falsch abgetippt oder abgeschnitten. Lass dir den Link noch einmal schicken.", watchTable: "Diesem Tisch zuschauen",
     noTable: "Den Tisch {id} gibt es nicht.", badToken: "Der Schlüssel dieser Einladung gehört zu keinem Platz an diesem Tisch: du schaust zu.",
     otherSeat: "Diese Einladung ist für einen anderen Platz an diesem Tisch, aber du spielst hier schon als {name}.",
-    keepSeat: "Meinen Platz behalten", playThis: "Stattdessen den Platz der Einladung spielen",
+    keepSeat: "Meinen Platz behalten", playThis: "Stattdessen den Platz der Einladung spielen", inviteKept: "Du behältst deinen Platz hier als {name}.",
     discardN: "{n} Karten drücken (noch {k})", fromKitty: "aus dem Skat", yourDiscards: "Deine gedrückten Karten", gaveTo: "gegeben an {name}", gotFrom: "bekommen von {name}", discards: "Gedrückt", chooseInHand: "in deinem Blatt wählen",
     copied: "Kopiert", copyManual: "Kopieren ging nicht: der Link ist markiert, kopiere ihn mit Strg+C",
     lv_random: "Zufall", lv_beginner: "Anfänger", lv_heuristic: "Heuristik", lv_expert: "Experte",
-    defMe: "Ich", defFriend: "Freund {n}", defTable: "Tisch", defLobbyTable: "Tisch von {name}",
+    defMe: "Ich", defFriend: "Freund {n}", defTable: "Tisch", defLobbyTable: "Tisch von {name}", nameOfAccount: "der Name deines Kontos",
     notOver: "Die Wiederholung gibt es erst, wenn die Partie zu Ende ist (sie zeigt alle Blätter).",
     // the server's refusals (its reasons are English): by their code
     err_stale: "Der Tisch ist schon weiter (ein doppelter Klick oder ein zweites Fenster); nichts wurde geändert.",
@@ -196,6 +196,17 @@ function t(key, args) {
   // one pass over the text: a value put in (a name "{card}", "$&") is never read again as a placeholder
   if (args) s = s.replace(/\{(\w+)\}/g, (m, k) => (Object.prototype.hasOwnProperty.call(args, k) ? String(args[k]) : m));
   return s;
+}
+// a table's default name as stored (in the language of the page or server that made it: "Table", "Ann's table") in this
+// page's language ("Tisch", "Tisch von Ann"); any other name as it is. opener: the first seat's name as stored (a lobby
+// table's opener; the server names such a table "{opener}'s table", cut to 60 characters)
+function tableNameText(name, opener) {
+  const fill = (s) => s.replace("{name}", String(opener)).slice(0, 60);
+  for (const l of Object.values(STRINGS)) {
+    if (l.defTable && name === l.defTable) return t("defTable");
+    if (opener && l.defLobbyTable && name === fill(l.defLobbyTable)) return fill(t("defLobbyTable"));
+  }
+  return name;
 }
 function applyI18n(root) {
   document.documentElement.lang = LANG;

@@ -68,12 +68,13 @@ function render() {
     const fill = tb.fill_at ? Math.max(0, Math.round(tb.fill_at - now)) : null;
     const rules = String(tb.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ");
     // the name and the rules each on a line of their own: no line starts with a separator
-    li.innerHTML = `<div class="lhead"><b class="ltname" title="${esc(tb.name)}">${esc(tb.name)}</b></div><div class="lrules">${rules}</div>` +
+    const tname = tableNameText(tb.name, tb.seats.length && !tb.seats[0].free ? tb.seats[0].name : null);
+    li.innerHTML = `<div class="lhead"><b class="ltname" title="${esc(tname)}">${esc(tname)}</b></div><div class="lrules">${rules}</div>` +
       `<div class="lmeta"><span class="nw">${esc(t(tb.rated ? "rated" : "unrated"))}</span> · <span class="nw">${esc(clockText(tb.clock))}</span> · <span class="nw">${esc(t("freeSeats", { n: tb.free }))}</span>` +
       (fill !== null ? ` · <span class="nw fill" data-at="${tb.fill_at}">${esc(t("fillIn", { level: kindText(tb.level || "heuristic"), s: fill }))}</span>` : "") + `</div>` +
       `<div class="lseats">${seats}</div>`;
     const b = document.createElement("button"); b.type = "button"; b.className = "join"; b.textContent = t("joinTable");
-    b.setAttribute("aria-label", t("joinTable") + ": " + tb.name);
+    b.setAttribute("aria-label", t("joinTable") + ": " + tname);
     b.onclick = () => post("join", tb.id);
     li.appendChild(b);
     U.appendChild(li);
@@ -87,7 +88,10 @@ setInterval(() => {
     if (tb) el.textContent = t("fillIn", { level: kindText(tb.level || "heuristic"), s: Math.max(0, Math.round(tb.fill_at - now)) });
   });
 }, 1000);
+let reconnectTimer = 0;
 function connect() {
+  clearTimeout(reconnectTimer);
+  if (ws && ws.readyState <= 1) return;  // one connection at a time (an "online" event and the back-off)
   $("conn").textContent = t("connecting");
   ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/lobby");
   ws.onopen = () => { retry = 0; $("conn").textContent = loggedOut ? t("loggedOut") : ""; };
@@ -97,15 +101,27 @@ function connect() {
   };
   ws.onclose = (ev) => {
     // the session ended (logged out here or elsewhere): said, the name free again; the lobby itself is shown to guests too
-    if (ev.code === 4401) { loggedOut = true; $("lname").readOnly = false; $("conn").textContent = t("loggedOut"); setTimeout(connect, 1000); return; }
-    $("conn").textContent = t("disconnected"); setTimeout(connect, Math.min(5000, 300 * ++retry));
+    if (ev.code === 4401) { loggedOut = true; fixName(false); $("conn").textContent = t("loggedOut"); reconnectTimer = setTimeout(connect, 1000); return; }
+    $("conn").textContent = t("disconnected"); reconnectTimer = setTimeout(connect, Math.min(5000, 300 * ++retry));
   };
 }
+// the browser lost the network: its websocket may stay "open" without a word, so the list is said to be stale at once;
+// back online, the lobby connects again at once and is sent the list anew
+window.addEventListener("offline", () => {
+  if (!ws) return;
+  const old = ws; ws = null; old.onopen = old.onmessage = old.onclose = null;
+  try { old.close(); } catch (e) { /* already closing */ }
+  $("conn").textContent = t("disconnected");
+  reconnectTimer = setTimeout(connect, 5000);  // in case no "online" event comes
+});
+window.addEventListener("online", () => { if (!ws || ws.readyState > 1) { retry = 0; connect(); } });
+// the seat's name fixed (logged in: the account's) or typed: a fixed one reads as text, said to be the account's
+function fixName(fixed) { $("lname").readOnly = fixed; $("lname-note").hidden = !fixed; }
 async function init() {
   $("lname").value = localStorage.getItem("sm-name") || "";
   try {  // logged in: the seat is the account's, under its name (the server uses it whatever is typed)
     const acc = await (await fetch("/api/account")).json();
-    if (acc.name) { $("lname").value = acc.name; $("lname").readOnly = true; }
+    if (acc.name) { $("lname").value = acc.name; fixName(true); }
   } catch (e) { /* a guest */ }
   try {
     const o = await (await fetch("/api/options")).json();

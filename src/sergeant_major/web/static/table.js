@@ -8,9 +8,13 @@ let token = null, invite = null, trying = null, tryingName = null, ws = null, S 
 let dlgKey = "", dismissed = "", stepKey = "", tokenErr = "", gone = false, signedOut = false;
 // checking: the invitation's token asked about (``invitation``) before its person is asked for a name
 let checking = null;
+// invited: the invitation's token the server said holds a seat here (only such an invitation is offered to one seated here)
+let invited = null;
 // the connection is lost (until the next state): nothing can be sent, so no card or step is offered, and the status says
 // so instead of "Your turn" (a card clicked then did nothing, without a word)
 let offline = false;
+// the pending reconnection (a timer): a lost connection is tried again after a back-off, at once when the browser is online again
+let reconnectTimer = 0;
 // undone: the hand when Undo was sent (the card taken back gets the focus once the state after it comes), else null
 let undone = null;
 // the hint asked for on this turn ({v, action}): shown in #hint, never as an error, until the state moves on
@@ -37,17 +41,18 @@ window.addEventListener("hashchange", () => {
   history.replaceState(null, "", location.pathname);
   if (m[1] === token || m[1] === trying) return;
   invite = m[1]; pendingName = true;
-  if (!token) { if (ws && ws.readyState === 1) checkInvite(); } else if (S) render();
+  if (ws && ws.readyState === 1) checkInvite();  // seated here or not: whether it holds a seat is said first
 });
 const $ = (id) => document.getElementById(id);
 function names() { return S ? S.table.seats.map((s) => s.name) : []; }
 // a join while the connection is (re)opening is not sent (WebSocket.send would throw): onopen sends the join in flight
 function join(tok, name) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(name ? { type: "join", token: tok, name } : { type: "join", token: tok })); }
-// an invitation opened with no seat of ours here: does its token hold a seat? (a name is asked only then)
+// an invitation opened: does its token hold a seat? (a name is asked, or Keep or Switch offered, only then)
 function checkInvite() { checking = invite; ws.send(JSON.stringify({ type: "invitation", token: invite })); }
 function connect() {
-  if (gone) return;
-  $("conn").textContent = t("connecting");
+  clearTimeout(reconnectTimer);
+  if (gone || (ws && ws.readyState <= 1)) return;  // one connection at a time (an "online" event and the back-off)
+  if (!offline) $("conn").textContent = t("connecting");
   ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + TABLE);
   ws.onopen = () => {
     retry = 0; $("conn").textContent = "";
@@ -62,15 +67,21 @@ function connect() {
     if (m.type === "state") {
       if (trying && m.you !== null) { saveToken(TABLE, trying); token = trying; tokenErr = ""; }
       trying = null;
-      S = m; S.got = Date.now(); freeNames(); sent = false; offline = false; $("error").textContent = ""; $("error").title = ""; render();
+      S = m; S.got = Date.now(); freeNames(); sent = false; offline = false; $("conn").textContent = ""; $("error").textContent = ""; $("error").title = ""; render();
+      // an invitation opened where we are seated (or watch) is offered only once the server said that its token holds a
+      // seat: asked after the join's answer (a refusal of the join would read as the invitation's)
+      if (invite && invite !== invited && checking === null && !trying && ws && ws.readyState === 1) checkInvite();
     } else if (m.type === "invitation") {
-      if (checking !== null && checking === invite) { checking = null; askName(); }
+      if (checking !== null && checking === invite) {
+        checking = null; invited = invite;
+        if (token && S && S.you !== null) render(); else askName();  // seated here: Keep or Switch (render offers it)
+      }
     } else if (m.type === "error") {
       sent = false; undone = null; queue = [];
       if (m.code === "wrong_token" && checking !== null) {
         // the invitation's token holds no seat here: said at once, before any name is asked
         const bad = checking; checking = null;
-        if (bad === invite) { invite = null; pendingName = null; invalidInvite(bad); }
+        if (bad === invite) { invite = null; pendingName = null; if (token) badInviteSeated(bad); else invalidInvite(bad); }
         return;
       }
       if (m.code === "wrong_token") {
@@ -97,10 +108,26 @@ function connect() {
   ws.onclose = (ev) => {
     if (ev.code === 4401) { loggedOut(); return; }  // the session ended (logged out here or elsewhere): no retry as the account
     if (ev.code === 4404 || (ev.code >= 4400 && ev.code < 4500) || ev.code === 1008) { noTable(); return; }  // permanent: no retry
-    $("conn").textContent = t("disconnected"); setTimeout(connect, Math.min(5000, 300 * ++retry));
-    if (!offline) { offline = true; if (S) render(); }
+    reconnectTimer = setTimeout(connect, Math.min(5000, 300 * ++retry));
+    goOffline();
   };
 }
+// the connection lost: said in the header and the status; no card, step or Hint offered, nobody shown online or to play
+// (all stale) until the next state, which the reconnection brings
+function goOffline() {
+  $("conn").textContent = t("disconnected");
+  if (!offline) { offline = true; if (S) render(); }
+}
+// the browser lost the network: its websocket may stay "open" for minutes without a word (no close event), so the page
+// says so at once and drops it; back online, it connects again at once (not after the back-off) and is sent a fresh state
+window.addEventListener("offline", () => {
+  if (gone || !ws) return;
+  const old = ws; ws = null; old.onopen = old.onmessage = old.onclose = null;
+  try { old.close(); } catch (e) { /* already closing */ }
+  goOffline();
+  reconnectTimer = setTimeout(connect, 5000);  // in case no "online" event comes
+});
+window.addEventListener("online", () => { if (!gone && (!ws || ws.readyState > 1)) { retry = 0; connect(); } });
 function noTable() {
   gone = true; $("conn").textContent = "";
   const main = document.querySelector("main");
@@ -117,6 +144,20 @@ function invalidInvite(tok) {
     `<p id="badinvite-text"></p><p><a href="/">${esc(t("home"))}</a> · <a href="/t/${esc(TABLE)}">${esc(t("watchTable"))}</a></p></div>`;
   $("badinvite-text").textContent = t("invalidInviteText", { token: tok, id: TABLE });  // as text: never read as markup
   document.title = t("invalidInvite");
+}
+// a wrong invitation opened where we already play: said first (no Keep or Switch: it holds no seat to switch to), in a
+// dialog over the table we stay at
+function badInviteSeated(tok) {
+  $("dlg-body").innerHTML = `<div id="badinvite"><h2>${esc(t("invalidInvite"))}</h2><p id="badinvite-text"></p><p id="badinvite-kept"></p></div>`;
+  $("badinvite-text").textContent = t("invalidInviteText", { token: tok, id: TABLE });  // as text: never read as markup
+  $("badinvite-kept").textContent = S && S.you !== null ? t("inviteKept", { name: names()[S.you] }) : "";
+  const A = $("dlg-actions"); A.innerHTML = "";
+  const ok = document.createElement("button"); ok.type = "button"; ok.id = "btn-badinvite-ok"; ok.textContent = t("close");
+  ok.onclick = () => { $("dlg").close(); dlgKey = ""; if (S) render(); };
+  A.appendChild(ok);
+  dlgKey = "invite";  // renderDialog leaves it open until it is closed
+  $("dlg").classList.remove("big");
+  if (!$("dlg").open) $("dlg").show(); ok.focus();
 }
 function loggedOut() {
   signedOut = true;
@@ -178,27 +219,31 @@ function drawTitle() {
   // characters, maybe no space) is cut with an ellipsis, its full text in the tooltip
   // (on a phone the rules wrap between their options onto the title's next line; the name is cut only where it alone
   // is wider than the line: app.css)
-  const rules = String(S.table.rules) + (S.table.practice ? " · " + t("practice") : "");
-  $("tname").innerHTML = `<span class="nw tn-name"><span class="cut" title="${esc(S.table.name)}">${esc(S.table.name)}</span> ·</span> ` +
+  const rules = String(S.table.rules) + (S.table.practice ? " · " + t("practice") : ""), name = tableName();
+  $("tname").innerHTML = `<span class="nw tn-name"><span class="cut" title="${esc(name)}">${esc(name)}</span> ·</span> ` +
     `<span class="tn-rules" title="${esc(rules)}">` + String(S.table.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ") +
     (S.table.practice ? ` <span class="nw">· ${esc(t("practice"))}</span>` : "") + "</span> " + ratedBadge(S.table.rated);
 }
+// the table's name in the page's language when it is a default one ("Ann's table" made by an English page: "Tisch von Ann")
+function tableName() { const s0 = S.table.seats[0]; return tableNameText(S.table.name, s0 ? (s0.served !== undefined ? s0.served : s0.name) : null); }
 function render() {
   const v = S.view, nm = names(), you = S.you;
   drawTitle();
-  document.title = S.table.name + " · Sergeant Major";
+  document.title = tableName() + " · Sergeant Major";
   $("tokerr").textContent = tokenErr;
   // players around the table: you at the bottom, the others in playing order to the left, across, to the right
   const P = $("players"), n = S.table.seats.length, base = you === null ? 0 : you;
-  P.className = "n" + n;
+  P.className = "n" + n + (offline ? " offline" : "");  // offline: nobody's dot says online (app.css), nobody is to play
   P.querySelectorAll(".player").forEach((x) => x.remove());
   const center = $("center");
   S.table.seats.forEach((s, i) => {
     const d = document.createElement("div");
     const pos = seatPos(i);
-    d.className = "player pos-" + pos + (v.to_act === i && !S.waiting_start && !S.over ? " to-act" : "") + (s.kind === "human" && !s.online ? " away" : "");
+    d.className = "player pos-" + pos + (v.to_act === i && !S.waiting_start && !S.over && !offline ? " to-act" : "") + (s.kind === "human" && !s.online ? " away" : "");
     d.dataset.seat = i;
-    const role = [i === v.dealer ? t("dealer") : null, s.kind === "human" ? (s.free ? t("seatOpen") : s.left ? t("leftRole") : s.online ? t("online") : t("offline")) : kindText(s.kind),
+    // offline: this seat is away (as the server sees it), the others' presence unknown (not said)
+    const here = offline ? (i === you ? t("offline") : null) : s.online ? t("online") : t("offline");
+    const role = [i === v.dealer ? t("dealer") : null, s.kind === "human" ? (s.free ? t("seatOpen") : s.left ? t("leftRole") : here) : kindText(s.kind),
       s.away ? t("standin") : null, i === you ? t("you") : null].filter(Boolean);
     const target = v.contract === "MT" ? t("atMost", { n: v.targets[i] }) : t("target") + " " + v.targets[i];
     const left = v.contracts_left && v.contracts_left[i] && v.contracts_left[i].length
@@ -300,11 +345,11 @@ function render() {
   $("btn-undo").hidden = !(S.table.practice && you !== null);
   // only on your own turn: while the computers play on after your card the server holds the table, so an undo sent then
   // arrives on a state that has moved on and is refused (stale), and the click seemed to do nothing
-  $("btn-undo").disabled = !S.can_undo || v.to_act !== you || S.waiting_start || S.over;
-  $("btn-hint").disabled = !(v.to_act === you && v.legal.length);
+  $("btn-undo").disabled = !S.can_undo || v.to_act !== you || S.waiting_start || S.over || offline;
+  $("btn-hint").disabled = !(v.to_act === you && v.legal.length) || offline;  // offline: the question could not be sent
   renderSteps();
   showHint(false);
-  if (invite && token && you !== null && !trying && dlgKey !== "invite") offerInvite();
+  if (invite && invite === invited && token && you !== null && !trying && dlgKey !== "invite") offerInvite();
   renderDialog();
   tickClock();
   // the dialog just closed (Start or Next deal pressed with Enter) took the focus with it: it goes to the hand
@@ -547,7 +592,12 @@ function resultTable(p) {
   const nm = names(), r = p.result, tot = nm.map(() => 0);
   S.view.results.slice(0, p.number).forEach((x) => x.scores.forEach((y, i) => { tot[i] += y; }));
   return `<table class="sheet result"><tr><th></th><th>${esc(t("target"))}</th><th>${esc(t("tricks"))}</th><th>+/-</th><th>${esc(t("total"))}</th></tr>` +
-    nm.map((n, i) => `<tr><th>${esc(n)}</th><td>${r.targets[i]}</td><td>${r.tricks[i]}</td><td>${signed(r.scores[i])}</td><td class="total">${signed(tot[i])}</td></tr>`).join("") + "</table>";
+    nm.map((n, i) => `<tr>${nameTh(n)}<td>${r.targets[i]}</td><td>${r.tricks[i]}</td><td>${signed(r.scores[i])}</td><td class="total">${signed(tot[i])}</td></tr>`).join("") + "</table>";
+}
+// a player's name heading a row or column of a score table: each word kept whole (app.css cuts one too wide with an
+// ellipsis), the full name in the tooltip
+function nameTh(n) {
+  return `<th class="pn" title="${esc(n)}">` + String(n).split(" ").map((w) => `<span class="nw">${esc(w)}</span>`).join(" ") + "</th>";
 }
 function renderDialog() {
   const v = S.view, you = S.you, nm = names();
@@ -592,7 +642,7 @@ function resultHtml() {
 function scoreSheet() {
   const v = S.view, nm = names();
   // a caption says how to read a cell ("4/5: -1 = -1" alone read as a riddle)
-  let h = `<table class="sheet" id="sheet"><caption class="sheet-key">${esc(t("sheetKey"))}</caption><tr><th>${esc(t("deal"))}</th>` + nm.map((n) => `<th>${esc(n)}</th>`).join("") + "</tr>";
+  let h = `<table class="sheet" id="sheet"><caption class="sheet-key">${esc(t("sheetKey"))}</caption><tr><th>${esc(t("deal"))}</th>` + nm.map(nameTh).join("") + "</tr>";
   const tot = nm.map(() => 0);
   v.results.forEach((r, k) => { r.scores.forEach((x, i) => { tot[i] += x; });
     h += `<tr><td title="${esc(contractText(r.contract))}">${k + 1} ${esc(contractShort(r.contract))}</td>` + r.scores.map((x, i) => `<td>${r.tricks[i]}/${r.targets[i]}: ${signed(x)} = ${signed(tot[i])}</td>`).join("") + "</tr>"; });
