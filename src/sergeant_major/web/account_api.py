@@ -20,6 +20,8 @@ from pydantic import BaseModel, Field
 from sqlalchemy.exc import SQLAlchemyError
 
 from sergeant_major.web.accounts import (
+    DEVICE_COOKIE,
+    DEVICE_SECONDS,
     SESSION_COOKIE,
     SESSION_SECONDS,
     AccountRefused,
@@ -164,6 +166,12 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
                 await sockets.end([token_hash(old)])
         resp.set_cookie(SESSION_COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="lax", secure=_secure(request),
                         path="/")
+        try:  # this browser remembered for the account: others' wrong passwords never slow its next login
+            device = await asyncio.to_thread(accounts.remember, session.account_id, request.cookies.get(DEVICE_COOKIE))
+        except SQLAlchemyError:
+            return resp
+        resp.set_cookie(DEVICE_COOKIE, device, max_age=DEVICE_SECONDS, httponly=True, samesite="strict",
+                        secure=_secure(request), path="/api/account")
         return resp
 
     def logged_out(resp: JSONResponse) -> JSONResponse:
@@ -256,7 +264,8 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
             return body
         addr = request.client.host if request.client is not None else "unknown"
         try:
-            session, token = await asyncio.to_thread(accounts.login, body["name"], body["password"], addr)
+            session, token = await asyncio.to_thread(accounts.login, body["name"], body["password"], addr,
+                                                     request.cookies.get(DEVICE_COOKIE))
         except Throttled as e:
             return throttled(e)
         except AccountRefused as e:

@@ -21,7 +21,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-__all__ = ["metadata", "tables_t", "seats_t", "log_t", "reviews_t", "accounts_t", "sessions_t", "login_failures_t", "ratings_t",
+__all__ = ["metadata", "tables_t", "seats_t", "log_t", "reviews_t", "accounts_t", "sessions_t", "devices_t", "login_failures_t", "ratings_t",
            "rating_history_t", "rated_t", "leases_t", "presence_t", "clocks_t", "Store", "ClockSeat", "LogEntry", "SeatRow", "TableRow", "Presence",
            "default_db_url", "CHANNEL"]
 
@@ -105,7 +105,18 @@ sessions_t = sa.Table(
     sa.Column("expires", sa.Float, nullable=False),
 )
 
-# failed logins, one row each: ``key`` is ``name:<casefolded name>`` or ``addr:<client address>`` (the throttle)
+# remembered devices: a browser that logged in to the account (the SHA-256 of its ``sm_device`` cookie's token); such a
+# browser is exempt from the login throttle's per-name delay, so that others' wrong passwords never keep its owner out
+devices_t = sa.Table(
+    "sm_devices", metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("sm_accounts.id"), nullable=False, index=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+)
+
+# failed logins, one row each: ``key`` is ``name:<casefolded name>``, ``addr:<client network>`` or ``pair:<hash of both>``
+# (the throttle: accounts.py)
 login_failures_t = sa.Table(
     "sm_login_failures", metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
