@@ -28,6 +28,7 @@ from sergeant_major.web.accounts import (
     AccountStore,
     Session,
     Throttled,
+    name_refusal,
     token_hash,
 )
 from sergeant_major.web.bodies import request_json
@@ -35,6 +36,7 @@ from sergeant_major.web.hub import Hub
 from sergeant_major.web.player_stats import player_stats
 from sergeant_major.web.ratings import COMPUTER_RATINGS, RATED_PRESETS, Rating, leaderboard
 from sergeant_major.web.session_sockets import SessionSockets
+from sergeant_major.web.tables import person_name_refusal
 
 __all__ = ["add_account_routes", "cross_site", "session_of", "AccountOut", "ErrorOut", "LeaderboardOut", "PlayerOut"]
 
@@ -248,6 +250,10 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
         body = await name_and_password(request)
         if isinstance(body, Response):
             return body
+        name = body["name"]  # a user name that fits (no spaces) may still be a level's name alone: code computer_name
+        like = person_name_refusal("the user name", name) if isinstance(name, str) and name_refusal(name) is None else None
+        if like is not None:  # an account's name is its seats': never one the pages write for a computer
+            return _refused(like[0], f"{like[1]}; nothing was changed")
         try:
             aid = await asyncio.to_thread(accounts.register, body["name"], body["password"])
             session, token = await asyncio.to_thread(accounts.open_session, aid, body["name"])
