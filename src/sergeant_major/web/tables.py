@@ -333,7 +333,7 @@ class GameTable:
             "clock": self._clock_json(),
             "waiting_start": self.waiting_start,
             "over": m.over,
-            "end": None if m.end is None else end_json(m.end, final_ranking(self)),
+            "end": None if m.end is None else end_json(m.end, ranked_winners(self)),
             "can_undo": seat is not None and self.undo_count(seat) > 0,
             "prev": prev,
             "view": vj,
@@ -359,15 +359,14 @@ def match_length(rules: Rules) -> dict[str, Any]:
     return {"deals": rules.deals, "end": None if end is None else {"kind": end[0].value, "total": end[1]}}
 
 
-def end_json(end: MatchEnd, ranking: list[int] | None = None) -> dict[str, Any]:
-    """The match's end for a client: ``winners`` (seats: those ``ranking``, the :func:`final_ranking`, puts first, else
-    the match's), ``reached`` (the match's winners, whom the reason names: a winner who left ranks last and has not
+def end_json(end: MatchEnd, winners: list[int] | None = None) -> dict[str, Any]:
+    """The match's end for a client: ``winners`` (seats: ``winners``, the table's :func:`ranked_winners`, else the
+    match's), ``reached`` (the match's winners, whom the reason names: a winner who left ranks last and has not
     won), ``reason`` (English text, as in the record) and the same reason as structured data for a translation:
     ``kind`` (``instant``, ``traditional``, ``target``, ``bound``, ``deals`` or ``other``) and its facts (``tricks``,
     ``limit``, ``deal``, ``total``, ``deals``; ``verb``: ``beat`` or ``made``; ``two``: two seats past the target), from
     :class:`MatchEnd`."""
-    winners = list(end.winners) if ranking is None else [s for s, r in enumerate(ranking) if r == 1]
-    out: dict[str, Any] = {"winners": winners, "reached": list(end.winners), "reason": end.reason, "kind": end.kind}
+    out: dict[str, Any] = {"winners": list(end.winners if winners is None else winners), "reached": list(end.winners), "reason": end.reason, "kind": end.kind}
     out.update(end.facts)
     return out
 
