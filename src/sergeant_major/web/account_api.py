@@ -61,7 +61,8 @@ class RatingOut(BaseModel):
 
     name: str
     computer: bool
-    rating: float = Field(description="the ordinal, mu - 3 sigma")
+    rating: float = Field(description="the rating shown: mu")
+    interval: float = Field(description="shown as rating ± interval: 2 sigma")
     mu: float
     sigma: float
     matches: int
@@ -82,6 +83,7 @@ class PlayerOut(BaseModel):
     """``GET /api/players/NAME``: see :func:`~sergeant_major.web.player_stats.player_stats`."""
 
     name: str
+    start: float = Field(description="a new account's rating, where the chart's lines start")
     ratings: dict[str, dict[str, Any]]
     history: list[dict[str, Any]]
     matches: int
@@ -130,7 +132,7 @@ def _refused(code: str, message: str, status: int = 400, **extra: Any) -> JSONRe
 
 
 def _rating_out(name: str, r: Rating) -> dict[str, Any]:
-    return {"name": name, "computer": r.computer, "rating": round(r.ordinal, 4), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
+    return {"name": name, "computer": r.computer, **r.shown(), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
             "matches": r.matches, "wins": r.wins, "provisional": r.provisional}
 
 
@@ -340,7 +342,7 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
         if preset not in RATED_PRESETS:
             return _refused("preset", f"there is no rated preset {preset[:40]!r} (the presets: {', '.join(RATED_PRESETS)})")
         rows = await asyncio.to_thread(leaderboard, hub.store, preset)
-        comps = sorted(COMPUTER_RATINGS[preset].items(), key=lambda kv: -(kv[1][0] - 3 * kv[1][1]))
+        comps = sorted(COMPUTER_RATINGS[preset].items(), key=lambda kv: -kv[1][0])
         return JSONResponse({"presets": list(RATED_PRESETS), "preset": preset, "players": [_rating_out(n, r) for n, r in rows],
                              "computers": [_rating_out(level, Rating(mu, sigma, computer=True)) for level, (mu, sigma) in comps]})
 
