@@ -257,12 +257,17 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
         if like is not None:  # an account's name is its seats': never one the pages write for a computer
             return _refused(like[0], f"{like[1]}; nothing was changed")
         try:
-            aid = await asyncio.to_thread(accounts.register, body["name"], body["password"])
+            aid, marked = await asyncio.to_thread(accounts.register_account, body["name"], body["password"])
             session, token = await asyncio.to_thread(accounts.open_session, aid, body["name"])
         except AccountRefused as e:
             return _refused(e.code, str(e))
         except SQLAlchemyError as e:
             return _refused("storage", f"the account could not be stored ({type(e).__name__}); nothing was changed", 503)
+        if marked:  # guests' seats under the new name: "Ann (guest)" in the loaded tables and the lobby too
+            await hub.guests_marked(marked)
+            lobby = getattr(request.app.state, "lobby", None)
+            if lobby is not None:
+                lobby.guests_marked(marked)
         return await logged_in(request, JSONResponse({"name": session.name, "csrf": session.csrf}), session, token)
 
     @app.post("/api/account/login", response_model=AccountOut, responses=responses)

@@ -22,6 +22,7 @@ from pwdlib import PasswordHash
 from sqlalchemy.exc import IntegrityError
 
 from sergeant_major.web.store import (
+    GUEST_SUFFIX,
     Store,
     accounts_t,
     devices_t,
@@ -33,7 +34,10 @@ from sergeant_major.web.store import (
     sessions_t,
 )
 
-__all__ = ["HASHER", "AccountStore", "AccountRefused", "Throttled", "Session", "Deleted", "DELETED_NAME", "SESSION_COOKIE", "SESSION_SECONDS",
+GuestSeat = tuple[str, int, str]
+"""A guest's seat renamed when an account took its name: ``(table id, seat, new name)``."""
+
+__all__ = ["HASHER", "AccountStore", "AccountRefused", "Throttled", "Session", "Deleted", "GuestSeat", "DELETED_NAME", "SESSION_COOKIE", "SESSION_SECONDS",
            "DEVICE_COOKIE", "DEVICE_SECONDS", "MAX_FAILURES", "MAX_ADDRESS_FAILURES", "NAME_SLOW", "NAME_SIEGE", "NAME_DELAY",
            "FAILURE_WINDOW", "client_network", "name_refusal", "password_refusal", "token_hash"]
 
@@ -160,7 +164,14 @@ class AccountStore:
         self.engine = store.engine
 
     def register(self, name: object, password: object) -> int:
-        """Make an account; returns its id.
+        """Make an account; returns its id (see :meth:`register_account`)."""
+        return self.register_account(name, password)[0]
+
+    def register_account(self, name: object, password: object) -> tuple[int, list[GuestSeat]]:
+        """Make an account; returns its id and the guests' seats renamed in the same transaction: every seat of a
+        person bound to no account whose name is the new account's (letter case aside) gets :data:`GUEST_SUFFIX`
+        (``Ann (guest)``), so that no table, lobby, history or replay shows a guest as the account; the stored reviews of
+        their tables (which hold the names) are dropped.
 
         Raises:
             AccountRefused: a bad name or password, or a name taken (letter case aside); nothing is stored then.
@@ -178,10 +189,28 @@ class AccountStore:
                 r = c.execute(accounts_t.insert().values(name=name, name_key=name.casefold(), password_hash=hashed,
                                                          created=time.time()))
                 key = r.inserted_primary_key
+                marked = self._mark_guests(c, name)
         except IntegrityError:
             raise AccountRefused("name_taken", f"the user name {name!r} is taken (letter case aside): choose another") from None
         assert key is not None
-        return int(key[0])
+        return int(key[0]), marked
+
+    def _mark_guests(self, c: sa.Connection, name: str) -> list[GuestSeat]:
+        """The guests' seats named ``name`` (letter case aside) renamed with :data:`GUEST_SUFFIX` on ``c``."""
+        key = name.casefold()
+        q = sa.select(seats_t.c.table_id, seats_t.c.seat, seats_t.c.name).where(seats_t.c.account_id.is_(None),
+                                                                               seats_t.c.kind == "human")
+        # ASCII: SQL's lower() finds them (SQLite's folds ASCII only); else the names of that length, folded here
+        q = q.where(sa.func.lower(seats_t.c.name) == key) if name.isascii() else q.where(sa.func.length(seats_t.c.name) == len(name))
+        marked = [(str(r.table_id), int(r.seat), str(r.name) + GUEST_SUFFIX) for r in c.execute(q) if str(r.name).casefold() == key]
+        for tid, seat, new in marked:
+            c.execute(seats_t.update().where(seats_t.c.table_id == tid, seats_t.c.seat == seat).values(name=new))
+        tids = sorted({tid for tid, _, _ in marked})
+        if tids:
+            c.execute(reviews_t.delete().where(reviews_t.c.table_id.in_(tids)))
+        for tid in tids:  # many processes: the copies loaded elsewhere read the seats renamed
+            self.store.notify_seats(c, tid)
+        return marked
 
     def throttle_wait(self, name: str, addr: str, remembered: bool = False) -> None:
         """Raise :class:`Throttled` when an attempt at ``name`` from ``addr`` must wait (the failures of the last

@@ -305,6 +305,18 @@ class Lobby:
         if hit:
             self.changed()
 
+    def guests_marked(self, marked: list[tuple[str, int, str]]) -> None:
+        """Guests' seats renamed when an account took their name (``(table id, seat, new name)``, as stored) at the
+        waiting tables too."""
+        hit = False
+        for tid, seat, name in marked:
+            w = self.waiting.get(tid)
+            if w is not None and w.seats[seat].account is None:
+                w.seats[seat] = replace(w.seats[seat], name=name)
+                hit = True
+        if hit:
+            self.changed()
+
     # ------------------------------------------------------------------ open, join, quick play
     async def open(self, req: LobbyRequest, account: int | None = None) -> Seated:
         """Open a public table (``req``: its rules, clock, computers' level and wait) with its opener in seat 0 (bound to
