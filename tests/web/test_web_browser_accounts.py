@@ -103,15 +103,15 @@ def test_two_accounts_play_a_rated_match_and_see_it_everywhere(server: Server, b
         text = page.inner_text("#lb-table")
         for who, r in zip(("Ann", "Bea"), ratings, strict=True):
             row = page.locator("#lb-table tr", has_text=who).inner_text()
-            assert shown(r.ordinal) in row and "provisional" in row, (row, r.ordinal)
-        assert text.index("Ann" if ratings[0].ordinal > ratings[1].ordinal else "Bea") < text.index(
-            "Bea" if ratings[0].ordinal > ratings[1].ordinal else "Ann") or ratings[0].ordinal == ratings[1].ordinal
+            assert shown(r.mu) in row and f"± {shown(2 * r.sigma)}" in row and "provisional" in row, (row, r.mu)
+        assert text.index("Ann" if ratings[0].mu > ratings[1].mu else "Bea") < text.index(
+            "Bea" if ratings[0].mu > ratings[1].mu else "Ann") or ratings[0].mu == ratings[1].mu
         check_page(page, f"leaderboard {name}")
     # a player's page: the rating, the chart, the match and its replay
     b.click("#lb-table a:text('Ann')")
     b.wait_for_url("**/players/Ann")
     b.locator("#recent").wait_for()
-    assert shown(ratings[0].ordinal) in b.inner_text("main")
+    assert shown(ratings[0].mu) in b.inner_text("main")
     assert b.locator("svg.chart polyline").count() == 1
     assert b.locator(f"#recent a[href='/replay/{tid}']").count() == 1
     check_page(b, "player desktop")
@@ -178,7 +178,8 @@ def test_the_lobby_says_a_new_accounts_rating_is_provisional(server: Server, bro
     page.goto(server.url + "/lobby")
     seat = page.locator(".lseat", has_text="Pia")
     seat.locator(".tag", has_text="provisional").wait_for()
-    assert seat.locator(".rating").get_attribute("title") == "rating 0 after 0 matches"
+    assert seat.locator(".rating").inner_text() == "25"  # mu: a new account's
+    assert seat.locator(".rating").get_attribute("title") == "rating 25 ± 16.7 after 0 matches"
     check_page(page, "lobby with a provisional rating")
     page.goto(server.url + "/players/Pia")  # no preset chosen on a player's page: it says what makes a match rated
     page.locator("#no-rated", has_text="No rated match yet: a match is rated when").wait_for()

@@ -1,5 +1,6 @@
-"""The rating chart of a player's page in headless Debian Chromium: every line starts at a new account's 0 and stays
-inside the chart, also for a player whose ratings are all below 0 (after one lost match: the usual first one)."""
+"""The rating chart of a player's page in headless Debian Chromium: every line starts at a new account's rating (25)
+and stays inside the chart, also for a player whose ratings are all below it (after one lost match: the usual first
+one)."""
 
 from __future__ import annotations
 
@@ -26,19 +27,23 @@ def player(history: list[dict[str, Any]]) -> dict[str, Any]:
     """The answer of ``GET /api/players/Ann`` for an account with these rated matches (9-5-2 only)."""
     last = history[-1]
     return {
-        "name": "Ann",
-        "ratings": {"9-5-2": {"ordinal": last["ordinal"], "mu": 20.8, "sigma": 7.9, "matches": len(history), "wins": 0,
+        "name": "Ann", "start": START,
+        "ratings": {"9-5-2": {"rating": last["rating"], "interval": 15.8, "mu": 20.8, "sigma": 7.9, "matches": len(history), "wins": 0,
                               "provisional": True}},
         "history": history, "matches": len(history), "wins": 0, "in_play": 0, "left": 0,
         "roles": [], "dealer_target": {"deals": 0, "made": 0}, "contracts": [], "recent": [],
     }
 
 
-@pytest.mark.parametrize("ordinals", [[-2.9], [-2.9, -5.1], [2.2], [-2.9, 3.0]], ids=["one-loss", "two-losses", "one-win",
-                                                                                         "loss-then-win"])
-def test_the_rating_line_starts_at_0_inside_the_chart(server: Server, browser: Any, ordinals: list[float]) -> None:
-    history = [{"preset": "9-5-2", "table": f"t{i}", "place": 3, "ordinal": o, "time": 1796650824.0 + i}
-               for i, o in enumerate(ordinals)]
+START = 25.0
+
+
+@pytest.mark.parametrize("ratings", [[20.9], [20.9, 18.0], [27.1], [20.9, 26.0]], ids=["one-loss", "two-losses", "one-win",
+                                                                                     "loss-then-win"])
+def test_the_rating_line_starts_at_a_new_account_s_rating_inside_the_chart(server: Server, browser: Any,
+                                                                           ratings: list[float]) -> None:
+    history = [{"preset": "9-5-2", "table": f"t{i}", "place": 3, "rating": r, "interval": 15.0, "time": 1796650824.0 + i}
+               for i, r in enumerate(ratings)]
     ctx = browser.new_context(viewport={"width": 390, "height": 844})
     page = ctx.new_page()
     errs = page_errors(page)
@@ -49,11 +54,11 @@ def test_the_rating_line_starts_at_0_inside_the_chart(server: Server, browser: A
     box = [float(x) for x in str(page.get_attribute("svg.chart", "viewBox")).split()]
     height = box[3]
     points = [tuple(float(v) for v in p.split(",")) for p in str(page.get_attribute("svg.chart polyline", "points")).split()]
-    assert len(points) == len(ordinals) + 1
-    # the y axis holds 0 (the start) and every rating: no point lies above or below the chart
-    assert all(0 <= y <= height for _, y in points), (ordinals, points, height)
+    assert len(points) == len(ratings) + 1
+    # the y axis holds the start and every rating: no point lies above or below the chart
+    assert all(0 <= y <= height for _, y in points), (ratings, points, height)
     texts = page.eval_on_selector_all("svg.chart > text", "els => els.map((e) => e.textContent)")
     labels = [float(t.replace("\u2212", "-")) for t in texts if re.fullmatch(r"[-\u2212]?\d+(\.\d+)?", t.strip())]
-    assert min(labels) <= min(0.0, *ordinals) and max(labels) >= max(0.0, *ordinals), labels
+    assert min(labels) <= min(START, *ratings) and max(labels) >= max(START, *ratings), labels
     assert errs == []
     ctx.close()

@@ -44,6 +44,14 @@ def test_end_is_structured_for_translation(reason: str, kind: str, fields: dict[
         assert out[k] == v, (k, out)
 
 
+def test_the_end_s_winners_are_the_ones_given_else_the_match_s() -> None:
+    """``end_json`` names the winners it is given (the table's ``ranked_winners``: the one home of the rule that a winner
+    who left has not won), else the match's; ``reached`` stays the match's, whom the reason names."""
+    end = MatchEnd.from_reason((1,), "Cy reached 21 (target total 20)")
+    assert end_json(end, [0, 2])["winners"] == [0, 2] and end_json(end, [0, 2])["reached"] == [1]
+    assert end_json(end)["winners"] == [1]
+
+
 def test_replay_steps_carry_actions(tmp_path: Path) -> None:
     app = create_app(f"sqlite:///{tmp_path / 'r.sqlite3'}")
     with TestClient(app) as cl:

@@ -110,6 +110,21 @@ def test_a_name_refused_as_a_computer_s_is_said_in_german_quoting_it() -> None:
     assert "„Experte 2“" in lobby and "Computer" in lobby, lobby
 
 
+def test_a_name_refused_as_a_free_seat_s_is_said_in_german_quoting_it() -> None:
+    """The refusal of a person's name written as a free seat's (code ``free_seat_name``) on the table page, the home
+    page and the lobby, in German, quoting the name; the pages' free seats are named as the server knows them."""
+    from sergeant_major.web.tables import free_seat_like
+
+    join = _german('t("err_free_seat_name", {name: JSON.stringify("Free seat 3")})')
+    create = _german('refusalText({code: "create_free_seat_name", reason: "x"}, {seat: 2, seatName: "Freier Platz 3", name: "T"})')
+    lobby = _german('t("err_lobby_free_seat_name", {name: "Freier Platz 2"})')
+    assert '"Free seat 3"' in join and "Platz" in join and "nichts wurde geändert" in join, join
+    assert "„Freier Platz 3“ auf Platz 2" in create and "kein Tisch" in create, create
+    assert "„Freier Platz 2“" in lobby, lobby
+    said = _in_german('Object.keys(STRINGS).map((l) => STRINGS[l].freeSeatN.replace("{n}", "3"))')
+    assert len(said) == 2 and all(free_seat_like(x) for x in said), said
+
+
 def test_a_player_s_page_without_rated_matches_names_the_practice_table_too() -> None:
     """The repro: after a practice match (a preset, every seat an account or a computer) the player's page said a match
     is rated when every seat is an account or a computer and its rules are a preset's - true of that match, which was

@@ -15,7 +15,7 @@ from _webhelp import connect, make_hub, new_table, play_to_the_end, send  # noqa
 
 from sergeant_major.records import dumps_record, loads_record  # noqa: E402
 from sergeant_major.records.validation import check_record  # noqa: E402
-from sergeant_major.web.tables import final_ranking  # noqa: E402
+from sergeant_major.web.tables import final_ranking, ranked_winners  # noqa: E402
 
 
 def test_a_leaver_is_played_by_a_computer_and_ranks_last(tmp_path: Path) -> None:
@@ -50,6 +50,8 @@ def test_a_leaver_is_played_by_a_computer_and_ranks_last(tmp_path: Path) -> None
         assert end["over"]
         ranks = final_ranking(gt)
         assert ranks[1] == 3 and sorted(ranks[:1] + ranks[2:]) in ([1, 1], [1, 2])
+        # the end dialog's winners are the ranking's, as every page names them (the leaver never among them)
+        assert end["end"]["winners"] == ranked_winners(gt) == [s for s, r in enumerate(ranks) if r == 1]
         rec = gt.record()
         assert [x["seat"] for x in rec["meta"]["left"]] == [1]
         check_record(loads_record(dumps_record(rec)))

@@ -35,7 +35,7 @@ def test_quick_play_of_two_accounts_is_bound_shown_with_ratings_and_rated(tmp_pa
         lobby = (await guest.get("/api/lobby")).json()
         seats = next(t for t in lobby["tables"] if t["id"] == a["id"])["seats"]
         assert seats[0]["name"] == "ann"  # the account's name, not the one typed
-        assert seats[0]["rating"] == {"ordinal": 0.0, "matches": 0, "provisional": True}
+        assert seats[0]["rating"] == {"rating": 25.0, "interval": 16.7, "matches": 0, "provisional": True}
         b = (await ben.post("/api/lobby/quick", json={**form, "wait": 0})).json()
         assert b["id"] == a["id"] and b["seat"] == 1
         for _ in range(500):  # ben's wait of 0 s: a computer takes the last seat at once, and the table leaves the lobby

@@ -240,6 +240,8 @@ def test_a_name_sent_after_the_match_is_over_leaves_the_record_alone(tmp_path: P
 
 
 COMPUTER_LIKE = ["Heuristic 3", "heuristik 2", "Zufall 3'", "EXPERT 12", "Anfänger  1", "Experte 4", "Random\u00a02",
+                 # a level's name alone: the computers' names at a table where one level plays once
+                 "Random", "expert", "Heuristik", "Beginner'",
                  # a computer seat's role line, as the pages write it in English and German
                  "Computer (Heuristic)", "computer (zufall)", "Computer(Experte)", "COMPUTER ( Beginner )"]
 
@@ -276,20 +278,62 @@ def test_a_person_s_name_written_as_a_computer_s_is_refused_everywhere_and_chang
         assert cl.get("/api/lobby").json()["tables"] == []
 
 
-def test_names_only_like_a_computer_s_are_a_person_s_and_two_alike_in_the_lobby_are_told_apart_as_people(tmp_path: Path) -> None:
-    """A level's name alone, another word and a number, a computer seat's own default: all taken. Two people named
-    "Random" in the lobby are "Random" and "Random (2)": numbered as "Random 2", the second would be written as the
-    computer of seat 2 is."""
+def test_names_only_like_a_computer_s_are_a_person_s(tmp_path: Path) -> None:
+    """Another word and a number, a level's name inside a longer word, a computer seat's own default: all taken (a
+    level's name alone is refused: ``COMPUTER_LIKE``)."""
     app = create_app(f"sqlite:///{tmp_path / 'd.sqlite3'}")
     with TestClient(app) as cl:
-        r = cl.post("/api/tables", json={"rules": "9-5-2", "seats": [{"kind": "me", "name": "Heuristic"},
+        r = cl.post("/api/tables", json={"rules": "9-5-2", "seats": [{"kind": "me", "name": "Heuristics"},
                                                                      {"kind": "friend", "name": "Expertin 2"},
                                                                      {"kind": "computer", "level": "random", "name": "Random 3"}]})
-        assert r.status_code == 200 and [s["name"] for s in r.json()["seats"]] == ["Heuristic", "Expertin 2", "Random 3"], r.json()
-        a = cl.post("/api/lobby/quick", json={"name": "Random", "rules": "9-5-2", "wait": 120}).json()
-        b = cl.post("/api/lobby/quick", json={"name": "random", "rules": "9-5-2", "wait": 120}).json()
+        assert r.status_code == 200 and [s["name"] for s in r.json()["seats"]] == ["Heuristics", "Expertin 2", "Random 3"], r.json()
+        a = cl.post("/api/lobby/quick", json={"name": "Randy", "rules": "9-5-2", "wait": 120}).json()
+        b = cl.post("/api/lobby/quick", json={"name": "randy", "rules": "9-5-2", "wait": 120}).json()
         assert b["id"] == a["id"] and b["seat"] == 1
-        assert [s.name for s in app.state.hub.store.seats(a["id"])][:2] == ["Random", "random (2)"]
+        assert [s.name for s in app.state.hub.store.seats(a["id"])][:2] == ["Randy", "randy 2"]
+
+
+FREE_SEAT_LIKE = ["Free seat 3", "free seat", "FREE  SEAT 2'", "Freier Platz 2", "freier platz", "Free seat2"]
+
+
+@pytest.mark.parametrize("name", FREE_SEAT_LIKE)
+def test_a_person_s_name_written_as_a_free_seat_s_is_refused_everywhere_and_changes_nothing(tmp_path: Path, name: str) -> None:
+    """The repro: a guest could take the name "Free seat 3" (in the lobby, with an invitation, at creation), as the
+    pages name a seat nobody took yet (German "Freier Platz 3"): the others would take his seat for a free one. Now it
+    is refused (code ``free_seat_name``), quoted, through each real endpoint, and nothing changes."""
+    app = create_app(f"sqlite:///{tmp_path / 'f.sqlite3'}")
+    with TestClient(app) as cl:
+        store = app.state.hub.store
+        r = cl.post("/api/tables", json={"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "friend", "name": name},
+                                                                     {"kind": "computer"}]})
+        assert r.status_code == 400 and r.json()["code"] == "free_seat_name" and r.json()["seat"] == 2, r.json()
+        assert repr(name) in r.json()["error"] and "free" in r.json()["error"], r.json()
+        for kind in ("open", "quick"):
+            r = cl.post(f"/api/lobby/{kind}", json={"name": name, "rules": "9-5-2"})
+            assert r.status_code == 400 and r.json()["code"] == "free_seat_name" and repr(name) in r.json()["error"], r.json()
+        assert cl.get("/api/lobby").json()["tables"] == []
+        a = cl.post("/api/lobby/quick", json={"name": "Ann", "rules": "9-5-2", "wait": 120}).json()  # seats 2 and 3 free
+        tid = a["id"]
+        assert [s.name for s in store.seats(tid)][1:] == ["Free seat 2", "Free seat 3"]
+        out = cl.post("/api/tables", json={"rules": "9-5-2", "seats": ME_FRIEND_COMPUTER}).json()
+        tid, tok = out["id"], out["seats"][1]["invite"].split("#token=")[1]
+        with cl.websocket_connect(f"/ws/{tid}") as ws:
+            ws.send_text(json.dumps({"type": "join", "token": tok, "name": name}))
+            err = ws.receive_json()
+            assert err["type"] == "error" and err["code"] == "free_seat_name" and repr(name) in err["reason"], err
+            assert [(s.name, s.claimed) for s in store.seats(tid)][1] == ("Friend 1", False)  # the seat not taken
+
+
+@pytest.mark.usefixtures("fast_argon2")
+@pytest.mark.parametrize("name", ["Random", "Expert", "heuristik"])
+def test_an_account_named_as_a_computer_is_refused(tmp_path: Path, name: str) -> None:
+    """An account's name is its seats' name: a level's name alone would pass its player off as a computer."""
+    app = create_app(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+    with TestClient(app) as cl:
+        r = cl.post("/api/account/register", json={"name": name, "password": "a good password"})
+        assert r.status_code == 400 and r.json()["code"] == "computer_name" and repr(name) in r.json()["error"], r.json()
+        assert cl.get("/api/account").json()["name"] is None
+        assert cl.post("/api/account/register", json={"name": name + "fan", "password": "a good password"}).status_code == 200
 
 
 def test_a_name_numbered_already_counts_on_in_the_lobby_letter_case_aside(tmp_path: Path) -> None:

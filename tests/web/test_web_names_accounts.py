@@ -14,13 +14,15 @@ import pytest
 pytest.importorskip("fastapi")
 
 import httpx  # noqa: E402
+import sqlalchemy as sa  # noqa: E402
 from _webhelp import connect, send  # noqa: E402
 
 from sergeant_major.web.app import create_app, create_table  # noqa: E402
 from sergeant_major.web.protocol import TableRefused  # noqa: E402
-from sergeant_major.web.store import Store, accounts_t  # noqa: E402
+from sergeant_major.web.store import Store, accounts_t, seats_t  # noqa: E402
 
 FORM = {"rules": "9-5-2", "level": "heuristic", "wait": 120}
+PASSWORD = "a good password"
 PEOPLE = [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer"}]
 
 
@@ -150,3 +152,50 @@ def test_a_join_whose_name_cannot_be_checked_takes_no_seat(tmp_path: Path, monke
     said = asyncio.run(run())
     assert said["code"] == "storage" and '"Bea"' in said["reason"] and "OperationalError" in said["reason"], said
     assert not store.seats(out["id"])[1].claimed
+
+
+@pytest.mark.usefixtures("fast_argon2")
+def test_a_guest_seat_under_a_name_an_account_takes_later_is_shown_as_the_guest_s(tmp_path: Path) -> None:
+    """The repro: a guest sat as "Ann" (a table of his, a lobby table), then someone registered "ann": the table, the
+    lobby and *My games* went on showing the guest as "Ann", as if the account played there. Now registering renames
+    every seat of a guest under that name (letter case aside) "Ann (guest)": the loaded table's players are shown it at
+    once, the lobby and the history too; a seat bound to an account, or of another name, keeps its name; and when the
+    account itself takes such a seat (logged in, with its token: the guest was that person), it is "Ann" again."""
+    from fastapi.testclient import TestClient
+
+    store = _store(tmp_path)
+    app = create_app(store=store)
+    with TestClient(app) as c:  # one browser: a guest's, then logged in as zed, a guest again, then as ann
+        made = c.post("/api/tables", json={"rules": "9-5-2", "seats": [{"kind": "me", "name": "Ann"},
+                                                                      {"kind": "friend", "name": "Bo"}, {"kind": "computer"}]}).json()
+        tid, token = made["id"], made["seats"][0]["token"]
+        lobby = c.post("/api/lobby/quick", json={**FORM, "name": "ANN"}).json()
+        assert c.post("/api/account/register", json={"name": "zed", "password": PASSWORD}).status_code == 200
+        zed_t = c.post("/api/lobby/join", json={**FORM, "name": "zed", "table": lobby["id"]}).json()  # zed's seat, bound
+        c.cookies.clear()
+        with c.websocket_connect(f"/ws/{tid}") as ws:
+            ws.send_text(json.dumps({"type": "join", "token": token}))
+            assert ws.receive_json()["table"]["seats"][0]["name"] == "Ann"
+            r = c.post("/api/account/register", json={"name": "ann", "password": PASSWORD})
+            assert r.status_code == 200 and r.json()["name"] == "ann"
+            ws.send_text(json.dumps({"type": "chat", "id": "good_luck"}))  # answered: the test never waits for nothing
+            st = ws.receive_json()  # shown at once to the guest at the table, before the chat's answer
+            assert st["type"] == "state" and [s["name"] for s in st["table"]["seats"]][:2] == ["Ann (guest)", "Bo"], st
+            said = ws.receive_json()
+            assert said["type"] == "chat" and said["name"] == "Ann (guest)", said
+        seats = next(t for t in c.get("/api/lobby").json()["tables"] if t["id"] == lobby["id"])["seats"]
+        assert [s["name"] for s in seats][:2] == ["ANN (guest)", "zed"]
+        c.cookies.clear()
+        games = c.post("/api/history", json={"tokens": [token, lobby["token"], zed_t["token"]]}).json()["games"]
+        assert {g["id"]: g["names"][0] for g in games} == {tid: "Ann (guest)", lobby["id"]: "ANN (guest)"}
+        assert [s.name for s in store.seats(tid)][:2] == ["Ann (guest)", "Bo"]
+        assert [s.name for s in store.seats(lobby["id"])][:2] == ["ANN (guest)", "zed"]
+        # the account with the seat's token (the guest was Ann): the seat is hers, under her name again
+        assert c.post("/api/account/login", json={"name": "ann", "password": PASSWORD}).status_code == 200
+        with c.websocket_connect(f"/ws/{tid}") as ws:
+            ws.send_text(json.dumps({"type": "join", "token": token}))
+            st = ws.receive_json()
+            assert st["you"] == 0 and st["table"]["seats"][0]["name"] == "Ann", st
+    with store.engine.connect() as conn:
+        row = conn.execute(sa.select(seats_t.c.name, seats_t.c.account_id).where(seats_t.c.table_id == tid, seats_t.c.seat == 0)).one()
+    assert row.name == "Ann" and row.account_id == store.account_named("ann")

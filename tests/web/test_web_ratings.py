@@ -136,7 +136,7 @@ def test_a_rated_match_changes_the_ratings_exactly_as_openskill_rate(tmp_path: P
     assert rating_of(hub.store, ids[0], "9-5-2").matches == 1
     board = leaderboard(hub.store, "9-5-2")
     assert sorted(n for n, _ in board) == ["ann", "ben"]
-    assert board[0][1].ordinal >= board[1][1].ordinal
+    assert board[0][1].mu >= board[1][1].mu
     stats = player_stats(hub.store, ids[0], "ann")
     assert stats["matches"] == 1 and stats["wins"] == int(ranks[0] == 0) and stats["left"] == 0
     deals = len(gt.match.deals)
@@ -200,3 +200,39 @@ def test_a_leaver_whose_computer_wins_the_match_has_no_win_on_the_player_s_page(
     assert won["winners"] == [2]  # the final ranking's first, as every page names the winners: not the leaver's seat
     assert won["place"] == 2 and stats["left"] >= 1  # after the computer that stayed; before Ann, who left with less
     assert stats["wins"] == 0, stats["wins"]
+
+
+def test_the_rating_shown_falls_after_a_loss_though_the_ordinal_rises(tmp_path: Path) -> None:
+    """The repro: a new account second behind the expert, tied with the heuristic, lost the match and its shown rating,
+    the ordinal mu - 3 sigma, rose from 0 to 1.1 (sigma shrank more than mu fell); players read that as a bug. Now the
+    pages show mu (falls to 24.0) with its interval, 2 sigma, and the lines of the chart start at a new account's 25."""
+    from fastapi.testclient import TestClient
+
+    from sergeant_major.web.app import create_app
+    from sergeant_major.web.store import Store, ratings_t
+
+    store = Store(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+    store.migrate()
+    app = create_app(store=store)
+    with TestClient(app) as cl:
+        for name in ("ann", "bea", "cyd"):
+            assert cl.post("/api/account/register", json={"name": name, "password": PASSWORD}).status_code == 200
+        ann, bea, cy = (AccountStore(store).account_id(n)[0] for n in ("ann", "bea", "cyd"))  # type: ignore[index]
+        tid = create_table(store, {"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "computer", "level": "expert"},
+                                                               {"kind": "computer"}]})["id"]
+        assert rate_match(store, tid, "9-5-2", [("human", ann), ("expert", None), ("heuristic", None)], [1, 0, 1])
+        r = rating_of(store, ann, "9-5-2")
+        assert r.ordinal > 0 and r.mu < 25  # what was shown rose; the estimate of the skill fell
+        got = cl.get("/api/players/ann").json()
+        assert got["start"] == 25.0 and got["ratings"]["9-5-2"]["rating"] == round(r.mu, 4) < 25
+        assert got["ratings"]["9-5-2"]["interval"] == round(2 * r.sigma, 4)
+        assert [h["rating"] for h in got["history"]] == [round(r.mu, 4)]
+        # the leaderboard: by the rating shown, the provisional accounts (fewer than 10 matches) after the others
+        with store.engine.begin() as c:
+            c.execute(ratings_t.insert(), [
+                {"account_id": bea, "preset": "9-5-2", "mu": 31.0, "sigma": 6.0, "matches": 1, "wins": 1, "updated": 0.0},
+                {"account_id": cy, "preset": "9-5-2", "mu": 23.0, "sigma": 2.0, "matches": 12, "wins": 4, "updated": 0.0}])
+        board = cl.get("/api/leaderboard?preset=9-5-2").json()
+        assert [(p["name"], p["rating"], p["interval"], p["provisional"]) for p in board["players"]] == [
+            ("cyd", 23.0, 4.0, False), ("bea", 31.0, 12.0, True), ("ann", round(r.mu, 4), round(2 * r.sigma, 4), True)]
+        assert [p["rating"] for p in board["computers"]] == sorted((mu for mu, _ in COMPUTER_RATINGS["9-5-2"].values()), reverse=True)

@@ -45,3 +45,17 @@ def test_every_english_text_has_a_german_one() -> None:
 def test_a_key_written_twice_is_found() -> None:
     src = 'const STRINGS = {\n  en: {\n    a: "x: y", b: "z",\n    a: "w",\n  },\n  de: {\n    a: "v",\n  },\n};\n'
     assert _keys_by_language(src) == {"en": ["a", "b", "a"], "de": ["a"]}
+
+
+def test_every_refusal_of_a_person_s_name_has_german_texts() -> None:
+    """Each code :func:`person_name_refusal` gives (``computer_name``, ``free_seat_name``, ``account_name``) is said in
+    German where a name is refused: the table page's join (``err_``), the home page's seats (``err_create_``), the lobby
+    (``err_lobby_``); and a new account's (``computer_name``: a name with no spaces) on the account page (``err_acc_``)."""
+    from sergeant_major.web.tables import person_name_refusal
+
+    codes = {r[0] for r in (person_name_refusal("n", x, 1) for x in ("Random", "Free seat 3", "deleted player", "Ann")) if r}
+    assert codes == {"computer_name", "free_seat_name", "account_name"}
+    german = set(_keys_by_language(_i18n())["de"])
+    assert {f"err_{p}{c}" for p in ("", "create_", "lobby_") for c in codes} <= german
+    accounts = (Path(web.__file__).parent / "static" / "accounts.js").read_text(encoding="utf-8").split("Object.assign(STRINGS.de", 1)[1]
+    assert "err_acc_computer_name:" in accounts

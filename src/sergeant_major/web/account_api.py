@@ -20,12 +20,15 @@ from pydantic import BaseModel, Field
 from sqlalchemy.exc import SQLAlchemyError
 
 from sergeant_major.web.accounts import (
+    DEVICE_COOKIE,
+    DEVICE_SECONDS,
     SESSION_COOKIE,
     SESSION_SECONDS,
     AccountRefused,
     AccountStore,
     Session,
     Throttled,
+    name_refusal,
     token_hash,
 )
 from sergeant_major.web.bodies import request_json
@@ -33,6 +36,7 @@ from sergeant_major.web.hub import Hub
 from sergeant_major.web.player_stats import player_stats
 from sergeant_major.web.ratings import COMPUTER_RATINGS, RATED_PRESETS, Rating, leaderboard
 from sergeant_major.web.session_sockets import SessionSockets
+from sergeant_major.web.tables import person_name_refusal
 
 __all__ = ["add_account_routes", "cross_site", "session_of", "AccountOut", "ErrorOut", "LeaderboardOut", "PlayerOut"]
 
@@ -57,7 +61,8 @@ class RatingOut(BaseModel):
 
     name: str
     computer: bool
-    rating: float = Field(description="the ordinal, mu - 3 sigma")
+    rating: float = Field(description="the rating shown: mu")
+    interval: float = Field(description="shown as rating ± interval: 2 sigma")
     mu: float
     sigma: float
     matches: int
@@ -78,6 +83,7 @@ class PlayerOut(BaseModel):
     """``GET /api/players/NAME``: see :func:`~sergeant_major.web.player_stats.player_stats`."""
 
     name: str
+    start: float = Field(description="a new account's rating, where the chart's lines start")
     ratings: dict[str, dict[str, Any]]
     history: list[dict[str, Any]]
     matches: int
@@ -126,7 +132,7 @@ def _refused(code: str, message: str, status: int = 400, **extra: Any) -> JSONRe
 
 
 def _rating_out(name: str, r: Rating) -> dict[str, Any]:
-    return {"name": name, "computer": r.computer, "rating": round(r.ordinal, 4), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
+    return {"name": name, "computer": r.computer, **r.shown(), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
             "matches": r.matches, "wins": r.wins, "provisional": r.provisional}
 
 
@@ -164,6 +170,12 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
                 await sockets.end([token_hash(old)])
         resp.set_cookie(SESSION_COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="lax", secure=_secure(request),
                         path="/")
+        try:  # this browser remembered for the account: others' wrong passwords never slow its next login
+            device = await asyncio.to_thread(accounts.remember, session.account_id, request.cookies.get(DEVICE_COOKIE))
+        except SQLAlchemyError:
+            return resp
+        resp.set_cookie(DEVICE_COOKIE, device, max_age=DEVICE_SECONDS, httponly=True, samesite="strict",
+                        secure=_secure(request), path="/api/account")
         return resp
 
     def logged_out(resp: JSONResponse) -> JSONResponse:
@@ -240,13 +252,22 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
         body = await name_and_password(request)
         if isinstance(body, Response):
             return body
+        name = body["name"]  # a user name that fits (no spaces) may still be a level's name alone: code computer_name
+        like = person_name_refusal("the user name", name) if isinstance(name, str) and name_refusal(name) is None else None
+        if like is not None:  # an account's name is its seats': never one the pages write for a computer
+            return _refused(like[0], f"{like[1]}; nothing was changed")
         try:
-            aid = await asyncio.to_thread(accounts.register, body["name"], body["password"])
+            aid, marked = await asyncio.to_thread(accounts.register_account, body["name"], body["password"])
             session, token = await asyncio.to_thread(accounts.open_session, aid, body["name"])
         except AccountRefused as e:
             return _refused(e.code, str(e))
         except SQLAlchemyError as e:
             return _refused("storage", f"the account could not be stored ({type(e).__name__}); nothing was changed", 503)
+        if marked:  # guests' seats under the new name: "Ann (guest)" in the loaded tables and the lobby too
+            await hub.guests_marked(marked)
+            lobby = getattr(request.app.state, "lobby", None)
+            if lobby is not None:
+                lobby.guests_marked(marked)
         return await logged_in(request, JSONResponse({"name": session.name, "csrf": session.csrf}), session, token)
 
     @app.post("/api/account/login", response_model=AccountOut, responses=responses)
@@ -256,7 +277,8 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
             return body
         addr = request.client.host if request.client is not None else "unknown"
         try:
-            session, token = await asyncio.to_thread(accounts.login, body["name"], body["password"], addr)
+            session, token = await asyncio.to_thread(accounts.login, body["name"], body["password"], addr,
+                                                     request.cookies.get(DEVICE_COOKIE))
         except Throttled as e:
             return throttled(e)
         except AccountRefused as e:
@@ -325,7 +347,7 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
         if preset not in RATED_PRESETS:
             return _refused("preset", f"there is no rated preset {preset[:40]!r} (the presets: {', '.join(RATED_PRESETS)})")
         rows = await asyncio.to_thread(leaderboard, hub.store, preset)
-        comps = sorted(COMPUTER_RATINGS[preset].items(), key=lambda kv: -(kv[1][0] - 3 * kv[1][1]))
+        comps = sorted(COMPUTER_RATINGS[preset].items(), key=lambda kv: -kv[1][0])
         return JSONResponse({"presets": list(RATED_PRESETS), "preset": preset, "players": [_rating_out(n, r) for n, r in rows],
                              "computers": [_rating_out(level, Rating(mu, sigma, computer=True)) for level, (mu, sigma) in comps]})
 

@@ -3,13 +3,15 @@
 
 Passwords are hashed with Argon2id (``pwdlib``'s recommended parameters) and never stored, logged or sent back; a
 session's cookie holds a random token whose SHA-256 alone is stored (table ``sm_sessions``), with a CSRF token of its
-own. Failed logins are rows of ``sm_login_failures`` (per name and per client address), so that the throttle holds
-across restarts and for every process sharing the database.
+own. Failed logins are rows of ``sm_login_failures`` (per name, per client network and per pair of both), so that the
+throttle holds across restarts and for every process sharing the database; a browser that logged in to an account is
+remembered (``sm_devices``) and never slowed by the wrong passwords others send for its name.
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import re
 import secrets
 import time
@@ -20,8 +22,10 @@ from pwdlib import PasswordHash
 from sqlalchemy.exc import IntegrityError
 
 from sergeant_major.web.store import (
+    GUEST_SUFFIX,
     Store,
     accounts_t,
+    devices_t,
     login_failures_t,
     rating_history_t,
     ratings_t,
@@ -30,14 +34,24 @@ from sergeant_major.web.store import (
     sessions_t,
 )
 
-__all__ = ["HASHER", "AccountStore", "AccountRefused", "Throttled", "Session", "Deleted", "DELETED_NAME", "SESSION_COOKIE", "SESSION_SECONDS",
-           "MAX_FAILURES", "FAILURE_WINDOW", "name_refusal", "password_refusal", "token_hash"]
+GuestSeat = tuple[str, int, str]
+"""A guest's seat renamed when an account took its name: ``(table id, seat, new name)``."""
+
+__all__ = ["HASHER", "AccountStore", "AccountRefused", "Throttled", "Session", "Deleted", "GuestSeat", "DELETED_NAME", "SESSION_COOKIE", "SESSION_SECONDS",
+           "DEVICE_COOKIE", "DEVICE_SECONDS", "MAX_FAILURES", "MAX_ADDRESS_FAILURES", "NAME_SLOW", "NAME_SIEGE", "NAME_DELAY",
+           "FAILURE_WINDOW", "client_network", "name_refusal", "password_refusal", "token_hash"]
 
 DELETED_NAME = "deleted player"
 SESSION_COOKIE = "sm_session"
 SESSION_SECONDS = 30 * 24 * 3600  # a session lasts 30 days from its login
-MAX_FAILURES = 5  # failed logins for a name or from an address within FAILURE_WINDOW: the next is refused (HTTP 429)
-FAILURE_WINDOW = 15 * 60.0  # seconds
+DEVICE_COOKIE = "sm_device"
+DEVICE_SECONDS = 365 * 24 * 3600  # a browser stays remembered for a year from its login
+FAILURE_WINDOW = 15 * 60.0  # seconds: the failures counted are of the last 15 minutes
+MAX_FAILURES = 5  # failures for one name from one network: its next attempt at the name is refused (HTTP 429)
+MAX_ADDRESS_FAILURES = 20  # failures from one network, any names: its next attempt at any name is refused
+NAME_SLOW = 5  # failures for a name from anywhere: a browser not remembered that failed at it waits NAME_DELAY
+NAME_SIEGE = 50  # failures for a name from anywhere (10 networks at their limit): every browser not remembered waits
+NAME_DELAY = 30.0  # seconds after the name's newest failure: the per-name limit only slows, never locks out
 NAME_RE = re.compile(r"[^\W_][\w.-]{1,18}[^\W_]|[^\W_]{3}")  # 3..20 letters, digits and . _ - inside, a letter or digit at each end
 MIN_PASSWORD, MAX_PASSWORD = 8, 128
 
@@ -68,9 +82,10 @@ class Throttled(Exception):
     """Too many wrong passwords (failed logins and wrong current passwords of a password change alike): ``wait`` is the
     whole seconds until the next attempt is read (at least 1)."""
 
-    def __init__(self, wait: int, what: str) -> None:
-        super().__init__(f"Too many wrong passwords {what} in {FAILURE_WINDOW / 60:g} minutes (logins and password changes "
-                         f"count alike): try again in {wait} s")
+    def __init__(self, wait: int, what: str, window: float = FAILURE_WINDOW) -> None:
+        period = f"{window / 60:g} minutes" if window >= 60 else f"{window:g} seconds"
+        super().__init__(f"Too many wrong passwords {what} in {period} (logins and password changes count alike): "
+                         f"try again in {wait} s")
         self.wait = wait
 
 
@@ -113,6 +128,25 @@ def password_refusal(password: object) -> str | None:
     return None
 
 
+def client_network(addr: str) -> str:
+    """The network the throttle counts a client address in: an IPv4 address itself, an IPv6 address's /64 (one
+    household or host holds a whole /64), any other text (``testclient``, ``unknown``) itself; at most 60 characters."""
+    try:
+        ip = ipaddress.ip_address(addr)
+    except ValueError:
+        return addr[:60]
+    if isinstance(ip, ipaddress.IPv6Address):
+        return str(ip.ipv4_mapped) if ip.ipv4_mapped is not None else str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def _failure_keys(name: str, addr: str) -> tuple[str, str, str]:
+    """The ``sm_login_failures`` keys of a failure for ``name`` from ``addr``: the name's, the network's, the pair's."""
+    name_key, net = name.casefold()[:60], client_network(addr)
+    pair = hashlib.sha256(f"{name_key}\n{net}".encode("utf-8", "surrogatepass")).hexdigest()[:40]
+    return f"name:{name_key}", f"addr:{net}", f"pair:{pair}"
+
+
 def token_hash(token: str) -> str:
     """The SHA-256 (hex) of a session token: what is stored."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
@@ -130,7 +164,14 @@ class AccountStore:
         self.engine = store.engine
 
     def register(self, name: object, password: object) -> int:
-        """Make an account; returns its id.
+        """Make an account; returns its id (see :meth:`register_account`)."""
+        return self.register_account(name, password)[0]
+
+    def register_account(self, name: object, password: object) -> tuple[int, list[GuestSeat]]:
+        """Make an account; returns its id and the guests' seats renamed in the same transaction: every seat of a
+        person bound to no account whose name is the new account's (letter case aside) gets :data:`GUEST_SUFFIX`
+        (``Ann (guest)``), so that no table, lobby, history or replay shows a guest as the account; the stored reviews of
+        their tables (which hold the names) are dropped.
 
         Raises:
             AccountRefused: a bad name or password, or a name taken (letter case aside); nothing is stored then.
@@ -148,35 +189,96 @@ class AccountStore:
                 r = c.execute(accounts_t.insert().values(name=name, name_key=name.casefold(), password_hash=hashed,
                                                          created=time.time()))
                 key = r.inserted_primary_key
+                marked = self._mark_guests(c, name)
         except IntegrityError:
             raise AccountRefused("name_taken", f"the user name {name!r} is taken (letter case aside): choose another") from None
         assert key is not None
-        return int(key[0])
+        return int(key[0]), marked
 
-    def throttle_wait(self, name: str, addr: str) -> None:
-        """Raise :class:`Throttled` when the name or the address had :data:`MAX_FAILURES` failed logins within the last
-        :data:`FAILURE_WINDOW` seconds; the wait is until the oldest failure that counts leaves the window."""
+    def _mark_guests(self, c: sa.Connection, name: str) -> list[GuestSeat]:
+        """The guests' seats named ``name`` (letter case aside) renamed with :data:`GUEST_SUFFIX` on ``c``."""
+        key = name.casefold()
+        q = sa.select(seats_t.c.table_id, seats_t.c.seat, seats_t.c.name).where(seats_t.c.account_id.is_(None),
+                                                                               seats_t.c.kind == "human")
+        # ASCII: SQL's lower() finds them (SQLite's folds ASCII only); else the names of that length, folded here
+        q = q.where(sa.func.lower(seats_t.c.name) == key) if name.isascii() else q.where(sa.func.length(seats_t.c.name) == len(name))
+        marked = [(str(r.table_id), int(r.seat), str(r.name) + GUEST_SUFFIX) for r in c.execute(q) if str(r.name).casefold() == key]
+        for tid, seat, new in marked:
+            c.execute(seats_t.update().where(seats_t.c.table_id == tid, seats_t.c.seat == seat).values(name=new))
+        tids = sorted({tid for tid, _, _ in marked})
+        if tids:
+            c.execute(reviews_t.delete().where(reviews_t.c.table_id.in_(tids)))
+        for tid in tids:  # many processes: the copies loaded elsewhere read the seats renamed
+            self.store.notify_seats(c, tid)
+        return marked
+
+    def throttle_wait(self, name: str, addr: str, remembered: bool = False) -> None:
+        """Raise :class:`Throttled` when an attempt at ``name`` from ``addr`` must wait (the failures of the last
+        :data:`FAILURE_WINDOW` seconds count):
+
+        - :data:`MAX_FAILURES` failures for the name from the address's network (:func:`client_network`), or
+          :data:`MAX_ADDRESS_FAILURES` from the network for any names: until the oldest that counts leaves the window;
+        - unless ``remembered`` (a browser that logged in to the account, or one logged in to it now), when the name has
+          :data:`NAME_SLOW` failures from anywhere and this network failed at it too, or :data:`NAME_SIEGE` failures:
+          until :data:`NAME_DELAY` seconds after the name's newest failure. So others' wrong passwords slow a name's
+          owner by at most that, and never from a browser that logged in before.
+        """
         now = time.time()
+        name_key, addr_key, pair_key = _failure_keys(name, addr)
         with self.engine.connect() as c:
-            for key, what in ((f"name:{name.casefold()[:60]}", f"for the name {name[:60]!r}"), (f"addr:{addr[:60]}", "from your address")):
-                times = sorted(r.at for r in c.execute(sa.select(login_failures_t.c.at).where(
-                    login_failures_t.c.key == key, login_failures_t.c.at > now - FAILURE_WINDOW)))
-                if len(times) >= MAX_FAILURES:
-                    wait = times[len(times) - MAX_FAILURES] + FAILURE_WINDOW - now
-                    raise Throttled(max(1, int(wait + 0.999)), what)
+            times = {key: sorted(float(r.at) for r in c.execute(sa.select(login_failures_t.c.at).where(
+                login_failures_t.c.key == key, login_failures_t.c.at > now - FAILURE_WINDOW)))
+                for key in (name_key, addr_key, pair_key)}
+        for key, limit, what in ((pair_key, MAX_FAILURES, f"for the name {name[:60]!r} from your address"),
+                                 (addr_key, MAX_ADDRESS_FAILURES, "from your address")):
+            if len(times[key]) >= limit:
+                wait = times[key][len(times[key]) - limit] + FAILURE_WINDOW - now
+                raise Throttled(max(1, int(wait + 0.999)), what)
+        named = times[name_key]
+        if not remembered and (len(named) >= NAME_SIEGE or (len(named) >= NAME_SLOW and times[pair_key])):
+            wait = named[-1] + NAME_DELAY - now
+            if wait > 0:
+                raise Throttled(max(1, int(wait + 0.999)), f"for the name {name[:60]!r} from many addresses", NAME_DELAY)
 
     def _failed(self, name: str, addr: str) -> None:
         now = time.time()
         with self.engine.begin() as c:
             c.execute(login_failures_t.delete().where(login_failures_t.c.at < now - FAILURE_WINDOW))
-            c.execute(login_failures_t.insert(), [{"key": f"name:{name.casefold()[:60]}", "at": now},
-                                                  {"key": f"addr:{addr[:60]}", "at": now}])
+            c.execute(login_failures_t.insert(), [{"key": key, "at": now} for key in _failure_keys(name, addr)])
 
-    def login(self, name: object, password: object, addr: str) -> tuple[Session, str]:
+    def remembered(self, device: str | None, name: str) -> bool:
+        """Whether the ``sm_device`` cookie's token ``device`` is of a browser that logged in to the account called
+        ``name`` (letter case aside) and is not expired."""
+        if not device or len(device) > 200:
+            return False
+        with self.engine.connect() as c:
+            return c.execute(sa.select(devices_t.c.token_hash).join(accounts_t, accounts_t.c.id == devices_t.c.account_id)
+                             .where(devices_t.c.token_hash == token_hash(device), devices_t.c.expires > time.time(),
+                                    accounts_t.c.name_key == name.casefold()[:40])).first() is not None
+
+    def remember(self, account_id: int, device: str | None) -> str:
+        """Remember this browser for the account: its ``sm_device`` token (``device`` when it is one of the account's
+        already, else a new one; a secret: never logged), valid :data:`DEVICE_SECONDS` from now."""
+        now = time.time()
+        with self.engine.begin() as c:
+            c.execute(devices_t.delete().where(devices_t.c.expires < now))
+            if device and len(device) <= 200:
+                done = c.execute(devices_t.update().where(devices_t.c.token_hash == token_hash(device),
+                                                          devices_t.c.account_id == account_id)
+                                 .values(expires=now + DEVICE_SECONDS))
+                if done.rowcount:
+                    return device
+            device = secrets.token_urlsafe(32)
+            c.execute(devices_t.insert().values(token_hash=token_hash(device), account_id=account_id, created=now,
+                                                expires=now + DEVICE_SECONDS))
+        return device
+
+    def login(self, name: object, password: object, addr: str, device: str | None = None) -> tuple[Session, str]:
         """Check a name and password and open a session; returns it and its cookie's token (a secret: never logged).
+        ``device``: the browser's ``sm_device`` cookie (a remembered browser is not slowed by the name's failures).
 
         Raises:
-            Throttled: too many failures for the name or from ``addr`` (checked before the password is).
+            Throttled: too many failures (:meth:`throttle_wait`, checked before the password is).
             AccountRefused: ``body`` for a name or password that is not a text, ``login`` for a wrong pair (the same
                 message for an unknown name and a wrong password); each counts as a failure.
         """
@@ -184,7 +286,7 @@ class AccountStore:
             raise AccountRefused("body", f"the user name must be a text, not {name!r:.60}")
         if not isinstance(password, str):
             raise AccountRefused("body", f"the password must be a text, not a {type(password).__name__}")
-        self.throttle_wait(name, addr)
+        self.throttle_wait(name, addr, self.remembered(device, name))
         with self.engine.connect() as c:
             row = c.execute(sa.select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.password_hash)
                             .where(accounts_t.c.name_key == name.casefold()[:40])).first()
@@ -192,8 +294,9 @@ class AccountStore:
         if row is None or not ok:
             self._failed(name, addr)
             raise AccountRefused("login", f"no account has the user name {name[:60]!r} with this password; nothing was changed")
-        with self.engine.begin() as c:  # a good login forgets the name's failures (the address's stay)
-            c.execute(login_failures_t.delete().where(login_failures_t.c.key == f"name:{name.casefold()[:60]}"))
+        name_key, _addr_key, pair_key = _failure_keys(name, addr)
+        with self.engine.begin() as c:  # a good login forgets the name's failures and this network's at it (its others stay)
+            c.execute(login_failures_t.delete().where(login_failures_t.c.key.in_([name_key, pair_key])))
         return self.open_session(int(row.id), str(row.name))
 
     def open_session(self, account_id: int, name: str) -> tuple[Session, str]:
@@ -236,7 +339,8 @@ class AccountStore:
         Raises:
             AccountRefused: ``body`` for a password that is not a text, ``password`` for a new one that does not fit
                 (as when registering), ``current_password`` for a wrong current one; nothing is changed then.
-            Throttled: too many failed logins for the account's name or from ``addr`` (checked before the password is).
+            Throttled: too many failures for the account's name from ``addr``'s network or from it (checked before the
+                password is; logged in, the name's failures from elsewhere never slow it).
         """
         if not isinstance(current, str):
             raise AccountRefused("body", f"the current password must be a text, not a {type(current).__name__}")
@@ -248,7 +352,7 @@ class AccountStore:
             r = c.execute(sa.select(accounts_t.c.name, accounts_t.c.password_hash).where(accounts_t.c.id == account_id)).first()
         if r is None:
             raise AccountRefused("current_password", "the account is gone: the password was not changed")
-        self.throttle_wait(str(r.name), addr)
+        self.throttle_wait(str(r.name), addr, remembered=True)
         if not HASHER.verify(current[:MAX_PASSWORD], r.password_hash):
             self._failed(str(r.name), addr)
             raise AccountRefused("current_password", "the current password is wrong: the password was not changed")
@@ -259,7 +363,7 @@ class AccountStore:
                 sessions_t.c.account_id == account_id, sessions_t.c.token_hash != token_hash(keep_token)))]
             c.execute(sessions_t.delete().where(sessions_t.c.account_id == account_id,
                                                 sessions_t.c.token_hash != token_hash(keep_token)))
-            c.execute(login_failures_t.delete().where(login_failures_t.c.key == f"name:{str(r.name).casefold()[:60]}"))
+            c.execute(login_failures_t.delete().where(login_failures_t.c.key.in_(_failure_keys(str(r.name), addr)[::2])))
         return ended
 
     def account_id(self, name: str) -> tuple[int, str] | None:
@@ -299,6 +403,7 @@ class AccountStore:
             c.execute(sessions_t.delete().where(sessions_t.c.account_id == account_id))
             c.execute(rating_history_t.delete().where(rating_history_t.c.account_id == account_id))
             c.execute(ratings_t.delete().where(ratings_t.c.account_id == account_id))
+            c.execute(devices_t.delete().where(devices_t.c.account_id == account_id))
             c.execute(login_failures_t.delete().where(login_failures_t.c.key == f"name:{r.name_key}"))
             c.execute(accounts_t.delete().where(accounts_t.c.id == account_id))
         return Deleted(tids, ended)

@@ -48,7 +48,7 @@ from sergeant_major.web.ratings import LobbyRatings, was_rated
 from sergeant_major.web.review import ReviewJobs
 from sergeant_major.web.session_sockets import SessionSockets
 from sergeant_major.web.store import Store, default_db_url
-from sergeant_major.web.tables import GameTable, end_json, final_ranking, history_game, match_length, name_levels, replay_steps
+from sergeant_major.web.tables import GameTable, end_json, history_game, match_length, name_levels, ranked_winners, replay_steps
 
 __all__ = ["create_app", "create_table", "STATIC"]
 
@@ -368,7 +368,7 @@ def create_app(db_url: str | None = None, delay: float = 0.0, store: Store | Non
         # rated: as stored when its ratings were written (a deleted account since changes nothing), else the rule's answer
         rated = was_rated(store, table_id) or gt.rated()
         return JSONResponse({"names": [s.name for s in gt.seats], "name_levels": name_levels(gt.seats), "rules": str(gt.rules), "practice": gt.row.practice,
-                             "length": match_length(gt.rules), "rated": rated, "steps": replay_steps(gt), "end": end_json(gt.match.end, final_ranking(gt)) if gt.match.end else None})
+                             "length": match_length(gt.rules), "rated": rated, "steps": replay_steps(gt), "end": end_json(gt.match.end, ranked_winners(gt)) if gt.match.end else None})
 
     @app.get("/api/tables/{table_id}/review")
     def review(table_id: str) -> Response:

@@ -37,6 +37,7 @@ from sergeant_major.web.protocol import (
     quote,
 )
 from sergeant_major.web.runner import LogConflict, TableRunner
+from sergeant_major.web.store import GUEST_SUFFIX
 from sergeant_major.web.tables import HUMAN, GameTable, person_name_refusal, shown_seat
 
 __all__ = ["Hub"]
@@ -93,6 +94,23 @@ class Hub(TableRunner):
                     continue  # that load failed and installed nothing: the next one reads the new names
                 if gt is not None:
                     self.rename_deleted(gt, account_id)
+
+    async def guests_marked(self, marked: list[tuple[str, int, str]]) -> None:
+        """Guests' seats renamed when an account took their name (``(table id, seat, new name)``, as stored) renamed in
+        their loaded copies too, each with its table's lock held; their clients are shown the new names at once."""
+        for tid in sorted({t for t, _, _ in marked}):
+            async with self.lock(tid):
+                try:
+                    gt = await self.loaded(tid)
+                except SQLAlchemyError:
+                    continue  # that load failed and installed nothing: the next one reads the new names
+                if gt is None:
+                    continue
+                for t, seat, name in marked:
+                    if t == tid and gt.seats[seat].account is None:
+                        gt.seats[seat] = shown_seat(replace(gt.seats[seat], name=name))
+                gt.match.names = tuple(s.name for s in gt.seats)
+                await self.clients.broadcast(gt)
 
     async def handle(self, c: Conn, text: str) -> None:
         """Handle one client message; every refusal is an ``error`` message to that client only."""
@@ -276,6 +294,10 @@ class Hub(TableRunner):
                 try:
                     if await asyncio.to_thread(self.store.bind_seat, gt.row.id, seat, c.account):
                         gt.seats[seat] = row = replace(row, account=c.account)
+                        if row.name.endswith(GUEST_SUFFIX):  # the account's own name again (Ann (guest) bound to Ann)
+                            stored = (await asyncio.to_thread(self.store.seats, gt.row.id))[seat]
+                            gt.seats[seat] = row = shown_seat(replace(row, name=stored.name))
+                            gt.match.names = tuple(s.name for s in gt.seats)
                 except SQLAlchemyError:
                     pass  # played as a guest's seat: nothing else changes
             if c.seat is not None and c.seat != seat:  # another seat taken on this connection: the one left is last seen now

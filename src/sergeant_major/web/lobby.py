@@ -38,14 +38,14 @@ from sergeant_major.web.protocol import TABLE_ID_RE, TableRefused, name_refusal,
 from sergeant_major.web.ratings import rated_if_filled
 from sergeant_major.web.runner import TableRunner
 from sergeant_major.web.store import SeatRow, TableRow
-from sergeant_major.web.tables import HUMAN, computer_like, computer_name, person_name_refusal, shown_seat
+from sergeant_major.web.tables import FREE_SEAT_WORDS, HUMAN, computer_name, person_name_refusal, shown_seat
 
 __all__ = ["Lobby", "LobbyRequest", "RatingSource", "NoRatings", "MAX_WAIT", "Seated", "lobby_request"]
 
 MAX_WAIT = 120  # seconds a player may choose to wait for people before computers fill the free seats
 MAX_LISTED = 200  # waiting tables in one lobby message (the oldest first)
 _NUMBERED = re.compile(r"(.*\S)\s+(\d{1,4})")  # a name and a number: "Ann 2"
-FREE_NAME = "Free seat {n}"  # a free seat's name until someone takes it (seats from 1)
+FREE_NAME = FREE_SEAT_WORDS[0] + " {n}"  # a free seat's name until someone takes it (seats from 1)
 
 
 class RatingSource(Protocol):
@@ -305,6 +305,18 @@ class Lobby:
         if hit:
             self.changed()
 
+    def guests_marked(self, marked: list[tuple[str, int, str]]) -> None:
+        """Guests' seats renamed when an account took their name (``(table id, seat, new name)``, as stored) at the
+        waiting tables too."""
+        hit = False
+        for tid, seat, name in marked:
+            w = self.waiting.get(tid)
+            if w is not None and w.seats[seat].account is None:
+                w.seats[seat] = replace(w.seats[seat], name=name)
+                hit = True
+        if hit:
+            self.changed()
+
     # ------------------------------------------------------------------ open, join, quick play
     async def open(self, req: LobbyRequest, account: int | None = None) -> Seated:
         """Open a public table (``req``: its rules, clock, computers' level and wait) with its opener in seat 0 (bound to
@@ -381,13 +393,12 @@ class Lobby:
             TableRefused: no seat is free any more; SQLAlchemyError: not stored."""
         taken = {s.name.casefold() for s in w.seats if s.claimed}  # letter case aside, as every check of a name
         name = base = req.name.strip()
-        # "Ann 2"; "Random (2)" for a level's name, which numbered so would be written as a computer's (``Random 2``)
-        numbered = "{} ({})" if computer_like(f"{base} 2") else "{} {}"
-        # a name numbered already counts on ("Ann 2" taken: "Ann 3", not "Ann 2 2")
+        # "Ann 2" (a level's name, which numbered so would be a computer's, is refused as a person's name); a name
+        # numbered already counts on ("Ann 2" taken: "Ann 3", not "Ann 2 2")
         counted = _NUMBERED.fullmatch(base)
-        stem, k = (counted.group(1), int(counted.group(2)) + 1) if counted and numbered == "{} {}" else (base, 2)
+        stem, k = (counted.group(1), int(counted.group(2)) + 1) if counted else (base, 2)
         while name.casefold() in taken:
-            name, k = numbered.format(stem[:34], k), k + 1
+            name, k = f"{stem[:34]} {k}", k + 1
         touched = []  # the seats whose rows were read anew: this one's, and any another process took meanwhile
         for seat in w.free():
             won, stored = await asyncio.to_thread(self.runner.store.claim_seat, tid, seat, name)

@@ -7,7 +7,7 @@ from typing import Any
 
 from sergeant_major.core.deal import ROLE_NAMES
 from sergeant_major.core.rule_options import ContractSet
-from sergeant_major.web.ratings import RATED_PRESETS, final_ranks, preset_of, rating_history, ratings_of
+from sergeant_major.web.ratings import DEFAULT, RATED_PRESETS, Rating, final_ranks, preset_of, rating_history, ratings_of
 from sergeant_major.web.store import Store
 from sergeant_major.web.tables import GameTable, name_levels, ranked_winners
 
@@ -18,8 +18,9 @@ RECENT = 20  # recent matches listed
 
 
 def player_stats(store: Store, account_id: int, name: str) -> dict[str, Any]:
-    """The player's page as JSON: ``name``; ``ratings`` per preset (ordinal, mu, sigma, matches, wins, provisional);
-    ``history`` (the rating after each rated match: preset, table, rank, ordinal, time); from the newest
+    """The player's page as JSON: ``name``; ``start``, a new account's rating; ``ratings`` per preset (rating and
+    interval as shown, :meth:`Rating.shown`, mu, sigma, matches, wins, provisional); ``history`` (the rating after each
+    rated match: preset, table, place, rating, interval, time); from the newest
     :data:`MAX_MATCHES` tables of the account: ``matches`` and ``wins`` (finished), ``in_play``, ``left`` (matches left
     before their end: ``left`` log entries of the seat), ``roles`` (per role: deals, mean score per deal),
     ``dealer_target`` (deals as dealer, targets made), ``contracts`` (3-5-8 rules: per contract the deals as declarer,
@@ -70,9 +71,10 @@ def player_stats(store: Store, account_id: int, name: str) -> dict[str, Any]:
     ratings = ratings_of(store, account_id)
     return {
         "name": name,
-        "ratings": {p: {"ordinal": round(r.ordinal, 4), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "matches": r.matches,
+        "start": DEFAULT.mu,
+        "ratings": {p: {**r.shown(), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "matches": r.matches,
                         "wins": r.wins, "provisional": r.provisional} for p, r in ratings.items() if p in RATED_PRESETS},
-        "history": [{"preset": p, "table": t, "place": rank + 1, "ordinal": round(mu - 3 * sigma, 4), "time": when}
+        "history": [{"preset": p, "table": t, "place": rank + 1, **Rating(mu, sigma).shown(), "time": when}
                     for p, t, rank, mu, sigma, when in rating_history(store, account_id)],
         "matches": matches, "wins": wins, "in_play": in_play, "left": left,
         "roles": [{"role": k, "deals": int(v[0]), "mean_score": round(v[1] / v[0], 3)} for k, v in

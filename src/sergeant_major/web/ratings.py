@@ -5,6 +5,10 @@ A match is rated when its rules are exactly a preset's, it is not a practice tab
 by an account or a computer, at least one by an account (a guest's seat makes it unrated). Computer levels have fixed
 ratings (:data:`COMPUTER_RATINGS`, calibrated from duplicate tournaments: ``benchmarks/calibrate_ratings.py``); they take
 part in the update as they are and never change.
+
+The number shown is a rating's ``mu`` (25 for a new account) with its interval ``± 2 sigma``: a first place raises it and
+a last place lowers it, as players of Elo-rated sites expect. The conservative ordinal ``mu - 3 sigma`` is not shown: its
+sigma shrinks with every match, so it could rise after a loss.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from sergeant_major.core.match import Match
 from sergeant_major.core.rules import Rules
 from sergeant_major.web.store import Store, accounts_t, rated_t, rating_history_t, ratings_t
 
-__all__ = ["LobbyRatings", "MODEL", "Rating", "COMPUTER_RATINGS", "PROVISIONAL_MATCHES", "RATED_PRESETS", "preset_of", "final_ranks",
+__all__ = ["LobbyRatings", "MODEL", "DEFAULT", "Rating", "COMPUTER_RATINGS", "PROVISIONAL_MATCHES", "RATED_PRESETS", "preset_of", "final_ranks",
            "rated_preset", "rated_if_filled", "was_rated", "rate_match", "rating_of", "ratings_of", "leaderboard", "rating_history", "new_ratings"]
 
 MODEL = PlackettLuce()  # mu 25, sigma 25/3, beta 25/6: openskill's defaults
@@ -55,8 +59,17 @@ class Rating:
 
     @property
     def ordinal(self) -> float:
-        """The one number shown: ``mu - 3 sigma`` (0 for a new account)."""
+        """The conservative estimate ``mu - 3 sigma`` (0 for a new account): not shown, it may rise after a loss."""
         return self.mu - 3 * self.sigma
+
+    @property
+    def interval(self) -> float:
+        """The half width of the interval shown with ``mu``: ``2 sigma`` (about 95%)."""
+        return 2 * self.sigma
+
+    def shown(self, digits: int = 4) -> dict[str, Any]:
+        """The rating as the pages show it: ``rating`` (``mu``) and ``interval`` (``2 sigma``), rounded to ``digits``."""
+        return {"rating": round(self.mu, digits), "interval": round(self.interval, digits)}
 
     @property
     def provisional(self) -> bool:
@@ -184,11 +197,13 @@ def ratings_of(store: Store, account_id: int) -> dict[str, Rating]:
 
 
 def leaderboard(store: Store, preset: str, limit: int = 100) -> list[tuple[str, Rating]]:
-    """The accounts rated in ``preset`` by ordinal, highest first (at most ``limit``), each ``(name, rating)``."""
-    order = (ratings_t.c.mu - 3 * ratings_t.c.sigma).desc()
+    """The accounts rated in ``preset``, highest first (at most ``limit``), each ``(name, rating)``: those past their
+    provisional matches by ``mu``, then the provisional ones by ``mu`` (one lucky first match tops no list)."""
+    provisional = sa.case((ratings_t.c.matches < PROVISIONAL_MATCHES, 1), else_=0)
     with store.engine.connect() as c:
         rows = c.execute(sa.select(accounts_t.c.name, ratings_t).join(accounts_t, accounts_t.c.id == ratings_t.c.account_id)
-                         .where(ratings_t.c.preset == preset).order_by(order, accounts_t.c.name_key).limit(limit)).all()
+                         .where(ratings_t.c.preset == preset)
+                         .order_by(provisional, ratings_t.c.mu.desc(), accounts_t.c.name_key).limit(limit)).all()
     return [(str(r.name), Rating(float(r.mu), float(r.sigma), int(r.matches), int(r.wins))) for r in rows]
 
 
@@ -202,7 +217,7 @@ def rating_history(store: Store, account_id: int) -> list[tuple[str, str, int, f
 
 class LobbyRatings:
     """The ratings the lobby shows next to a seated account (its :class:`~sergeant_major.web.lobby.RatingSource`):
-    ``{"ordinal", "matches", "provisional"}`` in the table's preset, read from ``store`` and kept ``ttl`` seconds (the
+    ``{"rating", "interval", "matches", "provisional"}`` in the table's preset, read from ``store`` and kept ``ttl`` seconds (the
     lobby message is built at every change, and a rating changes only when a match ends)."""
 
     def __init__(self, store: Store, ttl: float = 30.0) -> None:
@@ -227,7 +242,7 @@ class LobbyRatings:
         got = self.cache.get((account, preset))
         if got is None or now - got[0] > self.ttl:
             r = rating_of(self.store, account, preset)
-            got = (now, {"ordinal": round(r.ordinal, 1), "matches": r.matches, "provisional": r.provisional})
+            got = (now, {**r.shown(1), "matches": r.matches, "provisional": r.provisional})
             self.cache[(account, preset)] = got
         return got[1]
 

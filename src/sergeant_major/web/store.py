@@ -21,13 +21,17 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-__all__ = ["metadata", "tables_t", "seats_t", "log_t", "reviews_t", "accounts_t", "sessions_t", "login_failures_t", "ratings_t",
+__all__ = ["metadata", "tables_t", "seats_t", "log_t", "reviews_t", "accounts_t", "sessions_t", "devices_t", "login_failures_t", "ratings_t",
            "rating_history_t", "rated_t", "leases_t", "presence_t", "clocks_t", "Store", "ClockSeat", "LogEntry", "SeatRow", "TableRow", "Presence",
-           "default_db_url", "CHANNEL"]
+           "default_db_url", "CHANNEL", "GUEST_SUFFIX"]
 
 # the PostgreSQL channel of the many-process mode: ``L <table id> <log length>`` (entries stored), ``P <table id>`` (a seat
 # taken or renamed, a client came or went), ``R <table id>`` (a lease given up): NOTIFYed in the transaction of the change
 CHANNEL = "sm_table"
+
+# added to a guest's seat name when an account takes that name (letter case aside), so that the seat is never taken for
+# the account's; dropped again when the account itself binds the seat (accounts.py, Store.bind_seat)
+GUEST_SUFFIX = " (guest)"
 
 metadata = sa.MetaData()
 
@@ -105,7 +109,18 @@ sessions_t = sa.Table(
     sa.Column("expires", sa.Float, nullable=False),
 )
 
-# failed logins, one row each: ``key`` is ``name:<casefolded name>`` or ``addr:<client address>`` (the throttle)
+# remembered devices: a browser that logged in to the account (the SHA-256 of its ``sm_device`` cookie's token); such a
+# browser is exempt from the login throttle's per-name delay, so that others' wrong passwords never keep its owner out
+devices_t = sa.Table(
+    "sm_devices", metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("sm_accounts.id"), nullable=False, index=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+)
+
+# failed logins, one row each: ``key`` is ``name:<casefolded name>``, ``addr:<client network>`` or ``pair:<hash of both>``
+# (the throttle: accounts.py)
 login_failures_t = sa.Table(
     "sm_login_failures", metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -410,7 +425,8 @@ class Store:
 
     def bind_seat(self, table_id: str, seat: int, account_id: int) -> bool:
         """Bind a seat not bound yet to an account, unless that account holds another seat of the table already: one
-        conditional UPDATE. Returns whether it was bound now."""
+        conditional UPDATE. Returns whether it was bound now. A seat named as a guest of the account's name
+        (``Ann (guest)``, :data:`GUEST_SUFFIX`) gets the name back (``Ann``): it is that account's now."""
         with self.engine.begin() as c:
             if not _account_kept(c, account_id):  # deleted (while its browser joined): the seat stays a guest's
                 return False
@@ -422,6 +438,11 @@ class Store:
                                                      seats_t.c.account_id.is_(None), _account_exists(account_id))
                               .values(account_id=account_id)).rowcount == 1
             if bound:  # many processes: the others read the seats again (the account rates the match wherever it ends)
+                row = c.execute(sa.select(seats_t.c.name, accounts_t.c.name_key).join(accounts_t, accounts_t.c.id == seats_t.c.account_id)
+                                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)).first()
+                if row is not None and str(row.name).casefold() == str(row.name_key) + GUEST_SUFFIX:
+                    c.execute(seats_t.update().where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                              .values(name=str(row.name)[:-len(GUEST_SUFFIX)]))
                 self.notify_seats(c, table_id)
             return bound
 

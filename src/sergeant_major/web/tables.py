@@ -38,7 +38,7 @@ from sergeant_major.web.accounts import DELETED_NAME
 from sergeant_major.web.ratings import final_ranks, rated_if_filled
 from sergeant_major.web.store import ClockSeat, LogEntry, SeatRow, TableRow
 
-__all__ = ["GameTable", "LEVEL_NAMES", "computer_like", "role_like", "COMPUTER_WORDS", "person_name_refusal", "view_json", "end_json", "match_length", "shown_seat", "history_game", "replay_steps", "final_ranking", "ranked_winners", "HUMAN",
+__all__ = ["GameTable", "LEVEL_NAMES", "computer_like", "role_like", "free_seat_like", "COMPUTER_WORDS", "FREE_SEAT_WORDS", "person_name_refusal", "view_json", "end_json", "match_length", "shown_seat", "history_game", "replay_steps", "final_ranking", "ranked_winners", "HUMAN",
            "STANDIN_LEVEL", "CLOCK"]
 
 HUMAN = "human"
@@ -333,7 +333,7 @@ class GameTable:
             "clock": self._clock_json(),
             "waiting_start": self.waiting_start,
             "over": m.over,
-            "end": None if m.end is None else end_json(m.end, final_ranking(self)),
+            "end": None if m.end is None else end_json(m.end, ranked_winners(self)),
             "can_undo": seat is not None and self.undo_count(seat) > 0,
             "prev": prev,
             "view": vj,
@@ -359,15 +359,14 @@ def match_length(rules: Rules) -> dict[str, Any]:
     return {"deals": rules.deals, "end": None if end is None else {"kind": end[0].value, "total": end[1]}}
 
 
-def end_json(end: MatchEnd, ranking: list[int] | None = None) -> dict[str, Any]:
-    """The match's end for a client: ``winners`` (seats: those ``ranking``, the :func:`final_ranking`, puts first, else
-    the match's), ``reached`` (the match's winners, whom the reason names: a winner who left ranks last and has not
+def end_json(end: MatchEnd, winners: list[int] | None = None) -> dict[str, Any]:
+    """The match's end for a client: ``winners`` (seats: ``winners``, the table's :func:`ranked_winners`, else the
+    match's), ``reached`` (the match's winners, whom the reason names: a winner who left ranks last and has not
     won), ``reason`` (English text, as in the record) and the same reason as structured data for a translation:
     ``kind`` (``instant``, ``traditional``, ``target``, ``bound``, ``deals`` or ``other``) and its facts (``tricks``,
     ``limit``, ``deal``, ``total``, ``deals``; ``verb``: ``beat`` or ``made``; ``two``: two seats past the target), from
     :class:`MatchEnd`."""
-    winners = list(end.winners) if ranking is None else [s for s, r in enumerate(ranking) if r == 1]
-    out: dict[str, Any] = {"winners": winners, "reached": list(end.winners), "reason": end.reason, "kind": end.kind}
+    out: dict[str, Any] = {"winners": list(end.winners if winners is None else winners), "reached": list(end.winners), "reason": end.reason, "kind": end.kind}
     out.update(end.facts)
     return out
 
@@ -439,14 +438,19 @@ COMPUTER_WORDS = ("Computer",)
 """The word the pages write before a computer's level in its seat's role line (``computer`` in ``static/i18n.js``, in
 every language of the site): ``Computer (Heuristic)``, ``Computer (Heuristik)``."""
 
+FREE_SEAT_WORDS = ("Free seat", "Freier Platz")
+"""How the pages name a seat nobody took yet, before its number (``freeSeatN`` in ``static/i18n.js``, in every language of
+the site): ``Free seat 3``, ``Freier Platz 3``; the lobby stores the English one (``lobby.FREE_NAME``)."""
+
 _WORDS = "|".join(re.escape(w.casefold()) for ws in LEVEL_NAMES.values() for w in ws)
-_COMPUTER_LIKE = re.compile(rf"(?:{_WORDS})\s+\d+'*")  # casefolded
+_COMPUTER_LIKE = re.compile(rf"(?:{_WORDS})(?:\s+\d+)?'*")  # casefolded
+_FREE_SEAT_LIKE = re.compile(rf"(?:{'|'.join(re.escape(w.casefold()) for w in FREE_SEAT_WORDS)})(?:\s*\d+)?'*")
 _ROLE_LIKE = re.compile(rf"(?:{'|'.join(re.escape(w.casefold()) for w in COMPUTER_WORDS)})\s*\(\s*(?:{_WORDS})\s*\)'*")
 
 
 def computer_like(name: str) -> bool:
-    """Whether ``name`` is written as a computer's name is in some language of the site: a level's name and a number,
-    letter case and the ``'`` the server adds aside (``Heuristic 3``, ``zufall 2``, ``Experte 4'``)."""
+    """Whether ``name`` is written as a computer's name is in some language of the site: a level's name, alone or with a
+    number, letter case and the ``'`` the server adds aside (``Heuristic 3``, ``zufall 2``, ``Experte 4'``, ``Random``)."""
     return _COMPUTER_LIKE.fullmatch(name.strip().casefold()) is not None
 
 
@@ -456,21 +460,31 @@ def role_like(name: str) -> bool:
     return _ROLE_LIKE.fullmatch(name.strip().casefold()) is not None
 
 
+def free_seat_like(name: str) -> bool:
+    """Whether ``name`` is written as the pages name a seat nobody took yet, in some language of the site: its words,
+    alone or with a number, letter case and spaces aside (``Free seat 3``, ``freier platz``, ``Free seat2``)."""
+    return _FREE_SEAT_LIKE.fullmatch(" ".join(name.casefold().split())) is not None
+
+
 def person_name_refusal(what: str, name: str, holder: int | None = None, me: int | None = None) -> tuple[str, str] | None:
     """The refusal of a person's name that would pass him off as someone else, ``(code, message)`` quoting it with
-    ``repr`` (code ``computer_name`` or ``account_name``, for the pages to write it in their language), else ``None``:
-    written as a computer's name (:func:`computer_like`) or role line (:func:`role_like`), which every page writes
-    itself, in its language; an account's name (``holder``: that account's id, as the store finds it letter case
-    aside) unless the person is logged in as it (``me``: his account's id); or :data:`DELETED_NAME`, which a deleted
-    account's seats show. The one check of a person's name for it: a seat's at creation, the first join of an
-    invitation, the lobby's."""
+    ``repr`` (code ``computer_name``, ``free_seat_name`` or ``account_name``, for the pages to write it in their
+    language), else ``None``: written as a computer's name (:func:`computer_like`) or role line (:func:`role_like`), or as
+    a free seat's name (:func:`free_seat_like`), which every page writes itself, in its language; an account's name
+    (``holder``: that account's id, as the store finds it letter case aside) unless the person is logged in as it
+    (``me``: his account's id); or :data:`DELETED_NAME`, which a deleted account's seats show. The one check of a
+    person's name for it: a seat's at creation, the first join of an invitation, the lobby's, a new account's."""
     if computer_like(name):
-        return "computer_name", (f"{what} {name[:60]!r} is refused: it is written as a computer player's name (a level and a number, "
-                "as Heuristic 3 or Zufall 2): the others would take its player for a computer; choose another")
+        return "computer_name", (f"{what} {name[:60]!r} is refused: it is written as a computer player's name (a level, alone or "
+                "with a number, as Heuristic, Heuristic 3 or Zufall 2): the others would take its player for a computer; "
+                "choose another")
     if role_like(name):
         return "computer_name", (f"{what} {name[:60]!r} is refused: it is written as a computer seat's role (computer and a level, as "
                 "Computer (Heuristic) or Computer (Zufall)): the others would take its player for a computer; choose "
                 "another")
+    if free_seat_like(name):
+        return "free_seat_name", (f"{what} {name[:60]!r} is refused: it is written as the pages name a seat nobody took yet (as "
+                "Free seat 3 or Freier Platz 3): the others would take the seat for a free one; choose another")
     if name.strip().casefold() == DELETED_NAME.casefold():
         return "account_name", (f"{what} {name[:60]!r} is refused: it is the name a deleted account's seats show: the others would "
                 "take its player for one; choose another")

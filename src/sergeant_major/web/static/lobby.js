@@ -49,11 +49,11 @@ async function post(kind, table) {
     $("error").textContent = t("err_create_unreachable");
   } finally { busy = false; }
 }
-// a seated account's rating: the ordinal, with its matches in the title and a tag while provisional (first 10 matches)
+// a seated account's rating (mu), with its interval and matches in the title and a tag while provisional (first 10 matches)
 function seatRating(r) {
   if (r === null || r === undefined || typeof r !== "object") return "";
-  const x = (Math.round(Number(r.ordinal) * 10) / 10).toLocaleString(LANG, { maximumFractionDigits: 1 });
-  return ` <span class="rating" title="${esc(t("seatRating", { r: x, n: r.matches }))}">${esc(x)}</span>` +
+  const f = (v) => (Math.round(Number(v) * 10) / 10).toLocaleString(LANG, { maximumFractionDigits: 1 }), x = f(r.rating);
+  return ` <span class="rating" title="${esc(t("seatRating", { r: x + " ± " + f(r.interval), n: r.matches }))}">${esc(x)}</span>` +
     (r.provisional ? ` <span class="tag">${esc(t("seatProvisional"))}</span>` : "");
 }
 function render() {
