@@ -723,6 +723,13 @@ def _wins_whatever_follows(pos: Position, seat: int, taken: int) -> bool:
     return all(_wins_whatever_follows(pos.play_unchecked(c.id), seat, taken) for c in pos.legal_cards())
 
 
+def _kernel_hands_and_winner(pos: Position) -> tuple[Any, int]:
+    """The kernels' hands array of ``pos`` (four hands) and the card winning its trick in progress so far."""
+    hands = int_array(list(pos.hands) + [0] * (4 - pos.n))
+    tk = int_array(list(pos.trick) + [0] * (4 - len(pos.trick)))
+    return hands, int(tk[winner_index(tk, len(pos.trick), pos.trump)])
+
+
 @pytest.mark.parametrize("rules_t", ["9-5-2", "8-5-3 must-overtrump=on must-trump=on", "9-5-2 players=4", "3-5-8"])
 def test_sure_winner_is_the_cheapest_card_that_surely_takes_the_trick(rules_t: str) -> None:
     """``sure_winner``, the card the seat tries first in the middle of a trick with players after it: a legal card
@@ -737,9 +744,7 @@ def test_sure_winner_is_the_cheapest_card_that_surely_takes_the_trick(rules_t: s
         if pos.misere:
             continue
         n, tlen, seat = pos.n, len(pos.trick), pos.to_move
-        hands = int_array(list(pos.hands) + [0] * (4 - n))
-        tk = int_array(list(pos.trick) + [0] * (4 - tlen))
-        bc = int(tk[winner_index(tk, tlen, pos.trump)])
+        hands, bc = _kernel_hands_and_winner(pos)
         kc = int(sure_winner(hands, n, tlen, pos.leader, seat, pos.trump, int(pos.rules.must_trump),
                              int(pos.rules.must_overtrump), pos.trick[0] // 13, bc))
         sure = [c.id for c in pos.legal_cards()
@@ -783,9 +788,7 @@ def test_sure_winner_against_the_seat_alone(rules_t: str) -> None:
             continue
         n, tlen, mover = pos.n, len(pos.trick), pos.to_move
         seat = (pos.leader + rng.randrange(tlen + 1, n)) % n  # a seat that plays after the mover
-        hands = int_array(list(pos.hands) + [0] * (4 - n))
-        tk = int_array(list(pos.trick) + [0] * (4 - tlen))
-        bc = int(tk[winner_index(tk, tlen, pos.trump)])
+        hands, bc = _kernel_hands_and_winner(pos)
         kc = int(sure_winner(hands, n, tlen, pos.leader, mover, pos.trump, int(pos.rules.must_trump),
                              int(pos.rules.must_overtrump), pos.trick[0] // 13, bc, 1 << seat))
         if kc < 0:

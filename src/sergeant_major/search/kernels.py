@@ -680,6 +680,42 @@ def seat_takes_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, leader: in
 
 
 @jit_inline
+def later_tops(hands: Any, n: int, tlen: int, leader: int, seat: int, led: int, trump: int,
+               threats: int) -> tuple[int, int, int, int]:
+    """What the players still to play to a trick (``tlen`` cards played, led by ``leader`` in suit ``led``) other
+    than ``seat`` and among ``threats`` (a bit per seat; -1: all) could play: ``(led_top, trump_top, pending,
+    follow)``, the highest rank of the suit led any of them holds and the highest trump any of them could play
+    (following in trumps or void in the suit led; -1: none), and the bits of those players and of those who
+    follow suit."""
+    led_top = -1
+    trump_top = -1
+    pending = 0
+    follow = 0
+    for k in range(tlen, n):
+        p = leader + k
+        if p >= n:
+            p -= n
+        if p == seat or (threats >> p) & 1 == 0:
+            continue
+        pending |= 1 << p
+        lv = (hands[p] >> (13 * led)) & LANE
+        if lv != 0:
+            follow |= 1 << p
+            r = int(high_bit(lv))
+            if r > led_top:
+                led_top = r
+            if led == trump and r > trump_top:
+                trump_top = r
+        elif trump >= 0:
+            tv = (hands[p] >> (13 * trump)) & LANE
+            if tv != 0:
+                r = int(high_bit(tv))
+                if r > trump_top:
+                    trump_top = r
+    return led_top, trump_top, pending, follow
+
+
+@jit_inline
 def seat_takes_trick_bc(hands: Any, n: int, tlen: int, leader: int, seat: int, trump: int, must_trump: int,
                         must_over: int, target: int, led: int, bc: int) -> bool:
     """:func:`seat_takes_trick` given the suit ``led`` and the card ``bc`` winning the trick so far (``tlen``
@@ -698,32 +734,7 @@ def seat_takes_trick_bc(hands: Any, n: int, tlen: int, leader: int, seat: int, t
             beat |= (legal >> (13 * trump)) & LANE
     if beat == 0:
         return False
-    # the highest card of the suit led and the highest trump the players still to play could play
-    led_top = -1
-    trump_top = -1
-    pending = 0
-    follow = 0
-    for k in range(tlen, n):
-        p = leader + k
-        if p >= n:
-            p -= n
-        if p == seat:
-            continue
-        pending |= 1 << p
-        lv = (hands[p] >> (13 * led)) & LANE
-        if lv != 0:
-            follow |= 1 << p
-            r = int(high_bit(lv))
-            if r > led_top:
-                led_top = r
-            if led == trump and r > trump_top:
-                trump_top = r
-        elif trump >= 0:
-            tv = (hands[p] >> (13 * trump)) & LANE
-            if tv != 0:
-                r = int(high_bit(tv))
-                if r > trump_top:
-                    trump_top = r
+    led_top, trump_top, pending, follow = later_tops(hands, n, tlen, leader, seat, led, trump, -1)
     for kind in range(2):  # the lowest such card of the suit led (no trump spent), then the lowest such trump
         c = -1
         if kind == 0:
@@ -788,27 +799,7 @@ def sure_winner(hands: Any, n: int, tlen: int, leader: int, seat: int, trump: in
     legal = legal_after(h, led, bc, trump, must_trump, must_over)
     btr = suit_of(bc) == trump
     brank = bc - 13 * suit_of(bc)
-    led_top = -1
-    trump_top = -1
-    for k in range(tlen, n):
-        p = leader + k
-        if p >= n:
-            p -= n
-        if p == seat or (threats >> p) & 1 == 0:
-            continue
-        lv = (hands[p] >> (13 * led)) & LANE
-        if lv != 0:
-            r = int(high_bit(lv))
-            if r > led_top:
-                led_top = r
-            if led == trump and r > trump_top:
-                trump_top = r
-        elif trump >= 0:
-            tv = (hands[p] >> (13 * trump)) & LANE
-            if tv != 0:
-                r = int(high_bit(tv))
-                if r > trump_top:
-                    trump_top = r
+    led_top, trump_top, _, _ = later_tops(hands, n, tlen, leader, seat, led, trump, threats)
     suit = -1
     cand = 0
     if led != trump and not btr and trump_top < 0:
