@@ -86,9 +86,10 @@ def test_a_review_in_progress_says_whether_the_server_has_numba(tmp_path: Path, 
                                                                  numba: bool) -> None:
     """The repro: without numba the replay page said "29 of 216 searches" for minutes, and nothing more. A review not
     ready yet now says ``slow`` when the server runs the searches in pure Python, for the page to say so once."""
-    import sergeant_major.search.jit as jit
+    import sergeant_major.web.review as web_review
 
-    monkeypatch.setattr(jit, "HAVE_NUMBA", numba)
+    # the web's own question, not the search's flag: other tests' search threads may still run in this process
+    monkeypatch.setattr(web_review, "searches_compiled", lambda: numba)
     jobs = create_app(f"sqlite:///{tmp_path / 's.sqlite3'}").state.hub.reviews
     jobs._jobs["t1"] = {"status": "running", "done": 29, "total": 216}  # a job under way (the worker not started)
     assert jobs.status("t1") == {"status": "running", "done": 29, "total": 216, "slow": not numba}

@@ -36,6 +36,13 @@ class _Stopped(Exception):
     """The server is stopping: the job in progress ends."""
 
 
+def searches_compiled() -> bool:
+    """Whether this server runs the review's searches compiled (numba installed) rather than in pure Python."""
+    from sergeant_major.search.jit import HAVE_NUMBA  # imported on first use: numba's import takes seconds
+
+    return HAVE_NUMBA
+
+
 class ReviewJobs:
     """The reviews being computed, one worker thread for them all (a daemon, started with the first job: a review
     in progress never keeps a stopping process alive; it is computed again when next asked for).
@@ -82,12 +89,10 @@ class ReviewJobs:
         "total", "slow"}`` while not (``slow``: the server has no numba, so the searches run in pure Python, about 90
         times slower, and more of them are cut short: the page says so once), ``None`` when no job was started for it
         (or its review, stored, was dropped since). Reads the store (call it in a worker thread)."""
-        from sergeant_major.search.jit import HAVE_NUMBA
-
         with self._lock:
             job = dict(self._jobs[table_id]) if table_id in self._jobs else None
         if job is not None and job["status"] != "ready":
-            return {**job, "slow": not HAVE_NUMBA}
+            return {**job, "slow": not searches_compiled()}
         stored = self.store.review(table_id)
         if stored is not None:
             return {"status": "ready", "review": stored}
