@@ -244,7 +244,7 @@ def test_an_address_where_no_cluster_answers_fails_fast_and_writes_nothing(host:
     out.write_text("earlier result\n")
     address = f"{host}:{_free_port()}"
     t0 = time.monotonic()
-    p = _run("--deals", "2", "--ray", address, "--json", str(out), timeout=120)
+    p = _run("--deals", "2", "--ray", address, "--json", str(out), "--force", timeout=120)  # allowed to replace it
     assert time.monotonic() - t0 < 30
     assert p.returncode == 2
     assert len(p.stderr.splitlines()) == 1, p.stderr
