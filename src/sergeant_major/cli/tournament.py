@@ -61,8 +61,8 @@ def tournament_command(
     first_board: int = typer.Option(0, "--first-board", parser=parse_whole_number,
                                     help="Index of the first board (to run one seed in chunks that merge: --merge)."),
     merge: list[str] | None = typer.Option(None, "--merge",  # noqa: B008
-                                           help="Merge the boards of these --json files (same rules, players, seed; "
-                                                "repeatable) instead of playing."),
+                                           help="Merge the boards of these --json files instead of playing (repeatable; "
+                                                "give the files' --rules, --players and --seed again)."),
     force: bool = typer.Option(False, "--force", help="Let --json replace a file that exists."),
     ray_address: str | None = typer.Option(None, "--ray", metavar="ADDRESS",
                                            help="Run on the ray cluster at ADDRESS (HOST:PORT of its head, or 'auto': the "
