@@ -63,6 +63,21 @@ def test_the_throttle_is_said_in_german_as_wrong_passwords_of_logins_and_passwor
     assert "fehlgeschlagene Anmeldungen" not in said
 
 
+def test_a_throttle_for_a_name_is_said_in_german_quoting_it() -> None:
+    """The repro: the English "Too many wrong passwords for the name 'Nobody390' ..." was said in German without the
+    name. Now the name typed is quoted, from the address or from many addresses as the server said; a throttle of the
+    address alone names no name."""
+    said = _german('accountError({code: "throttled", retry_after: 7, error: "Too many wrong passwords for the name '
+                   '\'Nobody390\' from your address in 10 minutes"}, "Nobody390")', "accounts.js")
+    assert "„Nobody390“" in said and "deiner Adresse" in said and "7 s" in said, said
+    said = _german('accountError({code: "throttled", retry_after: 3, error: "Too many wrong passwords for the name '
+                   '\'Nobody390\' from many addresses in 60 seconds"}, "Nobody390")', "accounts.js")
+    assert "„Nobody390“" in said and "vielen Adressen" in said, said
+    said = _german('accountError({code: "throttled", retry_after: 3, error: "Too many wrong passwords from your address"}, "Ann")',
+                   "accounts.js")
+    assert "Ann" not in said and "deiner Adresse" in said, said
+
+
 def test_a_computer_s_server_name_is_written_in_german_from_its_level() -> None:
     """A lobby's computers are stored as ``Random 2`` with their level (``name_level``): the German page writes
     ``Zufall 2``, keeps the server's ``'`` and adds one while a person at the table has the name so written; a name
