@@ -147,3 +147,20 @@ def test_a_player_s_page_without_rated_matches_names_the_practice_table_too() ->
     english, german = _in_german("[STRINGS.en.noRatedPlayer, t('noRatedPlayer')]", "accounts.js")
     assert "practice table" in english and "alone against computers" in english, english
     assert "Übungstisch" in german and "allein gegen Computer" in german, german
+
+
+def test_a_guest_s_renamed_seat_and_its_table_are_said_in_german() -> None:
+    """The repro: a guest's seat renamed by the server when another registered the name ("Zora (guest)") was shown
+    in English on German pages, and the lobby's default table name of such an opener ("Zora's table") was no longer
+    translated. Now the suffix is German ("Zora (Gast)") wherever names go through ``shownNames`` / ``guestName``, and
+    the table's name is translated whether it was named before the rename or after it; English pages keep the names."""
+    said = _in_german('shownNames(["Zora (guest)", "Random 2", "(guest)"], [null, "random", null])')
+    assert said == ["Zora (Gast)", "Zufall 2", "(guest)"], said
+    assert _german('guestName("Zora (guest)")') == "Zora (Gast)"
+    assert _german("tableNameText(\"Zora's table\", \"Zora (guest)\")") == "Tisch von Zora"
+    assert _german("tableNameText(\"Zora (guest)'s table\", \"Zora (guest)\")") == "Tisch von Zora (Gast)"
+    assert _german('tableNameText("Tisch von Zora", "Zora (guest)")') == "Tisch von Zora"
+    assert _german("tableNameText(\"Zora's table\", \"Zora\")") == "Tisch von Zora"
+    assert _german("tableNameText(\"Bea's table\", \"Zora (guest)\")") == "Bea's table"
+    english = _in_german('(() => { LANG = "en"; return [guestName("Zora (guest)"), tableNameText("Tisch von Zora", "Zora (guest)")]; })()')
+    assert english == ["Zora (guest)", "Zora's table"], english

@@ -64,7 +64,7 @@ function render() {
   for (const tb of L.tables) {
     const li = document.createElement("li"); li.className = "ltable"; li.dataset.table = tb.id;
     const seats = tb.seats.map((s) => s.free ? `<span class="lseat free">${esc(t("freeSeat"))}</span>`
-      : `<span class="lseat"><span class="lname" title="${esc(s.name)}">${esc(s.name)}</span>${seatRating(s.rating)}</span>`).join(" ");
+      : `<span class="lseat"><span class="lname" title="${esc(guestName(s.name))}">${esc(guestName(s.name))}</span>${seatRating(s.rating)}</span>`).join(" ");
     const fill = tb.fill_at ? Math.max(0, Math.round(tb.fill_at - now)) : null;
     const rules = String(tb.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ");
     // the name and the rules each on a line of their own: no line starts with a separator
