@@ -333,3 +333,30 @@ def test_a_default_table_name_is_shown_in_the_pages_language(server: Server, bro
     assert page.inner_text("#tname .cut") == "Table 7"
     assert errs == []
     page.context.close()
+
+
+def test_a_guest_renamed_for_a_registered_name_is_said_in_german(server: Server, browser: Any) -> None:
+    """The repro: a guest's lobby seat renamed when another registered its name ("Zora (guest)") was shown in English
+    on a German lobby and table, and the table's default name stopped being translated ("Zora's table"). Now the seat
+    reads "Zora (Gast)" and the table "Tisch von Zora" in the lobby and on the table page."""
+    from _browserhelp import register_in_page
+
+    code, seat = http_json(server, "/api/lobby/open", {"name": "Zora", "rules": "9-5-2 deals=1", "wait": 120})
+    assert code == 200, seat
+    ctx = browser.new_context()
+    register_in_page(ctx.new_page(), server.url, "Zora", "a good password")
+    ctx.close()
+    page = _lobby_page(browser, server, "Vera", "de", (390, 844))
+    errs = page_errors(page)
+    row = page.locator(f".ltable[data-table='{seat['id']}']")
+    row.locator(".lname", has_text="Zora (Gast)").wait_for()
+    assert row.locator(".ltname").inner_text() == "Tisch von Zora"
+    assert "(guest)" not in row.inner_text()
+    check_page(page, "lobby guest renamed de")
+    if os.environ.get("SM_GUEST_SHOT"):
+        page.screenshot(path=os.environ["SM_GUEST_SHOT"])
+    page.goto(server.url + "/t/" + seat["id"])  # watching it: its header and seats
+    page.locator("#players .player .nm", has_text="Zora (Gast)").wait_for()
+    assert page.inner_text("#tname .cut") == "Tisch von Zora"
+    assert errs == []
+    page.context.close()

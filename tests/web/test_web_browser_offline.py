@@ -102,3 +102,26 @@ def test_the_lobby_says_its_list_is_stale_while_offline(server: Server, browser:
     page.wait_for_function("document.getElementById('conn').textContent === ''", timeout=15000)
     assert errs == []
     ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_lobby_s_unreachable_error_goes_once_back_online(server: Server, browser: Any, lang: str) -> None:
+    """The repro: a table opened offline said "The server cannot be reached; no table was made." and the message stayed
+    after the page was back online and showed the live list. Now it goes once the lobby is connected again."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    ctx.add_init_script(f"localStorage.setItem('sm-lang', '{lang}')")
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/lobby")
+    page.wait_for_function("L !== null && document.getElementById('conn').textContent === ''")
+    page.fill("#lname", "Olga")
+    ctx.set_offline(True)
+    page.click("#btn-open")
+    page.wait_for_function("document.getElementById('error').textContent !== ''", timeout=10000)
+    said = page.inner_text("#error")
+    assert ("cannot be reached" if lang == "en" else "nicht erreichbar") in said, said
+    ctx.set_offline(False)
+    page.wait_for_function("document.getElementById('conn').textContent === ''", timeout=15000)
+    page.wait_for_function("document.getElementById('error').textContent === ''", timeout=5000)
+    assert errs == []
+    ctx.close()

@@ -63,6 +63,21 @@ def test_the_throttle_is_said_in_german_as_wrong_passwords_of_logins_and_passwor
     assert "fehlgeschlagene Anmeldungen" not in said
 
 
+def test_a_throttle_for_a_name_is_said_in_german_quoting_it() -> None:
+    """The repro: the English "Too many wrong passwords for the name 'Nobody390' ..." was said in German without the
+    name. Now the name typed is quoted, from the address or from many addresses as the server said; a throttle of the
+    address alone names no name."""
+    said = _german('accountError({code: "throttled", retry_after: 7, error: "Too many wrong passwords for the name '
+                   '\'Nobody390\' from your address in 10 minutes"}, "Nobody390")', "accounts.js")
+    assert "„Nobody390“" in said and "deiner Adresse" in said and "7 s" in said, said
+    said = _german('accountError({code: "throttled", retry_after: 3, error: "Too many wrong passwords for the name '
+                   '\'Nobody390\' from many addresses in 60 seconds"}, "Nobody390")', "accounts.js")
+    assert "„Nobody390“" in said and "vielen Adressen" in said, said
+    said = _german('accountError({code: "throttled", retry_after: 3, error: "Too many wrong passwords from your address"}, "Ann")',
+                   "accounts.js")
+    assert "Ann" not in said and "deiner Adresse" in said, said
+
+
 def test_a_computer_s_server_name_is_written_in_german_from_its_level() -> None:
     """A lobby's computers are stored as ``Random 2`` with their level (``name_level``): the German page writes
     ``Zufall 2``, keeps the server's ``'`` and adds one while a person at the table has the name so written; a name
@@ -132,3 +147,20 @@ def test_a_player_s_page_without_rated_matches_names_the_practice_table_too() ->
     english, german = _in_german("[STRINGS.en.noRatedPlayer, t('noRatedPlayer')]", "accounts.js")
     assert "practice table" in english and "alone against computers" in english, english
     assert "Übungstisch" in german and "allein gegen Computer" in german, german
+
+
+def test_a_guest_s_renamed_seat_and_its_table_are_said_in_german() -> None:
+    """The repro: a guest's seat renamed by the server when another registered the name ("Zora (guest)") was shown
+    in English on German pages, and the lobby's default table name of such an opener ("Zora's table") was no longer
+    translated. Now the suffix is German ("Zora (Gast)") wherever names go through ``shownNames`` / ``guestName``, and
+    the table's name is translated whether it was named before the rename or after it; English pages keep the names."""
+    said = _in_german('shownNames(["Zora (guest)", "Random 2", "(guest)"], [null, "random", null])')
+    assert said == ["Zora (Gast)", "Zufall 2", "(guest)"], said
+    assert _german('guestName("Zora (guest)")') == "Zora (Gast)"
+    assert _german("tableNameText(\"Zora's table\", \"Zora (guest)\")") == "Tisch von Zora"
+    assert _german("tableNameText(\"Zora (guest)'s table\", \"Zora (guest)\")") == "Tisch von Zora (Gast)"
+    assert _german('tableNameText("Tisch von Zora", "Zora (guest)")') == "Tisch von Zora"
+    assert _german("tableNameText(\"Zora's table\", \"Zora\")") == "Tisch von Zora"
+    assert _german("tableNameText(\"Bea's table\", \"Zora (guest)\")") == "Bea's table"
+    english = _in_german('(() => { LANG = "en"; return [guestName("Zora (guest)"), tableNameText("Tisch von Zora", "Zora (guest)")]; })()')
+    assert english == ["Zora (guest)", "Zora's table"], english

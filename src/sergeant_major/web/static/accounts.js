@@ -24,7 +24,9 @@ Object.assign(STRINGS.en, {
   err_acc_computer_name: "The user name “{name}” is refused: it is written as a computer player is (a level, as Random or Expert): the others would take you for one; choose another.",
   err_acc_login: "No account has the user name “{name}” with this password.",
   err_acc_current_password: "The current password is wrong: the password was not changed.",
-  err_acc_throttled: "Too many wrong passwords (logins and password changes count alike): try again in {s} s.",
+  err_acc_throttled: "Too many wrong passwords from your address (logins and password changes count alike): try again in {s} s.",
+  err_acc_throttled_name: "Too many wrong passwords for the name '{name}' from your address (logins and password changes count alike): try again in {s} s.",
+  err_acc_throttled_siege: "Too many wrong passwords for the name '{name}' from many addresses (logins and password changes count alike): try again in {s} s.",
   err_acc_other: "Refused: {reason}", err_acc_unreachable: "The server cannot be reached; nothing was changed.",
 });
 Object.assign(STRINGS.de, {
@@ -51,13 +53,19 @@ Object.assign(STRINGS.de, {
   err_acc_computer_name: "Der Benutzername „{name}“ wird abgelehnt: so wird ein Computer geschrieben (eine Stufe wie Zufall oder Experte), die anderen hielten dich für einen; wähle einen anderen.",
   err_acc_login: "Kein Konto hat den Benutzernamen „{name}“ mit diesem Passwort.",
   err_acc_current_password: "Das bisherige Passwort ist falsch: das Passwort wurde nicht geändert.",
-  err_acc_throttled: "Zu viele falsche Passwörter (beim Anmelden und beim Ändern des Passworts zusammen): versuche es in {s} s wieder.",
+  err_acc_throttled: "Zu viele falsche Passwörter von deiner Adresse aus (beim Anmelden und beim Ändern des Passworts zusammen): versuche es in {s} s wieder.",
+  err_acc_throttled_name: "Zu viele falsche Passwörter für den Namen „{name}“ von deiner Adresse aus (beim Anmelden und beim Ändern des Passworts zusammen): versuche es in {s} s wieder.",
+  err_acc_throttled_siege: "Zu viele falsche Passwörter für den Namen „{name}“ von vielen Adressen aus (beim Anmelden und beim Ändern des Passworts zusammen): versuche es in {s} s wieder.",
   err_acc_other: "Abgelehnt: {reason}", err_acc_unreachable: "Der Server ist nicht erreichbar; nichts wurde geändert.",
 });
 // an account refusal ({error, code, retry_after}) in the page's language; the server's English text as it is in English
 function accountError(out, name) {
   if (LANG === "en") return out.error;
-  const k = "err_acc_" + out.code;
+  // a throttle for a name quotes it, as the server's text does ("for the name 'Ann' from many addresses"): the name
+  // typed, which the server quotes (its JSON has no field for it)
+  const named = out.code === "throttled" && name && /for the name /.test(out.error || "");
+  const k = "err_acc_" + out.code + (named ? (/from many addresses/.test(out.error) ? "_siege" : "_name") : "");
+  name = String(name || "").slice(0, 60);
   return STRINGS[LANG][k] ? t(k, { name, s: out.retry_after }) : t("err_acc_other", { reason: out.error });
 }
 function fmtRating(x) { return (Math.round(x * 10) / 10).toLocaleString(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 }); }

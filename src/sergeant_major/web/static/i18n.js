@@ -41,7 +41,7 @@ const STRINGS = {
     discardN: "Discard {n} cards ({k} left)", fromKitty: "from the kitty", yourDiscards: "Your discards", gaveTo: "given to {name}", gotFrom: "received from {name}", discards: "Discards", chooseInHand: "choose in your hand",
     copied: "Copied", copyManual: "Copying failed: the link is selected, copy it with Ctrl+C",
     lv_random: "random", lv_beginner: "beginner", lv_heuristic: "heuristic", lv_expert: "expert",
-    defMe: "Me", defFriend: "Friend {n}", defTable: "Table", defLobbyTable: "{name}'s table", nameOfAccount: "your account's name",
+    defMe: "Me", defFriend: "Friend {n}", defTable: "Table", defLobbyTable: "{name}'s table", guestSuffix: " (guest)", nameOfAccount: "your account's name",
     notOver: "The replay is shown once the match is over (it shows every hand).",
     err_create_unreachable: "The server cannot be reached; no table was made.",
     end_instant: "{name} took {tricks} tricks in one deal ({limit} or more win at once)",
@@ -119,7 +119,7 @@ const STRINGS = {
     discardN: "{n} Karten drücken (noch {k})", fromKitty: "aus dem Skat", yourDiscards: "Deine gedrückten Karten", gaveTo: "gegeben an {name}", gotFrom: "bekommen von {name}", discards: "Gedrückt", chooseInHand: "in deinem Blatt wählen",
     copied: "Kopiert", copyManual: "Kopieren ging nicht: der Link ist markiert, kopiere ihn mit Strg+C",
     lv_random: "Zufall", lv_beginner: "Anfänger", lv_heuristic: "Heuristik", lv_expert: "Experte",
-    defMe: "Ich", defFriend: "Freund {n}", defTable: "Tisch", defLobbyTable: "Tisch von {name}", nameOfAccount: "der Name deines Kontos",
+    defMe: "Ich", defFriend: "Freund {n}", defTable: "Tisch", defLobbyTable: "Tisch von {name}", guestSuffix: " (Gast)", nameOfAccount: "der Name deines Kontos",
     notOver: "Die Wiederholung gibt es erst, wenn die Partie zu Ende ist (sie zeigt alle Blätter).",
     // the server's refusals (its reasons are English): by their code
     err_stale: "Der Tisch ist schon weiter (ein doppelter Klick oder ein zweites Fenster); nichts wurde geändert.",
@@ -204,13 +204,23 @@ function t(key, args) {
 // page's language ("Tisch", "Tisch von Ann"); any other name as it is. opener: the first seat's name as stored (a lobby
 // table's opener; the server names such a table "{opener}'s table", cut to 60 characters)
 function tableNameText(name, opener) {
-  const fill = (s) => s.replace("{name}", String(opener)).slice(0, 60);
+  const fill = (s, o) => s.replace("{name}", () => String(o)).slice(0, 60);
+  const base = guestBase(opener);
   for (const l of Object.values(STRINGS)) {
     if (l.defTable && name === l.defTable) return t("defTable");
-    if (opener && l.defLobbyTable && name === fill(l.defLobbyTable)) return fill(t("defLobbyTable"));
+    if (!opener || !l.defLobbyTable) continue;
+    if (name === fill(l.defLobbyTable, opener)) return fill(t("defLobbyTable"), guestName(opener));
+    // the table named before the name was registered: its guest opener renamed ("Ann (guest)"), the table's name kept
+    if (base !== null && name === fill(l.defLobbyTable, base)) return fill(t("defLobbyTable"), base);
   }
   return name;
 }
+// the suffix the server gives a guest's seat under a name registered later ("Ann (guest)": store.GUEST_SUFFIX)
+const GUEST_SUFFIX = " (guest)";
+// such a guest's name without the suffix, or null for any other name
+function guestBase(n) { n = String(n || ""); return n.endsWith(GUEST_SUFFIX) && n.length > GUEST_SUFFIX.length ? n.slice(0, -GUEST_SUFFIX.length) : null; }
+// a seat's name as stored in the page's language: a guest's suffix translated ("Ann (Gast)"), any other name as it is
+function guestName(n) { const b = guestBase(n); return b === null ? String(n) : b + t("guestSuffix"); }
 function applyI18n(root) {
   document.documentElement.lang = LANG;
   (root || document).querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
@@ -316,7 +326,7 @@ function levelSeatName(level, seat, name) {
 // the seats' names as shown: those of "levels" (per seat a level, or null: as named) written in the page's language,
 // a "'" added while a person at the table has the name so written
 function shownNames(names, levels) {
-  const out = names.map((n, i) => (levels && levels[i] ? levelSeatName(levels[i], i, n) : n));
+  const out = names.map((n, i) => (levels && levels[i] ? levelSeatName(levels[i], i, n) : guestName(n)));
   out.forEach((n, i) => {
     if (!levels || !levels[i]) return;
     while (out.some((o, j) => j !== i && o.toLowerCase() === out[i].toLowerCase())) out[i] += "'";

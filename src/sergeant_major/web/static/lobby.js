@@ -28,7 +28,7 @@ function form(kind, table) {
 }
 async function post(kind, table) {
   if (busy) return;
-  $("error").textContent = ""; $("error").title = "";
+  $("error").textContent = ""; $("error").title = ""; delete $("error").dataset.unreachable;
   if (!$("lname").value.trim()) { $("error").textContent = t("needName"); $("lname").focus(); return; }
   localStorage.setItem("sm-name", $("lname").value.trim());
   busy = true;
@@ -46,7 +46,7 @@ async function post(kind, table) {
     saveToken(o.id, o.token);
     location.href = o.url;
   } catch (e) {
-    $("error").textContent = t("err_create_unreachable");
+    $("error").textContent = t("err_create_unreachable"); $("error").dataset.unreachable = "1";
   } finally { busy = false; }
 }
 // a seated account's rating (mu), with its interval and matches in the title and a tag while provisional (first 10 matches)
@@ -64,7 +64,7 @@ function render() {
   for (const tb of L.tables) {
     const li = document.createElement("li"); li.className = "ltable"; li.dataset.table = tb.id;
     const seats = tb.seats.map((s) => s.free ? `<span class="lseat free">${esc(t("freeSeat"))}</span>`
-      : `<span class="lseat"><span class="lname" title="${esc(s.name)}">${esc(s.name)}</span>${seatRating(s.rating)}</span>`).join(" ");
+      : `<span class="lseat"><span class="lname" title="${esc(guestName(s.name))}">${esc(guestName(s.name))}</span>${seatRating(s.rating)}</span>`).join(" ");
     const fill = tb.fill_at ? Math.max(0, Math.round(tb.fill_at - now)) : null;
     const rules = String(tb.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ");
     // the name and the rules each on a line of their own: no line starts with a separator
@@ -94,7 +94,11 @@ function connect() {
   if (ws && ws.readyState <= 1) return;  // one connection at a time (an "online" event and the back-off)
   $("conn").textContent = t("connecting");
   ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/lobby");
-  ws.onopen = () => { retry = 0; $("conn").textContent = loggedOut ? t("loggedOut") : ""; };
+  ws.onopen = () => {
+    retry = 0; $("conn").textContent = loggedOut ? t("loggedOut") : "";
+    // the server is reached again: "cannot be reached" no longer holds (a refusal of the server's stays)
+    if ($("error").dataset.unreachable) { $("error").textContent = ""; $("error").title = ""; delete $("error").dataset.unreachable; }
+  };
   ws.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
     if (m.type === "lobby") { L = m; skew = m.now - Date.now() / 1000; render(); }

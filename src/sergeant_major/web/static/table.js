@@ -737,7 +737,7 @@ function chatMuted() { return localStorage.getItem("sm-chat-muted") === "1"; }
 function showChat(m) {
   if (chatMuted() || !STRINGS.en["chat_" + m.id]) return;
   const li = document.createElement("li");
-  const who = document.createElement("b"); who.textContent = m.name + ": ";
+  const who = document.createElement("b"); who.textContent = guestName(m.name) + ": ";
   li.appendChild(who); li.appendChild(document.createTextNode(t("chat_" + m.id)));
   li.dataset.phrase = m.id;
   const log = $("chatlog"); log.appendChild(li);
