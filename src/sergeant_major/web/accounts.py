@@ -147,6 +147,11 @@ def _failure_keys(name: str, addr: str) -> tuple[str, str, str]:
     return f"name:{name_key}", f"addr:{net}", f"pair:{pair}"
 
 
+def _device_key(name: str, device: str) -> str:
+    """The ``sm_login_failures`` key of a failure for ``name`` on the browser whose ``sm_device`` token is ``device``."""
+    return "dev:" + hashlib.sha256(f"{name.casefold()[:60]}\n{device}".encode("utf-8", "surrogatepass")).hexdigest()[:40]
+
+
 def token_hash(token: str) -> str:
     """The SHA-256 (hex) of a session token: what is stored."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
@@ -212,10 +217,13 @@ class AccountStore:
             self.store.notify_seats(c, tid)
         return marked
 
-    def throttle_wait(self, name: str, addr: str, remembered: bool = False) -> None:
+    def throttle_wait(self, name: str, addr: str, remembered: bool = False, device: str | None = None) -> None:
         """Raise :class:`Throttled` when an attempt at ``name`` from ``addr`` must wait (the failures of the last
         :data:`FAILURE_WINDOW` seconds count):
 
+        - ``device`` (the ``sm_device`` token of a browser remembered for this very account): only
+          :data:`MAX_FAILURES` failures for the name on that browser, until the oldest leaves the window; others' wrong
+          passwords, from its address or anywhere, never make it wait;
         - :data:`MAX_FAILURES` failures for the name from the address's network (:func:`client_network`), or
           :data:`MAX_ADDRESS_FAILURES` from the network for any names: until the oldest that counts leaves the window;
         - unless ``remembered`` (a browser that logged in to the account, or one logged in to it now), when the name has
@@ -225,12 +233,15 @@ class AccountStore:
         """
         now = time.time()
         name_key, addr_key, pair_key = _failure_keys(name, addr)
+        dev_key = _device_key(name, device) if device is not None else ""
         with self.engine.connect() as c:
             times = {key: sorted(float(r.at) for r in c.execute(sa.select(login_failures_t.c.at).where(
                 login_failures_t.c.key == key, login_failures_t.c.at > now - FAILURE_WINDOW)))
-                for key in (name_key, addr_key, pair_key)}
-        for key, limit, what in ((pair_key, MAX_FAILURES, f"for the name {name[:60]!r} from your address"),
-                                 (addr_key, MAX_ADDRESS_FAILURES, "from your address")):
+                for key in (name_key, addr_key, pair_key, dev_key) if key}
+        limits = (((dev_key, MAX_FAILURES, f"for the name {name[:60]!r} on this browser"),) if device is not None else
+                  ((pair_key, MAX_FAILURES, f"for the name {name[:60]!r} from your address"),
+                   (addr_key, MAX_ADDRESS_FAILURES, "from your address")))
+        for key, limit, what in limits:
             if len(times[key]) >= limit:
                 wait = times[key][len(times[key]) - limit] + FAILURE_WINDOW - now
                 raise Throttled(max(1, int(wait + 0.999)), what)
@@ -240,11 +251,12 @@ class AccountStore:
             if wait > 0:
                 raise Throttled(max(1, int(wait + 0.999)), f"for the name {name[:60]!r} from many addresses", NAME_DELAY)
 
-    def _failed(self, name: str, addr: str) -> None:
+    def _failed(self, name: str, addr: str, device: str | None = None) -> None:
         now = time.time()
+        keys = [*_failure_keys(name, addr), *([_device_key(name, device)] if device is not None else [])]
         with self.engine.begin() as c:
             c.execute(login_failures_t.delete().where(login_failures_t.c.at < now - FAILURE_WINDOW))
-            c.execute(login_failures_t.insert(), [{"key": key, "at": now} for key in _failure_keys(name, addr)])
+            c.execute(login_failures_t.insert(), [{"key": key, "at": now} for key in keys])
 
     def remembered(self, device: str | None, name: str) -> bool:
         """Whether the ``sm_device`` cookie's token ``device`` is of a browser that logged in to the account called
@@ -275,7 +287,7 @@ class AccountStore:
 
     def login(self, name: object, password: object, addr: str, device: str | None = None) -> tuple[Session, str]:
         """Check a name and password and open a session; returns it and its cookie's token (a secret: never logged).
-        ``device``: the browser's ``sm_device`` cookie (a remembered browser is not slowed by the name's failures).
+        ``device``: the browser's ``sm_device`` cookie (a browser remembered for this account waits only for its own failures).
 
         Raises:
             Throttled: too many failures (:meth:`throttle_wait`, checked before the password is).
@@ -286,17 +298,19 @@ class AccountStore:
             raise AccountRefused("body", f"the user name must be a text, not {name!r:.60}")
         if not isinstance(password, str):
             raise AccountRefused("body", f"the password must be a text, not a {type(password).__name__}")
-        self.throttle_wait(name, addr, self.remembered(device, name))
+        mine = device if device is not None and self.remembered(device, name) else None  # remembered for this account
+        self.throttle_wait(name, addr, mine is not None, mine)
         with self.engine.connect() as c:
             row = c.execute(sa.select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.password_hash)
                             .where(accounts_t.c.name_key == name.casefold()[:40])).first()
         ok = HASHER.verify(password[:MAX_PASSWORD], row.password_hash if row is not None else _dummy_hash())
         if row is None or not ok:
-            self._failed(name, addr)
+            self._failed(name, addr, mine)
             raise AccountRefused("login", f"no account has the user name {name[:60]!r} with this password; nothing was changed")
         name_key, _addr_key, pair_key = _failure_keys(name, addr)
+        forget = [name_key, pair_key, *([_device_key(name, mine)] if mine is not None else [])]
         with self.engine.begin() as c:  # a good login forgets the name's failures and this network's at it (its others stay)
-            c.execute(login_failures_t.delete().where(login_failures_t.c.key.in_([name_key, pair_key])))
+            c.execute(login_failures_t.delete().where(login_failures_t.c.key.in_(forget)))
         return self.open_session(int(row.id), str(row.name))
 
     def open_session(self, account_id: int, name: str) -> tuple[Session, str]:
