@@ -21,6 +21,7 @@ import sqlalchemy as sa
 from pwdlib import PasswordHash
 from sqlalchemy.exc import IntegrityError
 
+from sergeant_major.core.safetext import normal_name
 from sergeant_major.web.store import (
     GUEST_SUFFIX,
     Store,
@@ -107,11 +108,12 @@ class Deleted:
 
 
 def name_refusal(name: object) -> str | None:
-    """Why ``name`` cannot be a user name (quoted), or ``None``: 3 to 20 letters or digits, with ``.``, ``_`` or ``-``
+    """Why ``name`` cannot be a user name (quoted as typed), or ``None``: once normalised
+    (:func:`~sergeant_major.core.safetext.normal_name`, as stored), 3 to 20 letters or digits, with ``.``, ``_`` or ``-``
     inside."""
     if not isinstance(name, str):
         return f"the user name must be a text, not {name!r:.60}"
-    if NAME_RE.fullmatch(name) is None:
+    if NAME_RE.fullmatch(normal_name(name)) is None:  # the name as stored (:meth:`AccountStore.register_account`)
         return (f"the user name {name[:60]!r} is refused: use 3 to 20 letters or digits (with . _ - inside, "
                 "no spaces)")
     return None
@@ -188,6 +190,7 @@ class AccountStore:
         if why is not None:
             raise AccountRefused("password", why)
         assert isinstance(name, str) and isinstance(password, str)
+        name = normal_name(name)  # fullwidth letters or a soft hyphen never make a second "Ann"
         hashed = HASHER.hash(password)
         try:
             with self.engine.begin() as c:
@@ -298,6 +301,7 @@ class AccountStore:
             raise AccountRefused("body", f"the user name must be a text, not {name!r:.60}")
         if not isinstance(password, str):
             raise AccountRefused("body", f"the password must be a text, not a {type(password).__name__}")
+        name = normal_name(name)  # as registered
         mine = device if device is not None and self.remembered(device, name) else None  # remembered for this account
         self.throttle_wait(name, addr, mine is not None, mine)
         with self.engine.connect() as c:
