@@ -23,10 +23,10 @@ from sqlalchemy.exc import IntegrityError
 
 from sergeant_major.core.safetext import normal_name
 from sergeant_major.web.store import (
-    GUEST_SUFFIX,
     Store,
     accounts_t,
     devices_t,
+    guest_name,
     login_failures_t,
     rating_history_t,
     ratings_t,
@@ -176,7 +176,7 @@ class AccountStore:
 
     def register_account(self, name: object, password: object) -> tuple[int, list[GuestSeat]]:
         """Make an account; returns its id and the guests' seats renamed in the same transaction: every seat of a
-        person bound to no account whose name is the new account's (letter case aside) gets :data:`GUEST_SUFFIX`
+        person bound to no account whose name is the new account's (letter case aside) gets the guest mark
         (``Ann (guest)``), so that no table, lobby, history or replay shows a guest as the account; the stored reviews of
         their tables (which hold the names) are dropped.
 
@@ -204,13 +204,22 @@ class AccountStore:
         return int(key[0]), marked
 
     def _mark_guests(self, c: sa.Connection, name: str) -> list[GuestSeat]:
-        """The guests' seats named ``name`` (letter case aside) renamed with :data:`GUEST_SUFFIX` on ``c``."""
+        """The guests' seats named ``name`` (letter case aside) renamed on ``c`` as guests' (:func:`~.store.guest_name`:
+        ``Ann (guest)``, or ``Ann (guest 2)`` where a seat of the table has that name)."""
         key = name.casefold()
         q = sa.select(seats_t.c.table_id, seats_t.c.seat, seats_t.c.name).where(seats_t.c.account_id.is_(None),
                                                                                seats_t.c.kind == "human")
         # ASCII: SQL's lower() finds them (SQLite's folds ASCII only); else the names of that length, folded here
         q = q.where(sa.func.lower(seats_t.c.name) == key) if name.isascii() else q.where(sa.func.length(seats_t.c.name) == len(name))
-        marked = [(str(r.table_id), int(r.seat), str(r.name) + GUEST_SUFFIX) for r in c.execute(q) if str(r.name).casefold() == key]
+        found = [(str(r.table_id), int(r.seat), str(r.name)) for r in c.execute(q) if str(r.name).casefold() == key]
+        taken: dict[str, set[str]] = {}  # per table, its seats' names (casefolded): a mark never repeats another seat's
+        for tid in sorted({tid for tid, _, _ in found}):
+            taken[tid] = {str(r.name).casefold() for r in c.execute(sa.select(seats_t.c.name).where(seats_t.c.table_id == tid))}
+        marked: list[GuestSeat] = []
+        for tid, seat, old in found:
+            new = guest_name(old, taken[tid])
+            taken[tid].add(new.casefold())
+            marked.append((tid, seat, new))
         for tid, seat, new in marked:
             c.execute(seats_t.update().where(seats_t.c.table_id == tid, seats_t.c.seat == seat).values(name=new))
         tids = sorted({tid for tid, _, _ in marked})

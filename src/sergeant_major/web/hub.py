@@ -38,7 +38,7 @@ from sergeant_major.web.protocol import (
     quote,
 )
 from sergeant_major.web.runner import LogConflict, TableRunner
-from sergeant_major.web.store import GUEST_SUFFIX
+from sergeant_major.web.store import guest_base
 from sergeant_major.web.tables import HUMAN, GameTable, person_name_refusal, shown_seat
 
 __all__ = ["Hub"]
@@ -296,7 +296,7 @@ class Hub(TableRunner):
                 try:
                     if await asyncio.to_thread(self.store.bind_seat, gt.row.id, seat, c.account):
                         gt.seats[seat] = row = replace(row, account=c.account)
-                        if row.name.endswith(GUEST_SUFFIX):  # the account's own name again (Ann (guest) bound to Ann)
+                        if guest_base(row.name) is not None:  # the account's own name again (Ann (guest) bound to Ann)
                             stored = (await asyncio.to_thread(self.store.seats, gt.row.id))[seat]
                             gt.seats[seat] = row = shown_seat(replace(row, name=stored.name))
                             gt.match.names = tuple(s.name for s in gt.seats)
