@@ -69,10 +69,15 @@ def test_twenty_failures_from_one_address_throttle_every_name(tmp_path: Path) ->
     _store, app = make(tmp_path)
     with TestClient(app) as c:
         c.post("/api/account/register", json={"name": "oscar", "password": PASSWORD})
+        device = c.cookies.get(DEVICE_COOKIE)
+        assert device
+        c.cookies.clear()  # a browser never logged in to oscar
         for i in range(MAX_ADDRESS_FAILURES):
             assert login(c, f"nobody{i}", "wrong wrong").status_code == 401
         r = login(c, "oscar", PASSWORD)
         assert r.status_code == 429 and "from your address" in r.json()["error"]
+        c.cookies.set(DEVICE_COOKIE, device, path="/api/account")  # the browser remembered for oscar: in at once
+        assert login(c, "oscar", PASSWORD).status_code == 200
 
 
 def test_the_wait_is_until_the_oldest_counted_failure_leaves_the_window(tmp_path: Path) -> None:
@@ -203,3 +208,30 @@ def test_failures_from_one_ipv6_slash_64_stop_its_other_addresses(tmp_path: Path
         assert login(thief, "nina", PASSWORD).status_code == 429
     with client(app, "2001:db8:0:1::1") as owner:  # another /64
         assert login(owner, "nina", PASSWORD).status_code == 200
+
+
+def test_wrong_passwords_from_the_same_address_never_stop_a_browser_remembered_for_the_account(tmp_path: Path) -> None:
+    _store, app = make(tmp_path)
+    with client(app, "10.0.0.1") as home:  # browser A: registers, logs out, keeps its sm_device cookie
+        assert home.post("/api/account/register", json={"name": "NatOwner", "password": PASSWORD}).status_code == 200
+        home.post("/api/account/logout", headers={"X-CSRF-Token": home.get("/api/account").json()["csrf"]})
+        device = home.cookies.get(DEVICE_COOKIE)
+        assert device
+    with client(app, "10.0.0.1") as other:  # another client behind the same address guesses
+        for _ in range(MAX_FAILURES):
+            assert login(other, "NatOwner", "wrong guess").status_code == 401
+        assert login(other, "NatOwner", PASSWORD).status_code == 429  # that client waits, even with the right password
+    with client(app, "10.0.0.1") as home:  # browser A: in at once
+        home.cookies.set(DEVICE_COOKIE, device, path="/api/account")
+        r = login(home, "NatOwner", PASSWORD)
+        assert r.status_code == 200 and r.json()["name"] == "NatOwner"
+        home.post("/api/account/logout", headers={"X-CSRF-Token": home.get("/api/account").json()["csrf"]})
+        for _ in range(MAX_FAILURES):  # browser A's own wrong passwords still count, against it
+            assert login(home, "NatOwner", "wrong guess").status_code == 401
+        r = login(home, "NatOwner", PASSWORD)
+        assert r.status_code == 429 and "on this browser" in r.json()["error"]
+        assert 0 < r.json()["retry_after"] <= FAILURE_WINDOW
+    with client(app, "10.0.0.1") as thief:  # a made-up sm_device cookie gains nothing: the address's block holds
+        thief.cookies.set(DEVICE_COOKIE, "made-up", path="/api/account")
+        r = login(thief, "NatOwner", PASSWORD)
+        assert r.status_code == 429 and "from your address" in r.json()["error"]

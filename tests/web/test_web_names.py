@@ -347,3 +347,69 @@ def test_a_name_numbered_already_counts_on_in_the_lobby_letter_case_aside(tmp_pa
         c = cl.post("/api/lobby/join", json={**form, "name": "ANN 2 ", "table": a["id"]}).json()
         assert (b["seat"], c["seat"]) == (1, 2)
         assert [s.name for s in app.state.hub.store.seats(a["id"])] == ["ann 2", "Ann 3", "ANN 4"]
+
+
+DISGUISED = ["Random\u200b", "Ex\u00adpert", "\uff32andom", "Heuristic\u200b 3", "Random\u3000 2", "\u2060Beginner"]
+
+
+@pytest.mark.usefixtures("fast_argon2")
+@pytest.mark.parametrize("name", DISGUISED)
+def test_a_computer_s_name_disguised_by_invisible_or_fullwidth_characters_is_refused_everywhere(tmp_path: Path, name: str) -> None:
+    """The repro: "Random\\u200b" (a zero-width space), "Ex\\u00adpert" (a soft hyphen) and fullwidth "Ｒandom" passed
+    as a person's name and showed as the computer's. Now every name entry normalises the name (NFKC, no format
+    characters, one space) before checking it: refused (``computer_name``) at creation, with an invitation, in the
+    lobby and as an account, nothing changed."""
+    app = create_app(f"sqlite:///{tmp_path / 'z.sqlite3'}")
+    with TestClient(app) as cl:
+        store = app.state.hub.store
+        r = cl.post("/api/tables", json={"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "friend", "name": name},
+                                                                     {"kind": "computer"}]})
+        assert r.status_code == 400 and r.json()["code"] == "computer_name" and r.json()["seat"] == 2, r.json()
+        out = cl.post("/api/tables", json={"rules": "9-5-2", "seats": ME_FRIEND_COMPUTER}).json()
+        tid, tok = out["id"], out["seats"][1]["invite"].split("#token=")[1]
+        with cl.websocket_connect(f"/ws/{tid}") as ws:
+            ws.send_text(json.dumps({"type": "join", "token": tok, "name": name}))
+            err = ws.receive_json()
+            assert err["type"] == "error" and err["code"] == "computer_name", err
+            assert [(s.name, s.claimed) for s in store.seats(tid)][1] == ("Friend 1", False)  # the seat not taken
+        for kind in ("open", "quick"):
+            r = cl.post(f"/api/lobby/{kind}", json={"name": name, "rules": "9-5-2"})
+            assert r.status_code == 400 and r.json()["code"] == "computer_name", r.json()
+        assert cl.get("/api/lobby").json()["tables"] == []
+        if " " not in name and "\u3000" not in name:  # a user name has no spaces: those are refused as such
+            r = cl.post("/api/account/register", json={"name": name, "password": "a good password"})
+            assert r.status_code == 400 and r.json()["code"] == "computer_name", r.json()
+            assert cl.get("/api/account").json()["name"] is None
+
+
+@pytest.mark.usefixtures("fast_argon2")
+def test_names_are_stored_normalised_and_one_of_nothing_visible_is_refused_quoting_it(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'n.sqlite3'}")
+    with TestClient(app) as cl:
+        store = app.state.hub.store
+        r = cl.post("/api/tables", json={"rules": "9-5-2", "seats": [{"kind": "me", "name": "\uff21nn\u00ad"},
+                                                                     {"kind": "friend", "name": " Bo \u00a0 Li\u200b "},
+                                                                     {"kind": "computer"}]})
+        assert r.status_code == 200 and [s["name"] for s in r.json()["seats"]][:2] == ["Ann", "Bo Li"], r.json()
+        r = cl.post("/api/tables", json={"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "friend", "name": "\u200b\u00ad"},
+                                                                     {"kind": "computer"}]})
+        assert r.status_code == 400 and r.json()["code"] == "seat_name" and repr("\u200b\u00ad") in r.json()["error"], r.json()
+        r = cl.post("/api/lobby/open", json={"name": "\u200b", "rules": "9-5-2"})
+        assert r.status_code == 400 and r.json()["code"] == "seat_name" and repr("\u200b") in r.json()["error"], r.json()
+        a = cl.post("/api/lobby/open", json={"name": "Cleo\u200b", "rules": "9-5-2", "wait": 120}).json()
+        assert store.seats(a["id"])[0].name == "Cleo"
+        out = cl.post("/api/tables", json={"rules": "9-5-2", "seats": ME_FRIEND_COMPUTER}).json()
+        tid, tok = out["id"], out["seats"][1]["invite"].split("#token=")[1]
+        with cl.websocket_connect(f"/ws/{tid}") as ws:
+            ws.send_text(json.dumps({"type": "join", "token": tok, "name": "\u200b"}))
+            err = ws.receive_json()
+            assert err["type"] == "error" and err["code"] == "bad_message" and "\\u200b" in err["reason"], err
+            ws.send_text(json.dumps({"type": "join", "token": tok, "name": "D\u00adee"}))
+            st = ws.receive_json()
+            assert st["type"] == "state" and st["table"]["seats"][1]["name"] == "Dee", st
+        r = cl.post("/api/account/register", json={"name": "\u200b\u200b\u200b", "password": "a good password"})
+        assert r.status_code == 400 and r.json()["code"] == "name" and repr("\u200b\u200b\u200b") in r.json()["error"], r.json()
+        r = cl.post("/api/account/register", json={"name": "\uff25va\u00ad", "password": "a good password"})
+        assert r.status_code == 200 and r.json()["name"] == "Eva", r.json()
+        cl.cookies.clear()
+        assert cl.post("/api/account/login", json={"name": "\uff25va", "password": "a good password"}).json()["name"] == "Eva"

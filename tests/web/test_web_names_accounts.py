@@ -199,3 +199,32 @@ def test_a_guest_seat_under_a_name_an_account_takes_later_is_shown_as_the_guest_
     with store.engine.connect() as conn:
         row = conn.execute(sa.select(seats_t.c.name, seats_t.c.account_id).where(seats_t.c.table_id == tid, seats_t.c.seat == 0)).one()
     assert row.name == "Ann" and row.account_id == store.account_named("ann")
+
+
+@pytest.mark.usefixtures("fast_argon2")
+def test_marking_a_guest_seat_never_gives_it_another_seat_s_name(tmp_path: Path) -> None:
+    """The repro: seats "Tessa" (me) and "Tessa (guest)" (a friend), then someone registered "Tessa": both seats read
+    "Tessa (guest)". Now the mark is the first free one at the table, "Tessa (guest 2)"; the account taking the seat
+    gets its name back from that form too."""
+    from fastapi.testclient import TestClient
+
+    store = _store(tmp_path)
+    app = create_app(store=store)
+    with TestClient(app) as c:
+        made = c.post("/api/tables", json={"rules": "9-5-2", "seats": [{"kind": "me", "name": "Tessa"},
+                                                                      {"kind": "friend", "name": "Tessa (guest)"},
+                                                                      {"kind": "computer"}]}).json()
+        tid, token = made["id"], made["seats"][0]["token"]
+        with c.websocket_connect(f"/ws/{tid}") as ws:
+            ws.send_text(json.dumps({"type": "join", "token": token}))
+            assert ws.receive_json()["table"]["seats"][0]["name"] == "Tessa"
+            assert c.post("/api/account/register", json={"name": "Tessa", "password": PASSWORD}).status_code == 200
+            ws.send_text(json.dumps({"type": "chat", "id": "good_luck"}))
+            st = ws.receive_json()
+            assert st["type"] == "state" and [s["name"] for s in st["table"]["seats"]][:2] == ["Tessa (guest 2)", "Tessa (guest)"], st
+        assert [s.name for s in store.seats(tid)][:2] == ["Tessa (guest 2)", "Tessa (guest)"]
+        with c.websocket_connect(f"/ws/{tid}") as ws:  # logged in as Tessa (registered in this browser), her seat's token
+            ws.send_text(json.dumps({"type": "join", "token": token}))
+            st = ws.receive_json()
+            assert st["you"] == 0 and [s["name"] for s in st["table"]["seats"]][:2] == ["Tessa", "Tessa (guest)"], st
+    assert [s.name for s in store.seats(tid)][:2] == ["Tessa", "Tessa (guest)"]

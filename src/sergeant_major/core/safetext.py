@@ -12,10 +12,19 @@ from __future__ import annotations
 import unicodedata
 from typing import Final
 
-__all__ = ["BIDI_CONTROLS", "is_control", "control_chars", "name_problem", "has_visible", "visible", "quote", "char_text"]
+__all__ = ["BIDI_CONTROLS", "normal_name", "is_control", "control_chars", "name_problem", "has_visible", "visible", "quote", "char_text"]
 
 BIDI_CONTROLS: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """The bidirectional embeddings, overrides and isolates (format characters, category ``Cf``) refused in names."""
+
+
+def normal_name(name: str) -> str:
+    """``name`` as typed made the one text it shows as: Unicode NFKC (fullwidth ``Ｒ`` is ``R``), without format
+    characters (category ``Cf``: zero-width space, soft hyphen...), its runs of spaces one space, none at the ends.
+    Check :func:`name_problem` on the input first (its control characters are refused, not dropped); ``""`` for a
+    name of nothing visible."""
+    text = unicodedata.normalize("NFKC", name)
+    return " ".join("".join(ch for ch in text if unicodedata.category(ch) != "Cf").split())
 
 
 def is_control(ch: str) -> bool:

@@ -19,6 +19,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.exc import SQLAlchemyError
 
+from sergeant_major.core.safetext import normal_name
 from sergeant_major.web.accounts import (
     DEVICE_COOKIE,
     DEVICE_SECONDS,
@@ -257,8 +258,8 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
         if like is not None:  # an account's name is its seats': never one the pages write for a computer
             return _refused(like[0], f"{like[1]}; nothing was changed")
         try:
-            aid, marked = await asyncio.to_thread(accounts.register_account, body["name"], body["password"])
-            session, token = await asyncio.to_thread(accounts.open_session, aid, body["name"])
+            aid, marked = await asyncio.to_thread(accounts.register_account, name, body["password"])
+            session, token = await asyncio.to_thread(accounts.open_session, aid, normal_name(name))  # as stored
         except AccountRefused as e:
             return _refused(e.code, str(e))
         except SQLAlchemyError as e:

@@ -21,11 +21,12 @@ import sqlalchemy as sa
 from pwdlib import PasswordHash
 from sqlalchemy.exc import IntegrityError
 
+from sergeant_major.core.safetext import normal_name
 from sergeant_major.web.store import (
-    GUEST_SUFFIX,
     Store,
     accounts_t,
     devices_t,
+    guest_name,
     login_failures_t,
     rating_history_t,
     ratings_t,
@@ -107,11 +108,12 @@ class Deleted:
 
 
 def name_refusal(name: object) -> str | None:
-    """Why ``name`` cannot be a user name (quoted), or ``None``: 3 to 20 letters or digits, with ``.``, ``_`` or ``-``
+    """Why ``name`` cannot be a user name (quoted as typed), or ``None``: once normalised
+    (:func:`~sergeant_major.core.safetext.normal_name`, as stored), 3 to 20 letters or digits, with ``.``, ``_`` or ``-``
     inside."""
     if not isinstance(name, str):
         return f"the user name must be a text, not {name!r:.60}"
-    if NAME_RE.fullmatch(name) is None:
+    if NAME_RE.fullmatch(normal_name(name)) is None:  # the name as stored (:meth:`AccountStore.register_account`)
         return (f"the user name {name[:60]!r} is refused: use 3 to 20 letters or digits (with . _ - inside, "
                 "no spaces)")
     return None
@@ -147,6 +149,11 @@ def _failure_keys(name: str, addr: str) -> tuple[str, str, str]:
     return f"name:{name_key}", f"addr:{net}", f"pair:{pair}"
 
 
+def _device_key(name: str, device: str) -> str:
+    """The ``sm_login_failures`` key of a failure for ``name`` on the browser whose ``sm_device`` token is ``device``."""
+    return "dev:" + hashlib.sha256(f"{name.casefold()[:60]}\n{device}".encode("utf-8", "surrogatepass")).hexdigest()[:40]
+
+
 def token_hash(token: str) -> str:
     """The SHA-256 (hex) of a session token: what is stored."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
@@ -169,7 +176,7 @@ class AccountStore:
 
     def register_account(self, name: object, password: object) -> tuple[int, list[GuestSeat]]:
         """Make an account; returns its id and the guests' seats renamed in the same transaction: every seat of a
-        person bound to no account whose name is the new account's (letter case aside) gets :data:`GUEST_SUFFIX`
+        person bound to no account whose name is the new account's (letter case aside) gets the guest mark
         (``Ann (guest)``), so that no table, lobby, history or replay shows a guest as the account; the stored reviews of
         their tables (which hold the names) are dropped.
 
@@ -183,6 +190,7 @@ class AccountStore:
         if why is not None:
             raise AccountRefused("password", why)
         assert isinstance(name, str) and isinstance(password, str)
+        name = normal_name(name)  # fullwidth letters or a soft hyphen never make a second "Ann"
         hashed = HASHER.hash(password)
         try:
             with self.engine.begin() as c:
@@ -196,13 +204,22 @@ class AccountStore:
         return int(key[0]), marked
 
     def _mark_guests(self, c: sa.Connection, name: str) -> list[GuestSeat]:
-        """The guests' seats named ``name`` (letter case aside) renamed with :data:`GUEST_SUFFIX` on ``c``."""
+        """The guests' seats named ``name`` (letter case aside) renamed on ``c`` as guests' (:func:`~.store.guest_name`:
+        ``Ann (guest)``, or ``Ann (guest 2)`` where a seat of the table has that name)."""
         key = name.casefold()
         q = sa.select(seats_t.c.table_id, seats_t.c.seat, seats_t.c.name).where(seats_t.c.account_id.is_(None),
                                                                                seats_t.c.kind == "human")
         # ASCII: SQL's lower() finds them (SQLite's folds ASCII only); else the names of that length, folded here
         q = q.where(sa.func.lower(seats_t.c.name) == key) if name.isascii() else q.where(sa.func.length(seats_t.c.name) == len(name))
-        marked = [(str(r.table_id), int(r.seat), str(r.name) + GUEST_SUFFIX) for r in c.execute(q) if str(r.name).casefold() == key]
+        found = [(str(r.table_id), int(r.seat), str(r.name)) for r in c.execute(q) if str(r.name).casefold() == key]
+        taken: dict[str, set[str]] = {}  # per table, its seats' names (casefolded): a mark never repeats another seat's
+        for tid in sorted({tid for tid, _, _ in found}):
+            taken[tid] = {str(r.name).casefold() for r in c.execute(sa.select(seats_t.c.name).where(seats_t.c.table_id == tid))}
+        marked: list[GuestSeat] = []
+        for tid, seat, old in found:
+            new = guest_name(old, taken[tid])
+            taken[tid].add(new.casefold())
+            marked.append((tid, seat, new))
         for tid, seat, new in marked:
             c.execute(seats_t.update().where(seats_t.c.table_id == tid, seats_t.c.seat == seat).values(name=new))
         tids = sorted({tid for tid, _, _ in marked})
@@ -212,10 +229,13 @@ class AccountStore:
             self.store.notify_seats(c, tid)
         return marked
 
-    def throttle_wait(self, name: str, addr: str, remembered: bool = False) -> None:
+    def throttle_wait(self, name: str, addr: str, remembered: bool = False, device: str | None = None) -> None:
         """Raise :class:`Throttled` when an attempt at ``name`` from ``addr`` must wait (the failures of the last
         :data:`FAILURE_WINDOW` seconds count):
 
+        - ``device`` (the ``sm_device`` token of a browser remembered for this very account): only
+          :data:`MAX_FAILURES` failures for the name on that browser, until the oldest leaves the window; others' wrong
+          passwords, from its address or anywhere, never make it wait;
         - :data:`MAX_FAILURES` failures for the name from the address's network (:func:`client_network`), or
           :data:`MAX_ADDRESS_FAILURES` from the network for any names: until the oldest that counts leaves the window;
         - unless ``remembered`` (a browser that logged in to the account, or one logged in to it now), when the name has
@@ -225,12 +245,15 @@ class AccountStore:
         """
         now = time.time()
         name_key, addr_key, pair_key = _failure_keys(name, addr)
+        dev_key = _device_key(name, device) if device is not None else ""
         with self.engine.connect() as c:
             times = {key: sorted(float(r.at) for r in c.execute(sa.select(login_failures_t.c.at).where(
                 login_failures_t.c.key == key, login_failures_t.c.at > now - FAILURE_WINDOW)))
-                for key in (name_key, addr_key, pair_key)}
-        for key, limit, what in ((pair_key, MAX_FAILURES, f"for the name {name[:60]!r} from your address"),
-                                 (addr_key, MAX_ADDRESS_FAILURES, "from your address")):
+                for key in (name_key, addr_key, pair_key, dev_key) if key}
+        limits = (((dev_key, MAX_FAILURES, f"for the name {name[:60]!r} on this browser"),) if device is not None else
+                  ((pair_key, MAX_FAILURES, f"for the name {name[:60]!r} from your address"),
+                   (addr_key, MAX_ADDRESS_FAILURES, "from your address")))
+        for key, limit, what in limits:
             if len(times[key]) >= limit:
                 wait = times[key][len(times[key]) - limit] + FAILURE_WINDOW - now
                 raise Throttled(max(1, int(wait + 0.999)), what)
@@ -240,11 +263,12 @@ class AccountStore:
             if wait > 0:
                 raise Throttled(max(1, int(wait + 0.999)), f"for the name {name[:60]!r} from many addresses", NAME_DELAY)
 
-    def _failed(self, name: str, addr: str) -> None:
+    def _failed(self, name: str, addr: str, device: str | None = None) -> None:
         now = time.time()
+        keys = [*_failure_keys(name, addr), *([_device_key(name, device)] if device is not None else [])]
         with self.engine.begin() as c:
             c.execute(login_failures_t.delete().where(login_failures_t.c.at < now - FAILURE_WINDOW))
-            c.execute(login_failures_t.insert(), [{"key": key, "at": now} for key in _failure_keys(name, addr)])
+            c.execute(login_failures_t.insert(), [{"key": key, "at": now} for key in keys])
 
     def remembered(self, device: str | None, name: str) -> bool:
         """Whether the ``sm_device`` cookie's token ``device`` is of a browser that logged in to the account called
@@ -275,7 +299,7 @@ class AccountStore:
 
     def login(self, name: object, password: object, addr: str, device: str | None = None) -> tuple[Session, str]:
         """Check a name and password and open a session; returns it and its cookie's token (a secret: never logged).
-        ``device``: the browser's ``sm_device`` cookie (a remembered browser is not slowed by the name's failures).
+        ``device``: the browser's ``sm_device`` cookie (a browser remembered for this account waits only for its own failures).
 
         Raises:
             Throttled: too many failures (:meth:`throttle_wait`, checked before the password is).
@@ -286,17 +310,20 @@ class AccountStore:
             raise AccountRefused("body", f"the user name must be a text, not {name!r:.60}")
         if not isinstance(password, str):
             raise AccountRefused("body", f"the password must be a text, not a {type(password).__name__}")
-        self.throttle_wait(name, addr, self.remembered(device, name))
+        name = normal_name(name)  # as registered
+        mine = device if device is not None and self.remembered(device, name) else None  # remembered for this account
+        self.throttle_wait(name, addr, mine is not None, mine)
         with self.engine.connect() as c:
             row = c.execute(sa.select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.password_hash)
                             .where(accounts_t.c.name_key == name.casefold()[:40])).first()
         ok = HASHER.verify(password[:MAX_PASSWORD], row.password_hash if row is not None else _dummy_hash())
         if row is None or not ok:
-            self._failed(name, addr)
+            self._failed(name, addr, mine)
             raise AccountRefused("login", f"no account has the user name {name[:60]!r} with this password; nothing was changed")
         name_key, _addr_key, pair_key = _failure_keys(name, addr)
+        forget = [name_key, pair_key, *([_device_key(name, mine)] if mine is not None else [])]
         with self.engine.begin() as c:  # a good login forgets the name's failures and this network's at it (its others stay)
-            c.execute(login_failures_t.delete().where(login_failures_t.c.key.in_([name_key, pair_key])))
+            c.execute(login_failures_t.delete().where(login_failures_t.c.key.in_(forget)))
         return self.open_session(int(row.id), str(row.name))
 
     def open_session(self, account_id: int, name: str) -> tuple[Session, str]:

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from sergeant_major.core.errors import IllegalActionError
+from sergeant_major.core.safetext import normal_name
 from sergeant_major.players import decision_rng
 from sergeant_major.records import action_to_json
 from sergeant_major.web.accounts import DELETED_NAME
@@ -37,7 +38,7 @@ from sergeant_major.web.protocol import (
     quote,
 )
 from sergeant_major.web.runner import LogConflict, TableRunner
-from sergeant_major.web.store import GUEST_SUFFIX
+from sergeant_major.web.store import guest_base
 from sergeant_major.web.tables import HUMAN, GameTable, person_name_refusal, shown_seat
 
 __all__ = ["Hub"]
@@ -247,11 +248,12 @@ class Hub(TableRunner):
             if cur is None:
                 return
             gt = cur
-            clean = name.strip() if name is not None and name.strip() and not gt.match.over else None
+            # the one form stored and shown: no invisible or fullwidth character passes for another's name
+            clean = normal_name(name) or None if name is not None and not gt.match.over else None
             # refused before the seat is taken and named: the others would take him for a computer, or another player
             try:
-                like = None if clean is None or gt.seats[seat].claimed else person_name_refusal(
-                    "the name", clean, await asyncio.to_thread(self.store.account_named, clean), c.account)
+                like = None if clean is None or name is None or gt.seats[seat].claimed else person_name_refusal(
+                    "the name", name, await asyncio.to_thread(self.store.account_named, clean), c.account)
             except SQLAlchemyError as e:  # the accounts could not be read: the seat is not taken under an unchecked name
                 like = ("storage", f"the name {quote(clean)} could not be checked against the accounts ({type(e).__name__})")
             if like is not None:
@@ -294,7 +296,7 @@ class Hub(TableRunner):
                 try:
                     if await asyncio.to_thread(self.store.bind_seat, gt.row.id, seat, c.account):
                         gt.seats[seat] = row = replace(row, account=c.account)
-                        if row.name.endswith(GUEST_SUFFIX):  # the account's own name again (Ann (guest) bound to Ann)
+                        if guest_base(row.name) is not None:  # the account's own name again (Ann (guest) bound to Ann)
                             stored = (await asyncio.to_thread(self.store.seats, gt.row.id))[seat]
                             gt.seats[seat] = row = shown_seat(replace(row, name=stored.name))
                             gt.match.names = tuple(s.name for s in gt.seats)

@@ -31,6 +31,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from sergeant_major.core.errors import RulesError, SergeantMajorError
 from sergeant_major.core.rules import Rules
+from sergeant_major.core.safetext import normal_name
 from sergeant_major.players import LEVELS
 from sergeant_major.web.accounts import DELETED_NAME
 from sergeant_major.web.clocks import parse_clock
@@ -129,9 +130,12 @@ def lobby_request(body: Any, kind: Literal["open", "quick", "join"], holder: Cal
             raise TableRefused("seat_name" if what == "your name" else "table_name", f"{refused}; nothing was changed")
     if not req.name.strip():
         raise TableRefused("seat_name", f"your name {quote(req.name)} is only spaces; nothing was changed")
-    like = person_name_refusal("your name", req.name, None if holder is None else holder(req.name), account)
+    like = person_name_refusal("your name", req.name, None if holder is None else holder(normal_name(req.name)), account)
     if like is not None:
         raise TableRefused(like[0], f"{like[1]}; nothing was changed")
+    # the one form stored and shown (person_name_refusal checked it): no invisible or fullwidth character in a name
+    req = req.model_copy(update={"name": normal_name(req.name),
+                                 "table_name": None if req.table_name is None else normal_name(req.table_name)})
     for level, said in (req.level_names or {}).items():
         if level not in LEVELS or not 1 <= len(said.strip()) <= 30 or name_refusal("a level's name", said) is not None:
             raise TableRefused("level", f"{_FIELDS_SAID['level_names']} (levels: {', '.join(LEVELS)}), not {quote(level)}: "

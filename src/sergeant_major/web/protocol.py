@@ -22,7 +22,7 @@ from pydantic_core import PydanticCustomError
 from sergeant_major.core.actions import Action, Contract
 from sergeant_major.core.errors import RecordError, RulesError, SergeantMajorError
 from sergeant_major.core.rules import Rules
-from sergeant_major.core.safetext import name_problem, visible
+from sergeant_major.core.safetext import name_problem, normal_name, visible
 from sergeant_major.core.seeding import SEED_LIMIT, SEED_RANGE
 from sergeant_major.players import LEVELS
 from sergeant_major.records import action_from_json, action_to_json
@@ -107,9 +107,15 @@ def not_json_reason(e: ValueError) -> str:
 
 
 def name_refusal(what: str, name: str) -> str | None:
-    """The refusal of a name (a seat's or the table's) holding control characters, quoting it with ``repr``; ``None`` when
-    the name may be used (:func:`~sergeant_major.core.safetext.name_problem`)."""
+    """The refusal of a name (a seat's or the table's) as typed, quoting it with ``repr``: holding control characters
+    (:func:`~sergeant_major.core.safetext.name_problem`), or of nothing visible but spaces once normalised
+    (:func:`~sergeant_major.core.safetext.normal_name`: only zero-width characters, say); ``None`` when the name may be
+    used, as ``normal_name`` gives it (a name of spaces alone is the caller's to refuse or replace)."""
     why = name_problem(name)
+    if why is None and name.strip() and not normal_name(name):
+        why = "it has no visible character"
+    elif why is None and len(normal_name(name)) > 60:
+        why = f"it is {len(normal_name(name))} characters long once normalised (at most 60)"
     return None if why is None else f"{what} {name[:60]!r} is refused: {why}; a name is plain text"
 
 
@@ -143,10 +149,7 @@ class JoinMessage(ClientMessage):
     @field_validator("name")
     @classmethod
     def _plain_text(cls, name: str | None) -> str | None:
-        refused = None if name is None else name_refusal("the name", name)
-        if refused is not None:
-            raise PydanticCustomError("name_refused", "{refused}", {"refused": refused})
-        return name
+        return _refused_name("the name", name)
 
 
 class InvitationMessage(ClientMessage):
@@ -356,7 +359,8 @@ class NewTable:
 
 
 def _refused_name(what: str, name: str | None) -> str | None:
-    """A name's control characters refused as a pydantic error (``name_refused``, the refusal its message)."""
+    """A name refused (:func:`name_refusal`) as a pydantic error (``name_refused``, the refusal its message), else the
+    name as typed (stored as :func:`~sergeant_major.core.safetext.normal_name` makes it; refusals quote it as typed)."""
     refused = None if name is None else name_refusal(what, name)
     if refused is not None:
         raise PydanticCustomError("name_refused", "{refused}", {"refused": refused})
@@ -480,7 +484,7 @@ def parse_new_table(body: Any, creator: str | None = None, account: int | None =
         else:
             default = computer_name(s.level, i)
         token = None if s.kind == "computer" else secrets.token_urlsafe(16)
-        seats.append(SeatRow(i, (s.name or default).strip() or default, str(s.level) if token is None else HUMAN, token))
+        seats.append(SeatRow(i, normal_name(s.name or default) or default, str(s.level) if token is None else HUMAN, token))
     # two seats of one name would be told apart nowhere (the score sheet, the record, the end reason)
     for j, sj in enumerate(seats):
         for i in range(j):
@@ -498,7 +502,7 @@ def parse_new_table(body: Any, creator: str | None = None, account: int | None =
     # every card of the match follows from the seed: too few bits and a player finds it from his hand
     seed = secrets.randbits(62) if chosen is None else chosen
     name = request.name or "Table"
-    row = TableRow(tid, name.strip() or "Table", str(rules), seed, practice, request.away_timeout, time.time())
+    row = TableRow(tid, normal_name(name) or "Table", str(rules), seed, practice, request.away_timeout, time.time())
     return NewTable(row, seats, frozenset(mine), frozenset(invited))
 
 
@@ -526,7 +530,7 @@ def _seat_request(i: int, s: Any, holder: Callable[[str], int | None] | None = N
                            f"(one of {', '.join(LEVELS)})")
     seat = SeatRequest.model_validate(s)
     like = None if seat.kind == "computer" or seat.name is None else person_name_refusal(
-        f"seat {i + 1}: the name", seat.name, None if holder is None else holder(seat.name), me)
+        f"seat {i + 1}: the name", seat.name, None if holder is None else holder(normal_name(seat.name)), me)
     if like is not None:  # a person's seat only: a computer may be given any name
         raise TableRefused(like[0], f"{like[1]}; no table was made", i + 1)
     return seat

@@ -23,7 +23,7 @@ from sqlalchemy.engine import Engine
 
 __all__ = ["metadata", "tables_t", "seats_t", "log_t", "reviews_t", "accounts_t", "sessions_t", "devices_t", "login_failures_t", "ratings_t",
            "rating_history_t", "rated_t", "leases_t", "presence_t", "clocks_t", "Store", "ClockSeat", "LogEntry", "SeatRow", "TableRow", "Presence",
-           "default_db_url", "CHANNEL", "GUEST_SUFFIX"]
+           "default_db_url", "CHANNEL", "GUEST_SUFFIX", "guest_name", "guest_base"]
 
 # the PostgreSQL channel of the many-process mode: ``L <table id> <log length>`` (entries stored), ``P <table id>`` (a seat
 # taken or renamed, a client came or went), ``R <table id>`` (a lease given up): NOTIFYed in the transaction of the change
@@ -32,6 +32,25 @@ CHANNEL = "sm_table"
 # added to a guest's seat name when an account takes that name (letter case aside), so that the seat is never taken for
 # the account's; dropped again when the account itself binds the seat (accounts.py, Store.bind_seat)
 GUEST_SUFFIX = " (guest)"
+_GUEST_RE = re.compile(r"(.*) \(guest(?: [1-9][0-9]*)?\)", re.DOTALL)
+
+
+def guest_name(name: str, taken: set[str]) -> str:
+    """A guest's seat ``name`` marked as a guest's: ``Ann (guest)``, else the first of ``Ann (guest 2)``,
+    ``Ann (guest 3)``... not in ``taken`` (the table's other names, casefolded): names at a table stay unique."""
+    n = 1
+    while True:
+        new = name + (GUEST_SUFFIX if n == 1 else f" (guest {n})")
+        if new.casefold() not in taken:
+            return new
+        n += 1
+
+
+def guest_base(name: str) -> str | None:
+    """The name a seat named as a guest's (:func:`guest_name`: ``Ann (guest)``, ``Ann (guest 2)``) was marked from
+    (``Ann``), else ``None``."""
+    m = _GUEST_RE.fullmatch(name)
+    return None if m is None else m.group(1)
 
 metadata = sa.MetaData()
 
@@ -426,7 +445,7 @@ class Store:
     def bind_seat(self, table_id: str, seat: int, account_id: int) -> bool:
         """Bind a seat not bound yet to an account, unless that account holds another seat of the table already: one
         conditional UPDATE. Returns whether it was bound now. A seat named as a guest of the account's name
-        (``Ann (guest)``, :data:`GUEST_SUFFIX`) gets the name back (``Ann``): it is that account's now."""
+        (``Ann (guest)``, ``Ann (guest 2)``: :func:`guest_name`) gets the name back (``Ann``): it is that account's now."""
         with self.engine.begin() as c:
             if not _account_kept(c, account_id):  # deleted (while its browser joined): the seat stays a guest's
                 return False
@@ -440,9 +459,10 @@ class Store:
             if bound:  # many processes: the others read the seats again (the account rates the match wherever it ends)
                 row = c.execute(sa.select(seats_t.c.name, accounts_t.c.name_key).join(accounts_t, accounts_t.c.id == seats_t.c.account_id)
                                 .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)).first()
-                if row is not None and str(row.name).casefold() == str(row.name_key) + GUEST_SUFFIX:
+                base = None if row is None else guest_base(str(row.name))
+                if row is not None and base is not None and base.casefold() == str(row.name_key):
                     c.execute(seats_t.update().where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
-                              .values(name=str(row.name)[:-len(GUEST_SUFFIX)]))
+                              .values(name=base))
                 self.notify_seats(c, table_id)
             return bound
 

@@ -30,7 +30,7 @@ from sergeant_major.core.actions import Action, Play, action_text
 from sergeant_major.core.deal import Trick
 from sergeant_major.core.match import Match, MatchEnd
 from sergeant_major.core.rules import Rules
-from sergeant_major.core.safetext import name_problem, visible
+from sergeant_major.core.safetext import name_problem, normal_name, visible
 from sergeant_major.core.view import View
 from sergeant_major.players import LEVELS, HeuristicPlayer, decision_rng, make_player
 from sergeant_major.records import action_from_json, action_to_json, match_to_record
@@ -473,23 +473,25 @@ def person_name_refusal(what: str, name: str, holder: int | None = None, me: int
     a free seat's name (:func:`free_seat_like`), which every page writes itself, in its language; an account's name
     (``holder``: that account's id, as the store finds it letter case aside) unless the person is logged in as it
     (``me``: his account's id); or :data:`DELETED_NAME`, which a deleted account's seats show. The one check of a
-    person's name for it: a seat's at creation, the first join of an invitation, the lobby's, a new account's."""
+    person's name for it: a seat's at creation, the first join of an invitation, the lobby's, a new account's. ``name``
+    as typed (quoted so), checked as stored: normalised (:func:`~sergeant_major.core.safetext.normal_name`)."""
+    typed, name = name, normal_name(name)
     if computer_like(name):
-        return "computer_name", (f"{what} {name[:60]!r} is refused: it is written as a computer player's name (a level, alone or "
+        return "computer_name", (f"{what} {typed[:60]!r} is refused: it is written as a computer player's name (a level, alone or "
                 "with a number, as Heuristic, Heuristic 3 or Zufall 2): the others would take its player for a computer; "
                 "choose another")
     if role_like(name):
-        return "computer_name", (f"{what} {name[:60]!r} is refused: it is written as a computer seat's role (computer and a level, as "
+        return "computer_name", (f"{what} {typed[:60]!r} is refused: it is written as a computer seat's role (computer and a level, as "
                 "Computer (Heuristic) or Computer (Zufall)): the others would take its player for a computer; choose "
                 "another")
     if free_seat_like(name):
-        return "free_seat_name", (f"{what} {name[:60]!r} is refused: it is written as the pages name a seat nobody took yet (as "
+        return "free_seat_name", (f"{what} {typed[:60]!r} is refused: it is written as the pages name a seat nobody took yet (as "
                 "Free seat 3 or Freier Platz 3): the others would take the seat for a free one; choose another")
     if name.strip().casefold() == DELETED_NAME.casefold():
-        return "account_name", (f"{what} {name[:60]!r} is refused: it is the name a deleted account's seats show: the others would "
+        return "account_name", (f"{what} {typed[:60]!r} is refused: it is the name a deleted account's seats show: the others would "
                 "take its player for one; choose another")
     if holder is not None and holder != me:
-        return "account_name", (f"{what} {name[:60]!r} is refused: it is a registered player's name (letter case aside), and only "
+        return "account_name", (f"{what} {typed[:60]!r} is refused: it is a registered player's name (letter case aside), and only "
                 "who is logged in as that account plays under it; log in, or choose another")
     return None
 
