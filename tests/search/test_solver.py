@@ -35,6 +35,7 @@ from sergeant_major.search.kernels import (
     drawn_tricks,
     exit_cycles,
     key_hash,
+    killer_word,
     kills,
     pos_key,
     quick_tricks,
@@ -1583,3 +1584,18 @@ def test_killer_leads_of_another_trump_or_seat_do_not_carry_over() -> None:
         again = solver.value(clubs, 0)
         assert (again.lower, again.upper, again.exact) == (value.lower, value.upper, True)
         assert solver.nodes - n0 == fresh.nodes
+
+
+def test_killer_word_keeps_the_last_two_leads_that_cut() -> None:
+    """A killer slot keeps the last two leads that cut there (``1 + card`` in 6 bits each, the later first): a new
+    card goes first and the one it displaces second; the first card cutting again changes nothing; the second
+    cutting again goes first."""
+    kw = killer_word(0, 0)
+    assert kw == 1
+    kw = killer_word(kw, 51)
+    assert (kw & 63, kw >> 6) == (52, 1)
+    assert killer_word(kw, 51) == kw
+    kw = killer_word(kw, 0)
+    assert (kw & 63, kw >> 6) == (1, 52)
+    kw = killer_word(kw, 7)
+    assert (kw & 63, kw >> 6) == (8, 1)

@@ -52,7 +52,7 @@ else:
 
 # stats slots (ST_SIZE words per search thread)
 ST_NODES, ST_BUDGET, ST_ABORT, ST_TTHITS, ST_ETC, ST_ETCCUTS, ST_HELPER, ST_ROT = 0, 1, 2, 3, 4, 5, 6, 7
-# killer leads: stats[killer_slot(tricks left, target, leader)] = 1 + the last lead that cut there
+# killer leads: stats[killer_slot(tricks left, target, leader)] = k1 | k2 << 6, 1 + the last two leads that cut there
 ST_KILLERS = 8
 # nodes decided by seat_takes_trick, trumps_reach, seat_ducks_trick, seat_ducks_lead, seat_loses_out, seat_wins_out
 # or seat_exit_losses, seat_exits_after
@@ -1622,6 +1622,15 @@ def killer_slot(remaining: int, target: int, leader: int) -> int:
     return ST_KILLERS + 4 * (remaining + 18 * min(target - 1, 3)) + leader
 
 
+@jit
+def killer_word(kw: int, c: int) -> int:
+    """The killer slot's word ``kw`` (``k1 | k2 << 6``: 1 + the last two leads that cut, 0 for none) after card
+    ``c`` (0..51) cut: it goes first and the one it displaces second; the same card again changes nothing."""
+    if c + 1 == (kw & 63):
+        return kw
+    return (c + 1) | ((kw & 63) << 6)
+
+
 @jit_nonrt
 def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trump: int, must_trump: int, must_over: int,
                  seat: int, misere: int, lo: int, hi: int, remaining0: int,
@@ -1827,10 +1836,15 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
                     if kc >= 0 and kc != moves[mb0]:
                         move_first(moves, mb0, nm, kc)
                 if tlen == 0 and nm > 1:
-                    # the killer lead first: the card that last decided a trick start with as many tricks left, the
-                    # same leader and target (up to 4), when it is a card of this node (leads matter most: a wrong first lead
-                    # costs a whole subtree; in the trick the static order is better than any killer)
-                    kc = stats[killer_slot(remaining, target, to)] - 1
+                    # the killer leads first: the last two cards that decided a trick start with as many tricks left,
+                    # the same leader and target (up to 4), the later first, when they are cards of this node (leads
+                    # matter most: a wrong first lead costs a whole subtree; in the trick the static order is better
+                    # than any killer)
+                    kw = stats[killer_slot(remaining, target, to)]
+                    kc = (kw >> 6) - 1
+                    if kc >= 0 and kc != moves[mb0]:
+                        move_first(moves, mb0, nm, kc)
+                    kc = (kw & 63) - 1
                     if kc >= 0 and kc != moves[mb0]:
                         move_first(moves, mb0, nm, kc)
                 if helper > 0 and nm > 2 and remaining >= helper:
@@ -1922,8 +1936,8 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
             val = not maxing  # every card refuted
         # the node is decided with value val (a cut, or every card refuted)
         if val == maxing and tlen == 0:
-            stats[killer_slot(frames[b + F_REM], frames[b + F_TARGET], to)] = \
-                moves[d * MOVES_PER_DEPTH + 2 * frames[b + F_J]] + 1
+            ks = killer_slot(frames[b + F_REM], frames[b + F_TARGET], to)
+            stats[ks] = killer_word(stats[ks], moves[d * MOVES_PER_DEPTH + 2 * frames[b + F_J]])
         if frames[b + F_IDX] >= 0:
             tt_store(tt, frames[b + F_IDX], frames[b + F_K0], frames[b + F_K1], frames[b + F_K2],
                      frames[b + F_CHK], frames[b + F_TARGET], frames[b + F_REM], val, gen)
@@ -1937,5 +1951,5 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
 #: guess), a second process from the last (the largest), each the next one the other has not claimed; then this one
 #: compiles :func:`solve_bounds`, loading the other's from numba's on-disk cache.
 WARM_UP_KERNELS = (playouts, seat_takes_trick_bc, seat_ducks_out, seat_loses_out, seat_ducks_lead, seat_wins_out,
-                   exit_cycles, seat_exit_losses, seat_ducks_trick_bc, last_trick_winner, tt_index, killer_slot, next_probe, push_child, tt_store,
-                   tt_probe, etc_cut, start_bounds, gen_moves)
+                   exit_cycles, seat_exit_losses, seat_ducks_trick_bc, last_trick_winner, tt_index, killer_slot, killer_word, next_probe, push_child,
+                   tt_store, tt_probe, etc_cut, start_bounds, gen_moves)
