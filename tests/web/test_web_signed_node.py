@@ -20,7 +20,7 @@ const pick = (name) => { const i = src.indexOf("function " + name + "("); const 
 const esc = (x) => String(x), t = (k) => k, contractText = (c) => c, contractShort = (c) => c;
 let S = { view: { results: [], totals: [] } };
 const names = () => ["Ann", "Bo", "Cy"];
-eval(pick("signed") + pick("resultTable") + pick("scoreSheet"));
+eval(pick("signed") + pick("nameTh") + pick("resultTable") + pick("scoreSheet"));
 const r = { targets: [9, 5, 2], tricks: [9, 2, 6], scores: [0, -3, 4], contract: "S" };
 S.view.results = [r]; S.view.totals = [0, -3, 4];
 console.log(JSON.stringify({ result: resultTable({ number: 1, result: r }), sheet: scoreSheet() }));
@@ -43,7 +43,7 @@ def test_the_result_dialog_signs_a_deals_score_as_the_terminal() -> None:
     """The repro: the result dialog's +/- column showed ``4`` where the terminal shows ``+4``. Now it is signed as
     there (``-3`` as before, ``0`` without a sign); the score sheet's per-deal figures as well."""
     got = _render()
-    cells = re.findall(r"<tr><th>(\w+)</th><td>(\d+)</td><td>(\d+)</td><td>([^<]*)</td><td class=\"total\">([^<]*)</td></tr>", got["result"])
+    cells = re.findall(r"<tr><th[^>]*><span class=\"nw\">(\w+)</span></th><td>(\d+)</td><td>(\d+)</td><td>([^<]*)</td><td class=\"total\">([^<]*)</td></tr>", got["result"])
     assert [(n, x) for n, _, _, x, _ in cells] == [("Ann", "0"), ("Bo", "-3"), ("Cy", "+4")], got["result"]
     assert [tot for *_, tot in cells] == ["0", "-3", "+4"], got["result"]  # the running total after the deal, signed
     assert [x for *_, x in cells] == [signed(x) for x in (0, -3, 4)]
