@@ -11,7 +11,7 @@ import subprocess
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -155,6 +155,18 @@ def holders(db: str, table_id: str) -> tuple[str | None, dict[int, set[str]]]:
     finally:
         st.dispose()
     return (lease[0] if lease else None), seats
+
+
+def holders_until(db: str, table_id: str, ok: Callable[[dict[int, set[str]]], bool], timeout: float = 10.0) -> dict[int, set[str]]:
+    """Which processes have clients at each seat (:func:`holders`) once ``ok`` holds for it (a page shows a seat taken as
+    soon as it is claimed; its websocket's presence is stored a moment later); AssertionError after ``timeout`` s."""
+    deadline = time.time() + timeout
+    while True:
+        _lease, now = holders(db, table_id)
+        if ok(now):
+            return now
+        assert time.time() < deadline, f"the seats' processes did not come to the awaited state in {timeout} s: {now}"
+        time.sleep(0.1)
 
 
 def log_check(db: str, table_id: str) -> list[Any]:
