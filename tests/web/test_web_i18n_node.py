@@ -65,16 +65,16 @@ def test_the_throttle_is_said_in_german_as_wrong_passwords_of_logins_and_passwor
 
 def test_a_throttle_for_a_name_is_said_in_german_quoting_it() -> None:
     """The repro: the English "Too many wrong passwords for the name 'Nobody390' ..." was said in German without the
-    name. Now the name typed is quoted, from the address or from many addresses as the server said; a throttle of the
-    address alone names no name."""
-    said = _german('accountError({code: "throttled", retry_after: 7, error: "Too many wrong passwords for the name '
-                   '\'Nobody390\' from your address in 10 minutes"}, "Nobody390")', "accounts.js")
+    name. Now the name the server's answer carries (``name``, as its message quotes it: normalised, not as typed) is
+    quoted, from the address or from many addresses as the server said; a throttle of the address alone names no name."""
+    said = _german('accountError({code: "throttled", retry_after: 7, name: "Nobody390", error: "Too many wrong passwords '
+                   'for the name \'Nobody390\' from your address in 10 minutes"}, " \uff2eobody390")', "accounts.js")
     assert "„Nobody390“" in said and "deiner Adresse" in said and "7 s" in said, said
-    said = _german('accountError({code: "throttled", retry_after: 3, error: "Too many wrong passwords for the name '
-                   '\'Nobody390\' from many addresses in 60 seconds"}, "Nobody390")', "accounts.js")
+    said = _german('accountError({code: "throttled", retry_after: 3, name: "Nobody390", error: "Too many wrong passwords '
+                   'for the name \'Nobody390\' from many addresses in 60 seconds"}, "Nobody390")', "accounts.js")
     assert "„Nobody390“" in said and "vielen Adressen" in said, said
-    said = _german('accountError({code: "throttled", retry_after: 3, error: "Too many wrong passwords from your address"}, "Ann")',
-                   "accounts.js")
+    said = _german('accountError({code: "throttled", retry_after: 3, name: null, error: "Too many wrong passwords from your '
+                   'address"}, "Ann")', "accounts.js")
     assert "Ann" not in said and "deiner Adresse" in said, said
 
 

@@ -81,13 +81,15 @@ class AccountRefused(ValueError):
 
 class Throttled(Exception):
     """Too many wrong passwords (failed logins and wrong current passwords of a password change alike): ``wait`` is the
-    whole seconds until the next attempt is read (at least 1)."""
+    whole seconds until the next attempt is read (at least 1); ``name`` the user name throttled (at most 60
+    characters, as the message quotes it), ``None`` when the address's failures at any names are too many."""
 
-    def __init__(self, wait: int, what: str, window: float = FAILURE_WINDOW) -> None:
+    def __init__(self, wait: int, what: str, window: float = FAILURE_WINDOW, name: str | None = None) -> None:
         period = f"{window / 60:g} minutes" if window >= 60 else f"{window:g} seconds"
         super().__init__(f"Too many wrong passwords {what} in {period} (logins and password changes count alike): "
                          f"try again in {wait} s")
         self.wait = wait
+        self.name = name
 
 
 @dataclass(frozen=True)
@@ -250,18 +252,19 @@ class AccountStore:
             times = {key: sorted(float(r.at) for r in c.execute(sa.select(login_failures_t.c.at).where(
                 login_failures_t.c.key == key, login_failures_t.c.at > now - FAILURE_WINDOW)))
                 for key in (name_key, addr_key, pair_key, dev_key) if key}
-        limits = (((dev_key, MAX_FAILURES, f"for the name {name[:60]!r} on this browser"),) if device is not None else
-                  ((pair_key, MAX_FAILURES, f"for the name {name[:60]!r} from your address"),
-                   (addr_key, MAX_ADDRESS_FAILURES, "from your address")))
-        for key, limit, what in limits:
+        quoted = name[:60]
+        limits = (((dev_key, MAX_FAILURES, f"for the name {quoted!r} on this browser", quoted),) if device is not None else
+                  ((pair_key, MAX_FAILURES, f"for the name {quoted!r} from your address", quoted),
+                   (addr_key, MAX_ADDRESS_FAILURES, "from your address", None)))
+        for key, limit, what, who in limits:
             if len(times[key]) >= limit:
                 wait = times[key][len(times[key]) - limit] + FAILURE_WINDOW - now
-                raise Throttled(max(1, int(wait + 0.999)), what)
+                raise Throttled(max(1, int(wait + 0.999)), what, name=who)
         named = times[name_key]
         if not remembered and (len(named) >= NAME_SIEGE or (len(named) >= NAME_SLOW and times[pair_key])):
             wait = named[-1] + NAME_DELAY - now
             if wait > 0:
-                raise Throttled(max(1, int(wait + 0.999)), f"for the name {name[:60]!r} from many addresses", NAME_DELAY)
+                raise Throttled(max(1, int(wait + 0.999)), f"for the name {quoted!r} from many addresses", NAME_DELAY, quoted)
 
     def _failed(self, name: str, addr: str, device: str | None = None) -> None:
         now = time.time()

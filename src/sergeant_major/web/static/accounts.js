@@ -61,11 +61,10 @@ Object.assign(STRINGS.de, {
 // an account refusal ({error, code, retry_after}) in the page's language; the server's English text as it is in English
 function accountError(out, name) {
   if (LANG === "en") return out.error;
-  // a throttle for a name quotes it, as the server's text does ("for the name 'Ann' from many addresses"): the name
-  // typed, which the server quotes (its JSON has no field for it)
-  const named = out.code === "throttled" && name && /for the name /.test(out.error || "");
+  // a throttle for a name quotes it as the server's text does: the name its answer carries (null: the address's failures)
+  const named = out.code === "throttled" && typeof out.name === "string";
   const k = "err_acc_" + out.code + (named ? (/from many addresses/.test(out.error) ? "_siege" : "_name") : "");
-  name = String(name || "").slice(0, 60);
+  name = String(named ? out.name : name || "").slice(0, 60);
   return STRINGS[LANG][k] ? t(k, { name, s: out.retry_after }) : t("err_acc_other", { reason: out.error });
 }
 function fmtRating(x) { return (Math.round(x * 10) / 10).toLocaleString(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 }); }
