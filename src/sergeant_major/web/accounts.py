@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import json
 import re
 import secrets
 import time
@@ -109,12 +110,28 @@ class Deleted:
     sessions: list[str]
 
 
+def json_kind(value: object) -> str:
+    """What a JSON value that is not text is, with its article, for a message: ``"an integer"``, ``"a number"``,
+    ``"a boolean"``, ``"null"``, ``"a list"``, ``"an object"`` (any other value: ``"a value of type X"``)."""
+    if value is None:
+        return "null"
+    kinds = ((bool, "a boolean"), (int, "an integer"), (float, "a number"), (list, "a list"), (dict, "an object"))
+    return next((k for t, k in kinds if isinstance(value, t)), f"a value of type {type(value).__name__}")
+
+
+def not_text(what: str, value: object, shown: bool = True) -> str:
+    """The message for the field ``what`` that must be text but is ``value``, quoted (at most 60 characters) when
+    ``shown`` (never a password's: its kind alone), as JSON writes it: ``the user name must be text, not an integer (42)``."""
+    quoted = f" ({json.dumps(value, ensure_ascii=False, default=repr)[:60]})" if shown and value is not None else ""
+    return f"{what} must be text, not {json_kind(value)}{quoted}"
+
+
 def name_refusal(name: object) -> str | None:
     """Why ``name`` cannot be a user name (quoted as typed), or ``None``: once normalised
     (:func:`~sergeant_major.core.safetext.normal_name`, as stored), 3 to 20 letters or digits, with ``.``, ``_`` or ``-``
     inside."""
     if not isinstance(name, str):
-        return f"the user name must be a text, not {name!r:.60}"
+        return not_text("the user name", name)
     if NAME_RE.fullmatch(normal_name(name)) is None:  # the name as stored (:meth:`AccountStore.register_account`)
         return (f"the user name {name[:60]!r} is refused: use 3 to 20 letters or digits (with . _ - inside, "
                 "no spaces)")
@@ -124,7 +141,7 @@ def name_refusal(name: object) -> str | None:
 def password_refusal(password: object) -> str | None:
     """Why ``password`` cannot be a password (its length, never its text), or ``None``: 8 to 128 characters."""
     if not isinstance(password, str):
-        return f"the password must be a text, not a {type(password).__name__}"
+        return not_text("the password", password, shown=False)
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         return f"the password has {len(password)} characters: use {MIN_PASSWORD} to {MAX_PASSWORD}"
     if not password.strip():
@@ -310,9 +327,9 @@ class AccountStore:
                 message for an unknown name and a wrong password); each counts as a failure.
         """
         if not isinstance(name, str):
-            raise AccountRefused("body", f"the user name must be a text, not {name!r:.60}")
+            raise AccountRefused("body", not_text("the user name", name))
         if not isinstance(password, str):
-            raise AccountRefused("body", f"the password must be a text, not a {type(password).__name__}")
+            raise AccountRefused("body", not_text("the password", password, shown=False))
         name = normal_name(name)  # as registered
         mine = device if device is not None and self.remembered(device, name) else None  # remembered for this account
         self.throttle_wait(name, addr, mine is not None, mine)
@@ -373,7 +390,7 @@ class AccountStore:
                 password is; logged in, the name's failures from elsewhere never slow it).
         """
         if not isinstance(current, str):
-            raise AccountRefused("body", f"the current password must be a text, not a {type(current).__name__}")
+            raise AccountRefused("body", not_text("the current password", current, shown=False))
         why = password_refusal(new)
         if why is not None:
             raise AccountRefused("password", f"the new {why[4:]}; the password was not changed")
