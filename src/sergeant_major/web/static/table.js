@@ -347,6 +347,7 @@ function render() {
   // arrives on a state that has moved on and is refused (stale), and the click seemed to do nothing
   $("btn-undo").disabled = !S.can_undo || v.to_act !== you || S.waiting_start || S.over || offline;
   $("btn-hint").disabled = !(v.to_act === you && v.legal.length) || offline;  // offline: the question could not be sent
+  $("phrases").querySelectorAll("button").forEach((b) => { b.disabled = offline; });  // a phrase could not be sent either
   renderSteps();
   showHint(false);
   if (invite && invite === invited && token && you !== null && !trying && dlgKey !== "invite") offerInvite();
@@ -629,6 +630,10 @@ function renderDialog() {
     } else {
       openDlg("next", resultHtml(), you !== null ? [[t("nextDeal"), () => send({ type: "start" }), { id: "btn-next" }]] : [closeBtn]);
     }
+    // offline: Start and Next deal could not be sent (the dialog stays open as it was: enabled again on reconnecting)
+    const start = $("btn-start"), next = $("btn-next");
+    if (start) start.disabled = offline || start.hasAttribute("aria-describedby");  // described: waiting for seats
+    if (next) next.disabled = offline;
     return;
   }
   // a deal under way (started by this player or another): the previous result closes at once, the felt is needed;
