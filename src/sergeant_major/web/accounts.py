@@ -323,19 +323,27 @@ class AccountStore:
 
         Raises:
             Throttled: too many failures (:meth:`throttle_wait`, checked before the password is).
-            AccountRefused: ``body`` for a name or password that is not a text, ``login`` for a wrong pair (the same
+            AccountRefused: ``body`` for a name or password that is not text, ``login`` for a wrong pair (the same
                 message for an unknown name and a wrong password); each counts as a failure.
+
+        The name is found normalised (:func:`~sergeant_major.core.safetext.normal_name`, as registered), or exactly as
+        typed (letter case aside) for an account registered before names were normalised.
         """
         if not isinstance(name, str):
             raise AccountRefused("body", not_text("the user name", name))
         if not isinstance(password, str):
             raise AccountRefused("body", not_text("the password", password, shown=False))
-        name = normal_name(name)  # as registered
-        mine = device if device is not None and self.remembered(device, name) else None  # remembered for this account
-        self.throttle_wait(name, addr, mine is not None, mine)
+        typed, name = name, normal_name(name)  # as registered
+        # an account registered before names were normalised (a fullwidth "Ａｎｎ") is stored as typed then: the name
+        # typed exactly finds it first, else the name normalised as registered now
+        keys = list(dict.fromkeys([typed.casefold()[:40], name.casefold()[:40]]))
         with self.engine.connect() as c:
-            row = c.execute(sa.select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.password_hash)
-                            .where(accounts_t.c.name_key == name.casefold()[:40])).first()
+            rows = {str(r.name_key): r for r in c.execute(sa.select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.name_key,
+                                                                    accounts_t.c.password_hash).where(accounts_t.c.name_key.in_(keys)))}
+        row = next((rows[k] for k in keys if k in rows), None)
+        # remembered for this account (its name as stored: a legacy one too)
+        mine = device if device is not None and self.remembered(device, str(row.name) if row is not None else name) else None
+        self.throttle_wait(name, addr, mine is not None, mine)
         ok = HASHER.verify(password[:MAX_PASSWORD], row.password_hash if row is not None else _dummy_hash())
         if row is None or not ok:
             self._failed(name, addr, mine)
