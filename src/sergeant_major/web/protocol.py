@@ -338,8 +338,9 @@ def parse_action(raw: Any, seat: int, rules: Rules) -> Action:
 # ---------------------------------------------------------------------------------------------- a new table (HTTP)
 class TableRefused(ValueError):
     """A table not made: the message for the user (English, quoting the bad input) and its ``code`` (``body``, ``rules``,
-    ``table_name``, ``seats``, ``seat_name``, ``seat_name_taken``, ``computer_name``, ``timeout``, ``seed``) with the seat
-    (from 1) a ``seat_name``, ``seat_name_taken`` or ``computer_name`` is of, for the page to write it in its language."""
+    ``table_name``, ``seats``, ``seat_name``, ``seat_name_taken``, ``computer_name``, ``free_seat_name``,
+    ``mixed_script_name``, ``account_name``, ``timeout``, ``seed``) with the seat (from 1) a seat's refusal is of, for the
+    page to write it in its language."""
 
     def __init__(self, code: str, message: str, seat: int | None = None) -> None:
         super().__init__(message)

@@ -98,7 +98,7 @@ function connect() {
       }
       // the name given with an invitation refused (a control character, another seat's, a computer's, an account's): ask again, the
       // invitation kept
-      const badName = trying && (m.code === "bad_message" || m.code === "name_taken" || m.code === "computer_name" || m.code === "free_seat_name" || m.code === "account_name");
+      const badName = trying && (m.code === "bad_message" || m.code === "name_taken" || m.code === "computer_name" || m.code === "free_seat_name" || m.code === "mixed_script_name" || m.code === "account_name");
       $("error").textContent = badName && LANG !== "en" ? t(m.code === "bad_message" ? "err_bad_name" : "err_" + m.code, { name: JSON.stringify(tryingName || "") }) : refusalText(m, m.code === "chat_flood" && STRINGS.en["chat_" + m.id] ? { phrase: t("chat_" + m.id) } : undefined);
       $("error").title = m.reason;
       if (badName) { invite = trying; trying = null; pendingName = true; askName(); }
