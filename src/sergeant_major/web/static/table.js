@@ -10,6 +10,8 @@ let dlgKey = "", dismissed = "", stepKey = "", tokenErr = "", gone = false, sign
 let checking = null;
 // invited: the invitation's token the server said holds a seat here (only such an invitation is offered to one seated here)
 let invited = null;
+// the token of an invalid invitation the whole page says so about (nobody seated here: invalidInvite), or null
+let badInviteTok = null;
 // the connection is lost (until the next state): nothing can be sent, so no card or step is offered, and the status says
 // so instead of "Your turn" (a card clicked then did nothing, without a word)
 let offline = false;
@@ -37,6 +39,8 @@ let shownDone = { deal: 0, n: 0 }, held = null, heldTimer = 0, shownCards = new 
 // an invitation opened on this very page (only the #token= part changed: no reload)
 window.addEventListener("hashchange", () => {
   const m = location.hash.match(/token=([A-Za-z0-9_-]+)/);
+  // the page that said an invitation is not valid: it opens anew with this one (which may be valid)
+  if (m && gone && badInviteTok !== null && !signedOut) { location.reload(); return; }
   if (!m || gone) return;
   history.replaceState(null, "", location.pathname);
   if (m[1] === token || m[1] === trying) return;
@@ -74,6 +78,7 @@ function connect() {
     } else if (m.type === "invitation") {
       if (checking !== null && checking === invite) {
         checking = null; invited = invite;
+        if (badInviteOpen()) closeDlg();  // a valid one after an invalid one: it is offered, the other's dialog goes
         if (token && S && S.you !== null) render(); else askName();  // seated here: Keep or Switch (render offers it)
       }
     } else if (m.type === "error") {
@@ -137,7 +142,7 @@ function noTable() {
 }
 function invalidInvite(tok) {
   // a mistyped, cut or made-up invitation link: nothing to join; home, or watch the table (no token)
-  gone = true; $("conn").textContent = "";
+  gone = true; badInviteTok = tok; $("conn").textContent = "";
   if (ws) { ws.onclose = null; ws.close(); }
   const main = document.querySelector("main");
   main.innerHTML = `<div class="panel" id="badinvite" role="alert"><h2>${esc(t("invalidInvite"))}</h2>` +
@@ -149,6 +154,7 @@ function invalidInvite(tok) {
 // dialog over the table we stay at
 function badInviteSeated(tok) {
   $("dlg-body").innerHTML = `<div id="badinvite"><h2>${esc(t("invalidInvite"))}</h2><p id="badinvite-text"></p><p id="badinvite-kept"></p></div>`;
+  $("badinvite").dataset.token = tok;  // written anew in the page's language after a switch (onLang)
   $("badinvite-text").textContent = t("invalidInviteText", { token: tok, id: TABLE });  // as text: never read as markup
   $("badinvite-kept").textContent = S && S.you !== null ? t("inviteKept", { name: names()[S.you] }) : "";
   const A = $("dlg-actions"); A.innerHTML = "";
@@ -159,6 +165,8 @@ function badInviteSeated(tok) {
   $("dlg").classList.remove("big");
   if (!$("dlg").open) $("dlg").show(); ok.focus();
 }
+// the token of the invalid invitation whose dialog over the table is open now, or null
+function badInviteOpen() { const b = $("dlg").open && dlgKey === "invite" ? $("dlg-body").querySelector("#badinvite") : null; return b ? b.dataset.token : null; }
 function loggedOut() {
   signedOut = true;
   gone = true; $("conn").textContent = "";
@@ -706,15 +714,17 @@ window.onSettings = () => { if (S && !gone) render(); };
 window.onLang = () => {
   if (gone) {  // the table's elements are gone: the panel, and the header's title if a table was shown
     if (S) drawTitle();
-    if (signedOut) loggedOut(); else noTable();
+    if (signedOut) loggedOut(); else if (badInviteTok !== null) invalidInvite(badInviteTok); else noTable();
     return;
   }
   renderPhrases();
   $("chatlog").querySelectorAll("li").forEach((li) => { li.lastChild.textContent = t("chat_" + li.dataset.phrase); });
   if (!S) return;
   freeNames();
-  dlgKey = ""; stepKey = "";
+  const bad = badInviteOpen();  // an invalid invitation's dialog stays open, in the new language
+  dlgKey = bad !== null ? "invite" : ""; stepKey = "";
   render();
+  if (bad !== null) badInviteSeated(bad);
 };
 // a lobby table's seat nobody took yet, and a computer under the server's name ("Heuristic 3"), named in the page's language
 function freeNames() {
