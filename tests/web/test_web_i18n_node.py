@@ -157,10 +157,19 @@ def test_a_guest_s_renamed_seat_and_its_table_are_said_in_german() -> None:
     said = _in_german('shownNames(["Zora (guest)", "Random 2", "(guest)"], [null, "random", null])')
     assert said == ["Zora (Gast)", "Zufall 2", "(guest)"], said
     assert _german('guestName("Zora (guest)")') == "Zora (Gast)"
-    assert _german("tableNameText(\"Zora's table\", \"Zora (guest)\")") == "Tisch von Zora"
-    assert _german("tableNameText(\"Zora (guest)'s table\", \"Zora (guest)\")") == "Tisch von Zora (Gast)"
-    assert _german('tableNameText("Tisch von Zora", "Zora (guest)")') == "Tisch von Zora"
-    assert _german("tableNameText(\"Zora's table\", \"Zora\")") == "Tisch von Zora"
-    assert _german("tableNameText(\"Bea's table\", \"Zora (guest)\")") == "Bea's table"
-    english = _in_german('(() => { LANG = "en"; return [guestName("Zora (guest)"), tableNameText("Tisch von Zora", "Zora (guest)")]; })()')
+    assert _german("tableNameText(\"Zora's table\", \"Zora (guest)\", true)") == "Tisch von Zora"
+    assert _german("tableNameText(\"Zora (guest)'s table\", \"Zora (guest)\", true)") == "Tisch von Zora (Gast)"
+    assert _german('tableNameText("Tisch von Zora", "Zora (guest)", true)') == "Tisch von Zora"
+    assert _german("tableNameText(\"Zora's table\", \"Zora\", true)") == "Tisch von Zora"
+    assert _german("tableNameText(\"Bea's table\", \"Zora (guest)\", true)") == "Bea's table"
+    english = _in_german('(() => { LANG = "en"; return [guestName("Zora (guest)"), tableNameText("Tisch von Zora", "Zora (guest)", true)]; })()')
     assert english == ["Zora (guest)", "Zora's table"], english
+
+
+def test_a_table_name_its_creator_chose_is_shown_as_typed_even_when_it_reads_as_a_default() -> None:
+    """The repro: a table its creator named "Table" read "Tisch" on German pages (and "Ann's table" of a lobby table
+    "Tisch von Ann"). Now only a name the server marks default (``name_default``) is written in the page's language."""
+    assert _german('tableNameText("Table", null, true)') == "Tisch"
+    assert _german('tableNameText("Table", null, false)') == "Table"
+    assert _german("tableNameText(\"Ann's table\", \"Ann\", false)") == "Ann's table"
+    assert _german("tableNameText(\"Ann's table\", \"Ann\", true)") == "Tisch von Ann"

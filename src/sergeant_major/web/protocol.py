@@ -502,8 +502,8 @@ def parse_new_table(body: Any, creator: str | None = None, account: int | None =
                            "tables with invited players deal from a random seed (leave \"seed\" out)")
     # every card of the match follows from the seed: too few bits and a player finds it from his hand
     seed = secrets.randbits(62) if chosen is None else chosen
-    name = request.name or "Table"
-    row = TableRow(tid, normal_name(name) or "Table", str(rules), seed, practice, request.away_timeout, time.time())
+    named = normal_name(request.name or "")  # none (or nothing visible): the default name, written by each page
+    row = TableRow(tid, named or "Table", str(rules), seed, practice, request.away_timeout, time.time(), name_default=not named)
     return NewTable(row, seats, frozenset(mine), frozenset(invited))
 
 

@@ -85,6 +85,9 @@ tables_t = sa.Table(
     sa.Column("clock_reserve", sa.Integer, nullable=False, server_default="0"),
     sa.Column("fill_level", sa.String(20), nullable=True),
     sa.Column("fill_at", sa.Float, nullable=True),
+    # the name is a default one (migration 0011_table_name_default: "Table", "Ann's table"), which each page writes in its
+    # language; false: chosen by its creator, shown as typed
+    sa.Column("name_default", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 seats_t = sa.Table(
@@ -245,7 +248,8 @@ class Presence:
 class TableRow:
     """A stored table: id, name, rules text, seed, practice flag, away timeout (seconds, < 0: never), created (epoch s);
     whether the lobby lists it (``public``), its turn clock (``clock_turn`` seconds per decision plus a ``clock_reserve``
-    of seconds per seat; 0: no clock), and the computer level that takes its free seats at ``fill_at`` (epoch s)."""
+    of seconds per seat; 0: no clock), the computer level that takes its free seats at ``fill_at`` (epoch s), and
+    whether its name is a default one (``name_default``: each page writes it in its language), not its creator's choice."""
 
     id: str
     name: str
@@ -259,6 +263,7 @@ class TableRow:
     clock_reserve: int = 0
     fill_level: str | None = None
     fill_at: float | None = None
+    name_default: bool = False
 
 
 @dataclass(frozen=True)
@@ -389,7 +394,7 @@ class Store:
             c.execute(tables_t.insert().values(id=row.id, name=row.name, rules=row.rules, seed=row.seed,
                                                practice=row.practice, away_timeout=row.away_timeout, created=row.created,
                                                public=row.public, clock_turn=row.clock_turn, clock_reserve=row.clock_reserve,
-                                               fill_level=row.fill_level, fill_at=row.fill_at))
+                                               fill_level=row.fill_level, fill_at=row.fill_at, name_default=row.name_default))
             # a creator's account deleted meanwhile: the seat is a guest's (checked in this transaction, after the write above
             # on SQLite, and with the account's row locked to share on PostgreSQL, so that a deletion waits or is seen)
             kept = {a for a in {s.account for s in seats if s.account is not None} if _account_kept(c, a)}
@@ -722,7 +727,7 @@ def _table_row(t: Any) -> TableRow:
     """A ``sm_tables`` row as a :class:`TableRow`."""
     return TableRow(t.id, t.name, t.rules, int(t.seed), bool(t.practice), int(t.away_timeout), float(t.created),
                     bool(t.public), int(t.clock_turn), int(t.clock_reserve), t.fill_level,
-                    None if t.fill_at is None else float(t.fill_at))
+                    None if t.fill_at is None else float(t.fill_at), bool(t.name_default))
 
 
 DATABASE_KINDS = "SQLite (sqlite:///path/to/file.sqlite3) or PostgreSQL (postgresql+psycopg://user:password@host/dbname)"

@@ -318,7 +318,7 @@ class GameTable:
             "v": self.version,
             "you": seat,
             "table": {
-                "id": self.row.id, "name": self.row.name, "rules": self.rules_text, "practice": self.row.practice,
+                "id": self.row.id, "name": self.row.name, "name_default": self.row.name_default, "rules": self.rules_text, "practice": self.row.practice,
                 "length": self.length,  # the deals and the total that end the match, for "Deal 3 of 18 · to 10"
                 "seats": [{"name": s.name, "kind": s.kind, "online": s.seat in online, "away": s.seat in self.away,
                            "left": s.seat in self.left, "free": self.row.public and s.kind == HUMAN and not s.claimed,
@@ -514,7 +514,7 @@ def history_game(gt: GameTable, seat: int, token: str) -> dict[str, Any]:
     """One game of *My games* (``/api/history``): the table, the seat of the token (and the token, which the browser
     sent: its *continue* link takes that seat) and the match's score."""
     m = gt.match
-    return {"id": gt.row.id, "name": gt.row.name, "rules": str(gt.rules), "length": match_length(gt.rules), "seat": seat,
+    return {"id": gt.row.id, "name": gt.row.name, "name_default": gt.row.name_default, "rules": str(gt.rules), "length": match_length(gt.rules), "seat": seat,
             "token": token, "over": m.over,
             "names": [s.name for s in gt.seats], "name_levels": name_levels(gt.seats), "totals": list(m.totals), "deal": m.deal.number,
             "winners": ranked_winners(gt) if m.end else [], "created": gt.row.created}

@@ -205,8 +205,10 @@ function t(key, args) {
 }
 // a table's default name as stored (in the language of the page or server that made it: "Table", "Ann's table") in this
 // page's language ("Tisch", "Tisch von Ann"); any other name as it is. opener: the first seat's name as stored (a lobby
-// table's opener; the server names such a table "{opener}'s table", cut to 60 characters)
-function tableNameText(name, opener) {
+// table's opener; the server names such a table "{opener}'s table", cut to 60 characters); isDefault: the server's
+// name_default (false: its creator chose the name, shown as typed even when it reads "Table")
+function tableNameText(name, opener, isDefault) {
+  if (!isDefault) return name;
   const fill = (s, o) => s.replace("{name}", () => String(o)).slice(0, 60);
   const base = guestBase(opener);
   for (const l of Object.values(STRINGS)) {

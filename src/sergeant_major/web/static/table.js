@@ -233,7 +233,7 @@ function drawTitle() {
     (S.table.practice ? ` <span class="nw">· ${esc(t("practice"))}</span>` : "") + "</span> " + ratedBadge(S.table.rated);
 }
 // the table's name in the page's language when it is a default one ("Ann's table" made by an English page: "Tisch von Ann")
-function tableName() { const s0 = S.table.seats[0]; return tableNameText(S.table.name, s0 ? (s0.served !== undefined ? s0.served : s0.name) : null); }
+function tableName() { const s0 = S.table.seats[0]; return tableNameText(S.table.name, s0 ? (s0.served !== undefined ? s0.served : s0.name) : null, S.table.name_default); }
 function render() {
   const v = S.view, nm = names(), you = S.you;
   drawTitle();
