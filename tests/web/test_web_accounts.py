@@ -82,7 +82,8 @@ def test_the_cookie_is_secure_over_https_and_behind_a_proxy_that_says_so(app: An
     ({"name": "<script>", "password": PASSWORD}, "name", "'<script>'"),
     ({"name": "carol", "password": "short"}, "password", "5 characters"),
     ({"name": "carol", "password": "x" * 129}, "password", "129 characters"),
-    ({"name": "carol", "password": 12345678}, "password", "int"),
+    ({"name": "carol", "password": 12345678}, "password", "the password must be text, not an integer"),
+    ({"name": ["carol"], "password": PASSWORD}, "name", "the user name must be text, not a list ([\"carol\"])"),
     ({"name": "carol", "password": PASSWORD, "admin": True}, "body", "'admin'"),
     ({"name": "carol"}, "body", "password"),
 ])
@@ -314,9 +315,39 @@ def test_logging_in_again_ends_the_browser_s_previous_session(app: Any, store: S
         assert c.get("/api/account").json()["name"] == "nora" and count(store, sessions_t) == 1
 
 
-@pytest.mark.parametrize(("body", "quoted"), [({"name": 42, "password": PASSWORD}, "not 42"),
-                                              ({"name": "pia", "password": ["x"]}, "not a list")])
+@pytest.mark.parametrize(("body", "quoted"), [({"name": 42, "password": PASSWORD}, "the user name must be text, not an integer (42)"),
+                                              ({"name": 4.5, "password": PASSWORD}, "the user name must be text, not a number (4.5)"),
+                                              ({"name": None, "password": PASSWORD}, "the user name must be text, not null"),
+                                              ({"name": True, "password": PASSWORD}, "the user name must be text, not a boolean (true)"),
+                                              ({"name": "pia", "password": ["x"]}, "the password must be text, not a list"),
+                                              ({"name": "pia", "password": 12345678}, "the password must be text, not an integer")])
 def test_a_login_that_is_not_texts_is_refused_quoting_it(app: Any, body: dict[str, Any], quoted: str) -> None:
     with client(app) as c:
         r = c.post("/api/account/login", json=body)
         assert r.status_code == 400 and r.json()["code"] == "body" and quoted in r.json()["error"]
+        assert "12345678" not in r.text  # a password is never quoted, not even one that is not text
+
+
+def test_an_account_registered_before_names_were_normalised_still_logs_in(app: Any, store: Store) -> None:
+    """The repro: an account stored as typed before names were normalised (fullwidth ``Ｒｏｓａ``) could no longer log in,
+    since the login looked up the name normalised (``Rosa``). Now the name typed exactly finds it; a newer account under
+    the normalised name keeps its own login."""
+    from sergeant_major.web import accounts as accounts_mod
+
+    legacy = "Ｒｏｓａ"
+    with store.engine.begin() as conn:
+        conn.execute(accounts_t.insert().values(name=legacy, name_key=legacy.casefold(), created=0.0,
+                                                password_hash=accounts_mod.HASHER.hash("legacy password")))
+    with client(app) as c:
+        r = c.post("/api/account/login", json={"name": legacy, "password": "legacy password"})
+        assert r.status_code == 200, r.text
+        assert r.json()["name"] == legacy and c.get("/api/account").json()["name"] == legacy
+    with client(app) as c:
+        register(c, "Rosa")  # the normalised name is free: its own account, its own password
+        c.cookies.clear()
+        assert c.post("/api/account/login", json={"name": "rosa", "password": PASSWORD}).json()["name"] == "Rosa"
+        c.cookies.clear()
+        assert c.post("/api/account/login", json={"name": legacy, "password": "legacy password"}).json()["name"] == legacy
+        c.cookies.clear()
+        r = c.post("/api/account/login", json={"name": "rosa", "password": "legacy password"})
+        assert r.status_code == 401 and r.json()["code"] == "login"

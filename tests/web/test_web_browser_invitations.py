@@ -462,3 +462,54 @@ def test_a_wrong_invitation_where_i_play_is_said_first_with_no_switch(server: Se
     assert _tokens(page)[tid] == mine
     assert not errs, errs
     ctx.close()
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_invalid_invitation_dialog_follows_the_language_and_yields_to_a_valid_one(server: Server, browser: Any,
+                                                                                      width: int) -> None:
+    """The repro: seated at a table, the dialog saying an invitation is not valid closed when the language was switched
+    (or stayed English), and a valid invitation link opened while it was open was ignored. Now a switch writes it anew
+    in German, still open; a valid invitation opened then is offered (Keep or Switch) in its place."""
+    out = create_table(server, [{"kind": "me", "name": "Ann"}, {"kind": "friend"}, {"kind": "computer"}])
+    tid, mine = out["id"], out["seats"][0]["token"]
+    ctx, page, errs = page_in_language(browser, server, "en", width)
+    page.evaluate("([tid, tok]) => saveToken(tid, tok)", [tid, mine])
+    page.goto(server.url + "/t/" + tid + "#token=Exp1red-t0ken")
+    page.locator("#dlg #badinvite", has_text="This invitation is not valid").wait_for()
+    page.click("#lang")
+    page.locator("#dlg #badinvite", has_text="Diese Einladung ist ungültig").wait_for()
+    assert page.locator("#dlg").is_visible() and "Exp1red-t0ken" in page.inner_text("#badinvite-text")
+    assert page.inner_text("#badinvite-kept") == "Du behältst deinen Platz hier als Ann."
+    assert page.inner_text("#btn-badinvite-ok") != "Close"
+    box = page.locator("#dlg").bounding_box()
+    assert box and box["x"] + box["width"] <= width, box
+    if os.environ.get("SM_SHOTS"):
+        page.screenshot(path=f"{os.environ['SM_SHOTS']}/bad-invite-seated-switched-{width}.png")
+    page.evaluate("(tok) => { location.hash = '#token=' + tok; }", out["seats"][1]["invite"].split("#token=")[1])
+    page.locator("#btn-switch").wait_for()  # the valid invitation: Keep or Switch, the invalid one's dialog gone
+    assert page.locator("#badinvite").count() == 0
+    page.click("#btn-keep")
+    assert _tokens(page)[tid] == mine
+    assert not errs, errs
+    ctx.close()
+
+
+def test_the_invalid_invitation_page_follows_the_language_and_yields_to_a_valid_one(server: Server, browser: Any) -> None:
+    """The repro: not seated, the page saying an invitation is not valid turned into "table not found" on a language
+    switch, and a valid invitation opened on it (only the ``#token=`` changed) was ignored. Now the switch says it in
+    German, and the valid invitation asks for the name to join."""
+    out = create_table(server, [{"kind": "me", "name": "Ann"}, {"kind": "friend"}, {"kind": "computer"}])
+    tid = out["id"]
+    ctx, page, errs = page_in_language(browser, server, "en", 360)
+    page.goto(server.url + "/t/" + tid + "#token=Wr0ng-t0ken_x")
+    page.locator("#badinvite", has_text="This invitation is not valid").wait_for()
+    page.click("#lang")
+    page.locator("#badinvite", has_text="Diese Einladung ist ungültig").wait_for()
+    assert "„Wr0ng-t0ken_x“" in page.inner_text("#badinvite-text")
+    if os.environ.get("SM_SHOTS"):
+        page.screenshot(path=f"{os.environ['SM_SHOTS']}/bad-invite-switched-360.png")
+    page.evaluate("(tok) => { location.hash = '#token=' + tok; }", out["seats"][1]["invite"].split("#token=")[1])
+    page.locator("#myname").wait_for()  # the valid invitation: the name asked, to join its seat
+    assert page.locator("#badinvite").count() == 0
+    assert not errs, errs
+    ctx.close()

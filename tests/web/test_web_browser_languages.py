@@ -281,3 +281,37 @@ def test_a_long_hyphenated_name_stays_whole_in_the_german_result(server: Server,
     check_page(page, f"german result long name {width}")
     assert not errs, errs
     ctx.close()
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_table_its_creator_named_table_stays_table_in_german(server: Server, browser: Any, width: int) -> None:
+    """The repro: a table whose creator typed the name "Table" on the home page read "Tisch" in German, as if it were
+    the default name. Now a name typed is shown as typed in every language; the default left as it is follows the
+    page's language (made on a German page, "Table" in English)."""
+    ctx = browser.new_context(viewport={"width": width, "height": 740 if width == 360 else 800})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/")
+    page.fill("#tname", "Table")  # typed by the creator (the field held the default "Table" already)
+    page.fill("#seats .seatrow[data-seat='0'] .sname", "Ann")
+    page.click("#create-btn")
+    page.wait_for_url("**/t/*")
+    page.locator("#tname", has_text="Table · ").wait_for()
+    page.click("#lang")
+    page.locator("#tname", has_text="9-5-2").wait_for()
+    assert page.inner_text("#tname").startswith("Table · "), page.inner_text("#tname")
+    if os.environ.get("SM_SHOTS"):
+        page.screenshot(path=f"{os.environ['SM_SHOTS']}/table-named-table-{width}-de.png")
+    page.goto(server.url + "/history")
+    page.locator("tr.game").first.wait_for()
+    assert "Table" in page.inner_text("tr.game") and "Tisch" not in page.inner_text("tr.game")
+    page.goto(server.url + "/")  # German now: the default name left as it is
+    page.fill("#seats .seatrow[data-seat='0'] .sname", "Ann")
+    assert page.input_value("#tname") == "Tisch"
+    page.click("#create-btn")
+    page.wait_for_url("**/t/*")
+    page.locator("#tname", has_text="Tisch · ").wait_for()
+    page.click("#lang")
+    page.locator("#tname", has_text="Table · ").wait_for()
+    assert errs == []
+    ctx.close()

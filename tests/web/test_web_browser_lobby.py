@@ -223,7 +223,8 @@ def test_the_waiting_dialog_says_who_left_before_the_start(server: Server, brows
 @pytest.mark.parametrize(("lang", "title"), [("en", "Jörg's table"), ("de", "Tisch von Jörg")])
 def test_a_table_opened_in_the_lobby_is_named_in_the_pages_language(server: Server, browser: Any, lang: str, title: str) -> None:
     """The repro: a table opened from the German lobby was named "Jörg's table", the server's English default. Now the
-    page names it in its language, as the home page names its tables ("Tisch")."""
+    page shows it in its language: the server stores its default name, marked so (``name_default``), which each page
+    writes in its own language."""
     page = _lobby_page(browser, server, "Jörg", lang=lang, size=(390, 844))
     errs = page_errors(page)
     page.fill("#lopts", "deals=1 to=13")
@@ -232,7 +233,8 @@ def test_a_table_opened_in_the_lobby_is_named_in_the_pages_language(server: Serv
     page.wait_for_url("**/t/**")
     page.locator("#tname", has_text=title).wait_for()
     tid = page.url.split("/t/")[1]
-    assert [t["name"] for t in http_json(server, "/api/lobby")[1]["tables"] if t["id"] == tid] == [title]
+    listed = [(t["name"], t["name_default"]) for t in http_json(server, "/api/lobby")[1]["tables"] if t["id"] == tid]
+    assert listed == [("Jörg's table", True)], listed
     assert errs == []
     page.context.close()
 

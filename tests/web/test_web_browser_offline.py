@@ -125,3 +125,39 @@ def test_the_lobby_s_unreachable_error_goes_once_back_online(server: Server, bro
     page.wait_for_function("document.getElementById('error').textContent === ''", timeout=5000)
     assert errs == []
     ctx.close()
+
+
+def test_start_next_deal_and_chat_are_disabled_while_offline(server: Server, browser: Any) -> None:
+    """The repro: offline (the page said so at once), Start, Next deal and the chat's phrases stayed enabled: a press
+    sent nothing and said nothing. Now they are disabled while the connection is lost and enabled again once back."""
+    from _browserhelp import two_friends, until
+
+    a, b, _tid = two_friends(server, browser, "9-5-2 instant-win=off")  # the match never ends with deal 1
+    errs = page_errors(a)
+    a.locator("#btn-start:not([disabled])").wait_for()
+    a.click("#btn-chat")
+    phrases = a.locator("#phrases button")
+    assert phrases.count() and all(phrases.nth(i).is_enabled() for i in range(phrases.count()))
+    a.context.set_offline(True)
+    a.locator("#conn", has_text="Connection lost").wait_for(timeout=10000)
+    assert a.locator("#btn-start").is_disabled()
+    assert all(phrases.nth(i).is_disabled() for i in range(phrases.count()))
+    if os.environ.get("SM_SHOTS"):
+        a.set_viewport_size({"width": 360, "height": 740})
+        a.screenshot(path=f"{os.environ['SM_SHOTS']}/offline-start-360.png")
+        a.set_viewport_size({"width": 1280, "height": 800})
+        a.screenshot(path=f"{os.environ['SM_SHOTS']}/offline-start-1280.png")
+    a.context.set_offline(False)
+    a.locator("#btn-start:not([disabled])").wait_for(timeout=15000)
+    assert all(phrases.nth(i).is_enabled() for i in range(phrases.count()))
+    a.click("#btn-start")
+    until([a, b], lambda: a.locator("#btn-next").is_visible())  # the first deal played to its result
+    assert a.locator("#btn-next").is_enabled()
+    a.context.set_offline(True)
+    a.locator("#conn", has_text="Connection lost").wait_for(timeout=10000)
+    assert a.locator("#btn-next").is_disabled()
+    a.context.set_offline(False)
+    a.locator("#btn-next:not([disabled])").wait_for(timeout=15000)
+    assert errs == []
+    a.context.close()
+    b.context.close()

@@ -189,7 +189,7 @@ def test_history_replays_the_tables_not_in_memory_off_the_event_loop(tmp_path: P
         assert r.status_code == 200, r.text
         games = {g["id"]: g for g in r.json()["games"]}
         assert games[done_t["id"]]["over"] and games[done_t["id"]]["deal"] >= 10 and games[done_t["id"]]["seat"] == 0
-        assert games[live_t["id"]] == {"id": live_t["id"], "name": "T", "rules": "9-5-2",
+        assert games[live_t["id"]] == {"id": live_t["id"], "name": "T", "name_default": False, "rules": "9-5-2",
                                        "length": {"deals": None, "end": {"kind": "to", "total": 10}}, "seat": 1,
                                        "token": live_t["seats"][1]["token"], "over": False,
                                        "names": ["Me", "Friend 1", "Random 3"], "name_levels": [None, None, "random"], "totals": [0, 0, 0], "deal": 1,

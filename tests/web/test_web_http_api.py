@@ -230,3 +230,29 @@ def test_the_replay_page_of_an_unknown_table_is_404(server: Server) -> None:
     assert status == 200
     for path in (f"/replay/{out['id']}", f"/t/{out['id']}"):
         assert http_json(server, path)[0] == 200, path
+
+
+def test_a_default_table_name_is_told_from_one_its_creator_chose(tmp_path: Path) -> None:
+    """The repro: a table its creator named "Table" was shown "Tisch" on German pages: the pages could not tell it from
+    the default name. Now the server says which names are default (``name_default``), in the table's state, the lobby,
+    *My games*; a name sent (even "Table", or a lobby table's "Ann's table") is the creator's, none the default."""
+    app = create_app(f"sqlite:///{tmp_path / 'n.sqlite3'}")
+    seats = [{"kind": "me"}, {"kind": "computer"}, {"kind": "computer"}]
+    with TestClient(app) as cl:
+        made = {}
+        for name in (None, "", "Table", "Tisch", "Poker night"):
+            body = {"rules": "9-5-2", "seats": seats, **({} if name is None else {"name": name})}
+            out = cl.post("/api/tables", json=body).json()
+            made[name] = out
+            with cl.websocket_connect(f"/ws/{out['id']}") as ws:
+                ws.send_text(json.dumps({"type": "join", "token": out["seats"][0]["token"]}))
+                st = ws.receive_json()
+            assert st["type"] == "state", st
+            assert (st["table"]["name"], st["table"]["name_default"]) == ((name or "Table"), not name), (name, st["table"])
+        games = cl.post("/api/history", json={"tokens": [o["seats"][0]["token"] for o in made.values()]}).json()["games"]
+        assert sorted((g["name"], g["name_default"]) for g in games) == [("Poker night", False), ("Table", False), ("Table", True),
+                                                                      ("Table", True), ("Tisch", False)]
+        cl.post("/api/lobby/open", json={"name": "Ann", "rules": "9-5-2", "wait": 120})
+        cl.post("/api/lobby/open", json={"name": "Bea", "rules": "9-5-2", "wait": 120, "table_name": "Bea's table"})
+        listed = {t["name"]: t["name_default"] for t in cl.get("/api/lobby").json()["tables"]}
+        assert listed == {"Ann's table": True, "Bea's table": False}, listed

@@ -65,16 +65,16 @@ def test_the_throttle_is_said_in_german_as_wrong_passwords_of_logins_and_passwor
 
 def test_a_throttle_for_a_name_is_said_in_german_quoting_it() -> None:
     """The repro: the English "Too many wrong passwords for the name 'Nobody390' ..." was said in German without the
-    name. Now the name typed is quoted, from the address or from many addresses as the server said; a throttle of the
-    address alone names no name."""
-    said = _german('accountError({code: "throttled", retry_after: 7, error: "Too many wrong passwords for the name '
-                   '\'Nobody390\' from your address in 10 minutes"}, "Nobody390")', "accounts.js")
+    name. Now the name the server's answer carries (``name``, as its message quotes it: normalised, not as typed) is
+    quoted, from the address or from many addresses as the server said; a throttle of the address alone names no name."""
+    said = _german('accountError({code: "throttled", retry_after: 7, name: "Nobody390", error: "Too many wrong passwords '
+                   'for the name \'Nobody390\' from your address in 10 minutes"}, " \uff2eobody390")', "accounts.js")
     assert "„Nobody390“" in said and "deiner Adresse" in said and "7 s" in said, said
-    said = _german('accountError({code: "throttled", retry_after: 3, error: "Too many wrong passwords for the name '
-                   '\'Nobody390\' from many addresses in 60 seconds"}, "Nobody390")', "accounts.js")
+    said = _german('accountError({code: "throttled", retry_after: 3, name: "Nobody390", error: "Too many wrong passwords '
+                   'for the name \'Nobody390\' from many addresses in 60 seconds"}, "Nobody390")', "accounts.js")
     assert "„Nobody390“" in said and "vielen Adressen" in said, said
-    said = _german('accountError({code: "throttled", retry_after: 3, error: "Too many wrong passwords from your address"}, "Ann")',
-                   "accounts.js")
+    said = _german('accountError({code: "throttled", retry_after: 3, name: null, error: "Too many wrong passwords from your '
+                   'address"}, "Ann")', "accounts.js")
     assert "Ann" not in said and "deiner Adresse" in said, said
 
 
@@ -157,10 +157,19 @@ def test_a_guest_s_renamed_seat_and_its_table_are_said_in_german() -> None:
     said = _in_german('shownNames(["Zora (guest)", "Random 2", "(guest)"], [null, "random", null])')
     assert said == ["Zora (Gast)", "Zufall 2", "(guest)"], said
     assert _german('guestName("Zora (guest)")') == "Zora (Gast)"
-    assert _german("tableNameText(\"Zora's table\", \"Zora (guest)\")") == "Tisch von Zora"
-    assert _german("tableNameText(\"Zora (guest)'s table\", \"Zora (guest)\")") == "Tisch von Zora (Gast)"
-    assert _german('tableNameText("Tisch von Zora", "Zora (guest)")') == "Tisch von Zora"
-    assert _german("tableNameText(\"Zora's table\", \"Zora\")") == "Tisch von Zora"
-    assert _german("tableNameText(\"Bea's table\", \"Zora (guest)\")") == "Bea's table"
-    english = _in_german('(() => { LANG = "en"; return [guestName("Zora (guest)"), tableNameText("Tisch von Zora", "Zora (guest)")]; })()')
+    assert _german("tableNameText(\"Zora's table\", \"Zora (guest)\", true)") == "Tisch von Zora"
+    assert _german("tableNameText(\"Zora (guest)'s table\", \"Zora (guest)\", true)") == "Tisch von Zora (Gast)"
+    assert _german('tableNameText("Tisch von Zora", "Zora (guest)", true)') == "Tisch von Zora"
+    assert _german("tableNameText(\"Zora's table\", \"Zora\", true)") == "Tisch von Zora"
+    assert _german("tableNameText(\"Bea's table\", \"Zora (guest)\", true)") == "Bea's table"
+    english = _in_german('(() => { LANG = "en"; return [guestName("Zora (guest)"), tableNameText("Tisch von Zora", "Zora (guest)", true)]; })()')
     assert english == ["Zora (guest)", "Zora's table"], english
+
+
+def test_a_table_name_its_creator_chose_is_shown_as_typed_even_when_it_reads_as_a_default() -> None:
+    """The repro: a table its creator named "Table" read "Tisch" on German pages (and "Ann's table" of a lobby table
+    "Tisch von Ann"). Now only a name the server marks default (``name_default``) is written in the page's language."""
+    assert _german('tableNameText("Table", null, true)') == "Tisch"
+    assert _german('tableNameText("Table", null, false)') == "Table"
+    assert _german("tableNameText(\"Ann's table\", \"Ann\", false)") == "Ann's table"
+    assert _german("tableNameText(\"Ann's table\", \"Ann\", true)") == "Tisch von Ann"

@@ -57,6 +57,7 @@ def test_five_failures_for_a_name_then_429_with_the_wait_even_with_the_right_pas
         wait = int(r.headers["Retry-After"])
         assert 0 < wait <= FAILURE_WINDOW and r.json()["retry_after"] == wait
         assert f"try again in {wait} s" in r.json()["error"] and "'NINA'" in r.json()["error"]
+        assert r.json()["name"] == "NINA"  # the name quoted, for the page to quote in its language
         assert PASSWORD not in r.text and c.get("/api/account").json()["name"] is None
     # the failures leave the window: the right password logs in again (the rows are moved back in time)
     with store.engine.begin() as conn:
@@ -76,6 +77,7 @@ def test_twenty_failures_from_one_address_throttle_every_name(tmp_path: Path) ->
             assert login(c, f"nobody{i}", "wrong wrong").status_code == 401
         r = login(c, "oscar", PASSWORD)
         assert r.status_code == 429 and "from your address" in r.json()["error"]
+        assert r.json()["name"] is None  # the address's failures at any names: no name throttled
         c.cookies.set(DEVICE_COOKIE, device, path="/api/account")  # the browser remembered for oscar: in at once
         assert login(c, "oscar", PASSWORD).status_code == 200
 
@@ -185,7 +187,7 @@ def test_an_address_that_failed_at_a_slowed_name_waits_for_the_name(tmp_path: Pa
     accounts._failed("nina", "10.0.0.9")  # the fifth failure at the name, from this address
     with pytest.raises(Throttled) as e:
         accounts.throttle_wait("nina", "10.0.0.9")
-    assert 0 < e.value.wait <= NAME_DELAY
+    assert 0 < e.value.wait <= NAME_DELAY and e.value.name == "nina"
     accounts.throttle_wait("nina", "10.0.0.9", remembered=True)  # a remembered browser there: not slowed
     accounts.throttle_wait("nina", "10.0.0.10")  # an address that never failed at it: not slowed
 
@@ -235,3 +237,4 @@ def test_wrong_passwords_from_the_same_address_never_stop_a_browser_remembered_f
         thief.cookies.set(DEVICE_COOKIE, "made-up", path="/api/account")
         r = login(thief, "NatOwner", PASSWORD)
         assert r.status_code == 429 and "from your address" in r.json()["error"]
+        assert r.json()["name"] == "NatOwner"  # its failures at the name from that address

@@ -138,3 +138,22 @@ def test_0009_names_the_computers_a_german_home_page_stored_by_their_level(empty
         assert [s["name"] for s in stored["seats"]] == ["Ich", "Heuristic 2", "Random 3"]
     finally:
         store.dispose()
+
+
+def test_0011_marks_the_default_table_names_stored_before(empty_db: str) -> None:
+    """Tables stored before 0011 could not tell a default name from a chosen one: those named as the pages wrote the
+    defaults then ("Table", "Tisch", "Ann's table", "Tisch von Ann") are marked default, as the pages took them; any
+    other name is a chosen one."""
+    store = Store(empty_db)
+    names = {"t1": "Table", "t2": "Tisch", "t3": "Ann's table", "t4": "Tisch von Ann", "t5": "Poker night", "t6": "Tables"}
+    with store.engine.begin() as conn:
+        _at_revision(conn, "0010_devices")
+        for tid, name in names.items():
+            conn.execute(sa.text("INSERT INTO sm_tables (id, name, rules, seed, practice, away_timeout, created) "
+                                 "VALUES (:t, :n, '9-5-2', 1, false, 60, 0.0)"), {"t": tid, "n": name})
+    store.migrate()
+    try:
+        marked = {tid: store.table(tid)[0].name_default for tid in names}  # type: ignore[index]
+        assert marked == {"t1": True, "t2": True, "t3": True, "t4": True, "t5": False, "t6": False}, marked
+    finally:
+        store.dispose()

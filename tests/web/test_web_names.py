@@ -413,3 +413,43 @@ def test_names_are_stored_normalised_and_one_of_nothing_visible_is_refused_quoti
         assert r.status_code == 200 and r.json()["name"] == "Eva", r.json()
         cl.cookies.clear()
         assert cl.post("/api/account/login", json={"name": "\uff25va", "password": "a good password"}).json()["name"] == "Eva"
+
+
+MIXED = ["\u0410nn", "B\u0435a", "\u039flga", "Ann \u0410nn"]  # a Cyrillic A, a Cyrillic e, a Greek Omicron
+
+
+@pytest.mark.parametrize("name", MIXED)
+def test_a_name_mixing_latin_with_cyrillic_or_greek_is_refused_everywhere_and_changes_nothing(tmp_path: Path, name: str) -> None:
+    """The repro: "Аnn" with a Cyrillic А passed for Ann (at creation, with an invitation, in the lobby, as a user
+    name): another person, or another person's account, in disguise. Now it is refused (code ``mixed_script_name``),
+    quoted with the letters' scripts, through each real endpoint, and nothing changes."""
+    app = create_app(f"sqlite:///{tmp_path / 'm.sqlite3'}")
+    with TestClient(app) as cl:
+        store = app.state.hub.store
+        r = cl.post("/api/tables", json={"rules": "9-5-2", "seats": [{"kind": "me"}, {"kind": "friend", "name": name},
+                                                                     {"kind": "computer"}]})
+        assert r.status_code == 400 and r.json()["code"] == "mixed_script_name" and r.json()["seat"] == 2, r.json()
+        assert repr(name) in r.json()["error"] and "Latin" in r.json()["error"], r.json()
+        for kind in ("open", "quick"):
+            r = cl.post(f"/api/lobby/{kind}", json={"name": name, "rules": "9-5-2"})
+            assert r.status_code == 400 and r.json()["code"] == "mixed_script_name" and repr(name) in r.json()["error"], r.json()
+        assert cl.get("/api/lobby").json()["tables"] == []
+        out = cl.post("/api/tables", json={"rules": "9-5-2", "seats": ME_FRIEND_COMPUTER}).json()
+        tid, tok = out["id"], out["seats"][1]["invite"].split("#token=")[1]
+        with cl.websocket_connect(f"/ws/{tid}") as ws:
+            ws.send_text(json.dumps({"type": "join", "token": tok, "name": name}))
+            err = ws.receive_json()
+            assert err["type"] == "error" and err["code"] == "mixed_script_name" and repr(name) in err["reason"], err
+            assert [(s.name, s.claimed) for s in store.seats(tid)][1] == ("Friend 1", False)  # the seat not taken
+
+
+@pytest.mark.usefixtures("fast_argon2")
+def test_a_user_name_mixing_scripts_is_refused_and_one_script_alone_passes(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'u.sqlite3'}")
+    with TestClient(app) as cl:
+        r = cl.post("/api/account/register", json={"name": "\u0410nn", "password": "a good password"})
+        assert r.status_code == 400 and r.json()["code"] == "mixed_script_name" and "'\u0410nn'" in r.json()["error"], r.json()
+        assert cl.get("/api/account").json()["name"] is None
+        for name in ("\u0410\u043d\u043d\u0430", "\u0391\u03bd\u03bd\u03b1", "J\u00fcrgen"):  # Cyrillic, Greek, Latin alone
+            r = cl.post("/api/account/register", json={"name": name, "password": "a good password"})
+            assert r.status_code == 200, r.text

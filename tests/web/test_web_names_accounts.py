@@ -228,3 +228,22 @@ def test_marking_a_guest_seat_never_gives_it_another_seat_s_name(tmp_path: Path)
             st = ws.receive_json()
             assert st["you"] == 0 and [s["name"] for s in st["table"]["seats"]][:2] == ["Tessa", "Tessa (guest)"], st
     assert [s.name for s in store.seats(tid)][:2] == ["Tessa", "Tessa (guest)"]
+
+
+def test_a_guest_s_mark_keeps_the_name_within_the_seat_name_limit() -> None:
+    """The repro: a guest's seat under a name registered later read "<name> (guest 2)": with a name of 40 characters, 50,
+    over the limit of a seat's name (the pages' layout counts on it). Now the name part is cut with "..." (a stored name's ellipsis), the mark kept
+    whole, the names at the table still unique; the cut base still leads back to the account's name."""
+    from sergeant_major.web.store import SEAT_NAME_LIMIT, guest_base, guest_marks, guest_name
+
+    long = "Maximiliane-Alexandra von Hohenzollern 4"
+    assert len(long) == SEAT_NAME_LIMIT
+    first = guest_name(long, {long.casefold()})
+    assert first == "Maximiliane-Alexandra von Hoh... (guest)" and len(first) == SEAT_NAME_LIMIT
+    second = guest_name(long, {long.casefold(), first.casefold()})
+    assert second.endswith("... (guest 2)") and len(second) <= SEAT_NAME_LIMIT and second != first
+    assert guest_name("Ann", {"ann"}) == "Ann (guest)" and guest_name("Ann", {"ann (guest)"}) == "Ann (guest 2)"
+    for marked in (first, second):
+        base = guest_base(marked)
+        assert base is not None and guest_marks(base, long.casefold()) and not guest_marks(base, "maximiliane")
+    assert guest_marks("ANN", "ann") and not guest_marks("Ann", "anna") and not guest_marks("...", "ann")

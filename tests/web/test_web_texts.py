@@ -48,14 +48,16 @@ def test_a_key_written_twice_is_found() -> None:
 
 
 def test_every_refusal_of_a_person_s_name_has_german_texts() -> None:
-    """Each code :func:`person_name_refusal` gives (``computer_name``, ``free_seat_name``, ``account_name``) is said in
-    German where a name is refused: the table page's join (``err_``), the home page's seats (``err_create_``), the lobby
-    (``err_lobby_``); and a new account's (``computer_name``: a name with no spaces) on the account page (``err_acc_``)."""
+    """Each code :func:`person_name_refusal` gives (``computer_name``, ``free_seat_name``, ``account_name``,
+    ``mixed_script_name``) is said in German where a name is refused: the table page's join (``err_``), the home page's
+    seats (``err_create_``), the lobby (``err_lobby_``); and a new account's (``computer_name``, ``mixed_script_name``:
+    names with no spaces) on the account page (``err_acc_``)."""
     from sergeant_major.web.tables import person_name_refusal
 
-    codes = {r[0] for r in (person_name_refusal("n", x, 1) for x in ("Random", "Free seat 3", "deleted player", "Ann")) if r}
-    assert codes == {"computer_name", "free_seat_name", "account_name"}
+    names = ("Random", "Free seat 3", "deleted player", "Ann", "\u0410nn")  # the last with a Cyrillic A
+    codes = {r[0] for r in (person_name_refusal("n", x, 1) for x in names) if r}
+    assert codes == {"computer_name", "free_seat_name", "account_name", "mixed_script_name"}
     german = set(_keys_by_language(_i18n())["de"])
     assert {f"err_{p}{c}" for p in ("", "create_", "lobby_") for c in codes} <= german
     accounts = (Path(web.__file__).parent / "static" / "accounts.js").read_text(encoding="utf-8").split("Object.assign(STRINGS.de", 1)[1]
-    assert "err_acc_computer_name:" in accounts
+    assert "err_acc_computer_name:" in accounts and "err_acc_mixed_script_name:" in accounts

@@ -12,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Final
 
-__all__ = ["BIDI_CONTROLS", "normal_name", "is_control", "control_chars", "name_problem", "has_visible", "visible", "quote", "char_text"]
+__all__ = ["BIDI_CONTROLS", "LOOKALIKE_SCRIPTS", "normal_name", "mixed_scripts", "is_control", "control_chars", "name_problem", "has_visible", "visible", "quote", "char_text"]
 
 BIDI_CONTROLS: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """The bidirectional embeddings, overrides and isolates (format characters, category ``Cf``) refused in names."""
@@ -25,6 +25,23 @@ def normal_name(name: str) -> str:
     name of nothing visible."""
     text = unicodedata.normalize("NFKC", name)
     return " ".join("".join(ch for ch in text if unicodedata.category(ch) != "Cf").split())
+
+
+LOOKALIKE_SCRIPTS: Final = ("LATIN", "CYRILLIC", "GREEK")
+"""The scripts whose letters look alike (Latin ``A``, Cyrillic ``А``, Greek ``Α``): a name mixing them is refused."""
+
+
+def mixed_scripts(name: str) -> list[tuple[str, str]]:
+    """The look-alike scripts (:data:`LOOKALIKE_SCRIPTS`) ``name``'s letters mix, each with its first letter:
+    ``[("Cyrillic", "А"), ("Latin", "n")]`` for ``"Аnn"`` with a Cyrillic ``А``; ``[]`` for a name of one script (or of
+    none of them: digits, Chinese...). A letter's script is the first word of its Unicode name."""
+    found: dict[str, str] = {}
+    for ch in name:
+        if ch.isalpha():
+            script = unicodedata.name(ch, "").split(" ", 1)[0]
+            if script in LOOKALIKE_SCRIPTS and script not in found:
+                found[script] = ch
+    return [(script.title(), ch) for script, ch in found.items()] if len(found) > 1 else []
 
 
 def is_control(ch: str) -> bool:

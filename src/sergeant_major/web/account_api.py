@@ -50,11 +50,13 @@ class AccountOut(BaseModel):
 
 
 class ErrorOut(BaseModel):
-    """A refusal: the reason quoting the bad input, a code for the page, and for a throttled login the seconds to wait."""
+    """A refusal: the reason quoting the bad input, a code for the page, and for a throttled login the seconds to wait
+    and the user name throttled (``null`` when the address's failures at any names are too many)."""
 
     error: str
     code: str
     retry_after: int | None = None
+    name: str | None = None
 
 
 class RatingOut(BaseModel):
@@ -198,8 +200,9 @@ def add_account_routes(app: FastAPI, hub: Hub, accounts: AccountStore, page: Cal
         return session
 
     def throttled(e: Throttled) -> JSONResponse:
-        """HTTP 429 for too many failed logins, with the seconds to wait (``retry_after``, ``Retry-After``)."""
-        return JSONResponse({"error": str(e), "code": "throttled", "retry_after": e.wait}, status_code=429,
+        """HTTP 429 for too many failed logins, with the seconds to wait (``retry_after``, ``Retry-After``) and the name
+        throttled (``name``, as the message quotes it; ``null`` for the address's failures at any names)."""
+        return JSONResponse({"error": str(e), "code": "throttled", "retry_after": e.wait, "name": e.name}, status_code=429,
                             headers={"Retry-After": str(e.wait)})
 
     async def session_and_body(request: Request, allowed: tuple[str, ...]) -> tuple[Session, dict[str, Any]] | Response:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import json
 import re
 import secrets
 import time
@@ -81,13 +82,15 @@ class AccountRefused(ValueError):
 
 class Throttled(Exception):
     """Too many wrong passwords (failed logins and wrong current passwords of a password change alike): ``wait`` is the
-    whole seconds until the next attempt is read (at least 1)."""
+    whole seconds until the next attempt is read (at least 1); ``name`` the user name throttled (at most 60
+    characters, as the message quotes it), ``None`` when the address's failures at any names are too many."""
 
-    def __init__(self, wait: int, what: str, window: float = FAILURE_WINDOW) -> None:
+    def __init__(self, wait: int, what: str, window: float = FAILURE_WINDOW, name: str | None = None) -> None:
         period = f"{window / 60:g} minutes" if window >= 60 else f"{window:g} seconds"
         super().__init__(f"Too many wrong passwords {what} in {period} (logins and password changes count alike): "
                          f"try again in {wait} s")
         self.wait = wait
+        self.name = name
 
 
 @dataclass(frozen=True)
@@ -107,12 +110,28 @@ class Deleted:
     sessions: list[str]
 
 
+def json_kind(value: object) -> str:
+    """What a JSON value that is not text is, with its article, for a message: ``"an integer"``, ``"a number"``,
+    ``"a boolean"``, ``"null"``, ``"a list"``, ``"an object"`` (any other value: ``"a value of type X"``)."""
+    if value is None:
+        return "null"
+    kinds = ((bool, "a boolean"), (int, "an integer"), (float, "a number"), (list, "a list"), (dict, "an object"))
+    return next((k for t, k in kinds if isinstance(value, t)), f"a value of type {type(value).__name__}")
+
+
+def not_text(what: str, value: object, shown: bool = True) -> str:
+    """The message for the field ``what`` that must be text but is ``value``, quoted (at most 60 characters) when
+    ``shown`` (never a password's: its kind alone), as JSON writes it: ``the user name must be text, not an integer (42)``."""
+    quoted = f" ({json.dumps(value, ensure_ascii=False, default=repr)[:60]})" if shown and value is not None else ""
+    return f"{what} must be text, not {json_kind(value)}{quoted}"
+
+
 def name_refusal(name: object) -> str | None:
     """Why ``name`` cannot be a user name (quoted as typed), or ``None``: once normalised
     (:func:`~sergeant_major.core.safetext.normal_name`, as stored), 3 to 20 letters or digits, with ``.``, ``_`` or ``-``
     inside."""
     if not isinstance(name, str):
-        return f"the user name must be a text, not {name!r:.60}"
+        return not_text("the user name", name)
     if NAME_RE.fullmatch(normal_name(name)) is None:  # the name as stored (:meth:`AccountStore.register_account`)
         return (f"the user name {name[:60]!r} is refused: use 3 to 20 letters or digits (with . _ - inside, "
                 "no spaces)")
@@ -122,7 +141,7 @@ def name_refusal(name: object) -> str | None:
 def password_refusal(password: object) -> str | None:
     """Why ``password`` cannot be a password (its length, never its text), or ``None``: 8 to 128 characters."""
     if not isinstance(password, str):
-        return f"the password must be a text, not a {type(password).__name__}"
+        return not_text("the password", password, shown=False)
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         return f"the password has {len(password)} characters: use {MIN_PASSWORD} to {MAX_PASSWORD}"
     if not password.strip():
@@ -250,18 +269,19 @@ class AccountStore:
             times = {key: sorted(float(r.at) for r in c.execute(sa.select(login_failures_t.c.at).where(
                 login_failures_t.c.key == key, login_failures_t.c.at > now - FAILURE_WINDOW)))
                 for key in (name_key, addr_key, pair_key, dev_key) if key}
-        limits = (((dev_key, MAX_FAILURES, f"for the name {name[:60]!r} on this browser"),) if device is not None else
-                  ((pair_key, MAX_FAILURES, f"for the name {name[:60]!r} from your address"),
-                   (addr_key, MAX_ADDRESS_FAILURES, "from your address")))
-        for key, limit, what in limits:
+        quoted = name[:60]
+        limits = (((dev_key, MAX_FAILURES, f"for the name {quoted!r} on this browser", quoted),) if device is not None else
+                  ((pair_key, MAX_FAILURES, f"for the name {quoted!r} from your address", quoted),
+                   (addr_key, MAX_ADDRESS_FAILURES, "from your address", None)))
+        for key, limit, what, who in limits:
             if len(times[key]) >= limit:
                 wait = times[key][len(times[key]) - limit] + FAILURE_WINDOW - now
-                raise Throttled(max(1, int(wait + 0.999)), what)
+                raise Throttled(max(1, int(wait + 0.999)), what, name=who)
         named = times[name_key]
         if not remembered and (len(named) >= NAME_SIEGE or (len(named) >= NAME_SLOW and times[pair_key])):
             wait = named[-1] + NAME_DELAY - now
             if wait > 0:
-                raise Throttled(max(1, int(wait + 0.999)), f"for the name {name[:60]!r} from many addresses", NAME_DELAY)
+                raise Throttled(max(1, int(wait + 0.999)), f"for the name {quoted!r} from many addresses", NAME_DELAY, quoted)
 
     def _failed(self, name: str, addr: str, device: str | None = None) -> None:
         now = time.time()
@@ -303,19 +323,27 @@ class AccountStore:
 
         Raises:
             Throttled: too many failures (:meth:`throttle_wait`, checked before the password is).
-            AccountRefused: ``body`` for a name or password that is not a text, ``login`` for a wrong pair (the same
+            AccountRefused: ``body`` for a name or password that is not text, ``login`` for a wrong pair (the same
                 message for an unknown name and a wrong password); each counts as a failure.
+
+        The name is found normalised (:func:`~sergeant_major.core.safetext.normal_name`, as registered), or exactly as
+        typed (letter case aside) for an account registered before names were normalised.
         """
         if not isinstance(name, str):
-            raise AccountRefused("body", f"the user name must be a text, not {name!r:.60}")
+            raise AccountRefused("body", not_text("the user name", name))
         if not isinstance(password, str):
-            raise AccountRefused("body", f"the password must be a text, not a {type(password).__name__}")
-        name = normal_name(name)  # as registered
-        mine = device if device is not None and self.remembered(device, name) else None  # remembered for this account
-        self.throttle_wait(name, addr, mine is not None, mine)
+            raise AccountRefused("body", not_text("the password", password, shown=False))
+        typed, name = name, normal_name(name)  # as registered
+        # an account registered before names were normalised (a fullwidth "Ａｎｎ") is stored as typed then: the name
+        # typed exactly finds it first, else the name normalised as registered now
+        keys = list(dict.fromkeys([typed.casefold()[:40], name.casefold()[:40]]))
         with self.engine.connect() as c:
-            row = c.execute(sa.select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.password_hash)
-                            .where(accounts_t.c.name_key == name.casefold()[:40])).first()
+            rows = {str(r.name_key): r for r in c.execute(sa.select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.name_key,
+                                                                    accounts_t.c.password_hash).where(accounts_t.c.name_key.in_(keys)))}
+        row = next((rows[k] for k in keys if k in rows), None)
+        # remembered for this account (its name as stored: a legacy one too)
+        mine = device if device is not None and self.remembered(device, str(row.name) if row is not None else name) else None
+        self.throttle_wait(name, addr, mine is not None, mine)
         ok = HASHER.verify(password[:MAX_PASSWORD], row.password_hash if row is not None else _dummy_hash())
         if row is None or not ok:
             self._failed(name, addr, mine)
@@ -370,7 +398,7 @@ class AccountStore:
                 password is; logged in, the name's failures from elsewhere never slow it).
         """
         if not isinstance(current, str):
-            raise AccountRefused("body", f"the current password must be a text, not a {type(current).__name__}")
+            raise AccountRefused("body", not_text("the current password", current, shown=False))
         why = password_refusal(new)
         if why is not None:
             raise AccountRefused("password", f"the new {why[4:]}; the password was not changed")

@@ -260,7 +260,7 @@ class Lobby:
         for w in list(self.waiting.values())[:MAX_LISTED]:
             r = w.row
             tables.append({
-                "id": r.id, "name": r.name, "rules": r.rules, "clock": [r.clock_turn, r.clock_reserve] if r.clock_turn else None,
+                "id": r.id, "name": r.name, "name_default": r.name_default, "rules": r.rules, "clock": [r.clock_turn, r.clock_reserve] if r.clock_turn else None,
                 "level": r.fill_level, "fill_at": r.fill_at, "free": len(w.free()), "rated": _rated(w),
                 "seats": [{"seat": s.seat, "name": None if not s.claimed else s.name, "free": not s.claimed,
                            "rating": self.ratings.lobby_rating(s.account, r.rules) if s.claimed else None}
@@ -335,9 +335,10 @@ class Lobby:
         turn, reserve = parse_clock(req.clock_turn, req.clock_reserve)
         now = time.time()
         tid = secrets.token_urlsafe(6)
-        name = (req.table_name or "").strip() or f"{req.name.strip()}'s table"[:60]
+        chosen = (req.table_name or "").strip()  # none: the default name, "Ann's table", written by each page
+        name = chosen or f"{req.name.strip()}'s table"[:60]
         row = TableRow(tid, name, str(rules), secrets.randbits(62), False, 60, now, True, turn, reserve, req.level,
-                       now + req.wait)
+                       now + req.wait, name_default=not chosen)
         seats = [SeatRow(i, req.name.strip() if i == 0 else FREE_NAME.format(n=i + 1), HUMAN, secrets.token_urlsafe(16), i == 0,
                          account if i == 0 else None) for i in range(rules.players)]
         await asyncio.to_thread(self.runner.store.create_table, row, seats)

@@ -65,7 +65,7 @@ def player_stats(store: Store, account_id: int, name: str) -> dict[str, Any]:
                 ca[1] += r.tricks[seat] >= r.targets[seat] if code != "MT" else r.tricks[seat] <= r.targets[seat]
                 ca[2] += r.scores[seat]
         if len(recent) < RECENT:
-            recent.append({"id": gt.row.id, "name": gt.row.name, "rules": gt.rules_text, "preset": preset_of(gt.rules),
+            recent.append({"id": gt.row.id, "name": gt.row.name, "name_default": gt.row.name_default, "rules": gt.rules_text, "preset": preset_of(gt.rules),
                            "created": gt.row.created, "place": ranks[seat] + 1, "seat": seat,
                            "names": [s.name for s in gt.seats], "name_levels": name_levels(gt.seats), "totals": list(m.totals), "winners": ranked_winners(gt)})
     ratings = ratings_of(store, account_id)

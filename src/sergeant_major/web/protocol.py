@@ -338,8 +338,9 @@ def parse_action(raw: Any, seat: int, rules: Rules) -> Action:
 # ---------------------------------------------------------------------------------------------- a new table (HTTP)
 class TableRefused(ValueError):
     """A table not made: the message for the user (English, quoting the bad input) and its ``code`` (``body``, ``rules``,
-    ``table_name``, ``seats``, ``seat_name``, ``seat_name_taken``, ``computer_name``, ``timeout``, ``seed``) with the seat
-    (from 1) a ``seat_name``, ``seat_name_taken`` or ``computer_name`` is of, for the page to write it in its language."""
+    ``table_name``, ``seats``, ``seat_name``, ``seat_name_taken``, ``computer_name``, ``free_seat_name``,
+    ``mixed_script_name``, ``account_name``, ``timeout``, ``seed``) with the seat (from 1) a seat's refusal is of, for the
+    page to write it in its language."""
 
     def __init__(self, code: str, message: str, seat: int | None = None) -> None:
         super().__init__(message)
@@ -501,8 +502,8 @@ def parse_new_table(body: Any, creator: str | None = None, account: int | None =
                            "tables with invited players deal from a random seed (leave \"seed\" out)")
     # every card of the match follows from the seed: too few bits and a player finds it from his hand
     seed = secrets.randbits(62) if chosen is None else chosen
-    name = request.name or "Table"
-    row = TableRow(tid, normal_name(name) or "Table", str(rules), seed, practice, request.away_timeout, time.time())
+    named = normal_name(request.name or "")  # none (or nothing visible): the default name, written by each page
+    row = TableRow(tid, named or "Table", str(rules), seed, practice, request.away_timeout, time.time(), name_default=not named)
     return NewTable(row, seats, frozenset(mine), frozenset(invited))
 
 

@@ -23,7 +23,7 @@ from sqlalchemy.engine import Engine
 
 __all__ = ["metadata", "tables_t", "seats_t", "log_t", "reviews_t", "accounts_t", "sessions_t", "devices_t", "login_failures_t", "ratings_t",
            "rating_history_t", "rated_t", "leases_t", "presence_t", "clocks_t", "Store", "ClockSeat", "LogEntry", "SeatRow", "TableRow", "Presence",
-           "default_db_url", "CHANNEL", "GUEST_SUFFIX", "guest_name", "guest_base"]
+           "default_db_url", "CHANNEL", "GUEST_SUFFIX", "SEAT_NAME_LIMIT", "guest_name", "guest_base", "guest_marks"]
 
 # the PostgreSQL channel of the many-process mode: ``L <table id> <log length>`` (entries stored), ``P <table id>`` (a seat
 # taken or renamed, a client came or went), ``R <table id>`` (a lease given up): NOTIFYed in the transaction of the change
@@ -35,15 +35,30 @@ GUEST_SUFFIX = " (guest)"
 _GUEST_RE = re.compile(r"(.*) \(guest(?: [1-9][0-9]*)?\)", re.DOTALL)
 
 
+SEAT_NAME_LIMIT = 40
+"""A seat's name is at most this many characters (a person's as typed; a guest's mark included)."""
+
+
 def guest_name(name: str, taken: set[str]) -> str:
     """A guest's seat ``name`` marked as a guest's: ``Ann (guest)``, else the first of ``Ann (guest 2)``,
-    ``Ann (guest 3)``... not in ``taken`` (the table's other names, casefolded): names at a table stay unique."""
+    ``Ann (guest 3)``... not in ``taken`` (the table's other names, casefolded): names at a table stay unique. At most
+    :data:`SEAT_NAME_LIMIT` characters: a name too long for its mark is cut, ending in ``...`` (as names are stored:
+    NFKC writes an ellipsis so), the mark kept whole."""
     n = 1
     while True:
-        new = name + (GUEST_SUFFIX if n == 1 else f" (guest {n})")
+        mark = GUEST_SUFFIX if n == 1 else f" (guest {n})"
+        base = name if len(name) + len(mark) <= SEAT_NAME_LIMIT else name[:SEAT_NAME_LIMIT - len(mark) - 3].rstrip() + "..."
+        new = base + mark
         if new.casefold() not in taken:
             return new
         n += 1
+
+
+def guest_marks(base: str, key: str) -> bool:
+    """Whether a guest's mark's ``base`` (:func:`guest_base`) was made from the account name ``key`` (casefolded):
+    equal, letter case aside, or its beginning cut with ``...`` (:func:`guest_name`)."""
+    folded = base.casefold()
+    return folded == key or (folded.endswith("...") and len(folded) > 3 and key.startswith(folded[:-3]))
 
 
 def guest_base(name: str) -> str | None:
@@ -70,6 +85,9 @@ tables_t = sa.Table(
     sa.Column("clock_reserve", sa.Integer, nullable=False, server_default="0"),
     sa.Column("fill_level", sa.String(20), nullable=True),
     sa.Column("fill_at", sa.Float, nullable=True),
+    # the name is a default one (migration 0011_table_name_default: "Table", "Ann's table"), which each page writes in its
+    # language; false: chosen by its creator, shown as typed
+    sa.Column("name_default", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 seats_t = sa.Table(
@@ -230,7 +248,8 @@ class Presence:
 class TableRow:
     """A stored table: id, name, rules text, seed, practice flag, away timeout (seconds, < 0: never), created (epoch s);
     whether the lobby lists it (``public``), its turn clock (``clock_turn`` seconds per decision plus a ``clock_reserve``
-    of seconds per seat; 0: no clock), and the computer level that takes its free seats at ``fill_at`` (epoch s)."""
+    of seconds per seat; 0: no clock), the computer level that takes its free seats at ``fill_at`` (epoch s), and
+    whether its name is a default one (``name_default``: each page writes it in its language), not its creator's choice."""
 
     id: str
     name: str
@@ -244,6 +263,7 @@ class TableRow:
     clock_reserve: int = 0
     fill_level: str | None = None
     fill_at: float | None = None
+    name_default: bool = False
 
 
 @dataclass(frozen=True)
@@ -374,7 +394,7 @@ class Store:
             c.execute(tables_t.insert().values(id=row.id, name=row.name, rules=row.rules, seed=row.seed,
                                                practice=row.practice, away_timeout=row.away_timeout, created=row.created,
                                                public=row.public, clock_turn=row.clock_turn, clock_reserve=row.clock_reserve,
-                                               fill_level=row.fill_level, fill_at=row.fill_at))
+                                               fill_level=row.fill_level, fill_at=row.fill_at, name_default=row.name_default))
             # a creator's account deleted meanwhile: the seat is a guest's (checked in this transaction, after the write above
             # on SQLite, and with the account's row locked to share on PostgreSQL, so that a deletion waits or is seen)
             kept = {a for a in {s.account for s in seats if s.account is not None} if _account_kept(c, a)}
@@ -457,12 +477,14 @@ class Store:
                                                      seats_t.c.account_id.is_(None), _account_exists(account_id))
                               .values(account_id=account_id)).rowcount == 1
             if bound:  # many processes: the others read the seats again (the account rates the match wherever it ends)
-                row = c.execute(sa.select(seats_t.c.name, accounts_t.c.name_key).join(accounts_t, accounts_t.c.id == seats_t.c.account_id)
+                row = c.execute(sa.select(seats_t.c.name, accounts_t.c.name, accounts_t.c.name_key.label("key"))
+                                .join(accounts_t, accounts_t.c.id == seats_t.c.account_id)
                                 .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)).first()
-                base = None if row is None else guest_base(str(row.name))
-                if row is not None and base is not None and base.casefold() == str(row.name_key):
+                base = None if row is None else guest_base(str(row[0]))
+                if row is not None and base is not None and guest_marks(base, str(row.key)):
+                    # its spelling as typed, or the account's where the mark cut it
                     c.execute(seats_t.update().where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
-                              .values(name=base))
+                              .values(name=base if base.casefold() == str(row.key) else str(row[1])))
                 self.notify_seats(c, table_id)
             return bound
 
@@ -705,7 +727,7 @@ def _table_row(t: Any) -> TableRow:
     """A ``sm_tables`` row as a :class:`TableRow`."""
     return TableRow(t.id, t.name, t.rules, int(t.seed), bool(t.practice), int(t.away_timeout), float(t.created),
                     bool(t.public), int(t.clock_turn), int(t.clock_reserve), t.fill_level,
-                    None if t.fill_at is None else float(t.fill_at))
+                    None if t.fill_at is None else float(t.fill_at), bool(t.name_default))
 
 
 DATABASE_KINDS = "SQLite (sqlite:///path/to/file.sqlite3) or PostgreSQL (postgresql+psycopg://user:password@host/dbname)"

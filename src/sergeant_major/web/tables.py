@@ -30,7 +30,7 @@ from sergeant_major.core.actions import Action, Play, action_text
 from sergeant_major.core.deal import Trick
 from sergeant_major.core.match import Match, MatchEnd
 from sergeant_major.core.rules import Rules
-from sergeant_major.core.safetext import name_problem, normal_name, visible
+from sergeant_major.core.safetext import mixed_scripts, name_problem, normal_name, visible
 from sergeant_major.core.view import View
 from sergeant_major.players import LEVELS, HeuristicPlayer, decision_rng, make_player
 from sergeant_major.records import action_from_json, action_to_json, match_to_record
@@ -318,7 +318,7 @@ class GameTable:
             "v": self.version,
             "you": seat,
             "table": {
-                "id": self.row.id, "name": self.row.name, "rules": self.rules_text, "practice": self.row.practice,
+                "id": self.row.id, "name": self.row.name, "name_default": self.row.name_default, "rules": self.rules_text, "practice": self.row.practice,
                 "length": self.length,  # the deals and the total that end the match, for "Deal 3 of 18 · to 10"
                 "seats": [{"name": s.name, "kind": s.kind, "online": s.seat in online, "away": s.seat in self.away,
                            "left": s.seat in self.left, "free": self.row.public and s.kind == HUMAN and not s.claimed,
@@ -468,9 +468,10 @@ def free_seat_like(name: str) -> bool:
 
 def person_name_refusal(what: str, name: str, holder: int | None = None, me: int | None = None) -> tuple[str, str] | None:
     """The refusal of a person's name that would pass him off as someone else, ``(code, message)`` quoting it with
-    ``repr`` (code ``computer_name``, ``free_seat_name`` or ``account_name``, for the pages to write it in their
-    language), else ``None``: written as a computer's name (:func:`computer_like`) or role line (:func:`role_like`), or as
-    a free seat's name (:func:`free_seat_like`), which every page writes itself, in its language; an account's name
+    ``repr`` (code ``computer_name``, ``free_seat_name``, ``mixed_script_name`` or ``account_name``, for the pages to write
+    it in their language), else ``None``: written as a computer's name (:func:`computer_like`) or role line
+    (:func:`role_like`), or as a free seat's name (:func:`free_seat_like`), which every page writes itself, in its
+    language; mixing Latin, Cyrillic or Greek letters (:func:`~sergeant_major.core.safetext.mixed_scripts`); an account's name
     (``holder``: that account's id, as the store finds it letter case aside) unless the person is logged in as it
     (``me``: his account's id); or :data:`DELETED_NAME`, which a deleted account's seats show. The one check of a
     person's name for it: a seat's at creation, the first join of an invitation, the lobby's, a new account's. ``name``
@@ -487,6 +488,11 @@ def person_name_refusal(what: str, name: str, holder: int | None = None, me: int
     if free_seat_like(name):
         return "free_seat_name", (f"{what} {typed[:60]!r} is refused: it is written as the pages name a seat nobody took yet (as "
                 "Free seat 3 or Freier Platz 3): the others would take the seat for a free one; choose another")
+    mixed = mixed_scripts(name)
+    if mixed:  # a Cyrillic "А" in "Аnn" passes for Latin: another person's name, or a computer's, in disguise
+        letters = " and ".join(f"{script} ({ch!r})" for script, ch in mixed)
+        return "mixed_script_name", (f"{what} {typed[:60]!r} is refused: it mixes {letters} letters, which look alike: "
+                                     "the others could take it for another name; write it in one alphabet")
     if name.strip().casefold() == DELETED_NAME.casefold():
         return "account_name", (f"{what} {typed[:60]!r} is refused: it is the name a deleted account's seats show: the others would "
                 "take its player for one; choose another")
@@ -508,7 +514,7 @@ def history_game(gt: GameTable, seat: int, token: str) -> dict[str, Any]:
     """One game of *My games* (``/api/history``): the table, the seat of the token (and the token, which the browser
     sent: its *continue* link takes that seat) and the match's score."""
     m = gt.match
-    return {"id": gt.row.id, "name": gt.row.name, "rules": str(gt.rules), "length": match_length(gt.rules), "seat": seat,
+    return {"id": gt.row.id, "name": gt.row.name, "name_default": gt.row.name_default, "rules": str(gt.rules), "length": match_length(gt.rules), "seat": seat,
             "token": token, "over": m.over,
             "names": [s.name for s in gt.seats], "name_levels": name_levels(gt.seats), "totals": list(m.totals), "deal": m.deal.number,
             "winners": ranked_winners(gt) if m.end else [], "created": gt.row.created}

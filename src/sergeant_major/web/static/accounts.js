@@ -22,6 +22,7 @@ Object.assign(STRINGS.en, {
   err_acc_password: "The password does not fit: use 8 to 128 characters (for a deletion: it is wrong).",
   err_acc_name_taken: "The user name “{name}” is taken: choose another.",
   err_acc_computer_name: "The user name “{name}” is refused: it is written as a computer player is (a level, as Random or Expert): the others would take you for one; choose another.",
+  err_acc_mixed_script_name: "The user name “{name}” is refused: it mixes letters of alphabets that look alike (Latin, Cyrillic or Greek): the others could take it for another name; write it in one alphabet.",
   err_acc_login: "No account has the user name “{name}” with this password.",
   err_acc_current_password: "The current password is wrong: the password was not changed.",
   err_acc_throttled: "Too many wrong passwords from your address (logins and password changes count alike): try again in {s} s.",
@@ -51,6 +52,7 @@ Object.assign(STRINGS.de, {
   err_acc_password: "Das Passwort passt nicht: 8 bis 128 Zeichen (beim Löschen: es ist falsch).",
   err_acc_name_taken: "Der Benutzername „{name}“ ist vergeben: wähle einen anderen.",
   err_acc_computer_name: "Der Benutzername „{name}“ wird abgelehnt: so wird ein Computer geschrieben (eine Stufe wie Zufall oder Experte), die anderen hielten dich für einen; wähle einen anderen.",
+  err_acc_mixed_script_name: "Der Benutzername „{name}“ wird abgelehnt: er mischt Buchstaben verschiedener Alphabete (lateinisch, kyrillisch oder griechisch), die gleich aussehen, die anderen könnten ihn für einen anderen Namen halten; schreibe ihn in einem Alphabet.",
   err_acc_login: "Kein Konto hat den Benutzernamen „{name}“ mit diesem Passwort.",
   err_acc_current_password: "Das bisherige Passwort ist falsch: das Passwort wurde nicht geändert.",
   err_acc_throttled: "Zu viele falsche Passwörter von deiner Adresse aus (beim Anmelden und beim Ändern des Passworts zusammen): versuche es in {s} s wieder.",
@@ -61,11 +63,10 @@ Object.assign(STRINGS.de, {
 // an account refusal ({error, code, retry_after}) in the page's language; the server's English text as it is in English
 function accountError(out, name) {
   if (LANG === "en") return out.error;
-  // a throttle for a name quotes it, as the server's text does ("for the name 'Ann' from many addresses"): the name
-  // typed, which the server quotes (its JSON has no field for it)
-  const named = out.code === "throttled" && name && /for the name /.test(out.error || "");
+  // a throttle for a name quotes it as the server's text does: the name its answer carries (null: the address's failures)
+  const named = out.code === "throttled" && typeof out.name === "string";
   const k = "err_acc_" + out.code + (named ? (/from many addresses/.test(out.error) ? "_siege" : "_name") : "");
-  name = String(name || "").slice(0, 60);
+  name = String(named ? out.name : name || "").slice(0, 60);
   return STRINGS[LANG][k] ? t(k, { name, s: out.retry_after }) : t("err_acc_other", { reason: out.error });
 }
 function fmtRating(x) { return (Math.round(x * 10) / 10).toLocaleString(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 }); }

@@ -44,6 +44,8 @@ async function init() {
   } catch (e) { /* keep defaults */ }
   try { ACCOUNT = (await (await account).json()).name || null; } catch (e) { /* a guest */ }
   renderSeats(); defaultTableName();
+  const tname = document.getElementById("tname");  // typed into: the name is the creator's choice, even "Table"
+  tname.addEventListener("input", () => { tname.dataset.typed = "1"; });
   document.getElementById("opts").addEventListener("input", renderSeats);
   const form = document.getElementById("create");
   form.addEventListener("submit", create);
@@ -91,7 +93,10 @@ async function createTable() {
   const meRow = Array.from(document.querySelectorAll("#seats .seatrow")).find((d) => d.querySelector(".kind").value === "me");
   const myName = meRow ? meRow.querySelector(".sname").value.trim() : "";
   if (myName) localStorage.setItem("sm-name", myName);  // the name typed, never a default
-  const body = { name: document.getElementById("tname").value.trim() || (LANG === "en" ? "" : t("defTable")), rules: (document.getElementById("preset").value + " " + document.getElementById("opts").value).trim(),
+  // the default name left as it is: none sent (the server's default, written by each page in its language)
+  const tname = document.getElementById("tname"), value = tname.value.trim();
+  const chosen = tname.dataset.typed || !Object.values(STRINGS).some((l) => l.defTable === value) ? value : "";
+  const body = { name: chosen, rules: (document.getElementById("preset").value + " " + document.getElementById("opts").value).trim(),
     seats, away_timeout: parseInt(document.getElementById("timeout").value || "60", 10) };
   const err = document.getElementById("error");
   let r, out;
@@ -127,10 +132,10 @@ async function createTable() {
   document.getElementById("created").hidden = false;
   if (!out.seats.some(link)) location.href = "/t/" + out.id;
 }
-// the table's name field holds the default name ("Table") in the page's language until something else is typed
+// the table's name field holds the default name ("Table") in the page's language until something is typed
 function defaultTableName() {
   const el = document.getElementById("tname");
-  if (Object.values(STRINGS).some((l) => l.defTable === el.value)) el.value = t("defTable");
+  if (!el.dataset.typed) el.value = t("defTable");
 }
 window.onLang = () => { renderSeats(true); defaultTableName(); };
 document.addEventListener("DOMContentLoaded", init);

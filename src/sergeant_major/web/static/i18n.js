@@ -139,6 +139,7 @@ const STRINGS = {
     err_account_name: "Der Name {name} wird abgelehnt: er gehört einem registrierten Spieler (oder steht für ein gelöschtes Konto), und unter ihm spielt nur, wer als dieses Konto angemeldet ist; melde dich an oder wähle einen anderen (nichts wurde geändert).",
     err_computer_name: "Der Name {name} wird abgelehnt: so wird ein Computer geschrieben (eine Stufe, allein oder mit einer Zahl wie Heuristik 3, oder Computer (Heuristik)), die anderen hielten dich für einen; bitte einen anderen wählen (nichts wurde geändert).",
     err_free_seat_name: "Der Name {name} wird abgelehnt: so heißt ein Platz, den noch niemand genommen hat (wie Freier Platz 3), die anderen hielten deinen Platz für frei; bitte einen anderen wählen (nichts wurde geändert).",
+    err_mixed_script_name: "Der Name {name} wird abgelehnt: er mischt Buchstaben verschiedener Alphabete (lateinisch, kyrillisch oder griechisch), die gleich aussehen, die anderen könnten ihn für einen anderen Namen halten; bitte in einem Alphabet schreiben (nichts wurde geändert).",
     err_seat_claimed: "Der Platz dieser Einladung wurde schon von jemand anderem eingenommen; dein Beitritt als {name} wurde abgelehnt (nichts wurde geändert): du schaust zu.",
     err_other: "Der Server hat die Nachricht abgelehnt; nichts wurde geändert.",
     // a table not made (the home page): by the code of the refusal
@@ -149,6 +150,7 @@ const STRINGS = {
     err_create_account_name: "Der Name „{seatName}“ auf Platz {seat} wird abgelehnt: er gehört einem registrierten Spieler (oder steht für ein gelöschtes Konto), und unter ihm spielt nur, wer als dieses Konto angemeldet ist; bitte einen anderen wählen (ein eingeladener Freund gibt seinen Namen beim Beitreten an); kein Tisch wurde angelegt.",
     err_create_computer_name: "Der Name „{seatName}“ auf Platz {seat} wird abgelehnt: so wird ein Computer geschrieben (eine Stufe, allein oder mit einer Zahl wie Heuristik 3, oder Computer (Heuristik)), die anderen hielten diesen Spieler für einen; bitte einen anderen wählen; kein Tisch wurde angelegt.",
     err_create_free_seat_name: "Der Name „{seatName}“ auf Platz {seat} wird abgelehnt: so heißt ein Platz, den noch niemand genommen hat (wie Freier Platz 3), die anderen hielten ihn für frei; bitte einen anderen wählen; kein Tisch wurde angelegt.",
+    err_create_mixed_script_name: "Der Name „{seatName}“ auf Platz {seat} wird abgelehnt: er mischt Buchstaben verschiedener Alphabete (lateinisch, kyrillisch oder griechisch), die gleich aussehen, die anderen könnten ihn für einen anderen Namen halten; bitte in einem Alphabet schreiben; kein Tisch wurde angelegt.",
     err_create_seats: "Die Plätze passen nicht zu den Regeln; kein Tisch wurde angelegt.",
     err_create_timeout: "Die Wartezeit ist eine ganze Zahl von Sekunden von 0 bis 86400, oder -1 für nie; kein Tisch wurde angelegt.",
     err_create_storage: "Die Datenbank hat den Tisch nicht gespeichert; kein Tisch wurde angelegt.",
@@ -181,6 +183,7 @@ const STRINGS = {
     err_lobby_account_name: "Dein Name „{name}“ wird abgelehnt: er gehört einem registrierten Spieler (oder steht für ein gelöschtes Konto), und unter ihm spielt nur, wer als dieses Konto angemeldet ist; melde dich an oder wähle einen anderen; nichts wurde geändert.",
     err_lobby_computer_name: "Dein Name „{name}“ wird abgelehnt: so wird ein Computer geschrieben (eine Stufe, allein oder mit einer Zahl wie Heuristik 3, oder Computer (Heuristik)), die anderen hielten dich für einen; bitte einen anderen wählen; nichts wurde geändert.",
     err_lobby_free_seat_name: "Dein Name „{name}“ wird abgelehnt: so heißt ein Platz, den noch niemand genommen hat (wie Freier Platz 3), die anderen hielten deinen Platz für frei; bitte einen anderen wählen; nichts wurde geändert.",
+    err_lobby_mixed_script_name: "Dein Name „{name}“ wird abgelehnt: er mischt Buchstaben verschiedener Alphabete (lateinisch, kyrillisch oder griechisch), die gleich aussehen, die anderen könnten ihn für einen anderen Namen halten; bitte in einem Alphabet schreiben; nichts wurde geändert.",
     err_lobby_clock: "Diese Uhr wird abgelehnt; nichts wurde geändert.", err_lobby_level: "Unbekannte Computerstufe; nichts wurde geändert.",
     err_lobby_other: "Der Server hat das Formular abgelehnt; nichts wurde geändert.", err_lobby_storage: "Die Datenbank hat es nicht gespeichert; nichts wurde geändert.",
     timeLeft: "{name}: noch {s} s", yourTime: "Deine Zeit: {s} s", heldYou: "Ein Computer spielt für dich (deine Zeit ist dreimal nacheinander abgelaufen).",
@@ -202,8 +205,10 @@ function t(key, args) {
 }
 // a table's default name as stored (in the language of the page or server that made it: "Table", "Ann's table") in this
 // page's language ("Tisch", "Tisch von Ann"); any other name as it is. opener: the first seat's name as stored (a lobby
-// table's opener; the server names such a table "{opener}'s table", cut to 60 characters)
-function tableNameText(name, opener) {
+// table's opener; the server names such a table "{opener}'s table", cut to 60 characters); isDefault: the server's
+// name_default (false: its creator chose the name, shown as typed even when it reads "Table")
+function tableNameText(name, opener, isDefault) {
+  if (!isDefault) return name;
   const fill = (s, o) => s.replace("{name}", () => String(o)).slice(0, 60);
   const base = guestBase(opener);
   for (const l of Object.values(STRINGS)) {

@@ -21,8 +21,7 @@ function form(kind, table) {
   const name = $("lname").value.trim();
   const body = { name, clock_turn: turn, clock_reserve: reserve, level: $("llevel").value, wait: Number($("lwait").value) };
   if (kind !== "join") body.rules = ($("lpreset").value + " " + $("lopts").value.trim()).trim();
-  // a table opened here is named in the page's language ("Ann's table", "Tisch von Ann"), as the home page names its own
-  if (kind !== "join") body.table_name = t("defLobbyTable", { name }).slice(0, 60);
+  // a table opened here gets the server's default name ("Ann's table"), which each page writes in its language
   if (kind === "join") body.table = table;
   return body;
 }
@@ -68,7 +67,7 @@ function render() {
     const fill = tb.fill_at ? Math.max(0, Math.round(tb.fill_at - now)) : null;
     const rules = String(tb.rules).split(" ").map((x) => `<span class="nw">${esc(x)}</span>`).join(" ");
     // the name and the rules each on a line of their own: no line starts with a separator
-    const tname = tableNameText(tb.name, tb.seats.length && !tb.seats[0].free ? tb.seats[0].name : null);
+    const tname = tableNameText(tb.name, tb.seats.length && !tb.seats[0].free ? tb.seats[0].name : null, tb.name_default);
     li.innerHTML = `<div class="lhead"><b class="ltname" title="${esc(tname)}">${esc(tname)}</b></div><div class="lrules">${rules}</div>` +
       `<div class="lmeta"><span class="nw">${esc(t(tb.rated ? "rated" : "unrated"))}</span> · <span class="nw">${esc(clockText(tb.clock))}</span> · <span class="nw">${esc(t("freeSeats", { n: tb.free }))}</span>` +
       (fill !== null ? ` · <span class="nw fill" data-at="${tb.fill_at}">${esc(t("fillIn", { level: kindText(tb.level || "heuristic"), s: fill }))}</span>` : "") + `</div>` +

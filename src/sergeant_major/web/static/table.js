@@ -10,6 +10,8 @@ let dlgKey = "", dismissed = "", stepKey = "", tokenErr = "", gone = false, sign
 let checking = null;
 // invited: the invitation's token the server said holds a seat here (only such an invitation is offered to one seated here)
 let invited = null;
+// the token of an invalid invitation the whole page says so about (nobody seated here: invalidInvite), or null
+let badInviteTok = null;
 // the connection is lost (until the next state): nothing can be sent, so no card or step is offered, and the status says
 // so instead of "Your turn" (a card clicked then did nothing, without a word)
 let offline = false;
@@ -37,6 +39,8 @@ let shownDone = { deal: 0, n: 0 }, held = null, heldTimer = 0, shownCards = new 
 // an invitation opened on this very page (only the #token= part changed: no reload)
 window.addEventListener("hashchange", () => {
   const m = location.hash.match(/token=([A-Za-z0-9_-]+)/);
+  // the page that said an invitation is not valid: it opens anew with this one (which may be valid)
+  if (m && gone && badInviteTok !== null && !signedOut) { location.reload(); return; }
   if (!m || gone) return;
   history.replaceState(null, "", location.pathname);
   if (m[1] === token || m[1] === trying) return;
@@ -74,6 +78,7 @@ function connect() {
     } else if (m.type === "invitation") {
       if (checking !== null && checking === invite) {
         checking = null; invited = invite;
+        if (badInviteOpen()) closeDlg();  // a valid one after an invalid one: it is offered, the other's dialog goes
         if (token && S && S.you !== null) render(); else askName();  // seated here: Keep or Switch (render offers it)
       }
     } else if (m.type === "error") {
@@ -98,7 +103,7 @@ function connect() {
       }
       // the name given with an invitation refused (a control character, another seat's, a computer's, an account's): ask again, the
       // invitation kept
-      const badName = trying && (m.code === "bad_message" || m.code === "name_taken" || m.code === "computer_name" || m.code === "free_seat_name" || m.code === "account_name");
+      const badName = trying && (m.code === "bad_message" || m.code === "name_taken" || m.code === "computer_name" || m.code === "free_seat_name" || m.code === "mixed_script_name" || m.code === "account_name");
       $("error").textContent = badName && LANG !== "en" ? t(m.code === "bad_message" ? "err_bad_name" : "err_" + m.code, { name: JSON.stringify(tryingName || "") }) : refusalText(m, m.code === "chat_flood" && STRINGS.en["chat_" + m.id] ? { phrase: t("chat_" + m.id) } : undefined);
       $("error").title = m.reason;
       if (badName) { invite = trying; trying = null; pendingName = true; askName(); }
@@ -137,7 +142,7 @@ function noTable() {
 }
 function invalidInvite(tok) {
   // a mistyped, cut or made-up invitation link: nothing to join; home, or watch the table (no token)
-  gone = true; $("conn").textContent = "";
+  gone = true; badInviteTok = tok; $("conn").textContent = "";
   if (ws) { ws.onclose = null; ws.close(); }
   const main = document.querySelector("main");
   main.innerHTML = `<div class="panel" id="badinvite" role="alert"><h2>${esc(t("invalidInvite"))}</h2>` +
@@ -149,6 +154,7 @@ function invalidInvite(tok) {
 // dialog over the table we stay at
 function badInviteSeated(tok) {
   $("dlg-body").innerHTML = `<div id="badinvite"><h2>${esc(t("invalidInvite"))}</h2><p id="badinvite-text"></p><p id="badinvite-kept"></p></div>`;
+  $("badinvite").dataset.token = tok;  // written anew in the page's language after a switch (onLang)
   $("badinvite-text").textContent = t("invalidInviteText", { token: tok, id: TABLE });  // as text: never read as markup
   $("badinvite-kept").textContent = S && S.you !== null ? t("inviteKept", { name: names()[S.you] }) : "";
   const A = $("dlg-actions"); A.innerHTML = "";
@@ -159,6 +165,8 @@ function badInviteSeated(tok) {
   $("dlg").classList.remove("big");
   if (!$("dlg").open) $("dlg").show(); ok.focus();
 }
+// the token of the invalid invitation whose dialog over the table is open now, or null
+function badInviteOpen() { const b = $("dlg").open && dlgKey === "invite" ? $("dlg-body").querySelector("#badinvite") : null; return b ? b.dataset.token : null; }
 function loggedOut() {
   signedOut = true;
   gone = true; $("conn").textContent = "";
@@ -225,7 +233,7 @@ function drawTitle() {
     (S.table.practice ? ` <span class="nw">· ${esc(t("practice"))}</span>` : "") + "</span> " + ratedBadge(S.table.rated);
 }
 // the table's name in the page's language when it is a default one ("Ann's table" made by an English page: "Tisch von Ann")
-function tableName() { const s0 = S.table.seats[0]; return tableNameText(S.table.name, s0 ? (s0.served !== undefined ? s0.served : s0.name) : null); }
+function tableName() { const s0 = S.table.seats[0]; return tableNameText(S.table.name, s0 ? (s0.served !== undefined ? s0.served : s0.name) : null, S.table.name_default); }
 function render() {
   const v = S.view, nm = names(), you = S.you;
   drawTitle();
@@ -347,6 +355,7 @@ function render() {
   // arrives on a state that has moved on and is refused (stale), and the click seemed to do nothing
   $("btn-undo").disabled = !S.can_undo || v.to_act !== you || S.waiting_start || S.over || offline;
   $("btn-hint").disabled = !(v.to_act === you && v.legal.length) || offline;  // offline: the question could not be sent
+  $("phrases").querySelectorAll("button").forEach((b) => { b.disabled = offline; });  // a phrase could not be sent either
   renderSteps();
   showHint(false);
   if (invite && invite === invited && token && you !== null && !trying && dlgKey !== "invite") offerInvite();
@@ -629,6 +638,10 @@ function renderDialog() {
     } else {
       openDlg("next", resultHtml(), you !== null ? [[t("nextDeal"), () => send({ type: "start" }), { id: "btn-next" }]] : [closeBtn]);
     }
+    // offline: Start and Next deal could not be sent (the dialog stays open as it was: enabled again on reconnecting)
+    const start = $("btn-start"), next = $("btn-next");
+    if (start) start.disabled = offline || start.hasAttribute("aria-describedby");  // described: waiting for seats
+    if (next) next.disabled = offline;
     return;
   }
   // a deal under way (started by this player or another): the previous result closes at once, the felt is needed;
@@ -701,15 +714,17 @@ window.onSettings = () => { if (S && !gone) render(); };
 window.onLang = () => {
   if (gone) {  // the table's elements are gone: the panel, and the header's title if a table was shown
     if (S) drawTitle();
-    if (signedOut) loggedOut(); else noTable();
+    if (signedOut) loggedOut(); else if (badInviteTok !== null) invalidInvite(badInviteTok); else noTable();
     return;
   }
   renderPhrases();
   $("chatlog").querySelectorAll("li").forEach((li) => { li.lastChild.textContent = t("chat_" + li.dataset.phrase); });
   if (!S) return;
   freeNames();
-  dlgKey = ""; stepKey = "";
+  const bad = badInviteOpen();  // an invalid invitation's dialog stays open, in the new language
+  dlgKey = bad !== null ? "invite" : ""; stepKey = "";
   render();
+  if (bad !== null) badInviteSeated(bad);
 };
 // a lobby table's seat nobody took yet, and a computer under the server's name ("Heuristic 3"), named in the page's language
 function freeNames() {
