@@ -100,9 +100,9 @@ def test_creating_a_table_refuses_unknown_fields_and_a_name_that_is_no_text(tmp_
                             ({"seats": ME_FRIEND_COMPUTER, "Seed": 3, "extra": 1}, "unknown field(s) Seed, extra"),
                             ({"seats": [{"kind": "me"}, {"kind": "computer", "levle": "expert"}, {"kind": "friend"}]},
                              "seat 2: unknown field(s) levle"),
-                            ({"seats": ME_FRIEND_COMPUTER, "name": 0}, "the table name must be a text"),
-                            ({"seats": ME_FRIEND_COMPUTER, "name": False}, "the table name must be a text"),
-                            ({"seats": ME_FRIEND_COMPUTER, "name": []}, "the table name must be a text")):
+                            ({"seats": ME_FRIEND_COMPUTER, "name": 0}, "the table name must be text"),
+                            ({"seats": ME_FRIEND_COMPUTER, "name": False}, "the table name must be text"),
+                            ({"seats": ME_FRIEND_COMPUTER, "name": []}, "the table name must be text")):
             r = cl.post("/api/tables", json=body)
             assert r.status_code == 400 and words in r.json()["error"], (body, r.text)
         with sqlite3.connect(db) as con:

@@ -157,13 +157,15 @@ def test_a_guest_s_renamed_seat_and_its_table_are_said_in_german() -> None:
     said = _in_german('shownNames(["Zora (guest)", "Random 2", "(guest)"], [null, "random", null])')
     assert said == ["Zora (Gast)", "Zufall 2", "(guest)"], said
     assert _german('guestName("Zora (guest)")') == "Zora (Gast)"
+    assert _german('guestName("Zora (guest 2)")') == "Zora (Gast 2)"  # the second guest mark of that name at the table
+    assert _german('guestName("Zora (guest 0)")') == "Zora (guest 0)"  # no mark the server gives: a person's own name
     assert _german("tableNameText(\"Zora's table\", \"Zora (guest)\", true)") == "Tisch von Zora"
     assert _german("tableNameText(\"Zora (guest)'s table\", \"Zora (guest)\", true)") == "Tisch von Zora (Gast)"
     assert _german('tableNameText("Tisch von Zora", "Zora (guest)", true)') == "Tisch von Zora"
     assert _german("tableNameText(\"Zora's table\", \"Zora\", true)") == "Tisch von Zora"
     assert _german("tableNameText(\"Bea's table\", \"Zora (guest)\", true)") == "Bea's table"
-    english = _in_german('(() => { LANG = "en"; return [guestName("Zora (guest)"), tableNameText("Tisch von Zora", "Zora (guest)", true)]; })()')
-    assert english == ["Zora (guest)", "Zora's table"], english
+    english = _in_german('(() => { LANG = "en"; return [guestName("Zora (guest)"), guestName("Zora (guest 2)"), tableNameText("Tisch von Zora", "Zora (guest)", true)]; })()')
+    assert english == ["Zora (guest)", "Zora (guest 2)", "Zora's table"], english
 
 
 def test_a_table_name_its_creator_chose_is_shown_as_typed_even_when_it_reads_as_a_default() -> None:

@@ -46,10 +46,10 @@ def test_a_join_checks_the_name_before_the_token() -> None:
     assert join_message({"type": "join", "token": None}).token is None
     assert join_message({"type": "join", "token": "t", "name": "Ann"}).name == "Ann"
     code, reason = _refusal(join_message, {"type": "join", "token": 3, "name": 7})
-    assert code == "bad_message" and reason.startswith("\"name\" must be a text of at most 40 characters, not 7")
+    assert code == "bad_message" and reason.startswith("\"name\" must be text of at most 40 characters, not 7")
     code, reason = _refusal(join_message, {"type": "join", "token": 3, "name": "a\x1bb"})
     assert reason.startswith("the name 'a\\x1bb' is refused") and reason.endswith("; nothing was changed")
-    assert _refusal(join_message, {"type": "join", "token": 3})[1].startswith("\"token\" must be a text (the seat's token) or null, not 3")
+    assert _refusal(join_message, {"type": "join", "token": 3})[1].startswith("\"token\" must be text (the seat's token) or null, not 3")
 
 
 @pytest.mark.parametrize("v", [True, 1.0, "1", None])
@@ -74,7 +74,7 @@ def test_an_action_is_checked_for_the_sender_s_seat() -> None:
 @pytest.mark.parametrize(("body", "code", "start"), [
     ({"seats": SEATS, "away_timout": 5}, "body", "unknown field(s) away_timout (a table has"),
     ({"rules": 5, "name": 5}, "rules", "rules must be a short text like"),
-    ({"rules": "9-5-2", "name": 5, "seed": -1}, "table_name", "the table name must be a text of at most 60 characters, not 5"),
+    ({"rules": "9-5-2", "name": 5, "seed": -1}, "table_name", "the table name must be text of at most 60 characters, not 5"),
     ({"seats": SEATS[:2], "seed": -1}, "seats", "seats must be a list of 3 seats"),
     ({"seats": SEATS, "away_timeout": True}, "timeout", "away_timeout is seconds 0..86400, or -1 for never, not true"),
     ({"seats": SEATS, "seed": 2**62}, "seed", "seed must be a non-negative integer below 2**62"),

@@ -91,7 +91,7 @@ _FIELDS_SAID = {
     "name": "\"name\" must be your name, a text of 1 to 40 characters",
     "rules": "\"rules\" must be a short text like \"9-5-2 to=20\"",
     "table": "\"table\" must be a table's id",
-    "table_name": "\"table_name\" must be a text of at most 60 characters",
+    "table_name": "\"table_name\" must be text of at most 60 characters",
     "clock_turn": "\"clock_turn\" must be whole seconds",
     "clock_reserve": "\"clock_reserve\" must be whole seconds",
     "level": "\"level\" must be a computer level",

@@ -269,9 +269,9 @@ def join_message(msg: dict[str, Any]) -> JoinMessage:
             refused = name_refusal("the name", msg["name"])
             raise Refusal("bad_message", f"{refused}; nothing was changed") from None
         if field == "name":
-            raise Refusal("bad_message", f"\"name\" must be a text of at most 40 characters, not {quote(msg.get('name'))}; "
+            raise Refusal("bad_message", f"\"name\" must be text of at most 40 characters, not {quote(msg.get('name'))}; "
                                          "nothing was changed") from None
-        raise Refusal("bad_message", f"\"token\" must be a text (the seat's token) or null, not {quote(msg.get('token'))}; "
+        raise Refusal("bad_message", f"\"token\" must be text (the seat's token) or null, not {quote(msg.get('token'))}; "
                                      "nothing was changed") from None
 
 
@@ -284,7 +284,7 @@ def invitation_message(msg: dict[str, Any]) -> InvitationMessage:
     try:
         return InvitationMessage.model_validate(msg)
     except ValidationError:
-        raise Refusal("bad_message", f"\"token\" must be a text (an invitation's token), not {quote(msg.get('token'))}; "
+        raise Refusal("bad_message", f"\"token\" must be text (an invitation's token), not {quote(msg.get('token'))}; "
                                      "nothing was changed") from None
 
 
@@ -454,7 +454,7 @@ def parse_new_table(body: Any, creator: str | None = None, account: int | None =
     if bad.get("name") == "name_refused":
         raise TableRefused("table_name", str(name_refusal("the table name", body["name"])))
     if "name" in bad:
-        raise TableRefused("table_name", f"the table name must be a text of at most 60 characters, not {quote(body['name'])}")
+        raise TableRefused("table_name", f"the table name must be text of at most 60 characters, not {quote(body['name'])}")
     seats_in = body.get("seats")
     n = rules.players
     if not isinstance(seats_in, list) or len(seats_in) != n:

@@ -41,7 +41,7 @@ const STRINGS = {
     discardN: "Discard {n} cards ({k} left)", fromKitty: "from the kitty", yourDiscards: "Your discards", gaveTo: "given to {name}", gotFrom: "received from {name}", discards: "Discards", chooseInHand: "choose in your hand",
     copied: "Copied", copyManual: "Copying failed: the link is selected, copy it with Ctrl+C",
     lv_random: "random", lv_beginner: "beginner", lv_heuristic: "heuristic", lv_expert: "expert",
-    defMe: "Me", defFriend: "Friend {n}", defTable: "Table", defLobbyTable: "{name}'s table", guestSuffix: " (guest)", nameOfAccount: "your account's name",
+    defMe: "Me", defFriend: "Friend {n}", defTable: "Table", defLobbyTable: "{name}'s table", guestSuffix: " (guest)", guestSuffixN: " (guest {n})", nameOfAccount: "your account's name",
     notOver: "The replay is shown once the match is over (it shows every hand).",
     err_create_unreachable: "The server cannot be reached; no table was made.",
     end_instant: "{name} took {tricks} tricks in one deal ({limit} or more win at once)",
@@ -119,7 +119,7 @@ const STRINGS = {
     discardN: "{n} Karten drücken (noch {k})", fromKitty: "aus dem Skat", yourDiscards: "Deine gedrückten Karten", gaveTo: "gegeben an {name}", gotFrom: "bekommen von {name}", discards: "Gedrückt", chooseInHand: "in deinem Blatt wählen",
     copied: "Kopiert", copyManual: "Kopieren ging nicht: der Link ist markiert, kopiere ihn mit Strg+C",
     lv_random: "Zufall", lv_beginner: "Anfänger", lv_heuristic: "Heuristik", lv_expert: "Experte",
-    defMe: "Ich", defFriend: "Freund {n}", defTable: "Tisch", defLobbyTable: "Tisch von {name}", guestSuffix: " (Gast)", nameOfAccount: "der Name deines Kontos",
+    defMe: "Ich", defFriend: "Freund {n}", defTable: "Tisch", defLobbyTable: "Tisch von {name}", guestSuffix: " (Gast)", guestSuffixN: " (Gast {n})", nameOfAccount: "der Name deines Kontos",
     notOver: "Die Wiederholung gibt es erst, wenn die Partie zu Ende ist (sie zeigt alle Blätter).",
     // the server's refusals (its reasons are English): by their code
     err_stale: "Der Tisch ist schon weiter (ein doppelter Klick oder ein zweites Fenster); nichts wurde geändert.",
@@ -220,12 +220,15 @@ function tableNameText(name, opener, isDefault) {
   }
   return name;
 }
-// the suffix the server gives a guest's seat under a name registered later ("Ann (guest)": store.GUEST_SUFFIX)
-const GUEST_SUFFIX = " (guest)";
-// such a guest's name without the suffix, or null for any other name
-function guestBase(n) { n = String(n || ""); return n.endsWith(GUEST_SUFFIX) && n.length > GUEST_SUFFIX.length ? n.slice(0, -GUEST_SUFFIX.length) : null; }
+// the mark the server gives a guest's seat under a name registered later: "Ann (guest)" or, when that is taken at the
+// table, "Ann (guest 2)" (store.guest_name); guestBase is the name without it, or null for any other name
+const GUEST_RE = /^([\s\S]+) \(guest(?: ([1-9][0-9]*))?\)$/;
+function guestBase(n) { const m = GUEST_RE.exec(String(n || "")); return m ? m[1] : null; }
 // a seat's name as stored in the page's language: a guest's suffix translated ("Ann (Gast)"), any other name as it is
-function guestName(n) { const b = guestBase(n); return b === null ? String(n) : b + t("guestSuffix"); }
+function guestName(n) {
+  const m = GUEST_RE.exec(String(n || ""));
+  return m === null ? String(n) : m[1] + (m[2] ? t("guestSuffixN").replace("{n}", m[2]) : t("guestSuffix"));
+}
 function applyI18n(root) {
   document.documentElement.lang = LANG;
   (root || document).querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
