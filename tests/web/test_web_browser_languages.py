@@ -315,3 +315,32 @@ def test_a_table_its_creator_named_table_stays_table_in_german(server: Server, b
     page.locator("#tname", has_text="Table · ").wait_for()
     assert errs == []
     ctx.close()
+
+
+@pytest.mark.parametrize(("opts", "reason"), [("deals=0", "deals=0 must be positive"), ("players=5", "players=5 (3 or 4)"),
+                                              ("kitty=none targets=9-5-9", "targets 9-5-9 add up to 23, not the 17 tricks")])
+def test_the_german_pages_show_why_rules_are_refused(server: Server, browser: Any, opts: str, reason: str) -> None:
+    """The repro: on the German home page and lobby every refused option got one vague text ("eine Option ist unbekannt
+    oder hat einen falschen Wert (alle Optionen: sergeant-major rules)"), the real reason only in a hover title a phone
+    cannot show, and advice to run a terminal command. Now the German lead-in quotes the server's reason, visible."""
+    ctx = browser.new_context(viewport={"width": 360, "height": 740})
+    ctx.add_init_script("localStorage.setItem('sm-lang', 'de')")
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/")
+    page.fill("#opts", opts)
+    page.click("#create-btn")
+    page.locator("#error", has_text=reason).wait_for()
+    said = page.inner_text("#error")
+    assert said.startswith("Die Regeln „9-5-2 " + opts + "“ werden abgelehnt") and "sergeant-major" not in said, said
+    assert said.endswith("kein Tisch wurde angelegt."), said
+    page.goto(server.url + "/lobby")
+    page.fill("#lname", "Rolf")
+    page.fill("#lopts", opts)
+    page.click("#btn-open")
+    page.locator("#error", has_text=reason).wait_for()
+    said = page.inner_text("#error")
+    assert said.startswith("Die Regeln „9-5-2 " + opts + "“ werden abgelehnt") and "sergeant-major" not in said, said
+    assert said.count("nothing was changed") == 0 and said.endswith("nichts wurde geändert."), said
+    assert "/lobby" in page.url and errs == []
+    ctx.close()

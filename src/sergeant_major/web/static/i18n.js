@@ -143,7 +143,7 @@ const STRINGS = {
     err_seat_claimed: "Der Platz dieser Einladung wurde schon von jemand anderem eingenommen; dein Beitritt als {name} wurde abgelehnt (nichts wurde geändert): du schaust zu.",
     err_other: "Der Server hat die Nachricht abgelehnt; nichts wurde geändert.",
     // a table not made (the home page): by the code of the refusal
-    err_create_rules: "Die Regeln „{rules}“ werden abgelehnt: eine Option ist unbekannt oder hat einen falschen Wert (alle Optionen: sergeant-major rules); kein Tisch wurde angelegt.",
+    err_create_rules: "Die Regeln „{rules}“ werden abgelehnt; der Grund (vom Server, englisch): „{reason}“; kein Tisch wurde angelegt.",
     err_create_table_name: "Der Tischname „{name}“ wird abgelehnt: höchstens 60 Zeichen, ohne Steuer- oder Richtungszeichen; kein Tisch wurde angelegt.",
     err_create_seat_name: "Der Name auf Platz {seat} wird abgelehnt: höchstens 40 Zeichen, ohne Steuer- oder Richtungszeichen; kein Tisch wurde angelegt.",
     err_create_seat_name_taken: "Der Name auf Platz {seat} steht schon auf einem anderen Platz; jeder Platz braucht seinen eigenen Namen; kein Tisch wurde angelegt.",
@@ -178,7 +178,7 @@ const STRINGS = {
     seconds: "{n} s", minutes: "{n} min", atOnce: "sofort", clockOff: "ohne Uhr", clockIs: "{turn} pro Zug + {reserve} Reserve",
     freeSeat: "freier Platz", seatOpen: "wartet auf einen Spieler", freeSeatN: "Freier Platz {n}", fillSeats: "In {s} s nehmen Computer die freien Plätze.", clockBadge: "noch {s} s", freeSeats: "freie Plätze: {n}", seatRating: "Wertung {r} nach {n} Partien", seatProvisional: "vorläufig", rated: "gewertet", unrated: "ungewertet", ratedTip: "Gewertet: das Ergebnis ändert die Wertungen der Spieler (die Regeln sind die einer Vorgabe, und jeder Platz ist ein Konto oder ein Computer).", unratedTip: "Ungewertet: keine Wertung ändert sich (die Regeln sind keine Vorgabe, es ist ein Übungstisch, oder ein Gast ohne Konto spielt).", fillIn: "{level} in {s} s", joinTable: "Beitreten",
     err_lobby_table: "Dieser Tisch wartet nicht mehr auf Mitspieler (er hat begonnen, oder die Plätze sind vergeben); nichts wurde geändert.",
-    err_lobby_rules: "Die Regeln „{rules}“ werden abgelehnt: eine Option ist unbekannt oder hat einen falschen Wert (alle Optionen: sergeant-major rules); nichts wurde geändert.",
+    err_lobby_rules: "Die Regeln „{rules}“ werden abgelehnt; der Grund (vom Server, englisch): „{reason}“; nichts wurde geändert.",
     err_lobby_seat_name: "Dein Name wird abgelehnt: 1 bis 40 Zeichen, ohne Steuerzeichen; nichts wurde geändert.",
     err_lobby_account_name: "Dein Name „{name}“ wird abgelehnt: er gehört einem registrierten Spieler (oder steht für ein gelöschtes Konto), und unter ihm spielt nur, wer als dieses Konto angemeldet ist; melde dich an oder wähle einen anderen; nichts wurde geändert.",
     err_lobby_computer_name: "Dein Name „{name}“ wird abgelehnt: so wird ein Computer geschrieben (eine Stufe, allein oder mit einer Zahl wie Heuristik 3, oder Computer (Heuristik)), die anderen hielten dich für einen; bitte einen anderen wählen; nichts wurde geändert.",
