@@ -554,7 +554,7 @@ function renderSteps() {
   else if (a0.discard) {
     // as many as the kitty holds: taken (v.kitty) or, discarding before taking it (8-5-3), still face down
     const n = v.kitty ? v.kitty.length : v.kitty_count, k = n - (v.discards ? v.discards.length : 0);
-    title = n ? t("discardN", { n, k }) : t("discard");
+    title = n ? t(k < n ? "discardN" : "discardAll", { n, k }) : t("discard");  // "(4 left)" only once some are gone
   } else if (a0.give || a0.end_give) title = t("give", { name: nm[a0.to] });
   else if (a0.return) title = t("ret", { name: nm[a0.to] });
   else if (a0.assign) title = t("assign");
@@ -568,7 +568,10 @@ function renderSteps() {
   const A = $("step-actions"); A.innerHTML = "";
   const k = pickCount();
   if (k) {
-    $("step-title").textContent += " · " + t("selected", { k: picked.length, n: k });
+    // all chosen: nothing more to choose in the hand, Confirm is what is left to do
+    const all = picked.length >= k;
+    if (all) $("step-title").textContent = title;
+    $("step-title").textContent += " · " + t(all ? (a0.discard ? "selectedDiscard" : "selectedAll") : "selected", { k: picked.length, n: k });
     const b = document.createElement("button"); b.type = "button"; b.id = "btn-confirm"; b.className = "confirm";
     b.textContent = t("confirm") + (picked.length ? ": " + picked.map(cardText).join(" ") : "");
     b.disabled = !picked.length; b.onclick = confirmPicked; A.appendChild(b);
