@@ -398,7 +398,7 @@ def test_deal_one_waits_for_the_invited_friend(server: Server, browser: Any) -> 
     a.locator("#error", has_text="nobody holds seat 1").wait_for()
     assert a.evaluate("S.waiting_start") is True
     a.click("#lang")
-    assert a.inner_text("#start-wait") == "Das Spiel beginnt, wenn alle am Tisch sind: warten auf Friend 1."
+    assert a.inner_text("#start-wait") == "Das Spiel beginnt, wenn alle am Tisch sind: warten auf Freund 1."
     a.evaluate("ws.send(JSON.stringify({type: 'start', v: S.v}))")
     a.locator("#error", has_text="alle Plätze besetzt").wait_for()
     a.click("#lang")

@@ -344,3 +344,34 @@ def test_the_german_pages_show_why_rules_are_refused(server: Server, browser: An
     assert said.count("nothing was changed") == 0 and said.endswith("nichts wurde geändert."), said
     assert "/lobby" in page.url and errs == []
     ctx.close()
+
+
+def test_default_seat_names_are_written_in_the_pages_language(server: Server, browser: Any) -> None:
+    """The repro: a seat left unnamed stayed "Me" on the German page (seats, score sheet, My games), and a table made
+    from the German page showed "Ich" to an English spectator, where a computer's default name is written in each
+    page's language ("Heuristik 2"). Now a person's default name is too ("Me" <-> "Ich", "Friend 1" <-> "Freund 1");
+    a typed name stays as typed, and so does a default whose translation another seat bears."""
+    out = create_table(server, [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}])
+    ctx = browser.new_context(viewport={"width": 360, "height": 740})
+    ctx.add_init_script("localStorage.setItem('sm-lang', 'de')")
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/")
+    page.evaluate("([tid, tok]) => saveToken(tid, tok)", [out["id"], out["seats"][0]["token"]])
+    page.goto(server.url + "/t/" + out["id"])
+    page.locator(".player[data-seat='0'] .nm", has_text="Ich").wait_for()
+    assert [page.inner_text(f".player[data-seat='{i}'] .nm") for i in range(3)] == ["Ich", "Freund 1", "Heuristik 3"]
+    page.goto(server.url + "/history")
+    page.locator("b.mine", has_text="Ich").wait_for()
+    made_in_german = create_table(server, [{"kind": "me", "name": "Ich"}, {"kind": "me", "name": "Ich 2"},
+                                           {"kind": "friend", "name": "Freund 1"}])
+    typed = create_table(server, [{"kind": "me"}, {"kind": "me", "name": "Meier"}, {"kind": "friend", "name": "Ich"}])
+    en = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    en.goto(server.url + "/t/" + made_in_german["id"])  # an English spectator
+    en.locator(".player[data-seat='0'] .nm", has_text="Me").wait_for()
+    assert [en.inner_text(f".player[data-seat='{i}'] .nm") for i in range(3)] == ["Me", "Me 2", "Friend 1"]
+    page.goto(server.url + "/t/" + typed["id"])  # "Me" would read "Ich" as seat 3's typed name does: kept
+    page.locator(".player[data-seat='1'] .nm", has_text="Meier").wait_for()
+    assert [page.inner_text(f".player[data-seat='{i}'] .nm") for i in range(3)] == ["Me", "Meier", "Ich"]
+    assert errs == []
+    ctx.close(), en.context.close()

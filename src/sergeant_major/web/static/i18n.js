@@ -337,10 +337,26 @@ function levelSeatName(level, seat, name) {
   const lv = STRINGS.en["lv_" + level] ? t("lv_" + level) : level;
   return lv.replace(/^./, (c) => c.toUpperCase()) + " " + (seat + 1) + (String(name || "").match(/'*$/)[0]);
 }
+// a person's seat under a default name as the server or a page in any language named it ("Me", "Me 2", "Friend 1",
+// "Ich") in the page's language ("Ich", "Ich 2", "Freund 1"), as a computer's; any other name as it is, and so is a
+// default name whose translation another seat of "names" (the table's, as stored) bears
+function defaultSeatName(n, names) {
+  n = String(n);
+  const lit = (x) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");  // a text matched as it is
+  let out = n;
+  for (const l of Object.values(STRINGS)) {
+    if (!l.defMe || !l.defFriend) continue;
+    const me = n.match(new RegExp("^" + lit(l.defMe) + "(?: ([1-9]))?$"));
+    const fr = n.match(new RegExp("^" + lit(l.defFriend).replace("\\{n\\}", "([1-9])") + "$"));
+    if (me) { out = t("defMe") + (me[1] ? " " + me[1] : ""); break; }
+    if (fr) { out = t("defFriend", { n: fr[1] }); break; }
+  }
+  return out !== n && (names || []).some((o) => String(o).toLowerCase() === out.toLowerCase()) ? n : out;
+}
 // the seats' names as shown: those of "levels" (per seat a level, or null: as named) written in the page's language,
-// a "'" added while a person at the table has the name so written
+// a person's default name too, a "'" added while a person at the table has the name so written
 function shownNames(names, levels) {
-  const out = names.map((n, i) => (levels && levels[i] ? levelSeatName(levels[i], i, n) : guestName(n)));
+  const out = names.map((n, i) => (levels && levels[i] ? levelSeatName(levels[i], i, n) : guestName(defaultSeatName(n, names))));
   out.forEach((n, i) => {
     if (!levels || !levels[i]) return;
     while (out.some((o, j) => j !== i && o.toLowerCase() === out[i].toLowerCase())) out[i] += "'";
