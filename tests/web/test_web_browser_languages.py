@@ -361,6 +361,10 @@ def test_default_seat_names_are_written_in_the_pages_language(server: Server, br
     page.goto(server.url + "/t/" + out["id"])
     page.locator(".player[data-seat='0'] .nm", has_text="Ich").wait_for()
     assert [page.inner_text(f".player[data-seat='{i}'] .nm") for i in range(3)] == ["Ich", "Freund 1", "Heuristik 3"]
+    page.click("#btn-chat")
+    page.click("#phrases button[data-phrase='hello']")
+    page.locator("#chatlog li", has_text="Hallo").wait_for()
+    assert page.inner_text("#chatlog") == "Ich: Hallo"
     page.goto(server.url + "/history")
     page.locator("b.mine", has_text="Ich").wait_for()
     made_in_german = create_table(server, [{"kind": "me", "name": "Ich"}, {"kind": "me", "name": "Ich 2"},

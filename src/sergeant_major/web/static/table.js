@@ -769,7 +769,8 @@ function chatMuted() { return localStorage.getItem("sm-chat-muted") === "1"; }
 function showChat(m) {
   if (chatMuted() || !STRINGS.en["chat_" + m.id]) return;
   const li = document.createElement("li");
-  const who = document.createElement("b"); who.textContent = guestName(m.name) + ": ";
+  const seats = S ? S.table.seats.map((s) => s.served) : [];  // a default name ("Me") as the seat shows it ("Ich")
+  const who = document.createElement("b"); who.textContent = guestName(defaultSeatName(m.name, seats)) + ": ";
   li.appendChild(who); li.appendChild(document.createTextNode(t("chat_" + m.id)));
   li.dataset.phrase = m.id;
   const log = $("chatlog"); log.appendChild(li);
