@@ -74,6 +74,35 @@ def test_the_dealer_picks_discards_changes_them_and_confirms(server: Server, bro
     ctx.close()
 
 
+@pytest.mark.parametrize(("lang", "start", "done"), [
+    ("en", "Discard 4 cards · choose in your hand · 3 of 4 chosen", "Discard 4 cards · 4 of 4 chosen: press Confirm to discard them"),
+    ("de", "4 Karten drücken · in deinem Blatt wählen · 3 von 4 gewählt", "4 Karten drücken · 4 von 4 gewählt: Bestätigen drückt sie")])
+def test_the_discard_bar_says_confirm_once_all_are_chosen(server: Server, browser: Any, lang: str, start: str, done: str) -> None:
+    """The repro: with 4 cards picked the bar read "Discard 4 cards (4 left) · choose in your hand · 4 of 4 chosen":
+    4 left and chosen, and still told to choose. Now "(n left)" only once some are gone, and with all chosen the bar
+    says what is left to do: Confirm."""
+    ctx, page, errs = page_in_language(browser, server, lang, width=360)
+    practice(page, server, "9-5-2 deals=1", 1)  # seed 1: this seat deals, names trump, takes the kitty, discards 4
+    page.click("#btn-start")
+    while page.locator("#btn-confirm").count() == 0:  # name trump, take the kitty: the bar's buttons
+        steps = page.locator("#stepbar button.step")
+        if steps.count() and steps.first.is_visible():
+            steps.first.click()
+        page.wait_for_timeout(40)
+    cards = page.locator("#hand button.legal")
+    for i in range(3):
+        cards.nth(i).click()
+    page.locator("#step-title", has_text="3").wait_for()
+    assert page.inner_text("#step-title") == start
+    cards.nth(3).click()
+    page.locator("#step-title", has_text=done).wait_for()
+    assert page.inner_text("#step-title") == done
+    if os.environ.get("SM_LOOK_SHOTS"):
+        page.screenshot(path=os.path.join(os.environ["SM_LOOK_SHOTS"], f"360-discard-chosen-{lang}.png"))
+    assert not errs, errs
+    ctx.close()
+
+
 def test_a_tap_raises_a_card_and_a_second_tap_plays_it(server: Server, browser: Any) -> None:
     """On a touch screen the first tap raises a card, the second plays it; *One tap plays a card* plays at once."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)

@@ -180,7 +180,39 @@ def test_a_name_another_seat_has_asks_again(server: Server, browser: Any, lang: 
     """An invited friend who types the name of another seat ("me", the creator's seat 0) is refused by the server
     with ``name_taken`` (two seats of one name could be told apart nowhere), told so in the page's language, and asked
     again with the invitation kept; another name then takes the seat."""
-    _refused_then_bea_joins(server, browser, lang, "me", "anderen Platz" if lang == "de" else "is already seat 0's")
+    _refused_then_bea_joins(server, browser, lang, "me", "anderen Platz" if lang == "de" else "is another seat's at this table")
+
+
+@pytest.mark.parametrize(("lang", "head", "taken"), [
+    ("en", "You are invited to seat 2. At the table already: Host.", 'The name "host" is another seat\'s at this table already'),
+    ("de", "Du bist auf Platz 2 eingeladen. Schon am Tisch: Host.", 'Der Name "host" gehört schon einem anderen Platz')])
+def test_the_invitations_name_page_names_the_table_and_who_is_there(server: Server, browser: Any, lang: str, head: str,
+                                                                   taken: str) -> None:
+    """The repro: an invitation's name page showed only "Sergeant Major" and "Your name", not which table or who
+    invited; and the English page refused a name another seat has as "already seat 0's (seats count from 0)", where
+    the page counts seats from 1. Now the dialog names the table, the seat (from 1) and who sits there already, and the
+    refusal is the page's own words in both languages (the server's reason stays the title)."""
+    out = create_table(server, [{"kind": "me", "name": "Host"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}])
+    host_ctx, host = open_page(browser, server, out["id"], token=out["seats"][0]["token"])
+    host.locator(".player[data-seat='0']", has_text="Host").wait_for()
+    ctx = browser.new_context(viewport={"width": 360, "height": 740})
+    ctx.add_init_script(f"localStorage.setItem('sm-lang', {json.dumps(lang)})")
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + out["seats"][1]["invite"])
+    page.locator("#myname").wait_for()
+    assert page.inner_text("#invite-table") == ("Table" if lang == "en" else "Tisch")
+    assert page.inner_text("#invite-who") == head
+    page.fill("#myname", "host")
+    page.click("#btn-join")
+    page.locator("#error", has_text=taken).wait_for()
+    assert "seat 0" not in page.inner_text("#error") and "count from 0" not in page.inner_text("#error")
+    page.locator("#invite-who", has_text=head).wait_for()  # asked again, still named
+    page.fill("#myname", "Bea")
+    page.click("#btn-join")
+    page.locator(".player[data-seat='1']", has_text="Bea").wait_for()
+    assert errs == []
+    ctx.close(), host_ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -366,7 +398,7 @@ def test_deal_one_waits_for_the_invited_friend(server: Server, browser: Any) -> 
     a.locator("#error", has_text="nobody holds seat 1").wait_for()
     assert a.evaluate("S.waiting_start") is True
     a.click("#lang")
-    assert a.inner_text("#start-wait") == "Das Spiel beginnt, wenn alle am Tisch sind: warten auf Friend 1."
+    assert a.inner_text("#start-wait") == "Das Spiel beginnt, wenn alle am Tisch sind: warten auf Freund 1."
     a.evaluate("ws.send(JSON.stringify({type: 'start', v: S.v}))")
     a.locator("#error", has_text="alle Plätze besetzt").wait_for()
     a.click("#lang")

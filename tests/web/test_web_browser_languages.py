@@ -315,3 +315,67 @@ def test_a_table_its_creator_named_table_stays_table_in_german(server: Server, b
     page.locator("#tname", has_text="Table · ").wait_for()
     assert errs == []
     ctx.close()
+
+
+@pytest.mark.parametrize(("opts", "reason"), [("deals=0", "deals=0 must be positive"), ("players=5", "players=5 (3 or 4)"),
+                                              ("kitty=none targets=9-5-9", "targets 9-5-9 add up to 23, not the 17 tricks")])
+def test_the_german_pages_show_why_rules_are_refused(server: Server, browser: Any, opts: str, reason: str) -> None:
+    """The repro: on the German home page and lobby every refused option got one vague text ("eine Option ist unbekannt
+    oder hat einen falschen Wert (alle Optionen: sergeant-major rules)"), the real reason only in a hover title a phone
+    cannot show, and advice to run a terminal command. Now the German lead-in quotes the server's reason, visible."""
+    ctx = browser.new_context(viewport={"width": 360, "height": 740})
+    ctx.add_init_script("localStorage.setItem('sm-lang', 'de')")
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/")
+    page.fill("#opts", opts)
+    page.click("#create-btn")
+    page.locator("#error", has_text=reason).wait_for()
+    said = page.inner_text("#error")
+    assert said.startswith("Die Regeln „9-5-2 " + opts + "“ werden abgelehnt") and "sergeant-major" not in said, said
+    assert said.endswith("kein Tisch wurde angelegt."), said
+    page.goto(server.url + "/lobby")
+    page.fill("#lname", "Rolf")
+    page.fill("#lopts", opts)
+    page.click("#btn-open")
+    page.locator("#error", has_text=reason).wait_for()
+    said = page.inner_text("#error")
+    assert said.startswith("Die Regeln „9-5-2 " + opts + "“ werden abgelehnt") and "sergeant-major" not in said, said
+    assert said.count("nothing was changed") == 0 and said.endswith("nichts wurde geändert."), said
+    assert "/lobby" in page.url and errs == []
+    ctx.close()
+
+
+def test_default_seat_names_are_written_in_the_pages_language(server: Server, browser: Any) -> None:
+    """The repro: a seat left unnamed stayed "Me" on the German page (seats, score sheet, My games), and a table made
+    from the German page showed "Ich" to an English spectator, where a computer's default name is written in each
+    page's language ("Heuristik 2"). Now a person's default name is too ("Me" <-> "Ich", "Friend 1" <-> "Freund 1");
+    a typed name stays as typed, and so does a default whose translation another seat bears."""
+    out = create_table(server, [{"kind": "me"}, {"kind": "friend"}, {"kind": "computer", "level": "heuristic"}])
+    ctx = browser.new_context(viewport={"width": 360, "height": 740})
+    ctx.add_init_script("localStorage.setItem('sm-lang', 'de')")
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.goto(server.url + "/")
+    page.evaluate("([tid, tok]) => saveToken(tid, tok)", [out["id"], out["seats"][0]["token"]])
+    page.goto(server.url + "/t/" + out["id"])
+    page.locator(".player[data-seat='0'] .nm", has_text="Ich").wait_for()
+    assert [page.inner_text(f".player[data-seat='{i}'] .nm") for i in range(3)] == ["Ich", "Freund 1", "Heuristik 3"]
+    page.click("#btn-chat")
+    page.click("#phrases button[data-phrase='hello']")
+    page.locator("#chatlog li", has_text="Hallo").wait_for()
+    assert page.inner_text("#chatlog") == "Ich: Hallo"
+    page.goto(server.url + "/history")
+    page.locator("b.mine", has_text="Ich").wait_for()
+    made_in_german = create_table(server, [{"kind": "me", "name": "Ich"}, {"kind": "me", "name": "Ich 2"},
+                                           {"kind": "friend", "name": "Freund 1"}])
+    typed = create_table(server, [{"kind": "me"}, {"kind": "me", "name": "Meier"}, {"kind": "friend", "name": "Ich"}])
+    en = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    en.goto(server.url + "/t/" + made_in_german["id"])  # an English spectator
+    en.locator(".player[data-seat='0'] .nm", has_text="Me").wait_for()
+    assert [en.inner_text(f".player[data-seat='{i}'] .nm") for i in range(3)] == ["Me", "Me 2", "Friend 1"]
+    page.goto(server.url + "/t/" + typed["id"])  # "Me" would read "Ich" as seat 3's typed name does: kept
+    page.locator(".player[data-seat='1'] .nm", has_text="Meier").wait_for()
+    assert [page.inner_text(f".player[data-seat='{i}'] .nm") for i in range(3)] == ["Me", "Meier", "Ich"]
+    assert errs == []
+    ctx.close(), en.context.close()

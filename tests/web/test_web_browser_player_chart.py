@@ -62,3 +62,31 @@ def test_the_rating_line_starts_at_a_new_account_s_rating_inside_the_chart(serve
     assert min(labels) <= min(START, *ratings) and max(labels) >= max(START, *ratings), labels
     assert errs == []
     ctx.close()
+
+
+def test_the_chart_is_drawn_anew_when_the_window_narrows(server: Server, browser: Any) -> None:
+    """The repro: opened at 1280x800 and then narrowed to 360 px, the chart kept its viewBox 0 0 1000 220 and was
+    scaled down to 324x71 px, its labels 5 px tall. Now it is drawn anew at the new width, its text at its real size;
+    and wide again, it grows back."""
+    history = [{"preset": "9-5-2", "table": f"t{i}", "place": 3, "rating": r, "interval": 15.0, "time": 1796650824.0 + i}
+               for i, r in enumerate([20.9, 26.0, 24.0])]
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    errs = page_errors(page)
+    page.route("**/api/players/Ann", lambda route: route.fulfill(status=200, content_type="application/json",
+                                                                  body=json.dumps(player(history))))
+    page.goto(server.url + "/players/Ann")
+    page.locator("svg.chart polyline").wait_for()
+    assert str(page.get_attribute("svg.chart", "viewBox")).split()[2] == "1000"
+    label_height = "Math.min(...Array.from(document.querySelectorAll('svg.chart text')).map((e) => e.getBoundingClientRect().height))"
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.wait_for_function("document.querySelector('svg.chart').viewBox.baseVal.width <= 360")
+    svg = page.locator("svg.chart").bounding_box()
+    assert svg and svg["height"] >= 200 and svg["x"] + svg["width"] <= 360, svg
+    assert page.evaluate(label_height) >= 12, page.evaluate(label_height)
+    if os.environ.get("SM_LOOK_SHOTS"):
+        page.screenshot(path=os.path.join(os.environ["SM_LOOK_SHOTS"], "360-chart-narrowed.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.wait_for_function("document.querySelector('svg.chart').viewBox.baseVal.width === 1000")
+    assert errs == []
+    ctx.close()

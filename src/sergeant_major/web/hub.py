@@ -210,12 +210,14 @@ class Hub(TableRunner):
 
     @staticmethod
     def _invitation(gt: GameTable, token: str) -> dict[str, Any]:
-        """The answer to an ``invitation``: the seat its token holds, or ``wrong_token`` as a join with it would say (at
-        once, before the page asks its person for a name); nothing joined or changed."""
+        """The answer to an ``invitation``: the seat its token holds, the table as a spectator sees it and the other seats
+        taken already (``joined``, from 0: who invited), or ``wrong_token`` as a join with it would say (at once, before the
+        page asks its person for a name); nothing joined or changed."""
         seat = gt.seat_of_token(token)
         if seat is None:
             return _wrong_token(token)
-        return {"type": "invitation", "seat": seat}
+        joined = [s.seat for s in gt.seats if s.kind == HUMAN and s.claimed and s.seat != seat]
+        return {"type": "invitation", "seat": seat, "table": gt.state_message(None, set())["table"], "joined": joined}
 
     async def _join(self, c: Conn, gt: GameTable, msg: JoinMessage) -> None:
         """A ``join``: as a spectator (no token), or taking the token's seat (named ``msg.name`` at its first join)."""

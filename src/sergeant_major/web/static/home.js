@@ -109,7 +109,7 @@ async function createTable() {
   if (!r.ok) {
     // in the page's language from the refusal's code (the server's English reason stays as the title)
     const k = STRINGS[LANG] && STRINGS[LANG]["err_create_" + out.code] ? "create_" + out.code : "create_other";
-    err.textContent = refusalText({ code: k, reason: out.error }, { rules: body.rules, name: body.name, seat: out.seat, seatName: out.seat ? body.seats[out.seat - 1].name : "" });
+    err.textContent = refusalText({ code: k, reason: out.error }, { rules: body.rules, reason: out.error, name: body.name, seat: out.seat, seatName: out.seat ? body.seats[out.seat - 1].name : "" });
     err.title = out.error; return;
   }
   let mine = null;

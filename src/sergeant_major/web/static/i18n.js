@@ -38,6 +38,9 @@ const STRINGS = {
     noTable: "There is no table {id}.", badToken: "This invitation's token holds no seat at this table: you are watching as a spectator.",
     otherSeat: "This invitation is for another seat at this table, but you already play here as {name}.",
     keepSeat: "Keep my seat", playThis: "Play the invitation's seat instead", inviteKept: "You keep your seat here as {name}.",
+    inviteSeat: "You are invited to seat {n}", inviteJoined: "At the table already: {names}",
+    err_name_taken: "The name {name} is another seat's at this table already; choose another (nothing was changed).",
+    err_seat_claimed: "This invitation's seat was taken already by someone else; your join as {name} was refused (nothing was changed): you are watching.",
     discardN: "Discard {n} cards ({k} left)", fromKitty: "from the kitty", yourDiscards: "Your discards", gaveTo: "given to {name}", gotFrom: "received from {name}", discards: "Discards", chooseInHand: "choose in your hand",
     copied: "Copied", copyManual: "Copying failed: the link is selected, copy it with Ctrl+C",
     lv_random: "random", lv_beginner: "beginner", lv_heuristic: "heuristic", lv_expert: "expert",
@@ -56,6 +59,7 @@ const STRINGS = {
     playersLabel: "players", trickLabel: "trick", handLabel: "your hand", settings: "Settings", fourColour: "Four-colour deck", oneTap: "One tap plays a card (touch screens)", sound: "Card sounds",
     trickPause: "A finished trick stays for", atMost: "at most {n}", contractsLeft: "left", yourTurnShort: "your turn",
     toAct: "to play", led: "led", wonShort: "won", confirm: "Confirm", selected: "{k} of {n} chosen",
+    selectedAll: "{k} of {n} chosen: press Confirm", selectedDiscard: "{k} of {n} chosen: press Confirm to discard them", discardAll: "Discard {n} cards",
     a_start: "Deal {n}",
     account: "Account", leaderboard: "Leaderboard",
     loggedOut: "You were logged out (on this device or another): log in again to play as your account.", logInAgain: "Log in",
@@ -116,6 +120,7 @@ const STRINGS = {
     noTable: "Den Tisch {id} gibt es nicht.", badToken: "Der Schlüssel dieser Einladung gehört zu keinem Platz an diesem Tisch: du schaust zu.",
     otherSeat: "Diese Einladung ist für einen anderen Platz an diesem Tisch, aber du spielst hier schon als {name}.",
     keepSeat: "Meinen Platz behalten", playThis: "Stattdessen den Platz der Einladung spielen", inviteKept: "Du behältst deinen Platz hier als {name}.",
+    inviteSeat: "Du bist auf Platz {n} eingeladen", inviteJoined: "Schon am Tisch: {names}",
     discardN: "{n} Karten drücken (noch {k})", fromKitty: "aus dem Skat", yourDiscards: "Deine gedrückten Karten", gaveTo: "gegeben an {name}", gotFrom: "bekommen von {name}", discards: "Gedrückt", chooseInHand: "in deinem Blatt wählen",
     copied: "Kopiert", copyManual: "Kopieren ging nicht: der Link ist markiert, kopiere ihn mit Strg+C",
     lv_random: "Zufall", lv_beginner: "Anfänger", lv_heuristic: "Heuristik", lv_expert: "Experte",
@@ -143,7 +148,7 @@ const STRINGS = {
     err_seat_claimed: "Der Platz dieser Einladung wurde schon von jemand anderem eingenommen; dein Beitritt als {name} wurde abgelehnt (nichts wurde geändert): du schaust zu.",
     err_other: "Der Server hat die Nachricht abgelehnt; nichts wurde geändert.",
     // a table not made (the home page): by the code of the refusal
-    err_create_rules: "Die Regeln „{rules}“ werden abgelehnt: eine Option ist unbekannt oder hat einen falschen Wert (alle Optionen: sergeant-major rules); kein Tisch wurde angelegt.",
+    err_create_rules: "Die Regeln „{rules}“ werden abgelehnt; der Grund (vom Server, englisch): „{reason}“; kein Tisch wurde angelegt.",
     err_create_table_name: "Der Tischname „{name}“ wird abgelehnt: höchstens 60 Zeichen, ohne Steuer- oder Richtungszeichen; kein Tisch wurde angelegt.",
     err_create_seat_name: "Der Name auf Platz {seat} wird abgelehnt: höchstens 40 Zeichen, ohne Steuer- oder Richtungszeichen; kein Tisch wurde angelegt.",
     err_create_seat_name_taken: "Der Name auf Platz {seat} steht schon auf einem anderen Platz; jeder Platz braucht seinen eigenen Namen; kein Tisch wurde angelegt.",
@@ -168,6 +173,7 @@ const STRINGS = {
     playersLabel: "Spieler", trickLabel: "Stich", handLabel: "dein Blatt", settings: "Einstellungen", fourColour: "Vierfarbiges Blatt", oneTap: "Ein Tippen spielt eine Karte (Touchscreen)", sound: "Kartengeräusche",
     trickPause: "Ein fertiger Stich bleibt liegen für", atMost: "höchstens {n}", contractsLeft: "übrig", yourTurnShort: "du bist dran",
     toAct: "ist dran", led: "ausgespielt", wonShort: "Stich", confirm: "Bestätigen", selected: "{k} von {n} gewählt",
+    selectedAll: "{k} von {n} gewählt: jetzt Bestätigen", selectedDiscard: "{k} von {n} gewählt: Bestätigen drückt sie", discardAll: "{n} Karten drücken",
     a_start: "Spiel {n}",
     account: "Konto", leaderboard: "Rangliste",
     loggedOut: "Du wurdest abgemeldet (auf diesem oder einem anderen Gerät): melde dich wieder an, um mit deinem Konto zu spielen.", logInAgain: "Anmelden",
@@ -178,7 +184,7 @@ const STRINGS = {
     seconds: "{n} s", minutes: "{n} min", atOnce: "sofort", clockOff: "ohne Uhr", clockIs: "{turn} pro Zug + {reserve} Reserve",
     freeSeat: "freier Platz", seatOpen: "wartet auf einen Spieler", freeSeatN: "Freier Platz {n}", fillSeats: "In {s} s nehmen Computer die freien Plätze.", clockBadge: "noch {s} s", freeSeats: "freie Plätze: {n}", seatRating: "Wertung {r} nach {n} Partien", seatProvisional: "vorläufig", rated: "gewertet", unrated: "ungewertet", ratedTip: "Gewertet: das Ergebnis ändert die Wertungen der Spieler (die Regeln sind die einer Vorgabe, und jeder Platz ist ein Konto oder ein Computer).", unratedTip: "Ungewertet: keine Wertung ändert sich (die Regeln sind keine Vorgabe, es ist ein Übungstisch, oder ein Gast ohne Konto spielt).", fillIn: "{level} in {s} s", joinTable: "Beitreten",
     err_lobby_table: "Dieser Tisch wartet nicht mehr auf Mitspieler (er hat begonnen, oder die Plätze sind vergeben); nichts wurde geändert.",
-    err_lobby_rules: "Die Regeln „{rules}“ werden abgelehnt: eine Option ist unbekannt oder hat einen falschen Wert (alle Optionen: sergeant-major rules); nichts wurde geändert.",
+    err_lobby_rules: "Die Regeln „{rules}“ werden abgelehnt; der Grund (vom Server, englisch): „{reason}“; nichts wurde geändert.",
     err_lobby_seat_name: "Dein Name wird abgelehnt: 1 bis 40 Zeichen, ohne Steuerzeichen; nichts wurde geändert.",
     err_lobby_account_name: "Dein Name „{name}“ wird abgelehnt: er gehört einem registrierten Spieler (oder steht für ein gelöschtes Konto), und unter ihm spielt nur, wer als dieses Konto angemeldet ist; melde dich an oder wähle einen anderen; nichts wurde geändert.",
     err_lobby_computer_name: "Dein Name „{name}“ wird abgelehnt: so wird ein Computer geschrieben (eine Stufe, allein oder mit einer Zahl wie Heuristik 3, oder Computer (Heuristik)), die anderen hielten dich für einen; bitte einen anderen wählen; nichts wurde geändert.",
@@ -331,10 +337,26 @@ function levelSeatName(level, seat, name) {
   const lv = STRINGS.en["lv_" + level] ? t("lv_" + level) : level;
   return lv.replace(/^./, (c) => c.toUpperCase()) + " " + (seat + 1) + (String(name || "").match(/'*$/)[0]);
 }
+// a person's seat under a default name as the server or a page in any language named it ("Me", "Me 2", "Friend 1",
+// "Ich") in the page's language ("Ich", "Ich 2", "Freund 1"), as a computer's; any other name as it is, and so is a
+// default name whose translation another seat of "names" (the table's, as stored) bears
+function defaultSeatName(n, names) {
+  n = String(n);
+  const lit = (x) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");  // a text matched as it is
+  let out = n;
+  for (const l of Object.values(STRINGS)) {
+    if (!l.defMe || !l.defFriend) continue;
+    const me = n.match(new RegExp("^" + lit(l.defMe) + "(?: ([1-9]))?$"));
+    const fr = n.match(new RegExp("^" + lit(l.defFriend).replace("\\{n\\}", "([1-9])") + "$"));
+    if (me) { out = t("defMe") + (me[1] ? " " + me[1] : ""); break; }
+    if (fr) { out = t("defFriend", { n: fr[1] }); break; }
+  }
+  return out !== n && (names || []).some((o) => String(o).toLowerCase() === out.toLowerCase()) ? n : out;
+}
 // the seats' names as shown: those of "levels" (per seat a level, or null: as named) written in the page's language,
-// a "'" added while a person at the table has the name so written
+// a person's default name too, a "'" added while a person at the table has the name so written
 function shownNames(names, levels) {
-  const out = names.map((n, i) => (levels && levels[i] ? levelSeatName(levels[i], i, n) : guestName(n)));
+  const out = names.map((n, i) => (levels && levels[i] ? levelSeatName(levels[i], i, n) : guestName(defaultSeatName(n, names))));
   out.forEach((n, i) => {
     if (!levels || !levels[i]) return;
     while (out.some((o, j) => j !== i && o.toLowerCase() === out[i].toLowerCase())) out[i] += "'";

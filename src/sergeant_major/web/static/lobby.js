@@ -38,7 +38,7 @@ async function post(kind, table) {
     if (!r.ok) {
       // English: the server's own words, which quote the bad input (rules: the option and its value); else the page's
       const k = "err_lobby_" + o.code;
-      $("error").textContent = STRINGS[LANG][k] ? t(k, { name: $("lname").value.trim(), rules: body.rules }) : (LANG === "en" ? o.error : t("err_lobby_other"));
+      $("error").textContent = STRINGS[LANG][k] ? t(k, { name: $("lname").value.trim(), rules: body.rules, reason: String(o.error || "").replace(/; nothing was changed$/, "") }) : (LANG === "en" ? o.error : t("err_lobby_other"));
       $("error").title = o.error || "";
       return;
     }

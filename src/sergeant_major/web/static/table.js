@@ -12,6 +12,8 @@ let checking = null;
 let invited = null;
 // the token of an invalid invitation the whole page says so about (nobody seated here: invalidInvite), or null
 let badInviteTok = null;
+// the server's answer to the invitation asked about: its seat, the table as a spectator sees it, the seats taken already
+let inviteInfo = null;
 // the connection is lost (until the next state): nothing can be sent, so no card or step is offered, and the status says
 // so instead of "Your turn" (a card clicked then did nothing, without a word)
 let offline = false;
@@ -76,6 +78,7 @@ function connect() {
       // seat: asked after the join's answer (a refusal of the join would read as the invitation's)
       if (invite && invite !== invited && checking === null && !trying && ws && ws.readyState === 1) checkInvite();
     } else if (m.type === "invitation") {
+      if (checking !== null && checking === invite) inviteInfo = m;  // named above the name asked
       if (checking !== null && checking === invite) {
         checking = null; invited = invite;
         if (badInviteOpen()) closeDlg();  // a valid one after an invalid one: it is offered, the other's dialog goes
@@ -97,7 +100,7 @@ function connect() {
       }
       if (m.code === "seat_claimed" && trying) {
         // the invitation's seat was taken by another join with its token (the first one wins): never saved; we watch
-        tokenErr = refusalText(m, { name: JSON.stringify(tryingName || "") }); $("tokerr").textContent = tokenErr;
+        tokenErr = t("err_seat_claimed", { name: JSON.stringify(tryingName || "") }); $("tokerr").textContent = tokenErr;
         trying = null; if (!S) join(token);
         return;
       }
@@ -107,6 +110,8 @@ function connect() {
       $("error").textContent = badName && LANG !== "en" ? t(m.code === "bad_message" ? "err_bad_name" : "err_" + m.code, { name: JSON.stringify(tryingName || "") }) : refusalText(m, m.code === "chat_flood" && STRINGS.en["chat_" + m.id] ? { phrase: t("chat_" + m.id) } : undefined);
       $("error").title = m.reason;
       if (badName) { invite = trying; trying = null; pendingName = true; askName(); }
+      // English too in the page's words: the server's reason counts seats from 0, the page from 1
+      if (badName && LANG === "en" && m.code === "name_taken") $("error").textContent = t("err_name_taken", { name: JSON.stringify(tryingName || "") });
     } else if (m.type === "chat") { showChat(m);
     } else if (m.type === "hint") { if (S && m.v === S.v) { hint = { v: m.v, action: m.action }; showHint(true); } }
   };
@@ -177,7 +182,7 @@ function loggedOut() {
 }
 function askName() {
   // an invited friend names himself once, before joining the seat
-  $("dlg-body").innerHTML = `<label>${esc(t("yourName"))} <input id="myname" maxlength="40"></label>`;
+  $("dlg-body").innerHTML = inviteHead() + `<label>${esc(t("yourName"))} <input id="myname" maxlength="40"></label>`;
   $("myname").value = localStorage.getItem("sm-name") || "";  // as a property: a quote in the name would end an attribute
   const A = $("dlg-actions"); A.innerHTML = "";
   const b = document.createElement("button"); b.id = "btn-join"; b.textContent = t("join"); A.appendChild(b);
@@ -188,6 +193,15 @@ function askName() {
   };
   b.onclick = go; $("myname").addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
   if (!$("dlg").open) $("dlg").show(); $("myname").focus();
+}
+// the invitation's table and seat, and who sits there already, above its name field ("" before the server said)
+function inviteHead() {
+  const i = inviteInfo, tb = i && i.table;
+  if (!tb) return "";
+  const seats = tb.seats, nm = shownNames(seats.map((s) => s.name), seats.map((s) => s.name_level));
+  const who = (i.joined || []).map((k) => nm[k]).filter((n) => n !== undefined);
+  return `<h2 id="invite-table">${esc(tableNameText(tb.name, seats[0] ? seats[0].name : null, tb.name_default))}</h2>` +
+    `<p id="invite-who">${esc(t("inviteSeat", { n: i.seat + 1 }))}${who.length ? ". " + esc(t("inviteJoined", { names: who.join(", ") })) : ""}.</p>`;
 }
 function offerInvite() {
   // we already hold a seat here and opened an invitation for another: ask, never replace silently
@@ -540,7 +554,7 @@ function renderSteps() {
   else if (a0.discard) {
     // as many as the kitty holds: taken (v.kitty) or, discarding before taking it (8-5-3), still face down
     const n = v.kitty ? v.kitty.length : v.kitty_count, k = n - (v.discards ? v.discards.length : 0);
-    title = n ? t("discardN", { n, k }) : t("discard");
+    title = n ? t(k < n ? "discardN" : "discardAll", { n, k }) : t("discard");  // "(4 left)" only once some are gone
   } else if (a0.give || a0.end_give) title = t("give", { name: nm[a0.to] });
   else if (a0.return) title = t("ret", { name: nm[a0.to] });
   else if (a0.assign) title = t("assign");
@@ -554,7 +568,10 @@ function renderSteps() {
   const A = $("step-actions"); A.innerHTML = "";
   const k = pickCount();
   if (k) {
-    $("step-title").textContent += " · " + t("selected", { k: picked.length, n: k });
+    // all chosen: nothing more to choose in the hand, Confirm is what is left to do
+    const all = picked.length >= k;
+    if (all) $("step-title").textContent = title;
+    $("step-title").textContent += " · " + t(all ? (a0.discard ? "selectedDiscard" : "selectedAll") : "selected", { k: picked.length, n: k });
     const b = document.createElement("button"); b.type = "button"; b.id = "btn-confirm"; b.className = "confirm";
     b.textContent = t("confirm") + (picked.length ? ": " + picked.map(cardText).join(" ") : "");
     b.disabled = !picked.length; b.onclick = confirmPicked; A.appendChild(b);
@@ -752,7 +769,8 @@ function chatMuted() { return localStorage.getItem("sm-chat-muted") === "1"; }
 function showChat(m) {
   if (chatMuted() || !STRINGS.en["chat_" + m.id]) return;
   const li = document.createElement("li");
-  const who = document.createElement("b"); who.textContent = guestName(m.name) + ": ";
+  const seats = S ? S.table.seats.map((s) => s.served) : [];  // a default name ("Me") as the seat shows it ("Ich")
+  const who = document.createElement("b"); who.textContent = guestName(defaultSeatName(m.name, seats)) + ": ";
   li.appendChild(who); li.appendChild(document.createTextNode(t("chat_" + m.id)));
   li.dataset.phrase = m.id;
   const log = $("chatlog"); log.appendChild(li);
