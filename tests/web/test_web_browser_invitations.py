@@ -395,7 +395,7 @@ def test_deal_one_waits_for_the_invited_friend(server: Server, browser: Any) -> 
     assert a.inner_text("#start-wait") == "The game starts once everyone is at the table: waiting for Friend 1."
     # a start sent anyway (an old page, a script): refused by the server, nothing dealt
     a.evaluate("ws.send(JSON.stringify({type: 'start', v: S.v}))")
-    a.locator("#error", has_text="nobody holds seat 1").wait_for()
+    a.locator("#error", has_text="nobody holds seat 2 (\"Friend 1\")").wait_for()  # seats counted from 1 as the page does
     assert a.evaluate("S.waiting_start") is True
     a.click("#lang")
     assert a.inner_text("#start-wait") == "Das Spiel beginnt, wenn alle am Tisch sind: warten auf Freund 1."

@@ -56,7 +56,7 @@ def test_a_join_with_another_seats_name_is_refused_and_changes_nothing(tmp_path:
         await send(hub, a, {"type": "join", "token": t["seats"][0]["token"], "name": "Al"})
         await send(hub, b, {"type": "join", "token": t["seats"][1]["token"], "name": "al"})
         err = [m for m in map(json.loads, b.ws.frames) if m["type"] == "error"]  # type: ignore[attr-defined]
-        assert err and err[-1]["code"] == "name_taken" and err[-1]["reason"] == ('the name "al" is already seat 0\'s ("Al") at this table (seats count from 0); '
+        assert err and err[-1]["code"] == "name_taken" and err[-1]["reason"] == ('the name "al" is already seat 1\'s ("Al") at this table; '
                                                                     'choose another (nothing was changed)'), err
         assert b.seat is None  # the seat is not taken
         gt = hub.tables[tid]

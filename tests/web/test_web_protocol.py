@@ -126,7 +126,11 @@ def test_an_invitation_s_token_is_checked_before_any_name_and_nothing_changes(tm
         t = new_table(hub, "9-5-2", ["me", "friend", "random"], seed=4)
         c = connect(hub, t["id"])
         await send(hub, c, {"type": "invitation", "token": t["seats"][1]["token"]})
-        assert c.ws.last("invitation") == {"type": "invitation", "seat": 1}
+        inv = c.ws.last("invitation")
+        # the seat, the table as a spectator sees it (its name for the page) and who took a seat already (nobody has
+        # joined yet); no token, no hand
+        assert (inv["seat"], inv["joined"], inv["table"]["id"]) == (1, [], t["id"]), inv
+        assert t["seats"][1]["token"] not in json.dumps(inv) and "hand" not in json.dumps(inv), inv
         await send(hub, c, {"type": "invitation", "token": "madeup123"})
         err = c.ws.last("error")
         assert err["code"] == "wrong_token" and "madeup123" not in err["reason"] and "9 characters" in err["reason"], err
@@ -555,7 +559,7 @@ def test_refusals_of_the_turn_the_start_and_the_end_quote_the_action(tmp_path: P
         errs = _errors(a) + _errors(b)
         by_code = {e["code"]: e["reason"] for e in errs}
         assert '{"contract": "S"}' in by_code["not_started"], errs
-        assert '{"contract": "S"}' in by_code["turn"] and f"seat {st['view']['to_act']}" in by_code["turn"], errs
+        assert '{"contract": "S"}' in by_code["turn"] and f"seat {st['view']['to_act'] + 1}" in by_code["turn"], errs  # from 1
         assert '{"play": "AS"}' in by_code["over"], errs
 
     asyncio.run(run())

@@ -36,7 +36,7 @@ def test_deal_one_waits_until_every_persons_seat_is_taken(tmp_path: Path) -> Non
         await send(hub, a, {"type": "start", "v": 0})
         err = a.ws.last("error")
         assert err is not None and err["code"] == "empty_seat", err
-        assert "seat 1 (\"Friend 1\")" in err["reason"] and "nothing was changed" in err["reason"], err
+        assert "seat 2 (\"Friend 1\")" in err["reason"] and "nothing was changed" in err["reason"], err
         assert gt.waiting_start and gt.version == 0 and len(gt.log) == 0
         assert hub.store.table(tid)[2] == []  # type: ignore[index]  # nothing stored
         f = connect(hub, tid)
@@ -176,7 +176,7 @@ def test_two_joins_of_one_invitation_at_once_seat_exactly_one(tmp_path: Path) ->
         assert (b.seat, b.joined) == (None, False) and b.ws.last() is None  # type: ignore[attr-defined]
         err = _errors(b)
         assert [m["code"] for m in err] == ["seat_claimed"], err
-        assert err[0]["reason"] == ('seat 1 was taken already with this invitation by "Ann" (seats count from 0); your join '
+        assert err[0]["reason"] == ('seat 2 was taken already with this invitation by "Ann"; your join '
                                     'as "Bea" is refused: if that is you, join with that name; you may watch as a spectator '
                                     "(nothing was changed)"), err
         got = hub.store.table(tid)

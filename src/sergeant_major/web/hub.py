@@ -265,9 +265,8 @@ class Hub(TableRunner):
                 taken = [o for o in gt.seats if o.seat != seat and o.name.casefold() == clean.casefold()]
                 if taken:  # refused whole, before the seat is taken: two seats of one name are told apart nowhere
                     await self.clients.send(c, error_message("name_taken", f"the name {quote(clean[:60])} is already seat "
-                                                                           f"{taken[0].seat}'s ({quote(taken[0].name)}) at this "
-                                                                           "table (seats count from 0); choose another (nothing "
-                                                                           "was changed)"))
+                                                                           f"{taken[0].seat + 1}'s ({quote(taken[0].name)}) at "
+                                                                           "this table; choose another (nothing was changed)"))
                     return
             row = gt.seats[seat]
             if not row.claimed:
@@ -287,8 +286,8 @@ class Hub(TableRunner):
                         clean = None  # named as asked
             if row.claimed and clean is not None and clean.casefold() != row.name.casefold():
                 # taken already by another join of this token (the first one wins): this one changes nothing
-                await self.clients.send(c, error_message("seat_claimed", f"seat {seat} was taken already with this invitation by "
-                                                                         f"{quote(row.name)} (seats count from 0); your join as "
+                await self.clients.send(c, error_message("seat_claimed", f"seat {seat + 1} was taken already with this invitation "
+                                                                         f"by {quote(row.name)}; your join as "
                                                                          f"{quote(clean[:60])} is refused: if that is you, join "
                                                                          "with that name; you may watch as a spectator (nothing "
                                                                          "was changed)"))
@@ -339,13 +338,13 @@ class Hub(TableRunner):
         action = parse_action(raw, c.seat, gt.rules)
         m = gt.match
         if c.seat in gt.left:
-            raise Refusal("left", f"you left this match: a computer plays seat {c.seat} to the end; {quote(raw)} was not taken")
+            raise Refusal("left", f"you left this match: a computer plays seat {c.seat + 1} to the end; {quote(raw)} was not taken")
         if m.over:
             raise Refusal("over", f"the match is over: {quote(raw)} was not taken")
         if gt.waiting_start:
             raise Refusal("not_started", f"deal {m.deal.number} has not started yet: {quote(raw)} was not taken")
         if m.to_act != c.seat or m.publicly_forced_action() is not None:
-            who = "" if m.to_act is None else f" (seat {m.to_act}, {quote(gt.seats[m.to_act].name)}, is to act)"
+            who = "" if m.to_act is None else f" (seat {m.to_act + 1}, {quote(gt.seats[m.to_act].name)}, is to act)"
             raise Refusal("turn", f"it is not your turn{who}: {quote(raw)} was not taken")
         try:
             m.deal.verify(action)
@@ -364,7 +363,7 @@ class Hub(TableRunner):
         if gt.match.over:
             raise Refusal("over", "the match is over: there is nothing to leave")
         if c.seat in gt.left:
-            raise Refusal("left", f"you left this match already (seat {c.seat}); nothing was changed")
+            raise Refusal("left", f"you left this match already (seat {c.seat + 1}); nothing was changed")
         await self.append(gt, "left", c.seat, {})
         self.clients.last_seen[(c.table, c.seat)] = time.time()
         c.seat = None  # from now on shown the table as a spectator
@@ -423,7 +422,7 @@ class Hub(TableRunner):
             if gt.row.public:  # a lobby table waits for its free seats only: one who took a seat and went is stood in for
                 empty = [s for s in empty if not s.claimed]
             if empty:
-                who = ", ".join(f"seat {s.seat} ({quote(s.name)})" for s in empty)
+                who = ", ".join(f"seat {s.seat + 1} ({quote(s.name)})" for s in empty)
                 raise Refusal("empty_seat", f"deal 1 starts once every player is at the table: nobody holds {who} "
                                             "yet (an invited friend has not joined); nothing was changed")
         await self.append(gt, "start", c.seat, {"deal": gt.match.deal.number})
