@@ -1018,7 +1018,7 @@ def test_the_last_trick_panel_draws_cards_as_the_table_does(tmp_path: Path) -> N
             assert any("│  No trick completed yet this deal.  │" in x for x in screen_rows(app))
             await pilot.press("escape")
             since = app.asks
-            await pilot.press("enter")  # the card under the cursor completes the trick
+            await pilot.press("home", "enter")  # the first legal card, stepped to, completes the trick
             await ready(pilot, app, since)
             await pilot.press("f3")
             await pilot.pause()
@@ -1249,6 +1249,40 @@ def test_enter_with_nothing_chosen_at_the_trump_decision_sends_nothing(tmp_path:
             await pilot.press("right", "enter")  # the first suit, chosen with the arrows
             await ready(pilot, app, since)
             assert app.game.match.deal.contract is not None and app.game.match.deal.contract.code == "C"
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def test_enter_with_nothing_chosen_at_the_discard_decision_sends_nothing(tmp_path: Path) -> None:
+    """The repro (seed 5, 80x24): spades named, Enter at ``discard>`` discarded the card under the cursor, the trump
+    jack the hand starts with, unasked. Enter with nothing stepped to is now refused as at ``trump>``; the cursor
+    starts on the lowest card outside trump, and stepping to a card then Enter still discards it."""
+    app = _app(tmp_path, "9-5-2", 5)  # seed 5: you deal, name trump and discard
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            since = app.asks
+            await pilot.press(*"s", "enter")
+            await ready(pilot, app, since)
+            view = app.view
+            assert view is not None and isinstance(view.legal[0], Discard)
+            low = view.hand[app.cursor]
+            assert low.suit != view.trump, low  # not the highest trump (JS)
+            assert low.rank == min(c.rank for c in view.hand if c.suit != view.trump), low
+            before = len(app.game.match.deal.history)
+            await pilot.press("enter")
+            await pilot.pause()
+            message = str(app.query_one("#message").render())
+            assert message.startswith("Nothing chosen: type a card (e.g. "), message
+            assert "step to it with ← →, Space selects several, then Enter." in message, message
+            assert app.game.lines.empty() and app.waiting and len(app.game.match.deal.history) == before
+            await pilot.press("right", "left")  # stepped there and back: the lowest side card, chosen
+            since = app.asks
+            await pilot.press("enter")
+            await ready(pilot, app, since)
+            assert app.game.match.deal.history[before] == Discard(0, low)
             await quit_table(pilot, app)
 
     asyncio.run(go())

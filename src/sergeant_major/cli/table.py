@@ -353,7 +353,7 @@ class CardWidget(Static):
 
 class CardInput(Input):
     """The line where cards and commands are typed; with nothing typed, the arrow keys move along the hand and
-    Enter chooses the card under the cursor."""
+    Enter chooses the card under the cursor once the player has stepped to it."""
 
     async def _on_key(self, event: events.Key) -> None:
         app = self.app
@@ -518,7 +518,7 @@ ANY_KEY_CLOSES = "Press any key to close."
 HELP: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("How to play", (
         "Type a card and Enter: QS, 10h, Q♠ (several for a discard or a give: 2c 3d).",
-        "Or, with nothing typed: Left/Right move along your hand, Enter plays the card under the cursor; click a "
+        "Or, with nothing typed: Left/Right move along your hand, then Enter plays the card stepped to; click a "
         "card to play it. Discards and gives: Space or a click selects cards, Enter gives or discards them.",
         "Trump, contract, targets: type them (S, spades, NT, MT; a number), or Left/Right through the choices "
         "and Enter.")),
@@ -690,6 +690,7 @@ class TableApp(App[None]):
         self.waiting = False  # the worker waits for a line of the human
         self.cursor = 0
         self.selected: set[int] = set()
+        self.stepped = False  # the player moved the cursor or selected at this decision: Enter may take its card
         self.intro = intro or []
         self.panel: str | None = None
         self.hidden_panels: list[tuple[str, PanelBody]] = []  # panels waiting, bottom first, for a table that fits
@@ -848,7 +849,10 @@ class TableApp(App[None]):
         self.view = view
         if decide:
             self.selected = set()
+            self.stepped = False
             self.say("")
+            start = start_cursor(view)
+            self.cursor = self.cursor if start is None else start
         self.draw_top()
         n = view.players
         seats = {"left": (view.seat + 1) % n, "right": (view.seat - 1) % n}
@@ -972,6 +976,12 @@ class TableApp(App[None]):
                 self.say(Text(f"Nothing chosen: type one of {' '.join(options)}, or step to it with ← →, then Enter.",
                               style="bold"))
                 return
+            if self._legal_cards() and not self.stepped and len(self._legal_cards()) > 1:
+                # the card under the cursor was never chosen (a discard sent the trump jack): say how to choose
+                several = ", Space selects several" if self._multi() else ""
+                self.say(Text(f"Nothing chosen: type a card (e.g. {self._example()}), or step to it with ← →{several}, "
+                              "then Enter.", style="bold"))
+                return
             text = self._line_from_hand()
             if not text:
                 return
@@ -986,6 +996,11 @@ class TableApp(App[None]):
             chosen = [v.hand[i] for i in sorted(self.selected)] or [v.hand[self.cursor]]
             return " ".join(str(c) for c in chosen)
         return str(v.hand[self.cursor])
+
+    def _example(self) -> str:
+        """A legal card as it may be typed (``5S``), for the message refusing an empty Enter."""
+        v = self.view
+        return str(v.hand[self.cursor]) if v is not None and v.hand else "QS"
 
     def choices(self) -> list[str]:
         """What the arrow keys step through at a decision that is not a card (trump, contract, targets): the legal
@@ -1009,6 +1024,7 @@ class TableApp(App[None]):
         if v is None or not legal:
             return
         idx = [i for i, c in enumerate(v.hand) if c in legal]
+        self.stepped = True
         if key == "space":
             if self._multi():
                 self.selected ^= {self.cursor}
@@ -1028,6 +1044,7 @@ class TableApp(App[None]):
         if v is None or not self.waiting or v.hand[index] not in self._legal_cards():
             return
         self.cursor = index
+        self.stepped = True
         if self._multi():
             self.selected ^= {index}
             self._draw_hand()
@@ -1074,6 +1091,18 @@ class TableApp(App[None]):
     def action_quit_game(self) -> None:
         self.game.leave_requested = True
         self.game.lines.put("quit")
+
+
+def start_cursor(view: View) -> int | None:
+    """Where the cursor starts at a decision of ``view``'s seat: at a discard, a give or a return on the lowest card
+    outside trump (the usual card to part with, not the highest trump the hand starts with); an index into
+    ``view.hand``. ``None`` at a play (the cursor stays where it was, on a legal card) or with no card to choose."""
+    cards = [a.card for a in view.legal if isinstance(a, (Discard, Give, Return))]
+    if not cards:
+        return None
+    side = [c for c in cards if c.suit != view.trump] or cards
+    low = min(side, key=lambda c: (c.rank, view.hand.index(c) if c in view.hand else 0))
+    return view.hand.index(low) if low in view.hand else 0
 
 
 def top_line(view: View, room: int) -> str:
