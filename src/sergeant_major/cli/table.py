@@ -18,7 +18,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,7 @@ from sergeant_major.core.deal import DealResult, Phase
 from sergeant_major.core.match import Match
 from sergeant_major.core.view import View
 
-__all__ = ["TableApp", "TableGame", "CardInput", "run_table", "card_label", "me_text", "seat_text", "trick_lines", "trick_row"]
+__all__ = ["TableApp", "TableGame", "CardInput", "run_table", "card_label", "shown_cards", "me_text", "seat_text", "trick_lines", "trick_row"]
 
 _RED = (Suit.HEARTS, Suit.DIAMONDS)
 _CONTINUE = "\x00continue"  # what a key on a result panel sends to the worker
@@ -79,6 +79,11 @@ class TableGame(Game):
         # one line: the deal log and the message under the hand break it at their own widths, and the message
         # would otherwise keep only the last piece, without the input it quotes
         self.say(text, style="bold red")
+
+    def card_words(self, text: str, quoted: bool = False) -> str:
+        """``text`` with its cards as the hand shows them (``10♥`` for ``TH``: :func:`shown_cards`), the players' names
+        and, with ``quoted``, a quoted input kept as they are."""
+        return shown_cards(text, self.match.names, quoted)
 
     def show_decision(self, view: View) -> None:
         self._post(self.app.show_view, view, True)
@@ -127,7 +132,8 @@ class TableGame(Game):
         """The hint shown in a panel as wide as the terminal (its rows of estimates, 54 columns, broke into pieces in
         the deal log's 20 to 30), and for the log with each row's spaces closed up, broken between words at the log's
         width."""
-        lines = super().hint_text(hints, 10_000)  # the footnote once a session; each line whole, broken below
+        # the footnote once a session; each line whole, broken below; its cards as the hand shows them
+        lines = [self.card_words(x) for x in super().hint_text(hints, 10_000)]
         self._post(self.app.show_hint, lines)
         return hint_log_lines(lines, self.app.log_width())
 
@@ -161,6 +167,42 @@ def card_label(card: Card, red: bool = True) -> Text:
     terminal draws red as dim grey, the look of a card that may not be played)."""
     rank = str(card)[:-1].replace("T", "10")
     return Text(f"{rank}{Suit(card.suit).symbol}", style="bold red" if red and card.suit in _RED else "bold")
+
+
+_CARD_WORD = re.compile(r"(?<![\w'])[2-9TJQKA][CDHS](?![\w'])")
+"""A card in the canonical notation (``TH``, ``QS``) as a word of a line."""
+_QUOTED = re.compile(r"'[^']*'")
+"""A quoted input (``'th'``, :func:`~sergeant_major.core.safetext.quote`)."""
+
+
+def shown_cards(text: str, keep: Sequence[str] = (), quoted: bool = False) -> str:
+    """``text`` with each card in the canonical notation (``TH``) written as the hand shows it (``10♥``,
+    :func:`card_label`), so the deal log, the messages and the hints say what the hand shows. Not inside any of
+    ``keep`` (the players' names: one may be ``JD``) nor, with ``quoted``, inside a quoted input (``'th'``: what was
+    typed). A card made longer (``10♥`` for ``TH``) takes a space of a run of spaces after it, so the hint's columns
+    stay aligned.
+
+    >>> shown_cards("You take the kitty: 8C TD")
+    'You take the kitty: 8♣ 10♦'
+    """
+    kept: list[tuple[int, int]] = []
+    for name in keep:
+        if name:
+            kept += [(m.start(), m.end()) for m in re.finditer(re.escape(name), text)]
+    if quoted:
+        kept += [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
+    out: list[str] = []
+    at = 0
+    for m in _CARD_WORD.finditer(text):
+        if m.start() < at or any(a < m.end() and m.start() < b for a, b in kept):
+            continue
+        label = card_label(Card.parse(m.group())).plain
+        out.append(text[at:m.start()] + label)
+        at = m.end()
+        grow = len(label) - len(m.group())
+        if grow > 0 and text.startswith(" " * (grow + 1), at):
+            at += grow
+    return "".join(out) + text[at:]
 
 
 def seat_text(view: View, s: int, width: int | None = None) -> Text:
