@@ -65,6 +65,14 @@ def test_card_refusals_have_one_form(typed: str, part: str) -> None:
     assert msg.endswith("write rank then suit, e.g. QS, 10H, TD")
 
 
+@pytest.mark.parametrize(("typed", "flipped"), [("S5", "5S"), ("♠5", "5♠"), ("h10", "10H")])
+def test_a_card_typed_suit_first_is_told_the_order(typed: str, flipped: str) -> None:
+    """``S5`` at ``play>`` said "'5' is not a suit (C, D, H, S)"; it now says to write the rank first, once."""
+    with pytest.raises(tui.InputError) as e:
+        tui.parse_card_list(typed)
+    assert str(e.value) == f"'{typed}' is not a card: write the rank then the suit, e.g. {flipped}"
+
+
 def test_hint_footnote_once_and_wrapped_between_words(tmp_path: Path) -> None:
     g = Game(Match(Rules.parse("9-5-2"), 2, ["You", "Bob", "Cleo"]), KINDS, tmp_path / "m.json",
              Console(file=io.StringIO()))

@@ -738,7 +738,9 @@ def test_hint_key_shows_the_hint_in_a_panel_and_the_log(tmp_path: Path) -> None:
             assert isinstance(app.screen, Panel) and app.screen.kind == "hint"
             rows = screen_rows(app)
             assert any("Hint: the expert would choose" in x for x in rows), rows
-            assert any(re.search(r"^\W*[2-9TJQKA][SHDC] +\d+\.\d\d tricks +[+-]\d+\.\d\d points", x.strip("│ ")) for x in rows)
+            # a card as the hand shows it (10♥, Q♠)
+            assert any(re.search(r"^\W*(10|[2-9JQKA])[♠♥♦♣] +\d+\.\d\d tricks +[+-]\d+\.\d\d points", x.strip("│ "))
+                       for x in rows)
             assert any("Press Enter or Escape to close." in x for x in rows), rows
             await pilot.press("x")  # a card being typed does not close it (it said 'Press any key', unlike the others)
             await pilot.pause()
@@ -750,7 +752,7 @@ def test_hint_key_shows_the_hint_in_a_panel_and_the_log(tmp_path: Path) -> None:
             text = "\n".join(strip.text for strip in log.lines)
             assert "Hint: the expert would choose" in " ".join(strip.text.strip() for strip in log.lines)
             # a row closed up, one line: its numbers under '(tricks, points)' in the 20 columns of the log at 64x20
-            assert re.search(r"\n  \(tricks, points\)\n  [2-9TJQKA][SHDC] \d+\.\d\d [+-]\d+\.\d\d\n", text), text
+            assert re.search(r"\n  \(tricks, points\)\n  (10|[2-9JQKA])[♠♥♦♣] \d+\.\d\d [+-]\d+\.\d\d\n", text), text
             assert all(len(strip.text.rstrip()) <= log.scrollable_content_region.width for strip in log.lines)
             assert "hint is also in the deal log" in str(app.query_one("#message").render())
             await quit_table(pilot, app)
@@ -1018,7 +1020,7 @@ def test_the_last_trick_panel_draws_cards_as_the_table_does(tmp_path: Path) -> N
             assert any("│  No trick completed yet this deal.  │" in x for x in screen_rows(app))
             await pilot.press("escape")
             since = app.asks
-            await pilot.press("enter")  # the card under the cursor completes the trick
+            await pilot.press("home", "enter")  # the first legal card, stepped to, completes the trick
             await ready(pilot, app, since)
             await pilot.press("f3")
             await pilot.pause()
@@ -1254,6 +1256,40 @@ def test_enter_with_nothing_chosen_at_the_trump_decision_sends_nothing(tmp_path:
     asyncio.run(go())
 
 
+def test_enter_with_nothing_chosen_at_the_discard_decision_sends_nothing(tmp_path: Path) -> None:
+    """The repro (seed 5, 80x24): spades named, Enter at ``discard>`` discarded the card under the cursor, the trump
+    jack the hand starts with, unasked. Enter with nothing stepped to is now refused as at ``trump>``; the cursor
+    starts on the lowest card outside trump, and stepping to a card then Enter still discards it."""
+    app = _app(tmp_path, "9-5-2", 5)  # seed 5: you deal, name trump and discard
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            since = app.asks
+            await pilot.press(*"s", "enter")
+            await ready(pilot, app, since)
+            view = app.view
+            assert view is not None and isinstance(view.legal[0], Discard)
+            low = view.hand[app.cursor]
+            assert low.suit != view.trump, low  # not the highest trump (JS)
+            assert low.rank == min(c.rank for c in view.hand if c.suit != view.trump), low
+            before = len(app.game.match.deal.history)
+            await pilot.press("enter")
+            await pilot.pause()
+            message = str(app.query_one("#message").render())
+            assert message.startswith("Nothing chosen: type a card (e.g. "), message
+            assert "step to it with ← →, Space selects several, then Enter." in message, message
+            assert app.game.lines.empty() and app.waiting and len(app.game.match.deal.history) == before
+            await pilot.press("right", "left")  # stepped there and back: the lowest side card, chosen
+            since = app.asks
+            await pilot.press("enter")
+            await ready(pilot, app, since)
+            assert app.game.match.deal.history[before] == Discard(0, low)
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
 def test_a_long_name_is_cut_with_an_ellipsis_on_the_top_line_and_in_the_trick() -> None:
     """The repro: ``play --name "Maximiliane-Alexandra von Hohenzollern"`` at 80x24, having named spades, showed the top
     line "... trump ♠ spades (Maximiliane-Alexandra von" - its end and closing parenthesis off the screen - and
@@ -1419,13 +1455,13 @@ def test_a_hint_row_broken_in_the_deal_log_hangs_under_it(tmp_path: Path) -> Non
             "  JH 2C 3H 7H               9.08 tricks    +0.43 points"]
     log = game.hint_text(["Hint: the expert would choose 7C.", *rows[:1]], 80)
     # a row that does not fit says "pts" (every row then): '  7C 5.19 tricks +3.98 pts' fits in 28 columns
-    assert log[-1:] == ["  7C 5.19 tricks +3.98 pts"], log
+    assert log[-1:] == ["  7♣ 5.19 tricks +3.98 pts"], log  # cards as the hand shows them
     # a set of discards does not fit even so: the rows are then numbers under a line saying what they are
     log = game.hint_text(["Hint: the expert would choose 7C.", *rows], 80)
-    assert log[-3:] == ["  (tricks, points)", "  7C 5.19 +3.98", "  JH 2C 3H 7H 9.08 +0.43"], log
+    assert log[-3:] == ["  (tricks, points)", "  7♣ 5.19 +3.98", "  J♥ 2♣ 3♥ 7♥ 9.08 +0.43"], log
     assert all(len(x) <= 28 for x in log), log
     log = game.hint_text(["Hint: the expert would choose 7C.", *rows, "  JH 2C 3H 7H 8C 9C QS 5.00 tricks  +1.00 points"], 80)
-    assert log[-2:] == ["  JH 2C 3H 7H 8C 9C QS 5.00", "    +1.00"], log  # too long still: hung under its row
+    assert log[-2:] == ["  J♥ 2♣ 3♥ 7♥ 8♣ 9♣ Q♠ 5.00", "    +1.00"], log  # too long still: hung under its row
 
 
 CONTRACT_HINT = ["Hint: the expert would choose no-trump (estimated over 40 sampled deals, each played out).",
@@ -1490,6 +1526,66 @@ def test_keys_typed_while_the_terminal_is_too_small_are_kept_in_the_line(tmp_pat
             await pilot.press("enter")
             await ready(pilot, app, since)
             assert app.game.match.deal.contract is not None and app.game.match.deal.contract.code == "H"
+            await quit_table(pilot, app)
+
+    asyncio.run(go())
+
+
+def test_shown_cards_writes_cards_as_the_hand_does_but_not_names_or_what_was_typed() -> None:
+    from sergeant_major.cli.table import shown_cards
+
+    assert shown_cards("You (dealer) take the kitty: 8C 5C 6D 2D") == "You (dealer) take the kitty: 8♣ 5♣ 6♦ 2♦"
+    assert shown_cards("Refused [follow suit]: 'th': you hold KH TH 8H", quoted=True) == \
+        "Refused [follow suit]: 'th': you hold K♥ 10♥ 8♥"
+    assert shown_cards("AS (eldest) plays AS", keep=("AS",)) == "AS (eldest) plays AS"  # a name is no card
+    rows = ["  TH                        9.00 tricks    +0.50 points", "  QS                        8.10 tricks    -1.00 points"]
+    shown = [shown_cards(x) for x in rows]
+    assert shown[0].startswith("  10♥ ") and shown[1].startswith("  Q♠ ")
+    assert [x.index("tricks") for x in shown] == [x.index("tricks") for x in rows]  # the columns stay aligned
+    assert shown_cards("Cards: 2-10, T, J; QSX, 'QS'") == "Cards: 2-10, T, J; QSX, 'QS'"
+
+
+HAND_HINT = ["Hint: the expert would choose 7C (estimated over 40 sampled deals, each played out).",
+             "  7C                        5.27 tricks    -4.66 points",
+             "  TC                        5.00 tricks    -5.00 points"]
+
+
+def test_the_table_writes_cards_in_its_log_messages_and_hints_as_its_hand_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hand showed ``10♥`` while the messages said ``TH`` ("you hold KH TH 8H"), the hint ``TH 9.00 tricks`` and
+    the log "take the kitty: 8C 5C 6D 2D". The table's text now writes cards as its hand does; what was typed is
+    quoted as typed, and line mode keeps ``TH`` (what its player types)."""
+    import sergeant_major.players.expert as expert
+
+    monkeypatch.setattr(expert, "hint_lines", lambda view, rng, think=1.0: list(HAND_HINT))
+    app = _app(tmp_path, "9-5-2", 5)  # seed 5: you deal, name trump, take 8C 5C 6D 2D and Bob leads a club
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await ready(pilot, app)
+            for line in ("s", "2d 3c 5c 6c"):
+                since = app.asks
+                await pilot.press(*line, "enter")
+                await ready(pilot, app, since)
+            log = "\n".join(x.plain for x in app.query_one("#log", DealLog).texts)
+            assert "You (dealer) take the kitty: 8♣ 5♣ 6♦ 2♦" in log and "You (dealer) discard 2♦ 3♣ 5♣ 6♣" in log, log
+            assert "Bob (eldest) plays A♣" in log and "8C" not in log, log
+            since = app.asks
+            await pilot.press("a", "h", "enter")  # clubs led: a revoke
+            await ready(pilot, app, since)
+            await pilot.pause()
+            message = str(app.query_one("#message").render())
+            assert "'ah'" in message and "you hold 8♣ 7♣ 2♣" in message and "not play A♥" in message, message
+            since = app.asks
+            await pilot.press("f2")
+            await ready(pilot, app, since)
+            await pilot.pause()
+            rows = "\n".join(screen_rows(app))
+            assert "the expert would choose 7♣" in rows and "│    10♣                       5.00 tricks" in rows, rows
+            await pilot.press("escape")
+            await pilot.pause()
+            log = "\n".join(x.plain for x in app.query_one("#log", DealLog).texts)
+            assert "10♣ 5.00 tricks" in log and "TC" not in log, log
             await quit_table(pilot, app)
 
     asyncio.run(go())

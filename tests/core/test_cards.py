@@ -206,3 +206,16 @@ def test_an_invisible_character_is_quoted_visibly(text: str, shown: str) -> None
     with pytest.raises(CardParseError) as info:
         Suit.parse("♠\ufe0f\ufe0f")
     assert "'♠\\ufe0f\\ufe0f' is not a suit" in str(info.value)
+
+
+@pytest.mark.parametrize(("text", "flipped"), [("S5", "5S"), ("s5", "5S"), ("♠5", "5♠"), ("H10", "10H"), ("DQ", "QD")])
+def test_a_card_written_suit_first_is_named_as_such(text: str, flipped: str) -> None:
+    """``S5`` was refused as "'5' is not a suit (C, D, H, S)": true, and no help. The refusal now says the order."""
+    with pytest.raises(CardParseError) as info:
+        parse_card(text)
+    assert str(info.value) == f"'{text}' is not a card: write the rank then the suit, e.g. {flipped}"
+
+
+def test_a_card_not_suit_first_keeps_its_refusal() -> None:
+    with pytest.raises(CardParseError, match=r"'SX' is not a card: 'X' is not a suit"):
+        parse_card("SX")

@@ -733,9 +733,31 @@ def test_the_summary_title_and_notes_wrap_at_the_terminal_not_the_table(tmp_path
     lines = r.stdout.splitlines()
     assert "1 board of 9-5-2 x 6 seat arrangements (duplicate; deal 2 after a heuristic deal 1, 1 with an exchange), " \
            "seed 0" in lines, r.stdout
-    assert any(ln.startswith("score/deal, over/deal: means per deal ± 95% CI over boards (a board's mean over its "
-                             "arrangements is the unit)") for ln in lines), r.stdout
+    assert any(ln.startswith("score/deal, over/deal: means per deal over boards (a board's mean over its "
+                             "arrangements is the unit); no CI") for ln in lines), r.stdout  # one board: no '±'
     assert any(ln.endswith(f"; JSON written to {out}") and " s on 1 local process" in ln for ln in lines), r.stdout
+
+
+@pytest.mark.parametrize(("args", "boards", "matches"), [
+    (["-n", "0", "-m", "1"], None, "no interval: it needs 2 match seeds or more"),
+    (["-n", "1", "-m", "0"], "no CI: it needs 2 boards or more", None),
+    (["-n", "2", "-m", "2"], "± 95% CI over boards", "(low .. high): 95% Wilson interval"),
+])
+def test_the_notes_describe_only_the_columns_and_intervals_shown(args: list[str], boards: str | None,
+                                                                 matches: str | None) -> None:
+    """The repro: ``-n 0 -m 1`` explained score/deal and over/deal, columns not shown, and "(low .. high): 95% Wilson
+    interval" beside a bare ``33.3``; ``-n 1`` promised a "±" that no cell had. Each note now says what is shown."""
+    r = runner.invoke(app, ["tournament", *args, "-w", "1", "--players", "random,random,random"], env={"COLUMNS": "300"})
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    score = [ln for ln in lines if ln.startswith("score/deal, over/deal:")]
+    wins = [ln for ln in lines if ln.startswith("match win %:")]
+    assert (boards is None) == (not score) and (matches is None) == (not wins), r.stdout
+    assert boards is None or boards in score[0], r.stdout
+    assert matches is None or matches in wins[0], r.stdout
+    table = "\n".join(ln for ln in lines if ln.startswith(" "))
+    assert ("±" in table) == (boards is not None and "±" in boards), r.stdout
+    assert (" .. " in table) == (matches is not None and ".." in matches), r.stdout
 
 
 @pytest.mark.parametrize(("kwargs", "quoted"), [

@@ -1343,6 +1343,28 @@ def test_a_fake_end_on_an_unfinished_save_is_refused_quoting_it(tmp_path: Path) 
     assert res.exit_code == 1 and "Hands as dealt" in res.stdout, res.output
 
 
+def test_replay_names_the_illegal_action_of_a_finished_record_with_a_person(tmp_path: Path) -> None:
+    """A finished record with a person at seat 0 whose second card was changed to its first: ``replay`` said "gives
+    an end ..., but its match is not over ...; not shown" while ``check`` named the illegal card. It now names the
+    illegal action as ``check`` does (exit 1) and shows the match up to it, as its help says."""
+    m = Match(Rules.parse("9-5-2 deals=1"), 8, ["You", "Bob", "Cleo"])
+    drive(m, [HeuristicPlayer()] * 3)
+    rec = _person_save(m)
+    assert rec["end"] is not None
+    acts = rec["deals"][0]["actions"]
+    mine = [i for i, a in enumerate(acts) if a["seat"] == 0 and "play" in a]
+    acts[mine[1]]["play"] = acts[mine[0]]["play"]
+    p = tmp_path / "illegal.json"
+    p.write_text(json.dumps(rec), encoding="utf-8")
+    checked = runner.invoke(app, ["check", str(p)])
+    assert checked.exit_code == 1 and "is illegal" in checked.stderr, checked.output
+    res = runner.invoke(app, ["replay", str(p)])
+    assert res.exit_code == 1, res.output
+    assert checked.stderr.strip() in res.stderr, (checked.stderr, res.stderr)
+    assert "not over" not in res.stderr and "--spoilers" not in res.stderr, res.stderr
+    assert "Hands as dealt" in res.stdout and "Deal 1 unfinished" in res.stdout, res.stdout
+
+
 @pytest.mark.parametrize("width", ["40", "80", "120"])
 def test_replay_tables_fold_long_names_instead_of_cutting_them(tmp_path: Path, width: str) -> None:
     """``replay``'s tables cut long player names with an ellipsis at 80 columns ("Konstantino…" in the tricks table):

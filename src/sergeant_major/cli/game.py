@@ -26,7 +26,7 @@ from sergeant_major.cli.settings import Settings, save_settings
 from sergeant_major.core.actions import Action, Discard, EndGive, Give, Play, Return, TakeKitty
 from sergeant_major.core.cards import Card
 from sergeant_major.core.deal import DealResult, Phase, role_name
-from sergeant_major.core.errors import SergeantMajorError
+from sergeant_major.core.errors import IllegalActionError, SergeantMajorError
 from sergeant_major.core.match import Match
 from sergeant_major.core.safetext import quote, visible
 from sergeant_major.core.view import View
@@ -128,6 +128,13 @@ class Game:
         for part in tui.wrap_note(text, self.console.width - 1, indent=""):
             self.say(part, style="bold red")
 
+    def card_words(self, text: str, quoted: bool = False) -> str:
+        """``text``, a line of the game's own naming cards (what was played or passed, the last trick, a rule's
+        refusal, a hint), with its cards as this front end shows them: line mode keeps ``TH``, what its player types
+        and its ``Legal:`` line lists (the table writes ``10♥``). ``quoted``: the text quotes a typed input
+        (``'th'``), kept as typed."""
+        return text
+
     def emit(self, text: str | Text, style: str = "") -> None:
         """Put one line on the screen (line mode: print it)."""
         if isinstance(text, str):
@@ -152,7 +159,7 @@ class Game:
         cards = [c for c in self._group_cards if c is not None]
         names = self.match.names
         if cards:
-            text = tui.passed_text(kind, w, names[g], names[r], cards)
+            text = self.card_words(tui.passed_text(kind, w, names[g], names[r], cards))
         else:
             text = tui.hidden_text(kind, g, r, len(self._group_cards), names)
         self._group = None
@@ -339,7 +346,7 @@ class Game:
         res = m.apply(action)
         text = tui.describe_public(action, deal, m.names, HUMAN)
         if text is not None:
-            text += note
+            text = self.card_words(text) + note
         if isinstance(action, (Give, Return, Discard)):
             kind = "discard" if isinstance(action, Discard) else ("give" if isinstance(action, Give) else "return")
             to = action.to if isinstance(action, (Give, Return)) else action.seat
@@ -412,7 +419,8 @@ class Game:
                 continue
             if cmd == "last":
                 done = view.completed
-                self.say(f"Last trick: {tui.trick_text(done[-1], view.names)}" if done else "No trick completed yet this deal.")
+                self.say(self.card_words(f"Last trick: {tui.trick_text(done[-1], view.names)}") if done
+                         else "No trick completed yet this deal.")
                 continue
             if cmd in ("scores", "sheet"):
                 self.console.print(tui.score_sheet(view), highlight=False)
@@ -444,7 +452,8 @@ class Game:
             try:
                 actions = self.build_actions(view, line)
             except SergeantMajorError as e:
-                self.refuse(tui.refusal(line, e))
+                why = tui.refusal(line, e)  # a rule's words name cards; a typing error's say what to type (QS)
+                self.refuse(self.card_words(why, quoted=True) if isinstance(e, IllegalActionError) else why)
                 continue
             for a in actions:
                 self._apply(a)

@@ -82,7 +82,7 @@ SPOILERS_HELP = ("Also show a match still being played with a person at the tabl
 
 
 def refuse_unfinished(rec: dict[str, Any], path: Path, game: int | None, spoilers: bool, err: Console,
-                      over: bool = False) -> None:
+                      over: bool = False, illegal: bool = False) -> None:
     """Exit with status 2, saying why, when ``rec`` is a match not over yet that a person plays (the save of a
     terminal match in progress) and ``spoilers`` is off: its record is full information, so showing it would show
     the person every other hand, the kitty and the discards of the deal being played (the web server refuses the
@@ -90,13 +90,16 @@ def refuse_unfinished(rec: dict[str, Any], path: Path, game: int | None, spoiler
     from the record's actions is over; then nothing is left to play, even when the record gives no end (a
     hand-edited one: ``play --resume`` refuses it as over, and this refused it as still being played). A record that
     gives an end while its match is not ``over`` (a fake ``end``) is refused too, exit 1 (a damaged record, as
-    ``check`` says), quoting that end: its ``end`` let the hands of a match in progress through.
+    ``check`` says), quoting that end: its ``end`` let the hands of a match in progress through. ``illegal``: the
+    record's actions hold an illegal action (:func:`~sergeant_major.records.replay_record`); with an end given, the
+    record says its match is over and is damaged, so it is not refused here: the caller names the illegal action
+    first, as ``check`` does.
 
     Raises:
         typer.Exit: code 2 (a match still being played), 1 (an end the play does not give).
     """
     people = [i for i, p in enumerate(rec["players"]) if p["kind"] == "human"]
-    if spoilers or over or not people:
+    if spoilers or over or not people or (illegal and rec["end"] is not None):
         return
     where = str(path) + (f" record {game}" if game is not None else "")
     end = rec["end"]  # checked by the replay the caller made: a dict of winners and reason
@@ -215,7 +218,7 @@ def replay(
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     rec = load_record(file, game, err)
     rep = replay_record(rec)
-    refuse_unfinished(rec, file, game, spoilers, err, over=rep.match.over)
+    refuse_unfinished(rec, file, game, spoilers, err, over=rep.match.over, illegal=rep.error is not None)
     m = rep.match
     # only the deals in the record: the match starts the next deal by itself after a scored one
     shown = min(len(m.deals), len(rec["deals"]))

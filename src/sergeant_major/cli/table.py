@@ -18,7 +18,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,7 @@ from sergeant_major.core.deal import DealResult, Phase
 from sergeant_major.core.match import Match
 from sergeant_major.core.view import View
 
-__all__ = ["TableApp", "TableGame", "CardInput", "run_table", "card_label", "me_text", "seat_text", "trick_lines", "trick_row"]
+__all__ = ["TableApp", "TableGame", "CardInput", "run_table", "card_label", "shown_cards", "me_text", "seat_text", "trick_lines", "trick_row"]
 
 _RED = (Suit.HEARTS, Suit.DIAMONDS)
 _CONTINUE = "\x00continue"  # what a key on a result panel sends to the worker
@@ -79,6 +79,11 @@ class TableGame(Game):
         # one line: the deal log and the message under the hand break it at their own widths, and the message
         # would otherwise keep only the last piece, without the input it quotes
         self.say(text, style="bold red")
+
+    def card_words(self, text: str, quoted: bool = False) -> str:
+        """``text`` with its cards as the hand shows them (``10♥`` for ``TH``: :func:`shown_cards`), the players' names
+        and, with ``quoted``, a quoted input kept as they are."""
+        return shown_cards(text, self.match.names, quoted)
 
     def show_decision(self, view: View) -> None:
         self._post(self.app.show_view, view, True)
@@ -127,7 +132,8 @@ class TableGame(Game):
         """The hint shown in a panel as wide as the terminal (its rows of estimates, 54 columns, broke into pieces in
         the deal log's 20 to 30), and for the log with each row's spaces closed up, broken between words at the log's
         width."""
-        lines = super().hint_text(hints, 10_000)  # the footnote once a session; each line whole, broken below
+        # the footnote once a session; each line whole, broken below; its cards as the hand shows them
+        lines = [self.card_words(x) for x in super().hint_text(hints, 10_000)]
         self._post(self.app.show_hint, lines)
         return hint_log_lines(lines, self.app.log_width())
 
@@ -161,6 +167,42 @@ def card_label(card: Card, red: bool = True) -> Text:
     terminal draws red as dim grey, the look of a card that may not be played)."""
     rank = str(card)[:-1].replace("T", "10")
     return Text(f"{rank}{Suit(card.suit).symbol}", style="bold red" if red and card.suit in _RED else "bold")
+
+
+_CARD_WORD = re.compile(r"(?<![\w'])[2-9TJQKA][CDHS](?![\w'])")
+"""A card in the canonical notation (``TH``, ``QS``) as a word of a line."""
+_QUOTED = re.compile(r"'[^']*'")
+"""A quoted input (``'th'``, :func:`~sergeant_major.core.safetext.quote`)."""
+
+
+def shown_cards(text: str, keep: Sequence[str] = (), quoted: bool = False) -> str:
+    """``text`` with each card in the canonical notation (``TH``) written as the hand shows it (``10♥``,
+    :func:`card_label`), so the deal log, the messages and the hints say what the hand shows. Not inside any of
+    ``keep`` (the players' names: one may be ``JD``) nor, with ``quoted``, inside a quoted input (``'th'``: what was
+    typed). A card made longer (``10♥`` for ``TH``) takes a space of a run of spaces after it, so the hint's columns
+    stay aligned.
+
+    >>> shown_cards("You take the kitty: 8C TD")
+    'You take the kitty: 8♣ 10♦'
+    """
+    kept: list[tuple[int, int]] = []
+    for name in keep:
+        if name:
+            kept += [(m.start(), m.end()) for m in re.finditer(re.escape(name), text)]
+    if quoted:
+        kept += [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
+    out: list[str] = []
+    at = 0
+    for m in _CARD_WORD.finditer(text):
+        if m.start() < at or any(a < m.end() and m.start() < b for a, b in kept):
+            continue
+        label = card_label(Card.parse(m.group())).plain
+        out.append(text[at:m.start()] + label)
+        at = m.end()
+        grow = len(label) - len(m.group())
+        if grow > 0 and text.startswith(" " * (grow + 1), at):
+            at += grow
+    return "".join(out) + text[at:]
 
 
 def seat_text(view: View, s: int, width: int | None = None) -> Text:
@@ -353,7 +395,7 @@ class CardWidget(Static):
 
 class CardInput(Input):
     """The line where cards and commands are typed; with nothing typed, the arrow keys move along the hand and
-    Enter chooses the card under the cursor."""
+    Enter chooses the card under the cursor once the player has stepped to it."""
 
     async def _on_key(self, event: events.Key) -> None:
         app = self.app
@@ -518,7 +560,7 @@ ANY_KEY_CLOSES = "Press any key to close."
 HELP: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("How to play", (
         "Type a card and Enter: QS, 10h, Q♠ (several for a discard or a give: 2c 3d).",
-        "Or, with nothing typed: Left/Right move along your hand, Enter plays the card under the cursor; click a "
+        "Or, with nothing typed: Left/Right move along your hand, then Enter plays the card stepped to; click a "
         "card to play it. Discards and gives: Space or a click selects cards, Enter gives or discards them.",
         "Trump, contract, targets: type them (S, spades, NT, MT; a number), or Left/Right through the choices "
         "and Enter.")),
@@ -690,6 +732,7 @@ class TableApp(App[None]):
         self.waiting = False  # the worker waits for a line of the human
         self.cursor = 0
         self.selected: set[int] = set()
+        self.stepped = False  # the player moved the cursor or selected at this decision: Enter may take its card
         self.intro = intro or []
         self.panel: str | None = None
         self.hidden_panels: list[tuple[str, PanelBody]] = []  # panels waiting, bottom first, for a table that fits
@@ -848,7 +891,10 @@ class TableApp(App[None]):
         self.view = view
         if decide:
             self.selected = set()
+            self.stepped = False
             self.say("")
+            start = start_cursor(view)
+            self.cursor = self.cursor if start is None else start
         self.draw_top()
         n = view.players
         seats = {"left": (view.seat + 1) % n, "right": (view.seat - 1) % n}
@@ -972,6 +1018,12 @@ class TableApp(App[None]):
                 self.say(Text(f"Nothing chosen: type one of {' '.join(options)}, or step to it with ← →, then Enter.",
                               style="bold"))
                 return
+            if self._legal_cards() and not self.stepped and len(self._legal_cards()) > 1:
+                # the card under the cursor was never chosen (a discard sent the trump jack): say how to choose
+                several = ", Space selects several" if self._multi() else ""
+                self.say(Text(f"Nothing chosen: type a card (e.g. {self._example()}), or step to it with ← →{several}, "
+                              "then Enter.", style="bold"))
+                return
             text = self._line_from_hand()
             if not text:
                 return
@@ -986,6 +1038,11 @@ class TableApp(App[None]):
             chosen = [v.hand[i] for i in sorted(self.selected)] or [v.hand[self.cursor]]
             return " ".join(str(c) for c in chosen)
         return str(v.hand[self.cursor])
+
+    def _example(self) -> str:
+        """A legal card as it may be typed (``5S``), for the message refusing an empty Enter."""
+        v = self.view
+        return str(v.hand[self.cursor]) if v is not None and v.hand else "QS"
 
     def choices(self) -> list[str]:
         """What the arrow keys step through at a decision that is not a card (trump, contract, targets): the legal
@@ -1009,6 +1066,7 @@ class TableApp(App[None]):
         if v is None or not legal:
             return
         idx = [i for i, c in enumerate(v.hand) if c in legal]
+        self.stepped = True
         if key == "space":
             if self._multi():
                 self.selected ^= {self.cursor}
@@ -1028,6 +1086,7 @@ class TableApp(App[None]):
         if v is None or not self.waiting or v.hand[index] not in self._legal_cards():
             return
         self.cursor = index
+        self.stepped = True
         if self._multi():
             self.selected ^= {index}
             self._draw_hand()
@@ -1074,6 +1133,18 @@ class TableApp(App[None]):
     def action_quit_game(self) -> None:
         self.game.leave_requested = True
         self.game.lines.put("quit")
+
+
+def start_cursor(view: View) -> int | None:
+    """Where the cursor starts at a decision of ``view``'s seat: at a discard, a give or a return on the lowest card
+    outside trump (the usual card to part with, not the highest trump the hand starts with); an index into
+    ``view.hand``. ``None`` at a play (the cursor stays where it was, on a legal card) or with no card to choose."""
+    cards = [a.card for a in view.legal if isinstance(a, (Discard, Give, Return))]
+    if not cards:
+        return None
+    side = [c for c in cards if c.suit != view.trump] or cards
+    low = min(side, key=lambda c: (c.rank, view.hand.index(c) if c in view.hand else 0))
+    return view.hand.index(low) if low in view.hand else 0
 
 
 def top_line(view: View, room: int) -> str:

@@ -272,10 +272,20 @@ def tournament_command(
             if res.matches:
                 row.append("")
             table.add_row(*row)
-    notes = ["score/deal, over/deal: means per deal ± 95% CI over boards (a board's mean over its arrangements is the unit)"]
+    # each note says what its columns show: no '±' or '(low .. high)' is promised where one unit gives no interval
+    notes: list[str] = []
+    if res.boards:
+        means = ([e for x in res.slots for e in (x.score, x.over)] + [e for v in res.levels_stats for e in (v.score, v.over)]
+                 + [e for d in res.differences for e in (d.score, d.over)])
+        ci = any(e.ci95 is not None for e in means)
+        notes.append(f"score/deal, over/deal: means per deal{' ± 95% CI' if ci else ''} over boards (a board's mean over "
+                     "its arrangements is the unit)" + ("" if ci else "; no CI: it needs 2 boards or more"))
     if res.matches:
+        wins = [e for e in [x.wins for x in res.slots] + [v.wins for v in res.levels_stats] if e is not None]
+        interval = ("(low .. high): 95% Wilson interval, match seeds as units" if any(e.bounds is not None for e in wins)
+                    else "no interval: it needs 2 match seeds or more")
         notes.append(f"match win %: {count(res.matches, 'seeded match', 'seeded matches')} x {res.arrangements} "
-                     f"arrangements ({count(res.match_deals, 'deal')}); a shared win counts 1/k; (low .. high): 95% Wilson interval, match seeds as units")
+                     f"arrangements ({count(res.match_deals, 'deal')}); a shared win counts 1/k; {interval}")
     played = res.deals + res.match_deals
     notes.append((f"merged from {count(len(merge), 'file')}" if merge else
                   f"{elapsed:.1f} s on {backend}, {played / elapsed:.0f} deals/s")

@@ -319,6 +319,8 @@ def _card_error(word: str, parsed: str) -> str:
     if _is_rank(word.strip()):
         return f"{head}: {quote(word.strip())} is a rank without a suit; {_HOW}"
     detail = parsed.partition(": ")[2] if parsed.startswith(head + ": ") else ""
+    if detail.startswith("write the rank then the suit"):  # suit first ('S5'): the detail says the order already
+        return f"{head}: {detail}"
     return f"{head}: {detail}; {_HOW}" if detail else f"{head} ({_HOW})"
 
 

@@ -176,6 +176,17 @@ _RANK_ALIASES: Final = {c: i for i, c in enumerate(RANK_CHARS)} | {"10": 8, "1":
 _GERMAN_RANKS: Final = {"D": 10, "B": 9}
 
 
+def _suit_first(t: str, german: bool) -> str | None:
+    """``t`` (upper case, symbols plain) written the other way round, rank then suit (``'5S'`` for ``'S5'``,
+    ``'10♠'`` for ``'♠10'``), when it is a suit followed by a rank; else ``None``."""
+    suit, rank = t[0], t[1:].strip()
+    if suit not in SUIT_CHARS and suit not in SUIT_SYMBOLS:
+        return None
+    if rank in _RANK_ALIASES and _RANK_ALIASES[rank] >= 0 or german and rank in _GERMAN_RANKS:
+        return f"{rank}{suit}"
+    return None
+
+
 def parse_card(text: str, *, german: bool = False) -> Card:
     """Parse one card: ``'QS'``, ``'10h'``, ``'qs'``, ``'TD'``, ``'Q♠'``, ``'as'``; the white suit symbols
     ``♤ ♡ ♢ ♧`` are the same suits, and a symbol may be followed by U+FE0F or U+FE0E (``'Q♥️'``, as phones type it).
@@ -200,6 +211,9 @@ def parse_card(text: str, *, german: bool = False) -> Card:
     elif suit_part in SUIT_CHARS:
         suit = SUIT_CHARS.index(suit_part)
     else:
+        flipped = _suit_first(t, german)
+        if flipped is not None:  # 'S5', '♠5': a card written suit first, named as such rather than "'5' is not a suit"
+            raise CardParseError(f"{quote(raw)} is not a card: write the rank then the suit, e.g. {flipped}")
         raise CardParseError(f"{quote(raw)} is not a card: {char_text(plain[-1])} is not a suit (C, D, H, S)")
     if german and rank_part in _GERMAN_RANKS:
         rank = _GERMAN_RANKS[rank_part]
