@@ -317,6 +317,30 @@ def test_a_table_its_creator_named_table_stays_table_in_german(server: Server, b
     ctx.close()
 
 
+def test_a_name_typed_before_the_home_page_is_ready_is_the_creator_s(server: Server, browser: Any) -> None:
+    """The repro (a slow server): the home page asked for its options before it watched the name field, so "Table"
+    typed in the meantime counted as the untouched default and read "Tisch" in German. Now the field is watched at
+    once: the options are held back here until the name is typed."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = page_errors(page)
+    held: list[Any] = []
+    page.route("**/api/options", lambda route: held.append(route))
+    page.goto(server.url + "/")
+    page.fill("#tname", "Table")
+    while not held:
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    page.fill("#seats .seatrow[data-seat='0'] .sname", "Ann")
+    page.click("#create-btn")
+    page.wait_for_url("**/t/*")
+    page.click("#lang")
+    page.locator("#tname", has_text="9-5-2").wait_for()
+    assert page.inner_text("#tname").startswith("Table · "), page.inner_text("#tname")
+    assert not errs, errs
+    ctx.close()
+
+
 @pytest.mark.parametrize(("opts", "reason"), [("deals=0", "deals=0 must be positive"), ("players=5", "players=5 (3 or 4)"),
                                               ("kitty=none targets=9-5-9", "targets 9-5-9 add up to 23, not the 17 tricks")])
 def test_the_german_pages_show_why_rules_are_refused(server: Server, browser: Any, opts: str, reason: str) -> None:

@@ -153,6 +153,27 @@ def test_computers_that_fill_a_lobby_table_are_named_in_the_pages_language(serve
     page.context.close()
 
 
+def test_open_a_table_clicked_before_the_lobby_is_ready_opens_it(server: Server, browser: Any) -> None:
+    """The repro (a slow server): "Open a table" did nothing when clicked before the lobby had its options, as its
+    buttons were wired only after them. Now a click at once waits for them: the options are held back here until after
+    the click."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errs = page_errors(page)
+    held: list[Any] = []
+    page.route("**/api/options", lambda route: held.append(route))
+    page.goto(server.url + "/lobby")
+    page.fill("#lname", "Ann")
+    page.click("#btn-open")
+    while not held:
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    page.wait_for_url("**/t/**")
+    page.wait_for_selector("#players .player")
+    assert not errs, errs
+    ctx.close()
+
+
 @pytest.mark.parametrize(("lang", "want"), [("en", 'at most 4 phrases in 10 s; "Nice trick" was not sent'),
                                           ("de", "„Schöner Stich“ wurde nicht gesendet")])
 def test_a_chat_flood_names_the_phrase_as_the_player_saw_it(server: Server, browser: Any, lang: str, want: str) -> None:

@@ -36,6 +36,8 @@ async function copyLink(input, fb) {
   fb.textContent = ok ? t("copied") : t("copyManual");
 }
 async function init() {
+  const tname = document.getElementById("tname");  // typed into: the name is the creator's choice, even "Table"
+  tname.addEventListener("input", () => { tname.dataset.typed = "1"; });  // before any wait: a name typed at once counts
   const account = fetch("/api/account");  // asked at once, beside the options
   try {
     const r = await fetch("/api/options"); const o = await r.json(); LEVELS = o.levels;
@@ -44,8 +46,6 @@ async function init() {
   } catch (e) { /* keep defaults */ }
   try { ACCOUNT = (await (await account).json()).name || null; } catch (e) { /* a guest */ }
   renderSeats(); defaultTableName();
-  const tname = document.getElementById("tname");  // typed into: the name is the creator's choice, even "Table"
-  tname.addEventListener("input", () => { tname.dataset.typed = "1"; });
   document.getElementById("opts").addEventListener("input", renderSeats);
   const form = document.getElementById("create");
   form.addEventListener("submit", create);

@@ -2,6 +2,7 @@
 // The lobby: the waiting public tables pushed over /ws/lobby (no polling); quick play, open, join by POST.
 const $ = (id) => document.getElementById(id);
 let L = null, ws = null, retry = 0, skew = 0, busy = false, loggedOut = false;
+let ready = Promise.resolve();  // the account and the options asked for at start: a click before them waits for them
 const WAITS = [0, 10, 30, 60, 120];
 let CLOCKS = [[0, 0], [10, 30], [20, 60], [30, 120], [60, 300]], LEVELS = ["heuristic"];
 function secs(s) { return s >= 60 && s % 60 === 0 ? t("minutes", { n: s / 60 }) : t("seconds", { n: s }); }
@@ -27,6 +28,8 @@ function form(kind, table) {
 }
 async function post(kind, table) {
   if (busy) return;
+  busy = true;
+  try { await ready; } finally { busy = false; }
   $("error").textContent = ""; $("error").title = ""; delete $("error").dataset.unreachable;
   if (!$("lname").value.trim()) { $("error").textContent = t("needName"); $("lname").focus(); return; }
   localStorage.setItem("sm-name", $("lname").value.trim());
@@ -120,8 +123,14 @@ window.addEventListener("offline", () => {
 window.addEventListener("online", () => { if (!ws || ws.readyState > 1) { retry = 0; connect(); } });
 // the seat's name fixed (logged in: the account's) or typed: a fixed one reads as text, said to be the account's
 function fixName(fixed) { $("lname").readOnly = fixed; $("lname-note").hidden = !fixed; }
-async function init() {
+function init() {
   $("lname").value = localStorage.getItem("sm-name") || "";
+  // the buttons work at once: a click while the page still asks for the account and options waits for them
+  $("lobby-form").addEventListener("submit", (ev) => { ev.preventDefault(); post("quick"); });
+  $("btn-open").addEventListener("click", () => post("open"));
+  ready = start();
+}
+async function start() {
   try {  // logged in: the seat is the account's, under its name (the server uses it whatever is typed)
     const acc = await (await fetch("/api/account")).json();
     if (acc.name) { $("lname").value = acc.name; fixName(true); }
@@ -132,8 +141,6 @@ async function init() {
     $("lpreset").innerHTML = o.presets.map((p) => `<option>${esc(p)}</option>`).join("");
   } catch (e) { $("lpreset").innerHTML = "<option>9-5-2</option>"; }
   fillForm();
-  $("lobby-form").addEventListener("submit", (ev) => { ev.preventDefault(); post("quick"); });
-  $("btn-open").addEventListener("click", () => post("open"));
   connect();
 }
 window.onLang = () => { fillForm(); render(); if (loggedOut) $("conn").textContent = t("loggedOut"); };
