@@ -438,6 +438,155 @@ def kills(x: int, y: int) -> int:
     return int(popcount64(y)) - worst
 
 
+def behind_table_py(low: bool = False) -> list[int]:
+    """``BEHIND[(1 << k) | x]``: :func:`behind_tricks` of ``k`` trumps in play held by the seat and the player
+    before it (``P``), ``x`` marking the seat's (bit ``i`` the ``i``-th lowest), for ``k`` in 0..13.
+
+    Three values per pattern, computed from fewer cards to more: ``lead`` (the seat holds only trumps and leads),
+    ``follow`` (it holds only trumps and another player leads) and ``sure`` (it may still hold other cards). ``P``
+    plays after the seat only when the seat leads; the other players hold no trump above the seat's. With only
+    trumps the seat, on lead, leads one (``P`` beats it with a higher trump, the seat's next trick led by the
+    others, or not: the seat wins and leads again, ``P`` having played a lower trump or none); led to, it sees
+    ``P``'s trump or none and plays any of its trumps, winning when higher. With other cards it plays a trump only
+    when trumps are led (then any of its trumps, winning when higher than ``P``'s), so the others may lead trumps
+    from ``P`` (a trick as above), spend a trump of ``P`` on a trick the seat plays no trump to, or have it hold
+    only trumps from now on, on lead or not (when it plays its last other card): ``sure`` is the least of those,
+    the others choosing, the seat answering best. Every choice the others have in the game is one of these (or
+    gives them less), so each count is a lower bound on the tricks the seat's trumps win. ``low``: the others may
+    also lead a trump under the seat's (the seat plays one and wins, ``P`` playing none or a lower one) - the same
+    table (``test_trumps_behind_table_small_cases``), so the count holds with such trumps about."""
+    top = 1 << 14
+    lead = [0] * top
+    follow = [0] * top
+    sure = [0] * top
+
+    def drop(x: int, i: int) -> int:  # the pattern without its i-th card
+        return (x & ((1 << i) - 1)) | ((x >> (i + 1)) << i)
+
+    for k in range(1, 14):
+        km = 1 << (k - 1)
+        kmm = km >> 1
+        for x in range(1 << k):
+            idx = (1 << k) | x
+            mine = [i for i in range(k) if (x >> i) & 1]
+            if not mine:
+                continue
+            if len(mine) == k:
+                lead[idx] = follow[idx] = sure[idx] = k
+                continue
+            theirs = [i for i in range(k) if not (x >> i) & 1]
+            best = 0
+            for s in mine:  # the seat leads s; P beats it, plays under it, or plays no trump
+                x1 = drop(x, s)
+                worst = 1 + lead[km | x1]
+                for t in theirs:
+                    x2 = drop(x1, t if t < s else t - 1)
+                    worst = min(worst, follow[kmm | x2] if t > s else 1 + lead[kmm | x2])
+                best = max(best, worst)
+            lead[idx] = best
+            worst = 1 + max(lead[km | drop(x, s)] for s in mine)  # P plays no trump
+            worst_sure = min(lead[idx], worst)
+            if low:  # another player leads a trump under the seat's: it plays one, winning, P none or a lower one
+                worst_sure = min(worst_sure, 1 + max(sure[km | drop(x, s)] for s in mine))
+            for t in theirs:  # P plays t before the seat
+                x1 = drop(x, t)
+                bf = 0
+                bs = 0
+                for s in mine:
+                    x2 = kmm | drop(x1, s if s < t else s - 1)
+                    bf = max(bf, 1 + lead[x2] if s > t else follow[x2])
+                    bs = max(bs, (1 if s > t else 0) + sure[x2])
+                worst = min(worst, bf)
+                worst_sure = min(worst_sure, bs, sure[km | x1])
+            follow[idx] = worst
+            sure[idx] = min(worst_sure, worst)
+    return sure
+
+
+def _behind_table() -> Any:
+    """:data:`BEHIND`: :func:`behind_table_py`'s counts, with numpy a pattern length at a time (some 50 times
+    sooner: the import does not wait for it)."""
+    if not HAVE_NUMBA:
+        return int_array(behind_table_py())
+    import numpy as np
+
+    out = np.zeros(1 << 14, dtype=np.int64)
+    lead = [np.zeros(1, np.int64)]  # per length k: the counts of the patterns 0 .. 2**k - 1
+    follow = [np.zeros(1, np.int64)]
+    sure = [np.zeros(1, np.int64)]
+    big = 99
+    for k in range(1, 14):
+        x = np.arange(1 << k, dtype=np.int64)
+
+        def drop(v: Any, i: int) -> Any:
+            return (v & ((1 << i) - 1)) | ((v >> (i + 1)) << i)
+
+        l1, f1, s1 = lead[k - 1], follow[k - 1], sure[k - 1]
+        l2, f2, s2 = (lead[k - 2], follow[k - 2], sure[k - 2]) if k >= 2 else (l1, f1, s1)
+        bit = [((x >> i) & 1) == 1 for i in range(k)]
+        lead_k = np.zeros(1 << k, np.int64)
+        follow_k = np.full(1 << k, big, np.int64)
+        none_k = np.zeros(1 << k, np.int64)  # P plays no trump to a trick the others lead
+        for s in range(k):
+            x1 = drop(x, s)
+            worst = 1 + l1[x1]
+            none_k = np.where(bit[s], np.maximum(none_k, 1 + l1[x1]), none_k)
+            for t in range(k):
+                if t == s:
+                    continue
+                x2 = drop(x1, t if t < s else t - 1)
+                v = f2[x2] if t > s else 1 + l2[x2]
+                worst = np.where(bit[t], worst, np.minimum(worst, v))
+            lead_k = np.where(bit[s], np.maximum(lead_k, worst), lead_k)
+        follow_k = none_k.copy()
+        sure_k = np.minimum(lead_k, none_k)
+        for t in range(k):
+            x1 = drop(x, t)
+            bf = np.zeros(1 << k, np.int64)
+            bs = np.zeros(1 << k, np.int64)
+            for s in range(k):
+                if s == t:
+                    continue
+                x2 = drop(x1, s if s < t else s - 1)
+                bf = np.where(bit[s], np.maximum(bf, (1 + l2[x2]) if s > t else f2[x2]), bf)
+                bs = np.where(bit[s], np.maximum(bs, (1 if s > t else 0) + s2[x2]), bs)
+            theirs = ~bit[t]
+            follow_k = np.where(theirs, np.minimum(follow_k, bf), follow_k)
+            sure_k = np.where(theirs, np.minimum(sure_k, np.minimum(bs, s1[x1])), sure_k)
+        sure_k = np.minimum(sure_k, follow_k)
+        mine = np.zeros(1 << k, np.int64)
+        for i in range(k):
+            mine += bit[i]
+        lead_k = np.where(mine == 0, 0, lead_k)
+        follow_k = np.where(mine == 0, 0, follow_k)
+        sure_k = np.where(mine == 0, 0, sure_k)
+        lead.append(lead_k)
+        follow.append(follow_k)
+        sure.append(sure_k)
+        out[(1 << k):(2 << k)] = sure_k
+    return out
+
+
+BEHIND: Any = _behind_table()
+
+
+@jit_inline
+def behind_tricks(hands: Any, n: int, seat: int, trump: int, mt: int, ot: int) -> int:
+    """Tricks the seat's trumps ``mt`` (a 13-bit lane) surely win when every other trump in play (``ot``) above
+    its lowest is held by the player before it (who plays after it only when it leads), with no obligation to trump
+    or over-trump: the seat plays a trump only when trumps are led, or when it holds nothing else (:data:`BEHIND`,
+    :func:`behind_table_py`); 0 when another player holds a trump above the seat's lowest. Where the trump count
+    (:func:`kills`) takes every trump of theirs above one of the seat's as beating it, here one behind the seat's
+    beats only what the seat chooses to play under it (``KQT543`` behind ``AJ986``: 3 tricks, not 1). Seeds 000/004
+    "Playing the tricks"."""
+    p = seat - 1 if seat > 0 else n - 1
+    pt = (hands[p] >> (13 * trump)) & LANE
+    if pt != ot and int(high_bit(ot & ~pt)) > int(low_bit(mt)):  # another player's trump above one of the seat's
+        return 0
+    u = mt | pt
+    return int(BEHIND[(1 << int(popcount64(u))) | rel_suit(mt, u)])
+
+
 @jit
 def side_masters(hands: Any, n: int, seat: int, trump: int) -> int:
     """How many of ``seat``'s cards in the suits other than ``trump`` (all four with ``trump < 0``) are above every
@@ -592,7 +741,8 @@ def drawn_tricks_of(hands: Any, n: int, p: int, mine: int, oth: int, trump: int)
 
 
 @jit_inline
-def start_bounds(hands: Any, n: int, leader: int, seat: int, trump: int, remaining: int, target: int) -> int:
+def start_bounds(hands: Any, n: int, leader: int, seat: int, trump: int, remaining: int, target: int,
+                 obliged: int) -> int:
     """The trick-start bounds of :func:`solve_bounds` (not in minimum tricks): ``1`` when a sure lower bound of the seat
     reaches ``target``, ``0`` when an upper bound falls short of it, else ``-1``. The same tests as the trump
     count (:func:`trump_bounds`), the quick tricks (:func:`quick_tricks`), the drawn trumps (:func:`drawn_tricks`)
@@ -611,6 +761,10 @@ def start_bounds(hands: Any, n: int, leader: int, seat: int, trump: int, remaini
         ot = (oth >> sh) & LANE
         k = kills(ot, mt)
         sure = int(popcount64(mt)) - k
+        if obliged == 0 and sure < target and mt != 0 and ot != 0:
+            b = behind_tricks(hands, n, seat, trump, mt, ot)
+            if b > sure:
+                sure = b
     if leader == seat:
         if sure + quick_tricks_of(hands, n, seat, mine, oth, trump, 0, 0, -1) >= target:
             return 1
@@ -1788,7 +1942,8 @@ def solve_bounds(hands: Any, n: int, trick0: Any, tlen0: int, leader0: int, trum
                                     decided = 0
                         else:
                             # cashing the leader's side-suit winners plays no trump: the trump bounds add to it
-                            decided = start_bounds(hands, n, leader, seat, trump, remaining, target)
+                            decided = start_bounds(hands, n, leader, seat, trump, remaining, target,
+                                                   must_trump | must_over)
                         if decided < 0:
                             bw = tt_probe(tt, idx, k0, k1, k2, chk)
                             if bw >= 0:
