@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from playwright import sync_api
@@ -182,3 +183,15 @@ def register_in_page(page: Any, url: str, name: str, password: str) -> None:
     page.fill("#reg-password", password)
     page.click("#register-btn")
     page.locator("#who", has_text=name).wait_for()
+
+
+def options_held(page: Any) -> Callable[[], None]:
+    """Hold back the page's ``/api/options`` answer (a slow server) until the returned function is called."""
+    held: list[Any] = []
+    page.route("**/api/options", lambda route: held.append(route))
+
+    def release() -> None:
+        while not held:
+            page.wait_for_timeout(50)
+        held[0].continue_()
+    return release

@@ -13,7 +13,7 @@ if not os.path.exists(CHROMIUM):
     pytest.skip(f"{CHROMIUM} is missing (CI installs Debian's chromium: apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing (the test extra)")
 pytest.importorskip("fastapi")
-from _browserhelp import create_table, page_errors, two_friends, until  # noqa: E402
+from _browserhelp import create_table, options_held, page_errors, two_friends, until  # noqa: E402
 from _webhelp import Server  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -324,13 +324,10 @@ def test_a_name_typed_before_the_home_page_is_ready_is_the_creator_s(server: Ser
     ctx = browser.new_context()
     page = ctx.new_page()
     errs = page_errors(page)
-    held: list[Any] = []
-    page.route("**/api/options", lambda route: held.append(route))
+    release = options_held(page)
     page.goto(server.url + "/")
     page.fill("#tname", "Table")
-    while not held:
-        page.wait_for_timeout(50)
-    held[0].continue_()
+    release()
     page.fill("#seats .seatrow[data-seat='0'] .sname", "Ann")
     page.click("#create-btn")
     page.wait_for_url("**/t/*")

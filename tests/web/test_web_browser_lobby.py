@@ -17,7 +17,7 @@ if not os.path.exists(CHROMIUM):
     pytest.skip(f"{CHROMIUM} is missing (CI installs Debian's chromium: apt-get install chromium)", allow_module_level=True)
 pytest.importorskip("playwright.sync_api", reason="the playwright package is missing (the test extra)")
 pytest.importorskip("fastapi")
-from _browserhelp import drive, page_errors  # noqa: E402
+from _browserhelp import drive, options_held, page_errors  # noqa: E402
 from _webhelp import Server, http_json  # noqa: E402
 from test_web_browser_look import DOC_IMAGES, check_page  # noqa: E402
 
@@ -160,14 +160,11 @@ def test_open_a_table_clicked_before_the_lobby_is_ready_opens_it(server: Server,
     ctx = browser.new_context()
     page = ctx.new_page()
     errs = page_errors(page)
-    held: list[Any] = []
-    page.route("**/api/options", lambda route: held.append(route))
+    release = options_held(page)
     page.goto(server.url + "/lobby")
     page.fill("#lname", "Ann")
     page.click("#btn-open")
-    while not held:
-        page.wait_for_timeout(50)
-    held[0].continue_()
+    release()
     page.wait_for_url("**/t/**")
     page.wait_for_selector("#players .player")
     assert not errs, errs
