@@ -115,8 +115,8 @@ def suit_of(c: int) -> int:
 def legal_after(h: int, led: int, bc: int, trump: int, must_trump: int, must_over: int) -> int:
     """The cards of hand ``h`` that may be played in the middle of a trick (at least one card played), given the
     suit ``led`` and the card ``bc`` winning the trick so far (read only with ``must_over``); same rule as
-    ``Deal.legal_play_mask``. Follow suit if able (seeds 000/004 "Playing the tricks"); void: any card, or a trump
-    if able with must-trump (seed 003); with must-overtrump a trump must beat the trumps in the trick if able. The
+    ``Deal.legal_play_mask``. Follow suit if able (docs/rules.md "Presets"); void: any card, or a trump
+    if able with must-trump (docs/rules.md "Options"); with must-overtrump a trump must beat the trumps in the trick if able. The
     highest trump in a trick is its winning card (a trump beats any other suit, a higher trump a lower one), so the
     trumps that beat every trump in it are those above ``bc`` when it is a trump, else all of them."""
     follow = h & (LANE << (13 * led))
@@ -146,8 +146,8 @@ def legal_mask_at(h: int, trick: Any, tb: int, tlen: int, trump: int, must_trump
     ``Deal.legal_play_mask``. (An offset rather than a slice: a slice is an array view, whose reference count
     costs two atomic operations in the search's loop.)
 
-    Follow suit if able (seeds 000/004 "Playing the tricks"); void: any card, or a trump if able with
-    must-trump (seed 003); with must-overtrump a trump must beat the trumps in the trick if able.
+    Follow suit if able (docs/rules.md "Presets"); void: any card, or a trump if able with
+    must-trump (docs/rules.md "Options"); with must-overtrump a trump must beat the trumps in the trick if able.
     """
     if tlen == 0:
         return h
@@ -165,8 +165,8 @@ def legal_mask_at(h: int, trick: Any, tb: int, tlen: int, trump: int, must_trump
 def legal_mask(h: int, trick: Any, tlen: int, trump: int, must_trump: int, must_over: int) -> int:
     """The cards of hand ``h`` that may be played now; same rule as ``Deal.legal_play_mask``.
 
-    Follow suit if able (seeds 000/004 "Playing the tricks"); void: any card, or a trump if able with
-    must-trump (seed 003); with must-overtrump a trump must beat the trumps in the trick if able.
+    Follow suit if able (docs/rules.md "Presets"); void: any card, or a trump if able with
+    must-trump (docs/rules.md "Options"); with must-overtrump a trump must beat the trumps in the trick if able.
     """
     return legal_mask_at(h, trick, 0, tlen, trump, must_trump, must_over)
 
@@ -175,8 +175,8 @@ def legal_mask(h: int, trick: Any, tlen: int, trump: int, must_trump: int, must_
 def beats(c: int, led: int, trump: int, bc: int, btr: bool) -> bool:
     """Does card ``c`` beat ``bc``, the card winning the trick so far (``btr``: ``bc`` is a trump), in a trick
     led in suit ``led``? A trump beats any non-trump and lower trumps; a card of the suit led beats lower
-    ones of that suit when no trump is in the trick; any other card beats nothing (seeds 000/004 "Playing
-    the tricks")."""
+    ones of that suit when no trump is in the trick; any other card beats nothing (docs/rules.md
+    "Presets")."""
     cs = c // 13
     if cs == trump:
         return (not btr) or c > bc
@@ -367,7 +367,7 @@ def rel_suit(a: int, allb: int) -> int:
 def quick_tricks_after(hands: Any, n: int, seat: int, trump: int, pending: int, follow: int, led: int) -> int:
     """A lower bound (0..13) on :func:`quick_tricks` of ``seat`` once each player in the bit set ``pending`` has
     played one more card to the trick in progress, led in suit ``led``, whichever card it plays: those in
-    ``follow`` hold that suit and must follow (seeds 000/004 "Playing the tricks"), so only their length in it
+    ``follow`` hold that suit and must follow (docs/rules.md "Presets"), so only their length in it
     drops; the others' length is counted one less in every suit. Their cards still count as cards to beat (a
     card played only lowers a suit's top), and a hand counted as holding trumps keeps capping. With ``pending =
     follow = 0`` it is :func:`quick_tricks` itself."""
@@ -577,8 +577,8 @@ def behind_tricks(hands: Any, n: int, seat: int, trump: int, mt: int, ot: int) -
     or over-trump: the seat plays a trump only when trumps are led, or when it holds nothing else (:data:`BEHIND`,
     :func:`behind_table_py`); 0 when another player holds a trump above the seat's lowest. Where the trump count
     (:func:`kills`) takes every trump of theirs above one of the seat's as beating it, here one behind the seat's
-    beats only what the seat chooses to play under it (``KQT543`` behind ``AJ986``: 3 tricks, not 1). Seeds 000/004
-    "Playing the tricks"."""
+    beats only what the seat chooses to play under it (``KQT543`` behind ``AJ986``: 3 tricks, not 1). docs/rules.md
+    "Presets"."""
     p = seat - 1 if seat > 0 else n - 1
     pt = (hands[p] >> (13 * trump)) & LANE
     if pt != ot and int(high_bit(ot & ~pt)) > int(low_bit(mt)):  # another player's trump above one of the seat's
@@ -825,8 +825,8 @@ def seat_takes_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, leader: in
     whatever cards the others play to this trick), or its tricks by drawing trumps (:func:`drawn_tricks`).
     The trump count and the drawn trumps can only grow when the others' cards to this trick leave their hands
     (the drawn trumps' ``-1``, once nobody else holds a trump, gives way to the trump count and quick tricks,
-    which then count the same tricks), so they are taken on the hands as they are. Seeds 000/004 "Playing the
-    tricks" (follow suit, a trump beats any other suit); the caller passes ``must_over = 0`` or the seat as the player to move (with must-overtrump the
+    which then count the same tricks), so they are taken on the hands as they are. docs/rules.md "Presets"
+    (follow suit, a trump beats any other suit); the caller passes ``must_over = 0`` or the seat as the player to move (with must-overtrump the
     seat's legal cards depend on the trumps played before it). ``hands`` is not written."""
     led = tk[tb] // 13
     bc = tk[tb + winner_at(tk, tb, tlen, trump)]  # the card winning the trick so far
@@ -986,7 +986,7 @@ def trumps_reach(hands: Any, n: int, seat: int, trump: int, target: int, must_tr
     (``sure_vs_lead``, when it holds more trumps than they together; a master stays one) can only be larger
     there. Otherwise (``led`` the suit led, ``bc`` the card winning the trick so far): the seat plays a legal card
     that is not a trump if it holds one (its trumps are kept), else its lowest legal trump, and its trump count
-    with the trumps left is counted the same way. Seeds 000/004 "Playing the tricks". ``hands`` is not written."""
+    with the trumps left is counted the same way. docs/rules.md "Presets". ``hands`` is not written."""
     h = hands[seat]
     sh = 13 * trump
     mt = (h >> sh) & LANE
@@ -1013,7 +1013,7 @@ def seat_ducks_trick(hands: Any, n: int, tk: Any, tb: int, tlen: int, seat: int,
     ``1 <= tlen``): does it hold a legal card below the card winning the trick so far? Then another player
     wins the trick whatever is played after - in minimum tricks one more trick the seat does not take. A card
     beats the winning one only as a higher card of the suit led while no trump is in the trick, or as a trump
-    (a higher one if the trick is trumped) - seeds 000/004 "Playing the tricks". Under must-overtrump the
+    (a higher one if the trick is trumped) - docs/rules.md "Presets". Under must-overtrump the
     caller asks only for the seat to move (its legal cards depend on the trumps played before it)."""
     led = tk[tb] // 13
     bc = tk[tb + winner_at(tk, tb, tlen, trump)]  # the card winning the trick so far
@@ -1042,7 +1042,7 @@ def seat_ducks_lead(hands: Any, n: int, leader: int, seat: int) -> bool:
     by the others)? On lead, when it holds a card below every card of that suit some other hand holds (that hand
     must follow with a higher one); another player on lead, when for every suit the leader holds the seat is void
     (it discards: without trumps a discard never wins) or holds a card below every card the leader holds in it.
-    Seeds 000/004 "Playing the tricks" (follow suit; the highest card of the suit led wins)."""
+    docs/rules.md "Presets" (follow suit; the highest card of the suit led wins)."""
     h = hands[seat]
     if leader == seat:
         for suit in range(4):
@@ -1078,8 +1078,8 @@ def exit_cycles(hands: Any, n: int, seat: int, spent: int, tricks: int) -> int:
     H plays at most two X cards (one to the trick the seat won, one over the exit), so each trick won is followed
     by a trick lost while exits last: it loses ``min(a, b // 2, tricks // 2)`` at least. A trick it ducks
     meanwhile uses up at most one of ``a`` and one of ``b`` and is a loss itself. The best suit and hand count.
-    Seeds 000/004 "Playing the tricks" (follow suit; the highest card of the suit led wins), seed 003
-    (minimum-tricks deals: no trump).
+    docs/rules.md "Presets" (follow suit; the highest card of the suit led wins), docs/rules.md
+    "3-5-8" (minimum-tricks deals: no trump).
 
     Args: ``hands`` (length >= ``n``; bit ``13 * suit + rank``), ``n`` 3 or 4 players, ``seat`` 0..n-1,
     ``tricks`` >= 0. Returns: -1..``tricks // 2`` (``test_exit_losses_hold``)."""
@@ -1134,7 +1134,7 @@ def exits_in_trick(hands: Any, n: int, mine: int, seat: int, spent: int, pending
 @jit_inline
 def overtaken(hands: Any, n: int, players: int, led: int, r: int) -> bool:
     """Does one of the ``players`` (a bit set) hold suit ``led`` and only cards of it above rank ``r``? It must follow
-    above a card of rank ``r`` (seeds 000/004 "Playing the tricks": follow suit)."""
+    above a card of rank ``r`` (docs/rules.md "Presets": follow suit)."""
     for p in range(n):
         if (players >> p) & 1 != 0:
             lv = (hands[p] >> (13 * led)) & LANE
@@ -1154,8 +1154,8 @@ def seat_exits_after(hands: Any, n: int, tlen: int, leader: int, seat: int, led:
     (:func:`overtaken`), or, still to play, when it holds a legal card under the winning one: its highest such card
     of the suit led (a lower one is no better an exit), void in it the highest card of the suit that leaves the most
     exits (a discard never wins); holding only cards of the suit led above the winning one, when a player after it
-    must follow above its lowest. Seeds 000/004 "Playing the tricks", seed
-    003 (minimum tricks: no trump). Returns 0..``tricks + 1`` (``test_exits_after_a_lost_trick_hold``)."""
+    must follow above its lowest. docs/rules.md "Presets", docs/rules.md
+    "3-5-8" (minimum tricks: no trump). Returns 0..``tricks + 1`` (``test_exits_after_a_lost_trick_hold``)."""
     h = hands[seat]
     pending = 0  # the players still to play to this trick
     for k in range(tlen, n):
@@ -1219,8 +1219,8 @@ def seat_wins_out(hands: Any, n: int, seat: int) -> bool:
     take none)? For every suit and every other hand holding it, the hand's i-th lowest card is below the seat's
     i-th lowest (i up to the shorter holding). Then each other hand, playing its lowest card of the suit led and
     discarding its highest cards when void, stays under every card the seat can lead, so the seat wins each
-    trick and leads the next. Seeds 000/004 "Playing the tricks" (follow suit; the highest card of the suit led
-    wins), seed 003 (minimum-tricks deals: no trump).
+    trick and leads the next. docs/rules.md "Presets" (follow suit; the highest card of the suit led
+    wins), docs/rules.md "3-5-8" (minimum-tricks deals: no trump).
 
     Args: ``hands`` (length >= ``n``; bit ``13 * suit + rank``), ``n`` 3 or 4 players, ``seat`` 0..n-1.
     Returns: True only when the claim holds (``tests/search/test_solver.py::test_seat_wins_or_loses_out_holds``)."""
@@ -1249,8 +1249,8 @@ def seat_loses_out(hands: Any, n: int, leader: int, seat: int) -> bool:
     hand too, whose lowest card is below all the others' X cards (one of them must take the trick) and whose
     (i+1)-th lowest is below the others' i-th lowest X card, so that the order holds whichever X cards they play
     to it; every other suit in order. (Leading the lowest card of a suit merely in order is not enough: the
-    others take it with a high card and keep their low ones to lead under the seat's next card.) Seeds 000/004
-    "Playing the tricks", seed 003 (minimum-tricks deals: no trump).
+    others take it with a high card and keep their low ones to lead under the seat's next card.) docs/rules.md
+    "Presets", docs/rules.md "3-5-8" (minimum-tricks deals: no trump).
 
     Args: ``hands`` (length >= ``n``; bit ``13 * suit + rank``), ``n`` 3 or 4 players, ``leader`` and ``seat``
     0..n-1. Returns: True only when the claim holds (``test_seat_wins_or_loses_out_holds``)."""
@@ -1287,7 +1287,7 @@ def seat_ducks_out(hands: Any, n: int, tk: Any, tb: int, tlen: int, seat: int) -
     When it holds a card under the trick's winning card - of the suit led, its highest such card; void in it,
     the highest card of one of its suits - after which :func:`seat_loses_out` holds with another player on lead
     for its hand without that card and the other hands as they are (the cards they play to this trick only
-    lower their count in that order). Seeds 000/004 "Playing the tricks", seed 003 (minimum tricks: no trump).
+    lower their count in that order). docs/rules.md "Presets", docs/rules.md "3-5-8" (minimum tricks: no trump).
     ``hands`` is restored before returning."""
     h = hands[seat]
     led = tk[tb] // 13
