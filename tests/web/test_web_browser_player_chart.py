@@ -38,19 +38,25 @@ def player(history: list[dict[str, Any]]) -> dict[str, Any]:
 START = 25.0
 
 
-@pytest.mark.parametrize("ratings", [[20.9], [20.9, 18.0], [27.1], [20.9, 26.0]], ids=["one-loss", "two-losses", "one-win",
-                                                                                     "loss-then-win"])
-def test_the_rating_line_starts_at_a_new_account_s_rating_inside_the_chart(server: Server, browser: Any,
-                                                                           ratings: list[float]) -> None:
+def chart_page(browser: Any, server: Server, ratings: list[float], size: tuple[int, int]) -> tuple[Any, Any, list[str]]:
+    """Ann's player page at ``size`` with ``ratings`` after her matches (the API's answer stubbed), its chart drawn."""
     history = [{"preset": "9-5-2", "table": f"t{i}", "place": 3, "rating": r, "interval": 15.0, "time": 1796650824.0 + i}
                for i, r in enumerate(ratings)]
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
     page = ctx.new_page()
     errs = page_errors(page)
     page.route("**/api/players/Ann", lambda route: route.fulfill(status=200, content_type="application/json",
                                                                   body=json.dumps(player(history))))
     page.goto(server.url + "/players/Ann")
     page.locator("svg.chart polyline").wait_for()
+    return ctx, page, errs
+
+
+@pytest.mark.parametrize("ratings", [[20.9], [20.9, 18.0], [27.1], [20.9, 26.0]], ids=["one-loss", "two-losses", "one-win",
+                                                                                     "loss-then-win"])
+def test_the_rating_line_starts_at_a_new_account_s_rating_inside_the_chart(server: Server, browser: Any,
+                                                                           ratings: list[float]) -> None:
+    ctx, page, errs = chart_page(browser, server, ratings, (390, 844))
     box = [float(x) for x in str(page.get_attribute("svg.chart", "viewBox")).split()]
     height = box[3]
     points = [tuple(float(v) for v in p.split(",")) for p in str(page.get_attribute("svg.chart polyline", "points")).split()]
@@ -68,15 +74,7 @@ def test_the_chart_is_drawn_anew_when_the_window_narrows(server: Server, browser
     """The repro: opened at 1280x800 and then narrowed to 360 px, the chart kept its viewBox 0 0 1000 220 and was
     scaled down to 324x71 px, its labels 5 px tall. Now it is drawn anew at the new width, its text at its real size;
     and wide again, it grows back."""
-    history = [{"preset": "9-5-2", "table": f"t{i}", "place": 3, "rating": r, "interval": 15.0, "time": 1796650824.0 + i}
-               for i, r in enumerate([20.9, 26.0, 24.0])]
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = ctx.new_page()
-    errs = page_errors(page)
-    page.route("**/api/players/Ann", lambda route: route.fulfill(status=200, content_type="application/json",
-                                                                  body=json.dumps(player(history))))
-    page.goto(server.url + "/players/Ann")
-    page.locator("svg.chart polyline").wait_for()
+    ctx, page, errs = chart_page(browser, server, [20.9, 26.0, 24.0], (1280, 800))
     assert str(page.get_attribute("svg.chart", "viewBox")).split()[2] == "1000"
     label_height = "Math.min(...Array.from(document.querySelectorAll('svg.chart text')).map((e) => e.getBoundingClientRect().height))"
     page.set_viewport_size({"width": 360, "height": 740})
